@@ -1,0 +1,374 @@
+/* omplens collector: an OMPT tool loaded through OMP_TOOL_LIBRARIES.
+ *
+ * It records target constructs, data operations and kernel submissions into
+ * a trace file (docs/trace-format.md). Inside callbacks it never allocates,
+ * never takes a lock and never prints to stdout: each host thread writes into
+ * its own stream, taken from a pool mapped once at start-up. */
+#include <omp-tools.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "modules.h"
+#include "omplens_trace.h"
+#include "ompt_events.h"
+#include "trace_writer.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* Threads beyond this many are not recorded (their events count as dropped). */
+#define MAX_THREADS 1024
+/* Device-to-host copies awaiting their hash at the end of their construct. */
+#define MAX_PENDING 64
+
+typedef struct thread_state {
+  omplens_tw_stream stream;
+  int region_device;              /* device of the innermost open construct */
+  uint32_t npending;
+  omplens_tw_op pending[MAX_PENDING];
+} thread_state;
+
+typedef struct collector {
+  omplens_tw writer;
+  thread_state *pool;             /* MAX_THREADS states, mapped at start-up */
+  _Atomic uint32_t pool_used;
+  _Atomic int num_devices;        /* highest initialized device + 1 */
+  _Atomic int finished;
+  int active;
+  char path[4096];
+} collector;
+
+static collector g;
+static __thread thread_state *tls_state;
+static thread_state overflow_state; /* shared sink once the pool is used up */
+
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn(const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  if ((size_t)n > sizeof line - 2)
+    n = sizeof line - 2;
+  line[n++] = '\n';
+  ssize_t k = write(STDERR_FILENO, line, (size_t)n);
+  (void)k;
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The calling thread's state, claimed from the pool on first use. */
+static thread_state *self(void) {
+  thread_state *ts = tls_state;
+  if (ts)
+    return ts;
+  uint32_t i = atomic_fetch_add(&g.pool_used, 1);
+  if (i >= MAX_THREADS) {
+    ts = &overflow_state;
+    ts->stream.dead = 1;
+    ts->stream.w = &g.writer;
+  } else {
+    ts = &g.pool[i];
+    omplens_tw_stream_init(&ts->stream, &g.writer, (uint64_t)gettid());
+  }
+  tls_state = ts;
+  return ts;
+}
+
+/* The host may be reported as -1, as omp_get_initial_device() or as the
+ * number of devices (LLVM host offload); devices are 0..num_devices-1. */
+static int is_host(int dev) {
+  int n = atomic_load_explicit(&g.num_devices, memory_order_relaxed);
+  return dev < 0 || (n > 0 && dev >= n);
+}
+
+static uint64_t hash_bytes(const void *p, size_t n) {
+  return XXH3_64bits(p, n);
+}
+
+/* ---- callbacks ------------------------------------------------------- */
+
+static void on_device_initialize(int device_num, const char *type, ompt_device_t *device,
+                                 ompt_function_lookup_t lookup, const char *doc) {
+  int cur = atomic_load(&g.num_devices);
+  while (device_num + 1 > cur &&
+         !atomic_compare_exchange_weak(&g.num_devices, &cur, device_num + 1))
+    ;
+  omplens_tw_device(&self()->stream, now_ns(), device_num);
+}
+
+static void on_device_finalize(int device_num) {}
+
+static void on_device_load(int device_num, const char *filename, int64_t offset,
+                           void *vma, size_t bytes, void *host_addr, void *device_addr,
+                           uint64_t module_id) {}
+
+static int construct_kind(ompt_target_t kind, int *nowait) {
+  *nowait = kind >= ompt_target_nowait;
+  return *nowait ? (int)kind - 8 : (int)kind;
+}
+
+/* Hashes the deferred device-to-host copies of the ending construct: by now
+ * the runtime has synchronized, so their host destinations hold the data. */
+static void flush_pending(thread_state *ts) {
+  for (uint32_t i = 0; i < ts->npending; i++) {
+    omplens_tw_op *op = &ts->pending[i];
+    op->hash = hash_bytes((const void *)(uintptr_t)op->host_addr, op->bytes);
+    op->hashed = 1;
+    omplens_tw_op_write(&ts->stream, op);
+  }
+  ts->npending = 0;
+}
+
+static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
+                          ompt_data_t *task_data, ompt_data_t *target_task_data,
+                          ompt_data_t *target_data, const void *codeptr_ra) {
+  thread_state *ts = self();
+  uint64_t t = now_ns();
+  if (endpoint == ompt_scope_begin) {
+    int nowait;
+    int ck = construct_kind(kind, &nowait);
+    uint64_t id = omplens_tw_region_begin(&ts->stream, t, ck, nowait, device_num,
+                                          (uint64_t)(uintptr_t)codeptr_ra);
+    if (target_data)
+      target_data->value = id;
+    ts->region_device = device_num;
+  } else {
+    flush_pending(ts);
+    omplens_tw_region_end(&ts->stream, t);
+  }
+}
+
+typedef struct op_shape {
+  uint8_t kind, async;
+  int device, peer;
+  uint64_t host, dev;
+} op_shape;
+
+/* Normalizes an OMPT data op into host side / device side. */
+static op_shape shape_op(ompt_target_data_op_t optype, void *src, int src_dev, void *dst,
+                         int dst_dev) {
+  op_shape s = {0, (uint8_t)(optype >= ompt_target_data_alloc_async), 0, OMPLENS_HOST, 0, 0};
+  int base = s.async ? (int)optype - 16 : (int)optype;
+  uint64_t sa = (uint64_t)(uintptr_t)src, da = (uint64_t)(uintptr_t)dst;
+  switch (base) {
+  case ompt_target_data_transfer_to_device:
+    s.kind = is_host(src_dev) ? OMPLENS_EV_H2D : OMPLENS_EV_D2D;
+    s.peer = is_host(src_dev) ? OMPLENS_HOST : src_dev;
+    s.device = dst_dev;
+    s.host = is_host(src_dev) ? sa : 0;
+    s.dev = da;
+    break;
+  case ompt_target_data_transfer_from_device:
+    if (is_host(dst_dev)) {
+      s.kind = OMPLENS_EV_D2H;
+      s.device = src_dev;
+      s.host = da;
+      s.dev = sa;
+    } else { /* a device-to-device copy seen from the source */
+      s.kind = OMPLENS_EV_D2D;
+      s.device = dst_dev;
+      s.peer = src_dev;
+      s.dev = da;
+    }
+    break;
+  case ompt_target_data_delete:
+    s.kind = OMPLENS_EV_DELETE;
+    s.device = src_dev;
+    s.dev = sa;
+    break;
+  case ompt_target_data_alloc:
+    s.kind = OMPLENS_EV_ALLOC;
+    s.device = dst_dev;
+    s.host = sa;
+    s.dev = da;
+    break;
+  case ompt_target_data_associate:
+  case ompt_target_data_disassociate:
+    s.kind = base == ompt_target_data_associate ? OMPLENS_EV_ASSOCIATE : OMPLENS_EV_DISASSOCIATE;
+    s.device = dst_dev;
+    s.host = sa;
+    s.dev = da;
+    break;
+  default:
+    break;
+  }
+  return s;
+}
+
+static void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_task_data,
+                                  ompt_data_t *target_data, ompt_id_t *host_op_id,
+                                  ompt_target_data_op_t optype, void *src_addr,
+                                  int src_device_num, void *dest_addr, int dest_device_num,
+                                  size_t bytes, const void *codeptr_ra) {
+  uint64_t t = now_ns();
+  if (endpoint == ompt_scope_begin) {
+    if (host_op_id) /* the op's begin time travels in its host_op_id */
+      *host_op_id = t;
+    return;
+  }
+  thread_state *ts = self();
+  op_shape s = shape_op(optype, src_addr, src_device_num, dest_addr, dest_device_num);
+  if (!s.kind)
+    return;
+  omplens_tw_op op = {.begin_ns = host_op_id && *host_op_id ? *host_op_id : t, .end_ns = t,
+                      .host_addr = s.host, .dev_addr = s.dev, .bytes = bytes,
+                      .region = target_data ? target_data->value : 0,
+                      .own_codeptr = (uint64_t)(uintptr_t)codeptr_ra, .device = s.device,
+                      .peer = s.peer, .kind = s.kind, .async = s.async};
+  int hashable = bytes && s.host && (s.kind == OMPLENS_EV_H2D || s.kind == OMPLENS_EV_D2H);
+  if (hashable && s.kind == OMPLENS_EV_D2H && op.region && ts->npending < MAX_PENDING) {
+    ts->pending[ts->npending++] = op;
+    return;
+  }
+  if (hashable) {
+    op.hash = hash_bytes(src_addr == (void *)(uintptr_t)s.host ? src_addr : dest_addr, bytes);
+    op.hashed = 1;
+    op.early = s.kind == OMPLENS_EV_D2H && op.region;
+  }
+  omplens_tw_op_write(&ts->stream, &op);
+}
+
+static void on_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
+                                 ompt_id_t *host_op_id, unsigned int requested_num_teams) {
+  uint64_t t = now_ns();
+  if (endpoint == ompt_scope_begin) {
+    if (host_op_id)
+      *host_op_id = t;
+    return;
+  }
+  thread_state *ts = self();
+  uint64_t begin = host_op_id && *host_op_id ? *host_op_id : t;
+  uint64_t region = target_data ? target_data->value : 0;
+  if (!region) /* LLVM 19 passes no target_data here: use the open construct */
+    region = ts->stream.depth ? ts->stream.open[ts->stream.depth - 1] : 0;
+  omplens_tw_kernel(&ts->stream, begin, t, ts->region_device, requested_num_teams, region);
+}
+
+/* ---- start-up and finish --------------------------------------------- */
+
+static void register_all(ompt_set_callback_t set_callback) {
+#define OMPLENS_REGISTER(name, missing)                                                  \
+  {                                                                                      \
+    ompt_set_result_t r =                                                                \
+        set_callback(ompt_callback_##name, (ompt_callback_t)(void (*)(void))on_##name);  \
+    if (r == ompt_set_never || r == ompt_set_error)                                      \
+      warn("omplens: the OpenMP runtime never reports " #name ": " missing);            \
+  }
+  OMPLENS_OMPT_EVENTS(OMPLENS_REGISTER)
+#undef OMPLENS_REGISTER
+}
+
+static char *const *read_argv(void) {
+  static char buf[65536];
+  static char *argv[1024];
+  FILE *f = fopen("/proc/self/cmdline", "rb");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose(f);
+  buf[n] = 0;
+  size_t argc = 0;
+  for (size_t i = 0; i < n && argc < 1023; i += strlen(buf + i) + 1)
+    argv[argc++] = buf + i;
+  argv[argc] = NULL;
+  return argv;
+}
+
+static const char *exe_name(const char *exe) {
+  const char *slash = strrchr(exe, '/');
+  return slash ? slash + 1 : exe;
+}
+
+/* Creates the trace file in $OMPLENS_OUTPUT_DIR (default: the current
+ * directory); a pid collision gets a numeric suffix. */
+static int open_trace(void) {
+  static char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  const char *dir = getenv("OMPLENS_OUTPUT_DIR");
+  if (!dir || !*dir)
+    dir = ".";
+  struct timespec rt;
+  clock_gettime(CLOCK_REALTIME, &rt);
+  omplens_tw_header h = {.pid = getpid(), .exe = exe, .argv = read_argv(),
+                         .start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u +
+                                              (uint64_t)rt.tv_nsec,
+                         .start_monotonic_ns = now_ns(),
+                         .each_module = omplens_collector__each_module};
+  int rc = -EEXIST;
+  for (int k = 0; k < 100 && rc == -EEXIST; k++) {
+    if (k == 0)
+      snprintf(g.path, sizeof g.path, "%s/omplens-%s-%d.trace", dir, exe_name(exe), (int)h.pid);
+    else
+      snprintf(g.path, sizeof g.path, "%s/omplens-%s-%d.%d.trace", dir, exe_name(exe),
+               (int)h.pid, k);
+    rc = omplens_tw_open(&g.writer, g.path, &h, 0);
+  }
+  return rc;
+}
+
+static void finish(void) {
+  if (!g.active || atomic_exchange(&g.finished, 1))
+    return;
+  thread_state *ts = tls_state;
+  if (ts && ts != &overflow_state)
+    flush_pending(ts);
+  uint64_t dropped = atomic_load(&g.writer.dropped);
+  if (omplens_tw_close(&g.writer, now_ns(), -1))
+    warn("omplens: could not finish the trace %s", g.path);
+  if (dropped)
+    warn("omplens: %llu events were not recorded (more than %d threads, or no space)",
+         (unsigned long long)dropped, MAX_THREADS);
+}
+
+static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                      ompt_data_t *tool_data) {
+  ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+  if (!set_callback) {
+    warn("omplens: the OpenMP runtime offers no ompt_set_callback; not profiling");
+    return 0;
+  }
+  void *pool = mmap(NULL, sizeof(thread_state) * MAX_THREADS, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (pool == MAP_FAILED) {
+    warn("omplens: cannot reserve thread buffers; not profiling");
+    return 0;
+  }
+  g.pool = pool;
+  int rc = open_trace();
+  if (rc) {
+    warn("omplens: cannot create trace %s: %s; not profiling", g.path, strerror(-rc));
+    munmap(pool, sizeof(thread_state) * MAX_THREADS);
+    return 0;
+  }
+  g.active = 1;
+  register_all(set_callback);
+  atexit(finish); /* also covers exit paths that skip ompt finalize */
+  return 1;
+}
+
+static void finalize(ompt_data_t *tool_data) { finish(); }
+
+EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                 const char *runtime_version) {
+  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
+  const char *off = getenv("OMPLENS_DISABLE");
+  if (off && *off && strcmp(off, "0"))
+    return NULL;
+  return &result;
+}

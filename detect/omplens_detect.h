@@ -1,0 +1,118 @@
+/* omplens detectors: find wasted data movement in one process's events.
+ * The exact definitions of every category are in docs/detectors.md.
+ *
+ * Input is the normalized event array of one trace (omplens_trace.h), sorted
+ * by begin time. Output is an opaque analysis holding findings, per-directive
+ * totals, a program total and notes. Functions return 0 or a negative
+ * OMPLENS_DETECT_E* code; omplens_detect_strerror() explains a code. */
+#ifndef OMPLENS_DETECT_H
+#define OMPLENS_DETECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omplens_trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum omplens_category {
+  OMPLENS_CAT_DUPLICATE_SAME_BUFFER = 0, /* same host buffer re-sent          */
+  OMPLENS_CAT_DUPLICATE_OTHER_BUFFER,    /* same content from another buffer  */
+  OMPLENS_CAT_ROUND_TRIP,
+  OMPLENS_CAT_REPEATED_ALLOC,
+  OMPLENS_CAT_UNUSED_ALLOC,
+  OMPLENS_CAT_UNUSED_TRANSFER,
+  OMPLENS_CAT_COUNT
+};
+
+enum omplens_detect_error {
+  OMPLENS_DETECT_OK = 0,
+  OMPLENS_DETECT_EINVAL = -1,
+  OMPLENS_DETECT_ENOMEM = -2,
+};
+
+/* One wasteful operation. */
+typedef struct omplens_instance {
+  uint32_t event;   /* index of the wasteful event in the input array        */
+  uint32_t related; /* the earlier event that makes it wasteful (first send,
+                       start of the trip, first allocation), or UINT32_MAX   */
+} omplens_instance;
+
+/* A finding groups the instances of one category that share device,
+ * directive and buffer. */
+typedef struct omplens_finding {
+  int category;          /* enum omplens_category                       */
+  int16_t device;        /* device that received or held the data; for  */
+                         /* D2H duplicates OMPLENS_HOST                  */
+  uint64_t codeptr;      /* directive of the wasteful operations        */
+  uint64_t host_addr;    /* host buffer                                  */
+  uint64_t bytes;        /* size of one operation                       */
+  size_t num_instances;
+  const omplens_instance *instances; /* sorted by time                  */
+  uint64_t total_bytes;  /* sum over instances                           */
+  uint64_t total_ns;     /* sum of the instances' durations             */
+  uint64_t savings_ns;   /* time saved by fixing this finding: the
+                            durations of the removed operations, each once */
+} omplens_finding;
+
+typedef struct omplens_directive_total {
+  uint64_t codeptr;
+  uint32_t count[OMPLENS_CAT_COUNT]; /* instances per category             */
+  uint64_t bytes[OMPLENS_CAT_COUNT];
+  uint64_t savings_ns;   /* each removed operation counted once            */
+  uint64_t transfer_ns;  /* all transfer time at this directive           */
+  uint64_t transfer_bytes;
+  uint32_t executions;   /* region instances with this codeptr             */
+} omplens_directive_total;
+
+/* A mapping still present when the program ended. */
+typedef struct omplens_leftover {
+  int16_t device;
+  uint64_t host_addr, dev_addr, bytes, codeptr;
+  uint32_t alloc_event;
+} omplens_leftover;
+
+typedef struct omplens_program_total {
+  uint64_t run_ns;        /* measured run time (trace duration)           */
+  uint64_t savings_ns;    /* each removed operation counted once          */
+  double speedup;         /* run_ns / (run_ns - savings_ns)               */
+  uint32_t count[OMPLENS_CAT_COUNT];
+  uint64_t bytes[OMPLENS_CAT_COUNT];
+  uint64_t transfer_ns, transfer_bytes, num_transfers;
+  uint64_t alloc_ns, num_allocs;
+  uint64_t kernel_ns, num_kernels;
+} omplens_program_total;
+
+typedef struct omplens_detect_params {
+  uint64_t run_ns;  /* measured run time, for the speedup                   */
+} omplens_detect_params;
+
+typedef struct omplens_analysis omplens_analysis;
+
+const char *omplens_detect_strerror(int err);
+const char *omplens_category_name(int category);  /* "duplicate-transfer" ... */
+const char *omplens_category_title(int category); /* "Duplicate transfer"  ... */
+
+/* Runs all detectors. events must stay valid for the analysis' lifetime
+ * (instances index into it). On success *out is a new analysis (caller frees
+ * with omplens_analysis_free); on failure *out is NULL. */
+int omplens_detect_run(const omplens_event *events, size_t num_events,
+                       const omplens_detect_params *params,
+                       omplens_analysis **out);
+void omplens_analysis_free(omplens_analysis *a);
+
+/* Pointers below are valid until omplens_analysis_free(a). A NULL a gives
+ * NULL and a zero count. */
+/* Findings sorted by savings, largest first. */
+const omplens_finding *omplens_analysis_findings(const omplens_analysis *a, size_t *count);
+/* Directives with at least one finding, sorted by savings, largest first. */
+const omplens_directive_total *omplens_analysis_directives(const omplens_analysis *a, size_t *count);
+const omplens_program_total *omplens_analysis_total(const omplens_analysis *a);
+const omplens_leftover *omplens_analysis_leftovers(const omplens_analysis *a, size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

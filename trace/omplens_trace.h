@@ -1,0 +1,144 @@
+/* omplens trace library: the on-disk trace format shared by the collector
+ * (writer) and the analysis side (reader). The format is described in
+ * docs/trace-format.md.
+ *
+ * Reader API: a trace is read whole into memory, decoded into one array of
+ * normalized events sorted by begin time, plus a table of construct
+ * instances ("regions"). Every function returns 0 or a negative
+ * OMPLENS_TRACE_E* code; omplens_trace_strerror() explains a code. */
+#ifndef OMPLENS_TRACE_H
+#define OMPLENS_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Device number used for the host after normalization, whatever number the
+ * runtime gave it (LLVM host offload: number of devices; others: -1). */
+#define OMPLENS_HOST (-1)
+#define OMPLENS_NO_REGION UINT32_MAX
+
+/* Event kinds, after normalization. The OMPT _async variants of data ops map
+ * onto the same kinds (with OMPLENS_EVF_ASYNC set). */
+enum omplens_event_kind {
+  OMPLENS_EV_ALLOC = 1,  /* device allocation: host_addr -> dev_addr, bytes */
+  OMPLENS_EV_H2D = 2,    /* host -> device copy; hash = hash of host source */
+  OMPLENS_EV_D2H = 3,    /* device -> host copy; hash = hash of host dest   */
+  OMPLENS_EV_DELETE = 4, /* device free of dev_addr (bytes often 0)         */
+  OMPLENS_EV_ASSOCIATE = 5,
+  OMPLENS_EV_DISASSOCIATE = 6,
+  OMPLENS_EV_D2D = 7,    /* device -> device copy (peer_device is source)   */
+  OMPLENS_EV_KERNEL = 8, /* kernel submission (target_submit)               */
+};
+
+/* Construct kinds, as ompt_target_t without the nowait variants. */
+enum omplens_construct_kind {
+  OMPLENS_CONSTRUCT_TARGET = 1,
+  OMPLENS_CONSTRUCT_ENTER_DATA = 2,
+  OMPLENS_CONSTRUCT_EXIT_DATA = 3,
+  OMPLENS_CONSTRUCT_UPDATE = 4,
+};
+
+enum omplens_event_flags {
+  OMPLENS_EVF_HASHED = 1u << 0,  /* hash is valid */
+  OMPLENS_EVF_ASYNC = 1u << 1,   /* reported by an OMPT _async data op */
+  OMPLENS_EVF_EARLY_HASH = 1u << 2, /* D2H hashed at op end, not construct end */
+  OMPLENS_EVF_OWN_CODEPTR = 1u << 3, /* codeptr is the op's own (no construct) */
+};
+
+/* One normalized event. Times are nanoseconds since the trace's start. */
+typedef struct omplens_event {
+  uint64_t begin_ns;
+  uint64_t end_ns;
+  uint64_t host_addr; /* host-side buffer (0 for kernels and deletes)   */
+  uint64_t dev_addr;  /* device-side buffer                              */
+  uint64_t bytes;     /* kernels: number of teams                       */
+  uint64_t hash;      /* XXH3-64 of the host-side bytes of a transfer   */
+  uint64_t codeptr;   /* directive's code address (construct's, or op's) */
+  uint32_t region;    /* index into regions, or OMPLENS_NO_REGION        */
+  uint32_t thread;    /* index of the host thread within this trace      */
+  int16_t device;     /* device side of the op, >= 0                     */
+  int16_t peer_device;/* D2D: source device; otherwise OMPLENS_HOST      */
+  uint8_t kind;       /* enum omplens_event_kind                         */
+  uint8_t flags;      /* enum omplens_event_flags                        */
+  uint16_t reserved;
+} omplens_event;
+
+/* One dynamic instance of a target construct (target, enter/exit data,
+ * update; a `target data` region shows as an enter and an exit). */
+typedef struct omplens_region {
+  uint64_t begin_ns;
+  uint64_t end_ns;    /* == begin_ns when the end was never recorded */
+  uint64_t codeptr;
+  uint32_t thread;
+  int16_t device;
+  uint8_t kind;       /* enum omplens_construct_kind */
+  uint8_t nowait;
+} omplens_region;
+
+typedef struct omplens_module {
+  const char *path;
+  uint64_t base;      /* load address (l_addr)        */
+  uint64_t low, high; /* mapped range of the module   */
+  uint8_t build_id[20];
+  uint8_t build_id_len;
+} omplens_module;
+
+typedef struct omplens_trace_info {
+  uint32_t version;
+  int32_t pid;
+  const char *exe;
+  const char *cmdline;   /* arguments joined with spaces, shell-quoted */
+  uint64_t start_realtime_ns; /* wall clock at start, ns since the epoch */
+  uint64_t duration_ns;  /* start to finish (or last event if incomplete) */
+  int complete;          /* 1 when the program finished normally          */
+  int exit_status;       /* valid when complete                           */
+  int num_devices;       /* highest device number seen + 1                */
+  uint64_t dropped;      /* events the collector could not record         */
+  size_t num_modules;
+  const omplens_module *modules;
+} omplens_trace_info;
+
+typedef struct omplens_trace omplens_trace;
+
+enum omplens_trace_error {
+  OMPLENS_TRACE_OK = 0,
+  OMPLENS_TRACE_EIO = -1,       /* cannot open or read the file (errno kept) */
+  OMPLENS_TRACE_ENOTTRACE = -2, /* not an omplens trace (bad magic)          */
+  OMPLENS_TRACE_EVERSION = -3,  /* written by a newer omplens                */
+  OMPLENS_TRACE_ECORRUPT = -4,  /* header unreadable                         */
+  OMPLENS_TRACE_ENOMEM = -5,
+  OMPLENS_TRACE_ETOOBIG = -6,   /* exceeds the reader's limits               */
+};
+
+const char *omplens_trace_strerror(int err);
+
+/* Reads and decodes a trace file. On success *out is a new trace (caller
+ * frees with omplens_trace_close). Damaged chunks after a readable header do
+ * not fail the call: they are skipped, counted and reported through
+ * omplens_trace_damage(). On failure *out is NULL. */
+int omplens_trace_open(const char *path, omplens_trace **out);
+/* Decodes a trace from memory (the fuzzer's entry point). The bytes are
+ * copied as needed; the caller keeps ownership of data. */
+int omplens_trace_open_memory(const void *data, size_t size, omplens_trace **out);
+void omplens_trace_close(omplens_trace *t);
+
+/* All pointers below are valid until omplens_trace_close(t). NULL t gives
+ * NULL / 0. */
+const omplens_trace_info *omplens_trace_get_info(const omplens_trace *t);
+const omplens_event *omplens_trace_events(const omplens_trace *t, size_t *count);
+const omplens_region *omplens_trace_regions(const omplens_trace *t, size_t *count);
+/* Human-readable description of damage found while reading, or NULL. */
+const char *omplens_trace_damage(const omplens_trace *t);
+const char *omplens_trace_path(const omplens_trace *t);
+
+const char *omplens_event_kind_name(int kind);
+const char *omplens_construct_kind_name(int kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

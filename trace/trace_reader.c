@@ -1,0 +1,801 @@
+/* Trace reader: decodes a trace (docs/trace-format.md) into normalized events.
+ * Input is untrusted: every length is checked, allocations are bounded by the
+ * input size, and damage after a readable header is skipped and described
+ * instead of failing the whole read. */
+#include "omplens_trace.h"
+#include "trace_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_HEADER_BYTES (16u << 20)
+#define MAX_MODULES 4096u
+#define MAX_DAMAGE_LINES 8
+#define MAX_STACK 64
+
+/* Where the bytes come from: a file descriptor or memory. */
+typedef struct source {
+  int fd;
+  const uint8_t *mem;
+  uint64_t size;
+} source;
+
+typedef struct chunk_ref {
+  uint64_t offset;
+  uint32_t thread, seq, used;
+  uint64_t base_ns;
+} chunk_ref;
+
+typedef struct region_fixup {
+  size_t event;
+  uint64_t id;
+} region_fixup;
+
+struct omplens_trace {
+  char *path;
+  omplens_trace_info info;
+  omplens_module *modules;
+  char *strings_exe, *strings_cmd;
+  omplens_event *events;
+  size_t num_events, cap_events;
+  omplens_region *regions;
+  size_t num_regions, cap_regions;
+  region_fixup *fixups;
+  size_t num_fixups, cap_fixups;
+  size_t *thread_region_base; /* first region index of each thread */
+  size_t *thread_region_count;
+  uint32_t num_threads;
+  char *damage;
+  size_t damage_len;
+  unsigned damage_lines, damage_more;
+  uint64_t last_ns;
+};
+
+const char *omplens_trace_strerror(int err) {
+  switch (err) {
+  case OMPLENS_TRACE_OK: return "success";
+  case OMPLENS_TRACE_EIO: return "cannot read the file";
+  case OMPLENS_TRACE_ENOTTRACE: return "not an omplens trace (bad magic)";
+  case OMPLENS_TRACE_EVERSION: return "trace written by a newer omplens (unsupported format version)";
+  case OMPLENS_TRACE_ECORRUPT: return "trace header is damaged or truncated";
+  case OMPLENS_TRACE_ENOMEM: return "out of memory";
+  case OMPLENS_TRACE_ETOOBIG: return "trace exceeds the reader's limits";
+  default: return "unknown error";
+  }
+}
+
+const char *omplens_event_kind_name(int kind) {
+  static const char *const names[] = {
+      [OMPLENS_EV_ALLOC] = "alloc",       [OMPLENS_EV_H2D] = "h2d",
+      [OMPLENS_EV_D2H] = "d2h",           [OMPLENS_EV_DELETE] = "delete",
+      [OMPLENS_EV_ASSOCIATE] = "associate", [OMPLENS_EV_DISASSOCIATE] = "disassociate",
+      [OMPLENS_EV_D2D] = "d2d",           [OMPLENS_EV_KERNEL] = "kernel"};
+  if (kind <= 0 || kind >= (int)(sizeof names / sizeof *names) || !names[kind])
+    return "unknown";
+  return names[kind];
+}
+
+const char *omplens_construct_kind_name(int kind) {
+  switch (kind) {
+  case OMPLENS_CONSTRUCT_TARGET: return "target";
+  case OMPLENS_CONSTRUCT_ENTER_DATA: return "target enter data";
+  case OMPLENS_CONSTRUCT_EXIT_DATA: return "target exit data";
+  case OMPLENS_CONSTRUCT_UPDATE: return "target update";
+  default: return "unknown";
+  }
+}
+
+/* ---- small helpers --------------------------------------------------- */
+
+static int read_at(const source *src, uint64_t off, void *buf, size_t n) {
+  if (off > src->size || n > src->size - off)
+    return -1;
+  if (src->mem) {
+    memcpy(buf, src->mem + off, n);
+    return 0;
+  }
+  uint8_t *p = buf;
+  while (n) {
+    ssize_t k = pread(src->fd, p, n, (off_t)off);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      return -1;
+    p += k;
+    n -= (size_t)k;
+    off += (uint64_t)k;
+  }
+  return 0;
+}
+
+/* Grows *arr (element size es) so that it holds at least need elements. */
+static int grow(void **arr, size_t *cap, size_t need, size_t es) {
+  if (need <= *cap)
+    return 0;
+  size_t ncap = *cap ? *cap : 64;
+  while (ncap < need) {
+    if (ncap > SIZE_MAX / 2 / es)
+      return -1;
+    ncap *= 2;
+  }
+  void *p = realloc(*arr, ncap * es);
+  if (!p)
+    return -1;
+  *arr = p;
+  *cap = ncap;
+  return 0;
+}
+
+static void damage(omplens_trace *t, const char *fmt, ...) {
+  if (t->damage_lines >= MAX_DAMAGE_LINES) {
+    t->damage_more++;
+    return;
+  }
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  size_t len = strlen(line);
+  char *p = realloc(t->damage, t->damage_len + len + 2);
+  if (!p)
+    return;
+  t->damage = p;
+  memcpy(t->damage + t->damage_len, line, len);
+  t->damage_len += len;
+  t->damage[t->damage_len++] = '\n';
+  t->damage[t->damage_len] = 0;
+  t->damage_lines++;
+}
+
+static char *dup_n(const uint8_t *s, size_t n) {
+  char *p = malloc(n + 1);
+  if (!p)
+    return NULL;
+  memcpy(p, s, n);
+  p[n] = 0;
+  for (size_t i = 0; i < n; i++) /* keep strings printable C strings */
+    if (p[i] == 0)
+      p[i] = ' ';
+  return p;
+}
+
+/* ---- header ---------------------------------------------------------- */
+
+/* Appends s to the command line, quoted when it has shell-special bytes. */
+static void cmd_append(char **out, size_t *len, const char *s, size_t n) {
+  int quote = n == 0;
+  for (size_t i = 0; i < n && !quote; i++)
+    quote = !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+              (s[i] >= '0' && s[i] <= '9') || strchr("-_./=:,+@%", s[i]));
+  size_t need = *len + 4 * n + 4;
+  char *p = realloc(*out, need);
+  if (!p)
+    return;
+  *out = p;
+  if (*len)
+    p[(*len)++] = ' ';
+  if (quote)
+    p[(*len)++] = '\'';
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '\'') {
+      memcpy(p + *len, "'\\''", 4);
+      *len += 4;
+    } else {
+      p[(*len)++] = s[i];
+    }
+  }
+  if (quote)
+    p[(*len)++] = '\'';
+  p[*len] = 0;
+}
+
+static int parse_argv(omplens_trace *t, const uint8_t *v, uint32_t len) {
+  size_t out_len = 0;
+  char *out = NULL;
+  for (uint32_t i = 0; i < len;) {
+    const uint8_t *z = memchr(v + i, 0, len - i);
+    size_t n = z ? (size_t)(z - (v + i)) : len - i;
+    cmd_append(&out, &out_len, (const char *)v + i, n);
+    i += (uint32_t)n + 1;
+  }
+  free(t->strings_cmd);
+  t->strings_cmd = out ? out : calloc(1, 1);
+  return t->strings_cmd ? 0 : -1;
+}
+
+static int parse_module(omplens_trace *t, const uint8_t *v, uint32_t len) {
+  if (len < 45 || t->info.num_modules >= MAX_MODULES)
+    return 0; /* ignored, not fatal */
+  omplens_module *m = realloc(t->modules, (t->info.num_modules + 1) * sizeof *m);
+  if (!m)
+    return -1;
+  t->modules = m;
+  m += t->info.num_modules;
+  memset(m, 0, sizeof *m);
+  memcpy(&m->base, v, 8);
+  memcpy(&m->low, v + 8, 8);
+  memcpy(&m->high, v + 16, 8);
+  m->build_id_len = v[24] > 20 ? 20 : v[24];
+  memcpy(m->build_id, v + 25, m->build_id_len);
+  m->path = dup_n(v + 45, len - 45);
+  if (!m->path)
+    return -1;
+  t->info.num_modules++;
+  return 0;
+}
+
+static int parse_tlv(omplens_trace *t, uint16_t type, const uint8_t *v, uint32_t len) {
+  switch (type) {
+  case OMPLENS_TF_TLV_PID:
+    if (len >= 4)
+      memcpy(&t->info.pid, v, 4);
+    return 0;
+  case OMPLENS_TF_TLV_EXE:
+    free(t->strings_exe);
+    t->strings_exe = dup_n(v, len);
+    return t->strings_exe ? 0 : -1;
+  case OMPLENS_TF_TLV_ARGV:
+    return parse_argv(t, v, len);
+  case OMPLENS_TF_TLV_START:
+    if (len >= 16)
+      memcpy(&t->info.start_realtime_ns, v, 8);
+    return 0;
+  case OMPLENS_TF_TLV_MODULE:
+    return parse_module(t, v, len);
+  default:
+    return 0; /* unknown items are skipped: newer minor additions */
+  }
+}
+
+static int read_header(omplens_trace *t, const source *src, uint32_t *hdr_bytes) {
+  uint8_t fixed[16];
+  if (src->size < 8 || read_at(src, 0, fixed, 8))
+    return OMPLENS_TRACE_ENOTTRACE;
+  if (memcmp(fixed, OMPLENS_TF_MAGIC, 8))
+    return OMPLENS_TRACE_ENOTTRACE;
+  if (read_at(src, 0, fixed, 16))
+    return OMPLENS_TRACE_ECORRUPT;
+  memcpy(&t->info.version, fixed + 8, 4);
+  memcpy(hdr_bytes, fixed + 12, 4);
+  if (t->info.version > OMPLENS_TF_VERSION)
+    return OMPLENS_TRACE_EVERSION;
+  if (t->info.version == 0 || *hdr_bytes < 16 || *hdr_bytes > MAX_HEADER_BYTES ||
+      *hdr_bytes % OMPLENS_TF_ALIGN)
+    return OMPLENS_TRACE_ECORRUPT;
+  uint64_t avail = src->size < *hdr_bytes ? src->size : *hdr_bytes;
+  uint8_t *h = malloc(avail);
+  if (!h)
+    return OMPLENS_TRACE_ENOMEM;
+  int rc = read_at(src, 0, h, avail) ? OMPLENS_TRACE_EIO : OMPLENS_TRACE_ECORRUPT;
+  for (uint64_t off = 16; rc != OMPLENS_TRACE_EIO && off + 8 <= avail;) {
+    uint16_t type;
+    uint32_t len;
+    memcpy(&type, h + off, 2);
+    memcpy(&len, h + off + 4, 4);
+    off += 8;
+    if (type == OMPLENS_TF_TLV_END) {
+      rc = OMPLENS_TRACE_OK;
+      break;
+    }
+    if (len > avail - off)
+      break;
+    if (parse_tlv(t, type, h + off, len)) {
+      rc = OMPLENS_TRACE_ENOMEM;
+      break;
+    }
+    off += len;
+  }
+  free(h);
+  return rc;
+}
+
+/* ---- chunk scan ------------------------------------------------------ */
+
+static uint64_t chunk_span(uint32_t capacity) {
+  uint64_t total = sizeof(omplens_tf_chunk) + (uint64_t)capacity;
+  return (total + OMPLENS_TF_ALIGN - 1) / OMPLENS_TF_ALIGN * OMPLENS_TF_ALIGN;
+}
+
+static int is_zero(const void *p, size_t n) {
+  const uint8_t *b = p;
+  for (size_t i = 0; i < n; i++)
+    if (b[i])
+      return 0;
+  return 1;
+}
+
+static void read_end(omplens_trace *t, const source *src, uint64_t off) {
+  omplens_tf_end e;
+  if (read_at(src, off + sizeof(omplens_tf_chunk), &e, sizeof e)) {
+    damage(t, "end record at offset %llu is truncated", (unsigned long long)off);
+    return;
+  }
+  t->info.complete = 1;
+  t->info.duration_ns = e.end_ns;
+  t->info.dropped = e.dropped;
+  t->info.exit_status = e.exit_status;
+}
+
+/* Validates the chunk at off; returns how far to advance. */
+static uint64_t scan_one(omplens_trace *t, const source *src, uint64_t off,
+                         chunk_ref **refs, size_t *n, size_t *cap, int *oom) {
+  omplens_tf_chunk c;
+  if (read_at(src, off, &c, sizeof c)) {
+    damage(t, "file ends inside a chunk header at offset %llu (trace truncated)",
+           (unsigned long long)off);
+    return src->size - off;
+  }
+  if (c.magic != OMPLENS_TF_CHUNK_MAGIC) {
+    if (!is_zero(&c, sizeof c))
+      damage(t, "bad chunk at offset %llu: skipped", (unsigned long long)off);
+    return OMPLENS_TF_ALIGN;
+  }
+  if (c.kind == OMPLENS_TF_CHUNK_END) {
+    read_end(t, src, off);
+    return OMPLENS_TF_ALIGN;
+  }
+  if (c.kind != OMPLENS_TF_CHUNK_EVENTS || c.capacity > OMPLENS_TF_MAX_CHUNK_BYTES ||
+      c.used > c.capacity) {
+    damage(t, "chunk at offset %llu has an invalid size or kind: skipped",
+           (unsigned long long)off);
+    return OMPLENS_TF_ALIGN;
+  }
+  uint64_t body = off + sizeof c;
+  uint64_t used = c.used;
+  if (body > src->size || used > src->size - body) {
+    damage(t, "chunk at offset %llu is cut short (trace truncated)", (unsigned long long)off);
+    used = body > src->size ? 0 : src->size - body;
+  }
+  if (grow((void **)refs, cap, *n + 1, sizeof **refs)) {
+    *oom = 1;
+    return src->size - off;
+  }
+  (*refs)[(*n)++] = (chunk_ref){off, c.thread, c.seq, (uint32_t)used, c.base_ns};
+  return chunk_span(c.capacity);
+}
+
+static int cmp_chunk(const void *a, const void *b) {
+  const chunk_ref *x = a, *y = b;
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  if (x->seq != y->seq)
+    return x->seq < y->seq ? -1 : 1;
+  return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* ---- record decoding -------------------------------------------------- */
+
+typedef struct thread_ctx {
+  uint32_t thread;
+  size_t stack[MAX_STACK];
+  size_t depth;
+  size_t base;        /* first region index of this thread */
+} thread_ctx;
+
+typedef struct rec_ctx {
+  const uint8_t *p, *end;
+  omplens_tf_state st;
+} rec_ctx;
+
+static int dec_time(rec_ctx *r, uint64_t *t) {
+  int64_t d;
+  if (omplens_tf__get_sv(&r->p, r->end, &d))
+    return -1;
+  r->st.t += (uint64_t)d;
+  *t = r->st.t;
+  return 0;
+}
+
+static int dec_device(rec_ctx *r, int16_t *dev) {
+  int64_t d;
+  if (omplens_tf__get_sv(&r->p, r->end, &d) || d < -1 || d > 32767)
+    return -1;
+  *dev = (int16_t)d;
+  return 0;
+}
+
+static omplens_event *new_event(omplens_trace *t) {
+  if (grow((void **)&t->events, &t->cap_events, t->num_events + 1, sizeof *t->events))
+    return NULL;
+  omplens_event *e = &t->events[t->num_events++];
+  memset(e, 0, sizeof *e);
+  e->region = OMPLENS_NO_REGION;
+  e->peer_device = OMPLENS_HOST;
+  return e;
+}
+
+static void note_device(omplens_trace *t, int16_t dev) {
+  if (dev >= 0 && dev + 1 > t->info.num_devices)
+    t->info.num_devices = dev + 1;
+}
+
+static void note_time(omplens_trace *t, uint64_t ns) {
+  if (ns > t->last_ns)
+    t->last_ns = ns;
+}
+
+/* Attaches event e to its region per the record flags; -1 on a bad record,
+ * -2 when out of memory. */
+static int dec_region_ref(omplens_trace *t, rec_ctx *r, thread_ctx *tc, uint8_t flags,
+                          omplens_event *e) {
+  if (flags & OMPLENS_TF_F_NOREGION)
+    return 0;
+  if (flags & OMPLENS_TF_F_REGION) {
+    uint64_t id;
+    if (omplens_tf__get_uv(&r->p, r->end, &id))
+      return -1;
+    if (grow((void **)&t->fixups, &t->cap_fixups, t->num_fixups + 1, sizeof *t->fixups))
+      return -2;
+    t->fixups[t->num_fixups++] = (region_fixup){(size_t)(e - t->events), id};
+    return 0;
+  }
+  if (tc->depth && tc->depth <= MAX_STACK)
+    e->region = (uint32_t)tc->stack[tc->depth - 1];
+  return 0;
+}
+
+static int dec_region_begin(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
+  uint64_t ts;
+  int16_t dev;
+  int64_t dcode;
+  if (dec_time(r, &ts) || r->p >= r->end)
+    return -1;
+  uint8_t kb = *r->p++;
+  if (dec_device(r, &dev) || omplens_tf__get_sv(&r->p, r->end, &dcode))
+    return -1;
+  r->st.code += (uint64_t)dcode;
+  if (grow((void **)&t->regions, &t->cap_regions, t->num_regions + 1, sizeof *t->regions) ||
+      t->num_regions >= OMPLENS_NO_REGION)
+    return -2;
+  omplens_region *g = &t->regions[t->num_regions];
+  *g = (omplens_region){ts, ts, r->st.code, tc->thread, dev, (uint8_t)(kb & 0x0f),
+                        (uint8_t)((kb >> 4) & 1)};
+  if (tc->depth < MAX_STACK)
+    tc->stack[tc->depth] = t->num_regions;
+  tc->depth++;
+  t->num_regions++;
+  note_device(t, dev);
+  note_time(t, ts);
+  return 0;
+}
+
+static int dec_region_end(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
+  uint64_t ts;
+  if (dec_time(r, &ts))
+    return -1;
+  if (tc->depth) {
+    tc->depth--;
+    if (tc->depth < MAX_STACK)
+      t->regions[tc->stack[tc->depth]].end_ns = ts;
+  }
+  note_time(t, ts);
+  return 0;
+}
+
+static int dec_op(omplens_trace *t, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
+  uint64_t ts, dur, bytes;
+  int64_t dh, dd;
+  int16_t dev, peer;
+  if (dec_time(r, &ts) || omplens_tf__get_uv(&r->p, r->end, &dur) || r->p >= r->end)
+    return -1;
+  uint8_t ob = *r->p++;
+  int kind = ob & 0x3f;
+  if (kind < OMPLENS_EV_ALLOC || kind > OMPLENS_EV_D2D)
+    return -1;
+  if (dec_device(r, &dev) || dec_device(r, &peer) ||
+      omplens_tf__get_sv(&r->p, r->end, &dh) || omplens_tf__get_sv(&r->p, r->end, &dd) ||
+      omplens_tf__get_uv(&r->p, r->end, &bytes))
+    return -1;
+  omplens_event *e = new_event(t);
+  if (!e)
+    return -2;
+  r->st.host += (uint64_t)dh;
+  r->st.dev += (uint64_t)dd;
+  *e = (omplens_event){.begin_ns = ts, .end_ns = ts + dur, .host_addr = r->st.host,
+                       .dev_addr = r->st.dev, .bytes = bytes, .region = OMPLENS_NO_REGION,
+                       .thread = tc->thread, .device = dev < 0 ? 0 : dev, .peer_device = peer,
+                       .kind = (uint8_t)kind};
+  if (ob & OMPLENS_TF_OP_ASYNC)
+    e->flags |= OMPLENS_EVF_ASYNC;
+  if (ob & OMPLENS_TF_OP_EARLY)
+    e->flags |= OMPLENS_EVF_EARLY_HASH;
+  if (flags & OMPLENS_TF_F_HASH) {
+    if (r->end - r->p < 8)
+      return -1;
+    memcpy(&e->hash, r->p, 8);
+    r->p += 8;
+    e->flags |= OMPLENS_EVF_HASHED;
+  }
+  int rc = dec_region_ref(t, r, tc, flags, e);
+  if (rc)
+    return rc;
+  if (flags & OMPLENS_TF_F_CODEPTR) {
+    int64_t dc;
+    if (omplens_tf__get_sv(&r->p, r->end, &dc))
+      return -1;
+    r->st.code += (uint64_t)dc;
+    e->codeptr = r->st.code;
+    e->flags |= OMPLENS_EVF_OWN_CODEPTR;
+  }
+  note_device(t, dev);
+  note_time(t, e->end_ns);
+  return 0;
+}
+
+static int dec_kernel(omplens_trace *t, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
+  uint64_t ts, dur, teams;
+  int16_t dev;
+  if (dec_time(r, &ts) || omplens_tf__get_uv(&r->p, r->end, &dur) || dec_device(r, &dev) ||
+      omplens_tf__get_uv(&r->p, r->end, &teams))
+    return -1;
+  omplens_event *e = new_event(t);
+  if (!e)
+    return -2;
+  *e = (omplens_event){.begin_ns = ts, .end_ns = ts + dur, .bytes = teams,
+                       .region = OMPLENS_NO_REGION, .thread = tc->thread,
+                       .device = dev < 0 ? 0 : dev, .peer_device = OMPLENS_HOST,
+                       .kind = OMPLENS_EV_KERNEL};
+  note_device(t, dev);
+  note_time(t, e->end_ns);
+  return dec_region_ref(t, r, tc, flags, e);
+}
+
+static int dec_device_rec(omplens_trace *t, rec_ctx *r) {
+  uint64_t ts;
+  int16_t dev;
+  if (dec_time(r, &ts) || dec_device(r, &dev))
+    return -1;
+  note_device(t, dev);
+  return 0;
+}
+
+static int dec_record(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
+  uint8_t tag = *r->p++;
+  uint8_t flags = tag & 0xf0;
+  switch (tag & 0x0f) {
+  case OMPLENS_TF_REC_REGION_BEGIN: return dec_region_begin(t, r, tc);
+  case OMPLENS_TF_REC_REGION_END: return dec_region_end(t, r, tc);
+  case OMPLENS_TF_REC_OP: return dec_op(t, r, tc, flags);
+  case OMPLENS_TF_REC_KERNEL: return dec_kernel(t, r, tc, flags);
+  case OMPLENS_TF_REC_DEVICE: return dec_device_rec(t, r);
+  default: return -1;
+  }
+}
+
+/* Decodes one chunk; returns 0, or OMPLENS_TRACE_ENOMEM. */
+static int decode_chunk(omplens_trace *t, const source *src, const chunk_ref *c,
+                        thread_ctx *tc, uint8_t *buf) {
+  if (read_at(src, c->offset + sizeof(omplens_tf_chunk), buf, c->used)) {
+    damage(t, "thread %u chunk %u: unreadable", c->thread, c->seq);
+    return 0;
+  }
+  rec_ctx r = {buf, buf + c->used, {c->base_ns, 0, 0, 0}};
+  while (r.p < r.end) {
+    const uint8_t *start = r.p;
+    int rc = dec_record(t, &r, tc);
+    if (rc == -2)
+      return OMPLENS_TRACE_ENOMEM;
+    if (rc) {
+      damage(t, "thread %u chunk %u: undecodable record at byte %zu; rest of chunk skipped",
+             c->thread, c->seq, (size_t)(start - buf));
+      break;
+    }
+  }
+  return 0;
+}
+
+static int decode_all(omplens_trace *t, const source *src, chunk_ref *refs, size_t n) {
+  qsort(refs, n, sizeof *refs, cmp_chunk);
+  uint32_t nthreads = n ? refs[n - 1].thread + 1 : 0;
+  if (n && nthreads > n * 64) /* ids far beyond the chunks present: damage */
+    nthreads = (uint32_t)(n * 64);
+  t->thread_region_base = calloc(nthreads + 1, sizeof(size_t));
+  t->thread_region_count = calloc(nthreads + 1, sizeof(size_t));
+  uint8_t *buf = malloc(OMPLENS_TF_MAX_CHUNK_BYTES);
+  int rc = (!t->thread_region_base || !t->thread_region_count || !buf) ? OMPLENS_TRACE_ENOMEM : 0;
+  t->num_threads = nthreads;
+  thread_ctx tc = {UINT32_MAX, {0}, 0, 0};
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (refs[i].thread >= nthreads)
+      continue;
+    if (refs[i].thread != tc.thread) {
+      tc = (thread_ctx){refs[i].thread, {0}, 0, t->num_regions};
+      t->thread_region_base[tc.thread] = t->num_regions;
+    } else if (refs[i].seq != refs[i - 1].seq + 1) {
+      damage(t, "thread %u: chunks %u to %u are missing", tc.thread, refs[i - 1].seq + 1,
+             refs[i].seq - 1);
+    }
+    rc = decode_chunk(t, src, &refs[i], &tc, buf);
+    t->thread_region_count[tc.thread] = t->num_regions - tc.base;
+  }
+  free(buf);
+  return rc;
+}
+
+/* ---- finishing ---------------------------------------------------------- */
+
+static void resolve_regions(omplens_trace *t) {
+  for (size_t i = 0; i < t->num_fixups; i++) {
+    uint64_t id = t->fixups[i].id;
+    uint64_t th = id >> 32, k = id & 0xffffffffu;
+    if (th < t->num_threads && k >= 1 && k <= t->thread_region_count[th])
+      t->events[t->fixups[i].event].region = (uint32_t)(t->thread_region_base[th] + k - 1);
+  }
+  for (size_t i = 0; i < t->num_events; i++) {
+    omplens_event *e = &t->events[i];
+    if (e->region != OMPLENS_NO_REGION && !(e->flags & OMPLENS_EVF_OWN_CODEPTR))
+      e->codeptr = t->regions[e->region].codeptr;
+  }
+}
+
+typedef struct sort_key {
+  uint64_t begin;
+  uint64_t index;
+} sort_key;
+
+static int cmp_key(const void *a, const void *b) {
+  const sort_key *x = a, *y = b;
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Sorts events by begin time, stably, permuting in place by cycles so that
+ * only 16 bytes per event of extra memory are needed. */
+static int sort_events(omplens_trace *t) {
+  size_t n = t->num_events;
+  if (n < 2)
+    return 0;
+  sort_key *k = malloc(n * sizeof *k);
+  if (!k)
+    return OMPLENS_TRACE_ENOMEM;
+  for (size_t i = 0; i < n; i++)
+    k[i] = (sort_key){t->events[i].begin_ns, i};
+  qsort(k, n, sizeof *k, cmp_key);
+  for (size_t i = 0; i < n; i++) {
+    if (k[i].index == i || k[i].index == SIZE_MAX)
+      continue;
+    omplens_event tmp = t->events[i];
+    size_t dst = i;
+    for (;;) {
+      size_t src_i = k[dst].index;
+      k[dst].index = SIZE_MAX;
+      if (src_i == i) {
+        t->events[dst] = tmp;
+        break;
+      }
+      t->events[dst] = t->events[src_i];
+      dst = src_i;
+    }
+  }
+  free(k);
+  return 0;
+}
+
+static void finish_info(omplens_trace *t) {
+  t->info.exe = t->strings_exe ? t->strings_exe : "";
+  t->info.cmdline = t->strings_cmd ? t->strings_cmd : "";
+  t->info.modules = t->modules;
+  if (!t->info.complete) {
+    t->info.duration_ns = t->last_ns;
+    t->info.exit_status = -1;
+    damage(t, "no end record: the program did not finish normally (trace incomplete)");
+  } else if (t->info.duration_ns < t->last_ns) {
+    t->info.duration_ns = t->last_ns;
+  }
+  if (t->damage_more)
+    damage(t, "... and %u more problems", t->damage_more);
+}
+
+static int read_trace(omplens_trace *t, const source *src) {
+  uint32_t hdr_bytes = 0;
+  int rc = read_header(t, src, &hdr_bytes);
+  if (rc)
+    return rc;
+  chunk_ref *refs = NULL;
+  size_t n = 0, cap = 0;
+  int oom = 0;
+  for (uint64_t off = hdr_bytes; off < src->size && !oom;)
+    off += scan_one(t, src, off, &refs, &n, &cap, &oom);
+  rc = oom ? OMPLENS_TRACE_ENOMEM : decode_all(t, src, refs, n);
+  free(refs);
+  if (!rc) {
+    resolve_regions(t);
+    rc = sort_events(t);
+  }
+  free(t->fixups);
+  t->fixups = NULL;
+  if (!rc)
+    finish_info(t);
+  return rc;
+}
+
+static int open_source(const source *src, const char *path, omplens_trace **out) {
+  *out = NULL;
+  omplens_trace *t = calloc(1, sizeof *t);
+  if (!t)
+    return OMPLENS_TRACE_ENOMEM;
+  t->path = strdup(path);
+  int rc = t->path ? read_trace(t, src) : OMPLENS_TRACE_ENOMEM;
+  if (rc) {
+    omplens_trace_close(t);
+    return rc;
+  }
+  *out = t;
+  return 0;
+}
+
+int omplens_trace_open(const char *path, omplens_trace **out) {
+  *out = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return OMPLENS_TRACE_EIO;
+  struct stat st;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    close(fd);
+    errno = EISDIR;
+    return OMPLENS_TRACE_EIO;
+  }
+  source src = {fd, NULL, (uint64_t)st.st_size};
+  int rc = open_source(&src, path, out);
+  int saved = errno;
+  close(fd);
+  errno = saved;
+  return rc;
+}
+
+int omplens_trace_open_memory(const void *data, size_t size, omplens_trace **out) {
+  source src = {-1, data, size};
+  return open_source(&src, "(memory)", out);
+}
+
+void omplens_trace_close(omplens_trace *t) {
+  if (!t)
+    return;
+  for (size_t i = 0; i < t->info.num_modules; i++)
+    free((char *)t->modules[i].path);
+  free(t->modules);
+  free(t->strings_exe);
+  free(t->strings_cmd);
+  free(t->events);
+  free(t->regions);
+  free(t->fixups);
+  free(t->thread_region_base);
+  free(t->thread_region_count);
+  free(t->damage);
+  free(t->path);
+  free(t);
+}
+
+const omplens_trace_info *omplens_trace_get_info(const omplens_trace *t) {
+  return t ? &t->info : NULL;
+}
+
+const omplens_event *omplens_trace_events(const omplens_trace *t, size_t *count) {
+  if (count)
+    *count = t ? t->num_events : 0;
+  return t ? t->events : NULL;
+}
+
+const omplens_region *omplens_trace_regions(const omplens_trace *t, size_t *count) {
+  if (count)
+    *count = t ? t->num_regions : 0;
+  return t ? t->regions : NULL;
+}
+
+const char *omplens_trace_damage(const omplens_trace *t) {
+  return t ? t->damage : NULL;
+}
+
+const char *omplens_trace_path(const omplens_trace *t) {
+  return t ? t->path : NULL;
+}
