@@ -312,11 +312,12 @@ static int open_trace(void) {
                          .each_module = omplens_collector__each_module};
   int rc = -EEXIST;
   for (int k = 0; k < 100 && rc == -EEXIST; k++) {
-    if (k == 0)
-      snprintf(g.path, sizeof g.path, "%s/omplens-%s-%d.trace", dir, exe_name(exe), (int)h.pid);
-    else
-      snprintf(g.path, sizeof g.path, "%s/omplens-%s-%d.%d.trace", dir, exe_name(exe),
-               (int)h.pid, k);
+    int len = k == 0 ? snprintf(g.path, sizeof g.path, "%s/omplens-%.200s-%d.trace", dir,
+                              exe_name(exe), (int)h.pid)
+                     : snprintf(g.path, sizeof g.path, "%s/omplens-%.200s-%d.%d.trace", dir,
+                              exe_name(exe), (int)h.pid, k);
+    if (len < 0 || (size_t)len >= sizeof g.path)
+      return -ENAMETOOLONG;
     rc = omplens_tw_open(&g.writer, g.path, &h, 0);
   }
   return rc;

@@ -1,0 +1,519 @@
+/* omplens command line: run a program under the collector, report on traces,
+ * dump a trace's events. See `omplens --help` and docs/cli.md. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "omplens_config.h"
+#include "omplens_detect.h"
+#include "omplens_report.h"
+#include "omplens_trace.h"
+
+extern char **environ;
+
+/* Exit codes (sysexits.h values, so scripts can tell causes apart). `run`
+ * otherwise exits with the profiled program's own status. */
+enum exit_code {
+  EXIT_OK = 0,
+  EXIT_USAGE = 64,    /* bad command line */
+  EXIT_DATAERR = 65,  /* a trace is unreadable or damaged beyond use */
+  EXIT_NOINPUT = 66,  /* a trace or the program does not exist */
+  EXIT_SOFTWARE = 70, /* internal error, out of memory */
+  EXIT_CANTCREAT = 73,/* cannot write the output directory */
+};
+
+#define DEFAULT_OUTPUT_DIR "omplens-out"
+#define DEFAULT_TOP 10
+
+/* Options shared by `run` and `report`. */
+typedef struct options {
+  const char *output_dir; /* -o: where reports (and run's traces) go */
+  size_t top;             /* --top: directives in the terminal summary */
+  int quiet;              /* -q: no terminal summary */
+} options;
+
+static const char *progname = "omplens";
+
+static void print_usage(FILE *out) {
+  fprintf(out,
+          "Usage: omplens run [OPTIONS] -- PROGRAM [ARGS...]\n"
+          "       omplens report [OPTIONS] TRACE|DIR...\n"
+          "       omplens dump TRACE\n"
+          "       omplens --help | --version\n"
+          "\n"
+          "Finds wasted data movement in OpenMP offload programs: duplicate transfers,\n"
+          "round trips, repeated allocations, unused allocations and unused transfers.\n"
+          "\n"
+          "Commands:\n"
+          "  run       run PROGRAM under the omplens collector, then report on its traces\n"
+          "  report    report on traces already recorded (a DIR means its *.trace files)\n"
+          "  dump      print a trace's events, one per line (tab-separated)\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output DIR   write reports into DIR (default: " DEFAULT_OUTPUT_DIR ");\n"
+          "                     `run` keeps its traces in DIR/traces/RUN-ID/\n"
+          "      --top N        list N directives in the summary (default: %d)\n"
+          "  -q, --quiet        do not print the summary\n"
+          "  -h, --help         show this help\n"
+          "  -V, --version      show the version\n"
+          "\n"
+          "Outputs in DIR: findings.json (docs/findings-schema.md), summary.txt.\n"
+          "`run` prints its summary on stderr so the program's stdout is unchanged,\n"
+          "and exits with the program's status; `report` prints on stdout.\n"
+          "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 70 internal\n"
+          "error, 73 cannot write output.\n"
+          "\n"
+          "Environment: OMPLENS_COLLECTOR overrides the collector library path.\n",
+          DEFAULT_TOP);
+}
+
+static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: ", progname);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* snprintf that fails (with a message) instead of cutting a path short. */
+static int format_path(char *out, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int format_path(char *out, size_t size, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(out, size, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= size) {
+    error("path too long: %.60s...", out);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- options ---------------------------------------------------------- */
+
+/* Results of parse_options besides the index of the first operand. */
+enum { PARSED_HELP = -1, PARSED_BAD = -2 };
+
+static int parse_options(int argc, char **argv, options *o) {
+  static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                           {"top", required_argument, NULL, 't'},
+                                           {"quiet", no_argument, NULL, 'q'},
+                                           {"help", no_argument, NULL, 'h'},
+                                           {NULL, 0, NULL, 0}};
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'o':
+      o->output_dir = optarg;
+      break;
+    case 't': {
+      char *end;
+      unsigned long v = strtoul(optarg, &end, 10);
+      if (*end || !*optarg || v > 100000) {
+        error("--top wants a number from 0 to 100000, not '%s'", optarg);
+        return PARSED_BAD;
+      }
+      o->top = v;
+      break;
+    }
+    case 'q':
+      o->quiet = 1;
+      break;
+    case 'h':
+      print_usage(stdout);
+      return PARSED_HELP;
+    default:
+      fprintf(stderr, "Try 'omplens --help'.\n");
+      return PARSED_BAD;
+    }
+  }
+  return optind;
+}
+
+/* ---- output directory -------------------------------------------------- */
+
+static int make_dir(const char *path) {
+  if (mkdir(path, 0755) && errno != EEXIST) {
+    error("cannot create directory %s: %s", path, strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+    error("%s exists and is not a directory", path);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- reporting ----------------------------------------------------------- */
+
+typedef struct loaded {
+  omplens_trace **traces;
+  omplens_analysis **analyses;
+  omplens_report_process *procs;
+  size_t n, cap;
+} loaded;
+
+static void loaded_free(loaded *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    omplens_analysis_free(l->analyses[i]);
+    omplens_trace_close(l->traces[i]);
+  }
+  free(l->traces);
+  free(l->analyses);
+  free(l->procs);
+  memset(l, 0, sizeof *l);
+}
+
+static int handle_trace_file(loaded *l, const char *path) {
+  omplens_trace *t;
+  int rc = omplens_trace_open(path, &t);
+  if (rc == OMPLENS_TRACE_EIO) {
+    error("cannot read trace %s: %s", path, strerror(errno));
+    return errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
+  }
+  if (rc) {
+    error("cannot read trace %s: %s", path, omplens_trace_strerror(rc));
+    return rc == OMPLENS_TRACE_ENOMEM ? EXIT_SOFTWARE : EXIT_DATAERR;
+  }
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 8;
+    omplens_trace **tr = realloc(l->traces, cap * sizeof *tr);
+    if (tr)
+      l->traces = tr;
+    omplens_analysis **an = realloc(l->analyses, cap * sizeof *an);
+    if (an)
+      l->analyses = an;
+    if (!tr || !an) {
+      omplens_trace_close(t);
+      error("out of memory");
+      return EXIT_SOFTWARE;
+    }
+    l->cap = cap;
+  }
+  size_t n;
+  const omplens_event *ev = omplens_trace_events(t, &n);
+  omplens_detect_params params = {omplens_trace_get_info(t)->duration_ns};
+  omplens_analysis *a;
+  rc = omplens_detect_run(ev, n, &params, &a);
+  if (rc) {
+    omplens_trace_close(t);
+    error("cannot analyse %s: %s", path, omplens_detect_strerror(rc));
+    return EXIT_SOFTWARE;
+  }
+  l->traces[l->n] = t;
+  l->analyses[l->n++] = a;
+  return 0;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory stands for the *.trace files in it, in name order. */
+static int handle_trace_dir(loaded *l, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    error("cannot open directory %s: %s", dir, strerror(errno));
+    return EXIT_NOINPUT;
+  }
+  char **names = NULL;
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    if (len < 7 || strcmp(e->d_name + len - 6, ".trace"))
+      continue;
+    char **p = realloc(names, (n + 1) * sizeof *names);
+    if (!p)
+      break;
+    names = p;
+    if (asprintf(&names[n], "%s/%s", dir, e->d_name) < 0)
+      break;
+    n++;
+  }
+  closedir(d);
+  qsort(names, n, sizeof *names, cmp_str);
+  int rc = n ? 0 : EXIT_NOINPUT;
+  if (!n)
+    error("no .trace files in %s", dir);
+  for (size_t i = 0; i < n; i++) {
+    if (!rc)
+      rc = handle_trace_file(l, names[i]);
+    free(names[i]);
+  }
+  free(names);
+  return rc;
+}
+
+static int handle_input(loaded *l, const char *path) {
+  struct stat st;
+  if (stat(path, &st)) {
+    error("cannot read %s: %s", path, strerror(errno));
+    return EXIT_NOINPUT;
+  }
+  return S_ISDIR(st.st_mode) ? handle_trace_dir(l, path) : handle_trace_file(l, path);
+}
+
+/* Writes the outputs for the loaded traces; summary to `summary_out`. */
+static int write_reports(loaded *l, const options *o, FILE *summary_out, int exit_status) {
+  l->procs = calloc(l->n ? l->n : 1, sizeof *l->procs);
+  if (!l->procs) {
+    error("out of memory");
+    return EXIT_SOFTWARE;
+  }
+  for (size_t i = 0; i < l->n; i++)
+    l->procs[i] = (omplens_report_process){l->traces[i], l->analyses[i]};
+  omplens_report_input in = {l->procs, l->n, exit_status, NULL, NULL};
+  if (make_dir(o->output_dir))
+    return EXIT_CANTCREAT;
+  char path[PATH_MAX];
+  if (format_path(path, sizeof path, "%s/findings.json", o->output_dir))
+    return EXIT_CANTCREAT;
+  int rc = omplens_report_write_json(&in, path);
+  if (rc) {
+    error("cannot write %s: %s", path, strerror(errno));
+    return EXIT_CANTCREAT;
+  }
+  if (format_path(path, sizeof path, "%s/summary.txt", o->output_dir))
+    return EXIT_CANTCREAT;
+  FILE *f = fopen(path, "w");
+  if (!f || omplens_report_print_text(&in, f, o->top) || fclose(f)) {
+    error("cannot write %s: %s", path, strerror(errno));
+    return EXIT_CANTCREAT;
+  }
+  if (!o->quiet) {
+    omplens_report_print_text(&in, summary_out, o->top);
+    fprintf(summary_out, "\n  reports written to %s/\n", o->output_dir);
+  }
+  return 0;
+}
+
+static int handle_report(int argc, char **argv) {
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0};
+  int first = parse_options(argc, argv, &o);
+  if (first < 0)
+    return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;
+  if (first >= argc) {
+    error("report needs at least one trace file or directory");
+    return EXIT_USAGE;
+  }
+  loaded l = {0};
+  int rc = 0;
+  for (int i = first; i < argc && !rc; i++)
+    rc = handle_input(&l, argv[i]);
+  if (!rc)
+    rc = write_reports(&l, &o, stdout, -1);
+  loaded_free(&l);
+  return rc;
+}
+
+/* ---- run ----------------------------------------------------------------- */
+
+/* The collector sits next to the binary: BIN/../lib/ (build and install). */
+static int find_collector(char *out, size_t size) {
+  const char *env = getenv("OMPLENS_COLLECTOR");
+  if (env && *env) {
+    if (format_path(out, size, "%s", env))
+      return -1;
+  } else {
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+      return -1;
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    if (slash)
+      *slash = 0;
+    if (format_path(out, size, "%s/../lib/libomplens-collector.so", self))
+      return -1;
+  }
+  if (access(out, R_OK)) {
+    error("collector library not found at %s (set OMPLENS_COLLECTOR)", out);
+    return -1;
+  }
+  char *real = realpath(out, NULL);
+  if (real && strlen(real) < size)
+    strcpy(out, real);
+  free(real);
+  return 0;
+}
+
+/* Sets the variables the collector needs, keeping the rest of the
+ * environment as it is. */
+static int setup_environment(const char *collector, const char *trace_dir) {
+  const char *prev = getenv("OMP_TOOL_LIBRARIES");
+  char *tools = NULL;
+  if (prev && *prev ? asprintf(&tools, "%s:%s", collector, prev) < 0
+                    : asprintf(&tools, "%s", collector) < 0)
+    return -1;
+  int rc = setenv("OMP_TOOL_LIBRARIES", tools, 1) | setenv("OMP_TOOL", "enabled", 1) |
+           setenv("OMPLENS_OUTPUT_DIR", trace_dir, 1);
+  free(tools);
+  return rc;
+}
+
+static int make_trace_dir(const char *output_dir, char *out, size_t size) {
+  char sub[PATH_MAX];
+  if (format_path(sub, sizeof sub, "%s/traces", output_dir) || make_dir(output_dir) ||
+      make_dir(sub))
+    return -1;
+  time_t now = time(NULL);
+  struct tm tm;
+  localtime_r(&now, &tm);
+  char stamp[32];
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  if (format_path(out, size, "%s/%s-%d", sub, stamp, (int)getpid()))
+    return -1;
+  if (mkdir(out, 0755)) {
+    error("cannot create directory %s: %s", out, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* Runs argv, waits, and returns the status a shell would report. */
+static int spawn_and_wait(char **argv, int *status_out) {
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+  if (rc) {
+    error("cannot run %s: %s", argv[0], strerror(rc));
+    return rc == ENOENT ? EXIT_NOINPUT : EXIT_SOFTWARE;
+  }
+  /* Ctrl-C reaches the program; omplens stays to report what was recorded. */
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
+  int status;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      error("lost the program: %s", strerror(errno));
+      return EXIT_SOFTWARE;
+    }
+  }
+  signal(SIGINT, SIG_DFL);
+  signal(SIGQUIT, SIG_DFL);
+  if (WIFEXITED(status)) {
+    *status_out = WEXITSTATUS(status);
+  } else {
+    *status_out = 128 + WTERMSIG(status);
+    error("%s was killed by signal %d (%s); reporting what was recorded", argv[0],
+          WTERMSIG(status), strsignal(WTERMSIG(status)));
+  }
+  return 0;
+}
+
+static int handle_run(int argc, char **argv) {
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0};
+  int first = parse_options(argc, argv, &o);
+  if (first < 0)
+    return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;
+  if (first < argc && !strcmp(argv[first], "--"))
+    first++;
+  if (first >= argc) {
+    error("run needs a program: omplens run [OPTIONS] -- PROGRAM [ARGS...]");
+    return EXIT_USAGE;
+  }
+  char collector[PATH_MAX], trace_dir[PATH_MAX];
+  if (find_collector(collector, sizeof collector))
+    return EXIT_NOINPUT;
+  if (make_trace_dir(o.output_dir, trace_dir, sizeof trace_dir))
+    return EXIT_CANTCREAT;
+  if (setup_environment(collector, trace_dir)) {
+    error("cannot set up the environment: %s", strerror(errno));
+    return EXIT_SOFTWARE;
+  }
+  int status = 0;
+  int rc = spawn_and_wait(argv + first, &status);
+  if (rc)
+    return rc;
+  loaded l = {0};
+  rc = handle_trace_dir(&l, trace_dir);
+  if (rc == EXIT_NOINPUT)
+    error("the program left no trace: was it built with -fopenmp and offloading, and "
+          "linked with LLVM's libomp?");
+  if (!rc)
+    rc = write_reports(&l, &o, stderr, status);
+  loaded_free(&l);
+  return rc ? rc : status;
+}
+
+/* ---- dump ---------------------------------------------------------------- */
+
+static void print_event(const omplens_event *e, const omplens_region *r, size_t nr) {
+  const char *construct = e->region < nr ? omplens_construct_kind_name(r[e->region].kind) : "-";
+  printf("%" PRIu64 "\t%" PRIu64 "\t%s\t%d\t%d\t0x%" PRIx64 "\t0x%" PRIx64 "\t%" PRIu64
+         "\t%016" PRIx64 "\t0x%" PRIx64 "\t%s\t%u\n",
+         e->begin_ns, e->end_ns - e->begin_ns, omplens_event_kind_name(e->kind), e->device,
+         e->peer_device, e->host_addr, e->dev_addr, e->bytes,
+         (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, e->codeptr, construct, e->thread);
+}
+
+static int handle_dump(int argc, char **argv) {
+  if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    print_usage(stdout);
+    return EXIT_OK;
+  }
+  if (argc != 2) {
+    error("dump needs exactly one trace file");
+    return EXIT_USAGE;
+  }
+  omplens_trace *t;
+  int rc = omplens_trace_open(argv[1], &t);
+  if (rc) {
+    error("cannot read trace %s: %s", argv[1],
+          rc == OMPLENS_TRACE_EIO ? strerror(errno) : omplens_trace_strerror(rc));
+    return rc == OMPLENS_TRACE_EIO && errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
+  }
+  size_t n, nr;
+  const omplens_event *ev = omplens_trace_events(t, &n);
+  const omplens_region *reg = omplens_trace_regions(t, &nr);
+  printf("#begin_ns\tduration_ns\tkind\tdevice\tpeer\thost_addr\tdevice_addr\tbytes\thash\t"
+         "codeptr\tconstruct\tthread\n");
+  for (size_t i = 0; i < n; i++)
+    print_event(&ev[i], reg, nr);
+  const char *damage = omplens_trace_damage(t);
+  if (damage)
+    fprintf(stderr, "%s", damage);
+  omplens_trace_close(t);
+  return EXIT_OK;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    print_usage(stderr);
+    return EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    print_usage(stdout);
+    return EXIT_OK;
+  }
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+    printf("omplens %s\n", OMPLENS_VERSION);
+    return EXIT_OK;
+  }
+  if (!strcmp(cmd, "run"))
+    return handle_run(argc - 1, argv + 1);
+  if (!strcmp(cmd, "report"))
+    return handle_report(argc - 1, argv + 1);
+  if (!strcmp(cmd, "dump"))
+    return handle_dump(argc - 1, argv + 1);
+  error("unknown command '%s'; try 'omplens --help'", cmd);
+  return EXIT_USAGE;
+}

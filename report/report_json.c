@@ -1,0 +1,237 @@
+/* findings.json renderer (docs/findings-schema.md). One static function per
+ * part of the document; the loop in write_json assembles them. */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "omplens_config.h"
+#include "report_internal.h"
+
+static json_t *hex(uint64_t v) {
+  char buf[24];
+  snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+  return json_string(buf);
+}
+
+static json_t *num(uint64_t v) {
+  return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+static json_t *device(int dev) {
+  return dev < 0 ? json_string("host") : json_integer(dev);
+}
+
+/* Strings from traces may hold any bytes; jansson wants UTF-8. */
+static json_t *text(const char *s) {
+  json_t *j = json_string(s ? s : "");
+  if (j)
+    return j;
+  size_t n = strlen(s);
+  char buf[4096];
+  if (n >= sizeof buf)
+    n = sizeof buf - 1;
+  for (size_t i = 0; i < n; i++)
+    buf[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
+  buf[n] = 0;
+  return json_string(buf);
+}
+
+static json_t *per_category(const uint32_t *counts, const uint64_t *bytes) {
+  json_t *o = json_object();
+  for (int c = 0; c < OMPLENS_CAT_COUNT; c++)
+    json_object_set_new(o, omplens_category_name(c),
+                        counts ? num(counts[c]) : num(bytes[c]));
+  return o;
+}
+
+static json_t *location(const omplens_report_input *in, size_t proc, uint64_t codeptr) {
+  omplens_location loc;
+  json_t *o = json_object();
+  json_object_set_new(o, "codeptr", hex(codeptr));
+  if (omplens_report__locate(in, proc, codeptr, &loc))
+    return o;
+  if (loc.module) {
+    json_object_set_new(o, "module", text(loc.module));
+    json_object_set_new(o, "offset", hex(loc.offset));
+  }
+  if (loc.file) {
+    json_object_set_new(o, "file", text(loc.file));
+    json_object_set_new(o, "line", json_integer(loc.line));
+    json_object_set_new(o, "column", json_integer(loc.column));
+  }
+  if (loc.function)
+    json_object_set_new(o, "function", text(loc.function));
+  if (loc.note)
+    json_object_set_new(o, "note", text(loc.note));
+  return o;
+}
+
+static json_t *totals(const omplens_program_total *t) {
+  json_t *o = json_object();
+  json_object_set_new(o, "run_ns", num(t->run_ns));
+  json_object_set_new(o, "savings_ns", num(t->savings_ns));
+  json_object_set_new(o, "predicted_speedup", json_real(t->speedup));
+  json_object_set_new(o, "transfers", num(t->num_transfers));
+  json_object_set_new(o, "transfer_bytes", num(t->transfer_bytes));
+  json_object_set_new(o, "transfer_ns", num(t->transfer_ns));
+  json_object_set_new(o, "allocations", num(t->num_allocs));
+  json_object_set_new(o, "alloc_ns", num(t->alloc_ns));
+  json_object_set_new(o, "kernels", num(t->num_kernels));
+  json_object_set_new(o, "kernel_ns", num(t->kernel_ns));
+  json_object_set_new(o, "counts", per_category(t->count, NULL));
+  json_object_set_new(o, "bytes", per_category(NULL, t->bytes));
+  return o;
+}
+
+static json_t *directive(const omplens_report_input *in, size_t proc,
+                         const omplens_directive_total *d) {
+  json_t *o = json_object();
+  json_object_set_new(o, "location", location(in, proc, d->codeptr));
+  json_object_set_new(o, "executions", num(d->executions));
+  json_object_set_new(o, "savings_ns", num(d->savings_ns));
+  json_object_set_new(o, "transfer_ns", num(d->transfer_ns));
+  json_object_set_new(o, "transfer_bytes", num(d->transfer_bytes));
+  json_object_set_new(o, "counts", per_category(d->count, NULL));
+  json_object_set_new(o, "bytes", per_category(NULL, d->bytes));
+  return o;
+}
+
+static json_t *instance(const omplens_event *ev, size_t nev, const omplens_instance *in) {
+  json_t *o = json_object();
+  if (in->event >= nev)
+    return o;
+  const omplens_event *e = &ev[in->event];
+  json_object_set_new(o, "event", num(in->event));
+  json_object_set_new(o, "kind", json_string(omplens_event_kind_name(e->kind)));
+  json_object_set_new(o, "time_ns", num(e->begin_ns));
+  json_object_set_new(o, "duration_ns", num(e->end_ns - e->begin_ns));
+  json_object_set_new(o, "bytes", num(e->bytes));
+  json_object_set_new(o, "host_addr", hex(e->host_addr));
+  json_object_set_new(o, "device_addr", hex(e->dev_addr));
+  if (e->flags & OMPLENS_EVF_HASHED)
+    json_object_set_new(o, "hash", hex(e->hash));
+  if (in->related < nev) {
+    json_object_set_new(o, "related_event", num(in->related));
+    json_object_set_new(o, "related_time_ns", num(ev[in->related].begin_ns));
+  }
+  return o;
+}
+
+static json_t *finding(const omplens_report_input *in, size_t proc, const omplens_finding *f) {
+  size_t nev;
+  const omplens_event *ev = omplens_trace_events(in->procs[proc].trace, &nev);
+  json_t *o = json_object();
+  json_object_set_new(o, "category", json_string(omplens_category_name(f->category)));
+  json_object_set_new(o, "device", device(f->device));
+  json_object_set_new(o, "location", location(in, proc, f->codeptr));
+  json_object_set_new(o, "host_addr", hex(f->host_addr));
+  json_object_set_new(o, "bytes", num(f->bytes));
+  json_object_set_new(o, "count", num(f->num_instances));
+  json_object_set_new(o, "total_bytes", num(f->total_bytes));
+  json_object_set_new(o, "total_ns", num(f->total_ns));
+  json_object_set_new(o, "savings_ns", num(f->savings_ns));
+  json_t *arr = json_array();
+  for (size_t i = 0; i < f->num_instances; i++)
+    json_array_append_new(arr, instance(ev, nev, &f->instances[i]));
+  json_object_set_new(o, "instances", arr);
+  return o;
+}
+
+static json_t *leftover(const omplens_report_input *in, size_t proc, const omplens_leftover *l) {
+  json_t *o = json_object();
+  json_object_set_new(o, "device", device(l->device));
+  json_object_set_new(o, "location", location(in, proc, l->codeptr));
+  json_object_set_new(o, "host_addr", hex(l->host_addr));
+  json_object_set_new(o, "device_addr", hex(l->dev_addr));
+  json_object_set_new(o, "bytes", num(l->bytes));
+  return o;
+}
+
+static json_t *damage_list(const char *damage) {
+  json_t *arr = json_array();
+  while (damage && *damage) {
+    const char *nl = strchr(damage, '\n');
+    size_t n = nl ? (size_t)(nl - damage) : strlen(damage);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)(n < 511 ? n : 511), damage);
+    json_array_append_new(arr, text(line));
+    damage += nl ? n + 1 : n;
+  }
+  return arr;
+}
+
+static json_t *process_info(const omplens_trace *t) {
+  const omplens_trace_info *i = omplens_trace_get_info(t);
+  json_t *o = json_object();
+  json_object_set_new(o, "trace", text(omplens_trace_path(t)));
+  json_object_set_new(o, "pid", json_integer(i->pid));
+  json_object_set_new(o, "executable", text(i->exe));
+  json_object_set_new(o, "command_line", text(i->cmdline));
+  json_object_set_new(o, "start_unix_ns", num(i->start_realtime_ns));
+  json_object_set_new(o, "complete", json_boolean(i->complete));
+  json_object_set_new(o, "devices", json_integer(i->num_devices));
+  json_object_set_new(o, "dropped_events", num(i->dropped));
+  json_object_set_new(o, "damage", damage_list(omplens_trace_damage(t)));
+  return o;
+}
+
+/* Each list part of a process: directives, findings or leftovers. */
+static json_t *process_lists(const omplens_report_input *in, size_t p, json_t *o) {
+  const omplens_analysis *a = in->procs[p].analysis;
+  size_t n;
+  const omplens_directive_total *d = omplens_analysis_directives(a, &n);
+  json_t *arr = json_array();
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(arr, directive(in, p, &d[i]));
+  json_object_set_new(o, "directives", arr);
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  arr = json_array();
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(arr, finding(in, p, &f[i]));
+  json_object_set_new(o, "findings", arr);
+  const omplens_leftover *l = omplens_analysis_leftovers(a, &n);
+  arr = json_array();
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(arr, leftover(in, p, &l[i]));
+  json_object_set_new(o, "mappings_at_exit", arr);
+  return o;
+}
+
+static json_t *document(const omplens_report_input *in) {
+  json_t *root = json_object();
+  json_object_set_new(root, "schema", json_string("omplens-findings"));
+  json_object_set_new(root, "schema_version", json_integer(OMPLENS_FINDINGS_SCHEMA_VERSION));
+  json_object_set_new(root, "omplens_version", json_string(OMPLENS_VERSION));
+  if (in->program_exit_status >= 0)
+    json_object_set_new(root, "program_exit_status", json_integer(in->program_exit_status));
+  json_t *procs = json_array();
+  for (size_t p = 0; p < in->num_procs; p++) {
+    json_t *o = process_info(in->procs[p].trace);
+    json_object_set_new(o, "totals", totals(omplens_analysis_total(in->procs[p].analysis)));
+    json_array_append_new(procs, process_lists(in, p, o));
+  }
+  json_object_set_new(root, "processes", procs);
+  return root;
+}
+
+int omplens_report_write_json(const omplens_report_input *in, const char *path) {
+  if (!in || !path)
+    return OMPLENS_REPORT_EINVAL;
+  json_t *root = document(in);
+  if (!root)
+    return OMPLENS_REPORT_ENOMEM;
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
+  int rc = json_dump_file(root, tmp, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+  json_decref(root);
+  if (rc || rename(tmp, path)) {
+    int saved = errno;
+    unlink(tmp);
+    errno = saved;
+    return OMPLENS_REPORT_EIO;
+  }
+  return 0;
+}

@@ -1,0 +1,96 @@
+/* Terminal summary: per process, counts per category and the top directives. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_internal.h"
+
+static void print_header(FILE *out, const omplens_trace *t, const omplens_program_total *tot) {
+  const omplens_trace_info *i = omplens_trace_get_info(t);
+  char a[32], b[32], c[32];
+  fprintf(out, "omplens: %s (pid %d), run %s, %d device%s%s\n", i->cmdline[0] ? i->cmdline : i->exe,
+          i->pid, omplens_format_ns(tot->run_ns, a), i->num_devices,
+          i->num_devices == 1 ? "" : "s", i->complete ? "" : ", TRACE INCOMPLETE");
+  fprintf(out, "  transfers %" PRIu64 " (%s, %s)", tot->num_transfers,
+          omplens_format_bytes(tot->transfer_bytes, a), omplens_format_ns(tot->transfer_ns, b));
+  fprintf(out, "   allocations %" PRIu64 " (%s)   kernels %" PRIu64 " (%s)\n", tot->num_allocs,
+          omplens_format_ns(tot->alloc_ns, c), tot->num_kernels, omplens_format_ns(tot->kernel_ns, a));
+  if (i->dropped)
+    fprintf(out, "  warning: %" PRIu64 " events were not recorded\n", i->dropped);
+}
+
+static void print_damage(FILE *out, const char *damage) {
+  while (damage && *damage) {
+    const char *nl = strchr(damage, '\n');
+    int n = nl ? (int)(nl - damage) : (int)strlen(damage);
+    fprintf(out, "  note: %.*s\n", n, damage);
+    damage += nl ? n + 1 : n;
+  }
+}
+
+static void print_categories(FILE *out, const omplens_program_total *tot) {
+  char a[32], b[32];
+  fprintf(out, "\n  %-22s %10s %12s\n", "category", "instances", "bytes");
+  for (int c = 0; c < OMPLENS_CAT_COUNT; c++)
+    fprintf(out, "  %-22s %10" PRIu32 " %12s\n", omplens_category_name(c), tot->count[c],
+            omplens_format_bytes(tot->bytes[c], a));
+  fprintf(out, "\n  predicted savings %s of %s: speedup %.2fx\n",
+          omplens_format_ns(tot->savings_ns, a), omplens_format_ns(tot->run_ns, b), tot->speedup);
+}
+
+/* "dup 9, trip 3" for the categories a directive has. */
+static void format_counts(const omplens_directive_total *d, char *buf, size_t size) {
+  static const char *const abbrev[OMPLENS_CAT_COUNT] = {"duplicate", "dup-content", "round-trip",
+                                                        "realloc",   "unused-alloc", "unused-xfer"};
+  size_t len = 0;
+  buf[0] = 0;
+  for (int c = 0; c < OMPLENS_CAT_COUNT && len < size; c++)
+    if (d->count[c])
+      len += (size_t)snprintf(buf + len, size - len, "%s%s %" PRIu32, len ? ", " : "", abbrev[c],
+                              d->count[c]);
+}
+
+static void print_directives(FILE *out, const omplens_report_input *in, size_t p, size_t top) {
+  size_t n;
+  const omplens_directive_total *d = omplens_analysis_directives(in->procs[p].analysis, &n);
+  if (!n) {
+    fprintf(out, "\n  no wasted data movement found\n");
+    return;
+  }
+  fprintf(out, "\n  top directives by predicted savings\n");
+  for (size_t i = 0; i < n && i < top; i++) {
+    char loc[4096], counts[256], s[32];
+    omplens_format_location(in, p, d[i].codeptr, loc, sizeof loc);
+    format_counts(&d[i], counts, sizeof counts);
+    fprintf(out, "  %2zu. %-40s saves %-9s (%s)\n", i + 1, loc, omplens_format_ns(d[i].savings_ns, s),
+            counts);
+  }
+  if (n > top)
+    fprintf(out, "  ... and %zu more directives (see findings.json)\n", n - top);
+}
+
+static void print_leftovers(FILE *out, const omplens_analysis *a) {
+  size_t n;
+  omplens_analysis_leftovers(a, &n);
+  if (n)
+    fprintf(out, "\n  note: %zu mapping%s still present when the program ended\n", n,
+            n == 1 ? " was" : "s were");
+}
+
+int omplens_report_print_text(const omplens_report_input *in, FILE *out, size_t top) {
+  if (!in || !out)
+    return OMPLENS_REPORT_EINVAL;
+  for (size_t p = 0; p < in->num_procs; p++) {
+    const omplens_program_total *tot = omplens_analysis_total(in->procs[p].analysis);
+    if (!tot)
+      return OMPLENS_REPORT_EINVAL;
+    if (p)
+      fputc('\n', out);
+    print_header(out, in->procs[p].trace, tot);
+    print_damage(out, omplens_trace_damage(in->procs[p].trace));
+    print_categories(out, tot);
+    print_directives(out, in, p, top);
+    print_leftovers(out, in->procs[p].analysis);
+  }
+  return ferror(out) ? OMPLENS_REPORT_EIO : 0;
+}
