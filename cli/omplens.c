@@ -75,7 +75,9 @@ static void print_usage(FILE *out) {
           "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 70 internal\n"
           "error, 73 cannot write output.\n"
           "\n"
-          "Environment: OMPLENS_COLLECTOR overrides the collector library path.\n",
+          "Environment: OMPLENS_COLLECTOR overrides the collector library path;\n"
+          "OMPLENS_LIBOMP_DIR (default " OMPLENS_LLVM_DIR "/lib) is appended to\n"
+          "LD_LIBRARY_PATH, because libomptarget finds OMPT through libomp.so there.\n",
           DEFAULT_TOP);
 }
 
@@ -355,6 +357,25 @@ static int find_collector(char *out, size_t size) {
   return 0;
 }
 
+/* LLVM 19's libomptarget connects to OMPT by dlopen("libomp.so"), a name that
+ * Debian installs only in LLVM's lib directory: without it on the search path
+ * the runtime reports no target events at all. Appending the directory keeps
+ * every library the program already finds where it is. */
+static int add_llvm_library_path(void) {
+  const char *dir = getenv("OMPLENS_LIBOMP_DIR");
+  if (!dir || !*dir)
+    dir = OMPLENS_LLVM_DIR "/lib";
+  const char *prev = getenv("LD_LIBRARY_PATH");
+  if (prev && strstr(prev, dir))
+    return 0;
+  char *value = NULL;
+  if (prev && *prev ? asprintf(&value, "%s:%s", prev, dir) < 0 : asprintf(&value, "%s", dir) < 0)
+    return -1;
+  int rc = setenv("LD_LIBRARY_PATH", value, 1);
+  free(value);
+  return rc;
+}
+
 /* Sets the variables the collector needs, keeping the rest of the
  * environment as it is. */
 static int setup_environment(const char *collector, const char *trace_dir) {
@@ -364,7 +385,7 @@ static int setup_environment(const char *collector, const char *trace_dir) {
                     : asprintf(&tools, "%s", collector) < 0)
     return -1;
   int rc = setenv("OMP_TOOL_LIBRARIES", tools, 1) | setenv("OMP_TOOL", "enabled", 1) |
-           setenv("OMPLENS_OUTPUT_DIR", trace_dir, 1);
+           setenv("OMPLENS_OUTPUT_DIR", trace_dir, 1) | add_llvm_library_path();
   free(tools);
   return rc;
 }

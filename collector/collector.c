@@ -6,6 +6,7 @@
  * its own stream, taken from a pool mapped once at start-up. */
 #include <omp-tools.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -337,6 +338,20 @@ static void finish(void) {
          (unsigned long long)dropped, MAX_THREADS);
 }
 
+/* libomptarget attaches to OMPT through dlopen("libomp.so"); when that name
+ * cannot be found, the tool sees no target event at all. Say so once. */
+static void check_libomptarget_link(void) {
+  void *h = dlopen("libomp.so", RTLD_LAZY | RTLD_NOLOAD);
+  if (!h)
+    h = dlopen("libomp.so", RTLD_LAZY);
+  if (h) {
+    dlclose(h);
+    return;
+  }
+  warn("omplens: libomp.so is not on the library search path, so libomptarget will report "
+       "no target events; add LLVM's lib directory to LD_LIBRARY_PATH (omplens run does)");
+}
+
 static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
                       ompt_data_t *tool_data) {
   ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
@@ -359,6 +374,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
   }
   g.active = 1;
   register_all(set_callback);
+  check_libomptarget_link();
   atexit(finish); /* also covers exit paths that skip ompt finalize */
   return 1;
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Cross-check: the collector records exactly the copies (host pointer, size,
+# direction) that libomptarget itself prints with LIBOMPTARGET_INFO=32.
+# usage: crosscheck.sh OMPLENS BINARY WORKDIR
+set -euo pipefail
+omplens=$1 bin=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+LIBOMPTARGET_INFO=32 "$omplens" run -q -o "$work/report" -- "$bin" >/dev/null 2>"$work/info.err"
+
+# Runtime's view: "Copying data from host to device, HstPtr=0x..., TgtPtr=..., Size=N"
+# (the runtime pads pointers with zeros; omplens dump does not)
+sed -n 's/.*Copying data from host to device, HstPtr=0x0*\([0-9a-f][0-9a-f]*\),.*Size=\([0-9]*\).*/h2d 0x\1 \2/p;
+        s/.*Copying data from device to host, TgtPtr=0x[0-9a-f]*, HstPtr=0x0*\([0-9a-f][0-9a-f]*\), Size=\([0-9]*\).*/d2h 0x\1 \2/p' \
+  "$work/info.err" | LC_ALL=C sort >"$work/runtime.txt"
+
+trace=$(ls "$work"/report/traces/*/*.trace)
+"$omplens" dump "$trace" | awk -F'\t' '$3 == "h2d" || $3 == "d2h" { print $3, $6, $8 }' \
+  | LC_ALL=C sort >"$work/collector.txt"
+
+if [ ! -s "$work/runtime.txt" ]; then
+  echo "FAIL: LIBOMPTARGET_INFO=32 printed no copies (is libomptarget from LLVM 19?)"; exit 1
+fi
+if ! diff -u "$work/runtime.txt" "$work/collector.txt" >"$work/diff.txt"; then
+  echo "FAIL: collector and runtime disagree on copies (- runtime, + collector)"; head -40 "$work/diff.txt"; exit 1
+fi
+echo "ok: $(basename "$bin"): $(wc -l <"$work/collector.txt") copies match LIBOMPTARGET_INFO=32"

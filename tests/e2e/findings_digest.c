@@ -1,0 +1,76 @@
+/* Test helper: prints the findings of a findings.json in the golden format
+ *   category line device instances
+ * one line per (category, directive line, device), instances summed, sorted.
+ * A directive without a source line prints its module+offset instead. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct row {
+  char key[512];
+  long long count;
+} row;
+
+static int cmp_row(const void *a, const void *b) {
+  return strcmp(((const row *)a)->key, ((const row *)b)->key);
+}
+
+static void where(json_t *loc, char *buf, size_t size) {
+  json_t *line = json_object_get(loc, "line");
+  if (json_is_integer(line))
+    snprintf(buf, size, "%lld", (long long)json_integer_value(line));
+  else
+    snprintf(buf, size, "%s", json_string_value(json_object_get(loc, "offset")) ?: "?");
+}
+
+static void device(json_t *d, char *buf, size_t size) {
+  if (json_is_string(d))
+    snprintf(buf, size, "%s", json_string_value(d));
+  else
+    snprintf(buf, size, "%lld", (long long)json_integer_value(d));
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: findings_digest FINDINGS.json\n");
+    return 2;
+  }
+  json_error_t err;
+  json_t *root = json_load_file(argv[1], 0, &err);
+  if (!root) {
+    fprintf(stderr, "findings_digest: %s: %s (line %d)\n", argv[1], err.text, err.line);
+    return 1;
+  }
+  row *rows = NULL;
+  size_t n = 0;
+  size_t pi, fi;
+  json_t *proc, *f;
+  json_array_foreach(json_object_get(root, "processes"), pi, proc) {
+    json_array_foreach(json_object_get(proc, "findings"), fi, f) {
+      char line[256], dev[32], key[512];
+      where(json_object_get(f, "location"), line, sizeof line);
+      device(json_object_get(f, "device"), dev, sizeof dev);
+      snprintf(key, sizeof key, "%-24s %6s %6s", json_string_value(json_object_get(f, "category")),
+               line, dev);
+      long long c = json_integer_value(json_object_get(f, "count"));
+      size_t i = 0;
+      while (i < n && strcmp(rows[i].key, key))
+        i++;
+      if (i == n) {
+        rows = realloc(rows, (n + 1) * sizeof *rows);
+        if (!rows)
+          return 1;
+        snprintf(rows[n].key, sizeof rows[n].key, "%s", key);
+        rows[n++].count = 0;
+      }
+      rows[i].count += c;
+    }
+  }
+  qsort(rows, n, sizeof *rows, cmp_row);
+  for (size_t i = 0; i < n; i++)
+    printf("%s %6lld\n", rows[i].key, rows[i].count);
+  free(rows);
+  json_decref(root);
+  return 0;
+}

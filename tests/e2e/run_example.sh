@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# End-to-end golden test of one example: the program behaves the same with and
+# without omplens, and its findings match examples/NAME.expected exactly.
+# usage: run_example.sh OMPLENS DIGEST BINARY EXPECTED WORKDIR
+set -euo pipefail
+omplens=$1 digest=$2 bin=$3 expected=$4 work=$5
+rm -rf "$work" && mkdir -p "$work"
+
+set +e
+"$bin" >"$work/plain.out" 2>"$work/plain.err"; plain_status=$?
+"$omplens" run -q -o "$work/report" -- "$bin" >"$work/profiled.out" 2>"$work/profiled.err"; profiled_status=$?
+set -e
+
+if [ "$plain_status" != "$profiled_status" ]; then
+  echo "FAIL: exit status $plain_status without omplens, $profiled_status with it"; cat "$work/profiled.err"; exit 1
+fi
+if ! cmp -s "$work/plain.out" "$work/profiled.out"; then
+  echo "FAIL: stdout differs with omplens"; diff "$work/plain.out" "$work/profiled.out" | head -20; exit 1
+fi
+
+# Expected: drop comments and blank lines, sum instances per (category, line, device).
+awk '{ sub(/#.*/, "") } NF >= 4 { c[sprintf("%-24s %6s %6s", $1, $2, $3)] += $4 }
+     END { for (k in c) printf "%s %6d\n", k, c[k] }' "$expected" | LC_ALL=C sort >"$work/expected.txt"
+"$digest" "$work/report/findings.json" | LC_ALL=C sort >"$work/actual.txt"
+if ! diff -u "$work/expected.txt" "$work/actual.txt"; then
+  echo "FAIL: findings differ from $(basename "$expected") (- expected, + actual)"; exit 1
+fi
+echo "ok: $(basename "$bin"): $(wc -l <"$work/actual.txt") finding rows as expected, output unchanged"
