@@ -36,16 +36,19 @@ enum omplens_detect_error {
 /* One wasteful operation. */
 typedef struct omplens_instance {
   uint32_t event;   /* index of the wasteful event in the input array        */
-  uint32_t related; /* the earlier event that makes it wasteful (first send,
-                       start of the trip, first allocation), or UINT32_MAX   */
+  uint32_t related; /* the earlier event that makes it wasteful (first
+                       receipt of the content, start of the trip, first
+                       allocation), or UINT32_MAX (unused allocations and
+                       transfers)                                          */
 } omplens_instance;
 
 /* A finding groups the instances of one category that share device,
  * directive and buffer. */
 typedef struct omplens_finding {
   int category;          /* enum omplens_category                       */
-  int16_t device;        /* device that received or held the data; for  */
-                         /* D2H duplicates OMPLENS_HOST                  */
+  int16_t device;        /* the device side of the operations (receiver,
+                            holder, or source of a D2H that completes a
+                            round trip); OMPLENS_HOST for D2H duplicates */
   uint64_t codeptr;      /* directive of the wasteful operations        */
   uint64_t host_addr;    /* host buffer                                  */
   uint64_t bytes;        /* size of one operation                       */
@@ -77,7 +80,9 @@ typedef struct omplens_leftover {
 typedef struct omplens_program_total {
   uint64_t run_ns;        /* measured run time (trace duration)           */
   uint64_t savings_ns;    /* each removed operation counted once          */
-  double speedup;         /* run_ns / (run_ns - savings_ns)               */
+  double speedup;         /* run_ns / (run_ns - savings_ns); 0.0 when the
+                             savings reach the run time (overlapping work
+                             on several threads or devices): undefined   */
   uint32_t count[OMPLENS_CAT_COUNT];
   uint64_t bytes[OMPLENS_CAT_COUNT];
   uint64_t transfer_ns, transfer_bytes, num_transfers;
@@ -86,18 +91,22 @@ typedef struct omplens_program_total {
 } omplens_program_total;
 
 typedef struct omplens_detect_params {
-  uint64_t run_ns;  /* measured run time, for the speedup                   */
+  uint64_t run_ns;  /* measured run time, for the speedup; 0 (or NULL
+                       params): the latest event end is used              */
 } omplens_detect_params;
 
 typedef struct omplens_analysis omplens_analysis;
 
 const char *omplens_detect_strerror(int err);
-const char *omplens_category_name(int category);  /* "duplicate-transfer" ... */
+/* Stable names: duplicate-transfer, duplicate-content, round-trip,
+ * repeated-alloc, unused-alloc, unused-transfer. */
+const char *omplens_category_name(int category);
 const char *omplens_category_title(int category); /* "Duplicate transfer"  ... */
 
-/* Runs all detectors. events must stay valid for the analysis' lifetime
- * (instances index into it). On success *out is a new analysis (caller frees
- * with omplens_analysis_free); on failure *out is NULL. */
+/* Runs all detectors. events must be sorted by begin_ns and fewer than
+ * UINT32_MAX (else OMPLENS_DETECT_EINVAL), and stay valid for the analysis'
+ * lifetime (instances index into it). On success *out is a new analysis
+ * (caller frees with omplens_analysis_free); on failure *out is NULL. */
 int omplens_detect_run(const omplens_event *events, size_t num_events,
                        const omplens_detect_params *params,
                        omplens_analysis **out);

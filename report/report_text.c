@@ -34,8 +34,12 @@ static void print_categories(FILE *out, const omplens_program_total *tot) {
   for (int c = 0; c < OMPLENS_CAT_COUNT; c++)
     fprintf(out, "  %-22s %10" PRIu32 " %12s\n", omplens_category_name(c), tot->count[c],
             omplens_format_bytes(tot->bytes[c], a));
-  fprintf(out, "\n  predicted savings %s of %s: speedup %.2fx\n",
-          omplens_format_ns(tot->savings_ns, a), omplens_format_ns(tot->run_ns, b), tot->speedup);
+  fprintf(out, "\n  predicted savings %s of %s: ", omplens_format_ns(tot->savings_ns, a),
+          omplens_format_ns(tot->run_ns, b));
+  if (tot->speedup > 0)
+    fprintf(out, "speedup %.2fx\n", tot->speedup);
+  else /* savings reach the run time: work overlapped across threads or devices */
+    fprintf(out, "speedup n/a (overlapping work)\n");
 }
 
 /* "dup 9, trip 3" for the categories a directive has. */

@@ -1,7 +1,7 @@
 /* Test helper: prints the findings of a findings.json in the golden format
  *   category line device instances
- * one line per (category, directive line, device), instances summed, sorted.
- * A directive without a source line prints its module+offset instead. */
+ * one line per finding, sorted. A directive without a source line prints its
+ * module offset instead. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,18 +53,11 @@ int main(int argc, char **argv) {
       device(json_object_get(f, "device"), dev, sizeof dev);
       snprintf(key, sizeof key, "%-24s %6s %6s", json_string_value(json_object_get(f, "category")),
                line, dev);
-      long long c = json_integer_value(json_object_get(f, "count"));
-      size_t i = 0;
-      while (i < n && strcmp(rows[i].key, key))
-        i++;
-      if (i == n) {
-        rows = realloc(rows, (n + 1) * sizeof *rows);
-        if (!rows)
-          return 1;
-        snprintf(rows[n].key, sizeof rows[n].key, "%s", key);
-        rows[n++].count = 0;
-      }
-      rows[i].count += c;
+      rows = realloc(rows, (n + 1) * sizeof *rows);
+      if (!rows)
+        return 1;
+      snprintf(rows[n].key, sizeof rows[n].key, "%s", key);
+      rows[n++].count = json_integer_value(json_object_get(f, "count"));
     }
   }
   qsort(rows, n, sizeof *rows, cmp_row);

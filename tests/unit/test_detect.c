@@ -1,0 +1,1385 @@
+/* Unit tests of the detectors (detect/): hand-built event sequences, each
+ * pattern next to its clean twin. Definitions: docs/detectors.md. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect_internal.h"
+#include "omplens_detect.h"
+
+/* Durations make every saving easy to add up by hand. */
+enum { T_ALLOC = 10, T_DELETE = 3, T_H2D = 100, T_D2H = 200, T_KERNEL = 1000 };
+
+/* Code addresses of directives. */
+enum { CP_TARGET = 0x1000, CP_ENTER = 0x2000, CP_EXIT = 0x3000,
+       CP_UPDATE = 0x4000, CP_OTHER = 0x5000 };
+
+/* ---- Building event sequences ----------------------------------------- */
+
+typedef struct seq {
+  omplens_event *ev;
+  size_t n, cap;
+  uint64_t now;     /* next begin time */
+  uint32_t region;  /* region of the events being added */
+  uint64_t codeptr; /* directive of the events being added */
+} seq;
+
+static void seq_init(seq *s) {
+  memset(s, 0, sizeof *s);
+  s->now = 1;
+  s->codeptr = CP_TARGET;
+}
+
+static void seq_free(seq *s) { free(s->ev); }
+
+/* Starts a new construct instance at codeptr. */
+static void directive(seq *s, uint64_t codeptr) {
+  s->codeptr = codeptr;
+  s->region++;
+}
+
+static uint32_t add(seq *s, int kind, int dev, uint64_t host, uint64_t daddr,
+                    uint64_t bytes, uint64_t hash, uint64_t dur) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 64;
+    s->ev = realloc(s->ev, s->cap * sizeof *s->ev);
+    assert_non_null(s->ev);
+  }
+  omplens_event *e = &s->ev[s->n];
+  memset(e, 0, sizeof *e);
+  e->begin_ns = s->now;
+  e->end_ns = s->now + dur;
+  e->host_addr = host;
+  e->dev_addr = daddr;
+  e->bytes = bytes;
+  e->hash = hash;
+  e->codeptr = s->codeptr;
+  e->region = s->region;
+  e->device = (int16_t)dev;
+  e->peer_device = OMPLENS_HOST;
+  e->kind = (uint8_t)kind;
+  e->flags = hash ? OMPLENS_EVF_HASHED : 0;
+  s->now = e->end_ns + 1;
+  return (uint32_t)s->n++;
+}
+
+static uint32_t alloc(seq *s, int dev, uint64_t host, uint64_t daddr,
+                      uint64_t bytes) {
+  return add(s, OMPLENS_EV_ALLOC, dev, host, daddr, bytes, 0, T_ALLOC);
+}
+/* The runtime gives only the device pointer of a delete. */
+static uint32_t del(seq *s, int dev, uint64_t daddr) {
+  return add(s, OMPLENS_EV_DELETE, dev, 0, daddr, 0, 0, T_DELETE);
+}
+static uint32_t h2d(seq *s, int dev, uint64_t host, uint64_t daddr,
+                    uint64_t bytes, uint64_t hash) {
+  return add(s, OMPLENS_EV_H2D, dev, host, daddr, bytes, hash, T_H2D);
+}
+static uint32_t d2h(seq *s, int dev, uint64_t host, uint64_t daddr,
+                    uint64_t bytes, uint64_t hash) {
+  return add(s, OMPLENS_EV_D2H, dev, host, daddr, bytes, hash, T_D2H);
+}
+static uint32_t kernel(seq *s, int dev) {
+  return add(s, OMPLENS_EV_KERNEL, dev, 0, 0, 64, 0, T_KERNEL);
+}
+
+/* One `target map(to:a[0:n]) map(tofrom:b[0:n])` on device dev. */
+static void target_to_tofrom(seq *s, int dev, uint64_t a, uint64_t ha,
+                             uint64_t b, uint64_t hb_in, uint64_t hb_out) {
+  directive(s, CP_TARGET);
+  alloc(s, dev, a, a + 0x100000, 800);
+  h2d(s, dev, a, a + 0x100000, 800, ha);
+  alloc(s, dev, b, b + 0x100000, 800);
+  h2d(s, dev, b, b + 0x100000, 800, hb_in);
+  kernel(s, dev);
+  d2h(s, dev, b, b + 0x100000, 800, hb_out);
+  del(s, dev, a + 0x100000);
+  del(s, dev, b + 0x100000);
+}
+
+/* ---- Querying an analysis --------------------------------------------- */
+
+static omplens_analysis *run_with(const seq *s, uint64_t run_ns) {
+  omplens_detect_params p = {.run_ns = run_ns};
+  omplens_analysis *a = NULL;
+  int rc = omplens_detect_run(s->ev, s->n, &p, &a);
+  assert_int_equal(rc, OMPLENS_DETECT_OK);
+  assert_non_null(a);
+  return a;
+}
+
+static omplens_analysis *run(const seq *s) { return run_with(s, 1000000); }
+
+static size_t num_findings(const omplens_analysis *a) {
+  size_t n;
+  omplens_analysis_findings(a, &n);
+  return n;
+}
+
+/* Instances of a category, summed over its findings. */
+static size_t count_of(const omplens_analysis *a, int category) {
+  size_t n, total = 0;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  for (size_t i = 0; i < n; i++)
+    if (f[i].category == category)
+      total += f[i].num_instances;
+  return total;
+}
+
+static size_t findings_of(const omplens_analysis *a, int category) {
+  size_t n, total = 0;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  for (size_t i = 0; i < n; i++)
+    total += f[i].category == category;
+  return total;
+}
+
+/* The k-th finding of a category, in report order. */
+static const omplens_finding *finding(const omplens_analysis *a, int category,
+                                      size_t k) {
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  for (size_t i = 0; i < n; i++)
+    if (f[i].category == category && k-- == 0)
+      return &f[i];
+  fail_msg("no finding %zu of category %s", k,
+           omplens_category_name(category));
+  return NULL;
+}
+
+/* Is event an instance of category (and with which related)? */
+static int instance_of(const omplens_analysis *a, int category, uint32_t event,
+                       uint32_t *related) {
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  for (size_t i = 0; i < n; i++) {
+    if (f[i].category != category)
+      continue;
+    for (size_t j = 0; j < f[i].num_instances; j++) {
+      if (f[i].instances[j].event != event)
+        continue;
+      if (related)
+        *related = f[i].instances[j].related;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Totals must agree with the findings whatever the scenario. */
+static void check_consistency(const omplens_analysis *a) {
+  size_t n, nd;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  const omplens_directive_total *d = omplens_analysis_directives(a, &nd);
+  const omplens_program_total *p = omplens_analysis_total(a);
+  uint32_t count[OMPLENS_CAT_COUNT] = {0};
+  uint64_t dir_savings = 0, max_finding = 0;
+  for (size_t i = 0; i < n; i++) {
+    count[f[i].category] += (uint32_t)f[i].num_instances;
+    if (i > 0)
+      assert_true(f[i - 1].savings_ns >= f[i].savings_ns);
+    for (size_t j = 1; j < f[i].num_instances; j++)
+      assert_true(f[i].instances[j - 1].event < f[i].instances[j].event);
+    if (f[i].savings_ns > max_finding)
+      max_finding = f[i].savings_ns;
+  }
+  for (int c = 0; c < OMPLENS_CAT_COUNT; c++)
+    assert_int_equal(count[c], p->count[c]);
+  for (size_t i = 0; i < nd; i++) {
+    dir_savings += d[i].savings_ns;
+    if (i > 0)
+      assert_true(d[i - 1].savings_ns >= d[i].savings_ns);
+  }
+  assert_int_equal(dir_savings, p->savings_ns);
+  assert_true(p->savings_ns >= max_finding);
+}
+
+/* ---- API edges ---------------------------------------------------------- */
+
+static void test_empty_input(void **state) {
+  (void)state;
+  omplens_analysis *a = NULL;
+  assert_int_equal(omplens_detect_run(NULL, 0, NULL, &a), OMPLENS_DETECT_OK);
+  assert_non_null(a);
+  assert_int_equal(num_findings(a), 0);
+  size_t n = 99;
+  omplens_analysis_directives(a, &n);
+  assert_int_equal(n, 0);
+  omplens_analysis_leftovers(a, &n);
+  assert_int_equal(n, 0);
+  const omplens_program_total *p = omplens_analysis_total(a);
+  assert_int_equal(p->run_ns, 0);
+  assert_int_equal(p->savings_ns, 0);
+  assert_int_equal(p->num_transfers, 0);
+  assert_true(p->speedup == 1.0);
+  omplens_analysis_free(a);
+}
+
+static void test_null_analysis(void **state) {
+  (void)state;
+  size_t n = 7;
+  assert_null(omplens_analysis_findings(NULL, &n));
+  assert_int_equal(n, 0);
+  n = 7;
+  assert_null(omplens_analysis_directives(NULL, &n));
+  assert_int_equal(n, 0);
+  n = 7;
+  assert_null(omplens_analysis_leftovers(NULL, &n));
+  assert_int_equal(n, 0);
+  assert_null(omplens_analysis_total(NULL));
+  assert_null(omplens_analysis_findings(NULL, NULL));
+  omplens_analysis_free(NULL);
+}
+
+static void test_invalid_arguments(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  kernel(&s, 0);
+  kernel(&s, 0);
+  omplens_analysis *a = (omplens_analysis *)&s; /* must be reset to NULL */
+  assert_int_equal(omplens_detect_run(s.ev, s.n, NULL, NULL),
+                   OMPLENS_DETECT_EINVAL);
+  assert_int_equal(omplens_detect_run(NULL, 3, NULL, &a), OMPLENS_DETECT_EINVAL);
+  assert_null(a);
+  s.ev[1].begin_ns = 0; /* not sorted by begin time */
+  a = (omplens_analysis *)&s;
+  assert_int_equal(omplens_detect_run(s.ev, s.n, NULL, &a),
+                   OMPLENS_DETECT_EINVAL);
+  assert_null(a);
+  seq_free(&s);
+}
+
+static void test_names(void **state) {
+  (void)state;
+  /* The names are the findings.json vocabulary. */
+  static const char *const names[OMPLENS_CAT_COUNT] = {
+      "duplicate-transfer", "duplicate-content", "round-trip",
+      "repeated-alloc",     "unused-alloc",      "unused-transfer"};
+  for (int c = 0; c < OMPLENS_CAT_COUNT; c++)
+    assert_string_equal(omplens_category_name(c), names[c]);
+  assert_string_equal(omplens_category_title(OMPLENS_CAT_UNUSED_ALLOC),
+                      "Unused allocation");
+  assert_string_equal(omplens_category_name(-1), "unknown");
+  assert_string_equal(omplens_category_name(OMPLENS_CAT_COUNT), "unknown");
+  for (int c = 0; c < OMPLENS_CAT_COUNT; c++) {
+    assert_non_null(omplens_category_name(c));
+    assert_non_null(omplens_category_title(c));
+  }
+  assert_string_equal(omplens_detect_strerror(OMPLENS_DETECT_ENOMEM),
+                      "out of memory");
+  assert_non_null(omplens_detect_strerror(OMPLENS_DETECT_EINVAL));
+  assert_non_null(omplens_detect_strerror(-1000));
+}
+
+/* ---- A clean target region --------------------------------------------- */
+
+static void test_single_target_is_clean(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  target_to_tofrom(&s, 0, 0xa000, 11, 0xb000, 21, 22);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(num_findings(a), 0);
+  size_t n;
+  omplens_analysis_directives(a, &n);
+  assert_int_equal(n, 0);
+  omplens_analysis_leftovers(a, &n);
+  assert_int_equal(n, 0);
+  const omplens_program_total *p = omplens_analysis_total(a);
+  assert_int_equal(p->num_transfers, 3);
+  assert_int_equal(p->transfer_bytes, 2400);
+  assert_int_equal(p->transfer_ns, 2 * T_H2D + T_D2H);
+  assert_int_equal(p->num_allocs, 2);
+  assert_int_equal(p->alloc_ns, 2 * T_ALLOC);
+  assert_int_equal(p->num_kernels, 1);
+  assert_int_equal(p->kernel_ns, T_KERNEL);
+  assert_true(p->speedup == 1.0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* ---- Duplicates ---------------------------------------------------------- */
+
+/* A loop re-mapping an unchanged input: keep it resident. */
+static void test_duplicate_same_buffer(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  uint32_t first = (uint32_t)s.n + 1; /* the first H2D of a */
+  for (int it = 0; it < 3; it++)
+    target_to_tofrom(&s, 0, 0xa000, 11, 0xb000, 100 + it, 101 + it + 1000);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(findings_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 1);
+  const omplens_finding *f = finding(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, 0);
+  assert_int_equal(f->num_instances, 2);
+  assert_int_equal(f->device, 0);
+  assert_int_equal(f->codeptr, CP_TARGET);
+  assert_int_equal(f->host_addr, 0xa000);
+  assert_int_equal(f->bytes, 800);
+  assert_int_equal(f->instances[0].event, first + 8);
+  assert_int_equal(f->instances[1].event, first + 16);
+  assert_int_equal(f->instances[0].related, first);
+  assert_int_equal(f->instances[1].related, first);
+  assert_int_equal(f->total_bytes, 1600);
+  assert_int_equal(f->total_ns, 2 * T_H2D);
+  assert_int_equal(f->savings_ns, 2 * T_H2D);
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER), 0);
+  /* b changes on the device and comes back changed each time. */
+  assert_int_equal(count_of(a, OMPLENS_CAT_ROUND_TRIP), 0);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* The fix: `target enter data` once, then kernels use the resident copy. */
+static void test_resident_data_is_clean(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_ENTER);
+  alloc(&s, 0, 0xa000, 0xd000, 800);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 11);
+  for (int it = 0; it < 3; it++) {
+    directive(&s, CP_TARGET);
+    kernel(&s, 0);
+  }
+  directive(&s, CP_EXIT);
+  del(&s, 0, 0xd000);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(num_findings(a), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* Zero-filled arrays: identical content from distinct host buffers. */
+static void test_duplicate_other_buffer(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_ENTER);
+  uint32_t x = h2d(&s, 0, 0xa000, 0xd000, 800, 77);
+  uint32_t y = h2d(&s, 0, 0xb000, 0xe000, 800, 77);
+  uint32_t z = h2d(&s, 0, 0xc000, 0xf000, 800, 77);
+  h2d(&s, 0, 0x9000, 0x8000, 400, 77); /* other size: other content */
+  h2d(&s, 0, 0x7000, 0x6000, 800, 78); /* other content */
+  directive(&s, CP_UPDATE);
+  uint32_t again = h2d(&s, 0, 0xa000, 0xd000, 800, 77);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  uint32_t rel = 0;
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER), 2);
+  assert_int_equal(findings_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER), 2);
+  assert_true(instance_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, y, &rel));
+  assert_int_equal(rel, x);
+  assert_true(instance_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, z, &rel));
+  assert_int_equal(rel, x);
+  /* Back to the first buffer: that is the same-buffer kind. */
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, again, &rel));
+  assert_int_equal(rel, x);
+  assert_int_equal(finding(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, 0)->codeptr,
+                   CP_UPDATE);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* Unhashed transfers take no part: their content is unknown. */
+static void test_unhashed_is_not_duplicate(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 0);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 0);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 0);
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER), 0);
+  /* ...but the first is still overwritten before the kernel. */
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 1);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* Each device needs its own copy: the same buffer to two devices is fine. */
+static void test_devices_interleaved(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_ENTER);
+  uint32_t to0 = h2d(&s, 0, 0xa000, 0xd000, 800, 11);
+  uint32_t to1 = h2d(&s, 1, 0xa000, 0xd000, 800, 11);
+  kernel(&s, 0);
+  kernel(&s, 1);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(num_findings(a), 0);
+  omplens_analysis_free(a);
+
+  directive(&s, CP_UPDATE);
+  uint32_t again1 = h2d(&s, 1, 0xa000, 0xd000, 800, 11);
+  kernel(&s, 1);
+  a = run(&s);
+  uint32_t rel = 0;
+  assert_int_equal(num_findings(a), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, again1, &rel));
+  assert_int_equal(rel, to1);
+  assert_int_not_equal(rel, to0);
+  assert_int_equal(finding(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, 0)->device, 1);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* The host receiving the same result twice is a duplicate on the host. */
+static void test_d2h_duplicates_on_host(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_UPDATE);
+  kernel(&s, 0);
+  uint32_t first = d2h(&s, 0, 0xb000, 0xd000, 800, 55);
+  uint32_t same = d2h(&s, 0, 0xb000, 0xd000, 800, 55);
+  kernel(&s, 1);
+  uint32_t other = d2h(&s, 1, 0xc000, 0xe000, 800, 55); /* another device */
+  d2h(&s, 1, 0xc000, 0xe000, 800, 56);
+  omplens_analysis *a = run(&s);
+  uint32_t rel = 0;
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, same, &rel));
+  assert_int_equal(rel, first);
+  assert_int_equal(finding(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, 0)->device,
+                   OMPLENS_HOST);
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, other, &rel));
+  assert_int_equal(rel, first);
+  assert_int_equal(finding(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, 0)->device,
+                   OMPLENS_HOST);
+  assert_int_equal(count_of(a, OMPLENS_CAT_ROUND_TRIP), 0);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* Content the device sent is not content it received. */
+static void test_sent_is_not_received(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  kernel(&s, 0);
+  d2h(&s, 0, 0xb000, 0xd000, 800, 55);
+  h2d(&s, 0, 0xc000, 0xe000, 800, 55);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(num_findings(a), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* ---- Round trips --------------------------------------------------------- */
+
+static void test_round_trip_h2d_d2h(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  /* The kernel reads b but does not change it; b comes back unchanged. */
+  target_to_tofrom(&s, 0, 0xa000, 11, 0xb000, 21, 21);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(num_findings(a), 1);
+  const omplens_finding *f = finding(a, OMPLENS_CAT_ROUND_TRIP, 0);
+  assert_int_equal(f->num_instances, 1);
+  assert_int_equal(f->instances[0].event, 5);   /* D2H b */
+  assert_int_equal(f->instances[0].related, 3); /* H2D b */
+  assert_int_equal(f->host_addr, 0xb000);
+  assert_int_equal(f->savings_ns, T_D2H);
+  omplens_analysis_free(a);
+
+  /* Twin: b changed on the device, so copying it back is needed. */
+  s.ev[5].hash = 22;
+  a = run(&s);
+  assert_int_equal(num_findings(a), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+static void test_round_trip_d2h_h2d(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  /* tofrom(b) in a loop: the host never touches b between iterations. */
+  target_to_tofrom(&s, 0, 0xa000, 11, 0xb000, 21, 22);
+  target_to_tofrom(&s, 0, 0xa000, 12, 0xb000, 22, 23);
+  omplens_analysis *a = run(&s);
+  uint32_t rel = 0;
+  assert_int_equal(count_of(a, OMPLENS_CAT_ROUND_TRIP), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_ROUND_TRIP, 11, &rel)); /* H2D b #2 */
+  assert_int_equal(rel, 5);                                      /* D2H b #1 */
+  assert_int_equal(count_of(a, OMPLENS_CAT_REPEATED_ALLOC), 2);
+  omplens_analysis_free(a);
+
+  /* Twin: the host updates b between iterations. */
+  s.ev[11].hash = 30;
+  a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_ROUND_TRIP), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+static void test_round_trip_at_most_once(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_UPDATE);
+  h2d(&s, 0, 0xb000, 0xd000, 800, 5);
+  uint32_t second = h2d(&s, 0, 0xb000, 0xd000, 800, 5);
+  kernel(&s, 0);
+  uint32_t back = d2h(&s, 0, 0xb000, 0xd000, 800, 5);
+  uint32_t again = h2d(&s, 0, 0xb000, 0xd000, 800, 5);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  uint32_t rel = 0;
+  /* The D2H completes one trip, from the latest H2D; the chain continues. */
+  assert_int_equal(count_of(a, OMPLENS_CAT_ROUND_TRIP), 2);
+  assert_true(instance_of(a, OMPLENS_CAT_ROUND_TRIP, back, &rel));
+  assert_int_equal(rel, second);
+  assert_true(instance_of(a, OMPLENS_CAT_ROUND_TRIP, again, &rel));
+  assert_int_equal(rel, back);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* Other content on the buffer in between breaks the trip. */
+static void test_round_trip_broken_by_other_content(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  h2d(&s, 0, 0xb000, 0xd000, 800, 5);
+  h2d(&s, 0, 0xb000, 0xd000, 800, 6);
+  kernel(&s, 0);
+  d2h(&s, 0, 0xb000, 0xd000, 800, 5); /* equals the older H2D only */
+  h2d(&s, 0, 0xb000, 0xd000, 800, 7);
+  h2d(&s, 0, 0xb000, 0xd000, 800, 5); /* other content came in between */
+  /* Same content on another buffer is no trip either. */
+  h2d(&s, 0, 0xc000, 0xe000, 800, 9);
+  kernel(&s, 0);
+  d2h(&s, 0, 0xf000, 0xe000, 800, 9);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_ROUND_TRIP), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* ---- Allocations --------------------------------------------------------- */
+
+static void test_repeated_alloc(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  uint32_t first = 0, del_first = 0, third = 0, del_third = 0;
+  for (int it = 0; it < 3; it++) {
+    directive(&s, CP_TARGET);
+    uint32_t al = alloc(&s, 0, 0xa000, 0xd000, 800);
+    kernel(&s, 0);
+    uint32_t de = del(&s, 0, 0xd000);
+    if (it == 0) {
+      first = al;
+      del_first = de;
+    }
+    third = al;
+    del_third = de;
+  }
+  omplens_analysis *a = run(&s);
+  uint32_t rel = 0;
+  assert_int_equal(num_findings(a), 1);
+  const omplens_finding *f = finding(a, OMPLENS_CAT_REPEATED_ALLOC, 0);
+  assert_int_equal(f->num_instances, 2);
+  assert_true(instance_of(a, OMPLENS_CAT_REPEATED_ALLOC, third, &rel));
+  assert_int_equal(rel, first);
+  assert_int_equal(f->savings_ns, 2 * (T_ALLOC + T_DELETE));
+  assert_int_equal(f->total_ns, 2 * T_ALLOC);
+  assert_int_not_equal(del_first, del_third);
+  check_consistency(a);
+  omplens_analysis_free(a);
+
+  /* Twin: one allocation for the whole loop. */
+  seq t;
+  seq_init(&t);
+  directive(&t, CP_ENTER);
+  alloc(&t, 0, 0xa000, 0xd000, 800);
+  for (int it = 0; it < 3; it++) {
+    directive(&t, CP_TARGET);
+    kernel(&t, 0);
+  }
+  directive(&t, CP_EXIT);
+  del(&t, 0, 0xd000);
+  a = run(&t);
+  assert_int_equal(num_findings(a), 0);
+  omplens_analysis_free(a);
+  seq_free(&t);
+  seq_free(&s);
+}
+
+/* A device address reused with another size is another allocation, and
+ * each zero-byte delete frees the allocation live at that address. */
+static void test_address_reuse(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  alloc(&s, 0, 0xa000, 0xd000, 800);
+  kernel(&s, 0);
+  del(&s, 0, 0xd000);
+  uint32_t big = alloc(&s, 0, 0xa000, 0xd000, 1600);
+  uint32_t del_big = del(&s, 0, 0xd000); /* no kernel: unused */
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  size_t n;
+  omplens_analysis_leftovers(a, &n);
+  assert_int_equal(n, 0);
+  assert_int_equal(count_of(a, OMPLENS_CAT_REPEATED_ALLOC), 0);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_ALLOC, big, NULL));
+  const omplens_finding *f = finding(a, OMPLENS_CAT_UNUSED_ALLOC, 0);
+  assert_int_equal(f->bytes, 1600);
+  assert_int_equal(f->savings_ns, T_ALLOC + T_DELETE);
+  assert_int_equal(s.ev[del_big].bytes, 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* omp_target_alloc has no host buffer: equal sizes are not a repetition. */
+static void test_alloc_without_host_buffer(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  for (int it = 0; it < 3; it++) {
+    alloc(&s, 0, 0, 0xd000, 800);
+    kernel(&s, 0);
+    del(&s, 0, 0xd000);
+  }
+  omplens_analysis *a = run(&s);
+  assert_int_equal(num_findings(a), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+static void test_unused_alloc(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_ENTER);
+  uint32_t before = alloc(&s, 0, 0xa000, 0xd000, 800);
+  directive(&s, CP_EXIT);
+  del(&s, 0, 0xd000);
+  directive(&s, CP_ENTER);
+  alloc(&s, 0, 0xb000, 0xe000, 800); /* lives across the kernel */
+  uint32_t other_dev = alloc(&s, 1, 0xb000, 0xe000, 800);
+  directive(&s, CP_TARGET);
+  kernel(&s, 0);
+  directive(&s, CP_EXIT);
+  del(&s, 0, 0xe000);
+  del(&s, 1, 0xe000);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 2);
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_ALLOC, before, NULL));
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_ALLOC, other_dev, NULL));
+  assert_int_equal(findings_of(a, OMPLENS_CAT_UNUSED_ALLOC), 2);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* A kernel that starts before the allocation but is still running counts. */
+static void test_alloc_overlapping_running_kernel(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  kernel(&s, 0);
+  s.ev[0].end_ns = 1000000; /* long-running */
+  kernel(&s, 0);             /* short, ends before the allocation */
+  alloc(&s, 0, 0xa000, 0xd000, 800);
+  del(&s, 0, 0xd000);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 0);
+  omplens_analysis_free(a);
+  s.ev[0].end_ns = s.ev[0].begin_ns + T_KERNEL;
+  a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 1);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+static void test_leftovers(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_ENTER);
+  uint32_t kept = alloc(&s, 0, 0xa000, 0xd000, 800);
+  alloc(&s, 0, 0xb000, 0xe000, 400);
+  directive(&s, CP_EXIT);
+  del(&s, 0, 0xe000);
+  del(&s, 0, 0x9999000); /* matches nothing: ignored */
+  directive(&s, CP_TARGET);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  size_t n;
+  const omplens_leftover *l = omplens_analysis_leftovers(a, &n);
+  assert_int_equal(n, 1);
+  assert_int_equal(l[0].device, 0);
+  assert_int_equal(l[0].host_addr, 0xa000);
+  assert_int_equal(l[0].dev_addr, 0xd000);
+  assert_int_equal(l[0].bytes, 800);
+  assert_int_equal(l[0].codeptr, CP_ENTER);
+  assert_int_equal(l[0].alloc_event, kept);
+  /* Never deleted: alive until the end, so the later kernel uses it. */
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 1);
+  assert_false(instance_of(a, OMPLENS_CAT_UNUSED_ALLOC, kept, NULL));
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* ---- Unused transfers ---------------------------------------------------- */
+
+static void test_unused_transfer_overwritten(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_UPDATE);
+  uint32_t lost = h2d(&s, 0, 0xa000, 0xd000, 800, 1);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 2);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(num_findings(a), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_TRANSFER, lost, NULL));
+  uint32_t rel = 0;
+  instance_of(a, OMPLENS_CAT_UNUSED_TRANSFER, lost, &rel);
+  assert_int_equal(rel, OMPLENS_DETECT__NONE);
+  omplens_analysis_free(a);
+  seq_free(&s);
+
+  /* Twin: a kernel reads each copy. */
+  seq_init(&s);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 1);
+  kernel(&s, 0);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 2);
+  kernel(&s, 0);
+  a = run(&s);
+  assert_int_equal(num_findings(a), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+static void test_unused_transfer_after_last_kernel(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 1);
+  kernel(&s, 0);
+  uint32_t late = h2d(&s, 0, 0xb000, 0xe000, 800, 2);
+  d2h(&s, 0, 0xc000, 0xf000, 800, 3); /* D2H never counts as unused */
+  omplens_analysis *a = run(&s);
+  assert_int_equal(num_findings(a), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_TRANSFER, late, NULL));
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* Kernels on one device do not use data sent to another. */
+static void test_transfers_several_devices(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 1);
+  uint32_t to1 = h2d(&s, 1, 0xa000, 0xd000, 800, 1);
+  uint32_t to2 = h2d(&s, 2, 0xa000, 0xd000, 800, 1);
+  kernel(&s, 0);
+  kernel(&s, 2);
+  uint32_t to2b = h2d(&s, 2, 0xa000, 0xd000, 800, 2);
+  kernel(&s, 2);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_TRANSFER, to1, NULL));
+  assert_false(instance_of(a, OMPLENS_CAT_UNUSED_TRANSFER, to2, NULL));
+  assert_false(instance_of(a, OMPLENS_CAT_UNUSED_TRANSFER, to2b, NULL));
+  assert_int_equal(finding(a, OMPLENS_CAT_UNUSED_TRANSFER, 0)->device, 1);
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* Without kernels nothing is used: every allocation, every H2D. */
+static void test_no_kernels(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  for (int it = 0; it < 2; it++) {
+    directive(&s, CP_TARGET);
+    alloc(&s, 0, 0xa000, 0xd000, 800);
+    h2d(&s, 0, 0xa000, 0xd000, 800, 11);
+    alloc(&s, 1, 0xb000, 0xe000, 800);
+    h2d(&s, 1, 0xb000, 0xe000, 800, 20 + it);
+    d2h(&s, 1, 0xb000, 0xe000, 800, 30 + it);
+    del(&s, 0, 0xd000);
+    del(&s, 1, 0xe000);
+  }
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 4);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 4);
+  assert_int_equal(findings_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 2);
+  assert_int_equal(count_of(a, OMPLENS_CAT_REPEATED_ALLOC), 2);
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 1);
+  const omplens_program_total *p = omplens_analysis_total(a);
+  /* Removed: every alloc, delete and H2D, once each; the D2Hs stay. */
+  assert_int_equal(p->savings_ns, 4 * (T_ALLOC + T_DELETE) + 4 * T_H2D);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* ---- Savings, totals, order ----------------------------------------------- */
+
+/* An operation found by several detectors is saved once in the totals. */
+static void test_dedupe_across_categories(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_TARGET);
+  kernel(&s, 0);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 11);
+  kernel(&s, 0);
+  directive(&s, CP_UPDATE);
+  uint32_t twice = h2d(&s, 0, 0xa000, 0xd000, 800, 11); /* dup + unused */
+  omplens_analysis *a = run_with(&s, 10000);
+  assert_true(instance_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, twice, NULL));
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_TRANSFER, twice, NULL));
+  assert_int_equal(finding(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, 0)->savings_ns,
+                   T_H2D);
+  assert_int_equal(finding(a, OMPLENS_CAT_UNUSED_TRANSFER, 0)->savings_ns,
+                   T_H2D);
+  const omplens_program_total *p = omplens_analysis_total(a);
+  assert_int_equal(p->savings_ns, T_H2D);
+  assert_int_equal(p->count[OMPLENS_CAT_DUPLICATE_SAME_BUFFER], 1);
+  assert_int_equal(p->count[OMPLENS_CAT_UNUSED_TRANSFER], 1);
+  assert_int_equal(p->bytes[OMPLENS_CAT_UNUSED_TRANSFER], 800);
+  size_t n;
+  const omplens_directive_total *d = omplens_analysis_directives(a, &n);
+  assert_int_equal(n, 1);
+  assert_int_equal(d[0].codeptr, CP_UPDATE);
+  assert_int_equal(d[0].savings_ns, T_H2D);
+  assert_int_equal(d[0].count[OMPLENS_CAT_DUPLICATE_SAME_BUFFER], 1);
+  assert_int_equal(d[0].count[OMPLENS_CAT_UNUSED_TRANSFER], 1);
+  assert_int_equal(d[0].transfer_ns, T_H2D);
+  assert_int_equal(d[0].transfer_bytes, 800);
+  assert_int_equal(d[0].executions, 1);
+  assert_true(p->speedup == 10000.0 / (10000.0 - T_H2D));
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* A repeated allocation that is also unused: alloc and delete saved once. */
+static void test_dedupe_alloc_and_delete(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  alloc(&s, 0, 0xa000, 0xd000, 800);
+  kernel(&s, 0);
+  del(&s, 0, 0xd000);
+  uint32_t again = alloc(&s, 0, 0xa000, 0xd000, 800);
+  del(&s, 0, 0xd000);
+  omplens_analysis *a = run(&s);
+  assert_true(instance_of(a, OMPLENS_CAT_REPEATED_ALLOC, again, NULL));
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_ALLOC, again, NULL));
+  const omplens_program_total *p = omplens_analysis_total(a);
+  assert_int_equal(p->savings_ns, T_ALLOC + T_DELETE);
+  assert_int_equal(finding(a, OMPLENS_CAT_REPEATED_ALLOC, 0)->savings_ns,
+                   T_ALLOC + T_DELETE);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+static void test_directive_totals(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  /* Three executions of the target directive. */
+  for (int it = 0; it < 3; it++)
+    target_to_tofrom(&s, 0, 0xa000, 11, 0xb000, 100 + it, 200 + it);
+  directive(&s, CP_OTHER); /* a clean directive: not listed */
+  h2d(&s, 0, 0xc000, 0xf000, 8, 1);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  size_t n;
+  const omplens_directive_total *d = omplens_analysis_directives(a, &n);
+  assert_int_equal(n, 1);
+  assert_int_equal(d[0].codeptr, CP_TARGET);
+  assert_int_equal(d[0].executions, 3);
+  assert_int_equal(d[0].transfer_ns, 3 * (2 * T_H2D + T_D2H));
+  assert_int_equal(d[0].transfer_bytes, 3 * 2400);
+  assert_int_equal(d[0].count[OMPLENS_CAT_DUPLICATE_SAME_BUFFER], 2);
+  assert_int_equal(d[0].bytes[OMPLENS_CAT_DUPLICATE_SAME_BUFFER], 1600);
+  assert_int_equal(d[0].count[OMPLENS_CAT_REPEATED_ALLOC], 4);
+  assert_int_equal(d[0].savings_ns, 2 * T_H2D + 4 * (T_ALLOC + T_DELETE));
+  const omplens_program_total *p = omplens_analysis_total(a);
+  assert_int_equal(p->num_transfers, 10);
+  assert_int_equal(p->num_kernels, 4);
+  assert_int_equal(p->num_allocs, 6);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* Equal savings fall back to codeptr, then host_addr, then category. */
+static void test_order_is_deterministic(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_UPDATE);
+  kernel(&s, 0);
+  h2d(&s, 0, 0xb000, 0xe000, 800, 2); /* unused, host 0xb000 */
+  h2d(&s, 0, 0xa000, 0xd000, 800, 1); /* unused, host 0xa000 */
+  directive(&s, CP_ENTER);
+  h2d(&s, 0, 0xc000, 0xf000, 800, 3); /* unused, lower codeptr */
+  alloc(&s, 0, 0x1000, 0x2000, 8);
+  alloc(&s, 0, 0x1000, 0x3000, 8); /* repeated + unused, never deleted */
+  omplens_analysis *a = run(&s);
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  assert_int_equal(n, 5);
+  assert_int_equal(f[0].host_addr, 0xc000);
+  assert_int_equal(f[0].codeptr, CP_ENTER);
+  assert_int_equal(f[1].host_addr, 0xa000);
+  assert_int_equal(f[1].codeptr, CP_UPDATE);
+  assert_int_equal(f[2].host_addr, 0xb000);
+  assert_int_equal(f[3].category, OMPLENS_CAT_UNUSED_ALLOC); /* 2 x T_ALLOC */
+  assert_int_equal(f[3].num_instances, 2);
+  assert_int_equal(f[4].category, OMPLENS_CAT_REPEATED_ALLOC);
+  const omplens_directive_total *d = omplens_analysis_directives(a, &n);
+  assert_int_equal(n, 2);
+  assert_int_equal(d[0].codeptr, CP_UPDATE); /* 200 ns against 120 ns */
+  assert_int_equal(d[1].codeptr, CP_ENTER);
+  omplens_analysis_leftovers(a, &n);
+  assert_int_equal(n, 2);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+static void test_speedup(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  kernel(&s, 0);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 1); /* unused: 100 ns */
+  omplens_analysis *a = run_with(&s, 400);
+  const omplens_program_total *p = omplens_analysis_total(a);
+  assert_int_equal(p->run_ns, 400);
+  assert_true(p->speedup == 400.0 / 300.0);
+  omplens_analysis_free(a);
+  /* Savings reaching the run time (overlapping work): no estimate, 0. */
+  a = run_with(&s, 100);
+  assert_true(omplens_analysis_total(a)->speedup == 0.0);
+  omplens_analysis_free(a);
+  /* No run time given: the events' span stands in. */
+  a = run_with(&s, 0);
+  p = omplens_analysis_total(a);
+  assert_int_equal(p->run_ns, s.ev[1].end_ns);
+  assert_true(p->speedup > 1.0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* ---- Brute force against the definitions ---------------------------------
+ * O(n^2) restatements of docs/detectors.md, compared with the detectors on
+ * random sequences dense in collisions (few buffers, devices and hashes). */
+
+typedef struct expected {
+  uint32_t event[OMPLENS_CAT_COUNT][512];
+  uint32_t related[OMPLENS_CAT_COUNT][512];
+  size_t count[OMPLENS_CAT_COUNT];
+  uint32_t delete_of[512]; /* per event: matching delete of an ALLOC */
+} expected;
+
+static void expect(expected *x, int cat, uint32_t event, uint32_t related) {
+  x->event[cat][x->count[cat]] = event;
+  x->related[cat][x->count[cat]++] = related;
+}
+
+static int ref_host_transfer(const omplens_event *e) {
+  return (e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H) &&
+         e->bytes != 0;
+}
+
+static int ref_same_content(const omplens_event *a, const omplens_event *b) {
+  return (a->flags & OMPLENS_EVF_HASHED) && (b->flags & OMPLENS_EVF_HASHED) &&
+         a->hash == b->hash && a->bytes == b->bytes;
+}
+
+static int ref_receiver(const omplens_event *e) {
+  return e->kind == OMPLENS_EV_H2D ? e->device : OMPLENS_HOST;
+}
+
+static void ref_duplicate(const omplens_event *ev, uint32_t t, expected *x) {
+  uint32_t same = OMPLENS_DETECT__NONE, other = OMPLENS_DETECT__NONE;
+  for (uint32_t u = 0; u < t; u++) {
+    if (!ref_host_transfer(&ev[u]) || ref_receiver(&ev[u]) != ref_receiver(&ev[t]) ||
+        !ref_same_content(&ev[u], &ev[t]))
+      continue;
+    if (ev[u].host_addr == ev[t].host_addr && same == OMPLENS_DETECT__NONE)
+      same = u;
+    if (other == OMPLENS_DETECT__NONE)
+      other = u;
+  }
+  if (same != OMPLENS_DETECT__NONE)
+    expect(x, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, t, same);
+  else if (other != OMPLENS_DETECT__NONE)
+    expect(x, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, t, other);
+}
+
+static int same_stream(const omplens_event *a, const omplens_event *b) {
+  return ref_host_transfer(a) && a->device == b->device &&
+         a->host_addr == b->host_addr && a->bytes == b->bytes;
+}
+
+static void ref_round_trip(const omplens_event *ev, uint32_t t, expected *x) {
+  uint32_t o = t;
+  while (o-- > 0)
+    if (same_stream(&ev[o], &ev[t]) && ev[o].kind != ev[t].kind)
+      break;
+  if (o == UINT32_MAX || !ref_same_content(&ev[o], &ev[t]))
+    return;
+  for (uint32_t u = o + 1; u < t; u++)
+    if (same_stream(&ev[u], &ev[t]) && !ref_same_content(&ev[u], &ev[o]))
+      return;
+  expect(x, OMPLENS_CAT_ROUND_TRIP, t, o);
+}
+
+static uint64_t ref_kernel_after(const omplens_event *ev, size_t n, int dev,
+                                 uint64_t t) {
+  uint64_t best = UINT64_MAX;
+  for (size_t k = 0; k < n; k++)
+    if (ev[k].kind == OMPLENS_EV_KERNEL && ev[k].device == dev &&
+        ev[k].begin_ns >= t && ev[k].begin_ns < best)
+      best = ev[k].begin_ns;
+  return best;
+}
+
+static void ref_unused_transfer(const omplens_event *ev, size_t n, uint32_t h,
+                                expected *x) {
+  uint64_t k = ref_kernel_after(ev, n, ev[h].device, ev[h].end_ns);
+  int unused = k == UINT64_MAX;
+  for (uint32_t h2 = h + 1; h2 < n && !unused; h2++) {
+    if (ev[h2].kind != OMPLENS_EV_H2D || ev[h2].bytes == 0 ||
+        ev[h2].device != ev[h].device || ev[h2].dev_addr != ev[h].dev_addr)
+      continue;
+    unused = k > ev[h2].begin_ns;
+    break;
+  }
+  if (unused)
+    expect(x, OMPLENS_CAT_UNUSED_TRANSFER, h, OMPLENS_DETECT__NONE);
+}
+
+/* Live allocations kept in a plain list. */
+static void ref_match_deletes(const omplens_event *ev, size_t n, expected *x) {
+  uint32_t live[512];
+  size_t num_live = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    x->delete_of[i] = OMPLENS_DETECT__NONE;
+    if (ev[i].kind != OMPLENS_EV_ALLOC && ev[i].kind != OMPLENS_EV_DELETE)
+      continue;
+    for (size_t j = 0; j < num_live; j++) {
+      if (ev[live[j]].device != ev[i].device ||
+          ev[live[j]].dev_addr != ev[i].dev_addr)
+        continue;
+      if (ev[i].kind == OMPLENS_EV_DELETE)
+        x->delete_of[live[j]] = i;
+      live[j--] = live[--num_live];
+    }
+    if (ev[i].kind == OMPLENS_EV_ALLOC)
+      live[num_live++] = i;
+  }
+}
+
+static void ref_allocation(const omplens_event *ev, size_t n, uint32_t a,
+                           expected *x) {
+  for (uint32_t u = 0; u < a && ev[a].host_addr; u++) {
+    if (ev[u].kind == OMPLENS_EV_ALLOC && ev[u].device == ev[a].device &&
+        ev[u].host_addr == ev[a].host_addr && ev[u].bytes == ev[a].bytes) {
+      expect(x, OMPLENS_CAT_REPEATED_ALLOC, a, u);
+      break;
+    }
+  }
+  uint32_t d = x->delete_of[a];
+  uint64_t end = d == OMPLENS_DETECT__NONE ? UINT64_MAX : ev[d].end_ns;
+  for (size_t k = 0; k < n; k++)
+    if (ev[k].kind == OMPLENS_EV_KERNEL && ev[k].device == ev[a].device &&
+        ev[k].begin_ns <= end && ev[k].end_ns >= ev[a].begin_ns)
+      return;
+  expect(x, OMPLENS_CAT_UNUSED_ALLOC, a, OMPLENS_DETECT__NONE);
+}
+
+static void reference(const omplens_event *ev, size_t n, expected *x) {
+  memset(x, 0, sizeof *x);
+  ref_match_deletes(ev, n, x);
+  for (uint32_t i = 0; i < n; i++) {
+    if (ref_host_transfer(&ev[i]) && (ev[i].flags & OMPLENS_EVF_HASHED))
+      ref_duplicate(ev, i, x);
+    if (ref_host_transfer(&ev[i]))
+      ref_round_trip(ev, i, x);
+    if (ev[i].kind == OMPLENS_EV_H2D && ev[i].bytes)
+      ref_unused_transfer(ev, n, i, x);
+    if (ev[i].kind == OMPLENS_EV_ALLOC)
+      ref_allocation(ev, n, i, x);
+  }
+}
+
+static uint64_t rnd(uint64_t *state, uint64_t bound) {
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return *state % bound;
+}
+
+static void random_events(seq *s, uint64_t *r, size_t n) {
+  static const int kinds[] = {OMPLENS_EV_ALLOC, OMPLENS_EV_DELETE,
+                              OMPLENS_EV_H2D,   OMPLENS_EV_H2D,
+                              OMPLENS_EV_D2H,   OMPLENS_EV_KERNEL};
+  uint64_t now = 1;
+  for (size_t i = 0; i < n; i++) {
+    s->now = now;
+    if (rnd(r, 8) == 0)
+      directive(s, CP_TARGET + 0x10 * rnd(r, 3));
+    int kind = kinds[rnd(r, 6)];
+    uint64_t slot = rnd(r, 3);
+    uint64_t host = kind == OMPLENS_EV_DELETE ? 0 : 0x100 * slot;
+    uint64_t bytes = kind == OMPLENS_EV_DELETE ? 0 : 8 << rnd(r, 2);
+    uint64_t hash = kind == OMPLENS_EV_H2D || kind == OMPLENS_EV_D2H
+                        ? rnd(r, 4) : 0;
+    add(s, kind, (int)rnd(r, 2), host, 0x10 * rnd(r, 3), bytes, hash,
+        rnd(r, 40));
+    now += rnd(r, 3) == 0 ? 0 : rnd(r, 30); /* ties and overlaps */
+  }
+}
+
+static void compare_category(const omplens_analysis *a, const omplens_event *ev,
+                             const expected *x, int cat) {
+  size_t n, seen = 0;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  for (size_t i = 0; i < x->count[cat]; i++) {
+    uint32_t rel = 0;
+    if (!instance_of(a, cat, x->event[cat][i], &rel))
+      fail_msg("%s: event %u missing", omplens_category_name(cat),
+               x->event[cat][i]);
+    assert_int_equal(rel, x->related[cat][i]);
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (f[i].category != cat)
+      continue;
+    seen += f[i].num_instances;
+    for (size_t j = 0; j < f[i].num_instances; j++) {
+      const omplens_event *e = &ev[f[i].instances[j].event];
+      assert_int_equal(f[i].codeptr, e->codeptr);
+      assert_int_equal(f[i].host_addr, e->host_addr);
+      assert_int_equal(f[i].bytes, e->bytes);
+    }
+  }
+  assert_int_equal(seen, x->count[cat]);
+}
+
+/* Every removed operation once: events of any instance, plus deletes. */
+static uint64_t ref_savings(const omplens_event *ev, size_t n,
+                            const expected *x) {
+  static char removed[512];
+  uint64_t total = 0;
+  memset(removed, 0, n);
+  for (int cat = 0; cat < OMPLENS_CAT_COUNT; cat++) {
+    for (size_t i = 0; i < x->count[cat]; i++) {
+      uint32_t op = x->event[cat][i];
+      removed[op] = 1;
+      if (omplens_detect__is_alloc_category(cat) &&
+          x->delete_of[op] != OMPLENS_DETECT__NONE)
+        removed[x->delete_of[op]] = 1;
+    }
+  }
+  for (size_t i = 0; i < n; i++)
+    if (removed[i])
+      total += ev[i].end_ns - ev[i].begin_ns;
+  return total;
+}
+
+static void test_against_brute_force(void **state) {
+  (void)state;
+  static expected x;
+  uint64_t r = 0x9e3779b97f4a7c15ull;
+  for (int round = 0; round < 400; round++) {
+    seq s;
+    seq_init(&s);
+    random_events(&s, &r, 20 + rnd(&r, 200));
+    reference(s.ev, s.n, &x);
+    omplens_analysis *a = run(&s);
+    for (int cat = 0; cat < OMPLENS_CAT_COUNT; cat++)
+      compare_category(a, s.ev, &x, cat);
+    assert_int_equal(omplens_analysis_total(a)->savings_ns,
+                     ref_savings(s.ev, s.n, &x));
+    check_consistency(a);
+    omplens_analysis_free(a);
+    seq_free(&s);
+  }
+}
+
+/* ---- Scale and failure paths ----------------------------------------------- */
+
+/* Many live allocations freed in scattered order exercise map growth and
+ * removal; every delete must find its allocation. */
+static void test_many_allocations(void **state) {
+  (void)state;
+  enum { N = 5000 };
+  seq s;
+  seq_init(&s);
+  for (uint64_t i = 0; i < N; i++)
+    alloc(&s, (int)(i % 3), 0x100000 + 64 * i, 0x900000 + 64 * i, 64);
+  kernel(&s, 0);
+  kernel(&s, 1);
+  kernel(&s, 2);
+  for (uint64_t k = 0; k < N; k++) {
+    uint64_t i = (k * 7919) % N; /* 7919 is prime: a permutation */
+    del(&s, (int)(i % 3), 0x900000 + 64 * i);
+  }
+  for (uint64_t i = 0; i < N; i += 2) /* half of them again, unused */
+    alloc(&s, (int)(i % 3), 0x100000 + 64 * i, 0x900000 + 64 * i, 64);
+  omplens_analysis *a = run(&s);
+  size_t n;
+  omplens_analysis_leftovers(a, &n);
+  assert_int_equal(n, N / 2);
+  assert_int_equal(count_of(a, OMPLENS_CAT_REPEATED_ALLOC), N / 2);
+  /* The first round spans the kernels; the second comes after them. */
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), N / 2);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+static int key_eq(const void *ctx, uint32_t stored, const void *key) {
+  const uint64_t *keys = ctx;
+  return keys[stored] == *(const uint64_t *)key;
+}
+
+/* Random inserts and removals, with hashes made to collide often. */
+static void test_map_random(void **state) {
+  (void)state;
+  enum { N = 3000 };
+  static uint64_t keys[N];
+  static int present[N];
+  omplens_detect__map m = {0};
+  for (uint32_t i = 0; i < N; i++)
+    keys[i] = (uint64_t)i * 0x10001u;
+  srand(7);
+  for (int round = 0; round < 60000; round++) {
+    uint32_t i = (uint32_t)rand() % N;
+    uint64_t h = omplens_detect__mix(keys[i] % 700); /* shared hashes */
+    size_t at = omplens_detect__map_find(&m, h, key_eq, keys, &keys[i]);
+    assert_int_equal(at != OMPLENS_DETECT__MAP_NONE, present[i]);
+    if (present[i]) {
+      assert_int_equal(omplens_detect__map_value(&m, at), i);
+      omplens_detect__map_remove(&m, at);
+      present[i] = 0;
+    } else {
+      assert_int_equal(
+          omplens_detect__map_insert(&m, h, i, key_eq, keys, &keys[i], &at), 1);
+      present[i] = 1;
+    }
+  }
+  size_t count = 0;
+  for (uint32_t i = 0; i < N; i++) {
+    uint64_t h = omplens_detect__mix(keys[i] % 700);
+    size_t at = omplens_detect__map_find(&m, h, key_eq, keys, &keys[i]);
+    assert_int_equal(at != OMPLENS_DETECT__MAP_NONE, present[i]);
+    count += present[i];
+  }
+  assert_int_equal(count, m.count);
+  omplens_detect__map_free(&m);
+}
+
+/* Fails each allocation in turn: every run either succeeds or returns
+ * ENOMEM with *out NULL, and leaks nothing (checked by ASan). */
+static void test_out_of_memory(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  for (int it = 0; it < 20; it++)
+    target_to_tofrom(&s, it % 2, 0xa000, 11, 0xb000, 100 + it, 100 + it);
+  directive(&s, CP_ENTER);
+  alloc(&s, 0, 0xc000, 0xf000, 8);
+  omplens_analysis *ref = run(&s);
+  size_t failures = 0;
+  for (size_t k = 1;; k++) {
+    omplens_detect_params p = {.run_ns = 1000000};
+    omplens_analysis *a = (omplens_analysis *)&s;
+    omplens_detect__fail_countdown = k;
+    int rc = omplens_detect_run(s.ev, s.n, &p, &a);
+    int exhausted = omplens_detect__fail_countdown != 0;
+    omplens_detect__fail_countdown = 0;
+    if (exhausted) { /* the k-th allocation never happened */
+      assert_int_equal(rc, OMPLENS_DETECT_OK);
+      assert_int_equal(num_findings(a), num_findings(ref));
+      omplens_analysis_free(a);
+      break;
+    }
+    if (rc == OMPLENS_DETECT_OK) { /* a shrink that may fail harmlessly */
+      assert_int_equal(num_findings(a), num_findings(ref));
+      omplens_analysis_free(a);
+      continue;
+    }
+    assert_int_equal(rc, OMPLENS_DETECT_ENOMEM);
+    assert_null(a);
+    failures++;
+  }
+  assert_true(failures > 10);
+  omplens_analysis_free(ref);
+  seq_free(&s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_empty_input),
+      cmocka_unit_test(test_null_analysis),
+      cmocka_unit_test(test_invalid_arguments),
+      cmocka_unit_test(test_names),
+      cmocka_unit_test(test_single_target_is_clean),
+      cmocka_unit_test(test_duplicate_same_buffer),
+      cmocka_unit_test(test_resident_data_is_clean),
+      cmocka_unit_test(test_duplicate_other_buffer),
+      cmocka_unit_test(test_unhashed_is_not_duplicate),
+      cmocka_unit_test(test_devices_interleaved),
+      cmocka_unit_test(test_d2h_duplicates_on_host),
+      cmocka_unit_test(test_sent_is_not_received),
+      cmocka_unit_test(test_round_trip_h2d_d2h),
+      cmocka_unit_test(test_round_trip_d2h_h2d),
+      cmocka_unit_test(test_round_trip_at_most_once),
+      cmocka_unit_test(test_round_trip_broken_by_other_content),
+      cmocka_unit_test(test_repeated_alloc),
+      cmocka_unit_test(test_address_reuse),
+      cmocka_unit_test(test_alloc_without_host_buffer),
+      cmocka_unit_test(test_unused_alloc),
+      cmocka_unit_test(test_alloc_overlapping_running_kernel),
+      cmocka_unit_test(test_leftovers),
+      cmocka_unit_test(test_unused_transfer_overwritten),
+      cmocka_unit_test(test_unused_transfer_after_last_kernel),
+      cmocka_unit_test(test_transfers_several_devices),
+      cmocka_unit_test(test_no_kernels),
+      cmocka_unit_test(test_dedupe_across_categories),
+      cmocka_unit_test(test_dedupe_alloc_and_delete),
+      cmocka_unit_test(test_directive_totals),
+      cmocka_unit_test(test_order_is_deterministic),
+      cmocka_unit_test(test_speedup),
+      cmocka_unit_test(test_against_brute_force),
+      cmocka_unit_test(test_many_allocations),
+      cmocka_unit_test(test_map_random),
+      cmocka_unit_test(test_out_of_memory),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
