@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "omplens_config.h"
+#include "omplens_render.h"
 #include "report_internal.h"
 
 static json_t *hex(uint64_t v) {
@@ -215,6 +216,10 @@ static json_t *document(const omplens_report_input *in) {
   }
   json_object_set_new(root, "processes", procs);
   return root;
+}
+
+json_t *omplens_report_document(const omplens_report_input *in) {
+  return in ? document(in) : NULL;
 }
 
 int omplens_report_write_json(const omplens_report_input *in, const char *path) {

@@ -1,0 +1,49 @@
+/* omplens renderers of the findings document: report.html, report.md,
+ * findings.sarif and timeline.json. The document is the in-memory
+ * findings.json (docs/findings-schema.md) built by omplens_report_document();
+ * renderers never decide what is wasted, they only present the document.
+ * Functions return 0 or a negative OMPLENS_REPORT_E* code (omplens_report.h). */
+#ifndef OMPLENS_RENDER_H
+#define OMPLENS_RENDER_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "omplens_report.h"
+#include "omplens_trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct omplens_render_options {
+  const char *title;          /* page title; NULL: from the command line */
+  const char *base_dir;       /* paths in SARIF are made relative to it; NULL: cwd */
+  size_t max_instances;       /* instances listed per finding in HTML/MD (0: 50) */
+} omplens_render_options;
+
+/* Builds the findings document (caller frees with json_decref). */
+json_t *omplens_report_document(const omplens_report_input *in);
+
+/* GitHub-flavoured Markdown for code review: summary table, top directives
+ * with file:line, suggested fixes as ```diff blocks. */
+int omplens_render_markdown(const json_t *doc, const omplens_render_options *opt, FILE *out);
+
+/* One self-contained HTML page (inline CSS/JS, templates embedded at build
+ * time). Reads the source files named in the document for the annotated
+ * views; a missing source is shown as such. traces: for the timeline. */
+int omplens_render_html(const json_t *doc, const omplens_trace *const *traces, size_t num_traces,
+                        const omplens_render_options *opt, FILE *out);
+
+/* SARIF 2.1.0: one rule per category, partialFingerprints, relative paths. */
+int omplens_render_sarif(const json_t *doc, const omplens_render_options *opt, FILE *out);
+
+/* Chrome trace-event JSON (Perfetto loads it): a process per device and one
+ * for the host, a thread per host thread; findings highlighted. */
+int omplens_render_timeline(const json_t *doc, const omplens_trace *const *traces,
+                            size_t num_traces, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
