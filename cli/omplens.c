@@ -42,6 +42,7 @@ typedef struct options {
   const char *output_dir; /* -o: where reports (and run's traces) go */
   size_t top;             /* --top: directives in the terminal summary */
   int quiet;              /* -q: no terminal summary */
+  int no_preload;         /* --no-preload: OMP_TOOL_LIBRARIES only (no names) */
 } options;
 
 static const char *progname = "omplens";
@@ -66,6 +67,9 @@ static void print_usage(FILE *out) {
           "                     `run` keeps its traces in DIR/traces/RUN-ID/\n"
           "      --top N        list N directives in the summary (default: %d)\n"
           "  -q, --quiet        do not print the summary\n"
+          "      --no-preload   load the collector through OMP_TOOL_LIBRARIES only, not\n"
+          "                     LD_PRELOAD: directives are then located through debug\n"
+          "                     info alone, and map-item names are not recorded\n"
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
           "\n"
@@ -115,6 +119,7 @@ static int parse_options(int argc, char **argv, options *o) {
   static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                            {"top", required_argument, NULL, 't'},
                                            {"quiet", no_argument, NULL, 'q'},
+                                           {"no-preload", no_argument, NULL, 'P'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   int c;
@@ -136,6 +141,9 @@ static int parse_options(int argc, char **argv, options *o) {
     }
     case 'q':
       o->quiet = 1;
+      break;
+    case 'P':
+      o->no_preload = 1;
       break;
     case 'h':
       print_usage(stdout);
@@ -168,17 +176,20 @@ static int make_dir(const char *path) {
 typedef struct loaded {
   omplens_trace **traces;
   omplens_analysis **analyses;
+  omplens_annotator **annotators;
   omplens_report_process *procs;
   size_t n, cap;
 } loaded;
 
 static void loaded_free(loaded *l) {
   for (size_t i = 0; i < l->n; i++) {
+    omplens_annotator_destroy(l->annotators[i]);
     omplens_analysis_free(l->analyses[i]);
     omplens_trace_close(l->traces[i]);
   }
   free(l->traces);
   free(l->analyses);
+  free(l->annotators);
   free(l->procs);
   memset(l, 0, sizeof *l);
 }
@@ -202,7 +213,10 @@ static int handle_trace_file(loaded *l, const char *path) {
     omplens_analysis **an = realloc(l->analyses, cap * sizeof *an);
     if (an)
       l->analyses = an;
-    if (!tr || !an) {
+    omplens_annotator **at = realloc(l->annotators, cap * sizeof *at);
+    if (at)
+      l->annotators = at;
+    if (!tr || !an || !at) {
       omplens_trace_close(t);
       error("out of memory");
       return EXIT_SOFTWARE;
@@ -219,7 +233,11 @@ static int handle_trace_file(loaded *l, const char *path) {
     error("cannot analyse %s: %s", path, omplens_detect_strerror(rc));
     return EXIT_SOFTWARE;
   }
+  /* Without an annotator the report still works, with module+offset. */
+  omplens_annotator *at = NULL;
+  omplens_annotator_create(t, &at);
   l->traces[l->n] = t;
+  l->annotators[l->n] = at;
   l->analyses[l->n++] = a;
   return 0;
 }
@@ -281,8 +299,8 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
     return EXIT_SOFTWARE;
   }
   for (size_t i = 0; i < l->n; i++)
-    l->procs[i] = (omplens_report_process){l->traces[i], l->analyses[i]};
-  omplens_report_input in = {l->procs, l->n, exit_status, NULL, NULL};
+    l->procs[i] = (omplens_report_process){l->traces[i], l->analyses[i], l->annotators[i]};
+  omplens_report_input in = {l->procs, l->n, exit_status};
   if (make_dir(o->output_dir))
     return EXIT_CANTCREAT;
   char path[PATH_MAX];
@@ -308,7 +326,7 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
 }
 
 static int handle_report(int argc, char **argv) {
-  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0};
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0};
   int first = parse_options(argc, argv, &o);
   if (first < 0)
     return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;
@@ -376,17 +394,25 @@ static int add_llvm_library_path(void) {
   return rc;
 }
 
-/* Sets the variables the collector needs, keeping the rest of the
- * environment as it is. */
-static int setup_environment(const char *collector, const char *trace_dir) {
-  const char *prev = getenv("OMP_TOOL_LIBRARIES");
-  char *tools = NULL;
-  if (prev && *prev ? asprintf(&tools, "%s:%s", collector, prev) < 0
-                    : asprintf(&tools, "%s", collector) < 0)
+/* Puts `value` in front of the `sep`-separated list in variable `name`. */
+static int prepend_env(const char *name, const char *value, const char *sep) {
+  const char *prev = getenv(name);
+  char *v = NULL;
+  if (prev && *prev ? asprintf(&v, "%s%s%s", value, sep, prev) < 0 : asprintf(&v, "%s", value) < 0)
     return -1;
-  int rc = setenv("OMP_TOOL_LIBRARIES", tools, 1) | setenv("OMP_TOOL", "enabled", 1) |
+  int rc = setenv(name, v, 1);
+  free(v);
+  return rc;
+}
+
+/* Sets the variables the collector needs, keeping the rest of the
+ * environment as it is. Preloading lets the collector's wrappers of the
+ * offload entry points see directive locations and map-item names. */
+static int setup_environment(const char *collector, const char *trace_dir, int preload) {
+  int rc = prepend_env("OMP_TOOL_LIBRARIES", collector, ":") | setenv("OMP_TOOL", "enabled", 1) |
            setenv("OMPLENS_OUTPUT_DIR", trace_dir, 1) | add_llvm_library_path();
-  free(tools);
+  if (preload)
+    rc |= prepend_env("LD_PRELOAD", collector, " ");
   return rc;
 }
 
@@ -440,7 +466,7 @@ static int spawn_and_wait(char **argv, int *status_out) {
 }
 
 static int handle_run(int argc, char **argv) {
-  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0};
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0};
   int first = parse_options(argc, argv, &o);
   if (first < 0)
     return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;
@@ -455,7 +481,7 @@ static int handle_run(int argc, char **argv) {
     return EXIT_NOINPUT;
   if (make_trace_dir(o.output_dir, trace_dir, sizeof trace_dir))
     return EXIT_CANTCREAT;
-  if (setup_environment(collector, trace_dir)) {
+  if (setup_environment(collector, trace_dir, !o.no_preload)) {
     error("cannot set up the environment: %s", strerror(errno));
     return EXIT_SOFTWARE;
   }
@@ -478,11 +504,12 @@ static int handle_run(int argc, char **argv) {
 
 static void print_event(const omplens_event *e, const omplens_region *r, size_t nr) {
   const char *construct = e->region < nr ? omplens_construct_kind_name(r[e->region].kind) : "-";
+  const char *source = e->region < nr && r[e->region].source ? r[e->region].source : "-";
   printf("%" PRIu64 "\t%" PRIu64 "\t%s\t%d\t%d\t0x%" PRIx64 "\t0x%" PRIx64 "\t%" PRIu64
-         "\t%016" PRIx64 "\t0x%" PRIx64 "\t%s\t%u\n",
+         "\t%016" PRIx64 "\t0x%" PRIx64 "\t%s\t%u\t%s\n",
          e->begin_ns, e->end_ns - e->begin_ns, omplens_event_kind_name(e->kind), e->device,
          e->peer_device, e->host_addr, e->dev_addr, e->bytes,
-         (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, e->codeptr, construct, e->thread);
+         (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, e->codeptr, construct, e->thread, source);
 }
 
 static int handle_dump(int argc, char **argv) {
@@ -505,7 +532,7 @@ static int handle_dump(int argc, char **argv) {
   const omplens_event *ev = omplens_trace_events(t, &n);
   const omplens_region *reg = omplens_trace_regions(t, &nr);
   printf("#begin_ns\tduration_ns\tkind\tdevice\tpeer\thost_addr\tdevice_addr\tbytes\thash\t"
-         "codeptr\tconstruct\tthread\n");
+         "codeptr\tconstruct\tthread\tsource\n");
   for (size_t i = 0; i < n; i++)
     print_event(&ev[i], reg, nr);
   const char *damage = omplens_trace_damage(t);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "collector_internal.h"
 #include "modules.h"
 #include "omplens_trace.h"
 #include "ompt_events.h"
@@ -30,12 +31,28 @@
 /* Device-to-host copies awaiting their hash at the end of their construct. */
 #define MAX_PENDING 64
 
+/* Program addresses of strings this thread already wrote (direct-mapped). */
+#define SEEN_STRINGS 256
+
 typedef struct thread_state {
   omplens_tw_stream stream;
   int region_device;              /* device of the innermost open construct */
   uint32_t npending;
   omplens_tw_op pending[MAX_PENDING];
+  uint64_t seen[SEEN_STRINGS];
 } thread_state;
+
+/* The runtime entry call in progress on this thread, as the wrapper saw it
+ * (pointers into the caller's frame, valid until the call returns). Kept
+ * apart from thread_state so that calls made before the tool starts count. */
+typedef struct entry_call {
+  const char *loc;
+  uint64_t caller;
+  int32_t nargs;
+  void *const *bases, *const *begins;
+  const int64_t *sizes, *types;
+  void *const *names;
+} entry_call;
 
 typedef struct collector {
   omplens_tw writer;
@@ -49,6 +66,7 @@ typedef struct collector {
 
 static collector g;
 static __thread thread_state *tls_state;
+static __thread entry_call tls_call;
 static thread_state overflow_state; /* shared sink once the pool is used up */
 
 static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -136,6 +154,42 @@ static void flush_pending(thread_state *ts) {
   ts->npending = 0;
 }
 
+void omplens_collector__begin_call(const char *loc, const void *caller, int32_t nargs,
+                                   void *const *bases, void *const *begins,
+                                   const int64_t *sizes, const int64_t *types,
+                                   void *const *names) {
+  tls_call = (entry_call){loc, (uint64_t)(uintptr_t)caller, nargs, bases, begins, sizes, types,
+                          names};
+}
+
+void omplens_collector__end_call(void) { tls_call.caller = 0; }
+
+/* Writes the text at a program address once per thread (cache permitting). */
+static void write_string_once(thread_state *ts, const char *text) {
+  uint64_t p = (uint64_t)(uintptr_t)text;
+  if (!text)
+    return;
+  uint64_t *slot = &ts->seen[(p >> 3) % SEEN_STRINGS];
+  if (*slot == p)
+    return;
+  *slot = p;
+  omplens_tw_string(&ts->stream, p, text);
+}
+
+/* Records the entry call that opens the region about to begin. */
+static void write_entry_call(thread_state *ts, const entry_call *c) {
+  write_string_once(ts, c->loc);
+  int32_t n = c->nargs > 0 && c->bases && c->begins && c->sizes && c->types ? c->nargs : 0;
+  omplens_tw_call(&ts->stream, (uint64_t)(uintptr_t)c->loc, c->caller, (uint32_t)n);
+  for (int32_t i = 0; i < n; i++) {
+    const char *name = c->names ? (const char *)c->names[i] : NULL;
+    write_string_once(ts, name);
+    omplens_tw_arg(&ts->stream, (uint64_t)(uintptr_t)c->bases[i],
+                   (uint64_t)(uintptr_t)c->begins[i], (uint64_t)c->sizes[i],
+                   (uint64_t)c->types[i], (uint64_t)(uintptr_t)name);
+  }
+}
+
 static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
                           ompt_data_t *task_data, ompt_data_t *target_task_data,
                           ompt_data_t *target_data, const void *codeptr_ra) {
@@ -144,8 +198,13 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
   if (endpoint == ompt_scope_begin) {
     int nowait;
     int ck = construct_kind(kind, &nowait);
-    uint64_t id = omplens_tw_region_begin(&ts->stream, t, ck, nowait, device_num,
-                                          (uint64_t)(uintptr_t)codeptr_ra);
+    uint64_t codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+    if (tls_call.caller) { /* inside a wrapped entry call: the wrapper's caller */
+      codeptr = tls_call.caller;
+      write_entry_call(ts, &tls_call);
+      tls_call.caller = 0;
+    }
+    uint64_t id = omplens_tw_region_begin(&ts->stream, t, ck, nowait, device_num, codeptr);
     if (target_data)
       target_data->value = id;
     ts->region_device = device_num;

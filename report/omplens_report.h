@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "omplens_annotate.h"
 #include "omplens_detect.h"
 #include "omplens_trace.h"
 
@@ -24,33 +25,16 @@ enum omplens_report_error {
   OMPLENS_REPORT_EINVAL = -3,
 };
 
-/* Where a code address is in the program. Strings are owned by whoever
- * filled the struct and stay valid for the renderer's call. */
-typedef struct omplens_location {
-  const char *module;    /* module path, or NULL when in no module */
-  uint64_t offset;       /* offset of the address in the module */
-  const char *file;      /* source file, or NULL when unknown */
-  unsigned line, column;
-  const char *function;  /* or NULL */
-  const char *note;      /* why the source is unknown, or NULL */
-} omplens_location;
-
-/* Fills *loc for codeptr of process `proc`; returns 0 when something was
- * found. Optional: without it, locations are module+offset. */
-typedef int (*omplens_locate_fn)(void *ctx, size_t proc, uint64_t codeptr,
-                                 omplens_location *loc);
-
 typedef struct omplens_report_process {
   const omplens_trace *trace;
   const omplens_analysis *analysis;
+  omplens_annotator *annotator; /* may be NULL: then module+offset only */
 } omplens_report_process;
 
 typedef struct omplens_report_input {
   const omplens_report_process *procs;
   size_t num_procs;
   int program_exit_status; /* from `omplens run`; -1 when unknown */
-  omplens_locate_fn locate;
-  void *locate_ctx;
 } omplens_report_input;
 
 const char *omplens_report_strerror(int err);
@@ -63,7 +47,7 @@ int omplens_report_print_text(const omplens_report_input *in, FILE *out, size_t 
 /* Formats helpers shared by the renderers; buf must hold 32 bytes. */
 const char *omplens_format_ns(uint64_t ns, char *buf);
 const char *omplens_format_bytes(uint64_t bytes, char *buf);
-/* "file:line" when known, else "module+0xoffset", else "0xaddress".
+/* "file:line" when known, else "symbol+0xoff", "module+0xoffset" or "0xaddress".
  * buf must hold 4096 bytes. */
 const char *omplens_format_location(const omplens_report_input *in, size_t proc,
                                     uint64_t codeptr, char *buf, size_t size);

@@ -55,32 +55,36 @@ static const char *base_name(const char *path) {
   return s ? s + 1 : path;
 }
 
-const char *omplens_format_location(const omplens_report_input *in, size_t proc,
-                                    uint64_t codeptr, char *buf, size_t size) {
-  omplens_location loc = {0};
-  if (in->locate && !in->locate(in->locate_ctx, proc, codeptr, &loc) && loc.file) {
-    snprintf(buf, size, "%s:%u", loc.file, loc.line);
-    return buf;
-  }
-  const omplens_module *m = proc < in->num_procs ? find_module(in->procs[proc].trace, codeptr) : NULL;
-  if (m)
-    snprintf(buf, size, "%s+0x%" PRIx64, base_name(m->path), codeptr - m->base);
-  else
-    snprintf(buf, size, "0x%" PRIx64, codeptr);
-  return buf;
-}
-
-/* Fills loc with at least module and offset; used by the JSON renderer. */
+/* Fills loc with what is known of codeptr: source from the annotator, else
+ * module and offset from the trace's load map. Returns 0 when anything is. */
 int omplens_report__locate(const omplens_report_input *in, size_t proc, uint64_t codeptr,
                            omplens_location *loc) {
   memset(loc, 0, sizeof *loc);
-  if (in->locate && !in->locate(in->locate_ctx, proc, codeptr, loc))
-    return 0;
-  memset(loc, 0, sizeof *loc);
-  const omplens_module *m = proc < in->num_procs ? find_module(in->procs[proc].trace, codeptr) : NULL;
+  if (proc >= in->num_procs)
+    return -1;
+  if (in->procs[proc].annotator) {
+    omplens_annotate_location(in->procs[proc].annotator, codeptr, loc);
+    if (loc->module || loc->via)
+      return 0;
+  }
+  const omplens_module *m = find_module(in->procs[proc].trace, codeptr);
   if (!m)
     return -1;
   loc->module = m->path;
   loc->offset = codeptr - m->base;
   return 0;
+}
+
+const char *omplens_format_location(const omplens_report_input *in, size_t proc,
+                                    uint64_t codeptr, char *buf, size_t size) {
+  omplens_location loc;
+  if (omplens_report__locate(in, proc, codeptr, &loc))
+    snprintf(buf, size, "0x%" PRIx64, codeptr);
+  else if (loc.file)
+    snprintf(buf, size, "%s:%u", loc.file, loc.line);
+  else if (loc.function)
+    snprintf(buf, size, "%s", loc.function);
+  else
+    snprintf(buf, size, "%s+0x%" PRIx64, base_name(loc.module), loc.offset);
+  return buf;
 }

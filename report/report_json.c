@@ -65,8 +65,25 @@ static json_t *location(const omplens_report_input *in, size_t proc, uint64_t co
   }
   if (loc.function)
     json_object_set_new(o, "function", text(loc.function));
+  if (loc.via)
+    json_object_set_new(o, "via", json_string(omplens_location_via_name(loc.via)));
   if (loc.note)
     json_object_set_new(o, "note", text(loc.note));
+  return o;
+}
+
+/* The map item of a finding's operations (they share one buffer). */
+static json_t *variable(const omplens_report_input *in, size_t proc, const omplens_finding *f,
+                        const omplens_event *ev, size_t nev) {
+  omplens_variable v;
+  omplens_annotator *a = in->procs[proc].annotator;
+  if (!a || !f->num_instances || f->instances[0].event >= nev ||
+      omplens_annotate_variable(a, &ev[f->instances[0].event], &v))
+    return NULL;
+  json_t *o = json_object();
+  json_object_set_new(o, "item", text(v.item));
+  json_object_set_new(o, "name", text(v.name));
+  json_object_set_new(o, "certain", json_boolean(v.certain));
   return o;
 }
 
@@ -128,6 +145,9 @@ static json_t *finding(const omplens_report_input *in, size_t proc, const omplen
   json_object_set_new(o, "category", json_string(omplens_category_name(f->category)));
   json_object_set_new(o, "device", device(f->device));
   json_object_set_new(o, "location", location(in, proc, f->codeptr));
+  json_t *var = variable(in, proc, f, ev, nev);
+  if (var)
+    json_object_set_new(o, "variable", var);
   json_object_set_new(o, "host_addr", hex(f->host_addr));
   json_object_set_new(o, "bytes", num(f->bytes));
   json_object_set_new(o, "count", num(f->num_instances));

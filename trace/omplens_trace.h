@@ -77,7 +77,34 @@ typedef struct omplens_region {
   int16_t device;
   uint8_t kind;       /* enum omplens_construct_kind */
   uint8_t nowait;
+  /* From the runtime entry call, when the collector could see it (LD_PRELOAD):
+   * the directive's location as the compiler wrote it, ";file;function;line;
+   * column;;" (NULL when unknown), and its map arguments. */
+  const char *source;
+  uint32_t first_arg; /* index into omplens_trace_args() */
+  uint32_t num_args;
 } omplens_region;
+
+/* Map-type bits of omplens_map_arg.type (LLVM's OpenMP offload ABI). */
+enum omplens_map_type {
+  OMPLENS_MAP_TO = 0x01,
+  OMPLENS_MAP_FROM = 0x02,
+  OMPLENS_MAP_ALWAYS = 0x04,
+  OMPLENS_MAP_DELETE = 0x08,
+  OMPLENS_MAP_PTR_AND_OBJ = 0x10,
+  OMPLENS_MAP_TARGET_PARAM = 0x20,
+  OMPLENS_MAP_LITERAL = 0x100,
+  OMPLENS_MAP_IMPLICIT = 0x200,
+  OMPLENS_MAP_CLOSE = 0x400,
+  OMPLENS_MAP_PRESENT = 0x1000,
+};
+
+/* One map argument of a directive's entry call. */
+typedef struct omplens_map_arg {
+  uint64_t base, begin, size;
+  uint64_t type;     /* enum omplens_map_type bits; MEMBER_OF in the top 16 */
+  const char *name;  /* ";a[0:n];file;line;column;;" (with -g), or NULL */
+} omplens_map_arg;
 
 typedef struct omplens_module {
   const char *path;
@@ -131,6 +158,7 @@ void omplens_trace_close(omplens_trace *t);
 const omplens_trace_info *omplens_trace_get_info(const omplens_trace *t);
 const omplens_event *omplens_trace_events(const omplens_trace *t, size_t *count);
 const omplens_region *omplens_trace_regions(const omplens_trace *t, size_t *count);
+const omplens_map_arg *omplens_trace_args(const omplens_trace *t, size_t *count);
 /* Human-readable description of damage found while reading, or NULL. */
 const char *omplens_trace_damage(const omplens_trace *t);
 const char *omplens_trace_path(const omplens_trace *t);

@@ -62,7 +62,12 @@ enum omplens_tf_rec {
   OMPLENS_TF_REC_OP = 3,           /* t, dur, optype, dev, peer, host, dev_addr, bytes [hash] [region] [codeptr] */
   OMPLENS_TF_REC_KERNEL = 4,       /* t, dur, teams [region] */
   OMPLENS_TF_REC_DEVICE = 5,       /* t, device number */
+  OMPLENS_TF_REC_STRING = 6,       /* ptr, len, bytes: text at a program address */
+  OMPLENS_TF_REC_CALL = 7,         /* loc ptr, caller delta, nargs: next region's entry call */
+  OMPLENS_TF_REC_ARG = 8,          /* base, begin, size, map type, name ptr */
 };
+/* Longest string a STRING record carries; longer ones are cut. */
+#define OMPLENS_TF_MAX_STRING 400u
 /* Flags of OP and KERNEL records. */
 #define OMPLENS_TF_F_HASH 0x10       /* an 8-byte hash follows */
 #define OMPLENS_TF_F_REGION 0x20     /* explicit region id (else current region / none) */
@@ -129,6 +134,6 @@ static inline int omplens_tf__get_sv(const uint8_t **p, const uint8_t *end,
 }
 
 /* Largest record the writer emits; a chunk rotates when less is left. */
-#define OMPLENS_TF_MAX_RECORD 128u
+#define OMPLENS_TF_MAX_RECORD 512u
 
 #endif

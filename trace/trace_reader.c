@@ -37,8 +37,21 @@ typedef struct region_fixup {
   uint64_t id;
 } region_fixup;
 
+/* Program address -> text, from STRING records. */
+typedef struct string_entry {
+  uint64_t ptr;
+  char *text;
+} string_entry;
+
 struct omplens_trace {
   char *path;
+  string_entry *strings; /* open addressing, power-of-two capacity */
+  size_t num_strings, cap_strings;
+  omplens_map_arg *args;
+  uint64_t *arg_name_ptrs;   /* resolved into args[].name at the end */
+  size_t num_args, cap_args, cap_arg_ptrs;
+  uint64_t *region_loc_ptrs; /* resolved into regions[].source */
+  size_t cap_region_ptrs;
   omplens_trace_info info;
   omplens_module *modules;
   char *strings_exe, *strings_cmd;
@@ -379,6 +392,10 @@ typedef struct thread_ctx {
   size_t stack[MAX_STACK];
   size_t depth;
   size_t base;        /* first region index of this thread */
+  /* The entry call (CALL + ARG records) waiting for its region. */
+  int call_pending;
+  uint64_t call_loc, call_caller;
+  size_t call_first_arg;
 } thread_ctx;
 
 typedef struct rec_ctx {
@@ -456,9 +473,19 @@ static int dec_region_begin(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
   if (grow((void **)&t->regions, &t->cap_regions, t->num_regions + 1, sizeof *t->regions) ||
       t->num_regions >= OMPLENS_NO_REGION)
     return -2;
+  if (grow((void **)&t->region_loc_ptrs, &t->cap_region_ptrs, t->num_regions + 1,
+           sizeof *t->region_loc_ptrs))
+    return -2;
   omplens_region *g = &t->regions[t->num_regions];
   *g = (omplens_region){ts, ts, r->st.code, tc->thread, dev, (uint8_t)(kb & 0x0f),
-                        (uint8_t)((kb >> 4) & 1)};
+                        (uint8_t)((kb >> 4) & 1), NULL, 0, 0};
+  t->region_loc_ptrs[t->num_regions] = 0;
+  if (tc->call_pending) {
+    t->region_loc_ptrs[t->num_regions] = tc->call_loc;
+    g->first_arg = (uint32_t)tc->call_first_arg;
+    g->num_args = (uint32_t)(t->num_args - tc->call_first_arg);
+    tc->call_pending = 0;
+  }
   if (tc->depth < MAX_STACK)
     tc->stack[tc->depth] = t->num_regions;
   tc->depth++;
@@ -558,6 +585,104 @@ static int dec_device_rec(omplens_trace *t, rec_ctx *r) {
   return 0;
 }
 
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return x;
+}
+
+static int strings_put(omplens_trace *t, uint64_t ptr, char *text) {
+  if (2 * (t->num_strings + 1) > t->cap_strings) {
+    size_t cap = t->cap_strings ? 2 * t->cap_strings : 64;
+    string_entry *n = calloc(cap, sizeof *n);
+    if (!n)
+      return -1;
+    for (size_t i = 0; i < t->cap_strings; i++) {
+      string_entry *e = &t->strings[i];
+      if (!e->text)
+        continue;
+      size_t j = mix64(e->ptr) & (cap - 1);
+      while (n[j].text)
+        j = (j + 1) & (cap - 1);
+      n[j] = *e;
+    }
+    free(t->strings);
+    t->strings = n;
+    t->cap_strings = cap;
+  }
+  size_t j = mix64(ptr) & (t->cap_strings - 1);
+  while (t->strings[j].text && t->strings[j].ptr != ptr)
+    j = (j + 1) & (t->cap_strings - 1);
+  if (t->strings[j].text) { /* seen again (another thread): keep the first */
+    free(text);
+    return 0;
+  }
+  t->strings[j] = (string_entry){ptr, text};
+  t->num_strings++;
+  return 0;
+}
+
+static const char *strings_get(const omplens_trace *t, uint64_t ptr) {
+  if (!ptr || !t->cap_strings)
+    return NULL;
+  size_t j = mix64(ptr) & (t->cap_strings - 1);
+  while (t->strings[j].text) {
+    if (t->strings[j].ptr == ptr)
+      return t->strings[j].text;
+    j = (j + 1) & (t->cap_strings - 1);
+  }
+  return NULL;
+}
+
+static int dec_string(omplens_trace *t, rec_ctx *r) {
+  uint64_t ptr, len;
+  if (omplens_tf__get_uv(&r->p, r->end, &ptr) || omplens_tf__get_uv(&r->p, r->end, &len) ||
+      len > OMPLENS_TF_MAX_STRING || len > (uint64_t)(r->end - r->p))
+    return -1;
+  char *text = dup_n(r->p, (size_t)len);
+  r->p += len;
+  if (!text || strings_put(t, ptr, text)) {
+    free(text);
+    return -2;
+  }
+  return 0;
+}
+
+static int dec_call(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
+  uint64_t loc, nargs;
+  int64_t dc;
+  if (omplens_tf__get_uv(&r->p, r->end, &loc) || omplens_tf__get_sv(&r->p, r->end, &dc) ||
+      omplens_tf__get_uv(&r->p, r->end, &nargs))
+    return -1;
+  r->st.code += (uint64_t)dc;
+  tc->call_pending = 1;
+  tc->call_loc = loc;
+  tc->call_caller = r->st.code;
+  tc->call_first_arg = t->num_args;
+  return 0;
+}
+
+static int dec_arg(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
+  int64_t dbase, dbegin;
+  uint64_t size, type, name;
+  if (omplens_tf__get_sv(&r->p, r->end, &dbase) || omplens_tf__get_sv(&r->p, r->end, &dbegin) ||
+      omplens_tf__get_uv(&r->p, r->end, &size) || omplens_tf__get_uv(&r->p, r->end, &type) ||
+      omplens_tf__get_uv(&r->p, r->end, &name))
+    return -1;
+  r->st.host += (uint64_t)dbase;
+  if (!tc->call_pending)
+    return 0; /* an argument without its call: ignored */
+  if (t->num_args >= UINT32_MAX ||
+      grow((void **)&t->args, &t->cap_args, t->num_args + 1, sizeof *t->args) ||
+      grow((void **)&t->arg_name_ptrs, &t->cap_arg_ptrs, t->num_args + 1, sizeof(uint64_t)))
+    return -2;
+  t->args[t->num_args] = (omplens_map_arg){r->st.host, r->st.host + (uint64_t)dbegin, size, type,
+                                           NULL};
+  t->arg_name_ptrs[t->num_args++] = name;
+  return 0;
+}
+
 static int dec_record(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
   uint8_t tag = *r->p++;
   uint8_t flags = tag & 0xf0;
@@ -567,6 +692,9 @@ static int dec_record(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
   case OMPLENS_TF_REC_OP: return dec_op(t, r, tc, flags);
   case OMPLENS_TF_REC_KERNEL: return dec_kernel(t, r, tc, flags);
   case OMPLENS_TF_REC_DEVICE: return dec_device_rec(t, r);
+  case OMPLENS_TF_REC_STRING: return dec_string(t, r);
+  case OMPLENS_TF_REC_CALL: return dec_call(t, r, tc);
+  case OMPLENS_TF_REC_ARG: return dec_arg(t, r, tc);
   default: return -1;
   }
 }
@@ -603,12 +731,16 @@ static int decode_all(omplens_trace *t, const source *src, chunk_ref *refs, size
   uint8_t *buf = malloc(OMPLENS_TF_MAX_CHUNK_BYTES);
   int rc = (!t->thread_region_base || !t->thread_region_count || !buf) ? OMPLENS_TRACE_ENOMEM : 0;
   t->num_threads = nthreads;
-  thread_ctx tc = {UINT32_MAX, {0}, 0, 0};
+  thread_ctx tc;
+  memset(&tc, 0, sizeof tc);
+  tc.thread = UINT32_MAX;
   for (size_t i = 0; i < n && !rc; i++) {
     if (refs[i].thread >= nthreads)
       continue;
     if (refs[i].thread != tc.thread) {
-      tc = (thread_ctx){refs[i].thread, {0}, 0, t->num_regions};
+      memset(&tc, 0, sizeof tc);
+      tc.thread = refs[i].thread;
+      tc.base = t->num_regions;
       t->thread_region_base[tc.thread] = t->num_regions;
     } else if (refs[i].seq != refs[i - 1].seq + 1) {
       damage(t, "thread %u: chunks %u to %u are missing", tc.thread, refs[i - 1].seq + 1,
@@ -635,6 +767,14 @@ static void resolve_regions(omplens_trace *t) {
     if (e->region != OMPLENS_NO_REGION && !(e->flags & OMPLENS_EVF_OWN_CODEPTR))
       e->codeptr = t->regions[e->region].codeptr;
   }
+  for (size_t i = 0; i < t->num_regions; i++)
+    t->regions[i].source = strings_get(t, t->region_loc_ptrs[i]);
+  for (size_t i = 0; i < t->num_args; i++)
+    t->args[i].name = strings_get(t, t->arg_name_ptrs[i]);
+  free(t->region_loc_ptrs);
+  free(t->arg_name_ptrs);
+  t->region_loc_ptrs = NULL;
+  t->arg_name_ptrs = NULL;
 }
 
 typedef struct sort_key {
@@ -773,7 +913,19 @@ void omplens_trace_close(omplens_trace *t) {
   free(t->thread_region_count);
   free(t->damage);
   free(t->path);
+  for (size_t i = 0; i < t->cap_strings; i++)
+    free(t->strings[i].text);
+  free(t->strings);
+  free(t->args);
+  free(t->arg_name_ptrs);
+  free(t->region_loc_ptrs);
   free(t);
+}
+
+const omplens_map_arg *omplens_trace_args(const omplens_trace *t, size_t *count) {
+  if (count)
+    *count = t ? t->num_args : 0;
+  return t ? t->args : NULL;
 }
 
 const omplens_trace_info *omplens_trace_get_info(const omplens_trace *t) {

@@ -335,3 +335,45 @@ void omplens_tw_device(omplens_tw_stream *s, uint64_t t_ns, int device) {
   n += omplens_tf__put_sv(p + n, device);
   stream_commit(s, n);
 }
+
+void omplens_tw_string(omplens_tw_stream *s, uint64_t ptr, const char *text) {
+  uint8_t *p = stream_reserve(s, s->st.t);
+  if (!p)
+    return;
+  size_t len = strnlen(text, OMPLENS_TF_MAX_STRING);
+  size_t n = 1;
+  p[0] = OMPLENS_TF_REC_STRING;
+  n += omplens_tf__put_uv(p + n, ptr);
+  n += omplens_tf__put_uv(p + n, len);
+  memcpy(p + n, text, len);
+  stream_commit(s, n + len);
+}
+
+void omplens_tw_call(omplens_tw_stream *s, uint64_t loc_ptr, uint64_t caller, uint32_t nargs) {
+  uint8_t *p = stream_reserve(s, s->st.t);
+  if (!p)
+    return;
+  size_t n = 1;
+  p[0] = OMPLENS_TF_REC_CALL;
+  n += omplens_tf__put_uv(p + n, loc_ptr);
+  n += omplens_tf__put_sv(p + n, (int64_t)(caller - s->st.code));
+  s->st.code = caller;
+  n += omplens_tf__put_uv(p + n, nargs);
+  stream_commit(s, n);
+}
+
+void omplens_tw_arg(omplens_tw_stream *s, uint64_t base, uint64_t begin, uint64_t size,
+                    uint64_t map_type, uint64_t name_ptr) {
+  uint8_t *p = stream_reserve(s, s->st.t);
+  if (!p)
+    return;
+  size_t n = 1;
+  p[0] = OMPLENS_TF_REC_ARG;
+  n += omplens_tf__put_sv(p + n, (int64_t)(base - s->st.host));
+  n += omplens_tf__put_sv(p + n, (int64_t)(begin - base));
+  s->st.host = base;
+  n += omplens_tf__put_uv(p + n, size);
+  n += omplens_tf__put_uv(p + n, map_type);
+  n += omplens_tf__put_uv(p + n, name_ptr);
+  stream_commit(s, n);
+}

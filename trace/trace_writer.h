@@ -81,4 +81,13 @@ void omplens_tw_kernel(omplens_tw_stream *s, uint64_t begin_ns, uint64_t end_ns,
                        int device, uint64_t teams, uint64_t region);
 void omplens_tw_device(omplens_tw_stream *s, uint64_t t_ns, int device);
 
+/* Entry-call details (LLVM passes them to __tgt_* entry points): the text at
+ * a program address (the directive's ident_t psource, a map-name string),
+ * the call itself, and each map argument. CALL and its ARGs describe the
+ * next region this stream begins. */
+void omplens_tw_string(omplens_tw_stream *s, uint64_t ptr, const char *text);
+void omplens_tw_call(omplens_tw_stream *s, uint64_t loc_ptr, uint64_t caller, uint32_t nargs);
+void omplens_tw_arg(omplens_tw_stream *s, uint64_t base, uint64_t begin, uint64_t size,
+                    uint64_t map_type, uint64_t name_ptr);
+
 #endif

@@ -1,0 +1,273 @@
+/* Annotator: the runtime's own words first (ident_t psource and map names,
+ * recorded when the collector was preloaded), DWARF second, ELF symbols last. */
+#include "omplens_annotate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omplens_symbolize.h"
+
+typedef struct code_entry {
+  uint64_t codeptr;
+  uint32_t region; /* a region with this codeptr that has a source, or any */
+} code_entry;
+
+struct omplens_annotator {
+  const omplens_trace *trace;
+  omplens_symbolizer *sym;   /* NULL when it could not be created */
+  code_entry *codes;         /* open addressing, power-of-two capacity */
+  size_t cap_codes;
+  char **owned;              /* every string handed out */
+  size_t num_owned, cap_owned;
+};
+
+const char *omplens_annotate_strerror(int err) {
+  switch (err) {
+  case OMPLENS_ANNOTATE_OK: return "success";
+  case OMPLENS_ANNOTATE_EINVAL: return "invalid argument";
+  case OMPLENS_ANNOTATE_ENOMEM: return "out of memory";
+  case OMPLENS_ANNOTATE_ENOTFOUND: return "no source information";
+  default: return "unknown error";
+  }
+}
+
+const char *omplens_location_via_name(int via) {
+  switch (via) {
+  case OMPLENS_VIA_RUNTIME: return "runtime";
+  case OMPLENS_VIA_DEBUG_INFO: return "debug-info";
+  case OMPLENS_VIA_SYMBOL: return "symbol";
+  default: return "none";
+  }
+}
+
+static size_t slot_of(uint64_t key, size_t cap) {
+  key ^= key >> 29;
+  key *= 0xbf58476d1ce4e5b9ULL;
+  key ^= key >> 32;
+  return (size_t)key & (cap - 1);
+}
+
+/* Keeps one region per codeptr, preferring one whose entry call was seen. */
+static int index_regions(omplens_annotator *a) {
+  size_t n;
+  const omplens_region *r = omplens_trace_regions(a->trace, &n);
+  size_t cap = 64;
+  while (cap < 2 * n + 2)
+    cap *= 2;
+  a->codes = calloc(cap, sizeof *a->codes);
+  if (!a->codes)
+    return OMPLENS_ANNOTATE_ENOMEM;
+  a->cap_codes = cap;
+  for (size_t i = 0; i < n; i++) {
+    size_t j = slot_of(r[i].codeptr, cap);
+    while (a->codes[j].codeptr && a->codes[j].codeptr != r[i].codeptr)
+      j = (j + 1) & (cap - 1);
+    if (!a->codes[j].codeptr || (!r[a->codes[j].region].source && r[i].source))
+      a->codes[j] = (code_entry){r[i].codeptr, (uint32_t)i};
+  }
+  return 0;
+}
+
+static const omplens_region *region_of(const omplens_annotator *a, uint64_t codeptr) {
+  if (!codeptr || !a->cap_codes)
+    return NULL;
+  size_t j = slot_of(codeptr, a->cap_codes);
+  while (a->codes[j].codeptr) {
+    if (a->codes[j].codeptr == codeptr)
+      return &omplens_trace_regions(a->trace, NULL)[a->codes[j].region];
+    j = (j + 1) & (a->cap_codes - 1);
+  }
+  return NULL;
+}
+
+int omplens_annotator_create(const omplens_trace *t, omplens_annotator **out) {
+  *out = NULL;
+  const omplens_trace_info *info = omplens_trace_get_info(t);
+  if (!info)
+    return OMPLENS_ANNOTATE_EINVAL;
+  omplens_annotator *a = calloc(1, sizeof *a);
+  if (!a)
+    return OMPLENS_ANNOTATE_ENOMEM;
+  a->trace = t;
+  /* A failed symbolizer leaves a NULL that lookups accept: the runtime's
+   * locations still work without it. */
+  omplens_symbolizer_create(info->modules, info->num_modules, &a->sym);
+  int rc = index_regions(a);
+  if (rc) {
+    omplens_annotator_destroy(a);
+    return rc;
+  }
+  *out = a;
+  return 0;
+}
+
+void omplens_annotator_destroy(omplens_annotator *a) {
+  if (!a)
+    return;
+  omplens_symbolizer_destroy(a->sym);
+  for (size_t i = 0; i < a->num_owned; i++)
+    free(a->owned[i]);
+  free(a->owned);
+  free(a->codes);
+  free(a);
+}
+
+/* Copies [s, s+n) into a string the annotator owns. */
+static const char *own(omplens_annotator *a, const char *s, size_t n) {
+  if (a->num_owned == a->cap_owned) {
+    size_t cap = a->cap_owned ? 2 * a->cap_owned : 32;
+    char **p = realloc(a->owned, cap * sizeof *p);
+    if (!p)
+      return NULL;
+    a->owned = p;
+    a->cap_owned = cap;
+  }
+  char *c = malloc(n + 1);
+  if (!c)
+    return NULL;
+  memcpy(c, s, n);
+  c[n] = 0;
+  a->owned[a->num_owned++] = c;
+  return c;
+}
+
+/* Splits ";f1;f2;f3;...;;" (LLVM's ident_t and map-name format) into up to
+ * max fields; returns how many were found. */
+static int split_fields(const char *s, const char **start, size_t *len, int max) {
+  if (!s || *s != ';')
+    return 0;
+  int n = 0;
+  for (const char *p = s + 1; *p && n < max;) {
+    const char *semi = strchr(p, ';');
+    if (!semi)
+      break;
+    start[n] = p;
+    len[n++] = (size_t)(semi - p);
+    p = semi + 1;
+  }
+  return n;
+}
+
+/* Fills loc from the runtime's ";file;function;line;column;;"; 0 if usable. */
+static int from_runtime(omplens_annotator *a, const char *source, omplens_location *loc) {
+  const char *f[4];
+  size_t n[4];
+  if (split_fields(source, f, n, 4) < 4)
+    return -1;
+  unsigned line = (unsigned)strtoul(f[2], NULL, 10);
+  if (!line || (n[0] == 7 && !strncmp(f[0], "unknown", 7)))
+    return -1; /* built without -g: clang writes ";unknown;unknown;0;0;;" */
+  loc->file = own(a, f[0], n[0]);
+  loc->function = own(a, f[1], n[1]);
+  loc->line = line;
+  loc->column = (unsigned)strtoul(f[3], NULL, 10);
+  loc->via = OMPLENS_VIA_RUNTIME;
+  return loc->file ? 0 : -1;
+}
+
+static const char *symbol_note(int status) {
+  switch (status) {
+  case OMPLENS_SYM_NO_DEBUG_INFO:
+    return "no debug info: rebuild with -g (or -gline-tables-only) to see the source line";
+  case OMPLENS_SYM_BUILD_ID_MISMATCH:
+    return "the binary was rebuilt after the run (build-id differs): not attributed";
+  case OMPLENS_SYM_MODULE_MISSING:
+    return "the binary no longer exists: not attributed";
+  case OMPLENS_SYM_MODULE_UNREADABLE:
+    return "the binary cannot be read as ELF: not attributed";
+  case OMPLENS_SYM_NO_MODULE:
+    return "the address is in no module of the recorded load map";
+  default:
+    return "no source information";
+  }
+}
+
+static void from_symbolizer(omplens_annotator *a, uint64_t codeptr, omplens_location *loc) {
+  omplens_source_loc s;
+  omplens_symbolize(a->sym, codeptr, &s);
+  loc->module = s.module;
+  loc->offset = s.module_offset;
+  if (loc->via == OMPLENS_VIA_RUNTIME)
+    return;
+  if (s.status == OMPLENS_SYM_OK && s.file && s.line) {
+    loc->file = s.file;
+    loc->line = s.line;
+    loc->column = s.column;
+    loc->function = s.function;
+    loc->via = OMPLENS_VIA_DEBUG_INFO;
+    return;
+  }
+  if (s.status == OMPLENS_SYM_NO_DEBUG_INFO && s.symbol) {
+    char buf[512];
+    int k = snprintf(buf, sizeof buf, "%s+0x%llx", s.symbol, (unsigned long long)s.symbol_offset);
+    loc->function = own(a, buf, k < 0 ? 0 : (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
+    loc->via = OMPLENS_VIA_SYMBOL;
+  }
+  loc->note = symbol_note(s.status);
+}
+
+int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_location *out) {
+  memset(out, 0, sizeof *out);
+  if (!a)
+    return OMPLENS_ANNOTATE_EINVAL;
+  const omplens_region *r = region_of(a, codeptr);
+  if (r && r->source)
+    from_runtime(a, r->source, out);
+  from_symbolizer(a, codeptr, out);
+  return out->via == OMPLENS_VIA_NONE ? OMPLENS_ANNOTATE_ENOTFOUND : 0;
+}
+
+/* The base variable of a map item: "a" of "a[0:n]", "s" of "s.x", "p" of "*p". */
+static size_t base_name(const char *item, size_t n, size_t *skip) {
+  size_t i = 0;
+  while (i < n && (item[i] == '*' || item[i] == '(' || item[i] == '&' || item[i] == ' '))
+    i++;
+  size_t j = i;
+  while (j < n && (item[j] == '_' || (item[j] >= 'a' && item[j] <= 'z') ||
+                   (item[j] >= 'A' && item[j] <= 'Z') || (item[j] >= '0' && item[j] <= '9')))
+    j++;
+  *skip = i;
+  return j - i;
+}
+
+/* The argument of region r that holds [addr, addr+bytes): an exact match of
+ * begin and size first, else the one range that contains addr. */
+static const omplens_map_arg *match_arg(const omplens_trace *t, const omplens_region *r,
+                                        uint64_t addr, uint64_t bytes) {
+  size_t nargs;
+  const omplens_map_arg *args = omplens_trace_args(t, &nargs);
+  const omplens_map_arg *within = NULL;
+  int candidates = 0;
+  for (uint32_t i = r->first_arg; i < r->first_arg + r->num_args && i < nargs; i++) {
+    if (args[i].begin == addr && args[i].size == bytes)
+      return &args[i];
+    if (addr >= args[i].begin && addr < args[i].begin + args[i].size) {
+      within = &args[i];
+      candidates++;
+    }
+  }
+  return candidates == 1 ? within : NULL;
+}
+
+int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
+                              omplens_variable *out) {
+  memset(out, 0, sizeof *out);
+  if (!a || !e)
+    return OMPLENS_ANNOTATE_EINVAL;
+  size_t nreg;
+  const omplens_region *regions = omplens_trace_regions(a->trace, &nreg);
+  if (e->region >= nreg || !e->host_addr)
+    return OMPLENS_ANNOTATE_ENOTFOUND;
+  const omplens_map_arg *arg = match_arg(a->trace, &regions[e->region], e->host_addr, e->bytes);
+  const char *f[1];
+  size_t n[1];
+  if (!arg || split_fields(arg->name, f, n, 1) < 1 || !n[0])
+    return OMPLENS_ANNOTATE_ENOTFOUND;
+  size_t skip, len = base_name(f[0], n[0], &skip);
+  out->item = own(a, f[0], n[0]);
+  out->name = len ? own(a, f[0] + skip, len) : out->item;
+  out->map_type = arg->type;
+  out->certain = 1;
+  return out->item && out->name ? 0 : OMPLENS_ANNOTATE_ENOMEM;
+}

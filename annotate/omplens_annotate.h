@@ -1,0 +1,75 @@
+/* omplens annotate: where in the source a recorded directive and a recorded
+ * buffer are. This is the component's public face; it combines what the
+ * runtime told the collector (the directive's ident_t location and map-item
+ * names, exact) with the program's debug info (omplens_symbolize.h).
+ * Functions return 0 or a negative OMPLENS_ANNOTATE_E* code. */
+#ifndef OMPLENS_ANNOTATE_H
+#define OMPLENS_ANNOTATE_H
+
+#include <stdint.h>
+
+#include "omplens_trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum omplens_annotate_error {
+  OMPLENS_ANNOTATE_OK = 0,
+  OMPLENS_ANNOTATE_EINVAL = -1,
+  OMPLENS_ANNOTATE_ENOMEM = -2,
+  OMPLENS_ANNOTATE_ENOTFOUND = -3, /* nothing known about the address/buffer */
+};
+
+/* How a location was found, best first. */
+enum omplens_location_via {
+  OMPLENS_VIA_NONE = 0,
+  OMPLENS_VIA_RUNTIME,   /* the directive's own location, passed by the compiler */
+  OMPLENS_VIA_DEBUG_INFO,/* DWARF line table of the call                       */
+  OMPLENS_VIA_SYMBOL,    /* ELF symbol + offset only (no debug info)            */
+};
+
+/* Where a code address is in the program. Strings belong to the annotator
+ * (valid until it is destroyed) and may be NULL. */
+typedef struct omplens_location {
+  const char *module;    /* module path, NULL when in no module */
+  uint64_t offset;       /* address - module base */
+  const char *file;      /* source file, NULL when unknown */
+  unsigned line, column;
+  const char *function;  /* with VIA_SYMBOL: "symbol+0xoff" */
+  int via;               /* enum omplens_location_via */
+  const char *note;      /* why the source is not known better, or NULL */
+} omplens_location;
+
+/* The map-clause item a transfer or allocation belongs to. */
+typedef struct omplens_variable {
+  const char *item;      /* "a[0:n]" as the compiler spelled it */
+  const char *name;      /* base variable: "a" */
+  uint64_t map_type;     /* OMPLENS_MAP_* bits of that item */
+  int certain;           /* 1: exact (runtime names); 0: a guess */
+} omplens_variable;
+
+typedef struct omplens_annotator omplens_annotator;
+
+const char *omplens_annotate_strerror(int err);
+const char *omplens_location_via_name(int via); /* "runtime", "debug-info", ... */
+
+/* Creates an annotator for one trace (which must outlive it). On success
+ * *out is new (caller frees with omplens_annotator_destroy); on failure NULL. */
+int omplens_annotator_create(const omplens_trace *t, omplens_annotator **out);
+void omplens_annotator_destroy(omplens_annotator *a); /* NULL accepted */
+
+/* Locates a directive's code address. *out is always filled (at least the
+ * module and offset when known); returns 0 when a source file or a symbol
+ * was found, OMPLENS_ANNOTATE_ENOTFOUND otherwise. NULL a gives EINVAL. */
+int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_location *out);
+
+/* Names the map item of a transfer or allocation event; returns
+ * OMPLENS_ANNOTATE_ENOTFOUND when the trace has no map names for it. */
+int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
+                              omplens_variable *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

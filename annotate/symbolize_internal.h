@@ -1,0 +1,132 @@
+/* Internals of the symbolizer (annotate/omplens_symbolize.h). Not installed;
+ * shared by the annotate/symbolize*.c files only. Design: docs/symbolize.md. */
+#ifndef OMPLENS_SYMBOLIZE_INTERNAL_H
+#define OMPLENS_SYMBOLIZE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include "omplens_symbolize.h"
+
+/* One address range of one compilation unit, in the module's DWARF
+ * address space. The table is sorted by start; max_end is the largest end
+ * among this entry and all before it, which bounds the backward scan when
+ * ranges overlap. */
+typedef struct omplens_symbolize__cu_range {
+  uint64_t start, end;
+  uint64_t max_end;
+  Dwarf_Die cudie;   /* owner of the line table                         */
+  Dwarf_Die scopedie;/* owner of the DIE tree: the split unit for a skeleton,
+                        else the same as cudie                           */
+} omplens_symbolize__cu_range;
+
+/* One module of the load map, and what opening its file told us. */
+typedef struct omplens_symbolize__module {
+  char *path;
+  uint64_t base, low, high;
+  uint8_t build_id[20];
+  uint8_t build_id_len;
+  bool opened;       /* the file was looked at (whatever came of it)      */
+  int status;        /* OK, or why nothing in this module is attributed   */
+  unsigned flags;    /* OMPLENS_SYMF_VERIFIED                             */
+  Dwfl *dwfl;        /* one session per module: modules come and go alone */
+  Dwfl_Module *dwmod;
+  Dwarf *dwarf;      /* NULL when the module has no DWARF                 */
+  Dwarf_Addr bias;   /* run-time address - DWARF address                  */
+  omplens_symbolize__cu_range *ranges;
+  size_t num_ranges;
+} omplens_symbolize__module;
+
+/* Interned strings: each distinct string is stored once and lives until
+ * the symbolizer is destroyed. Open addressing, power-of-two capacity. */
+typedef struct omplens_symbolize__strings {
+  char **slots;
+  size_t cap, count;
+} omplens_symbolize__strings;
+
+typedef struct omplens_symbolize__cached {
+  uint64_t codeptr;
+  bool used;
+  omplens_source_loc loc;
+} omplens_symbolize__cached;
+
+struct omplens_symbolizer {
+  omplens_symbolize__module *modules; /* sorted by low */
+  size_t num_modules;
+  omplens_symbolize__strings strings;
+  omplens_symbolize__cached *cache;   /* open addressing on codeptr */
+  size_t cache_cap, cache_count;
+};
+
+/* symbolize_module.c */
+/* Opens m's file once: build-id check, DWARF, CU table. Sets m->status.
+ * Returns 0, or ENOMEM (m is then left closed and may be retried). */
+int omplens_symbolize__module_open(omplens_symbolize__module *m);
+void omplens_symbolize__module_close(omplens_symbolize__module *m);
+/* The CU whose ranges contain addr (DWARF terms), or NULL. */
+const omplens_symbolize__cu_range *
+omplens_symbolize__module_find_cu(const omplens_symbolize__module *m,
+                                  uint64_t addr);
+
+/* A place in the source; file absolute when DWARF allows, and interned. */
+typedef struct omplens_symbolize__position {
+  const char *file;
+  uint32_t line;    /* 0 unknown */
+  uint32_t column;  /* 0 unknown */
+} omplens_symbolize__position;
+
+/* symbolize_dwarf.c */
+/* Fills file, line, column, function and the inline chain of out for
+ * codeptr in m; out->symbol must be set already. Returns 0, 1 when DWARF
+ * has no line for the address, or OMPLENS_SYMBOLIZE_ENOMEM. */
+int omplens_symbolize__lookup_dwarf(omplens_symbolizer *s,
+                                    const omplens_symbolize__module *m,
+                                    uint64_t codeptr, omplens_source_loc *out);
+/* Name of a subprogram or inlined instance, through abstract_origin and
+ * specification, else its linkage name; NULL-tolerant. */
+const char *omplens_symbolize__die_name(Dwarf_Die *die);
+/* Where the line-table row is. */
+omplens_symbolize__position
+omplens_symbolize__row_position(omplens_symbolizer *s, Dwarf_Die *cudie,
+                                Dwarf_Line *row, bool *oom);
+/* Where an inlined instance was called from (DW_AT_call_*). */
+omplens_symbolize__position
+omplens_symbolize__call_site(omplens_symbolizer *s, Dwarf_Die *cudie,
+                             Dwarf_Die *inlined, bool *oom);
+/* The physical nesting of the innermost subprogram or inlined instance
+ * containing addr, innermost first, out to the CU. Returns the count (0 when
+ * none) and sets *chain to a malloc'd array the caller frees. */
+int omplens_symbolize__function_chain(Dwarf_Die *scopedie, uint64_t addr,
+                                      Dwarf_Die **chain);
+/* Source file number `index` of the CU, made absolute and interned; NULL
+ * if unknown, or when out of memory with *oom set. */
+const char *omplens_symbolize__cu_file(omplens_symbolizer *s, Dwarf_Die *cudie,
+                                       Dwarf_Word index, bool *oom);
+
+/* symbolize_launch.c */
+/* When the call at addr (DWARF terms: codeptr - 1) is an offload kernel
+ * launch, moves out's location to the `#pragma omp target` (see
+ * OMPLENS_SYMF_KERNEL_LAUNCH). Returns 0 or OMPLENS_SYMBOLIZE_ENOMEM; leaves
+ * out alone when the pattern is absent. */
+int omplens_symbolize__fix_kernel_launch(omplens_symbolizer *s,
+                                         const omplens_symbolize__module *m,
+                                         const omplens_symbolize__cu_range *cu,
+                                         uint64_t addr, omplens_source_loc *out);
+
+/* symbolize_strings.c */
+/* Returns the interned copy of str (NULL str gives NULL), or NULL when out
+ * of memory; *oom tells the two apart. */
+const char *omplens_symbolize__intern(omplens_symbolize__strings *t,
+                                      const char *str, bool *oom);
+/* Interns dir/name with "." and empty components dropped; name alone when
+ * it is absolute or dir is NULL. */
+const char *omplens_symbolize__intern_path(omplens_symbolize__strings *t,
+                                           const char *dir, const char *name,
+                                           bool *oom);
+void omplens_symbolize__strings_free(omplens_symbolize__strings *t);
+
+#endif

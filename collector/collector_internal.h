@@ -1,0 +1,17 @@
+/* Internal: what the entry-point wrappers (interpose.c) tell the collector. */
+#ifndef OMPLENS_COLLECTOR_INTERNAL_H
+#define OMPLENS_COLLECTOR_INTERNAL_H
+
+#include <stdint.h>
+
+/* Records a runtime entry call made from `caller` with the directive's
+ * location string `loc` and its map arguments; the region the runtime begins
+ * during the call is attributed to `caller` and gets these arguments. Does
+ * nothing while the collector is inactive. Never allocates. */
+void omplens_collector__begin_call(const char *loc, const void *caller, int32_t nargs,
+                                   void *const *bases, void *const *begins,
+                                   const int64_t *sizes, const int64_t *types,
+                                   void *const *names);
+void omplens_collector__end_call(void);
+
+#endif

@@ -1,0 +1,391 @@
+/* report.md: GitHub-flavoured Markdown for code review, and the Markdown
+ * narrative that report.html shows through libcmark. One static function per
+ * part of the report; omplens_render_markdown() is the loop over processes.
+ * Every text from the program, the trace or the sources is escaped
+ * (omplens_md__text, omplens_md__code). Design: docs/report.md. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render_md_internal.h"
+
+#define TOP_DIRECTIVES 10
+
+typedef struct md_ctx {
+  omplens_strbuf *b;
+  const char *base;     /* paths are shown relative to it */
+  size_t max_instances; /* per finding */
+} md_ctx;
+
+/* ---- Narrative (shared with report.html) --------------------------------- */
+
+static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
+    "The same bytes were sent to %s again from the same host buffer, although %s "
+    "already held them.",
+    "The same bytes were sent to %s again from another host buffer (zero-filled arrays "
+    "often do this), although %s already held them.",
+    "The data came back unchanged: each of these copies completes a round trip "
+    "(host to device and back, or the reverse) in which nothing modified it, here on %s.",
+    "The same host buffer was allocated again on %s with the same size: it is freed "
+    "and allocated again instead of staying allocated.",
+    "The buffer was allocated on %s and freed again without any kernel running on %s "
+    "in between.",
+    "No kernel on %s read this copy: a later copy overwrote it, or it arrived after %s "
+    "ran its last kernel.",
+};
+
+static int category_index(const char *name) {
+  for (int c = 0; name && c < OMPLENS_RENDER_CATEGORIES; c++)
+    if (!strcmp(name, omplens_render__category_name(c)))
+      return c;
+  return -1;
+}
+
+void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base) {
+  const json_t *tot = json_object_get(proc, "totals");
+  const json_t *dirs = omplens_render__array(proc, "directives");
+  size_t nfind = json_array_size(omplens_render__array(proc, "findings"));
+  char t1[32], t2[32], t3[32];
+  if (!nfind) {
+    omplens_strbuf_printf(b,
+                          "**No wasted data movement found.** omplens checked %" PRIu64
+                          " transfers (%s), %" PRIu64 " allocations and %" PRIu64 " kernels.\n",
+                          omplens_render__u64(tot, "transfers"),
+                          omplens_format_bytes(omplens_render__u64(tot, "transfer_bytes"), t1),
+                          omplens_render__u64(tot, "allocations"),
+                          omplens_render__u64(tot, "kernels"));
+  } else {
+    uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__u64(tot, "savings_ns");
+    omplens_strbuf_printf(b, "omplens found **%" PRIu64 " wasteful operations** in %zu finding%s at %zu "
+                          "directive%s. ",
+                          omplens_render__total_count(tot), nfind, nfind == 1 ? "" : "s",
+                          json_array_size(dirs), json_array_size(dirs) == 1 ? "" : "s");
+    omplens_strbuf_printf(b, "Fixing them is predicted to save **%s** of the %s run (%.1f %%)",
+                          omplens_format_ns(saved, t1), omplens_format_ns(run, t2),
+                          run ? 100.0 * (double)saved / (double)run : 0.0);
+    double speedup = omplens_render__real(tot, "predicted_speedup");
+    if (speedup > 0)
+      omplens_strbuf_printf(b, ", a **%s** speedup.\n", omplens_render__speedup(speedup, t3));
+    else
+      omplens_strbuf_puts(b, "; no speedup can be predicted, because the operations overlapped "
+                             "in time on several threads or devices.\n");
+    const json_t *top = json_array_get(dirs, 0);
+    if (top) {
+      char loc[4096];
+      omplens_strbuf_puts(b, "\nThe largest saving is at ");
+      omplens_md__code(b, omplens_render__location_label(json_object_get(top, "location"), base,
+                                                         loc, sizeof loc), 0);
+      omplens_strbuf_printf(b, " (%s).\n", omplens_format_ns(omplens_render__u64(top, "savings_ns"), t1));
+    }
+  }
+  if (!omplens_render__bool(proc, "complete", 1))
+    omplens_strbuf_puts(b, "\n**The trace is incomplete**: the program crashed or ended with "
+                           "`_exit()`, so only what was recorded is analysed.\n");
+}
+
+static void finding_generic_explanation(omplens_strbuf *b, const json_t *finding) {
+  int c = category_index(omplens_render__str(finding, "category"));
+  char dev[32];
+  omplens_render__device(json_object_get(finding, "device"), dev);
+  if (c < 0) {
+    omplens_strbuf_puts(b, "See docs/detectors.md for this category.\n");
+    return;
+  }
+  omplens_strbuf_printf(b, generic_explanation[c], dev, dev);
+  omplens_strbuf_puts(b, "\n");
+}
+
+static void finding_fix(omplens_strbuf *b, const json_t *fix) {
+  const char *summary = omplens_render__str(fix, "summary");
+  const char *diff = omplens_render__str(fix, "diff");
+  const char *manual = omplens_render__str(fix, "manual");
+  if (summary) {
+    omplens_strbuf_puts(b, "\n**Suggested fix:** ");
+    omplens_md__text(b, summary, 0);
+    omplens_strbuf_puts(b, "\n");
+  }
+  if (diff) {
+    omplens_strbuf_puts(b, "\n");
+    omplens_md__code_block(b, "diff", diff);
+  }
+  if (manual) {
+    omplens_strbuf_puts(b, summary || diff ? "\n" : "\n**How to fix:** ");
+    omplens_md__text(b, manual, 0);
+    omplens_strbuf_puts(b, "\n");
+  }
+  uint64_t saves = omplens_render__u64(fix, "predicted_savings_ns");
+  if (saves) {
+    char t[32], s[32];
+    omplens_strbuf_printf(b, "\nPredicted effect of this fix: saves %s", omplens_format_ns(saves, t));
+    double speedup = omplens_render__real(fix, "predicted_speedup");
+    if (speedup > 0)
+      omplens_strbuf_printf(b, ", %s speedup", omplens_render__speedup(speedup, s));
+    omplens_strbuf_puts(b, ".\n");
+  }
+}
+
+void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *base) {
+  const char *explanation = omplens_render__str(finding, "explanation");
+  if (explanation) {
+    omplens_md__text(b, explanation, 0);
+    omplens_strbuf_puts(b, "\n");
+  } else {
+    finding_generic_explanation(b, finding);
+  }
+  const json_t *fix = json_object_get(finding, "fix");
+  if (json_is_object(fix))
+    finding_fix(b, fix);
+}
+
+/* ---- report.md ------------------------------------------------------------ */
+
+static const char *program_name(const json_t *proc) {
+  const char *s = omplens_render__str(proc, "command_line");
+  if (!s || !*s)
+    s = omplens_render__str(proc, "executable");
+  return s && *s ? s : "(unknown program)";
+}
+
+static void md_row(md_ctx *m, const char *label, const char *value) {
+  omplens_strbuf_printf(m->b, "| %s | ", label);
+  omplens_md__text(m->b, value, 1);
+  omplens_strbuf_puts(m->b, " |\n");
+}
+
+static void md_process_table(md_ctx *m, const json_t *proc) {
+  const json_t *tot = json_object_get(proc, "totals");
+  omplens_strbuf *b = m->b;
+  char v[256], t1[32], t2[32];
+  omplens_strbuf_puts(b, "\n| Measure | Value |\n|---|---|\n| Program | ");
+  omplens_md__code(b, program_name(proc), 1);
+  omplens_strbuf_printf(b, " (pid %" PRIu64 ") |\n", omplens_render__u64(proc, "pid"));
+  omplens_strbuf_printf(b, "| Run time | %s%s |\n", omplens_format_ns(omplens_render__u64(tot, "run_ns"), t1),
+                        omplens_render__bool(proc, "complete", 1) ? "" : " (trace incomplete)");
+  omplens_strbuf_printf(b, "| Devices | %" PRIu64 " |\n", omplens_render__u64(proc, "devices"));
+  snprintf(v, sizeof v, "%" PRIu64 " (%s in %s)", omplens_render__u64(tot, "transfers"),
+           omplens_format_bytes(omplens_render__u64(tot, "transfer_bytes"), t1),
+           omplens_format_ns(omplens_render__u64(tot, "transfer_ns"), t2));
+  md_row(m, "Transfers", v);
+  snprintf(v, sizeof v, "%" PRIu64 " (%s)", omplens_render__u64(tot, "allocations"),
+           omplens_format_ns(omplens_render__u64(tot, "alloc_ns"), t1));
+  md_row(m, "Allocations", v);
+  snprintf(v, sizeof v, "%" PRIu64 " (%s)", omplens_render__u64(tot, "kernels"),
+           omplens_format_ns(omplens_render__u64(tot, "kernel_ns"), t1));
+  md_row(m, "Kernels", v);
+  uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__u64(tot, "savings_ns");
+  snprintf(v, sizeof v, "%s (%.1f %% of the run)", omplens_format_ns(saved, t1),
+           run ? 100.0 * (double)saved / (double)run : 0.0);
+  omplens_strbuf_printf(b, "| Predicted savings | **%s** |\n", v);
+  md_row(m, "Predicted speedup", omplens_render__speedup(omplens_render__real(tot, "predicted_speedup"), t1));
+}
+
+static void md_category_table(md_ctx *m, const json_t *proc) {
+  const json_t *tot = json_object_get(proc, "totals");
+  const json_t *counts = json_object_get(tot, "counts"), *bytes = json_object_get(tot, "bytes");
+  char t[32];
+  omplens_strbuf_puts(m->b, "\n| Category | Instances | Bytes |\n|---|---:|---:|\n");
+  for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++) {
+    const char *name = omplens_render__category_name(c);
+    omplens_strbuf_printf(m->b, "| %s | %" PRIu64 " | %s |\n", omplens_render__category_title(c),
+                          omplens_render__u64(counts, name),
+                          omplens_format_bytes(omplens_render__u64(bytes, name), t));
+  }
+}
+
+static void md_warnings(md_ctx *m, const json_t *proc) {
+  uint64_t dropped = omplens_render__u64(proc, "dropped_events");
+  if (dropped)
+    omplens_strbuf_printf(m->b, "\n> **Warning:** %" PRIu64 " events were not recorded; the "
+                                "findings may be incomplete.\n", dropped);
+  size_t i;
+  const json_t *line;
+  json_array_foreach(omplens_render__array(proc, "damage"), i, line) {
+    omplens_strbuf_puts(m->b, "\n> **Trace damage:** ");
+    omplens_md__text(m->b, json_string_value(line), 0);
+    omplens_strbuf_puts(m->b, "\n");
+  }
+}
+
+/* "round trip 199, repeated alloc 398" for the categories a directive has. */
+static void md_counts(md_ctx *m, const json_t *o) {
+  const json_t *counts = json_object_get(o, "counts");
+  int first = 1;
+  for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++) {
+    uint64_t n = omplens_render__u64(counts, omplens_render__category_name(c));
+    if (!n)
+      continue;
+    omplens_strbuf_printf(m->b, "%s%s %" PRIu64, first ? "" : ", ", omplens_render__category_title(c), n);
+    first = 0;
+  }
+}
+
+static void md_directive_table(md_ctx *m, const json_t *dirs) {
+  char loc[4096], t[32];
+  size_t i;
+  const json_t *d;
+  omplens_strbuf_puts(m->b, "\n## Top directives\n\n| # | Directive | Kind | Savings | Findings |\n"
+                            "|---:|---|---|---:|---|\n");
+  json_array_foreach(dirs, i, d) {
+    if (i == TOP_DIRECTIVES)
+      break;
+    const json_t *l = json_object_get(d, "location");
+    omplens_strbuf_printf(m->b, "| %zu | ", i + 1);
+    omplens_md__code(m->b, omplens_render__location_label(l, m->base, loc, sizeof loc), 1);
+    omplens_strbuf_puts(m->b, " | ");
+    const char *kind = omplens_render__str(json_object_get(l, "directive"), "kind");
+    omplens_md__text(m->b, kind ? kind : "\xe2\x80\x94", 1);
+    omplens_strbuf_printf(m->b, " | %s | ", omplens_format_ns(omplens_render__u64(d, "savings_ns"), t));
+    md_counts(m, d);
+    omplens_strbuf_puts(m->b, " |\n");
+  }
+  if (json_array_size(dirs) > TOP_DIRECTIVES)
+    omplens_strbuf_printf(m->b, "\n%zu more directives are listed in report.html and findings.json.\n",
+                          json_array_size(dirs) - TOP_DIRECTIVES);
+}
+
+static int same_location(const json_t *a, const json_t *b) {
+  const char *x = omplens_render__str(a, "codeptr"), *y = omplens_render__str(b, "codeptr");
+  return x && y && !strcmp(x, y);
+}
+
+static void md_instances(md_ctx *m, const json_t *finding) {
+  const json_t *inst = omplens_render__array(finding, "instances");
+  size_t i, n = json_array_size(inst);
+  const json_t *e;
+  char t1[32], t2[32], t3[32];
+  if (!n)
+    return;
+  omplens_strbuf_puts(m->b, "\n| # | Kind | Time | Duration | Bytes | Variable | Hash |\n"
+                            "|---:|---|---:|---:|---:|---|---|\n");
+  json_array_foreach(inst, i, e) {
+    if (i == m->max_instances)
+      break;
+    char subject[512] = "";
+    if (json_object_get(e, "variable"))
+      omplens_render__finding_subject(e, subject, sizeof subject);
+    const char *hash = omplens_render__str(e, "hash");
+    omplens_strbuf_printf(m->b, "| %zu | %s | %s | %s | %s | ", i + 1,
+                          omplens_render__str(e, "kind") ? omplens_render__str(e, "kind") : "?",
+                          omplens_format_ns(omplens_render__u64(e, "time_ns"), t1),
+                          omplens_format_ns(omplens_render__u64(e, "duration_ns"), t2),
+                          omplens_format_bytes(omplens_render__u64(e, "bytes"), t3));
+    if (*subject)
+      omplens_md__code(m->b, subject, 1);
+    omplens_strbuf_puts(m->b, " | ");
+    if (hash)
+      omplens_md__code(m->b, hash, 1);
+    omplens_strbuf_puts(m->b, " |\n");
+  }
+  if (n > m->max_instances)
+    omplens_strbuf_printf(m->b, "\nand %zu more instances.\n", n - m->max_instances);
+}
+
+static void md_finding(md_ctx *m, const json_t *f) {
+  char subject[512], dev[32], t1[32], t2[32], t3[32];
+  omplens_strbuf_printf(m->b, "\n#### %s of ",
+                        omplens_render__category_title_of(omplens_render__str(f, "category")));
+  omplens_md__code(m->b, omplens_render__finding_subject(f, subject, sizeof subject), 0);
+  omplens_strbuf_printf(m->b, " on %s\n\n", omplens_render__device(json_object_get(f, "device"), dev));
+  omplens_strbuf_printf(m->b, "%" PRIu64 " \xc3\x97 %s (%s in total, %s); predicted savings %s.\n\n",
+                        omplens_render__u64(f, "count"),
+                        omplens_format_bytes(omplens_render__u64(f, "bytes"), t1),
+                        omplens_format_bytes(omplens_render__u64(f, "total_bytes"), t2),
+                        omplens_format_ns(omplens_render__u64(f, "total_ns"), t3),
+                        omplens_format_ns(omplens_render__u64(f, "savings_ns"), t1));
+  omplens_md__finding(m->b, f, m->base);
+  md_instances(m, f);
+}
+
+static void md_directive(md_ctx *m, size_t rank, const json_t *d, const json_t *findings) {
+  const json_t *l = json_object_get(d, "location");
+  const json_t *dir = json_object_get(l, "directive");
+  char loc[4096], t1[32], t2[32], t3[32];
+  omplens_strbuf_printf(m->b, "\n### %zu. ", rank);
+  omplens_md__code(m->b, omplens_render__location_label(l, m->base, loc, sizeof loc), 0);
+  const char *kind = omplens_render__str(dir, "kind");
+  if (kind) {
+    omplens_strbuf_puts(m->b, " \xe2\x80\x94 ");
+    omplens_md__text(m->b, kind, 0);
+  }
+  omplens_strbuf_puts(m->b, "\n\n");
+  if (omplens_render__str(dir, "text"))
+    omplens_md__code_block(m->b, "c", omplens_render__str(dir, "text"));
+  else if (!omplens_render__str(l, "file"))
+    omplens_strbuf_puts(m->b, "Source not attributed: shown as module+offset.\n");
+  omplens_strbuf_printf(m->b, "\nExecuted %" PRIu64 " times; %s transferred in %s; predicted savings **%s** (",
+                        omplens_render__u64(d, "executions"),
+                        omplens_format_bytes(omplens_render__u64(d, "transfer_bytes"), t1),
+                        omplens_format_ns(omplens_render__u64(d, "transfer_ns"), t2),
+                        omplens_format_ns(omplens_render__u64(d, "savings_ns"), t3));
+  md_counts(m, d);
+  omplens_strbuf_puts(m->b, ").\n");
+  size_t i;
+  const json_t *f;
+  json_array_foreach(findings, i, f)
+    if (same_location(json_object_get(f, "location"), l))
+      md_finding(m, f);
+}
+
+static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count) {
+  if (count > 1) {
+    omplens_strbuf_printf(m->b, "\n## Process %zu: pid %" PRIu64 ", ", index + 1,
+                          omplens_render__u64(proc, "pid"));
+    omplens_md__code(m->b, program_name(proc), 0);
+    omplens_strbuf_puts(m->b, "\n");
+  }
+  omplens_strbuf_puts(m->b, count > 1 ? "\n### Summary\n\n" : "\n## Summary\n\n");
+  omplens_md__summary(m->b, proc, m->base);
+  md_process_table(m, proc);
+  md_category_table(m, proc);
+  md_warnings(m, proc);
+  const json_t *dirs = omplens_render__array(proc, "directives");
+  if (!json_array_size(dirs))
+    return;
+  md_directive_table(m, dirs);
+  size_t i;
+  const json_t *d;
+  json_array_foreach(dirs, i, d) {
+    if (i == TOP_DIRECTIVES)
+      break;
+    md_directive(m, i + 1, d, omplens_render__array(proc, "findings"));
+  }
+  size_t left = json_array_size(omplens_render__array(proc, "mappings_at_exit"));
+  if (left)
+    omplens_strbuf_printf(m->b, "\nNote: %zu mapping%s still present when the program ended.\n", left,
+                          left == 1 ? " was" : "s were");
+}
+
+static void md_header(md_ctx *m, const json_t *doc, const omplens_render_options *opt) {
+  const json_t *first = json_array_get(omplens_render__array(doc, "processes"), 0);
+  const char *title = opt && opt->title ? opt->title : first ? program_name(first) : "no process";
+  omplens_strbuf_puts(m->b, "# omplens report: ");
+  omplens_md__text(m->b, title, 0);
+  omplens_strbuf_puts(m->b, "\n\n");
+  const char *version = omplens_render__str(doc, "omplens_version");
+  omplens_strbuf_puts(m->b, "Wasted data movement found by omplens ");
+  omplens_md__text(m->b, version ? version : "", 0);
+  omplens_strbuf_puts(m->b, ". Times are measured; savings are predictions.\n");
+  if (!json_array_size(omplens_render__array(doc, "processes")))
+    omplens_strbuf_puts(m->b, "\nNo traced process: the program left no trace.\n");
+}
+
+int omplens_render_markdown(const json_t *doc, const omplens_render_options *opt, FILE *out) {
+  if (!json_is_object(doc) || !out)
+    return OMPLENS_REPORT_EINVAL;
+  char cwd[4096];
+  omplens_strbuf b = {0};
+  md_ctx m = {&b, opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd),
+              opt && opt->max_instances ? opt->max_instances : 50};
+  md_header(&m, doc, opt);
+  const json_t *procs = omplens_render__array(doc, "processes");
+  size_t i;
+  const json_t *p;
+  json_array_foreach(procs, i, p)
+    md_process(&m, p, i, json_array_size(procs));
+  int rc = b.failed ? OMPLENS_REPORT_ENOMEM : 0;
+  if (!rc && (fwrite(omplens_strbuf_str(&b), 1, b.len, out) != b.len || fflush(out)))
+    rc = OMPLENS_REPORT_EIO;
+  omplens_strbuf_free(&b);
+  return rc;
+}

@@ -1,0 +1,94 @@
+/* Internal pieces shared by the report.md and report.html renderers: a
+ * growable text buffer, read access to the findings document, and the
+ * Markdown narrative (summary text, explanations and fixes) that both
+ * renderers show, so that the two never disagree. Design: docs/report.md. */
+#ifndef OMPLENS_RENDER_MD_INTERNAL_H
+#define OMPLENS_RENDER_MD_INTERNAL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omplens_render.h"
+
+/* ---- Text buffer ---------------------------------------------------------
+ * Appends never fail visibly: on allocation failure the buffer keeps what it
+ * had and sets `failed`, checked once at the end (cf. curl's dynbuf). */
+typedef struct omplens_strbuf {
+  char *data;   /* NUL-terminated once anything was appended; owned */
+  size_t len, cap;
+  int failed;
+} omplens_strbuf;
+
+void omplens_strbuf_free(omplens_strbuf *b);
+void omplens_strbuf_add(omplens_strbuf *b, const char *s, size_t n);
+void omplens_strbuf_puts(omplens_strbuf *b, const char *s);
+void omplens_strbuf_printf(omplens_strbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The text so far ("" when empty); valid until the next append or free. */
+const char *omplens_strbuf_str(const omplens_strbuf *b);
+
+/* ---- Reading the document ------------------------------------------------
+ * Lookups accept NULL (an absent parent) and give NULL / 0 / the fallback. */
+const char *omplens_render__str(const json_t *o, const char *key);
+uint64_t omplens_render__u64(const json_t *o, const char *key);
+double omplens_render__real(const json_t *o, const char *key);
+int omplens_render__bool(const json_t *o, const char *key, int fallback);
+/* The array under key, or an empty static array: callers loop without checks. */
+const json_t *omplens_render__array(const json_t *o, const char *key);
+
+/* The source position a person knows a directive by: the directive's own
+ * file:line when attribution found it, else the location's. file is NULL
+ * when neither is known. */
+typedef struct omplens_source_pos {
+  const char *file;
+  unsigned line;
+} omplens_source_pos;
+omplens_source_pos omplens_render__source_pos(const json_t *location);
+
+/* A path as shown: relative to base (or the working directory when base is
+ * NULL) when it lies below it, else unchanged. Returns a pointer into path. */
+const char *omplens_render__display_path(const char *path, const char *base);
+
+/* "examples/jacobi.c:37", else "jacobi-O0+0x14ab", else the codeptr.
+ * Returns buf; size >= 64 recommended. */
+const char *omplens_render__location_label(const json_t *location, const char *base, char *buf,
+                                           size_t size);
+
+/* Categories in the fixed order of docs/detectors.md. */
+enum { OMPLENS_RENDER_CATEGORIES = 6 };
+const char *omplens_render__category_name(int c);  /* "round-trip"       */
+const char *omplens_render__category_title(int c); /* "Round trip"       */
+/* Title for any name found in a document; unknown names are shown as is. */
+const char *omplens_render__category_title_of(const char *name);
+/* Number of distinct wasteful operations over all categories of an object
+ * with a "counts" member. */
+uint64_t omplens_render__total_count(const json_t *o);
+
+/* What a finding is about: the map-clause item ("a[0:n]") when attribution
+ * named it, else "buffer 0x7ffd…". Returns buf. */
+const char *omplens_render__finding_subject(const json_t *finding, char *buf, size_t size);
+/* "device 0" or "the host". Returns buf (32 bytes). */
+const char *omplens_render__device(const json_t *device, char *buf);
+
+/* "n/a (overlapping work)" for a speedup of 0 (docs/detectors.md), else
+ * "1.86×". buf holds 32 bytes. */
+const char *omplens_render__speedup(double speedup, char *buf);
+
+/* ---- Markdown ------------------------------------------------------------ */
+
+/* Text with every character that could start Markdown markup escaped. In a
+ * table cell `|` is escaped as well and newlines become spaces. */
+void omplens_md__text(omplens_strbuf *b, const char *s, int in_table);
+/* An inline code span whose fence is longer than any backtick run inside. */
+void omplens_md__code(omplens_strbuf *b, const char *s, int in_table);
+/* A fenced code block whose fence is longer than any backtick run inside. */
+void omplens_md__code_block(omplens_strbuf *b, const char *info, const char *s);
+
+/* The narrative summary of one process: one or two paragraphs. */
+void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base);
+/* A finding's explanation, then its suggested fix (summary, ```diff block,
+ * manual recipe) when the document has one. */
+void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *base);
+
+#endif

@@ -1,0 +1,290 @@
+/* Shared pieces of the report.md and report.html renderers: text buffer,
+ * document lookups, labels and Markdown escaping. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omplens_detect.h"
+#include "render_md_internal.h"
+
+/* ---- Text buffer --------------------------------------------------------- */
+
+void omplens_strbuf_free(omplens_strbuf *b) {
+  free(b->data);
+  memset(b, 0, sizeof *b);
+}
+
+static int strbuf_reserve(omplens_strbuf *b, size_t extra) {
+  if (b->failed)
+    return -1;
+  if (b->len + extra + 1 <= b->cap)
+    return 0;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap < b->len + extra + 1) {
+    if (cap > SIZE_MAX / 2) {
+      b->failed = 1;
+      return -1;
+    }
+    cap *= 2;
+  }
+  char *p = realloc(b->data, cap);
+  if (!p) {
+    b->failed = 1;
+    return -1;
+  }
+  b->data = p;
+  b->cap = cap;
+  return 0;
+}
+
+void omplens_strbuf_add(omplens_strbuf *b, const char *s, size_t n) {
+  if (strbuf_reserve(b, n))
+    return;
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = 0;
+}
+
+void omplens_strbuf_puts(omplens_strbuf *b, const char *s) {
+  omplens_strbuf_add(b, s, strlen(s));
+}
+
+void omplens_strbuf_printf(omplens_strbuf *b, const char *fmt, ...) {
+  char small[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  if ((size_t)n < sizeof small) {
+    omplens_strbuf_add(b, small, (size_t)n);
+    return;
+  }
+  if (strbuf_reserve(b, (size_t)n))
+    return;
+  va_start(ap, fmt);
+  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+}
+
+const char *omplens_strbuf_str(const omplens_strbuf *b) {
+  return b->data ? b->data : "";
+}
+
+/* ---- Reading the document ------------------------------------------------ */
+
+const char *omplens_render__str(const json_t *o, const char *key) {
+  return json_string_value(json_object_get(o, key));
+}
+
+uint64_t omplens_render__u64(const json_t *o, const char *key) {
+  json_int_t v = json_integer_value(json_object_get(o, key));
+  return v > 0 ? (uint64_t)v : 0;
+}
+
+double omplens_render__real(const json_t *o, const char *key) {
+  return json_number_value(json_object_get(o, key));
+}
+
+int omplens_render__bool(const json_t *o, const char *key, int fallback) {
+  const json_t *v = json_object_get(o, key);
+  return json_is_boolean(v) ? json_is_true(v) : fallback;
+}
+
+const json_t *omplens_render__array(const json_t *o, const char *key) {
+  static json_t *empty;
+  const json_t *a = json_object_get(o, key);
+  if (json_is_array(a))
+    return a;
+  if (!empty)
+    empty = json_array(); /* one per process, never freed */
+  return empty;
+}
+
+omplens_source_pos omplens_render__source_pos(const json_t *location) {
+  const json_t *d = json_object_get(location, "directive");
+  omplens_source_pos p = {omplens_render__str(d, "file"), (unsigned)omplens_render__u64(d, "line")};
+  if (p.file && p.line)
+    return p;
+  p.file = omplens_render__str(location, "file");
+  p.line = (unsigned)omplens_render__u64(location, "line");
+  if (!p.line)
+    p.file = NULL;
+  return p;
+}
+
+const char *omplens_render__display_path(const char *path, const char *base) {
+  size_t n = base ? strlen(base) : 0;
+  while (n > 1 && base[n - 1] == '/')
+    n--;
+  if (n && path[0] == '/' && !strncmp(path, base, n) && path[n] == '/' && path[n + 1])
+    return path + n + 1;
+  return path;
+}
+
+static const char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s && s[1] ? s + 1 : path;
+}
+
+const char *omplens_render__location_label(const json_t *location, const char *base, char *buf,
+                                           size_t size) {
+  omplens_source_pos p = omplens_render__source_pos(location);
+  const char *module = omplens_render__str(location, "module");
+  const char *offset = omplens_render__str(location, "offset");
+  const char *codeptr = omplens_render__str(location, "codeptr");
+  if (p.file)
+    snprintf(buf, size, "%s:%u", omplens_render__display_path(p.file, base), p.line);
+  else if (module && offset)
+    snprintf(buf, size, "%s+%s", base_name(module), offset);
+  else
+    snprintf(buf, size, "%s", codeptr ? codeptr : "unknown location");
+  return buf;
+}
+
+/* ---- Categories ---------------------------------------------------------- */
+
+const char *omplens_render__category_name(int c) {
+  return omplens_category_name(c);
+}
+
+const char *omplens_render__category_title(int c) {
+  return omplens_category_title(c);
+}
+
+const char *omplens_render__category_title_of(const char *name) {
+  for (int c = 0; name && c < OMPLENS_RENDER_CATEGORIES; c++)
+    if (!strcmp(name, omplens_category_name(c)))
+      return omplens_category_title(c);
+  return name ? name : "unknown";
+}
+
+uint64_t omplens_render__total_count(const json_t *o) {
+  const json_t *counts = json_object_get(o, "counts");
+  const char *key;
+  const json_t *v;
+  uint64_t sum = 0;
+  json_object_foreach((json_t *)counts, key, v)
+    sum += json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+  return sum;
+}
+
+const char *omplens_render__finding_subject(const json_t *finding, char *buf, size_t size) {
+  const json_t *var = json_object_get(finding, "variable");
+  const char *item = omplens_render__str(var, "item");
+  if (!item)
+    item = omplens_render__str(var, "name");
+  const char *addr = omplens_render__str(finding, "host_addr");
+  if (item)
+    snprintf(buf, size, "%s%s", item, omplens_render__bool(var, "certain", 1) ? "" : " (probably)");
+  else
+    snprintf(buf, size, "buffer %s", addr ? addr : "?");
+  return buf;
+}
+
+const char *omplens_render__device(const json_t *device, char *buf) {
+  if (json_is_integer(device))
+    snprintf(buf, 32, "device %" JSON_INTEGER_FORMAT, json_integer_value(device));
+  else
+    snprintf(buf, 32, "the host");
+  return buf;
+}
+
+const char *omplens_render__speedup(double speedup, char *buf) {
+  if (speedup > 0)
+    snprintf(buf, 32, "%.2f\xc3\x97", speedup);
+  else
+    snprintf(buf, 32, "n/a (overlapping work)");
+  return buf;
+}
+
+/* ---- Markdown escaping --------------------------------------------------- */
+
+/* Characters that can open or close Markdown markup anywhere in a line. */
+static int md_special(char c, int in_table) {
+  return strchr("\\`*_[]<>#!~&", c) || (in_table && c == '|');
+}
+
+void omplens_md__text(omplens_strbuf *b, const char *s, int in_table) {
+  int line_start = 1;
+  for (; s && *s; s++) {
+    char c = *s;
+    if (c == '\n' || c == '\r') {
+      omplens_strbuf_puts(b, in_table ? " " : "\n");
+      line_start = !in_table;
+      continue;
+    }
+    if (line_start && (c == ' ' || c == '\t'))
+      continue; /* indentation would make a code block */
+    if (line_start && c >= '0' && c <= '9') { /* "1." or "1)" would start a list */
+      size_t n = strspn(s, "0123456789");
+      omplens_strbuf_add(b, s, n);
+      s += n - 1;
+      if (s[1] == '.' || s[1] == ')')
+        omplens_strbuf_puts(b, "\\");
+      line_start = 0;
+      continue;
+    }
+    /* At a line's start: list markers, headings, setext underlines. */
+    if (md_special(c, in_table) || (line_start && strchr("+-=|", c)))
+      omplens_strbuf_puts(b, "\\");
+    omplens_strbuf_add(b, &c, 1);
+    line_start = 0;
+  }
+}
+
+static size_t longest_backtick_run(const char *s) {
+  size_t best = 0, run = 0;
+  for (; s && *s; s++) {
+    run = *s == '`' ? run + 1 : 0;
+    if (run > best)
+      best = run;
+  }
+  return best;
+}
+
+static void add_fence(omplens_strbuf *b, char c, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    omplens_strbuf_add(b, &c, 1);
+}
+
+void omplens_md__code(omplens_strbuf *b, const char *s, int in_table) {
+  s = s ? s : "";
+  size_t fence = longest_backtick_run(s) + 1;
+  size_t n = strlen(s);
+  /* A space on each side keeps a leading or trailing backtick apart from the
+   * fence; CommonMark strips one space from each side. */
+  int pad = n && (s[0] == '`' || s[n - 1] == '`' || s[0] == ' ' || s[n - 1] == ' ');
+  add_fence(b, '`', fence);
+  if (pad)
+    omplens_strbuf_puts(b, " ");
+  for (; *s; s++) {
+    if (*s == '\n' || *s == '\r')
+      omplens_strbuf_puts(b, " ");
+    else if (in_table && *s == '|')
+      omplens_strbuf_puts(b, "\\|"); /* GFM: a pipe ends the cell even in code */
+    else
+      omplens_strbuf_add(b, s, 1);
+  }
+  if (pad)
+    omplens_strbuf_puts(b, " ");
+  add_fence(b, '`', fence);
+}
+
+void omplens_md__code_block(omplens_strbuf *b, const char *info, const char *s) {
+  s = s ? s : "";
+  size_t fence = longest_backtick_run(s) + 1;
+  if (fence < 3)
+    fence = 3;
+  add_fence(b, '`', fence);
+  omplens_strbuf_printf(b, "%s\n", info ? info : "");
+  omplens_strbuf_puts(b, s);
+  if (*s && s[strlen(s) - 1] != '\n')
+    omplens_strbuf_puts(b, "\n");
+  add_fence(b, '`', fence);
+  omplens_strbuf_puts(b, "\n");
+}
