@@ -502,14 +502,17 @@ static int handle_run(int argc, char **argv) {
 
 /* ---- dump ---------------------------------------------------------------- */
 
-static void print_event(const omplens_event *e, const omplens_region *r, size_t nr) {
+static void print_event(const omplens_event *e, const omplens_region *r, size_t nr,
+                        omplens_annotator *a) {
   const char *construct = e->region < nr ? omplens_construct_kind_name(r[e->region].kind) : "-";
   const char *source = e->region < nr && r[e->region].source ? r[e->region].source : "-";
+  omplens_variable v;
+  const char *var = omplens_annotate_variable(a, e, &v) ? "-" : v.item;
   printf("%" PRIu64 "\t%" PRIu64 "\t%s\t%d\t%d\t0x%" PRIx64 "\t0x%" PRIx64 "\t%" PRIu64
-         "\t%016" PRIx64 "\t0x%" PRIx64 "\t%s\t%u\t%s\n",
+         "\t%016" PRIx64 "\t0x%" PRIx64 "\t%s\t%u\t%s\t%s\n",
          e->begin_ns, e->end_ns - e->begin_ns, omplens_event_kind_name(e->kind), e->device,
          e->peer_device, e->host_addr, e->dev_addr, e->bytes,
-         (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, e->codeptr, construct, e->thread, source);
+         (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, e->codeptr, construct, e->thread, source, var);
 }
 
 static int handle_dump(int argc, char **argv) {
@@ -532,9 +535,12 @@ static int handle_dump(int argc, char **argv) {
   const omplens_event *ev = omplens_trace_events(t, &n);
   const omplens_region *reg = omplens_trace_regions(t, &nr);
   printf("#begin_ns\tduration_ns\tkind\tdevice\tpeer\thost_addr\tdevice_addr\tbytes\thash\t"
-         "codeptr\tconstruct\tthread\tsource\n");
+         "codeptr\tconstruct\tthread\tsource\tvariable\n");
+  omplens_annotator *a = NULL;
+  omplens_annotator_create(t, &a);
   for (size_t i = 0; i < n; i++)
-    print_event(&ev[i], reg, nr);
+    print_event(&ev[i], reg, nr, a);
+  omplens_annotator_destroy(a);
   const char *damage = omplens_trace_damage(t);
   if (damage)
     fprintf(stderr, "%s", damage);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Cross-check: the collector records exactly the copies (host pointer, size,
-# direction) that libomptarget itself prints with LIBOMPTARGET_INFO=32.
+# Cross-check: the collector records exactly the copies (direction, host
+# pointer, size, map-item name) that libomptarget itself prints with
+# LIBOMPTARGET_INFO=32 (names need -g; without them both sides say "-").
 # usage: crosscheck.sh OMPLENS BINARY WORKDIR
 set -euo pipefail
 omplens=$1 bin=$2 work=$3
@@ -9,12 +10,12 @@ LIBOMPTARGET_INFO=32 "$omplens" run -q -o "$work/report" -- "$bin" >/dev/null 2>
 
 # Runtime's view: "Copying data from host to device, HstPtr=0x..., TgtPtr=..., Size=N"
 # (the runtime pads pointers with zeros; omplens dump does not)
-sed -n 's/.*Copying data from host to device, HstPtr=0x0*\([0-9a-f][0-9a-f]*\),.*Size=\([0-9]*\).*/h2d 0x\1 \2/p;
-        s/.*Copying data from device to host, TgtPtr=0x[0-9a-f]*, HstPtr=0x0*\([0-9a-f][0-9a-f]*\), Size=\([0-9]*\).*/d2h 0x\1 \2/p' \
+sed -n 's/.*Copying data from host to device, HstPtr=0x0*\([0-9a-f][0-9a-f]*\),.*Size=\([0-9]*\), Name=\(.*\)$/h2d 0x\1 \2 \3/p;
+        s/.*Copying data from device to host, TgtPtr=0x[0-9a-f]*, HstPtr=0x0*\([0-9a-f][0-9a-f]*\), Size=\([0-9]*\), Name=\(.*\)$/d2h 0x\1 \2 \3/p' \
   "$work/info.err" | LC_ALL=C sort >"$work/runtime.txt"
 
 trace=$(ls "$work"/report/traces/*/*.trace)
-"$omplens" dump "$trace" | awk -F'\t' '$3 == "h2d" || $3 == "d2h" { print $3, $6, $8 }' \
+"$omplens" dump "$trace" | awk -F'\t' '$3 == "h2d" || $3 == "d2h" { print $3, $6, $8, $14 }' \
   | LC_ALL=C sort >"$work/collector.txt"
 
 if [ ! -s "$work/runtime.txt" ]; then
@@ -23,4 +24,4 @@ fi
 if ! diff -u "$work/runtime.txt" "$work/collector.txt" >"$work/diff.txt"; then
   echo "FAIL: collector and runtime disagree on copies (- runtime, + collector)"; head -40 "$work/diff.txt"; exit 1
 fi
-echo "ok: $(basename "$bin"): $(wc -l <"$work/collector.txt") copies match LIBOMPTARGET_INFO=32"
+echo "ok: $(basename "$bin"): $(wc -l <"$work/collector.txt") copies (pointer, size, name) match LIBOMPTARGET_INFO=32"

@@ -1,6 +1,6 @@
 /* Test helper: prints the findings of a findings.json in the golden format
- *   category line device instances
- * one line per finding, sorted. A directive without a source line prints its
+ *   category line device instances variable
+ * one line per finding, sorted ("-" when the variable is unknown). A directive without a source line prints its
  * module offset instead. */
 #include <jansson.h>
 #include <stdio.h>
@@ -51,18 +51,20 @@ int main(int argc, char **argv) {
       char line[256], dev[32], key[512];
       where(json_object_get(f, "location"), line, sizeof line);
       device(json_object_get(f, "device"), dev, sizeof dev);
-      snprintf(key, sizeof key, "%-24s %6s %6s", json_string_value(json_object_get(f, "category")),
-               line, dev);
+      const char *var = json_string_value(json_object_get(json_object_get(f, "variable"), "name"));
+      snprintf(key, sizeof key, "%-24s %6s %6s %6lld %s",
+               json_string_value(json_object_get(f, "category")), line, dev,
+               (long long)json_integer_value(json_object_get(f, "count")), var ? var : "-");
       rows = realloc(rows, (n + 1) * sizeof *rows);
       if (!rows)
         return 1;
       snprintf(rows[n].key, sizeof rows[n].key, "%s", key);
-      rows[n++].count = json_integer_value(json_object_get(f, "count"));
+      rows[n++].count = 0;
     }
   }
   qsort(rows, n, sizeof *rows, cmp_row);
   for (size_t i = 0; i < n; i++)
-    printf("%s %6lld\n", rows[i].key, rows[i].count);
+    printf("%s\n", rows[i].key);
   free(rows);
   json_decref(root);
   return 0;
