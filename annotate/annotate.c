@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "omplens_symbolize.h"
 
@@ -183,13 +184,37 @@ static const char *symbol_note(int status) {
   }
 }
 
+/* The runtime names files as the compiler was given them, often relative to
+ * the build directory; DWARF's absolute path of the same call tells where
+ * that was. Keeps the relative name when nothing better is known. */
+static void absolute_runtime_file(omplens_annotator *a, const omplens_source_loc *s,
+                                  omplens_location *loc) {
+  const char *rel = loc->file;
+  if (!rel || rel[0] == '/' || !s->file || s->file[0] != '/')
+    return;
+  while (rel[0] == '.' && rel[1] == '/')
+    rel += 2;
+  size_t nf = strlen(s->file), nr = strlen(rel);
+  if (nf > nr && s->file[nf - nr - 1] == '/' && !strcmp(s->file + nf - nr, rel)) {
+    loc->file = s->file;
+    return;
+  }
+  const char *slash = strrchr(s->file, '/');
+  char buf[4096];
+  int k = snprintf(buf, sizeof buf, "%.*s/%s", (int)(slash - s->file), s->file, rel);
+  if (k > 0 && (size_t)k < sizeof buf && !access(buf, F_OK))
+    loc->file = own(a, buf, (size_t)k);
+}
+
 static void from_symbolizer(omplens_annotator *a, uint64_t codeptr, omplens_location *loc) {
   omplens_source_loc s;
   omplens_symbolize(a->sym, codeptr, &s);
   loc->module = s.module;
   loc->offset = s.module_offset;
-  if (loc->via == OMPLENS_VIA_RUNTIME)
+  if (loc->via == OMPLENS_VIA_RUNTIME) {
+    absolute_runtime_file(a, &s, loc);
     return;
+  }
   if (s.status == OMPLENS_SYM_OK && s.file && s.line) {
     loc->file = s.file;
     loc->line = s.line;

@@ -1,5 +1,5 @@
 /* Test helper: prints the findings of a findings.json in the golden format
- *   category line device instances variable
+ *   category file:line device instances variable
  * one line per finding, sorted ("-" when the variable is unknown). A directive without a source line prints its
  * module offset instead. */
 #include <jansson.h>
@@ -16,12 +16,20 @@ static int cmp_row(const void *a, const void *b) {
   return strcmp(((const row *)a)->key, ((const row *)b)->key);
 }
 
+/* "file.c:12" (base name), else "symbol+?" (offsets vary by compiler),
+ * else the module offset. */
 static void where(json_t *loc, char *buf, size_t size) {
-  json_t *line = json_object_get(loc, "line");
-  if (json_is_integer(line))
-    snprintf(buf, size, "%lld", (long long)json_integer_value(line));
-  else
+  const char *file = json_string_value(json_object_get(loc, "file"));
+  const char *fn = json_string_value(json_object_get(loc, "function"));
+  if (file) {
+    const char *slash = strrchr(file, '/');
+    snprintf(buf, size, "%s:%lld", slash ? slash + 1 : file,
+             (long long)json_integer_value(json_object_get(loc, "line")));
+  } else if (fn && strstr(fn, "+0x")) {
+    snprintf(buf, size, "%.*s+?", (int)(strstr(fn, "+0x") - fn), fn);
+  } else {
     snprintf(buf, size, "%s", json_string_value(json_object_get(loc, "offset")) ?: "?");
+  }
 }
 
 static void device(json_t *d, char *buf, size_t size) {
@@ -52,7 +60,7 @@ int main(int argc, char **argv) {
       where(json_object_get(f, "location"), line, sizeof line);
       device(json_object_get(f, "device"), dev, sizeof dev);
       const char *var = json_string_value(json_object_get(json_object_get(f, "variable"), "name"));
-      snprintf(key, sizeof key, "%-24s %6s %6s %6lld %s",
+      snprintf(key, sizeof key, "%-24s %-24s %6s %6lld %s",
                json_string_value(json_object_get(f, "category")), line, dev,
                (long long)json_integer_value(json_object_get(f, "count")), var ? var : "-");
       rows = realloc(rows, (n + 1) * sizeof *rows);

@@ -18,9 +18,9 @@ if ! cmp -s "$work/plain.out" "$work/profiled.out"; then
   echo "FAIL: stdout differs with omplens"; diff "$work/plain.out" "$work/profiled.out" | head -20; exit 1
 fi
 
-# One line per finding (category, directive line, device, instances, variable),
+# One line per finding (category, directive file:line, device, instances, variable),
 # compared as a multiset: comments and blank lines dropped, columns normalized.
-awk '{ sub(/#.*/, "") } NF >= 5 { printf "%-24s %6s %6s %6d %s\n", $1, $2, $3, $4, $5 }' "$expected" \
+awk '{ sub(/#.*/, "") } NF >= 5 { printf "%-24s %-24s %6s %6d %s\n", $1, $2, $3, $4, $5 }' "$expected" \
   | LC_ALL=C sort >"$work/expected.txt"
 "$digest" "$work/report/findings.json" | LC_ALL=C sort >"$work/actual.txt"
 if ! diff -u "$work/expected.txt" "$work/actual.txt"; then
