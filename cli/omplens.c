@@ -18,6 +18,7 @@
 
 #include "omplens_config.h"
 #include "omplens_detect.h"
+#include "omplens_render.h"
 #include "omplens_report.h"
 #include "omplens_trace.h"
 
@@ -43,6 +44,7 @@ typedef struct options {
   size_t top;             /* --top: directives in the terminal summary */
   int quiet;              /* -q: no terminal summary */
   int no_preload;         /* --no-preload: OMP_TOOL_LIBRARIES only (no names) */
+  unsigned outputs;       /* --outputs: bit set over OUTPUTS */
 } options;
 
 static const char *progname = "omplens";
@@ -66,6 +68,8 @@ static void print_usage(FILE *out) {
           "  -o, --output DIR   write reports into DIR (default: " DEFAULT_OUTPUT_DIR ");\n"
           "                     `run` keeps its traces in DIR/traces/RUN-ID/\n"
           "      --top N        list N directives in the summary (default: %d)\n"
+          "      --outputs LIST which files to write, comma-separated from json,\n"
+          "                     summary, sarif, timeline (default: all)\n"
           "  -q, --quiet        do not print the summary\n"
           "      --no-preload   load the collector through OMP_TOOL_LIBRARIES only, not\n"
           "                     LD_PRELOAD: directives are then located through debug\n"
@@ -73,7 +77,8 @@ static void print_usage(FILE *out) {
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
           "\n"
-          "Outputs in DIR: findings.json (docs/findings-schema.md), summary.txt.\n"
+          "Outputs in DIR: findings.json (docs/findings-schema.md), summary.txt,\n"
+          "findings.sarif (SARIF 2.1.0), timeline.json (Perfetto / chrome://tracing).\n"
           "`run` prints its summary on stderr so the program's stdout is unchanged,\n"
           "and exits with the program's status; `report` prints on stdout.\n"
           "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 70 internal\n"
@@ -112,6 +117,8 @@ static int format_path(char *out, size_t size, const char *fmt, ...) {
 
 /* ---- options ---------------------------------------------------------- */
 
+static int parse_outputs(const char *list, unsigned *mask);
+
 /* Results of parse_options besides the index of the first operand. */
 enum { PARSED_HELP = -1, PARSED_BAD = -2 };
 
@@ -120,6 +127,7 @@ static int parse_options(int argc, char **argv, options *o) {
                                            {"top", required_argument, NULL, 't'},
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"no-preload", no_argument, NULL, 'P'},
+                                           {"outputs", required_argument, NULL, 'O'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   int c;
@@ -144,6 +152,10 @@ static int parse_options(int argc, char **argv, options *o) {
       break;
     case 'P':
       o->no_preload = 1;
+      break;
+    case 'O':
+      if (parse_outputs(optarg, &o->outputs))
+        return PARSED_BAD;
       break;
     case 'h':
       print_usage(stdout);
@@ -291,7 +303,87 @@ static int handle_input(loaded *l, const char *path) {
   return S_ISDIR(st.st_mode) ? handle_trace_dir(l, path) : handle_trace_file(l, path);
 }
 
-/* Writes the outputs for the loaded traces; summary to `summary_out`. */
+/* What every output writer gets. */
+typedef struct output_ctx {
+  const omplens_report_input *in;
+  const json_t *doc;
+  const loaded *l;
+  const options *o;
+} output_ctx;
+
+static int write_json(const output_ctx *c, FILE *f) {
+  return json_dumpf(c->doc, f, JSON_INDENT(2) | JSON_ENSURE_ASCII) ? OMPLENS_REPORT_EIO : 0;
+}
+
+static int write_summary(const output_ctx *c, FILE *f) {
+  return omplens_report_print_text(c->in, f, c->o->top);
+}
+
+static int write_sarif(const output_ctx *c, FILE *f) {
+  omplens_render_options ro = {0};
+  return omplens_render_sarif(c->doc, &ro, f);
+}
+
+static int write_timeline(const output_ctx *c, FILE *f) {
+  return omplens_render_timeline(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, f);
+}
+
+/* The outputs, in the order they are written; --outputs picks by name. */
+typedef struct output {
+  const char *name;
+  const char *file;
+  int (*write)(const output_ctx *, FILE *);
+} output;
+
+static const output OUTPUTS[] = {
+    {"json", "findings.json", write_json},
+    {"summary", "summary.txt", write_summary},
+    {"sarif", "findings.sarif", write_sarif},
+    {"timeline", "timeline.json", write_timeline},
+};
+#define NUM_OUTPUTS (sizeof OUTPUTS / sizeof *OUTPUTS)
+
+/* Parses "json,sarif" into a bit set of OUTPUTS; -1 on an unknown name. */
+static int parse_outputs(const char *list, unsigned *mask) {
+  *mask = 0;
+  while (*list) {
+    size_t n = strcspn(list, ",");
+    size_t i = 0;
+    while (i < NUM_OUTPUTS && (strlen(OUTPUTS[i].name) != n || strncmp(OUTPUTS[i].name, list, n)))
+      i++;
+    if (i == NUM_OUTPUTS && !(n == 3 && !strncmp(list, "all", 3))) {
+      error("unknown output '%.*s' (outputs: json, summary, sarif, timeline, all)", (int)n, list);
+      return -1;
+    }
+    *mask |= i == NUM_OUTPUTS ? ~0u : 1u << i;
+    list += n + (list[n] == ',');
+  }
+  return 0;
+}
+
+/* Writes one output into DIR/FILE through a temporary file, so a reader
+ * never sees half a report and a failure leaves any older one in place. */
+static int write_output(const output *out, const output_ctx *c) {
+  char path[PATH_MAX], tmp[PATH_MAX];
+  if (format_path(path, sizeof path, "%s/%s", c->o->output_dir, out->file) ||
+      format_path(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid()))
+    return EXIT_CANTCREAT;
+  FILE *f = fopen(tmp, "w");
+  int rc = f ? out->write(c, f) : OMPLENS_REPORT_EIO;
+  if (f && fclose(f))
+    rc = OMPLENS_REPORT_EIO;
+  if (!rc && rename(tmp, path))
+    rc = OMPLENS_REPORT_EIO;
+  if (rc) {
+    error("cannot write %s: %s", path,
+          rc == OMPLENS_REPORT_EIO ? strerror(errno) : omplens_report_strerror(rc));
+    unlink(tmp);
+    return rc == OMPLENS_REPORT_ENOMEM ? EXIT_SOFTWARE : EXIT_CANTCREAT;
+  }
+  return 0;
+}
+
+/* Writes the selected outputs for the loaded traces; summary to `summary_out`. */
 static int write_reports(loaded *l, const options *o, FILE *summary_out, int exit_status) {
   l->procs = calloc(l->n ? l->n : 1, sizeof *l->procs);
   if (!l->procs) {
@@ -303,30 +395,26 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
   omplens_report_input in = {l->procs, l->n, exit_status};
   if (make_dir(o->output_dir))
     return EXIT_CANTCREAT;
-  char path[PATH_MAX];
-  if (format_path(path, sizeof path, "%s/findings.json", o->output_dir))
-    return EXIT_CANTCREAT;
-  int rc = omplens_report_write_json(&in, path);
-  if (rc) {
-    error("cannot write %s: %s", path, strerror(errno));
-    return EXIT_CANTCREAT;
+  json_t *doc = omplens_report_document(&in);
+  if (!doc) {
+    error("out of memory");
+    return EXIT_SOFTWARE;
   }
-  if (format_path(path, sizeof path, "%s/summary.txt", o->output_dir))
-    return EXIT_CANTCREAT;
-  FILE *f = fopen(path, "w");
-  if (!f || omplens_report_print_text(&in, f, o->top) || fclose(f)) {
-    error("cannot write %s: %s", path, strerror(errno));
-    return EXIT_CANTCREAT;
-  }
-  if (!o->quiet) {
+  output_ctx c = {&in, doc, l, o};
+  int rc = 0;
+  for (size_t i = 0; i < NUM_OUTPUTS && !rc; i++)
+    if (o->outputs & (1u << i))
+      rc = write_output(&OUTPUTS[i], &c);
+  json_decref(doc);
+  if (!rc && !o->quiet) {
     omplens_report_print_text(&in, summary_out, o->top);
     fprintf(summary_out, "\n  reports written to %s/\n", o->output_dir);
   }
-  return 0;
+  return rc;
 }
 
 static int handle_report(int argc, char **argv) {
-  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0};
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u};
   int first = parse_options(argc, argv, &o);
   if (first < 0)
     return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;
@@ -466,7 +554,7 @@ static int spawn_and_wait(char **argv, int *status_out) {
 }
 
 static int handle_run(int argc, char **argv) {
-  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0};
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u};
   int first = parse_options(argc, argv, &o);
   if (first < 0)
     return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;

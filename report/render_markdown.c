@@ -11,6 +11,8 @@
 #include "render_md_internal.h"
 
 #define TOP_DIRECTIVES 10
+/* Findings listed under each of the top directives; the rest are counted. */
+#define FINDINGS_PER_DIRECTIVE 10
 
 typedef struct md_ctx {
   omplens_strbuf *b;
@@ -249,40 +251,55 @@ static int same_location(const json_t *a, const json_t *b) {
   return x && y && !strcmp(x, y);
 }
 
+static int instances_have_variables(const json_t *inst) {
+  size_t i;
+  const json_t *e;
+  json_array_foreach(inst, i, e)
+    if (json_object_get(e, "variable"))
+      return 1;
+  return 0;
+}
+
+static void md_instance(md_ctx *m, size_t i, const json_t *e, int variables) {
+  char t1[32], t2[32], t3[32], subject[512];
+  const char *hash = omplens_render__str(e, "hash");
+  omplens_strbuf_printf(m->b, "| %zu | %s | %s | %s | %s | ", i + 1,
+                        omplens_render__str(e, "kind") ? omplens_render__str(e, "kind") : "?",
+                        omplens_format_ns(omplens_render__u64(e, "time_ns"), t1),
+                        omplens_format_ns(omplens_render__u64(e, "duration_ns"), t2),
+                        omplens_format_bytes(omplens_render__u64(e, "bytes"), t3));
+  if (variables && json_object_get(e, "variable"))
+    omplens_md__code(m->b, omplens_render__finding_subject(e, subject, sizeof subject), 1);
+  omplens_strbuf_puts(m->b, variables ? " | " : "");
+  if (hash)
+    omplens_md__code(m->b, hash, 1);
+  omplens_strbuf_puts(m->b, " |\n");
+}
+
+/* The instances, up to max_instances; a variable column only when they
+ * name variables of their own (they differ from the finding's). */
 static void md_instances(md_ctx *m, const json_t *finding) {
   const json_t *inst = omplens_render__array(finding, "instances");
   size_t i, n = json_array_size(inst);
   const json_t *e;
-  char t1[32], t2[32], t3[32];
+  int variables = instances_have_variables(inst);
   if (!n)
     return;
-  omplens_strbuf_puts(m->b, "\n| # | Kind | Time | Duration | Bytes | Variable | Hash |\n"
-                            "|---:|---|---:|---:|---:|---|---|\n");
+  omplens_strbuf_puts(m->b, variables ? "\n| # | Kind | Time | Duration | Bytes | Variable | Hash |\n"
+                                        "|---:|---|---:|---:|---:|---|---|\n"
+                                      : "\n| # | Kind | Time | Duration | Bytes | Hash |\n"
+                                        "|---:|---|---:|---:|---:|---|\n");
   json_array_foreach(inst, i, e) {
     if (i == m->max_instances)
       break;
-    char subject[512] = "";
-    if (json_object_get(e, "variable"))
-      omplens_render__finding_subject(e, subject, sizeof subject);
-    const char *hash = omplens_render__str(e, "hash");
-    omplens_strbuf_printf(m->b, "| %zu | %s | %s | %s | %s | ", i + 1,
-                          omplens_render__str(e, "kind") ? omplens_render__str(e, "kind") : "?",
-                          omplens_format_ns(omplens_render__u64(e, "time_ns"), t1),
-                          omplens_format_ns(omplens_render__u64(e, "duration_ns"), t2),
-                          omplens_format_bytes(omplens_render__u64(e, "bytes"), t3));
-    if (*subject)
-      omplens_md__code(m->b, subject, 1);
-    omplens_strbuf_puts(m->b, " | ");
-    if (hash)
-      omplens_md__code(m->b, hash, 1);
-    omplens_strbuf_puts(m->b, " |\n");
+    md_instance(m, i, e, variables);
   }
   if (n > m->max_instances)
     omplens_strbuf_printf(m->b, "\nand %zu more instances.\n", n - m->max_instances);
 }
 
 static void md_finding(md_ctx *m, const json_t *f) {
-  char subject[512], dev[32], t1[32], t2[32], t3[32];
+  char subject[512], dev[32], t1[32], t2[32], t3[32], t4[32];
   omplens_strbuf_printf(m->b, "\n#### %s of ",
                         omplens_render__category_title_of(omplens_render__str(f, "category")));
   omplens_md__code(m->b, omplens_render__finding_subject(f, subject, sizeof subject), 0);
@@ -292,7 +309,7 @@ static void md_finding(md_ctx *m, const json_t *f) {
                         omplens_format_bytes(omplens_render__u64(f, "bytes"), t1),
                         omplens_format_bytes(omplens_render__u64(f, "total_bytes"), t2),
                         omplens_format_ns(omplens_render__u64(f, "total_ns"), t3),
-                        omplens_format_ns(omplens_render__u64(f, "savings_ns"), t1));
+                        omplens_format_ns(omplens_render__u64(f, "savings_ns"), t4));
   omplens_md__finding(m->b, f, m->base);
   md_instances(m, f);
 }
@@ -320,11 +337,19 @@ static void md_directive(md_ctx *m, size_t rank, const json_t *d, const json_t *
                         omplens_format_ns(omplens_render__u64(d, "savings_ns"), t3));
   md_counts(m, d);
   omplens_strbuf_puts(m->b, ").\n");
-  size_t i;
+  size_t i, listed = 0, left = 0;
   const json_t *f;
-  json_array_foreach(findings, i, f)
-    if (same_location(json_object_get(f, "location"), l))
+  json_array_foreach(findings, i, f) {
+    if (!same_location(json_object_get(f, "location"), l))
+      continue;
+    if (listed++ < FINDINGS_PER_DIRECTIVE)
       md_finding(m, f);
+    else
+      left++;
+  }
+  if (left)
+    omplens_strbuf_printf(m->b, "\nand %zu more findings at this directive (see report.html or "
+                                "findings.json).\n", left);
 }
 
 static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count) {
@@ -375,8 +400,8 @@ int omplens_render_markdown(const json_t *doc, const omplens_render_options *opt
     return OMPLENS_REPORT_EINVAL;
   char cwd[4096];
   omplens_strbuf b = {0};
-  md_ctx m = {&b, opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd),
-              opt && opt->max_instances ? opt->max_instances : 50};
+  md_ctx m = {.b = &b, .base = opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd),
+              .max_instances = opt && opt->max_instances ? opt->max_instances : 50};
   md_header(&m, doc, opt);
   const json_t *procs = omplens_render__array(doc, "processes");
   size_t i;

@@ -210,7 +210,7 @@ static int md_special(char c, int in_table) {
 }
 
 void omplens_md__text(omplens_strbuf *b, const char *s, int in_table) {
-  int line_start = 1;
+  int line_start = !in_table && (!b->len || b->data[b->len - 1] == '\n');
   for (; s && *s; s++) {
     char c = *s;
     if (c == '\n' || c == '\r') {

@@ -22,7 +22,8 @@ static void hdr_put(hdr_buf *b, const void *data, size_t n) {
     b->overflow = 1;
     return;
   }
-  memcpy(b->p + b->len, data, n);
+  if (n) /* data may be NULL for an empty item */
+    memcpy(b->p + b->len, data, n);
   b->len += n;
 }
 

@@ -1,0 +1,855 @@
+/* report.html: one self-contained page (inline CSS and JS from templates/,
+ * embedded at build time). omplens_render_html() is a loop over the
+ * processes of the document; each section of a process is one static
+ * function (section_*), which decides what to show and fills a template.
+ * Every text from the program, the trace or the sources is escaped by the
+ * template filler; Markdown narrative comes from render_markdown.c through
+ * libcmark. Design: docs/report.md. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render_html_internal.h"
+
+/* Findings shown on the page, by savings; the rest are counted (all are in
+ * findings.json). A synthetic run of a million events has 68,000. */
+#define MAX_FINDINGS_SHOWN 250
+/* Finding boxes under one directive's source line. */
+#define MAX_NOTES_PER_DIRECTIVE 6
+
+/* A source file named by the document. */
+typedef struct source_ref {
+  const char *path;   /* as in the document */
+  const char *status; /* sources[].status, or NULL */
+  char id[32];        /* element id of its view */
+  int readable;
+} source_ref;
+
+typedef struct html_ctx {
+  omplens_strbuf *body;  /* the page's main part */
+  omplens_strbuf *data;  /* <script type="application/json"> blocks */
+  const char *base;      /* paths are shown relative to it */
+  size_t max_instances;
+  int err;               /* first error of a template fill */
+  /* The process being rendered. */
+  const json_t *proc;
+  const omplens_trace *trace; /* or NULL */
+  size_t index, num_procs;
+  char prefix[24];       /* element ids of the process start with it */
+  source_ref *sources;
+  size_t num_sources;
+  const json_t *directives, *findings;
+  size_t num_shown;                     /* findings on the page */
+  char **finding_ids, **finding_labels; /* per finding shown */
+  char **site_labels, **targets;        /* per directive: label, element id to open */
+  int category_shown[OMPLENS_RENDER_CATEGORIES];
+} html_ctx;
+
+#define FILL(h, b, tpl, ...)                                                                    \
+  fill(h, b, tpl, (const omplens_tpl_var[]){__VA_ARGS__},                                      \
+       sizeof((const omplens_tpl_var[]){__VA_ARGS__}) / sizeof(omplens_tpl_var))
+
+static void fill(html_ctx *h, omplens_strbuf *b, const char *tpl, const omplens_tpl_var *vars,
+                 size_t n) {
+  int rc = omplens_html__fill(b, tpl, vars, n);
+  if (rc && !h->err)
+    h->err = rc;
+}
+
+/* ---- Formatting ---------------------------------------------------------------- */
+
+static const char *fmt_ns(uint64_t ns, char *buf) {
+  omplens_format_ns(ns, buf);
+  char *us = strstr(buf, " us");
+  if (us)
+    memcpy(us, " \xc2\xb5s", 5); /* " µs" and its NUL fit in " us\0" + 1 */
+  return buf;
+}
+
+/* 1234567 as "1,234,567". buf holds 32 bytes. */
+static const char *fmt_count(uint64_t n, char *buf) {
+  char digits[24];
+  int len = snprintf(digits, sizeof digits, "%" PRIu64, n), o = 0;
+  for (int i = 0; i < len; i++) {
+    if (i && (len - i) % 3 == 0)
+      buf[o++] = ',';
+    buf[o++] = digits[i];
+  }
+  buf[o] = 0;
+  return buf;
+}
+
+static const char *fmt_u64(uint64_t n, char *buf) {
+  snprintf(buf, 32, "%" PRIu64, n);
+  return buf;
+}
+
+static const char *fmt_pct(uint64_t part, uint64_t whole, char *buf) {
+  double pct = whole ? 100.0 * (double)part / (double)whole : 0.0;
+  snprintf(buf, 32, "%.2f", pct > 100 ? 100.0 : pct);
+  return buf;
+}
+
+static char *xstrdup(html_ctx *h, const char *s) {
+  char *p = strdup(s ? s : "");
+  if (!p)
+    h->body->failed = 1;
+  return p;
+}
+
+/* ---- Preparing a process: ids, labels, sources ---------------------------------- */
+
+static size_t source_index(const html_ctx *h, const char *path) {
+  for (size_t i = 0; path && i < h->num_sources; i++)
+    if (!strcmp(h->sources[i].path, path))
+      return i;
+  return SIZE_MAX;
+}
+
+static void add_source(html_ctx *h, const char *path, const char *status) {
+  if (!path || source_index(h, path) != SIZE_MAX)
+    return;
+  source_ref *p = realloc(h->sources, (h->num_sources + 1) * sizeof *p);
+  if (!p) {
+    h->body->failed = 1;
+    return;
+  }
+  h->sources = p;
+  source_ref *s = &p[h->num_sources];
+  s->path = path;
+  s->status = status;
+  snprintf(s->id, sizeof s->id, "%s-s%zu", h->prefix, h->num_sources);
+  s->readable = !(status && !strcmp(status, "missing")) && access(path, R_OK) == 0;
+  h->num_sources++;
+}
+
+/* The files of sources[], then those of the directives, in document order. */
+static void collect_sources(html_ctx *h) {
+  size_t i;
+  const json_t *o;
+  json_array_foreach(omplens_render__array(h->proc, "sources"), i, o)
+    add_source(h, omplens_render__str(o, "path"), omplens_render__str(o, "status"));
+  json_array_foreach(h->directives, i, o)
+    add_source(h, omplens_render__source_pos(json_object_get(o, "location")).file, NULL);
+  json_array_foreach(h->findings, i, o)
+    add_source(h, omplens_render__source_pos(json_object_get(o, "location")).file, NULL);
+}
+
+static int same_codeptr(const json_t *a, const json_t *b) {
+  const char *x = omplens_render__str(json_object_get(a, "location"), "codeptr");
+  const char *y = omplens_render__str(json_object_get(b, "location"), "codeptr");
+  return x && y && !strcmp(x, y);
+}
+
+/* Where a click on a directive goes: its line in the source view, else its
+ * first finding. */
+static char *directive_target(html_ctx *h, const json_t *d) {
+  omplens_source_pos pos = omplens_render__source_pos(json_object_get(d, "location"));
+  size_t s = source_index(h, pos.file);
+  char id[96];
+  if (s != SIZE_MAX && h->sources[s].readable) {
+    snprintf(id, sizeof id, "%s-L%u", h->sources[s].id, pos.line);
+    return xstrdup(h, id);
+  }
+  for (size_t i = 0; i < h->num_shown; i++)
+    if (same_codeptr(json_array_get(h->findings, i), d))
+      return xstrdup(h, h->finding_ids[i]);
+  snprintf(id, sizeof id, "%s-findings", h->prefix);
+  return xstrdup(h, id);
+}
+
+static void prepare_labels(html_ctx *h) {
+  size_t nf = h->num_shown, nd = json_array_size(h->directives), i;
+  h->finding_ids = calloc(nf + 1, sizeof *h->finding_ids);
+  h->finding_labels = calloc(nf + 1, sizeof *h->finding_labels);
+  h->site_labels = calloc(nd + 1, sizeof *h->site_labels);
+  h->targets = calloc(nd + 1, sizeof *h->targets);
+  if (!h->finding_ids || !h->finding_labels || !h->site_labels || !h->targets) {
+    h->body->failed = 1;
+    return;
+  }
+  const json_t *o;
+  char buf[4096], loc[4096], subject[512];
+  for (i = 0; i < nf; i++) {
+    o = json_array_get(h->findings, i);
+    snprintf(buf, sizeof buf, "%s-f%zu", h->prefix, i);
+    h->finding_ids[i] = xstrdup(h, buf);
+    snprintf(buf, sizeof buf, "%s \xc2\xb7 %s \xc2\xb7 %s",
+             omplens_render__category_title_of(omplens_render__str(o, "category")),
+             omplens_render__location_label(json_object_get(o, "location"), h->base, loc, sizeof loc),
+             omplens_render__finding_subject(o, subject, sizeof subject));
+    h->finding_labels[i] = xstrdup(h, buf);
+  }
+  json_array_foreach(h->directives, i, o) {
+    h->site_labels[i] = xstrdup(h, omplens_render__location_label(json_object_get(o, "location"),
+                                                                   h->base, loc, sizeof loc));
+    h->targets[i] = directive_target(h, o);
+  }
+}
+
+static void prepare_process(html_ctx *h) {
+  h->directives = omplens_render__array(h->proc, "directives");
+  h->findings = omplens_render__array(h->proc, "findings");
+  h->num_shown = json_array_size(h->findings) < MAX_FINDINGS_SHOWN ? json_array_size(h->findings)
+                                                                     : MAX_FINDINGS_SHOWN;
+  snprintf(h->prefix, sizeof h->prefix, "p%zu", h->index);
+  const json_t *counts = json_object_get(json_object_get(h->proc, "totals"), "counts");
+  for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++)
+    h->category_shown[c] = omplens_render__u64(counts, omplens_render__category_name(c)) > 0;
+  collect_sources(h);
+  prepare_labels(h);
+}
+
+static void free_list(char **list, size_t n) {
+  for (size_t i = 0; list && i < n; i++)
+    free(list[i]);
+  free(list);
+}
+
+static void release_process(html_ctx *h) {
+  free_list(h->finding_ids, h->num_shown);
+  free_list(h->finding_labels, h->num_shown);
+  free_list(h->site_labels, json_array_size(h->directives));
+  free_list(h->targets, json_array_size(h->directives));
+  free(h->sources);
+  h->sources = NULL;
+  h->num_sources = 0;
+  h->finding_ids = h->finding_labels = h->site_labels = h->targets = NULL;
+}
+
+/* ---- Shared fragments -------------------------------------------------------------- */
+
+static const char *program_name(const json_t *proc) {
+  const char *s = omplens_render__str(proc, "command_line");
+  if (!s || !*s)
+    s = omplens_render__str(proc, "executable");
+  return s && *s ? s : "(unknown program)";
+}
+
+static void markdown_html(omplens_strbuf *out, const json_t *finding, const char *base) {
+  omplens_strbuf md = {0};
+  omplens_md__finding(&md, finding, base);
+  omplens_html__markdown(out, omplens_strbuf_str(&md));
+  if (md.failed)
+    out->failed = 1;
+  omplens_strbuf_free(&md);
+}
+
+static void empty_state(html_ctx *h, omplens_strbuf *b, const char *title, const char *text) {
+  FILL(h, b, omplens_tpl__empty_html, {"title", title}, {"text", text});
+}
+
+/* ---- Summary ------------------------------------------------------------------------- */
+
+static void summary_warnings(html_ctx *h, omplens_strbuf *b) {
+  const json_t *p = h->proc;
+  char n[32];
+  if (!omplens_render__bool(p, "complete", 1))
+    omplens_strbuf_puts(b, "<div class=\"warning\"><b>Trace incomplete.</b> The program crashed or ended "
+                           "with _exit(): only what was recorded is analysed.</div>\n");
+  if (omplens_render__u64(p, "dropped_events")) {
+    omplens_strbuf_printf(b, "<div class=\"warning\"><b>%s events were not recorded.</b> The findings may "
+                             "be incomplete.</div>\n", fmt_count(omplens_render__u64(p, "dropped_events"), n));
+  }
+  size_t i;
+  const json_t *line;
+  json_array_foreach(omplens_render__array(p, "damage"), i, line) {
+    omplens_strbuf_puts(b, "<div class=\"warning\"><b>Trace damage:</b> ");
+    const char *s = json_string_value(line);
+    omplens_html__escape(b, s, s ? strlen(s) : 0);
+    omplens_strbuf_puts(b, "</div>\n");
+  }
+}
+
+static void summary_categories(html_ctx *h, omplens_strbuf *b, const json_t *tot) {
+  const json_t *counts = json_object_get(tot, "counts"), *bytes = json_object_get(tot, "bytes");
+  for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++) {
+    const char *name = omplens_render__category_name(c);
+    char cls[64], n[32], by[32];
+    uint64_t count = omplens_render__u64(counts, name);
+    snprintf(cls, sizeof cls, "cat-%s%s", name, count ? "" : " zero");
+    FILL(h, b, omplens_tpl__category_html, {"class", cls}, {"title", omplens_render__category_title(c)},
+         {"count", fmt_count(count, n)},
+         {"bytes", omplens_format_bytes(omplens_render__u64(bytes, name), by)});
+  }
+}
+
+static void section_summary(html_ctx *h) {
+  const json_t *p = h->proc, *tot = json_object_get(p, "totals");
+  uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__u64(tot, "savings_ns");
+  uint64_t tns = omplens_render__u64(tot, "transfer_ns"), ans = omplens_render__u64(tot, "alloc_ns");
+  uint64_t kns = omplens_render__u64(tot, "kernel_ns");
+  double speedup = omplens_render__real(tot, "predicted_speedup");
+  char id[48], meta[160], share[64], sp[32], r[32], dev[48], t[6][32], detail[3][96], pct[3][32], bar[160];
+  omplens_strbuf warnings = {0}, narrative = {0}, md = {0}, cats = {0};
+  summary_warnings(h, &warnings);
+  omplens_md__summary(&md, p, h->base);
+  omplens_html__markdown(&narrative, omplens_strbuf_str(&md));
+  summary_categories(h, &cats, tot);
+  snprintf(id, sizeof id, "%s-summary", h->prefix);
+  snprintf(meta, sizeof meta, "pid %" PRIu64 " \xc2\xb7 exit %s", omplens_render__u64(p, "pid"),
+           omplens_render__bool(p, "complete", 1) ? "normal" : "abnormal (trace incomplete)");
+  snprintf(share, sizeof share, "%.1f %% of the run time", run ? 100.0 * (double)saved / (double)run : 0.0);
+  snprintf(dev, sizeof dev, "%" PRIu64 " device%s", omplens_render__u64(p, "devices"),
+           omplens_render__u64(p, "devices") == 1 ? "" : "s");
+  snprintf(detail[0], sizeof detail[0], "%s in %s", omplens_format_bytes(omplens_render__u64(tot, "transfer_bytes"), t[0]),
+           fmt_ns(tns, t[1]));
+  snprintf(detail[1], sizeof detail[1], "%s", fmt_ns(ans, t[2]));
+  snprintf(detail[2], sizeof detail[2], "%s", fmt_ns(kns, t[3]));
+  snprintf(bar, sizeof bar, "transfers %s, allocations %s, kernels %s (they may overlap)", t[1], t[2], t[3]);
+  char nt[32], na[32], nk[32];
+  FILL(h, h->body, omplens_tpl__summary_html, {"id", id}, {"meta", meta},
+       {"executable", omplens_render__str(p, "executable")}, {"command", program_name(p)},
+       {"warnings", omplens_strbuf_str(&warnings)}, {"savings", fmt_ns(saved, t[4])},
+       {"savings_share", share}, {"speedup", speedup > 0 ? omplens_render__speedup(speedup, sp) : "n/a"},
+       {"speedup_note", speedup > 0 ? "if every finding is fixed" : "operations overlapped in time"},
+       {"run", fmt_ns(run, r)}, {"devices", dev},
+       {"transfers", fmt_count(omplens_render__u64(tot, "transfers"), nt)}, {"transfer_detail", detail[0]},
+       {"allocations", fmt_count(omplens_render__u64(tot, "allocations"), na)}, {"alloc_detail", detail[1]},
+       {"kernels", fmt_count(omplens_render__u64(tot, "kernels"), nk)}, {"kernel_detail", detail[2]},
+       {"timebar_title", bar}, {"transfer_pct", fmt_pct(tns, run, pct[0])},
+       {"alloc_pct", fmt_pct(ans, run, pct[1])}, {"kernel_pct", fmt_pct(kns, run, pct[2])},
+       {"transfer_time", t[1]}, {"alloc_time", t[2]}, {"kernel_time", t[3]},
+       {"narrative", omplens_strbuf_str(&narrative)}, {"categories", omplens_strbuf_str(&cats)});
+  if (warnings.failed || narrative.failed || md.failed || cats.failed)
+    h->body->failed = 1;
+  omplens_strbuf_free(&warnings);
+  omplens_strbuf_free(&narrative);
+  omplens_strbuf_free(&md);
+  omplens_strbuf_free(&cats);
+}
+
+/* ---- Directives ------------------------------------------------------------------------ */
+
+static void directive_head(html_ctx *h, omplens_strbuf *b) {
+  FILL(h, b, omplens_tpl__table_head_html, {"class", "num"}, {"type", "num"}, {"title", "Rank by predicted savings"}, {"label", "#"});
+  FILL(h, b, omplens_tpl__table_head_html, {"class", ""}, {"type", "text"}, {"title", "Source location, or module+offset"}, {"label", "Location"});
+  FILL(h, b, omplens_tpl__table_head_html, {"class", ""}, {"type", "text"}, {"title", "OpenMP directive"}, {"label", "Directive"});
+  static const char *const short_titles[OMPLENS_RENDER_CATEGORIES] = {
+      "Duplicate", "Same content", "Round trip", "Re-alloc", "Unused alloc", "Unused copy"};
+  for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++)
+    if (h->category_shown[c])
+      FILL(h, b, omplens_tpl__table_head_html, {"class", "num"}, {"type", "num"},
+           {"title", omplens_render__category_title(c)}, {"label", short_titles[c]});
+  FILL(h, b, omplens_tpl__table_head_html, {"class", "num"}, {"type", "num"}, {"title", "Times the directive ran"}, {"label", "Runs"});
+  FILL(h, b, omplens_tpl__table_head_html, {"class", "num"}, {"type", "num"}, {"title", "Bytes transferred at this directive"}, {"label", "Bytes"});
+  FILL(h, b, omplens_tpl__table_head_html, {"class", "num"}, {"type", "num"}, {"title", "Time in transfers at this directive"}, {"label", "Transfer time"});
+  FILL(h, b, omplens_tpl__table_head_html, {"class", "num sorted-desc"}, {"type", "num"}, {"title", "Predicted savings"}, {"label", "Savings"});
+}
+
+/* Small tags after a location: how sure the attribution is. */
+static void location_tags(omplens_strbuf *b, const json_t *location) {
+  const json_t *d = json_object_get(location, "directive");
+  const char *confidence = omplens_render__str(d, "confidence");
+  if (confidence && strcmp(confidence, "exact")) {
+    omplens_strbuf_puts(b, " <span class=\"tag\">");
+    omplens_html__escape(b, confidence, strlen(confidence));
+    omplens_strbuf_puts(b, "</span>");
+  }
+  if (omplens_render__bool(d, "stale", 0))
+    omplens_strbuf_puts(b, " <span class=\"tag warn\">source changed</span>");
+  if (!omplens_render__source_pos(location).file)
+    omplens_strbuf_puts(b, " <span class=\"tag\">no source</span>");
+}
+
+/* Appends line `line` of f (without its newline) to b; 0 when it exists. */
+static int read_line(FILE *f, unsigned line, omplens_strbuf *b) {
+  char chunk[512];
+  unsigned at = 1;
+  while (fgets(chunk, sizeof chunk, f)) {
+    size_t n = strlen(chunk);
+    int complete = n && chunk[n - 1] == '\n';
+    if (at == line) {
+      omplens_strbuf_add(b, chunk, n - complete);
+      if (complete)
+        return 0;
+    }
+    at += complete;
+    if (at > line)
+      return 0;
+  }
+  return at == line && b->len ? 0 : -1;
+}
+
+/* The directive's text when the document lacks it: its source line, if
+ * that is an OpenMP pragma (with its continuation lines). */
+static void pragma_from_source(const char *path, unsigned line, omplens_strbuf *out) {
+  FILE *f = path && line ? fopen(path, "r") : NULL;
+  if (!f)
+    return;
+  omplens_strbuf text = {0};
+  int more = !read_line(f, line, &text);
+  while (more && text.len && text.data[text.len - 1] == '\\') {
+    text.data[--text.len] = 0;
+    more = !read_line(f, 1, &text); /* the next line: fgets has consumed this one */
+  }
+  fclose(f);
+  const char *s = omplens_strbuf_str(&text);
+  s += strspn(s, " \t");
+  const char *p = s + (*s == '#');
+  p += strspn(p, " \t");
+  if ((*s == '#' && !strncmp(p, "pragma", 6) && strstr(p, "omp")) || !strncmp(s, "_Pragma", 7))
+    omplens_strbuf_puts(out, s);
+  omplens_strbuf_free(&text);
+}
+
+static void directive_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *d, uint64_t max_savings) {
+  const json_t *l = json_object_get(d, "location"), *dir = json_object_get(l, "directive");
+  const json_t *counts = json_object_get(d, "counts");
+  omplens_strbuf cells = {0}, tags = {0};
+  char rank[32], exec[32], bv[32], by[32], tv[32], tm[32], sv[32], sm[32], pct[32], title[4096];
+  for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++) {
+    if (!h->category_shown[c])
+      continue;
+    uint64_t n = omplens_render__u64(counts, omplens_render__category_name(c));
+    char v[32];
+    omplens_strbuf_printf(&cells, "<td class=\"num%s\" data-v=\"%" PRIu64 "\">%s</td>", n ? "" : " zero", n,
+                          n ? fmt_count(n, v) : "\xc2\xb7");
+  }
+  location_tags(&tags, l);
+  const char *module = omplens_render__str(l, "module");
+  snprintf(title, sizeof title, "%s%s%s", omplens_render__source_pos(l).file ? omplens_render__source_pos(l).file : "",
+           module ? " in " : "", module ? module : "");
+  uint64_t saved = omplens_render__u64(d, "savings_ns");
+  const char *kind = omplens_render__str(dir, "kind");
+  omplens_strbuf text = {0};
+  if (omplens_render__str(dir, "text"))
+    omplens_strbuf_puts(&text, omplens_render__str(dir, "text"));
+  else
+    pragma_from_source(omplens_render__source_pos(l).file, omplens_render__source_pos(l).line, &text);
+  FILL(h, b, omplens_tpl__directive_row_html, {"target", h->targets[i]}, {"rank", fmt_u64(i + 1, rank)},
+       {"location", h->site_labels[i]}, {"location_title", title}, {"tags", omplens_strbuf_str(&tags)},
+       {"kind", kind ? kind : text.len ? "" : "\xe2\x80\x94"}, {"text", omplens_strbuf_str(&text)},
+       {"category_cells", omplens_strbuf_str(&cells)},
+       {"executions", fmt_u64(omplens_render__u64(d, "executions"), exec)},
+       {"bytes_value", fmt_u64(omplens_render__u64(d, "transfer_bytes"), bv)},
+       {"bytes", omplens_format_bytes(omplens_render__u64(d, "transfer_bytes"), by)},
+       {"time_value", fmt_u64(omplens_render__u64(d, "transfer_ns"), tv)},
+       {"time", fmt_ns(omplens_render__u64(d, "transfer_ns"), tm)}, {"savings_value", fmt_u64(saved, sv)},
+       {"savings", fmt_ns(saved, sm)}, {"savings_pct", fmt_pct(saved, max_savings, pct)});
+  if (cells.failed || tags.failed || text.failed)
+    b->failed = 1;
+  omplens_strbuf_free(&cells);
+  omplens_strbuf_free(&tags);
+  omplens_strbuf_free(&text);
+}
+
+static void section_directives(html_ctx *h) {
+  omplens_strbuf head = {0}, rows = {0};
+  char id[48], table[48], subtitle[128];
+  size_t i, n = json_array_size(h->directives);
+  const json_t *d;
+  directive_head(h, &head);
+  uint64_t max_savings = omplens_render__u64(json_array_get(h->directives, 0), "savings_ns");
+  json_array_foreach(h->directives, i, d)
+    directive_row(h, &rows, i, d, max_savings);
+  snprintf(id, sizeof id, "%s-directives", h->prefix);
+  snprintf(table, sizeof table, "%s-directive-table", h->prefix);
+  snprintf(subtitle, sizeof subtitle, "%zu directive%s with findings, by predicted savings; click a row "
+           "to see it in the source", n, n == 1 ? "" : "s");
+  FILL(h, h->body, omplens_tpl__directives_html, {"id", id}, {"subtitle", subtitle}, {"table_id", table},
+       {"head", omplens_strbuf_str(&head)}, {"rows", omplens_strbuf_str(&rows)});
+  if (head.failed || rows.failed)
+    h->body->failed = 1;
+  omplens_strbuf_free(&head);
+  omplens_strbuf_free(&rows);
+}
+
+/* ---- Findings ------------------------------------------------------------------------------ */
+
+/* "h2d #15 at 1.2 ms": the earlier operation that makes an instance wasteful. */
+static const char *related_text(html_ctx *h, const json_t *inst, char *buf, size_t size) {
+  const json_t *rel = json_object_get(inst, "related_event");
+  char t[32];
+  if (!json_is_integer(rel)) {
+    snprintf(buf, size, "\xe2\x80\x94");
+    return buf;
+  }
+  size_t nev = 0;
+  const omplens_event *ev = omplens_trace_events(h->trace, &nev);
+  json_int_t e = json_integer_value(rel);
+  const char *kind = e >= 0 && (size_t)e < nev ? omplens_event_kind_name(ev[e].kind) : "operation";
+  snprintf(buf, size, "%s #%" JSON_INTEGER_FORMAT " at %s", kind, e,
+           fmt_ns(omplens_render__u64(inst, "related_time_ns"), t));
+  return buf;
+}
+
+static void finding_instances(html_ctx *h, omplens_strbuf *b, const json_t *f) {
+  size_t i;
+  const json_t *inst;
+  json_array_foreach(omplens_render__array(f, "instances"), i, inst) {
+    if (i == h->max_instances)
+      break;
+    char no[32], t1[32], t2[32], by[32], var[512], rel[128];
+    const json_t *v = json_object_get(inst, "variable") ? inst : f;
+    FILL(h, b, omplens_tpl__instance_row_html, {"number", fmt_u64(i + 1, no)},
+         {"kind", omplens_render__str(inst, "kind")},
+         {"time", fmt_ns(omplens_render__u64(inst, "time_ns"), t1)},
+         {"duration", fmt_ns(omplens_render__u64(inst, "duration_ns"), t2)},
+         {"bytes", omplens_format_bytes(omplens_render__u64(inst, "bytes"), by)},
+         {"variable", omplens_render__finding_subject(v, var, sizeof var)},
+         {"hash", omplens_render__str(inst, "hash") ? omplens_render__str(inst, "hash") : ""},
+         {"related", related_text(h, inst, rel, sizeof rel)});
+  }
+}
+
+static void finding_facts(const json_t *f, char *buf, size_t size) {
+  char a[32], b[32], c[32];
+  snprintf(buf, size, "Host buffer %s \xc2\xb7 %s moved in total \xc2\xb7 %s spent in these operations \xc2\xb7 "
+           "first at %s", omplens_render__str(f, "host_addr") ? omplens_render__str(f, "host_addr") : "?",
+           omplens_format_bytes(omplens_render__u64(f, "total_bytes"), a),
+           fmt_ns(omplens_render__u64(f, "total_ns"), b),
+           fmt_ns(omplens_render__u64(json_array_get(omplens_render__array(f, "instances"), 0), "time_ns"), c));
+}
+
+static size_t directive_of(const html_ctx *h, const json_t *f) {
+  size_t i;
+  const json_t *d;
+  json_array_foreach(h->directives, i, d)
+    if (same_codeptr(f, d))
+      return i;
+  return SIZE_MAX;
+}
+
+static void finding(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *f) {
+  omplens_strbuf narrative = {0}, rows = {0}, more = {0};
+  char subject[512], dev[32], count[32], by[32], sv[32], facts[512], loc[4096];
+  const char *category = omplens_render__str(f, "category");
+  size_t d = directive_of(h, f), n = json_array_size(omplens_render__array(f, "instances"));
+  markdown_html(&narrative, f, h->base);
+  finding_instances(h, &rows, f);
+  if (n > h->max_instances)
+    omplens_strbuf_printf(&more, "<p class=\"more\">and %zu more instances (all are in findings.json)</p>",
+                          n - h->max_instances);
+  finding_facts(f, facts, sizeof facts);
+  FILL(h, b, omplens_tpl__finding_html, {"category", category}, {"id", h->finding_ids[i]},
+       {"category_title", omplens_render__category_title_of(category)},
+       {"subject", omplens_render__finding_subject(f, subject, sizeof subject)},
+       {"device", omplens_render__device(json_object_get(f, "device"), dev)},
+       {"location_target", d != SIZE_MAX ? h->targets[d] : h->finding_ids[i]},
+       {"location_title", "Show the directive"},
+       {"location", omplens_render__location_label(json_object_get(f, "location"), h->base, loc, sizeof loc)},
+       {"count", fmt_count(omplens_render__u64(f, "count"), count)},
+       {"bytes", omplens_format_bytes(omplens_render__u64(f, "bytes"), by)},
+       {"savings", fmt_ns(omplens_render__u64(f, "savings_ns"), sv)},
+       {"narrative", omplens_strbuf_str(&narrative)}, {"facts", facts},
+       {"instances", omplens_strbuf_str(&rows)}, {"more", omplens_strbuf_str(&more)});
+  if (narrative.failed || rows.failed || more.failed)
+    b->failed = 1;
+  omplens_strbuf_free(&narrative);
+  omplens_strbuf_free(&rows);
+  omplens_strbuf_free(&more);
+}
+
+/* What the page leaves out of a long list of findings. */
+static void findings_left_out(html_ctx *h, omplens_strbuf *b) {
+  size_t n = json_array_size(h->findings);
+  uint64_t saved = 0;
+  char t[32], count[32];
+  for (size_t i = h->num_shown; i < n; i++)
+    saved += omplens_render__u64(json_array_get(h->findings, i), "savings_ns");
+  omplens_strbuf_printf(b, "<p class=\"more\">and %s more findings, saving %s together: all are in "
+                           "findings.json.</p>", fmt_count(n - h->num_shown, count), fmt_ns(saved, t));
+}
+
+static void section_findings(html_ctx *h) {
+  omplens_strbuf list = {0};
+  char id[48], subtitle[128];
+  size_t n = json_array_size(h->findings);
+  for (size_t i = 0; i < h->num_shown; i++)
+    finding(h, &list, i, json_array_get(h->findings, i));
+  if (n > h->num_shown)
+    findings_left_out(h, &list);
+  snprintf(id, sizeof id, "%s-findings", h->prefix);
+  snprintf(subtitle, sizeof subtitle, "%zu finding%s, by predicted savings; open one for its instances", n,
+           n == 1 ? "" : "s");
+  FILL(h, h->body, omplens_tpl__findings_html, {"id", id}, {"subtitle", subtitle},
+       {"findings", omplens_strbuf_str(&list)});
+  if (list.failed)
+    h->body->failed = 1;
+  omplens_strbuf_free(&list);
+}
+
+/* No findings: one friendly card in place of directives and findings. */
+static void section_no_findings(html_ctx *h) {
+  char id[48];
+  snprintf(id, sizeof id, "%s-findings", h->prefix);
+  omplens_strbuf_printf(h->body, "<section class=\"card\" id=\"%s\">", id);
+  empty_state(h, h->body, "No wasted data movement found",
+              "No transfer, allocation or copy in this run repeats or wastes data: nothing to fix.");
+  omplens_strbuf_puts(h->body, "</section>\n");
+}
+
+/* ---- Timeline ---------------------------------------------------------------------------------- */
+
+static void timeline_legend(omplens_strbuf *b) {
+  static const char *const keys[][2] = {
+      {"kernel", "kernel"}, {"h2d", "host to device"}, {"d2h", "device to host"}, {"d2d", "device to device"},
+      {"alloc", "allocation"}, {"delete", "free"}, {"target", "target"}, {"enter", "enter data"},
+      {"exit", "exit data"}, {"update", "update"}, {"wasted", "wasteful"}};
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    omplens_strbuf_printf(b, "<span class=\"legend-item\"><span class=\"key k-%s\"></span>%s</span>", keys[i][0],
+                          keys[i][1]);
+}
+
+static void section_timeline(html_ctx *h) {
+  char id[48], data_id[48], subtitle[160], t[32];
+  snprintf(id, sizeof id, "%s-timeline", h->prefix);
+  snprintf(data_id, sizeof data_id, "%s-timeline-data", h->prefix);
+  if (!h->trace) {
+    omplens_strbuf_printf(h->body, "<section class=\"card\" id=\"%s\"><div class=\"section-head\"><h2>Timeline"
+                                   "</h2></div><p class=\"muted\">No trace was given to the renderer.</p></section>\n", id);
+    return;
+  }
+  omplens_strbuf json = {0}, legend = {0};
+  omplens_timeline_labels labels = {h->num_shown, (const char *const *)h->finding_ids,
+                                    (const char *const *)h->finding_labels,
+                                    (const char *const *)h->site_labels};
+  omplens_timeline_input in = {0};
+  in.events = omplens_trace_events(h->trace, &in.num_events);
+  in.regions = omplens_trace_regions(h->trace, &in.num_regions);
+  in.duration_ns = omplens_trace_get_info(h->trace) ? omplens_trace_get_info(h->trace)->duration_ns : 0;
+  int rc = omplens_html__timeline_json(&json, &in, h->proc, &labels);
+  if (rc && !h->err)
+    h->err = rc;
+  timeline_legend(&legend);
+  size_t nev = 0;
+  omplens_trace_events(h->trace, &nev);
+  char events[32];
+  snprintf(subtitle, sizeof subtitle, "%s operations over %s", fmt_count(nev, events),
+           fmt_ns(omplens_render__u64(json_object_get(h->proc, "totals"), "run_ns"), t));
+  FILL(h, h->body, omplens_tpl__timeline_html, {"id", id}, {"subtitle", subtitle}, {"data_id", data_id},
+       {"legend", omplens_strbuf_str(&legend)}, {"label", "Timeline of kernels, transfers and allocations"},
+       {"note", nev > OMPLENS_TIMELINE_EXACT ? "Dense tracks show buckets of operations, with their count." : ""});
+  /* The JSON is built by omplens_html__json_string: it holds no '<'. */
+  omplens_strbuf_printf(h->data, "<script type=\"application/json\" id=\"%s\">", data_id);
+  omplens_strbuf_puts(h->data, omplens_strbuf_str(&json));
+  omplens_strbuf_puts(h->data, "</script>\n");
+  if (json.failed || legend.failed)
+    h->body->failed = 1;
+  omplens_strbuf_free(&json);
+  omplens_strbuf_free(&legend);
+}
+
+/* ---- Sources ------------------------------------------------------------------------------------ */
+
+/* Category chips of one directive, each linking to its first finding. */
+static void source_badge(html_ctx *h, omplens_strbuf *b, size_t d) {
+  const json_t *dir = json_array_get(h->directives, d), *counts = json_object_get(dir, "counts");
+  char n[32], t[32];
+  omplens_strbuf_puts(b, "<span class=\"badges\">");
+  for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++) {
+    uint64_t count = omplens_render__u64(counts, omplens_render__category_name(c));
+    if (count)
+      omplens_strbuf_printf(b, "<span class=\"chip cat-%s\">%s %s</span>", omplens_render__category_name(c),
+                            omplens_render__category_title(c), fmt_count(count, n));
+  }
+  omplens_strbuf_printf(b, "<span class=\"badge-savings\">saves %s</span></span>",
+                        fmt_ns(omplens_render__u64(dir, "savings_ns"), t));
+}
+
+static void source_note(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *f) {
+  omplens_strbuf narrative = {0};
+  char subject[512], dev[32], count[32], by[32], sv[32];
+  const char *category = omplens_render__str(f, "category");
+  markdown_html(&narrative, f, h->base);
+  FILL(h, b, omplens_tpl__source_note_html, {"category", category},
+       {"category_title", omplens_render__category_title_of(category)},
+       {"subject", omplens_render__finding_subject(f, subject, sizeof subject)},
+       {"device", omplens_render__device(json_object_get(f, "device"), dev)},
+       {"count", fmt_count(omplens_render__u64(f, "count"), count)},
+       {"bytes", omplens_format_bytes(omplens_render__u64(f, "bytes"), by)},
+       {"savings", fmt_ns(omplens_render__u64(f, "savings_ns"), sv)}, {"finding_id", h->finding_ids[i]},
+       {"narrative", omplens_strbuf_str(&narrative)});
+  if (narrative.failed)
+    b->failed = 1;
+  omplens_strbuf_free(&narrative);
+}
+
+/* The finding boxes of one directive, the largest first. */
+static void source_notes(html_ctx *h, omplens_strbuf *b, size_t d) {
+  const json_t *dir = json_array_get(h->directives, d);
+  size_t shown = 0, left = 0, i;
+  const json_t *f;
+  json_array_foreach(h->findings, i, f) {
+    if (!same_codeptr(f, dir))
+      continue;
+    if (i < h->num_shown && shown < MAX_NOTES_PER_DIRECTIVE) {
+      source_note(h, b, i, f);
+      shown++;
+    } else {
+      left++;
+    }
+  }
+  if (left)
+    omplens_strbuf_printf(b, "<div class=\"note more\">and %zu more finding%s at this directive: see "
+                             "<a href=\"#%s-findings\">Findings</a> and findings.json.</div>", left,
+                          left == 1 ? "" : "s", h->prefix);
+}
+
+typedef struct line_marks {
+  omplens_source_mark *marks;
+  omplens_strbuf *badges, *notes; /* per mark */
+  size_t n;
+} line_marks;
+
+/* The marks of one file: a badge and the finding boxes on each directive
+ * line; directives sharing a line share its mark. */
+static int source_marks(html_ctx *h, const source_ref *s, line_marks *m) {
+  size_t nd = json_array_size(h->directives);
+  m->marks = calloc(nd + 1, sizeof *m->marks);
+  m->badges = calloc(nd + 1, sizeof *m->badges);
+  m->notes = calloc(nd + 1, sizeof *m->notes);
+  m->n = 0;
+  if (!m->marks || !m->badges || !m->notes)
+    return -1;
+  for (size_t d = 0; d < nd; d++) {
+    omplens_source_pos pos = omplens_render__source_pos(json_object_get(json_array_get(h->directives, d), "location"));
+    if (!pos.file || strcmp(pos.file, s->path))
+      continue;
+    size_t k = 0;
+    while (k < m->n && m->marks[k].line != pos.line)
+      k++;
+    if (k == m->n)
+      m->marks[m->n++].line = pos.line;
+    source_badge(h, &m->badges[k], d);
+    source_notes(h, &m->notes[k], d);
+  }
+  for (size_t k = 0; k < m->n; k++) {
+    m->marks[k].badge = omplens_strbuf_str(&m->badges[k]);
+    m->marks[k].notes = omplens_strbuf_str(&m->notes[k]);
+  }
+  return 0;
+}
+
+static int cmp_mark(const void *a, const void *b) {
+  const omplens_source_mark *x = a, *y = b;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static void source_file(html_ctx *h, omplens_strbuf *b, const source_ref *s, int open) {
+  line_marks m;
+  if (source_marks(h, s, &m)) {
+    h->body->failed = 1;
+  } else {
+    qsort(m.marks, m.n, sizeof *m.marks, cmp_mark); /* the strings stay with their mark */
+    int rc = omplens_html__source_view(b, s->id, s->path, omplens_render__display_path(s->path, h->base),
+                                       s->status, m.marks, m.n, open);
+    if (rc && !h->err)
+      h->err = rc;
+  }
+  size_t nd = json_array_size(h->directives);
+  for (size_t k = 0; k < nd && m.badges && m.notes; k++) {
+    if (m.badges[k].failed || m.notes[k].failed)
+      h->body->failed = 1;
+    omplens_strbuf_free(&m.badges[k]);
+    omplens_strbuf_free(&m.notes[k]);
+  }
+  free(m.marks);
+  free(m.badges);
+  free(m.notes);
+}
+
+static void section_sources(html_ctx *h) {
+  omplens_strbuf files = {0};
+  char id[48], subtitle[160];
+  snprintf(id, sizeof id, "%s-sources", h->prefix);
+  for (size_t i = 0; i < h->num_sources; i++)
+    source_file(h, &files, &h->sources[i], h->num_sources <= 2);
+  if (!h->num_sources)
+    omplens_strbuf_puts(&files, "<p class=\"muted\">The document has no source attribution: directives are "
+                                "shown as module+offset. Build the program with <code>-g</code> so that omplens "
+                                "can map them to source lines.</p>");
+  snprintf(subtitle, sizeof subtitle, "%zu file%s with findings", h->num_sources, h->num_sources == 1 ? "" : "s");
+  FILL(h, h->body, omplens_tpl__sources_html, {"id", id}, {"subtitle", subtitle},
+       {"files", omplens_strbuf_str(&files)});
+  if (files.failed)
+    h->body->failed = 1;
+  omplens_strbuf_free(&files);
+}
+
+/* ---- Page ----------------------------------------------------------------------------------------- */
+
+static void section_process_title(html_ctx *h) {
+  char id[48], number[32], count[32], pid[32];
+  snprintf(id, sizeof id, "%s", h->prefix);
+  FILL(h, h->body, omplens_tpl__process_html, {"id", id}, {"number", fmt_u64(h->index + 1, number)},
+       {"count", fmt_u64(h->num_procs, count)}, {"pid", fmt_u64(omplens_render__u64(h->proc, "pid"), pid)},
+       {"command", program_name(h->proc)});
+}
+
+static void render_process(html_ctx *h) {
+  prepare_process(h);
+  if (h->num_procs > 1)
+    section_process_title(h);
+  section_summary(h);
+  if (json_array_size(h->findings)) {
+    section_directives(h);
+    section_findings(h);
+  } else {
+    section_no_findings(h);
+  }
+  section_timeline(h);
+  if (json_array_size(h->findings))
+    section_sources(h);
+  release_process(h);
+}
+
+static void page_nav(omplens_strbuf *b, const json_t *doc) {
+  static const char *const parts[][2] = {{"summary", "Summary"}, {"directives", "Directives"},
+                                         {"findings", "Findings"}, {"timeline", "Timeline"},
+                                         {"sources", "Sources"}};
+  const json_t *first = json_array_get(omplens_render__array(doc, "processes"), 0);
+  int has_findings = json_array_size(omplens_render__array(first, "findings")) > 0;
+  for (size_t i = 0; first && i < sizeof parts / sizeof *parts; i++) {
+    int needs_findings = i == 1 || i == 4;
+    if (!needs_findings || has_findings)
+      omplens_strbuf_printf(b, "<a href=\"#p0-%s\">%s</a>", parts[i][0], parts[i][1]);
+  }
+}
+
+static void render_page(html_ctx *h, const json_t *doc, const omplens_render_options *opt, omplens_strbuf *page) {
+  omplens_strbuf nav = {0};
+  const json_t *first = json_array_get(omplens_render__array(doc, "processes"), 0);
+  const char *title = opt && opt->title ? opt->title : first ? program_name(first) : "omplens report";
+  const char *version = omplens_render__str(doc, "omplens_version");
+  page_nav(&nav, doc);
+  FILL(h, page, omplens_tpl__page_html, {"version", version ? version : "?"}, {"title", title},
+       {"css", omplens_tpl__report_css}, {"nav", omplens_strbuf_str(&nav)},
+       {"body", omplens_strbuf_str(h->body)}, {"data", omplens_strbuf_str(h->data)},
+       {"js", omplens_tpl__report_js});
+  if (nav.failed)
+    page->failed = 1;
+  omplens_strbuf_free(&nav);
+}
+
+int omplens_render_html(const json_t *doc, const omplens_trace *const *traces, size_t num_traces,
+                        const omplens_render_options *opt, FILE *out) {
+  if (!json_is_object(doc) || !out)
+    return OMPLENS_REPORT_EINVAL;
+  char cwd[4096];
+  omplens_strbuf body = {0}, data = {0}, page = {0};
+  html_ctx h = {.body = &body, .data = &data,
+                .base = opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd),
+                .max_instances = opt && opt->max_instances ? opt->max_instances : 50};
+  const json_t *procs = omplens_render__array(doc, "processes");
+  h.num_procs = json_array_size(procs);
+  for (h.index = 0; h.index < h.num_procs; h.index++) {
+    h.proc = json_array_get(procs, h.index);
+    h.trace = traces && h.index < num_traces ? traces[h.index] : NULL;
+    render_process(&h);
+  }
+  if (!h.num_procs)
+    empty_state(&h, &body, "No traced process", "The program left no trace: was it built with -fopenmp and "
+                                                "offloading, and linked with LLVM's libomp?");
+  render_page(&h, doc, opt, &page);
+  int rc = h.err ? h.err : body.failed || data.failed || page.failed ? OMPLENS_REPORT_ENOMEM : 0;
+  if (!rc && (fwrite(omplens_strbuf_str(&page), 1, page.len, out) != page.len || fflush(out)))
+    rc = OMPLENS_REPORT_EIO;
+  omplens_strbuf_free(&body);
+  omplens_strbuf_free(&data);
+  omplens_strbuf_free(&page);
+  return rc;
+}

@@ -1,0 +1,329 @@
+/* Timeline data of report.html: the events of one trace, one lane per host
+ * thread (its target constructs) and per device (kernels, data operations),
+ * as compact JSON for the canvas in templates/report.js. A track with more
+ * than OMPLENS_TIMELINE_EXACT items has its intervals merged per kind into
+ * buckets of span / OMPLENS_TIMELINE_BUCKETS, each with a count, so the page
+ * draws a few thousand items per track even for millions of events. The
+ * format is described in docs/report.md. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_html_internal.h"
+
+enum tl_kind {
+  TL_KERNEL, TL_H2D, TL_D2H, TL_D2D, TL_ALLOC, TL_DELETE,
+  TL_TARGET, TL_ENTER, TL_EXIT, TL_UPDATE, TL_KINDS
+};
+static const char *const kind_names[TL_KINDS] = {
+    "kernel", "h2d", "d2h", "d2d", "alloc", "delete",
+    "target", "target enter data", "target exit data", "target update"};
+
+/* One drawn rectangle: an operation, or a bucket of `count` of them. */
+typedef struct tl_item {
+  uint64_t begin, end, bytes;
+  uint32_t count, wasted; /* operations; those that are finding instances */
+  int32_t finding;        /* a finding one of them belongs to, or -1 */
+  int32_t site;           /* directive index in the document, or -1 */
+  uint8_t kind;
+} tl_item;
+
+typedef struct tl_track {
+  tl_item *items;
+  size_t n, cap;
+  size_t total;               /* operations on the track (first pass) */
+  tl_item open[TL_KINDS];     /* bucket being filled, per kind */
+} tl_track;
+
+typedef struct tl_ctx {
+  const omplens_event *ev;
+  size_t nev;
+  const omplens_region *reg;
+  size_t nreg;
+  int32_t *finding_of;  /* per event: finding index, or -1 */
+  uint64_t *sites;      /* codeptr of each directive of the document */
+  size_t num_sites;
+  size_t num_devices, num_threads;
+  tl_track *tracks;     /* threads first, then kernels and data per device */
+  uint64_t span, quantum;
+  int failed;
+} tl_ctx;
+
+static int event_kind(uint8_t kind) {
+  switch (kind) {
+  case OMPLENS_EV_KERNEL: return TL_KERNEL;
+  case OMPLENS_EV_H2D: return TL_H2D;
+  case OMPLENS_EV_D2H: return TL_D2H;
+  case OMPLENS_EV_D2D: return TL_D2D;
+  case OMPLENS_EV_ALLOC: return TL_ALLOC;
+  case OMPLENS_EV_DELETE: return TL_DELETE;
+  default: return -1; /* associate / disassociate: not drawn */
+  }
+}
+
+static int region_kind(uint8_t kind) {
+  switch (kind) {
+  case OMPLENS_CONSTRUCT_TARGET: return TL_TARGET;
+  case OMPLENS_CONSTRUCT_ENTER_DATA: return TL_ENTER;
+  case OMPLENS_CONSTRUCT_EXIT_DATA: return TL_EXIT;
+  case OMPLENS_CONSTRUCT_UPDATE: return TL_UPDATE;
+  default: return -1;
+  }
+}
+
+static tl_track *event_track(tl_ctx *c, const omplens_event *e) {
+  if (e->device < 0 || (size_t)e->device >= c->num_devices)
+    return NULL;
+  return &c->tracks[c->num_threads + 2 * (size_t)e->device + (e->kind == OMPLENS_EV_KERNEL ? 0 : 1)];
+}
+
+static int32_t site_of(const tl_ctx *c, uint64_t codeptr) {
+  for (size_t i = 0; i < c->num_sites; i++)
+    if (c->sites[i] == codeptr)
+      return (int32_t)i;
+  return -1;
+}
+
+/* ---- Building the items ------------------------------------------------------ */
+
+static void track_push(tl_ctx *c, tl_track *t, const tl_item *it) {
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    tl_item *p = realloc(t->items, cap * sizeof *p);
+    if (!p) {
+      c->failed = 1;
+      return;
+    }
+    t->items = p;
+    t->cap = cap;
+  }
+  t->items[t->n++] = *it;
+}
+
+/* Adds one operation, merged into its kind's open bucket on a dense track. */
+static void track_add(tl_ctx *c, tl_track *t, const tl_item *it) {
+  if (t->total <= OMPLENS_TIMELINE_EXACT) {
+    track_push(c, t, it);
+    return;
+  }
+  tl_item *o = &t->open[it->kind];
+  if (o->count && it->begin < o->begin + c->quantum) {
+    o->end = it->end > o->end ? it->end : o->end;
+    o->bytes += it->bytes;
+    o->count++;
+    o->wasted += it->wasted;
+    if (o->finding < 0)
+      o->finding = it->finding;
+    return;
+  }
+  if (o->count)
+    track_push(c, t, o);
+  *o = *it;
+}
+
+static int cmp_item(const void *a, const void *b) {
+  const tl_item *x = a, *y = b;
+  return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+static void track_finish(tl_ctx *c, tl_track *t) {
+  for (int k = 0; k < TL_KINDS; k++)
+    if (t->open[k].count)
+      track_push(c, t, &t->open[k]);
+  qsort(t->items, t->n, sizeof *t->items, cmp_item);
+}
+
+static void add_events(tl_ctx *c) {
+  for (size_t i = 0; i < c->nev; i++) {
+    const omplens_event *e = &c->ev[i];
+    tl_track *t = event_track(c, e);
+    int k = event_kind(e->kind);
+    if (!t || k < 0)
+      continue;
+    tl_item it = {e->begin_ns, e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns,
+                  e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, c->finding_of[i] >= 0,
+                  c->finding_of[i], site_of(c, e->codeptr), (uint8_t)k};
+    track_add(c, t, &it);
+  }
+}
+
+static void add_regions(tl_ctx *c) {
+  for (size_t i = 0; i < c->nreg; i++) {
+    const omplens_region *r = &c->reg[i];
+    int k = region_kind(r->kind);
+    if (k < 0 || r->thread >= c->num_threads)
+      continue;
+    tl_item it = {r->begin_ns, r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns, 0, 1, 0, -1,
+                  site_of(c, r->codeptr), (uint8_t)k};
+    track_add(c, &c->tracks[r->thread], &it);
+  }
+}
+
+/* First pass: lanes, track sizes and the time span. */
+static void survey(tl_ctx *c, uint64_t duration) {
+  c->span = duration;
+  for (size_t i = 0; i < c->nev; i++) {
+    const omplens_event *e = &c->ev[i];
+    if (e->device >= 0 && (size_t)e->device + 1 > c->num_devices)
+      c->num_devices = (size_t)e->device + 1;
+    if (e->end_ns > c->span)
+      c->span = e->end_ns;
+  }
+  for (size_t i = 0; i < c->nreg; i++) {
+    if ((size_t)c->reg[i].thread + 1 > c->num_threads)
+      c->num_threads = (size_t)c->reg[i].thread + 1;
+    if (c->reg[i].end_ns > c->span)
+      c->span = c->reg[i].end_ns;
+  }
+  c->quantum = c->span / OMPLENS_TIMELINE_BUCKETS ? c->span / OMPLENS_TIMELINE_BUCKETS : 1;
+}
+
+static int count_tracks(tl_ctx *c) {
+  c->tracks = calloc(c->num_threads + 2 * c->num_devices + 1, sizeof *c->tracks);
+  if (!c->tracks)
+    return -1;
+  for (size_t i = 0; i < c->nev; i++) {
+    tl_track *t = event_track(c, &c->ev[i]);
+    if (t && event_kind(c->ev[i].kind) >= 0)
+      t->total++;
+  }
+  for (size_t i = 0; i < c->nreg; i++)
+    if (c->reg[i].thread < c->num_threads)
+      c->tracks[c->reg[i].thread].total++;
+  return 0;
+}
+
+/* Marks the events that are instances of the document's findings. */
+static int map_findings(tl_ctx *c, const json_t *findings) {
+  c->finding_of = malloc((c->nev ? c->nev : 1) * sizeof *c->finding_of);
+  if (!c->finding_of)
+    return -1;
+  memset(c->finding_of, 0xff, (c->nev ? c->nev : 1) * sizeof *c->finding_of);
+  size_t i, j;
+  const json_t *f, *inst;
+  json_array_foreach(findings, i, f) {
+    json_array_foreach(omplens_render__array(f, "instances"), j, inst) {
+      const json_t *ev = json_object_get(inst, "event");
+      if (json_is_integer(ev) && json_integer_value(ev) >= 0 &&
+          (uint64_t)json_integer_value(ev) < c->nev && c->finding_of[json_integer_value(ev)] < 0)
+        c->finding_of[json_integer_value(ev)] = (int32_t)i;
+    }
+  }
+  return 0;
+}
+
+static int map_sites(tl_ctx *c, const json_t *directives) {
+  c->num_sites = json_array_size(directives);
+  c->sites = calloc(c->num_sites + 1, sizeof *c->sites);
+  if (!c->sites)
+    return -1;
+  size_t i;
+  const json_t *d;
+  json_array_foreach(directives, i, d) {
+    const char *cp = omplens_render__str(json_object_get(d, "location"), "codeptr");
+    c->sites[i] = cp ? strtoull(cp, NULL, 16) : 0;
+  }
+  return 0;
+}
+
+/* ---- Writing the JSON ---------------------------------------------------------- */
+
+static void write_strings(omplens_strbuf *b, const char *key, const char *const *list, size_t n) {
+  omplens_strbuf_printf(b, "\"%s\":[", key);
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      omplens_strbuf_puts(b, ",");
+    omplens_html__json_string(b, list ? list[i] : "");
+  }
+  omplens_strbuf_puts(b, "]");
+}
+
+/* Items as a flat array of 8 numbers each:
+ * begin, duration, kind, count, wasted, finding, bytes, site. */
+static void write_track(omplens_strbuf *b, const char *name, const tl_track *t) {
+  omplens_strbuf_puts(b, "{\"name\":");
+  omplens_html__json_string(b, name);
+  omplens_strbuf_printf(b, ",\"ops\":%zu,\"merged\":%s,\"items\":[", t->total,
+                        t->total > OMPLENS_TIMELINE_EXACT ? "true" : "false");
+  for (size_t i = 0; i < t->n; i++) {
+    const tl_item *it = &t->items[i];
+    omplens_strbuf_printf(b, "%s%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32 ",%" PRIu32 ",%" PRId32 ",%" PRIu64 ",%" PRId32,
+                          i ? "," : "", it->begin, it->end - it->begin, it->kind, it->count, it->wasted,
+                          it->finding, it->bytes, it->site);
+  }
+  omplens_strbuf_puts(b, "]}");
+}
+
+static void write_lanes(omplens_strbuf *b, const tl_ctx *c) {
+  char name[64];
+  int first = 1;
+  omplens_strbuf_puts(b, "\"lanes\":[");
+  for (size_t i = 0; i < c->num_threads; i++) {
+    if (!c->tracks[i].n)
+      continue;
+    snprintf(name, sizeof name, "Host thread %zu", i);
+    omplens_strbuf_printf(b, "%s{\"name\":", first ? "" : ",");
+    omplens_html__json_string(b, name);
+    omplens_strbuf_puts(b, ",\"tracks\":[");
+    write_track(b, "constructs", &c->tracks[i]);
+    omplens_strbuf_puts(b, "]}");
+    first = 0;
+  }
+  for (size_t d = 0; d < c->num_devices; d++) {
+    const tl_track *k = &c->tracks[c->num_threads + 2 * d], *data = k + 1;
+    if (!k->n && !data->n)
+      continue;
+    snprintf(name, sizeof name, "Device %zu", d);
+    omplens_strbuf_printf(b, "%s{\"name\":", first ? "" : ",");
+    omplens_html__json_string(b, name);
+    omplens_strbuf_puts(b, ",\"tracks\":[");
+    write_track(b, "kernels", k);
+    omplens_strbuf_puts(b, ",");
+    write_track(b, "data", data);
+    omplens_strbuf_puts(b, "]}");
+    first = 0;
+  }
+  omplens_strbuf_puts(b, "]");
+}
+
+static void ctx_free(tl_ctx *c) {
+  size_t n = c->tracks ? c->num_threads + 2 * c->num_devices : 0;
+  for (size_t i = 0; i < n; i++)
+    free(c->tracks[i].items);
+  free(c->tracks);
+  free(c->finding_of);
+  free(c->sites);
+}
+
+int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input *in,
+                                const json_t *proc, const omplens_timeline_labels *labels) {
+  tl_ctx c = {.ev = in->events, .nev = in->num_events, .reg = in->regions, .nreg = in->num_regions};
+  const json_t *findings = omplens_render__array(proc, "findings");
+  const json_t *directives = omplens_render__array(proc, "directives");
+  survey(&c, in->duration_ns);
+  int rc = map_findings(&c, findings) || map_sites(&c, directives) || count_tracks(&c)
+               ? OMPLENS_REPORT_ENOMEM : 0;
+  if (!rc) {
+    add_regions(&c);
+    add_events(&c);
+    size_t n = c.num_threads + 2 * c.num_devices;
+    for (size_t i = 0; i < n; i++)
+      track_finish(&c, &c.tracks[i]);
+    rc = c.failed ? OMPLENS_REPORT_ENOMEM : 0;
+  }
+  if (!rc) {
+    omplens_strbuf_printf(b, "{\"span\":%" PRIu64 ",", c.span);
+    write_strings(b, "kinds", kind_names, TL_KINDS);
+    omplens_strbuf_puts(b, ",");
+    write_strings(b, "findings", labels->finding_labels, labels->num_findings);
+    omplens_strbuf_puts(b, ",");
+    write_strings(b, "targets", labels->finding_ids, labels->num_findings);
+    omplens_strbuf_puts(b, ",");
+    write_strings(b, "sites", labels->site_labels, json_array_size(directives));
+    omplens_strbuf_puts(b, ",");
+    write_lanes(b, &c);
+    omplens_strbuf_puts(b, "}");
+  }
+  ctx_free(&c);
+  return rc;
+}
