@@ -69,7 +69,7 @@ static void print_usage(FILE *out) {
           "                     `run` keeps its traces in DIR/traces/RUN-ID/\n"
           "      --top N        list N directives in the summary (default: %d)\n"
           "      --outputs LIST which files to write, comma-separated from json,\n"
-          "                     summary, sarif, timeline (default: all)\n"
+          "                     summary, sarif, timeline, markdown, html (default: all)\n"
           "  -q, --quiet        do not print the summary\n"
           "      --no-preload   load the collector through OMP_TOOL_LIBRARIES only, not\n"
           "                     LD_PRELOAD: directives are then located through debug\n"
@@ -77,8 +77,9 @@ static void print_usage(FILE *out) {
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
           "\n"
-          "Outputs in DIR: findings.json (docs/findings-schema.md), summary.txt,\n"
-          "findings.sarif (SARIF 2.1.0), timeline.json (Perfetto / chrome://tracing).\n"
+          "Outputs in DIR: report.html (open it in a browser), report.md (for code\n"
+          "review), findings.json (docs/findings-schema.md), findings.sarif (SARIF\n"
+          "2.1.0), timeline.json (Perfetto), summary.txt.\n"
           "`run` prints its summary on stderr so the program's stdout is unchanged,\n"
           "and exits with the program's status; `report` prints on stdout.\n"
           "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 70 internal\n"
@@ -324,6 +325,16 @@ static int write_sarif(const output_ctx *c, FILE *f) {
   return omplens_render_sarif(c->doc, &ro, f);
 }
 
+static int write_markdown(const output_ctx *c, FILE *f) {
+  omplens_render_options ro = {0};
+  return omplens_render_markdown(c->doc, &ro, f);
+}
+
+static int write_html(const output_ctx *c, FILE *f) {
+  omplens_render_options ro = {0};
+  return omplens_render_html(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, &ro, f);
+}
+
 static int write_timeline(const output_ctx *c, FILE *f) {
   return omplens_render_timeline(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, f);
 }
@@ -340,6 +351,8 @@ static const output OUTPUTS[] = {
     {"summary", "summary.txt", write_summary},
     {"sarif", "findings.sarif", write_sarif},
     {"timeline", "timeline.json", write_timeline},
+    {"markdown", "report.md", write_markdown},
+    {"html", "report.html", write_html},
 };
 #define NUM_OUTPUTS (sizeof OUTPUTS / sizeof *OUTPUTS)
 
@@ -352,7 +365,7 @@ static int parse_outputs(const char *list, unsigned *mask) {
     while (i < NUM_OUTPUTS && (strlen(OUTPUTS[i].name) != n || strncmp(OUTPUTS[i].name, list, n)))
       i++;
     if (i == NUM_OUTPUTS && !(n == 3 && !strncmp(list, "all", 3))) {
-      error("unknown output '%.*s' (outputs: json, summary, sarif, timeline, all)", (int)n, list);
+      error("unknown output '%.*s' (outputs: json, summary, sarif, timeline, markdown, html, all)", (int)n, list);
       return -1;
     }
     *mask |= i == NUM_OUTPUTS ? ~0u : 1u << i;

@@ -120,21 +120,18 @@ static const char *diff_class(const char *line) {
   return NULL;
 }
 
-/* Wraps each line of an (already escaped) diff body in a span. */
+/* Wraps each line of an (already escaped) diff body in a span, with its
+ * newline inside: the spans are blocks, so nothing may stand between them. */
 static void mark_diff_lines(omplens_strbuf *b, const char *s, size_t n) {
   const char *end = s + n;
   while (s < end) {
     const char *nl = memchr(s, '\n', (size_t)(end - s));
-    size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
+    size_t len = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
     const char *cls = diff_class(s);
-    if (cls)
-      omplens_strbuf_printf(b, "<span class=\"%s\">", cls);
+    omplens_strbuf_printf(b, "<span class=\"%s\">", cls ? cls : "d-ctx");
     omplens_strbuf_add(b, s, len);
-    if (cls)
-      omplens_strbuf_puts(b, "</span>");
-    if (nl)
-      omplens_strbuf_puts(b, "\n");
-    s += len + (nl != NULL);
+    omplens_strbuf_puts(b, "</span>");
+    s += len;
   }
 }
 

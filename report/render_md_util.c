@@ -204,9 +204,10 @@ const char *omplens_render__speedup(double speedup, char *buf) {
 
 /* ---- Markdown escaping --------------------------------------------------- */
 
-/* Characters that can open or close Markdown markup anywhere in a line. */
+/* Characters that can open or close Markdown markup anywhere in a line ('#'
+ * only at a line's start). */
 static int md_special(char c, int in_table) {
-  return strchr("\\`*_[]<>#!~&", c) || (in_table && c == '|');
+  return strchr("\\`*_[]<>!~&", c) || (in_table && c == '|');
 }
 
 void omplens_md__text(omplens_strbuf *b, const char *s, int in_table) {
@@ -230,7 +231,7 @@ void omplens_md__text(omplens_strbuf *b, const char *s, int in_table) {
       continue;
     }
     /* At a line's start: list markers, headings, setext underlines. */
-    if (md_special(c, in_table) || (line_start && strchr("+-=|", c)))
+    if (md_special(c, in_table) || (line_start && strchr("#+-=|", c)))
       omplens_strbuf_puts(b, "\\");
     omplens_strbuf_add(b, &c, 1);
     line_start = 0;

@@ -1,0 +1,407 @@
+/* omplens report.html: behaviour of the page (embedded at build time).
+ * Sortable and filterable tables, navigation that opens collapsed parts,
+ * and the timeline canvas. The page is complete without it; nothing here
+ * builds HTML from strings: text is set with textContent. */
+(function () {
+  'use strict';
+
+  /* ---- Navigation: open what holds the target, scroll, flash ---------------- */
+
+  function reveal(id) {
+    var el = document.getElementById(id);
+    if (!el) return false;
+    for (var p = el; p; p = p.parentElement)
+      if (p.tagName === 'DETAILS') p.open = true;
+    el.scrollIntoView({ block: 'center' });
+    if (el.classList.contains('ln')) {
+      el.classList.remove('flash');
+      void el.offsetWidth; /* restart the animation */
+      el.classList.add('flash');
+    }
+    return true;
+  }
+
+  function go(id) {
+    if (history.replaceState) history.replaceState(null, '', '#' + id);
+    reveal(id);
+  }
+
+  document.addEventListener('click', function (ev) {
+    var a = ev.target.closest && ev.target.closest('a[href^="#"]');
+    if (a) {
+      var id = decodeURIComponent(a.getAttribute('href').slice(1));
+      if (id && document.getElementById(id)) {
+        ev.preventDefault();
+        go(id);
+      }
+      return;
+    }
+    var row = ev.target.closest && ev.target.closest('tr[data-target]');
+    if (row) go(row.getAttribute('data-target'));
+  });
+
+  document.addEventListener('keydown', function (ev) {
+    var row = ev.target.closest && ev.target.closest('tr[data-target]');
+    if (row && (ev.key === 'Enter' || ev.key === ' ')) {
+      ev.preventDefault();
+      go(row.getAttribute('data-target'));
+    }
+  });
+
+  window.addEventListener('hashchange', function () { reveal(decodeURIComponent(location.hash.slice(1))); });
+
+  /* ---- Tables: sort by clicking a header, filter with a text box ------------- */
+
+  function cellValue(row, index, numeric) {
+    var cell = row.cells[index];
+    var v = cell ? (cell.getAttribute('data-v') || cell.textContent) : '';
+    return numeric ? parseFloat(v) || 0 : v.toLowerCase();
+  }
+
+  function sortTable(table, th) {
+    var index = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var numeric = th.getAttribute('data-type') === 'num';
+    var wasAsc = th.classList.contains('sorted-asc'), wasDesc = th.classList.contains('sorted-desc');
+    /* A click reverses the order; a first click shows the largest numbers first, or A to Z. */
+    var desc = wasAsc ? true : wasDesc ? false : numeric;
+    Array.prototype.forEach.call(th.parentNode.children, function (h) {
+      h.classList.remove('sorted-asc', 'sorted-desc');
+      h.removeAttribute('aria-sort');
+    });
+    th.classList.add(desc ? 'sorted-desc' : 'sorted-asc');
+    th.setAttribute('aria-sort', desc ? 'descending' : 'ascending');
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = cellValue(a, index, numeric), y = cellValue(b, index, numeric);
+      var r = x < y ? -1 : x > y ? 1 : 0;
+      return desc ? -r : r;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+      th.addEventListener('click', function () { sortTable(table, th); });
+      th.addEventListener('keydown', function (ev) {
+        if (ev.key === 'Enter') sortTable(table, th);
+      });
+    });
+  });
+
+  Array.prototype.forEach.call(document.querySelectorAll('input.filter'), function (input) {
+    var table = document.getElementById(input.getAttribute('data-table'));
+    if (!table) return;
+    var empty = table.parentNode.querySelector('.filter-empty');
+    input.addEventListener('input', function () {
+      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+        var text = row.textContent.toLowerCase();
+        var ok = words.every(function (w) { return text.indexOf(w) >= 0; });
+        row.hidden = !ok;
+        shown += ok;
+      });
+      if (empty) empty.hidden = shown > 0;
+    });
+  });
+
+  Array.prototype.forEach.call(document.querySelectorAll('button.expand-all, button.collapse-all'), function (b) {
+    b.addEventListener('click', function () {
+      var section = document.getElementById(b.getAttribute('data-section'));
+      var open = b.classList.contains('expand-all');
+      Array.prototype.forEach.call(section.querySelectorAll('details.finding'), function (d) { d.open = open; });
+    });
+  });
+
+  /* ---- Timeline ------------------------------------------------------------- */
+
+  var ITEM = 8; /* begin, duration, kind, count, wasted, finding, bytes, site */
+  var LABEL_W = 170, AXIS_H = 26, TRACK_H = 20, LANE_GAP = 8, PAD = 6;
+  var css = getComputedStyle(document.documentElement);
+  function color(name) { return css.getPropertyValue(name).trim() || '#888'; }
+  var KIND_COLOR = {
+    'kernel': color('--k-kernel'), 'h2d': color('--k-h2d'), 'd2h': color('--k-d2h'),
+    'd2d': color('--k-d2d'), 'alloc': color('--k-alloc'), 'delete': color('--k-delete'),
+    'target': color('--k-target'), 'target enter data': color('--k-enter'),
+    'target exit data': color('--k-exit'), 'target update': color('--k-update')
+  };
+  var WASTED = color('--k-wasted');
+
+  function fmtNs(ns) {
+    if (ns < 1e3) return Math.round(ns) + ' ns';
+    if (ns < 1e6) return (ns / 1e3).toFixed(ns < 1e4 ? 2 : 1) + ' \u00b5s';
+    if (ns < 1e9) return (ns / 1e6).toFixed(ns < 1e7 ? 2 : 1) + ' ms';
+    return (ns / 1e9).toFixed(2) + ' s';
+  }
+
+  function fmtBytes(b) {
+    var units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'], u = 0;
+    while (b >= 1024 && u < units.length - 1) { b /= 1024; u++; }
+    return (u ? b.toFixed(1) : String(b)) + ' ' + units[u];
+  }
+
+  /* A "nice" tick step (1, 2 or 5 times a power of ten) for about n ticks. */
+  function tickStep(range, n) {
+    var raw = range / n, p = Math.pow(10, Math.floor(Math.log10(raw)));
+    var m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+  }
+
+  function Timeline(box, data) {
+    this.box = box;
+    this.canvas = box.querySelector('canvas');
+    this.tip = box.querySelector('.timeline-tip');
+    this.data = data;
+    this.tracks = [];
+    var y = AXIS_H + PAD, self = this;
+    data.lanes.forEach(function (lane) {
+      lane.tracks.forEach(function (t, i) {
+        var maxDur = 0;
+        for (var k = 1; k < t.items.length; k += ITEM) maxDur = Math.max(maxDur, t.items[k]);
+        self.tracks.push({ lane: lane.name, name: t.name, first: i === 0, single: lane.tracks.length === 1,
+                           items: t.items, n: t.items.length / ITEM,
+                           maxDur: maxDur, merged: t.merged, y: y });
+        y += TRACK_H;
+      });
+      y += LANE_GAP;
+    });
+    this.height = Math.max(y + PAD, 90);
+    this.t0 = 0;
+    this.t1 = Math.max(data.span, 1);
+    this.bind();
+    this.resize();
+  }
+
+  Timeline.prototype.resize = function () {
+    var dpr = window.devicePixelRatio || 1;
+    this.width = this.box.clientWidth || 800;
+    this.canvas.width = Math.round(this.width * dpr);
+    this.canvas.height = Math.round(this.height * dpr);
+    this.canvas.style.height = this.height + 'px';
+    this.ctx = this.canvas.getContext('2d');
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.draw();
+  };
+
+  Timeline.prototype.scale = function () { return (this.width - LABEL_W - PAD) / (this.t1 - this.t0); };
+  Timeline.prototype.xOf = function (t) { return LABEL_W + (t - this.t0) * this.scale(); };
+  Timeline.prototype.tOf = function (x) { return this.t0 + (x - LABEL_W) / this.scale(); };
+
+  /* Index of the first item that may reach t (items are sorted by begin). */
+  function firstVisible(track, t) {
+    var lo = 0, hi = track.n, from = t - track.maxDur;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (track.items[mid * ITEM] < from) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  Timeline.prototype.drawAxis = function (c) {
+    var step = tickStep(this.t1 - this.t0, Math.max(2, (this.width - LABEL_W) / 110));
+    c.fillStyle = '#667085';
+    c.strokeStyle = '#eef0f3';
+    c.font = '11px system-ui, sans-serif';
+    c.textBaseline = 'middle';
+    for (var t = Math.ceil(this.t0 / step) * step; t <= this.t1; t += step) {
+      var x = Math.round(this.xOf(t)) + 0.5;
+      c.beginPath();
+      c.moveTo(x, AXIS_H - 4);
+      c.lineTo(x, this.height);
+      c.stroke();
+      c.fillText(fmtNs(t), x + 3, AXIS_H / 2);
+    }
+    c.strokeStyle = '#d0d5dd';
+    c.beginPath();
+    c.moveTo(0, AXIS_H + 0.5);
+    c.lineTo(this.width, AXIS_H + 0.5);
+    c.stroke();
+  };
+
+  Timeline.prototype.drawLabels = function (c) {
+    c.fillStyle = '#fafbfc';
+    c.fillRect(0, AXIS_H + 1, LABEL_W - 4, this.height);
+    c.textBaseline = 'middle';
+    this.tracks.forEach(function (tr) {
+      if (tr.first) {
+        c.fillStyle = '#1d2330';
+        c.font = '600 12px system-ui, sans-serif';
+        c.fillText(tr.lane, 10, tr.y + TRACK_H / 2);
+      }
+      if (tr.single) return; /* a lane of one track needs no track name */
+      c.fillStyle = '#98a2b3';
+      c.font = '11px system-ui, sans-serif';
+      c.textAlign = 'right';
+      c.fillText(tr.name, LABEL_W - 12, tr.y + TRACK_H / 2);
+      c.textAlign = 'left';
+    });
+  };
+
+  /* Draws the items of a track; several items in one pixel column are drawn
+   * once. Wasteful operations get a red mark under them. */
+  Timeline.prototype.drawTrack = function (c, tr) {
+    var kinds = this.data.kinds, it = tr.items, s = this.scale();
+    var y = tr.y + 2, h = TRACK_H - 8, lastX = -1, lastKind = -1, lastWaste = -1;
+    c.fillStyle = WASTED;
+    for (var i = firstVisible(tr, this.t0); i < tr.n; i++) {
+      var o = i * ITEM, b = it[o];
+      if (b > this.t1) break;
+      var x = LABEL_W + (b - this.t0) * s, w = Math.max(it[o + 1] * s, 1);
+      if (x + w < LABEL_W) continue;
+      if (x < LABEL_W) { w -= LABEL_W - x; x = LABEL_W; }
+      var px = Math.floor(x);
+      if (it[o + 4] > 0 && (w > 1 || px !== lastWaste)) {
+        c.fillStyle = WASTED;
+        c.fillRect(x, y + h + 1.5, w, 2.5);
+        lastWaste = px;
+      }
+      if (w <= 1 && px === lastX && it[o + 2] === lastKind) continue;
+      lastX = px;
+      lastKind = it[o + 2];
+      c.globalAlpha = it[o + 3] > 1 ? 0.7 : 1;
+      c.fillStyle = KIND_COLOR[kinds[it[o + 2]]] || '#888';
+      c.fillRect(x, y, w, h);
+      c.globalAlpha = 1;
+    }
+  };
+
+  Timeline.prototype.draw = function () {
+    var c = this.ctx, self = this;
+    c.clearRect(0, 0, this.width, this.height);
+    this.drawAxis(c);
+    c.save();
+    c.beginPath();
+    c.rect(LABEL_W, AXIS_H + 1, this.width - LABEL_W, this.height);
+    c.clip();
+    this.tracks.forEach(function (tr) {
+      c.fillStyle = tr.first ? '#fbfbfd' : '#f7f8fa';
+      c.fillRect(LABEL_W, tr.y, self.width - LABEL_W, TRACK_H);
+      self.drawTrack(c, tr);
+    });
+    c.restore();
+    this.drawLabels(c);
+    this.canvas.setAttribute('data-drawn', String(++this.draws || (this.draws = 1)));
+  };
+
+  Timeline.prototype.schedule = function () {
+    var self = this;
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(function () { self.pending = false; self.draw(); });
+  };
+
+  Timeline.prototype.zoom = function (x, factor) {
+    var t = this.tOf(Math.max(x, LABEL_W)), span = this.data.span || 1;
+    var range = Math.min(Math.max((this.t1 - this.t0) * factor, 100), span * 1.05);
+    var ratio = (t - this.t0) / (this.t1 - this.t0);
+    this.t0 = t - ratio * range;
+    this.t1 = this.t0 + range;
+    this.clamp();
+    this.schedule();
+  };
+
+  Timeline.prototype.clamp = function () {
+    var span = Math.max(this.data.span, 1), range = this.t1 - this.t0, slack = span * 0.025;
+    if (this.t0 < -slack) { this.t0 = -slack; this.t1 = this.t0 + range; }
+    if (this.t1 > span + slack) { this.t1 = span + slack; this.t0 = this.t1 - range; }
+  };
+
+  Timeline.prototype.reset = function () {
+    this.t0 = 0;
+    this.t1 = Math.max(this.data.span, 1);
+    this.schedule();
+  };
+
+  /* The item under the mouse: the nearest one within 3 pixels. */
+  Timeline.prototype.hit = function (x, y) {
+    var tr = null;
+    for (var i = 0; i < this.tracks.length; i++)
+      if (y >= this.tracks[i].y && y < this.tracks[i].y + TRACK_H) tr = this.tracks[i];
+    if (!tr || x < LABEL_W) return null;
+    var s = this.scale(), t = this.tOf(x), tol = 3 / s, best = -1, bestD = Infinity;
+    for (var j = firstVisible(tr, t - tol); j < tr.n; j++) {
+      var o = j * ITEM, b = tr.items[o], e = b + tr.items[o + 1];
+      if (b > t + tol) break;
+      var d = t < b ? b - t : t > e ? t - e : 0;
+      if (d <= tol && (d < bestD || (d === bestD && tr.items[o + 4] > 0))) { best = o; bestD = d; }
+    }
+    return best < 0 ? null : { track: tr, o: best };
+  };
+
+  Timeline.prototype.describe = function (h) {
+    var it = h.track.items, o = h.o, d = this.data, kind = d.kinds[it[o + 2]];
+    var lines = [];
+    if (it[o + 3] > 1) lines.push(it[o + 3].toLocaleString('en-US') + ' \u00d7 ' + kind + ' (merged)');
+    else lines.push(kind);
+    lines.push(h.track.lane + ' \u00b7 ' + h.track.name);
+    lines.push('at ' + fmtNs(it[o]) + ', ' + (it[o + 3] > 1 ? 'spanning ' : 'lasting ') + fmtNs(it[o + 1]));
+    if (it[o + 6] > 0) lines.push(fmtBytes(it[o + 6]) + (it[o + 3] > 1 ? ' in total' : ''));
+    if (it[o + 7] >= 0) lines.push('directive ' + d.sites[it[o + 7]]);
+    if (it[o + 4] > 0) {
+      var listed = it[o + 5] >= 0 && it[o + 5] < d.findings.length;
+      lines.push((it[o + 3] > 1 ? it[o + 4].toLocaleString('en-US') + ' wasteful: ' : 'wasteful: ') +
+                 (listed ? d.findings[it[o + 5]] : 'a finding not listed on this page (see findings.json)'));
+      if (listed) lines.push('click to open the finding');
+    }
+    return lines.join('\n');
+  };
+
+  Timeline.prototype.bind = function () {
+    var self = this, drag = null, cv = this.canvas;
+    cv.addEventListener('wheel', function (ev) {
+      ev.preventDefault();
+      var r = cv.getBoundingClientRect();
+      self.zoom(ev.clientX - r.left, Math.exp(ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0018)));
+    }, { passive: false });
+    cv.addEventListener('mousedown', function (ev) {
+      drag = { x: ev.clientX, t0: self.t0, t1: self.t1, moved: false };
+      cv.classList.add('dragging');
+    });
+    window.addEventListener('mouseup', function () {
+      if (drag) cv.classList.remove('dragging');
+      setTimeout(function () { drag = null; }, 0);
+    });
+    window.addEventListener('mousemove', function (ev) {
+      if (!drag) return;
+      var dx = ev.clientX - drag.x;
+      if (Math.abs(dx) > 2) drag.moved = true;
+      var dt = dx / self.scale();
+      self.t0 = drag.t0 - dt;
+      self.t1 = drag.t1 - dt;
+      self.clamp();
+      self.schedule();
+    });
+    cv.addEventListener('mousemove', function (ev) {
+      var r = cv.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
+      var h = drag ? null : self.hit(x, y);
+      if (!h) { self.tip.hidden = true; cv.style.cursor = ''; return; }
+      self.tip.textContent = self.describe(h);
+      self.tip.hidden = false;
+      var left = Math.min(x + 14, self.width - self.tip.offsetWidth - 6);
+      self.tip.style.left = Math.max(left, 4) + 'px';
+      self.tip.style.top = (y + 16) + 'px';
+      cv.style.cursor = h.track.items[h.o + 4] > 0 ? 'pointer' : '';
+    });
+    cv.addEventListener('mouseleave', function () { self.tip.hidden = true; });
+    cv.addEventListener('click', function (ev) {
+      if (drag && drag.moved) return;
+      var r = cv.getBoundingClientRect(), h = self.hit(ev.clientX - r.left, ev.clientY - r.top);
+      var f = h ? h.track.items[h.o + 5] : -1;
+      if (h && h.track.items[h.o + 4] > 0 && f >= 0 && f < self.data.targets.length)
+        go(self.data.targets[f]);
+    });
+    cv.addEventListener('dblclick', function () { self.reset(); });
+    window.addEventListener('resize', function () { self.resize(); });
+  };
+
+  Array.prototype.forEach.call(document.querySelectorAll('.timeline[data-source]'), function (box) {
+    var src = document.getElementById(box.getAttribute('data-source'));
+    if (!src) return;
+    var tl = new Timeline(box, JSON.parse(src.textContent));
+    var reset = document.querySelector('button.timeline-reset[data-timeline="' + box.getAttribute('data-source') + '"]');
+    if (reset) reset.addEventListener('click', function () { tl.reset(); });
+  });
+
+  if (location.hash.length > 1) reveal(decodeURIComponent(location.hash.slice(1)));
+})();
