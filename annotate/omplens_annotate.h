@@ -45,7 +45,7 @@ typedef struct omplens_location {
 typedef struct omplens_variable {
   const char *item;      /* "a[0:n]" as the compiler spelled it */
   const char *name;      /* base variable: "a" */
-  uint64_t map_type;     /* OMPLENS_MAP_* bits of that item */
+  uint64_t map_type;     /* OMPLENS_MAPBIT_* bits of that item */
   int certain;           /* 1: exact (runtime names); 0: a guess */
 } omplens_variable;
 

@@ -469,7 +469,7 @@ static void map_list(const tl_proc *p, const omplens_region *r, char *buf, size_
       continue;
     const char *end = strchr(a->name + 1, ';');
     int len = end ? (int)(end - a->name - 1) : (int)strlen(a->name + 1);
-    unsigned dir = (unsigned)(a->type & (OMPLENS_MAP_TO | OMPLENS_MAP_FROM));
+    unsigned dir = (unsigned)(a->type & (OMPLENS_MAPBIT_TO | OMPLENS_MAPBIT_FROM));
     static const char *const dirs[] = {"alloc", "to", "from", "tofrom"};
     n += (size_t)snprintf(buf + n, size - n, "%s%s %.*s", n ? ", " : "", dirs[dir], len,
                           a->name + 1);

@@ -86,23 +86,23 @@ typedef struct omplens_region {
 } omplens_region;
 
 /* Map-type bits of omplens_map_arg.type (LLVM's OpenMP offload ABI). */
-enum omplens_map_type {
-  OMPLENS_MAP_TO = 0x01,
-  OMPLENS_MAP_FROM = 0x02,
-  OMPLENS_MAP_ALWAYS = 0x04,
-  OMPLENS_MAP_DELETE = 0x08,
-  OMPLENS_MAP_PTR_AND_OBJ = 0x10,
-  OMPLENS_MAP_TARGET_PARAM = 0x20,
-  OMPLENS_MAP_LITERAL = 0x100,
-  OMPLENS_MAP_IMPLICIT = 0x200,
-  OMPLENS_MAP_CLOSE = 0x400,
-  OMPLENS_MAP_PRESENT = 0x1000,
+enum omplens_map_bits {
+  OMPLENS_MAPBIT_TO = 0x01,
+  OMPLENS_MAPBIT_FROM = 0x02,
+  OMPLENS_MAPBIT_ALWAYS = 0x04,
+  OMPLENS_MAPBIT_DELETE = 0x08,
+  OMPLENS_MAPBIT_PTR_AND_OBJ = 0x10,
+  OMPLENS_MAPBIT_TARGET_PARAM = 0x20,
+  OMPLENS_MAPBIT_LITERAL = 0x100,
+  OMPLENS_MAPBIT_IMPLICIT = 0x200,
+  OMPLENS_MAPBIT_CLOSE = 0x400,
+  OMPLENS_MAPBIT_PRESENT = 0x1000,
 };
 
 /* One map argument of a directive's entry call. */
 typedef struct omplens_map_arg {
   uint64_t base, begin, size;
-  uint64_t type;     /* enum omplens_map_type bits; MEMBER_OF in the top 16 */
+  uint64_t type;     /* enum omplens_map_bits; MEMBER_OF in the top 16 */
   const char *name;  /* ";a[0:n];file;line;column;;" (with -g), or NULL */
 } omplens_map_arg;
 

@@ -644,7 +644,7 @@ static void write_threads(omplens_tw *w) {
   omplens_tw_string(&s0, LOC_PTR, ";/src/dir/prog.c;main;36;1;;");
   omplens_tw_string(&s0, NAME_PTR, ";x[0:n];/src/dir/prog.c;36;1;;");
   omplens_tw_call(&s0, LOC_PTR, CP_ENTER, 1);
-  omplens_tw_arg(&s0, HOST_X, HOST_X, 4096, OMPLENS_MAP_TO | OMPLENS_MAP_FROM, NAME_PTR);
+  omplens_tw_arg(&s0, HOST_X, HOST_X, 4096, OMPLENS_MAPBIT_TO | OMPLENS_MAPBIT_FROM, NAME_PTR);
   uint64_t id = omplens_tw_region_begin(&s0, T0 + 100, OMPLENS_CONSTRUCT_ENTER_DATA, 0, 0, CP_ENTER);
   omplens_tw_op a = op(OMPLENS_EV_ALLOC, 110, 120, 0, HOST_X, 4096, 0, id);
   omplens_tw_op_write(&s0, &a);
