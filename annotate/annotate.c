@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "omplens_directives.h"
 #include "omplens_symbolize.h"
 
 typedef struct code_entry {
@@ -19,6 +20,8 @@ struct omplens_annotator {
   omplens_symbolizer *sym;   /* NULL when it could not be created */
   code_entry *codes;         /* open addressing, power-of-two capacity */
   size_t cap_codes;
+  omplens_directive_index *directives; /* created on first use */
+  int directives_failed;
   char **owned;              /* every string handed out */
   size_t num_owned, cap_owned;
 };
@@ -107,6 +110,7 @@ void omplens_annotator_destroy(omplens_annotator *a) {
   if (!a)
     return;
   omplens_symbolizer_destroy(a->sym);
+  omplens_directive_index_destroy(a->directives);
   for (size_t i = 0; i < a->num_owned; i++)
     free(a->owned[i]);
   free(a->owned);
@@ -232,6 +236,53 @@ static void from_symbolizer(omplens_annotator *a, uint64_t codeptr, omplens_loca
   loc->note = symbol_note(s.status);
 }
 
+static const char *confidence_name(int c) {
+  switch (c) {
+  case OMPLENS_MATCH_EXACT: return "exact";
+  case OMPLENS_MATCH_NEAREST: return "nearest";
+  case OMPLENS_MATCH_AMBIGUOUS: return "ambiguous";
+  default: return NULL;
+  }
+}
+
+/* Finds the directive at the location in the source (libclang). Construct
+ * kinds and the finder's runtime kinds share their numbering. */
+static void find_directive(omplens_annotator *a, const omplens_region *r, omplens_location *loc) {
+  omplens_location_directive *d = &loc->directive;
+  if (!loc->file || a->directives_failed)
+    return;
+  if (!a->directives && omplens_directive_index_create(NULL, &a->directives)) {
+    a->directives_failed = 1;
+    return;
+  }
+  omplens_directive_match m;
+  int rc = omplens_directive_find(a->directives, loc->file, loc->line, loc->column, loc->function,
+                                  r ? r->kind : OMPLENS_RUNTIME_ANY, &m);
+  if (rc) {
+    d->note = rc == OMPLENS_DIRECTIVES_ENOENT ? "the source file is missing" : omplens_directives_strerror(rc);
+    return;
+  }
+  d->confidence = confidence_name(m.confidence);
+  d->partial_parse = !!(m.flags & OMPLENS_MATCHF_PARTIAL);
+  d->stale = !!(m.flags & OMPLENS_MATCHF_STALE);
+  for (size_t i = 0; i < m.num_candidates && i < 8; i++)
+    d->candidate_lines[d->num_candidates++] = m.candidates[i]->pragma.line;
+  /* The runtime's line is where the compiled pragma was: a file without a
+   * directive exactly there has changed since the build. */
+  if (loc->via == OMPLENS_VIA_RUNTIME &&
+      (m.confidence != OMPLENS_MATCH_EXACT || !m.directive || m.directive->pragma.line != loc->line)) {
+    d->stale = 1;
+    d->note = "the source changed after the build: the directive is no longer on this line";
+  }
+  if (!m.directive)
+    return;
+  d->kind = m.directive->name;
+  d->text = m.directive->text;
+  d->file = m.directive->pragma.file;
+  d->line = m.directive->pragma.line;
+  d->end_line = m.directive->pragma.end_line;
+}
+
 int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_location *out) {
   memset(out, 0, sizeof *out);
   if (!a)
@@ -240,6 +291,7 @@ int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_lo
   if (r && r->source)
     from_runtime(a, r->source, out);
   from_symbolizer(a, codeptr, out);
+  find_directive(a, r, out);
   return out->via == OMPLENS_VIA_NONE ? OMPLENS_ANNOTATE_ENOTFOUND : 0;
 }
 

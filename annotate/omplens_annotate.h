@@ -29,6 +29,20 @@ enum omplens_location_via {
   OMPLENS_VIA_SYMBOL,    /* ELF symbol + offset only (no debug info)            */
 };
 
+/* The OpenMP directive at a location, from the source (libclang). */
+typedef struct omplens_location_directive {
+  const char *kind;       /* "target teams distribute parallel for"; NULL: none found */
+  const char *text;       /* "#pragma omp ..." as written, continuations joined */
+  const char *file;
+  unsigned line, end_line;/* the pragma's lines */
+  const char *confidence; /* "exact", "nearest" or "ambiguous" */
+  int partial_parse;      /* libclang could not parse the whole file */
+  int stale;              /* the source changed after the build */
+  size_t num_candidates;  /* with "ambiguous": where it may be */
+  unsigned candidate_lines[8];
+  const char *note;       /* why no directive was found (missing source ...) */
+} omplens_location_directive;
+
 /* Where a code address is in the program. Strings belong to the annotator
  * (valid until it is destroyed) and may be NULL. */
 typedef struct omplens_location {
@@ -39,6 +53,7 @@ typedef struct omplens_location {
   const char *function;  /* with VIA_SYMBOL: "symbol+0xoff" */
   int via;               /* enum omplens_location_via */
   const char *note;      /* why the source is not known better, or NULL */
+  omplens_location_directive directive;
 } omplens_location;
 
 /* The map-clause item a transfer or allocation belongs to. */

@@ -225,13 +225,20 @@ enum omplens_directive_match_flags {
   OMPLENS_MATCHF_PARTIAL = 1u << 0,  /* libclang reported errors: the file
                                         was read partly from its text       */
   OMPLENS_MATCHF_STALE = 1u << 1,    /* the file changed since the build:
-                                        mtime/size differ, the line is past
-                                        the end, or it is in no directive  */
+                                        its MD5, mtime or size differ, the
+                                        line is past the end, or the line is
+                                        in no directive and (no stamp says
+                                        the file is unchanged) outside the
+                                        function DWARF names                */
   OMPLENS_MATCHF_FUNCTION_MISMATCH = 1u << 2, /* the caller's function is
                                         not the directive's                 */
   OMPLENS_MATCHF_KIND_MISMATCH = 1u << 3, /* the line is a pragma of another
                                         kind than the run time saw          */
   OMPLENS_MATCHF_NO_LINE = 1u << 4,  /* line 0: chosen by function and kind */
+  OMPLENS_MATCHF_OFF_DIRECTIVE = 1u << 5, /* the line is in no directive but
+                                        within the function: optimized code
+                                        (clang -O2 moves lines); chosen by
+                                        function and kind                   */
 };
 
 #define OMPLENS_DIRECTIVE_MAX_CANDIDATES 8
@@ -272,6 +279,8 @@ typedef struct omplens_directive_query {
                             or NULL                                       */
   int64_t mtime;         /* as DWARF recorded them (seconds); 0: unknown  */
   int64_t size;
+  const uint8_t *md5;    /* the 16 bytes of DW_LNCT_MD5 (what clang
+                            records in DWARF 5), or NULL                  */
 } omplens_directive_query;
 
 typedef struct omplens_directive_index omplens_directive_index;
@@ -303,7 +312,9 @@ int omplens_directive_find(omplens_directive_index *index, const char *file,
                            uint32_t line, uint32_t column,
                            const char *function, int runtime_kind,
                            omplens_directive_match *out);
-/* The same with the header's including source and DWARF file stamps. */
+/* The same with the header's including source and DWARF file stamps. A
+ * stamp that is given and matches makes the file trusted: a line in no
+ * directive is then optimized code, never staleness. */
 int omplens_directive_find_query(omplens_directive_index *index,
                                  const omplens_directive_query *query,
                                  omplens_directive_match *out);

@@ -48,6 +48,32 @@ static json_t *per_category(const uint32_t *counts, const uint64_t *bytes) {
   return o;
 }
 
+static json_t *directive_info(const omplens_location_directive *d) {
+  if (!d->kind && !d->confidence && !d->note)
+    return NULL;
+  json_t *o = json_object();
+  if (d->kind) {
+    json_object_set_new(o, "kind", text(d->kind));
+    json_object_set_new(o, "text", text(d->text));
+    json_object_set_new(o, "file", text(d->file));
+    json_object_set_new(o, "line", json_integer(d->line));
+    json_object_set_new(o, "end_line", json_integer(d->end_line));
+  }
+  if (d->confidence)
+    json_object_set_new(o, "confidence", json_string(d->confidence));
+  if (d->num_candidates > 1 || !d->kind) {
+    json_t *c = json_array();
+    for (size_t i = 0; i < d->num_candidates; i++)
+      json_array_append_new(c, json_integer(d->candidate_lines[i]));
+    json_object_set_new(o, "candidate_lines", c);
+  }
+  json_object_set_new(o, "partial_parse", json_boolean(d->partial_parse));
+  json_object_set_new(o, "stale", json_boolean(d->stale));
+  if (d->note)
+    json_object_set_new(o, "note", text(d->note));
+  return o;
+}
+
 static json_t *location(const omplens_report_input *in, size_t proc, uint64_t codeptr) {
   omplens_location loc;
   json_t *o = json_object();
@@ -69,6 +95,9 @@ static json_t *location(const omplens_report_input *in, size_t proc, uint64_t co
     json_object_set_new(o, "via", json_string(omplens_location_via_name(loc.via)));
   if (loc.note)
     json_object_set_new(o, "note", text(loc.note));
+  json_t *d = directive_info(&loc.directive);
+  if (d)
+    json_object_set_new(o, "directive", d);
   return o;
 }
 

@@ -1,6 +1,8 @@
 /* Test helper: prints the findings of a findings.json in the golden format
  *   category file:line device instances variable
- * one line per finding, sorted ("-" when the variable is unknown). A directive without a source line prints its
+ * one line per finding, sorted ("-" when the variable is unknown), then
+ *   directive file:line kind | text
+ * once per directive with findings (when the source was found). A directive without a source line prints its
  * module offset instead. */
 #include <jansson.h>
 #include <stdio.h>
@@ -63,6 +65,29 @@ int main(int argc, char **argv) {
       snprintf(key, sizeof key, "%-24s %-24s %6s %6lld %s",
                json_string_value(json_object_get(f, "category")), line, dev,
                (long long)json_integer_value(json_object_get(f, "count")), var ? var : "-");
+      rows = realloc(rows, (n + 1) * sizeof *rows);
+      if (!rows)
+        return 1;
+      snprintf(rows[n].key, sizeof rows[n].key, "%s", key);
+      rows[n++].count = 0;
+    }
+  }
+  /* One line per directive with findings: where it is, its kind and text. */
+  json_array_foreach(json_object_get(root, "processes"), pi, proc) {
+    json_array_foreach(json_object_get(proc, "findings"), fi, f) {
+      json_t *d = json_object_get(json_object_get(f, "location"), "directive");
+      const char *kind = json_string_value(json_object_get(d, "kind"));
+      if (!kind)
+        continue;
+      char line[256], key[512];
+      where(json_object_get(f, "location"), line, sizeof line);
+      snprintf(key, sizeof key, "directive %s %s | %s", line, kind,
+               json_string_value(json_object_get(d, "text")));
+      size_t i = 0;
+      while (i < n && strcmp(rows[i].key, key))
+        i++;
+      if (i < n)
+        continue;
       rows = realloc(rows, (n + 1) * sizeof *rows);
       if (!rows)
         return 1;

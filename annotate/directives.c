@@ -1,0 +1,340 @@
+/* The directive index's public side: creating and destroying it, naming
+ * codes and kinds, and the order in which a lookup reads sources (the file
+ * itself, or the unit that includes it) before matching. Design notes:
+ * docs/directives.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "directives_internal.h"
+
+const char *omplens_directives_strerror(int err)
+{
+  switch (err) {
+  case OMPLENS_DIRECTIVES_OK:
+    return "success";
+  case OMPLENS_DIRECTIVES_EINVAL:
+    return "invalid argument (no index, no file name, or no result to fill)";
+  case OMPLENS_DIRECTIVES_ENOMEM:
+    return "out of memory";
+  case OMPLENS_DIRECTIVES_ENOENT:
+    return "source file not found (moved or deleted since the build? "
+           "a relative name needs the DWARF comp_dir)";
+  case OMPLENS_DIRECTIVES_EIO:
+    return "source file cannot be read (not a regular file, or no permission)";
+  case OMPLENS_DIRECTIVES_EFBIG:
+    return "source file too large to be hand-written code";
+  case OMPLENS_DIRECTIVES_ECOMPDB:
+    return "compile_commands.json cannot be read or is not a JSON array";
+  default:
+    return "unknown directive index error";
+  }
+}
+
+const char *omplens_directive_kind_name(int kind)
+{
+  switch (kind) {
+  case OMPLENS_DIRECTIVE_TARGET:
+    return "target";
+  case OMPLENS_DIRECTIVE_TARGET_DATA:
+    return "target data";
+  case OMPLENS_DIRECTIVE_TARGET_ENTER_DATA:
+    return "target enter data";
+  case OMPLENS_DIRECTIVE_TARGET_EXIT_DATA:
+    return "target exit data";
+  case OMPLENS_DIRECTIVE_TARGET_UPDATE:
+    return "target update";
+  default:
+    return "unknown";
+  }
+}
+
+const char *omplens_directive_confidence_name(int confidence)
+{
+  switch (confidence) {
+  case OMPLENS_MATCH_NONE:
+    return "none";
+  case OMPLENS_MATCH_EXACT:
+    return "exact";
+  case OMPLENS_MATCH_NEAREST:
+    return "nearest";
+  case OMPLENS_MATCH_AMBIGUOUS:
+    return "ambiguous";
+  default:
+    return "unknown";
+  }
+}
+
+const char *omplens_map_type_name(int map_type)
+{
+  static const char *const names[] = {"none",  "to",      "from",   "tofrom",
+                                      "alloc", "release", "delete", "present"};
+  if (map_type < 0 || (size_t)map_type >= sizeof(names) / sizeof(names[0]))
+    return "unknown";
+  return names[map_type];
+}
+
+/* ---- file names ---- */
+
+static const char *extension(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  const char *dot = strrchr(slash != NULL ? slash : path, '.');
+  return dot != NULL ? dot + 1 : "";
+}
+
+static bool one_of(const char *ext, const char *const *list, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(ext, list[i]) == 0)
+      return true;
+  return false;
+}
+
+bool omplens_directives__is_cxx(const char *path)
+{
+  static const char *const cxx[] = {"cpp", "cc", "cxx", "C",  "c++",
+                                    "hpp", "hh", "hxx", "H", "ipp"};
+  return one_of(extension(path), cxx, sizeof(cxx) / sizeof(cxx[0]));
+}
+
+bool omplens_directives__is_header(const char *path)
+{
+  static const char *const sources[] = {"c", "cpp", "cc", "cxx", "C", "c++", "i", "ii"};
+  return !one_of(extension(path), sources, sizeof(sources) / sizeof(sources[0]));
+}
+
+/* ---- creating ---- */
+
+static char **copy_strings(const char *const *from, size_t n, bool *ok)
+{
+  if (n == 0 || from == NULL)
+    return NULL;
+  char **to = calloc(n, sizeof(*to));
+  for (size_t i = 0; to != NULL && i < n; i++) {
+    to[i] = strdup(from[i] != NULL ? from[i] : "");
+    *ok = *ok && to[i] != NULL;
+  }
+  *ok = *ok && to != NULL;
+  return to;
+}
+
+static void free_strings(char **s, size_t n)
+{
+  for (size_t i = 0; s != NULL && i < n; i++)
+    free(s[i]);
+  free(s);
+}
+
+static int copy_options(omplens_directive_index *ix,
+                        const omplens_directive_options *o)
+{
+  bool ok = true;
+  ix->extra_args = copy_strings(o->extra_args, o->num_extra_args, &ok);
+  ix->num_extra_args = ix->extra_args != NULL ? o->num_extra_args : 0;
+  ix->sources = copy_strings(o->sources, o->num_sources, &ok);
+  ix->num_sources = ix->sources != NULL ? o->num_sources : 0;
+  if (o->comp_dir != NULL && (ix->comp_dir = strdup(o->comp_dir)) == NULL)
+    ok = false;
+  if (o->compile_commands != NULL &&
+      (ix->compdb_path = strdup(o->compile_commands)) == NULL)
+    ok = false;
+  return ok ? 0 : OMPLENS_DIRECTIVES_ENOMEM;
+}
+
+int omplens_directive_index_create(const omplens_directive_options *opts,
+                                   omplens_directive_index **out)
+{
+  if (out == NULL)
+    return OMPLENS_DIRECTIVES_EINVAL;
+  *out = NULL;
+  omplens_directive_index *ix = calloc(1, sizeof(*ix));
+  if (ix == NULL)
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  static const omplens_directive_options none = {0};
+  int err = copy_options(ix, opts != NULL ? opts : &none);
+  if (err == 0 && ix->compdb_path != NULL)
+    err = omplens_directives__compdb_preload(ix);
+  if (err != 0) {
+    omplens_directive_index_destroy(ix);
+    return err;
+  }
+  *out = ix;
+  return 0;
+}
+
+static void free_pointers(omplens_directives__vec *v)
+{
+  for (size_t i = 0; i < v->len; i++)
+    free(OMPLENS_DIRECTIVES__AT(*v, char *, i));
+  omplens_directives__vec_free(v);
+}
+
+void omplens_directive_index_destroy(omplens_directive_index *ix)
+{
+  if (ix == NULL)
+    return;
+  for (size_t i = 0; i < ix->compdbs.len; i++)
+    omplens_directives__compdb_free(
+        OMPLENS_DIRECTIVES__AT(ix->compdbs, omplens_directives__compdb *, i));
+  omplens_directives__vec_free(&ix->compdbs);
+  omplens_directives__vec_free(&ix->files); /* the records are in the pool */
+  free_pointers(&ix->units);
+  free_strings(ix->extra_args, ix->num_extra_args);
+  free_strings(ix->sources, ix->num_sources);
+  free(ix->comp_dir);
+  free(ix->compdb_path);
+  omplens_directives__ast_dispose(ix->cx);
+  omplens_directives__pool_free(&ix->pool);
+  free(ix);
+}
+
+/* ---- reading what a lookup needs ---- */
+
+const omplens_directives__file *
+omplens_directives__file_lookup(const omplens_directive_index *ix,
+                                const char *path)
+{
+  for (size_t i = 0; i < ix->files.len; i++) {
+    const omplens_directives__file *f =
+        OMPLENS_DIRECTIVES__AT(ix->files, omplens_directives__file *, i);
+    if (strcmp(f->path, path) == 0)
+      return f;
+  }
+  return NULL;
+}
+
+static bool unit_read(const omplens_directive_index *ix, const char *path)
+{
+  for (size_t i = 0; i < ix->units.len; i++)
+    if (strcmp(OMPLENS_DIRECTIVES__AT(ix->units, char *, i), path) == 0)
+      return true;
+  return false;
+}
+
+/* The absolute, symlink-free name of file (relative: against comp_dir,
+ * then the working directory). malloc'd; NULL with *err set. */
+static char *resolve(const omplens_directive_index *ix, const char *file, int *err)
+{
+  char *real = NULL;
+  if (file[0] != '/' && ix->comp_dir != NULL) {
+    size_t n = strlen(ix->comp_dir) + strlen(file) + 2;
+    char *joined = malloc(n);
+    if (joined == NULL) {
+      *err = OMPLENS_DIRECTIVES_ENOMEM;
+      return NULL;
+    }
+    snprintf(joined, n, "%s/%s", ix->comp_dir, file);
+    real = realpath(joined, NULL);
+    free(joined);
+  }
+  if (real == NULL)
+    real = realpath(file, NULL);
+  *err = real != NULL ? 0 : OMPLENS_DIRECTIVES_ENOENT;
+  return real;
+}
+
+/* Reads path as a unit unless done; a missing unit is not the caller's
+ * problem when it only stood in for a header. */
+static int read_if_new(omplens_directive_index *ix, const char *path)
+{
+  if (unit_read(ix, path))
+    return 0;
+  return omplens_directives__read_unit(ix, path);
+}
+
+static int read_through_units(omplens_directive_index *ix, const char *unit)
+{
+  int err = 0;
+  char *real = unit != NULL ? resolve(ix, unit, &err) : NULL;
+  if (real != NULL)
+    err = read_if_new(ix, real);
+  free(real);
+  return err == OMPLENS_DIRECTIVES_ENOMEM ? err : 0;
+}
+
+static int record_for(omplens_directive_index *ix, const char *path,
+                      const char *unit, const omplens_directives__file **out)
+{
+  *out = omplens_directives__file_lookup(ix, path);
+  bool header = omplens_directives__is_header(path);
+  if (*out == NULL && header) { /* first through the unit(s) that include it */
+    int err = read_through_units(ix, unit);
+    for (size_t i = 0; err == 0 && i < ix->num_sources &&
+                       omplens_directives__file_lookup(ix, path) == NULL;
+         i++)
+      err = read_through_units(ix, ix->sources[i]);
+    if (err != 0)
+      return err;
+    *out = omplens_directives__file_lookup(ix, path);
+  }
+  if (*out == NULL) {
+    int err = read_if_new(ix, path);
+    if (err != 0)
+      return err;
+    *out = omplens_directives__file_lookup(ix, path);
+  }
+  return *out != NULL ? 0 : OMPLENS_DIRECTIVES_EIO;
+}
+
+static int file_for(omplens_directive_index *ix, const char *file,
+                    const char *unit, const omplens_directives__file **out)
+{
+  int err = 0;
+  *out = NULL;
+  char *path = resolve(ix, file, &err);
+  if (path == NULL)
+    return err;
+  err = record_for(ix, path, unit, out);
+  free(path);
+  return err;
+}
+
+/* ---- lookups ---- */
+
+int omplens_directive_find_query(omplens_directive_index *ix,
+                                 const omplens_directive_query *q,
+                                 omplens_directive_match *out)
+{
+  if (out == NULL)
+    return OMPLENS_DIRECTIVES_EINVAL;
+  memset(out, 0, sizeof(*out));
+  out->rule = "no lookup";
+  if (ix == NULL || q == NULL || q->file == NULL)
+    return OMPLENS_DIRECTIVES_EINVAL;
+  const omplens_directives__file *f = NULL;
+  int err = file_for(ix, q->file, q->unit, &f);
+  if (err != 0)
+    return err;
+  omplens_directives__match(f, q, out);
+  return 0;
+}
+
+int omplens_directive_find(omplens_directive_index *ix, const char *file,
+                           uint32_t line, uint32_t column, const char *function,
+                           int runtime_kind, omplens_directive_match *out)
+{
+  omplens_directive_query q = {.file = file, .line = line, .column = column,
+                               .function = function, .runtime_kind = runtime_kind};
+  return omplens_directive_find_query(ix, &q, out);
+}
+
+int omplens_directive_list(omplens_directive_index *ix, const char *file,
+                           const omplens_directive *const **directives,
+                           size_t *count)
+{
+  if (directives != NULL)
+    *directives = NULL;
+  if (count != NULL)
+    *count = 0;
+  if (ix == NULL || file == NULL || directives == NULL || count == NULL)
+    return OMPLENS_DIRECTIVES_EINVAL;
+  const omplens_directives__file *f = NULL;
+  int err = file_for(ix, file, NULL, &f);
+  if (err != 0)
+    return err;
+  *directives = (const omplens_directive *const *)f->list;
+  *count = f->num_entries;
+  return 0;
+}

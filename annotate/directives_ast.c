@@ -1,0 +1,485 @@
+/* What libclang tells about one translation unit. It is parsed twice:
+ *
+ *  - plainly, without -fopenmp (but with _OPENMP defined, so #ifdef'd code
+ *    stays in): pragmas vanish and every statement and reference is
+ *    visible. With -fopenmp the C API hides the body of every OpenMP region
+ *    (clang wraps it in a CapturedStmt whose children it does not visit),
+ *    which would lose directives nested in a `target data` and every
+ *    reference in a region;
+ *  - with -fopenmp: only to find the directives written with `_Pragma`,
+ *    which the textual scan cannot see inside macros, and the #if'd-out
+ *    ranges as the real build sees them.
+ *
+ * Locations are expansion locations, as DWARF has them: a macro's code is
+ * at the line of its use. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <clang-c/Index.h>
+
+#include "directives_internal.h"
+
+#define NONE OMPLENS_DIRECTIVES__NONE
+#define MAX_HEADERS 64
+/* Below every OpenMP 5.0 feature test: omp.h then declares no variants,
+ * which a parse without -fopenmp would reject. */
+#define PLAIN_OPENMP "-D_OPENMP=201511"
+
+typedef omplens_directives__file_work file_work;
+typedef omplens_directives__span span;
+
+typedef struct visit {
+  omplens_directives__unit *u;
+  CXTranslationUnit tu;
+  CXFile *cxfiles;  /* per u->files, this unit's handle */
+  CXFile last;
+  int last_index;
+} visit;
+
+/* ---- small helpers ---- */
+
+static char *take_string(CXString s)
+{
+  const char *c = clang_getCString(s);
+  char *out = c != NULL ? strdup(c) : NULL;
+  clang_disposeString(s);
+  return out;
+}
+
+static char *file_path(CXFile f)
+{
+  char *real = take_string(clang_File_tryGetRealPathName(f));
+  if (real != NULL && real[0] != '\0')
+    return real;
+  free(real);
+  char *name = take_string(clang_getFileName(f));
+  char *resolved = name != NULL ? realpath(name, NULL) : NULL;
+  if (resolved == NULL)
+    return name;
+  free(name);
+  return resolved;
+}
+
+static int file_index(visit *v, CXFile f)
+{
+  if (f == NULL)
+    return -1;
+  if (f == v->last)
+    return v->last_index;
+  int found = -1;
+  for (size_t i = 0; i < v->u->num_files && found < 0; i++)
+    if (v->cxfiles[i] != NULL && clang_File_isEqual(v->cxfiles[i], f))
+      found = (int)i;
+  v->last = f;
+  v->last_index = found;
+  return found;
+}
+
+/* The cursor's expansion extent, if it lies in one of the unit's files. */
+static file_work *extent_of(visit *v, CXCursor c, span *out)
+{
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f = NULL, g = NULL;
+  unsigned b = 0, e = 0;
+  clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
+  clang_getExpansionLocation(clang_getRangeEnd(r), &g, NULL, NULL, &e);
+  int i = file_index(v, f);
+  if (i < 0)
+    return NULL;
+  out->begin = b;
+  out->end = e >= b && (g == NULL || g == f || clang_File_isEqual(f, g)) ? e : b;
+  return &v->u->files[i];
+}
+
+static void oom_if(omplens_directives__unit *u, bool failed)
+{
+  u->oom = u->oom || failed;
+}
+
+/* ---- the plain parse ---- */
+
+static bool is_function(enum CXCursorKind k)
+{
+  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod ||
+         k == CXCursor_Constructor || k == CXCursor_Destructor ||
+         k == CXCursor_ConversionFunction || k == CXCursor_FunctionTemplate;
+}
+
+/* Remembers, for the pragma just before it, the statement that begins
+ * first after the pragma (the outermost one when several begin there). */
+static void statement_candidate(file_work *fw, span s)
+{
+  const omplens_directives__pragma *p = fw->scan.pragmas.data;
+  size_t lo = 0, hi = fw->scan.pragmas.len;
+  while (lo < hi) { /* first pragma ending after s.begin */
+    size_t mid = lo + (hi - lo) / 2;
+    if (p[mid].end <= s.begin)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0)
+    return;
+  span *best = &fw->stmt[lo - 1];
+  if (best->begin == NONE || s.begin < best->begin ||
+      (s.begin == best->begin && s.end > best->end))
+    *best = s;
+}
+
+static int category_of(CXType t)
+{
+  t = clang_getCanonicalType(t);
+  if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+    t = clang_getCanonicalType(clang_getPointeeType(t));
+  switch (t.kind) {
+  case CXType_ConstantArray:
+  case CXType_IncompleteArray:
+  case CXType_VariableArray:
+  case CXType_DependentSizedArray:
+  case CXType_Record:
+    return OMPLENS_VAR_AGGREGATE;
+  case CXType_Pointer:
+  case CXType_BlockPointer:
+  case CXType_MemberPointer:
+    return OMPLENS_VAR_POINTER;
+  case CXType_Unexposed:
+  case CXType_Invalid:
+    return OMPLENS_VAR_UNKNOWN; /* dependent (template) types */
+  default:
+    return OMPLENS_VAR_SCALAR;
+  }
+}
+
+static void add_ref(visit *v, file_work *fw, CXCursor c, uint32_t offset)
+{
+  CXCursor d = clang_getCursorReferenced(c);
+  enum CXCursorKind k = clang_getCursorKind(d);
+  if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+    return;
+  char *name = take_string(clang_getCursorSpelling(d));
+  CXFile f = NULL;
+  unsigned at = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(d), &f, NULL, NULL, &at);
+  int where = file_index(v, f);
+  omplens_directives__ref ref = {
+      offset, omplens_directives__pool_strdup(&v->u->scratch, name),
+      where >= 0 && &v->u->files[where] == fw ? at : NONE,
+      category_of(clang_getCursorType(d))};
+  free(name);
+  oom_if(v->u, ref.name == NULL ||
+                   !omplens_directives__vec_push(&fw->refs, sizeof(ref), &ref));
+}
+
+/* `for (i = 0; ...` with i declared outside: i is the loop's own. */
+static void loop_var(visit *v, file_work *fw, CXCursor c, CXCursor parent,
+                     span s)
+{
+  span ps;
+  if (clang_getCursorKind(parent) != CXCursor_ForStmt ||
+      extent_of(v, parent, &ps) != fw || ps.begin >= s.begin)
+    return;
+  const char *t = fw->src.text + ps.begin;
+  size_t gap = s.begin - ps.begin;
+  if (gap < 4 || strncmp(t, "for", 3) != 0)
+    return;
+  for (size_t i = 3; i < gap; i++)
+    if (t[i] != ' ' && t[i] != '\t' && t[i] != '(' && t[i] != '\n')
+      return;
+  char *op = take_string(clang_getCursorSpelling(c));
+  bool assign = op != NULL && strcmp(op, "=") == 0;
+  free(op);
+  if (assign)
+    oom_if(v->u, !omplens_directives__vec_push(&fw->loop_vars, sizeof(s.begin),
+                                               &s.begin));
+}
+
+static void add_function(visit *v, file_work *fw, CXCursor c, span s)
+{
+  char *name = take_string(clang_getCursorSpelling(c));
+  omplens_directives__function f = {
+      s.begin, s.end, omplens_directives__pool_strdup(&v->u->scratch, name)};
+  free(name);
+  oom_if(v->u, f.name == NULL ||
+                   !omplens_directives__vec_push(&fw->functions, sizeof(f), &f));
+}
+
+static enum CXChildVisitResult plain_visit(CXCursor c, CXCursor parent,
+                                           CXClientData data)
+{
+  visit *v = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  span s;
+  file_work *fw = clang_isPreprocessing(k) ? NULL : extent_of(v, c, &s);
+  if (fw == NULL || v->u->oom)
+    return CXChildVisit_Continue;
+  fw->ast_seen = true;
+  if (clang_isStatement(k) || clang_isExpression(k))
+    statement_candidate(fw, s);
+  if (k == CXCursor_DeclRefExpr)
+    add_ref(v, fw, c, s.begin);
+  else if (k == CXCursor_CallExpr)
+    oom_if(v->u, !omplens_directives__vec_push(&fw->calls, sizeof(s.begin),
+                                               &s.begin));
+  else if (k == CXCursor_BinaryOperator)
+    loop_var(v, fw, c, parent, s);
+  else if (is_function(k))
+    add_function(v, fw, c, s);
+  return CXChildVisit_Recurse;
+}
+
+/* ---- the OpenMP parse ---- */
+
+static void add_directive(visit *v, file_work *fw, CXCursor c, span s)
+{
+  omplens_directives__ast_directive d = {clang_getCursorKind(c), s.begin, s.end,
+                                         NULL, 0};
+  CXFile f = NULL;
+  unsigned at = 0;
+  clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, &at);
+  if (f != NULL) {
+    char *path = file_path(f);
+    d.spelling_file = omplens_directives__pool_strdup(&v->u->scratch, path);
+    d.spelling_offset = at;
+    oom_if(v->u, path != NULL && d.spelling_file == NULL);
+    free(path);
+  }
+  oom_if(v->u, !omplens_directives__vec_push(&fw->ast_dirs, sizeof(d), &d));
+}
+
+static void add_macro_use(visit *v, file_work *fw, CXCursor c, span s)
+{
+  char *name = take_string(clang_getCursorSpelling(c));
+  omplens_directives__macro_use m = {
+      s.begin, s.end, omplens_directives__pool_strdup(&v->u->scratch, name)};
+  free(name);
+  oom_if(v->u, m.name == NULL ||
+                   !omplens_directives__vec_push(&fw->macro_uses, sizeof(m), &m));
+}
+
+/* Macro definitions anywhere outside system headers: a `_Pragma` may be
+ * built by a macro of another header. */
+static void add_macro_def(visit *v, CXCursor c)
+{
+  CXSourceRange r = clang_getCursorExtent(c);
+  if (clang_Location_isInSystemHeader(clang_getRangeStart(r)))
+    return;
+  CXFile f = NULL;
+  unsigned b = 0, e = 0;
+  clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
+  clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+  if (f == NULL)
+    return;
+  char *name = take_string(clang_getCursorSpelling(c));
+  char *path = file_path(f);
+  omplens_directives__macro_def m = {
+      omplens_directives__pool_strdup(&v->u->scratch, name),
+      omplens_directives__pool_strdup(&v->u->scratch, path), b, e};
+  free(name);
+  free(path);
+  oom_if(v->u, m.name == NULL || m.file == NULL ||
+                   !omplens_directives__vec_push(&v->u->macro_defs, sizeof(m), &m));
+}
+
+static enum CXChildVisitResult omp_visit(CXCursor c, CXCursor parent,
+                                         CXClientData data)
+{
+  visit *v = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (v->u->oom)
+    return CXChildVisit_Break;
+  if (k == CXCursor_MacroDefinition) {
+    add_macro_def(v, c);
+    return CXChildVisit_Continue;
+  }
+  span s;
+  file_work *fw = extent_of(v, c, &s);
+  if (fw == NULL)
+    return CXChildVisit_Continue;
+  if (k == CXCursor_MacroExpansion)
+    add_macro_use(v, fw, c, s);
+  else if (omplens_directives__cursor_name(k) != NULL)
+    add_directive(v, fw, c, s);
+  /* Other directives hide their bodies from the C API: nothing below. */
+  bool hidden = k >= CXCursor_OMPParallelDirective && k <= CXCursor_LastStmt;
+  return clang_isPreprocessing(k) || hidden || omplens_directives__cursor_name(k)
+             ? CXChildVisit_Continue
+             : CXChildVisit_Recurse;
+}
+
+static void add_skipped(visit *v, size_t i)
+{
+  if (v->cxfiles[i] == NULL)
+    return;
+  CXSourceRangeList *list = clang_getSkippedRanges(v->tu, v->cxfiles[i]);
+  for (unsigned k = 0; list != NULL && k < list->count; k++) {
+    unsigned b = 0, e = 0;
+    clang_getFileLocation(clang_getRangeStart(list->ranges[k]), NULL, NULL, NULL, &b);
+    clang_getFileLocation(clang_getRangeEnd(list->ranges[k]), NULL, NULL, NULL, &e);
+    span s = {b, e};
+    oom_if(v->u, !omplens_directives__vec_push(&v->u->files[i].skipped,
+                                               sizeof(s), &s));
+  }
+  if (list != NULL)
+    clang_disposeSourceRangeList(list);
+}
+
+/* ---- parsing ---- */
+
+static void note_error(omplens_directives__unit *u, const char *msg)
+{
+  u->errors = true;
+  if (u->first_error == NULL)
+    u->first_error = strdup(msg);
+}
+
+static void read_diagnostics(omplens_directives__unit *u, CXTranslationUnit tu)
+{
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      char *msg = take_string(clang_formatDiagnostic(
+          d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn));
+      note_error(u, msg != NULL ? msg : "error");
+      free(msg);
+    }
+    clang_disposeDiagnostic(d);
+  }
+}
+
+static CXIndex cx_index(omplens_directive_index *ix)
+{
+  if (ix->cx == NULL)
+    ix->cx = clang_createIndex(0, 0);
+  return ix->cx;
+}
+
+static CXTranslationUnit parse(omplens_directives__unit *u,
+                               const omplens_directives__args *args,
+                               const char *extra, unsigned options)
+{
+  size_t n = args->argv.len;
+  const char **argv = malloc((n + 1) * sizeof(*argv));
+  CXIndex cx = cx_index(u->index);
+  if (argv == NULL || cx == NULL) {
+    free(argv);
+    oom_if(u, argv == NULL);
+    note_error(u, "libclang could not create an index");
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++)
+    argv[i] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
+  argv[n] = extra;
+  CXTranslationUnit tu = NULL;
+  enum CXErrorCode err = clang_parseTranslationUnit2(
+      cx, u->files[0].src.path, argv, (int)n + 1, NULL, 0,
+      options | CXTranslationUnit_KeepGoing, &tu);
+  free(argv);
+  if (err != CXError_Success || tu == NULL) {
+    char msg[96];
+    snprintf(msg, sizeof(msg), "libclang could not parse the file (error %d)",
+             (int)err);
+    note_error(u, msg);
+    return NULL;
+  }
+  read_diagnostics(u, tu);
+  return tu;
+}
+
+/* ---- the unit's files ---- */
+
+typedef struct inclusion_scan {
+  omplens_directives__unit *u;
+  CXTranslationUnit tu;
+} inclusion_scan;
+
+/* Headers worth reading: outside system directories, with an omp pragma. */
+static void inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
+                      CXClientData data)
+{
+  inclusion_scan *is = data;
+  if (depth == 0 || is->u->num_files >= MAX_HEADERS || is->u->oom)
+    return;
+  CXSourceLocation start = clang_getLocationForOffset(is->tu, f, 0);
+  if (clang_Location_isInSystemHeader(start))
+    return;
+  size_t size = 0;
+  const char *text = clang_getFileContents(is->tu, f, &size);
+  if (text == NULL || memmem(text, size, "omp", 3) == NULL ||
+      memmem(text, size, "pragma", 6) == NULL)
+    return;
+  char *path = file_path(f);
+  if (path != NULL && omplens_directives__unit_source(is->u, path) != NULL) {
+    bool known = false;
+    for (size_t i = 0; i < is->u->num_files && !known; i++)
+      known = strcmp(is->u->files[i].src.path, path) == 0;
+    if (!known)
+      oom_if(is->u, omplens_directives__unit_add_file(is->u, path) ==
+                        OMPLENS_DIRECTIVES_ENOMEM);
+  }
+  free(path);
+}
+
+static CXFile *file_handles(omplens_directives__unit *u, CXTranslationUnit tu)
+{
+  CXFile *files = calloc(u->num_files, sizeof(*files));
+  for (size_t i = 0; files != NULL && i < u->num_files; i++)
+    files[i] = clang_getFile(tu, u->files[i].src.path);
+  oom_if(u, files == NULL);
+  return files;
+}
+
+static void collect(omplens_directives__unit *u, CXTranslationUnit tu,
+                    bool openmp)
+{
+  visit v = {u, tu, file_handles(u, tu), NULL, -1};
+  if (v.cxfiles == NULL)
+    return;
+  clang_visitChildren(clang_getTranslationUnitCursor(tu),
+                      openmp ? omp_visit : plain_visit, &v);
+  for (size_t i = 0; openmp && i < u->num_files; i++)
+    add_skipped(&v, i);
+  free(v.cxfiles);
+}
+
+static int prepare_statements(omplens_directives__unit *u)
+{
+  for (size_t i = 0; i < u->num_files; i++) {
+    file_work *fw = &u->files[i];
+    size_t n = fw->scan.pragmas.len;
+    fw->stmt = malloc((n > 0 ? n : 1) * sizeof(*fw->stmt));
+    if (fw->stmt == NULL)
+      return OMPLENS_DIRECTIVES_ENOMEM;
+    for (size_t k = 0; k < n; k++)
+      fw->stmt[k] = (span){NONE, NONE};
+  }
+  return 0;
+}
+
+int omplens_directives__ast_read(omplens_directives__unit *u,
+                                 const omplens_directives__args *args)
+{
+  CXTranslationUnit omp = parse(u, args, "-fopenmp",
+                                CXTranslationUnit_DetailedPreprocessingRecord);
+  CXTranslationUnit plain = parse(u, args, PLAIN_OPENMP, 0);
+  inclusion_scan is = {u, omp != NULL ? omp : plain};
+  if (is.tu != NULL)
+    clang_getInclusions(is.tu, inclusion, &is);
+  int err = prepare_statements(u);
+  if (err == 0 && omp != NULL)
+    collect(u, omp, true);
+  if (err == 0 && plain != NULL)
+    collect(u, plain, false);
+  if (omp != NULL)
+    clang_disposeTranslationUnit(omp);
+  if (plain != NULL)
+    clang_disposeTranslationUnit(plain);
+  return err != 0 || u->oom ? OMPLENS_DIRECTIVES_ENOMEM : 0;
+}
+
+void omplens_directives__ast_dispose(void *cx)
+{
+  if (cx != NULL)
+    clang_disposeIndex(cx);
+}

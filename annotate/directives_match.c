@@ -1,0 +1,288 @@
+/* Which directive a source location stands for. The rules, in order (see
+ * docs/directives.md for why each exists):
+ *   1. the line is within a directive's pragma, or is the closing line of a
+ *      `target data` region seen exiting: exact;
+ *   2. the line is in the body of a directive: the innermost one; exact on
+ *      the first line of a target construct's statement past nested pragmas
+ *      (clang puts loop constructs there), nearest elsewhere;
+ *   3. otherwise, or for line 0: the only directive of the kind in the
+ *      function is nearest; several are ambiguous.
+ * Only directives whose kind fits the run-time kind take part. A line in no
+ * directive is stale source, unless a stamp vouches for the file or the line
+ * is inside the function DWARF names (optimized code). Anything suspicious
+ * (file changed, other function) turns exact into nearest. */
+#include <string.h>
+
+#include "directives_internal.h"
+
+typedef omplens_directives__entry entry;
+typedef omplens_directives__file file;
+
+static bool fits(int kind, int runtime)
+{
+  switch (runtime) {
+  case OMPLENS_RUNTIME_TARGET:
+    return kind == OMPLENS_DIRECTIVE_TARGET;
+  case OMPLENS_RUNTIME_ENTER_DATA:
+    return kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
+           kind == OMPLENS_DIRECTIVE_TARGET_DATA;
+  case OMPLENS_RUNTIME_EXIT_DATA:
+    return kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA ||
+           kind == OMPLENS_DIRECTIVE_TARGET_DATA;
+  case OMPLENS_RUNTIME_UPDATE:
+    return kind == OMPLENS_DIRECTIVE_TARGET_UPDATE;
+  default:
+    return true;
+  }
+}
+
+static void add_candidate(omplens_directive_match *m, const entry *e)
+{
+  if (m->num_candidates < OMPLENS_DIRECTIVE_MAX_CANDIDATES)
+    m->candidates[m->num_candidates] = &e->pub;
+  m->num_candidates++;
+}
+
+static void decide(omplens_directive_match *m, int confidence, const char *rule)
+{
+  m->rule = rule;
+  if (m->num_candidates == 0) {
+    m->confidence = OMPLENS_MATCH_NONE;
+    return;
+  }
+  m->confidence = m->num_candidates == 1 ? confidence : OMPLENS_MATCH_AMBIGUOUS;
+  m->directive = m->num_candidates == 1 ? m->candidates[0] : NULL;
+}
+
+/* ---- function names ---- */
+
+/* The bare name in "ns::S::run(int)" or "scale<double>"; NULL when the
+ * name says nothing about the source (mangled, outlined region). */
+static bool bare_name(const char *f, const char **begin, size_t *len)
+{
+  if (f == NULL || f[0] == '\0' || strncmp(f, "_Z", 2) == 0 ||
+      strncmp(f, "__omp_offloading_", 17) == 0 || strstr(f, ".omp_outlined") != NULL)
+    return false;
+  size_t end = strcspn(f, "(<");
+  size_t start = 0;
+  for (size_t i = 0; i + 1 < end; i++)
+    if (f[i] == ':' && f[i + 1] == ':')
+      start = i + 2;
+  *begin = f + start;
+  *len = end - start;
+  return *len > 0;
+}
+
+static bool same_function(const char *a, const char *b)
+{
+  const char *x, *y;
+  size_t nx, ny;
+  if (!bare_name(a, &x, &nx) || !bare_name(b, &y, &ny))
+    return true; /* unknown on either side: nothing contradicts */
+  return nx == ny && memcmp(x, y, nx) == 0;
+}
+
+static bool usable_function(const char *f)
+{
+  const char *x;
+  size_t n;
+  return bare_name(f, &x, &n);
+}
+
+/* ---- the rules ---- */
+
+static bool on_pragma_line(const entry *e, uint32_t line)
+{
+  return line >= e->pub.pragma.line && line <= e->pub.pragma.end_line;
+}
+
+static bool closes_data(const entry *e, uint32_t line, int runtime)
+{
+  return e->pub.kind == OMPLENS_DIRECTIVE_TARGET_DATA && e->pub.body.file != NULL &&
+         e->pub.body.end_line == line &&
+         (runtime == OMPLENS_RUNTIME_EXIT_DATA || runtime == OMPLENS_RUNTIME_ANY);
+}
+
+/* Several pragmas on one line (one macro): the column may tell them apart. */
+static void narrow_by_column(omplens_directive_match *m, uint32_t column)
+{
+  if (column == 0 || m->num_candidates < 2 ||
+      m->num_candidates > OMPLENS_DIRECTIVE_MAX_CANDIDATES)
+    return;
+  size_t kept = 0;
+  for (size_t i = 0; i < m->num_candidates; i++)
+    if (m->candidates[i]->pragma.column == column)
+      m->candidates[kept++] = m->candidates[i];
+  if (kept > 0)
+    m->num_candidates = kept;
+}
+
+static bool rule_pragma(const file *f, const omplens_directive_query *q,
+                        omplens_directive_match *m)
+{
+  bool closing = false;
+  for (size_t i = 0; i < f->num_entries; i++) {
+    const entry *e = &f->entries[i];
+    bool here = on_pragma_line(e, q->line);
+    bool closes = closes_data(e, q->line, q->runtime_kind);
+    if ((here || closes) && fits(e->pub.kind, q->runtime_kind)) {
+      add_candidate(m, e);
+      closing = closing || (closes && !here);
+    }
+  }
+  narrow_by_column(m, q->column);
+  if (m->num_candidates > 0) {
+    decide(m, OMPLENS_MATCH_EXACT,
+           closing ? "closing line of the target data region" : "pragma line");
+    return true;
+  }
+  /* The line is a pragma, of a kind the run time did not report. */
+  for (size_t i = 0; i < f->num_entries; i++)
+    if (on_pragma_line(&f->entries[i], q->line))
+      add_candidate(m, &f->entries[i]);
+  if (m->num_candidates == 0)
+    return false;
+  m->flags |= OMPLENS_MATCHF_KIND_MISMATCH;
+  decide(m, OMPLENS_MATCH_NEAREST, "pragma line of another kind of directive");
+  return true;
+}
+
+static bool contains(const entry *e, uint32_t line)
+{
+  return e->pub.body.file != NULL && line >= e->pub.body.line &&
+         line <= e->pub.body.end_line;
+}
+
+static bool rule_body(const file *f, const omplens_directive_query *q,
+                      omplens_directive_match *m)
+{
+  const entry *inner = NULL;
+  for (size_t i = 0; i < f->num_entries; i++) {
+    const entry *e = &f->entries[i];
+    if (contains(e, q->line) && fits(e->pub.kind, q->runtime_kind) &&
+        (inner == NULL || e->body_begin > inner->body_begin ||
+         (e->body_begin == inner->body_begin && e->body_end < inner->body_end)))
+      inner = e;
+  }
+  if (inner == NULL)
+    return false;
+  for (size_t i = 0; i < f->num_entries; i++) { /* twins: one macro, two pragmas */
+    const entry *e = &f->entries[i];
+    if (fits(e->pub.kind, q->runtime_kind) && e->body_begin == inner->body_begin &&
+        e->body_end == inner->body_end)
+      add_candidate(m, e);
+  }
+  bool first = inner->pub.kind == OMPLENS_DIRECTIVE_TARGET &&
+               (inner->pub.body.line == q->line || inner->stmt_line == q->line);
+  decide(m, first ? OMPLENS_MATCH_EXACT : OMPLENS_MATCH_NEAREST,
+         first ? "first line of the target construct's statement"
+               : "innermost enclosing region");
+  return true;
+}
+
+static void rule_function(const file *f, const omplens_directive_query *q,
+                          omplens_directive_match *m)
+{
+  bool by_name = usable_function(q->function);
+  for (size_t i = 0; i < f->num_entries; i++) {
+    const entry *e = &f->entries[i];
+    if (fits(e->pub.kind, q->runtime_kind) &&
+        (!by_name || (e->pub.function != NULL && same_function(e->pub.function, q->function))))
+      add_candidate(m, e);
+  }
+  static const char *const rules[2][3] = {
+      {"no directive of that kind in the file", "only directive of that kind in the file",
+       "several directives of that kind in the file"},
+      {"no directive of that kind in the function",
+       "only directive of that kind in the function",
+       "several directives of that kind in the function"}};
+  size_t n = m->num_candidates < 2 ? m->num_candidates : 2;
+  decide(m, OMPLENS_MATCH_NEAREST, rules[by_name][n]);
+}
+
+/* ---- staleness ---- */
+
+static bool line_in_any(const file *f, uint32_t line)
+{
+  for (size_t i = 0; i < f->num_entries; i++)
+    if (on_pragma_line(&f->entries[i], line) || contains(&f->entries[i], line))
+      return true;
+  for (size_t i = 0; i < f->num_omp_lines; i++)
+    if (line >= f->omp_lines[2 * i] && line <= f->omp_lines[2 * i + 1])
+      return true;
+  return false;
+}
+
+/* -1: a stamp differs, 1: stamps given and all equal, 0: none given. */
+static int stamps(const file *f, const omplens_directive_query *q)
+{
+  bool any = q->mtime != 0 || q->size != 0 || q->md5 != NULL;
+  bool differ = (q->mtime != 0 && q->mtime != f->mtime) ||
+                (q->size != 0 && q->size != f->size) ||
+                (q->md5 != NULL && memcmp(q->md5, f->md5, sizeof(f->md5)) != 0);
+  return differ ? -1 : any ? 1 : 0;
+}
+
+/* Whether the line lies in a function DWARF's name fits. Without a usable
+ * name nothing can be said. */
+static bool within_function(const file *f, const omplens_directive_query *q)
+{
+  if (!usable_function(q->function))
+    return false;
+  for (size_t i = 0; i < f->num_functions; i++) {
+    const omplens_directives__span_lines *fn = &f->functions[i];
+    if (q->line >= fn->line && q->line <= fn->end_line &&
+        same_function(fn->name, q->function))
+      return true;
+  }
+  return false;
+}
+
+/* A line in no directive: optimized code when the file is known unchanged
+ * or the line is inside the right function; else the source moved on. */
+static unsigned off_directive(const file *f, const omplens_directive_query *q,
+                              int stamp)
+{
+  if (stamp < 0)
+    return OMPLENS_MATCHF_STALE; /* the stamp said it already */
+  if (stamp > 0 || within_function(f, q))
+    return OMPLENS_MATCHF_OFF_DIRECTIVE;
+  return OMPLENS_MATCHF_STALE;
+}
+
+static void finish(const omplens_directive_query *q, omplens_directive_match *m)
+{
+  if (m->directive != NULL && q->function != NULL &&
+      !same_function(m->directive->function, q->function))
+    m->flags |= OMPLENS_MATCHF_FUNCTION_MISMATCH;
+  bool doubt = m->flags & (OMPLENS_MATCHF_STALE | OMPLENS_MATCHF_FUNCTION_MISMATCH);
+  if (doubt && m->confidence == OMPLENS_MATCH_EXACT)
+    m->confidence = OMPLENS_MATCH_NEAREST;
+}
+
+void omplens_directives__match(const file *f, const omplens_directive_query *q,
+                               omplens_directive_match *m)
+{
+  int stamp = stamps(f, q);
+  if (f->partial) {
+    m->flags |= OMPLENS_MATCHF_PARTIAL;
+    m->diagnostic = f->diagnostic;
+  }
+  if (stamp < 0)
+    m->flags |= OMPLENS_MATCHF_STALE;
+  if (q->line == 0)
+    m->flags |= OMPLENS_MATCHF_NO_LINE;
+  else if (q->line > f->num_lines)
+    m->flags |= OMPLENS_MATCHF_STALE;
+  else if (!line_in_any(f, q->line))
+    m->flags |= off_directive(f, q, stamp);
+  else if (rule_pragma(f, q, m) || rule_body(f, q, m)) {
+    finish(q, m);
+    return;
+  }
+  memset(m->candidates, 0, sizeof(m->candidates));
+  m->num_candidates = 0;
+  m->directive = NULL;
+  rule_function(f, q, m);
+  finish(q, m);
+}

@@ -1,0 +1,133 @@
+/* Reading one translation unit: its main file and the headers it includes
+ * that hold pragmas each become a file record of the index. The unit's
+ * transient data (sources, tokens, references) is freed at the end; only
+ * the records, in the index's pool, stay. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "directives_internal.h"
+
+int omplens_directives__unit_add_file(omplens_directives__unit *u,
+                                      const char *path)
+{
+  omplens_directives__file_work *files =
+      realloc(u->files, (u->num_files + 1) * sizeof(*files));
+  if (files == NULL)
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  u->files = files;
+  omplens_directives__file_work *fw = &files[u->num_files];
+  memset(fw, 0, sizeof(*fw));
+  int err = omplens_directives__source_load(path, &fw->src);
+  if (err == 0)
+    err = omplens_directives__scan_source(&fw->src, &fw->scan);
+  if (err != 0) {
+    omplens_directives__source_free(&fw->src);
+    return err;
+  }
+  u->num_files++;
+  return 0;
+}
+
+const omplens_directives__source *
+omplens_directives__unit_source(omplens_directives__unit *u, const char *path)
+{
+  for (size_t i = 0; i < u->num_files; i++)
+    if (strcmp(u->files[i].src.path, path) == 0)
+      return &u->files[i].src;
+  for (size_t i = 0; i < u->sources.len; i++) {
+    omplens_directives__source *s =
+        OMPLENS_DIRECTIVES__AT(u->sources, omplens_directives__source *, i);
+    if (strcmp(s->path, path) == 0)
+      return s;
+  }
+  omplens_directives__source *s = malloc(sizeof(*s));
+  if (s == NULL || omplens_directives__source_load(path, s) != 0) {
+    free(s);
+    return NULL;
+  }
+  if (omplens_directives__vec_push(&u->sources, sizeof(s), &s) == NULL) {
+    omplens_directives__source_free(s);
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void free_file_work(omplens_directives__file_work *fw)
+{
+  omplens_directives__source_free(&fw->src);
+  omplens_directives__scan_free(&fw->scan);
+  free(fw->stmt);
+  omplens_directives__vec_free(&fw->refs);
+  omplens_directives__vec_free(&fw->calls);
+  omplens_directives__vec_free(&fw->loop_vars);
+  omplens_directives__vec_free(&fw->functions);
+  omplens_directives__vec_free(&fw->ast_dirs);
+  omplens_directives__vec_free(&fw->macro_uses);
+  omplens_directives__vec_free(&fw->skipped);
+}
+
+static void free_unit(omplens_directives__unit *u)
+{
+  for (size_t i = 0; i < u->num_files; i++)
+    free_file_work(&u->files[i]);
+  free(u->files);
+  for (size_t i = 0; i < u->sources.len; i++) {
+    omplens_directives__source *s =
+        OMPLENS_DIRECTIVES__AT(u->sources, omplens_directives__source *, i);
+    omplens_directives__source_free(s);
+    free(s);
+  }
+  omplens_directives__vec_free(&u->sources);
+  omplens_directives__vec_free(&u->macro_defs);
+  omplens_directives__vec_free(&u->pragma_macros);
+  omplens_directives__pool_free(&u->scratch);
+  free(u->first_error);
+}
+
+/* A header read before through another unit keeps its first record. */
+static int keep_records(omplens_directives__unit *u)
+{
+  omplens_directive_index *ix = u->index;
+  for (size_t i = 0; i < u->num_files; i++) {
+    if (omplens_directives__file_lookup(ix, u->files[i].src.path) != NULL)
+      continue;
+    omplens_directives__file *rec = NULL;
+    int err = omplens_directives__build_file(u, &u->files[i], &rec);
+    if (err == 0 && !omplens_directives__vec_push(&ix->files, sizeof(rec), &rec))
+      err = OMPLENS_DIRECTIVES_ENOMEM;
+    if (err != 0)
+      return err;
+  }
+  return 0;
+}
+
+static int remember_unit(omplens_directive_index *ix, const char *path)
+{
+  char *copy = strdup(path);
+  if (copy == NULL || !omplens_directives__vec_push(&ix->units, sizeof(copy), &copy)) {
+    free(copy);
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  return 0;
+}
+
+int omplens_directives__read_unit(omplens_directive_index *ix,
+                                  const char *main_path)
+{
+  omplens_directives__unit u = {.index = ix};
+  omplens_directives__args args = {0};
+  int err = omplens_directives__unit_add_file(&u, main_path);
+  if (err == 0)
+    err = omplens_directives__build_args(ix, main_path, &args);
+  if (err == 0)
+    err = omplens_directives__ast_read(&u, &args);
+  if (err == 0)
+    err = keep_records(&u);
+  /* A unit that could not be read is tried again: it fails before parsing. */
+  if (err == 0)
+    err = remember_unit(ix, main_path);
+  omplens_directives__args_free(&args);
+  free_unit(&u);
+  return err;
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Bad input around sources: the report must still be written, say what is
+# wrong in one note, and never crash:
+#   - a source file deleted after the build;
+#   - a source file edited after the build (lines inserted above the directive).
+# usage: source_changes.sh OMPLENS CLANG SOURCE WORKDIR
+set -euo pipefail
+omplens=$1 cc=$2 src=$3 work=$4
+rm -rf "$work" && mkdir -p "$work/src"
+cp "$src" "$work/src/prog.c"
+"$cc" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -Wl,-rpath,/usr/lib/llvm-19/lib \
+  "$work/src/prog.c" -o "$work/prog"
+
+check() { # name, jq-like grep pattern that must appear in findings.json
+  if ! grep -q "$2" "$work/$1/findings.json"; then
+    echo "FAIL: $1: findings.json lacks $2"; grep -m3 '"directive"' -A8 "$work/$1/findings.json"; exit 1
+  fi
+}
+
+# Edited: two lines inserted at the top move every directive down.
+sed -i '1i /* edited after the build */\n/* second line */' "$work/src/prog.c"
+"$omplens" run -q -o "$work/edited" -- "$work/prog" >/dev/null 2>"$work/edited.err" || {
+  echo "FAIL: omplens run failed on an edited source"; cat "$work/edited.err"; exit 1; }
+check edited '"stale": true'
+
+# Missing: the source is gone; the runtime's location still names file:line.
+rm "$work/src/prog.c"
+"$omplens" run -q -o "$work/missing" -- "$work/prog" >/dev/null 2>"$work/missing.err" || {
+  echo "FAIL: omplens run failed on a missing source"; cat "$work/missing.err"; exit 1; }
+check missing '"note": "the source file is missing"'
+check missing '"line": '
+[ -s "$work/missing/report.html" ] || { echo "FAIL: no report.html with a missing source"; exit 1; }
+grep -q "missing" "$work/missing/report.html" || { echo "FAIL: report.html does not say the source is missing"; exit 1; }
+echo "ok: edited source flagged stale, missing source noted, reports written"

@@ -1,0 +1,975 @@
+/* Unit tests of the directive index (annotate/omplens_directives.h).
+ *
+ * The fixture sources in tests/unit/directives_fixture/ mark the lines the
+ * tests ask about with "@NAME" comments, so tests look lines up instead of
+ * hard-coding them. kinds.expected is the golden dump of kinds.c, made by
+ *   test_directives --dump tests/unit/directives_fixture/kinds.c
+ * (set OMPLENS_UPDATE_GOLDEN=1 to rewrite it after a deliberate change).
+ * DIRECTIVES_FIXTURE_DIR locates the fixtures. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "omplens_directives.h"
+
+static const char *fixture_dir = DIRECTIVES_FIXTURE_DIR;
+
+/* ---- helpers ---- */
+
+static const char *fixture(const char *name)
+{
+  static char paths[8][4096];
+  static int next;
+  char *p = paths[next++ % 8];
+  snprintf(p, sizeof(paths[0]), "%s/%s", fixture_dir, name);
+  return p;
+}
+
+/* The line holding "@marker" in a fixture (the whole word). */
+static uint32_t line_of(const char *name, const char *marker)
+{
+  FILE *f = fopen(fixture(name), "r");
+  assert_non_null(f);
+  char buf[1024];
+  uint32_t line = 0, found = 0;
+  size_t len = strlen(marker);
+  while (found == 0 && fgets(buf, sizeof(buf), f) != NULL) {
+    line++;
+    for (char *at = strstr(buf, marker); at != NULL; at = strstr(at + 1, marker))
+      if (at[len] == ' ' || at[len] == '\n' || at[len] == '*')
+        found = line;
+  }
+  fclose(f);
+  if (found == 0)
+    fail_msg("marker %s not in %s", marker, name);
+  return found;
+}
+
+static omplens_directive_index *new_index(void)
+{
+  omplens_directive_index *ix = NULL;
+  assert_int_equal(omplens_directive_index_create(NULL, &ix), 0);
+  assert_non_null(ix);
+  return ix;
+}
+
+static void assert_string(const char *got, const char *want)
+{
+  if (got == NULL || strcmp(got, want) != 0)
+    fail_msg("got \"%s\", want \"%s\"", got != NULL ? got : "(null)", want);
+}
+
+static omplens_directive_match find(omplens_directive_index *ix, const char *name,
+                                    uint32_t line, const char *function, int kind)
+{
+  omplens_directive_match m;
+  int err = omplens_directive_find(ix, fixture(name), line, 0, function, kind, &m);
+  if (err != 0)
+    fail_msg("find %s:%u: %s", name, line, omplens_directives_strerror(err));
+  return m;
+}
+
+/* Finds at a marker and requires one directive with the given confidence. */
+static const omplens_directive *expect(omplens_directive_index *ix, const char *name,
+                                       const char *marker, int kind, int confidence)
+{
+  omplens_directive_match m = find(ix, name, line_of(name, marker), NULL, kind);
+  if (m.confidence != confidence)
+    fail_msg("%s %s: confidence %s (%s), want %s", name, marker,
+             omplens_directive_confidence_name(m.confidence), m.rule,
+             omplens_directive_confidence_name(confidence));
+  assert_non_null(m.directive);
+  return m.directive;
+}
+
+static const omplens_map_item *item(const omplens_directive *d, const char *text)
+{
+  for (size_t i = 0; i < d->num_items; i++)
+    if (strcmp(d->items[i].text, text) == 0)
+      return &d->items[i];
+  fail_msg("no item %s in %s", text, d->text);
+  return NULL;
+}
+
+static const omplens_implicit_map *implicit(const omplens_directive *d, const char *var)
+{
+  for (size_t i = 0; i < d->num_implicit; i++)
+    if (strcmp(d->implicit[i].var, var) == 0)
+      return &d->implicit[i];
+  return NULL;
+}
+
+static const omplens_directive_clause *clause(const omplens_directive *d, int kind)
+{
+  for (size_t i = 0; i < d->num_clauses; i++)
+    if (d->clauses[i].kind == kind)
+      return &d->clauses[i];
+  return NULL;
+}
+
+/* ---- the golden dump ---- */
+
+static const char *base(const char *path)
+{
+  const char *slash = strrchr(path != NULL ? path : "", '/');
+  return slash != NULL ? slash + 1 : (path != NULL ? path : "-");
+}
+
+static const char *category_name(int c)
+{
+  static const char *const names[] = {"unknown", "scalar", "aggregate", "pointer"};
+  return c >= 0 && c < 4 ? names[c] : "?";
+}
+
+static const char *treatment_name(int t)
+{
+  static const char *const names[] = {"unknown", "firstprivate", "map", "pointer"};
+  return t >= 0 && t < 4 ? names[t] : "?";
+}
+
+static const char *use_name(int u)
+{
+  static const char *const names[] = {"use-unknown", "referenced", "unreferenced"};
+  return u >= 0 && u < 3 ? names[u] : "?";
+}
+
+static void dump_extent(FILE *out, const char *what, omplens_directive_extent x)
+{
+  if (x.file == NULL)
+    fprintf(out, "  %-8s -\n", what);
+  else
+    fprintf(out, "  %-8s %s:%u:%u-%u:%u\n", what, base(x.file), x.line, x.column,
+            x.end_line, x.end_column);
+}
+
+static void dump_items(FILE *out, const omplens_directive *d)
+{
+  for (size_t i = 0; i < d->num_items; i++) {
+    const omplens_map_item *it = &d->items[i];
+    fprintf(out, "  item     %s %s%s%s%s%s %s var=%s at %u:%u %s\n",
+            d->clauses[it->clause].name, omplens_map_type_name(it->map_type),
+            it->modifiers & OMPLENS_MAPMOD_ALWAYS ? " always" : "",
+            it->modifiers & OMPLENS_MAPMOD_CLOSE ? " close" : "",
+            it->modifiers & OMPLENS_MAPMOD_PRESENT ? " present" : "",
+            it->modifiers & OMPLENS_MAPMOD_TYPE_IMPLIED ? " (implied)" : "", it->text,
+            it->var != NULL ? it->var : "-", it->line, it->column, use_name(it->use));
+  }
+  for (size_t i = 0; i < d->num_implicit; i++) {
+    const omplens_implicit_map *im = &d->implicit[i];
+    fprintf(out, "  implicit %s %s %s %s at %u:%u", im->var, category_name(im->category),
+            treatment_name(im->treatment), omplens_map_type_name(im->map_type), im->line,
+            im->column);
+    if (im->covered_by != NULL)
+      fprintf(out, " covered by %s at line %u", im->covered_by->name,
+              im->covered_by->pragma.line);
+    fputc('\n', out);
+  }
+  for (size_t i = 0; i < d->num_unreferenced; i++)
+    fprintf(out, "  unused   %s\n", d->unreferenced[i]->text);
+}
+
+static void dump_directive(FILE *out, size_t index, const omplens_directive *d)
+{
+  fprintf(out, "directive %zu: %s [%s%s%s%s%s]\n", index, d->name,
+          omplens_directive_kind_name(d->kind),
+          d->flags & OMPLENS_DIRF_COMBINED ? ", combined" : "",
+          d->flags & OMPLENS_DIRF_MACRO ? ", macro" : "",
+          d->flags & OMPLENS_DIRF_TEXT_ONLY ? ", text-only" : "",
+          d->flags & OMPLENS_DIRF_BODY_CALLS ? ", body-calls" : "");
+  fprintf(out, "  text     %s\n", d->text);
+  dump_extent(out, "pragma", d->pragma);
+  dump_extent(out, "body", d->body);
+  fprintf(out, "  function %s%s%s\n", d->function != NULL ? d->function : "-",
+          d->macro != NULL ? " macro " : "", d->macro != NULL ? d->macro : "");
+  for (size_t i = 0; i < d->num_clauses; i++)
+    fprintf(out, "  clause   %s\n", d->clauses[i].text);
+  dump_items(out, d);
+}
+
+static int dump_file(FILE *out, const char *path)
+{
+  omplens_directive_index *ix = NULL;
+  int err = omplens_directive_index_create(NULL, &ix);
+  const omplens_directive *const *dirs = NULL;
+  size_t n = 0;
+  if (err == 0)
+    err = omplens_directive_list(ix, path, &dirs, &n);
+  if (err != 0)
+    fprintf(out, "error: %s\n", omplens_directives_strerror(err));
+  for (size_t i = 0; i < n; i++)
+    dump_directive(out, i, dirs[i]);
+  omplens_directive_index_destroy(ix);
+  return err;
+}
+
+/* ---- every kind, as the run time reports them ---- */
+
+static void test_every_kind(void **state)
+{
+  omplens_directive_index *ix = *state;
+  const omplens_directive *d =
+      expect(ix, "kinds.c", "@enter", OMPLENS_RUNTIME_ENTER_DATA, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->kind, OMPLENS_DIRECTIVE_TARGET_ENTER_DATA);
+  assert_null(d->body.file);
+  d = expect(ix, "kinds.c", "@target", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->kind, OMPLENS_DIRECTIVE_TARGET);
+  assert_string(d->name, "target");
+  assert_int_equal(d->flags & OMPLENS_DIRF_COMBINED, 0);
+  assert_string(d->function, "every_kind");
+  assert_int_equal(d->body.line, line_of("kinds.c", "@target") + 1);
+  d = expect(ix, "kinds.c", "@data", OMPLENS_RUNTIME_ENTER_DATA, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->kind, OMPLENS_DIRECTIVE_TARGET_DATA);
+  assert_int_equal(d->body.end_line, line_of("kinds.c", "@data_end"));
+  d = expect(ix, "kinds.c", "@update", OMPLENS_RUNTIME_UPDATE, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->kind, OMPLENS_DIRECTIVE_TARGET_UPDATE);
+  d = expect(ix, "kinds.c", "@exit", OMPLENS_RUNTIME_EXIT_DATA, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->kind, OMPLENS_DIRECTIVE_TARGET_EXIT_DATA);
+  d = expect(ix, "kinds.c", "@exit_delete", OMPLENS_RUNTIME_ANY, OMPLENS_MATCH_EXACT);
+  assert_int_equal(item(d, "a[0:n]")->map_type, OMPLENS_MAP_DELETE);
+}
+
+/* The end of a target data region is reported as an exit at its last line. */
+static void test_data_region_end(void **state)
+{
+  omplens_directive_index *ix = *state;
+  omplens_directive_match m = find(ix, "kinds.c", line_of("kinds.c", "@data_end"),
+                                   "every_kind", OMPLENS_RUNTIME_EXIT_DATA);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.directive->kind, OMPLENS_DIRECTIVE_TARGET_DATA);
+  assert_string(m.rule, "closing line of the target data region");
+  /* Inside the region, for a target: no target there, several in the
+   * function, so no guess. */
+  m = find(ix, "kinds.c", line_of("kinds.c", "@data_body"), "every_kind",
+           OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_AMBIGUOUS);
+  assert_null(m.directive);
+  assert_int_equal(m.num_candidates, 3);
+  m = find(ix, "kinds.c", line_of("kinds.c", "@data_body"), NULL,
+           OMPLENS_RUNTIME_ENTER_DATA);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_int_equal(m.directive->kind, OMPLENS_DIRECTIVE_TARGET_DATA);
+  assert_string(m.rule, "innermost enclosing region");
+}
+
+static void test_combined_forms(void **state)
+{
+  omplens_directive_index *ix = *state;
+  static const struct {
+    const char *marker, *name;
+  } forms[] = {{"@combined", "target teams distribute parallel for"},
+               {"@tpf", "target parallel for"},
+               {"@tsimd", "target simd"},
+               {"@tloop", "target teams loop"},
+               {"@tteams", "target teams"},
+               {"@tpar", "target parallel"}};
+  for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+    const omplens_directive *d = expect(ix, "kinds.c", forms[i].marker,
+                                        OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+    assert_int_equal(d->kind, OMPLENS_DIRECTIVE_TARGET);
+    assert_string(d->name, forms[i].name);
+    assert_true(d->flags & OMPLENS_DIRF_COMBINED);
+  }
+  /* `target teams` over a separate `distribute parallel for`: the body
+   * starts at the inner pragma. */
+  const omplens_directive *d =
+      expect(ix, "kinds.c", "@tteams", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->body.line, line_of("kinds.c", "@tteams") + 1);
+  /* clang-19 -O0 puts its launch on the loop below the inner pragma. */
+  omplens_directive_match m = find(ix, "kinds.c", line_of("kinds.c", "@tteams") + 2,
+                                   "other_forms", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_ptr_equal(m.directive, d);
+}
+
+/* clang-19 maps a combined construct's launch to the loop's line. */
+static void test_combined_loop_line(void **state)
+{
+  omplens_directive_index *ix = *state;
+  omplens_directive_match m = find(ix, "kinds.c", line_of("kinds.c", "@combined_loop"),
+                                   "every_kind", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_string(m.directive->name, "target teams distribute parallel for");
+  assert_string(m.rule, "first line of the target construct's statement");
+}
+
+static void test_multiline_pragma(void **state)
+{
+  omplens_directive_index *ix = *state;
+  uint32_t first = line_of("kinds.c", "@combined");
+  const omplens_directive *d =
+      expect(ix, "kinds.c", "@combined", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_string(d->text, "#pragma omp target teams distribute parallel for "
+                         "map(always, to: a[0:n]) map(close, tofrom: c[0:n]) "
+                         "nowait device(0)");
+  assert_int_equal(d->pragma.line, first);
+  assert_int_equal(d->pragma.end_line, first + 3);
+  assert_int_equal(d->pragma.column, 1);
+  /* Any line of the pragma finds it. */
+  omplens_directive_match m = find(ix, "kinds.c", first + 2, NULL, OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_ptr_equal(m.directive, d);
+  /* Items keep the line and column they are written at. */
+  const omplens_map_item *c = item(d, "c[0:n]");
+  assert_int_equal(c->line, first + 2);
+  assert_int_equal(c->column, 24);
+}
+
+static void test_map_modifiers(void **state)
+{
+  omplens_directive_index *ix = *state;
+  const omplens_directive *d =
+      expect(ix, "kinds.c", "@combined", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  const omplens_map_item *a = item(d, "a[0:n]");
+  assert_int_equal(a->clause_kind, OMPLENS_CLAUSE_MAP);
+  assert_int_equal(a->map_type, OMPLENS_MAP_TO);
+  assert_int_equal(a->modifiers, OMPLENS_MAPMOD_ALWAYS);
+  assert_string(a->var, "a");
+  const omplens_map_item *c = item(d, "c[0:n]");
+  assert_int_equal(c->map_type, OMPLENS_MAP_TOFROM);
+  assert_int_equal(c->modifiers, OMPLENS_MAPMOD_CLOSE);
+  assert_non_null(clause(d, OMPLENS_CLAUSE_NOWAIT));
+  assert_string(clause(d, OMPLENS_CLAUSE_DEVICE)->argument, "0");
+  assert_null(clause(d, OMPLENS_CLAUSE_NOWAIT)->argument);
+
+  d = expect(ix, "kinds.c", "@data", OMPLENS_RUNTIME_ENTER_DATA, OMPLENS_MATCH_EXACT);
+  assert_int_equal(item(d, "a[0:n]")->modifiers, OMPLENS_MAPMOD_PRESENT);
+  assert_int_equal(item(d, "b[0:n]")->map_type, OMPLENS_MAP_TOFROM);
+  d = expect(ix, "kinds.c", "@enter", OMPLENS_RUNTIME_ENTER_DATA, OMPLENS_MATCH_EXACT);
+  assert_int_equal(item(d, "b[0:n]")->map_type, OMPLENS_MAP_ALLOC);
+  d = expect(ix, "kinds.c", "@exit", OMPLENS_RUNTIME_EXIT_DATA, OMPLENS_MATCH_EXACT);
+  assert_int_equal(item(d, "a[0:n]")->map_type, OMPLENS_MAP_RELEASE);
+  assert_int_equal(item(d, "b[0:n]")->map_type, OMPLENS_MAP_FROM);
+  d = expect(ix, "kinds.c", "@implied", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_int_equal(item(d, "e[0:n]")->map_type, OMPLENS_MAP_TOFROM);
+  assert_int_equal(item(d, "e[0:n]")->modifiers, OMPLENS_MAPMOD_TYPE_IMPLIED);
+  d = expect(ix, "kinds.c", "@unused", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_string(item(d, "g->cells[0:g->n]")->var, "g");
+}
+
+static void test_update_motion(void **state)
+{
+  omplens_directive_index *ix = *state;
+  const omplens_directive *d =
+      expect(ix, "kinds.c", "@update", OMPLENS_RUNTIME_UPDATE, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->num_items, 2);
+  const omplens_map_item *b = item(d, "b[0:n]");
+  assert_int_equal(b->clause_kind, OMPLENS_CLAUSE_FROM);
+  assert_int_equal(b->map_type, OMPLENS_MAP_FROM);
+  const omplens_map_item *a = item(d, "a[0:n]");
+  assert_int_equal(a->clause_kind, OMPLENS_CLAUSE_TO);
+  assert_int_equal(a->map_type, OMPLENS_MAP_TO);
+  assert_int_equal(a->modifiers, OMPLENS_MAPMOD_PRESENT);
+  assert_int_equal(a->use, OMPLENS_USE_UNKNOWN);
+  assert_string(clause(d, OMPLENS_CLAUSE_DEPEND)->text, "depend(inout: b[0])");
+}
+
+static void assert_implicit(const omplens_directive *d, const char *var, int category,
+                            int treatment, int map_type)
+{
+  const omplens_implicit_map *im = implicit(d, var);
+  if (im == NULL)
+    fail_msg("%s is not an implicit map of %s", var, d->text);
+  assert_int_equal(im->category, category);
+  assert_int_equal(im->treatment, treatment);
+  assert_int_equal(im->map_type, map_type);
+}
+
+static void test_implicit_maps(void **state)
+{
+  omplens_directive_index *ix = *state;
+  const omplens_directive *d =
+      expect(ix, "kinds.c", "@target", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_implicit(d, "s", OMPLENS_VAR_SCALAR, OMPLENS_IMPLICIT_FIRSTPRIVATE, OMPLENS_MAP_NONE);
+  assert_null(implicit(d, "a")); /* mapped explicitly */
+  assert_null(implicit(d, "i")); /* declared in the region */
+
+  d = expect(ix, "kinds.c", "@combined", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_implicit(d, "local", OMPLENS_VAR_AGGREGATE, OMPLENS_IMPLICIT_MAP, OMPLENS_MAP_TOFROM);
+  assert_implicit(d, "table", OMPLENS_VAR_AGGREGATE, OMPLENS_IMPLICIT_MAP, OMPLENS_MAP_TOFROM);
+  assert_null(implicit(d, "coeffs")); /* declare target */
+  assert_int_equal(implicit(d, "local")->line, line_of("kinds.c", "@combined_loop") + 1);
+
+  d = expect(ix, "kinds.c", "@inner", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_implicit(d, "count", OMPLENS_VAR_SCALAR, OMPLENS_IMPLICIT_MAP, OMPLENS_MAP_TOFROM);
+  assert_implicit(d, "b", OMPLENS_VAR_POINTER, OMPLENS_IMPLICIT_POINTER, OMPLENS_MAP_NONE);
+  const omplens_implicit_map *b = implicit(d, "b");
+  assert_non_null(b->covered_by);
+  assert_int_equal(b->covered_by->kind, OMPLENS_DIRECTIVE_TARGET_DATA);
+
+  d = expect(ix, "kinds.c", "@tloop", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_implicit(d, "sum", OMPLENS_VAR_SCALAR, OMPLENS_IMPLICIT_MAP, OMPLENS_MAP_TOFROM);
+  d = expect(ix, "kinds.c", "@tpar", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->num_implicit, 0); /* firstprivate(sum), is_device_ptr(e) */
+}
+
+static void test_unreferenced(void **state)
+{
+  omplens_directive_index *ix = *state;
+  const omplens_directive *d =
+      expect(ix, "kinds.c", "@unused", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->num_unreferenced, 2);
+  assert_string(d->unreferenced[0]->text, "x[0:n]");
+  assert_string(d->unreferenced[1]->text, "g->cells[0:g->n]");
+  assert_int_equal(item(d, "y[0:n]")->use, OMPLENS_USE_REFERENCED);
+  d = expect(ix, "kinds.c", "@data", OMPLENS_RUNTIME_ENTER_DATA, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->num_unreferenced, 1);
+  assert_string(d->unreferenced[0]->text, "c[0:n]");
+  d = expect(ix, "kinds.c", "@target", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->num_unreferenced, 0);
+}
+
+/* ---- where directives hide ---- */
+
+static void test_header(void **state)
+{
+  omplens_directive_index *ix = *state;
+  omplens_directive_query q = {.file = fixture("kernels.h"),
+                               .line = line_of("kernels.h", "@axpy"),
+                               .function = "axpy",
+                               .runtime_kind = OMPLENS_RUNTIME_TARGET,
+                               .unit = fixture("header_user.c")};
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_string(base(m.directive->pragma.file), "kernels.h");
+  assert_string(m.directive->function, "axpy");
+  assert_int_equal(m.flags, 0);
+  assert_int_equal(item(m.directive, "x[0:n]")->use, OMPLENS_USE_REFERENCED);
+  /* Without its unit the header is parsed alone, with the same answer. */
+  omplens_directive_index *alone = new_index();
+  m = find(alone, "kernels.h", q.line, "axpy", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_string(m.directive->name, "target teams distribute parallel for");
+  omplens_directive_index_destroy(alone);
+}
+
+static void test_pragma_macro(void **state)
+{
+  omplens_directive_index *ix = *state;
+  const omplens_directive *d = expect(ix, "macro.c", "@macro_scale",
+                                      OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_true(d->flags & OMPLENS_DIRF_MACRO);
+  assert_string(d->macro, "OFFLOAD_SCALE");
+  assert_string(d->text, "#pragma omp target teams distribute parallel for "
+                         "map(tofrom: p[0:n])");
+  assert_int_equal(item(d, "p[0:n]")->use, OMPLENS_USE_REFERENCED);
+  /* Inside a target data region the OpenMP parse is blind: rebuilt. */
+  d = expect(ix, "macro.c", "@macro_nested", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_string(d->text, "#pragma omp target teams distribute parallel for "
+                         "map(tofrom: q[0:n])");
+  d = expect(ix, "macro.c", "@operator", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_true(d->flags & OMPLENS_DIRF_MACRO);
+  assert_null(d->macro);
+  assert_int_equal(d->body.line, line_of("macro.c", "@operator") + 1);
+  d = expect(ix, "macro.c", "@macro_pull", OMPLENS_RUNTIME_UPDATE, OMPLENS_MATCH_EXACT);
+  assert_string(d->macro, "PULL");
+  assert_string(d->text, "#pragma omp target update from(v[0:n])");
+  assert_string(d->function, "pull");
+}
+
+static void test_cxx_template(void **state)
+{
+  omplens_directive_index *ix = *state;
+  omplens_directive_match m = find(ix, "templ.cpp", line_of("templ.cpp", "@tmpl"),
+                                   "scale<double>", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.flags, 0);
+  assert_string(m.directive->function, "scale");
+  assert_implicit(m.directive, "factor", OMPLENS_VAR_UNKNOWN, OMPLENS_IMPLICIT_UNKNOWN,
+                  OMPLENS_MAP_NONE);
+  assert_implicit(m.directive, "n", OMPLENS_VAR_SCALAR, OMPLENS_IMPLICIT_FIRSTPRIVATE,
+                  OMPLENS_MAP_NONE);
+  m = find(ix, "templ.cpp", line_of("templ.cpp", "@method"), "Field::refresh()",
+           OMPLENS_RUNTIME_UPDATE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_string(m.directive->function, "refresh");
+  assert_string(item(m.directive, "d[0:size]")->var, "d");
+}
+
+static void test_partial(void **state)
+{
+  omplens_directive_index *ix = *state;
+  omplens_directive_match m =
+      find(ix, "partial.c", line_of("partial.c", "@partial_inner"), "broken",
+           OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_true(m.flags & OMPLENS_MATCHF_PARTIAL);
+  assert_non_null(m.diagnostic);
+  assert_non_null(strstr(m.diagnostic, "no_such_header.h"));
+  assert_string(m.directive->name, "target teams distribute parallel for");
+  assert_true(m.directive->flags & OMPLENS_DIRF_TEXT_ONLY);
+  assert_int_equal(m.directive->body.line, line_of("partial.c", "@partial_inner") + 1);
+  m = find(ix, "partial.c", line_of("partial.c", "@partial_data"), NULL,
+           OMPLENS_RUNTIME_ENTER_DATA);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.directive->kind, OMPLENS_DIRECTIVE_TARGET_DATA);
+  assert_int_equal(item(m.directive, "v->data[0:n]")->use, OMPLENS_USE_REFERENCED);
+}
+
+/* ---- failures and doubts ---- */
+
+static void test_missing_file(void **state)
+{
+  omplens_directive_index *ix = *state;
+  omplens_directive_match m;
+  int err = omplens_directive_find(ix, fixture("no_such_file.c"), 10, 0, NULL,
+                                   OMPLENS_RUNTIME_TARGET, &m);
+  assert_int_equal(err, OMPLENS_DIRECTIVES_ENOENT);
+  assert_non_null(strstr(omplens_directives_strerror(err), "not found"));
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NONE);
+  assert_null(m.directive);
+  /* A relative name, as DWARF keeps it, resolves against comp_dir. */
+  omplens_directive_options o = {.comp_dir = fixture_dir};
+  omplens_directive_index *rel = NULL;
+  assert_int_equal(omplens_directive_index_create(&o, &rel), 0);
+  err = omplens_directive_find(rel, "kinds.c", line_of("kinds.c", "@target"), 0, NULL,
+                               OMPLENS_RUNTIME_TARGET, &m);
+  assert_int_equal(err, 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  omplens_directive_index_destroy(rel);
+}
+
+static char *copy_with_lines(const char *name, const char *prefix, const char *dir)
+{
+  static char path[4096];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  FILE *in = fopen(fixture(name), "r"), *out = fopen(path, "w");
+  assert_non_null(in);
+  assert_non_null(out);
+  fputs(prefix, out);
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+    fwrite(buf, 1, n, out);
+  fclose(in);
+  fclose(out);
+  return path;
+}
+
+static void test_stale_stamps(void **state)
+{
+  omplens_directive_index *ix = *state;
+  uint32_t line = line_of("kinds.c", "@target");
+  struct stat st;
+  assert_int_equal(stat(fixture("kinds.c"), &st), 0);
+  /* DWARF's stamp differs: even the pragma line is only a guess. */
+  omplens_directive_query q = {.file = fixture("kinds.c"), .line = line,
+                               .runtime_kind = OMPLENS_RUNTIME_TARGET,
+                               .mtime = (int64_t)st.st_mtime - 100,
+                               .size = (int64_t)st.st_size};
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_true(m.flags & OMPLENS_MATCHF_STALE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  q.mtime = (int64_t)st.st_mtime;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.flags, 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+}
+
+/* The file's MD5, as `md5sum` computes it. */
+static void md5_of(const char *path, uint8_t out[16])
+{
+  char cmd[4200], hex[40] = {0};
+  snprintf(cmd, sizeof(cmd), "md5sum '%s'", path);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  assert_non_null(fgets(hex, sizeof(hex), p));
+  pclose(p);
+  for (int i = 0; i < 16; i++) {
+    unsigned byte;
+    assert_int_equal(sscanf(hex + 2 * i, "%2x", &byte), 1);
+    out[i] = (uint8_t)byte;
+  }
+}
+
+/* clang records DW_LNCT_MD5, not mtime/size. */
+static void test_stale_md5(void **state)
+{
+  omplens_directive_index *ix = *state;
+  uint8_t md5[16];
+  md5_of(fixture("kinds.c"), md5);
+  omplens_directive_query q = {.file = fixture("kinds.c"),
+                               .line = line_of("kinds.c", "@update"),
+                               .runtime_kind = OMPLENS_RUNTIME_UPDATE, .md5 = md5};
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.flags, 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  /* A trusted file: a line in no directive is optimized code. */
+  q.line = line_of("kinds.c", "@nothing");
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_OFF_DIRECTIVE);
+  md5[0] ^= 1;
+  q.line = line_of("kinds.c", "@update");
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_true(m.flags & OMPLENS_MATCHF_STALE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+}
+
+/* clang -O2 attributes calls to unrelated lines of the function. */
+static void test_off_directive(void **state)
+{
+  omplens_directive_index *ix = *state;
+  uint32_t line = line_of("kinds.c", "@decl");
+  omplens_directive_match m = find(ix, "kinds.c", line, "every_kind", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_OFF_DIRECTIVE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_AMBIGUOUS);
+  assert_int_equal(m.num_candidates, 3);
+  m = find(ix, "kinds.c", line, "every_kind", OMPLENS_RUNTIME_UPDATE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_int_equal(m.directive->kind, OMPLENS_DIRECTIVE_TARGET_UPDATE);
+  /* Without a function nothing tells optimization from an edit. */
+  m = find(ix, "kinds.c", line, NULL, OMPLENS_RUNTIME_TARGET);
+  assert_true(m.flags & OMPLENS_MATCHF_STALE);
+}
+
+static void test_stale_lines(void **state)
+{
+  omplens_directive_index *ix = *state;
+  /* A line outside the function DWARF names, or past the end. */
+  omplens_directive_match m =
+      find(ix, "kinds.c", line_of("kinds.c", "@nothing"), "unused_map", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_STALE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_int_equal(m.directive->pragma.line, line_of("kinds.c", "@unused"));
+  m = find(ix, "kinds.c", 100000, NULL, OMPLENS_RUNTIME_UPDATE);
+  assert_true(m.flags & OMPLENS_MATCHF_STALE);
+}
+
+/* The source edited after the build. */
+static void test_stale_edited(void **state)
+{
+  omplens_directive_index *ix = *state;
+  uint32_t line = line_of("kinds.c", "@target");
+  uint8_t built[16];
+  md5_of(fixture("kinds.c"), built);
+  char dir[] = "/tmp/omplens-directives-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char prefix[512] = "/* a licence header added after the build */\n";
+  for (int i = 0; i < 40; i++)
+    strcat(prefix, "/**/\n");
+  char *edited = copy_with_lines("kinds.c", prefix, dir);
+  omplens_directive_match m;
+  /* The old line now lies before every_kind: stale, and no guess. */
+  assert_int_equal(omplens_directive_find(ix, edited, line, 0, "every_kind",
+                                          OMPLENS_RUNTIME_TARGET, &m), 0);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_STALE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_AMBIGUOUS);
+  assert_int_equal(m.num_candidates, 3);
+  /* Three lines only: still inside the function, and only the stamp
+   * tells the edit. */
+  edited = copy_with_lines("kinds.c", "/* 1 */\n/* 2 */\n/* 3 */\n", dir);
+  omplens_directive_index *fresh = new_index();
+  omplens_directive_query q = {.file = edited, .line = line, .function = "every_kind",
+                               .runtime_kind = OMPLENS_RUNTIME_TARGET};
+  assert_int_equal(omplens_directive_find_query(fresh, &q, &m), 0);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_OFF_DIRECTIVE);
+  q.md5 = built;
+  assert_int_equal(omplens_directive_find_query(fresh, &q, &m), 0);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_STALE);
+  omplens_directive_index_destroy(fresh);
+  unlink(edited);
+  rmdir(dir);
+}
+
+static void test_line_zero(void **state)
+{
+  omplens_directive_index *ix = *state;
+  omplens_directive_match m = find(ix, "kinds.c", 0, "unused_map", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_NO_LINE);
+  assert_int_equal(m.directive->pragma.line, line_of("kinds.c", "@unused"));
+  m = find(ix, "kinds.c", 0, "every_kind", OMPLENS_RUNTIME_UPDATE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_int_equal(m.directive->kind, OMPLENS_DIRECTIVE_TARGET_UPDATE);
+  m = find(ix, "kinds.c", 0, "every_kind", OMPLENS_RUNTIME_EXIT_DATA);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_AMBIGUOUS);
+  assert_null(m.directive);
+  assert_int_equal(m.num_candidates, 3); /* two exit data, one target data */
+  for (size_t i = 0; i < m.num_candidates; i++)
+    assert_string(m.candidates[i]->function, "every_kind");
+  m = find(ix, "kinds.c", 0, "no_such_function", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NONE);
+}
+
+static void test_mismatches(void **state)
+{
+  omplens_directive_index *ix = *state;
+  uint32_t line = line_of("kinds.c", "@target");
+  omplens_directive_match m = find(ix, "kinds.c", line, "other_forms", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_true(m.flags & OMPLENS_MATCHF_FUNCTION_MISMATCH);
+  m = find(ix, "kinds.c", line, "__omp_offloading_10302_every_kind_l27", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT); /* says nothing */
+  m = find(ix, "kinds.c", line, NULL, OMPLENS_RUNTIME_UPDATE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_true(m.flags & OMPLENS_MATCHF_KIND_MISMATCH);
+  assert_int_equal(m.directive->kind, OMPLENS_DIRECTIVE_TARGET);
+}
+
+/* ---- compile_commands.json ---- */
+
+static void write_compdb(const char *path, const char *fmt, ...)
+{
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(f, fmt, ap);
+  va_end(ap);
+  fclose(f);
+}
+
+static void count_app(omplens_directive_index *ix, size_t want, bool partial)
+{
+  const omplens_directive *const *dirs = NULL;
+  size_t n = 0;
+  assert_int_equal(omplens_directive_list(ix, fixture("compdb/app.c"), &dirs, &n), 0);
+  assert_int_equal(n, want);
+  omplens_directive_match m = find(ix, "compdb/app.c", line_of("compdb/app.c", "@app_kernel"),
+                                   "app", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal((m.flags & OMPLENS_MATCHF_PARTIAL) != 0, partial);
+}
+
+static void test_compile_commands(void **state)
+{
+  char dir[] = "/tmp/omplens-compdb-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char db[4200];
+  snprintf(db, sizeof(db), "%s/compile_commands.json", dir);
+  write_compdb(db,
+               "[{\"directory\": \"%s/compdb\", \"file\": \"app.c\",\n"
+               "  \"command\": \"clang-19 -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu "
+               "-I include '-DUSE_PULL' -MD -MF app.d -c app.c -o app.o\"}]\n",
+               fixture_dir);
+  omplens_directive_options o = {.compile_commands = dir}; /* the directory */
+  omplens_directive_index *ix = NULL;
+  assert_int_equal(omplens_directive_index_create(&o, &ix), 0);
+  count_app(ix, 2, false);
+  omplens_directive_index_destroy(ix);
+  /* The same with "arguments", and the file named itself. */
+  write_compdb(db,
+               "[{\"directory\": \"%s\", \"file\": \"compdb/app.c\",\n"
+               "  \"arguments\": [\"cc\", \"-Icompdb/include\", \"-D\", \"USE_PULL\", "
+               "\"-c\", \"compdb/app.c\"]}]\n",
+               fixture_dir);
+  o.compile_commands = db;
+  assert_int_equal(omplens_directive_index_create(&o, &ix), 0);
+  count_app(ix, 2, false);
+  omplens_directive_index_destroy(ix);
+  /* Without it: config.h is missing, USE_PULL undefined. */
+  ix = new_index();
+  count_app(ix, 1, true);
+  omplens_directive_index_destroy(ix);
+  /* A broken database fails at create. */
+  write_compdb(db, "{ not an array");
+  assert_int_equal(omplens_directive_index_create(&o, &ix), OMPLENS_DIRECTIVES_ECOMPDB);
+  assert_null(ix);
+  unlink(db);
+  rmdir(dir);
+}
+
+/* ---- the API's edges ---- */
+
+static void test_null_and_names(void **state)
+{
+  omplens_directive_match m;
+  memset(&m, 0xff, sizeof(m));
+  assert_int_equal(omplens_directive_find(NULL, "x.c", 1, 0, NULL, 0, &m),
+                   OMPLENS_DIRECTIVES_EINVAL);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NONE);
+  assert_null(m.directive);
+  assert_int_equal(m.num_candidates, 0);
+  assert_int_equal(omplens_directive_find(*state, NULL, 1, 0, NULL, 0, &m),
+                   OMPLENS_DIRECTIVES_EINVAL);
+  assert_int_equal(omplens_directive_find(*state, "x.c", 1, 0, NULL, 0, NULL),
+                   OMPLENS_DIRECTIVES_EINVAL);
+  const omplens_directive *const *dirs = (void *)1;
+  size_t n = 7;
+  assert_int_equal(omplens_directive_list(NULL, "x.c", &dirs, &n), OMPLENS_DIRECTIVES_EINVAL);
+  assert_null(dirs);
+  assert_int_equal(n, 0);
+  assert_int_equal(omplens_directive_index_create(NULL, NULL), OMPLENS_DIRECTIVES_EINVAL);
+  omplens_directive_index_destroy(NULL);
+  assert_string(omplens_directives_strerror(-999), "unknown directive index error");
+  assert_string(omplens_directive_kind_name(OMPLENS_DIRECTIVE_TARGET_EXIT_DATA),
+                "target exit data");
+  assert_string(omplens_directive_confidence_name(OMPLENS_MATCH_AMBIGUOUS), "ambiguous");
+  assert_string(omplens_map_type_name(OMPLENS_MAP_RELEASE), "release");
+  assert_string(omplens_map_type_name(99), "unknown");
+}
+
+/* Each file is read once: the same directive comes back. */
+static void test_cached(void **state)
+{
+  omplens_directive_index *ix = *state;
+  const omplens_directive *a =
+      expect(ix, "kinds.c", "@update", OMPLENS_RUNTIME_UPDATE, OMPLENS_MATCH_EXACT);
+  const omplens_directive *b =
+      expect(ix, "kinds.c", "@update", OMPLENS_RUNTIME_ANY, OMPLENS_MATCH_EXACT);
+  assert_ptr_equal(a, b);
+}
+
+static void test_golden(void **state)
+{
+  char *got = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&got, &len);
+  assert_non_null(out);
+  assert_int_equal(dump_file(out, fixture("kinds.c")), 0);
+  fclose(out);
+  const char *golden = fixture("kinds.expected");
+  if (getenv("OMPLENS_UPDATE_GOLDEN") != NULL) {
+    FILE *g = fopen(golden, "w");
+    assert_non_null(g);
+    fputs(got, g);
+    fclose(g);
+  }
+  FILE *g = fopen(golden, "r");
+  assert_non_null(g);
+  char *want = calloc(1, len + 2);
+  size_t wlen = fread(want, 1, len + 1, g);
+  fclose(g);
+  if (wlen != len || memcmp(want, got, len) != 0)
+    fail_msg("dump of kinds.c differs from kinds.expected; got:\n%s", got);
+  free(want);
+  free(got);
+}
+
+/* ---- hostile input (the textual scan must survive anything) ---- */
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  fwrite(text, 1, len, f);
+  fclose(f);
+}
+
+/* Writes text as a fresh source and asks everything of it: no crash, no
+ * error but the ones a bad file deserves. */
+static void probe(const char *dir, const char *text, size_t len)
+{
+  char path[4200];
+  snprintf(path, sizeof(path), "%s/h.c", dir);
+  write_file(path, text, len);
+  omplens_directive_index *ix = new_index(); /* one per version of h.c */
+  const omplens_directive *const *dirs = NULL;
+  size_t n = 0;
+  assert_int_equal(omplens_directive_list(ix, path, &dirs, &n), 0);
+  omplens_directive_match m;
+  for (uint32_t line = 0; line < 12; line++)
+    assert_int_equal(omplens_directive_find(ix, path, line, 0, "f", (int)(line % 5), &m), 0);
+  omplens_directive_index_destroy(ix);
+  unlink(path);
+}
+
+static void probe_repeated(const char *dir, const char *unit, size_t times)
+{
+  size_t n = strlen(unit);
+  char *s = malloc(n * times + 1);
+  assert_non_null(s);
+  for (size_t i = 0; i < times; i++)
+    memcpy(s + i * n, unit, n);
+  probe(dir, s, n * times);
+  free(s);
+}
+
+static void probe_noise(const char *dir)
+{
+  static const char alphabet[] = "#pragmaomptargetmap(){}[]:;,\\\n\"'/* _Pragma";
+  unsigned seed = 12345;
+  char noise[4096];
+  for (size_t i = 0; i < sizeof(noise); i++) {
+    seed = seed * 1103515245u + 12345u;
+    noise[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+  }
+  probe(dir, noise, sizeof(noise));
+}
+
+static void test_hostile_input(void **state)
+{
+  static const char *const texts[] = {
+      "#pragma omp target map(",
+      "#pragma omp target \\",
+      "void f(void) {\n#pragma omp target data map(to: a[0:n]\n{ /* never closed",
+      "_Pragma(\"omp target\"",
+      "#define P(x) _Pragma(#x)\nvoid f(int *a) { P(omp target map(a[0:1])) a[0]=1; }",
+      "#pragma omp target update to(\"str\\\"ing\", 'c', R\"x(raw)x\")\n",
+      "#pragma omp target map(always,,close,:)\n;\n#pragma omp target map(:)\n",
+      "#pragma omp target map(tofrom: ::x, y[0:1]) map(to \n",
+      "\\\n#\\\npragma omp target\\\n map(a) // c \\\n continued\nx;",
+      "#define M(a, ) _Pragma(\"omp target\") a\nvoid f(void) { M(1,) ; }",
+  };
+  char dir[] = "/tmp/omplens-hostile-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+    probe(dir, texts[i], strlen(texts[i]));
+  probe_repeated(dir, "{ if (x) ", 5000);
+  probe_repeated(dir, "#pragma omp target\n", 3000);
+  probe_noise(dir);
+  rmdir(dir);
+}
+
+static int setup(void **state)
+{
+  omplens_directive_index *ix = NULL;
+  if (omplens_directive_index_create(NULL, &ix) != 0)
+    return -1;
+  *state = ix;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  omplens_directive_index_destroy(*state);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc == 3 && strcmp(argv[1], "--dump") == 0)
+    return dump_file(stdout, argv[2]) == 0 ? 0 : 1;
+  if (argc == 2)
+    fixture_dir = argv[1];
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_kind),
+      cmocka_unit_test(test_data_region_end),
+      cmocka_unit_test(test_combined_forms),
+      cmocka_unit_test(test_combined_loop_line),
+      cmocka_unit_test(test_multiline_pragma),
+      cmocka_unit_test(test_map_modifiers),
+      cmocka_unit_test(test_update_motion),
+      cmocka_unit_test(test_implicit_maps),
+      cmocka_unit_test(test_unreferenced),
+      cmocka_unit_test(test_header),
+      cmocka_unit_test(test_pragma_macro),
+      cmocka_unit_test(test_cxx_template),
+      cmocka_unit_test(test_partial),
+      cmocka_unit_test(test_missing_file),
+      cmocka_unit_test(test_stale_stamps),
+      cmocka_unit_test(test_stale_md5),
+      cmocka_unit_test(test_off_directive),
+      cmocka_unit_test(test_stale_lines),
+      cmocka_unit_test(test_stale_edited),
+      cmocka_unit_test(test_line_zero),
+      cmocka_unit_test(test_mismatches),
+      cmocka_unit_test(test_compile_commands),
+      cmocka_unit_test(test_null_and_names),
+      cmocka_unit_test(test_cached),
+      cmocka_unit_test(test_golden),
+      cmocka_unit_test(test_hostile_input),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
