@@ -245,19 +245,27 @@ static const char *confidence_name(int c) {
   }
 }
 
-/* Finds the directive at the location in the source (libclang). Construct
- * kinds and the finder's runtime kinds share their numbering. */
+/* Looks the location up in the source (libclang), creating the index on
+ * first use. Construct kinds and the finder's runtime kinds share their
+ * numbering. */
+static int match_directive(omplens_annotator *a, const omplens_region *r,
+                           const omplens_location *loc, omplens_directive_match *m) {
+  if (!loc->file || a->directives_failed)
+    return OMPLENS_DIRECTIVES_EINVAL;
+  if (!a->directives && omplens_directive_index_create(NULL, &a->directives)) {
+    a->directives_failed = 1;
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  return omplens_directive_find(a->directives, loc->file, loc->line, loc->column, loc->function,
+                                r ? r->kind : OMPLENS_RUNTIME_ANY, m);
+}
+
 static void find_directive(omplens_annotator *a, const omplens_region *r, omplens_location *loc) {
   omplens_location_directive *d = &loc->directive;
   if (!loc->file || a->directives_failed)
     return;
-  if (!a->directives && omplens_directive_index_create(NULL, &a->directives)) {
-    a->directives_failed = 1;
-    return;
-  }
   omplens_directive_match m;
-  int rc = omplens_directive_find(a->directives, loc->file, loc->line, loc->column, loc->function,
-                                  r ? r->kind : OMPLENS_RUNTIME_ANY, &m);
+  int rc = match_directive(a, r, loc, &m);
   if (rc) {
     d->note = rc == OMPLENS_DIRECTIVES_ENOENT ? "the source file is missing" : omplens_directives_strerror(rc);
     return;
@@ -347,4 +355,24 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
   out->map_type = arg->type;
   out->certain = 1;
   return out->item && out->name ? 0 : OMPLENS_ANNOTATE_ENOMEM;
+}
+
+size_t omplens_annotate_unreferenced(omplens_annotator *a, uint64_t codeptr,
+                                     omplens_unreferenced *out, size_t max) {
+  omplens_location loc;
+  omplens_directive_match m;
+  if (!a || omplens_annotate_location(a, codeptr, &loc) || loc.directive.stale)
+    return 0;
+  const omplens_region *r = region_of(a, codeptr);
+  if (match_directive(a, r, &loc, &m) || m.confidence != OMPLENS_MATCH_EXACT || !m.directive)
+    return 0;
+  const omplens_directive *d = m.directive;
+  size_t n = 0;
+  for (size_t i = 0; i < d->num_unreferenced && n < max; i++) {
+    const omplens_map_item *it = d->unreferenced[i];
+    if (!it->var)
+      continue;
+    out[n++] = (omplens_unreferenced){it->text, it->var, !(d->flags & OMPLENS_DIRF_BODY_CALLS)};
+  }
+  return n;
 }

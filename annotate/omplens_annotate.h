@@ -84,6 +84,19 @@ int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_lo
 int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
                               omplens_variable *out);
 
+/* A map item of a target construct whose body never names its variable:
+ * only the source can tell (libclang). */
+typedef struct omplens_unreferenced {
+  const char *item;      /* "z[0:n]" as written */
+  const char *name;      /* "z" */
+  int certain;           /* 0 when the body calls functions that may use it */
+} omplens_unreferenced;
+
+/* Fills up to max entries for the directive at codeptr; returns how many
+ * items are unreferenced (0 when unknown). */
+size_t omplens_annotate_unreferenced(omplens_annotator *a, uint64_t codeptr,
+                                     omplens_unreferenced *out, size_t max);
+
 #ifdef __cplusplus
 }
 #endif

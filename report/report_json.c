@@ -228,6 +228,80 @@ static json_t *process_info(const omplens_trace *t) {
   return o;
 }
 
+/* The operations of directive `codeptr` that moved variable `name`. */
+static json_t *unreferenced_finding(const omplens_report_input *in, size_t p, uint64_t codeptr,
+                                    const omplens_unreferenced *u) {
+  size_t nev;
+  const omplens_event *ev = omplens_trace_events(in->procs[p].trace, &nev);
+  omplens_annotator *a = in->procs[p].annotator;
+  json_t *inst = json_array();
+  uint64_t bytes = 0, ns = 0;
+  int device = 0;
+  for (size_t i = 0; i < nev; i++) {
+    omplens_variable v;
+    const omplens_event *e = &ev[i];
+    if (e->codeptr != codeptr || (e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H &&
+                                  e->kind != OMPLENS_EV_ALLOC))
+      continue;
+    if (omplens_annotate_variable(a, e, &v) || strcmp(v.name, u->name))
+      continue;
+    omplens_instance one = {(uint32_t)i, UINT32_MAX};
+    json_array_append_new(inst, instance(ev, nev, &one));
+    bytes += e->bytes;
+    ns += e->end_ns - e->begin_ns;
+    device = e->device;
+  }
+  if (!json_array_size(inst)) {
+    json_decref(inst);
+    return NULL;
+  }
+  json_t *o = json_object();
+  json_object_set_new(o, "category", json_string("mapped-but-unreferenced"));
+  json_object_set_new(o, "device", json_integer(device));
+  json_object_set_new(o, "location", location(in, p, codeptr));
+  json_t *var = json_object();
+  json_object_set_new(var, "item", text(u->item));
+  json_object_set_new(var, "name", text(u->name));
+  json_object_set_new(var, "certain", json_boolean(u->certain));
+  json_object_set_new(o, "variable", var);
+  json_object_set_new(o, "bytes", num(json_array_size(inst) ? bytes / json_array_size(inst) : 0));
+  json_object_set_new(o, "count", num(json_array_size(inst)));
+  json_object_set_new(o, "total_bytes", num(bytes));
+  json_object_set_new(o, "total_ns", num(ns));
+  json_object_set_new(o, "savings_ns", num(ns));
+  json_object_set_new(o, "source_only", json_true());
+  json_object_set_new(o, "instances", inst);
+  return o;
+}
+
+/* Map items of executed target constructs that the body never names: a
+ * finding only the source can give, not counted in the detectors' totals. */
+static void append_unreferenced(const omplens_report_input *in, size_t p, json_t *arr) {
+  omplens_annotator *a = in->procs[p].annotator;
+  size_t nr;
+  const omplens_region *r = omplens_trace_regions(in->procs[p].trace, &nr);
+  uint64_t *seen = calloc(nr ? nr : 1, sizeof *seen);
+  size_t nseen = 0;
+  for (size_t i = 0; a && seen && i < nr; i++) {
+    if (r[i].kind != OMPLENS_CONSTRUCT_TARGET)
+      continue;
+    size_t k = 0;
+    while (k < nseen && seen[k] != r[i].codeptr)
+      k++;
+    if (k < nseen)
+      continue;
+    seen[nseen++] = r[i].codeptr;
+    omplens_unreferenced u[16];
+    size_t nu = omplens_annotate_unreferenced(a, r[i].codeptr, u, 16);
+    for (size_t j = 0; j < nu && j < 16; j++) {
+      json_t *f = unreferenced_finding(in, p, r[i].codeptr, &u[j]);
+      if (f)
+        json_array_append_new(arr, f);
+    }
+  }
+  free(seen);
+}
+
 /* Each list part of a process: directives, findings or leftovers. */
 static json_t *process_lists(const omplens_report_input *in, size_t p, json_t *o) {
   const omplens_analysis *a = in->procs[p].analysis;
@@ -241,6 +315,7 @@ static json_t *process_lists(const omplens_report_input *in, size_t p, json_t *o
   arr = json_array();
   for (size_t i = 0; i < n; i++)
     json_array_append_new(arr, finding(in, p, &f[i]));
+  append_unreferenced(in, p, arr);
   json_object_set_new(o, "findings", arr);
   const omplens_leftover *l = omplens_analysis_leftovers(a, &n);
   arr = json_array();
