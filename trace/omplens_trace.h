@@ -72,7 +72,9 @@ typedef struct omplens_event {
 typedef struct omplens_region {
   uint64_t begin_ns;
   uint64_t end_ns;    /* == begin_ns when the end was never recorded */
-  uint64_t codeptr;
+  uint64_t codeptr;   /* copies of one directive (unrolled, inlined) whose
+                         entry calls name the same source share the first
+                         copy's codeptr */
   uint32_t thread;
   int16_t device;
   uint8_t kind;       /* enum omplens_construct_kind */

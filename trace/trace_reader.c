@@ -755,6 +755,42 @@ static int decode_all(omplens_trace *t, const source *src, chunk_ref *refs, size
 
 /* ---- finishing ---------------------------------------------------------- */
 
+static uint64_t hash_text(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  while (*s)
+    h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
+  return h;
+}
+
+/* A directive the compiler duplicated (an unrolled loop, an inlined
+ * function) has one call site per copy, each with its own return address,
+ * but the same source location in its entry call. Such regions get the first
+ * copy's codeptr, so that everything downstream sees one directive. */
+static int merge_directive_copies(omplens_trace *t) {
+  size_t cap = 64;
+  while (cap < 2 * t->num_regions + 2)
+    cap *= 2;
+  struct slot {
+    const char *source;
+    uint64_t codeptr;
+  } *tab = calloc(cap, sizeof *tab);
+  if (!tab)
+    return OMPLENS_TRACE_ENOMEM;
+  for (size_t i = 0; i < t->num_regions; i++) {
+    omplens_region *g = &t->regions[i];
+    if (!g->source)
+      continue;
+    size_t j = (size_t)hash_text(g->source) & (cap - 1);
+    while (tab[j].source && strcmp(tab[j].source, g->source))
+      j = (j + 1) & (cap - 1);
+    if (!tab[j].source)
+      tab[j] = (struct slot){g->source, g->codeptr};
+    g->codeptr = tab[j].codeptr;
+  }
+  free(tab);
+  return 0;
+}
+
 static void resolve_regions(omplens_trace *t) {
   for (size_t i = 0; i < t->num_fixups; i++) {
     uint64_t id = t->fixups[i].id;
@@ -762,13 +798,15 @@ static void resolve_regions(omplens_trace *t) {
     if (th < t->num_threads && k >= 1 && k <= t->thread_region_count[th])
       t->events[t->fixups[i].event].region = (uint32_t)(t->thread_region_base[th] + k - 1);
   }
+  for (size_t i = 0; i < t->num_regions; i++)
+    t->regions[i].source = strings_get(t, t->region_loc_ptrs[i]);
+  if (merge_directive_copies(t))
+    damage(t, "out of memory while merging copies of one directive");
   for (size_t i = 0; i < t->num_events; i++) {
     omplens_event *e = &t->events[i];
     if (e->region != OMPLENS_NO_REGION && !(e->flags & OMPLENS_EVF_OWN_CODEPTR))
       e->codeptr = t->regions[e->region].codeptr;
   }
-  for (size_t i = 0; i < t->num_regions; i++)
-    t->regions[i].source = strings_get(t, t->region_loc_ptrs[i]);
   for (size_t i = 0; i < t->num_args; i++)
     t->args[i].name = strings_get(t, t->arg_name_ptrs[i]);
   free(t->region_loc_ptrs);
