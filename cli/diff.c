@@ -143,8 +143,8 @@ typedef struct diff_whatif {
   int available;            /* a prediction was made */
   const char *why_not;      /* when not available */
   size_t findings, operations;
-  uint64_t removed_ns, hidden_ns, predicted_run_ns, plain_run_ns;
-  double predicted_speedup, plain_speedup;
+  uint64_t removed_ns, hidden_ns, predicted_run_ns, plain_run_ns, waiting_run_ns;
+  double predicted_speedup, plain_speedup, waiting_speedup;
 } diff_whatif;
 
 typedef struct diff_result {
@@ -725,7 +725,7 @@ static int predict_one(diff_result *d, size_t p, const omplens_finding **buf) {
   diff_whatif *w = &d->whatif;
   uint64_t run = omplens_analysis_total(proc->analysis)->run_ns;
   size_t nf = gone_findings(d, p, buf);
-  omplens_whatif_result r = {.run_ns = run, .predicted_ns = run};
+  omplens_whatif_result r = {.run_ns = run, .predicted_ns = run, .waiting_predicted_ns = run};
   uint32_t *ops = NULL;
   size_t k = 0;
   if (nf && !proc->model) {
@@ -744,6 +744,8 @@ static int predict_one(diff_result *d, size_t p, const omplens_finding **buf) {
   w->hidden_ns += r.hidden_ns;
   if (r.predicted_ns > w->predicted_run_ns)
     w->predicted_run_ns = r.predicted_ns;
+  if (r.waiting_predicted_ns > w->waiting_run_ns)
+    w->waiting_run_ns = r.waiting_predicted_ns;
   uint64_t plain = r.removed_ns < run ? run - r.removed_ns : 0;
   if (plain > w->plain_run_ns)
     w->plain_run_ns = plain;
@@ -773,6 +775,7 @@ static int predict(diff_result *d) {
   w->available = 1;
   w->predicted_speedup = ratio(before->totals.run_ns, w->predicted_run_ns);
   w->plain_speedup = ratio(before->totals.run_ns, w->plain_run_ns);
+  w->waiting_speedup = ratio(before->totals.run_ns, w->waiting_run_ns);
   return 0;
 }
 
@@ -876,7 +879,7 @@ static void print_measures(const diff_result *d, FILE *out) {
   print_measure(out, "allocation time", b->alloc_ns, a->alloc_ns, AS_TIME);
   print_measure(out, "kernels", b->kernels, a->kernels, AS_COUNT);
   print_measure(out, "kernel time", b->kernel_ns, a->kernel_ns, AS_TIME);
-  print_measure(out, "wasteful ops", b->instances, a->instances, AS_COUNT);
+  print_measure(out, "finding instances", b->instances, a->instances, AS_COUNT);
 }
 
 static void print_whatif(const diff_result *d, FILE *out) {
@@ -889,18 +892,25 @@ static void print_whatif(const diff_result *d, FILE *out) {
     return;
   }
   uint64_t run = d->runs[BEFORE].totals.run_ns;
-  fprintf(out, "What-if on BEFORE without the %zu gone findings (%zu operations, %s of their own):\n",
+  fprintf(out,
+          "What-if on BEFORE without the %zu gone findings (%zu operations, %s of their own):\n",
           w->findings, w->operations, omplens_format_ns(w->removed_ns, a));
   fprintf(out, "  predicted run time %s (saves %s; %s hidden by overlap)\n",
           omplens_format_ns(w->predicted_run_ns, a),
           omplens_format_ns(run - w->predicted_run_ns, b), omplens_format_ns(w->hidden_ns, c));
   fprintf(out, "  predicted speedup  %.3fx (plain sum of durations: %.3fx)\n",
           w->predicted_speedup, w->plain_speedup);
+  if (w->waiting_run_ns != w->predicted_run_ns)
+    fprintf(out, "                     %.3fx if the host waited for its nowait tasks\n",
+            w->waiting_speedup);
   fprintf(out, "  measured speedup   %.3fx (run time %s -> %s)\n", d->measured_speedup,
           omplens_format_ns(run, a), omplens_format_ns(d->runs[AFTER].totals.run_ns, b));
   if (d->measured_speedup > 0)
     fprintf(out, "  relative error     %+.1f%% (predicted vs measured speedup)\n",
             100.0 * (w->predicted_speedup / d->measured_speedup - 1.0));
+  if (d->measured_speedup > 0 && w->waiting_run_ns != w->predicted_run_ns)
+    fprintf(out, "                     %+.1f%% if the host waited for its nowait tasks\n",
+            100.0 * (w->waiting_speedup / d->measured_speedup - 1.0));
 }
 
 static void print_source(const diff_run *r, const char *name, FILE *out) {
@@ -1022,9 +1032,14 @@ static json_t *whatif_json(const diff_result *d) {
   json_object_set_new(o, "predicted_savings_ns", num(run - w->predicted_run_ns));
   json_object_set_new(o, "predicted_speedup", json_real(w->predicted_speedup));
   json_object_set_new(o, "plain_sum_speedup", json_real(w->plain_speedup));
-  if (d->measured_speedup > 0)
+  json_object_set_new(o, "waiting_predicted_run_ns", num(w->waiting_run_ns));
+  json_object_set_new(o, "waiting_speedup", json_real(w->waiting_speedup));
+  if (d->measured_speedup > 0) {
     json_object_set_new(o, "relative_error",
                         json_real(w->predicted_speedup / d->measured_speedup - 1.0));
+    json_object_set_new(o, "waiting_relative_error",
+                        json_real(w->waiting_speedup / d->measured_speedup - 1.0));
+  }
   return o;
 }
 
@@ -1075,7 +1090,8 @@ static int parse_diff_options(int argc, char **argv, diff_options *o) {
                                            {NULL, 0, NULL, 0}};
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+  opterr = 0; /* errors are reported below, as "omplens: ..." */
+  while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
     switch (c) {
     case 'j':
       o->json_path = optarg;
@@ -1083,8 +1099,11 @@ static int parse_diff_options(int argc, char **argv, diff_options *o) {
     case 'h':
       print_diff_usage(stdout);
       return PARSED_HELP;
+    case ':':
+      diff_error("%s needs an argument; try 'omplens diff --help'", argv[optind - 1]);
+      return PARSED_BAD;
     default:
-      fprintf(stderr, "Try 'omplens diff --help'.\n");
+      diff_error("unknown option '%s'; try 'omplens diff --help'", argv[optind - 1]);
       return PARSED_BAD;
     }
   }

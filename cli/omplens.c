@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diff.h"
 #include "omplens_config.h"
 #include "omplens_detect.h"
 #include "omplens_render.h"
@@ -54,6 +55,7 @@ static void print_usage(FILE *out) {
           "Usage: omplens run [OPTIONS] -- PROGRAM [ARGS...]\n"
           "       omplens report [OPTIONS] TRACE|DIR...\n"
           "       omplens dump TRACE\n"
+          OMPLENS_DIFF_USAGE
           "       omplens --help | --version\n"
           "\n"
           "Finds wasted data movement in OpenMP offload programs: duplicate transfers,\n"
@@ -63,6 +65,7 @@ static void print_usage(FILE *out) {
           "  run       run PROGRAM under the omplens collector, then report on its traces\n"
           "  report    report on traces already recorded (a DIR means its *.trace files)\n"
           "  dump      print a trace's events, one per line (tab-separated)\n"
+          OMPLENS_DIFF_COMMAND_HELP
           "\n"
           "Options:\n"
           "  -o, --output DIR   write reports into DIR (default: " DEFAULT_OUTPUT_DIR ");\n"
@@ -282,7 +285,8 @@ static int handle_trace_dir(loaded *l, const char *dir) {
     n++;
   }
   closedir(d);
-  qsort(names, n, sizeof *names, cmp_str);
+  if (n)
+    qsort(names, n, sizeof *names, cmp_str);
   int rc = n ? 0 : EXIT_NOINPUT;
   if (!n)
     error("no .trace files in %s", dir);
@@ -669,6 +673,8 @@ int main(int argc, char **argv) {
     return handle_report(argc - 1, argv + 1);
   if (!strcmp(cmd, "dump"))
     return handle_dump(argc - 1, argv + 1);
+  if (!strcmp(cmd, "diff"))
+    return omplens_cmd_diff(argc - 1, argv + 1);
   error("unknown command '%s'; try 'omplens --help'", cmd);
   return EXIT_USAGE;
 }

@@ -1,0 +1,443 @@
+/* The fixer's public side: creating and destroying it, the source files it
+ * reads, the strings it owns, and the views of its fixes (per finding, the
+ * list, one merged patch, a printout). Deciding the fixes is in
+ * fixes_plan.c and fixes_rules.c. Design note: docs/fixes.md. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fixes_internal.h"
+
+const char *omplens_fix_strerror(int err) {
+  switch (err) {
+  case OMPLENS_FIX_OK:
+    return "success";
+  case OMPLENS_FIX_EINVAL:
+    return "invalid argument (no fixer, trace or analysis, or a finding of another analysis)";
+  case OMPLENS_FIX_ENOMEM:
+    return "out of memory";
+  case OMPLENS_FIX_ENOTFOUND:
+    return "no fix covers it";
+  default:
+    return "unknown fix error";
+  }
+}
+
+const char *omplens_fix_kind_name(int kind) {
+  static const char *const names[] = {
+      "manual",    "keep-resident", "keep-resident-caller", "drop-copy-back",
+      "remove-item", "remove-directive", "guard",            "hoist-alloc",
+      "map-alloc", "zero-on-device", "add-exit-data"};
+  return kind >= 0 && (size_t)kind < sizeof names / sizeof *names ? names[kind] : "unknown";
+}
+
+const char *omplens_fix_confidence_name(int confidence) {
+  switch (confidence) {
+  case OMPLENS_FIXC_CHECKED:
+    return "checked";
+  case OMPLENS_FIXC_ASSUMED:
+    return "assumed";
+  default:
+    return "manual";
+  }
+}
+
+/* ---- owned strings ---- */
+
+const char *omplens_fix__own(omplens_fixer *fx, char *s) {
+  if (!s)
+    return NULL;
+  if (fx->num_owned == fx->cap_owned) {
+    size_t cap = fx->cap_owned ? 2 * fx->cap_owned : 64;
+    char **p = realloc(fx->owned, cap * sizeof *p);
+    if (!p) {
+      free(s);
+      return NULL;
+    }
+    fx->owned = p;
+    fx->cap_owned = cap;
+  }
+  fx->owned[fx->num_owned++] = s;
+  return s;
+}
+
+const char *omplens_fix__ownf(omplens_fixer *fx, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = NULL;
+  int n = vasprintf(&s, fmt, ap);
+  va_end(ap);
+  return n < 0 ? NULL : omplens_fix__own(fx, s);
+}
+
+/* ---- lifetime ---- */
+
+static int copy_options(omplens_fixer *fx, const omplens_fix_options *opt) {
+  char cwd[4096];
+  const char *base = opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd);
+  fx->base_dir = strdup(base ? base : ".");
+  if (!fx->base_dir)
+    return OMPLENS_FIX_ENOMEM;
+  size_t n = opt ? opt->num_extra_args : 0;
+  fx->args = calloc(n + 1, sizeof *fx->args);
+  if (!fx->args)
+    return OMPLENS_FIX_ENOMEM;
+  for (size_t i = 0; i < n; i++)
+    if (!(fx->args[fx->num_args++] = strdup(opt->extra_args[i])))
+      return OMPLENS_FIX_ENOMEM;
+  if (opt && opt->index) {
+    fx->index = opt->index;
+    return 0;
+  }
+  fx->own_index = true;
+  /* A failed index is NULL, which the finder accepts: then every fix is
+   * manual, with the reason. */
+  omplens_directive_index_create(opt ? opt->directive_options : NULL, &fx->index);
+  return 0;
+}
+
+int omplens_fixer_create(const omplens_trace *t, const omplens_analysis *a,
+                         omplens_annotator *annot, const omplens_fix_options *opt,
+                         omplens_fixer **out) {
+  *out = NULL;
+  if (!t || !a)
+    return OMPLENS_FIX_EINVAL;
+  omplens_fixer *fx = calloc(1, sizeof *fx);
+  if (!fx)
+    return OMPLENS_FIX_ENOMEM;
+  fx->trace = t;
+  fx->analysis = a;
+  fx->annot = annot;
+  fx->events = omplens_trace_events(t, &fx->num_events);
+  fx->regions = omplens_trace_regions(t, &fx->num_regions);
+  fx->findings = omplens_analysis_findings(a, &fx->num_findings);
+  const omplens_program_total *tot = omplens_analysis_total(a);
+  fx->run_ns = tot ? tot->run_ns : 0;
+  int rc = copy_options(fx, opt);
+  if (rc) {
+    omplens_fixer_destroy(fx);
+    return rc;
+  }
+  *out = fx;
+  return 0;
+}
+
+static void file_free(omplens_fix__file *f) {
+  if (!f)
+    return;
+  free(f->path);
+  omplens_fix__source_free(&f->src);
+  if (!f->ast_rc)
+    omplens_fix__ast_free(&f->ast);
+  free(f);
+}
+
+static void group_free(omplens_fix__group *g) {
+  free(g->findings);
+  free(g->sites);
+  omplens_fix__buf_free(&g->reason);
+  omplens_fix__buf_free(&g->recipe);
+  omplens_fix__buf_free(&g->summary);
+  omplens_fix__buf_free(&g->note);
+  omplens_fix__edits_free(&g->edits);
+}
+
+void omplens_fix__whatif_free(omplens_fixer *fx);
+
+void omplens_fixer_destroy(omplens_fixer *fx) {
+  if (!fx)
+    return;
+  for (size_t i = 0; i < fx->num_files; i++)
+    file_free(fx->files[i]);
+  free(fx->files);
+  free(fx->codes);
+  free(fx->delete_of);
+  for (size_t i = 0; i < fx->num_groups; i++)
+    group_free(&fx->groups[i]);
+  free(fx->groups);
+  free(fx->fixes);
+  free(fx->fix_of_finding);
+  free(fx->patch[0]);
+  free(fx->patch[1]);
+  free(fx->skipped);
+  omplens_fix__whatif_free(fx);
+  for (size_t i = 0; i < fx->num_owned; i++)
+    free(fx->owned[i]);
+  free(fx->owned);
+  for (size_t i = 0; i < fx->num_args; i++)
+    free(fx->args[i]);
+  free(fx->args);
+  free(fx->base_dir);
+  if (fx->own_index)
+    omplens_directive_index_destroy(fx->index);
+  free(fx);
+}
+
+/* ---- files ---- */
+
+omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, const char *module) {
+  for (size_t i = 0; i < fx->num_files; i++)
+    if (!strcmp(fx->files[i]->path, path))
+      return fx->files[i];
+  if (fx->num_files == fx->cap_files) {
+    size_t cap = fx->cap_files ? 2 * fx->cap_files : 8;
+    omplens_fix__file **p = realloc(fx->files, cap * sizeof *p);
+    if (!p)
+      return NULL;
+    fx->files = p;
+    fx->cap_files = cap;
+  }
+  omplens_fix__file *f = calloc(1, sizeof *f);
+  if (!f || !(f->path = strdup(path))) {
+    free(f);
+    return NULL;
+  }
+  f->ast_rc = 1;
+  f->src_rc = omplens_fix__source_load(path, &f->src);
+  /* A source newer than the binary may not be what was run. */
+  struct stat ss, sb;
+  f->newer_than_binary = module && !stat(path, &ss) && !stat(module, &sb) &&
+                         (ss.st_mtim.tv_sec > sb.st_mtim.tv_sec ||
+                          (ss.st_mtim.tv_sec == sb.st_mtim.tv_sec &&
+                           ss.st_mtim.tv_nsec > sb.st_mtim.tv_nsec));
+  fx->files[fx->num_files++] = f;
+  return f;
+}
+
+bool omplens_fix__file_ast(omplens_fixer *fx, omplens_fix__file *f, const char **why) {
+  if (f->ast_rc == 1)
+    f->ast_rc = omplens_fix__ast_parse(f->path, (const char *const *)fx->args, fx->num_args,
+                                       &f->ast);
+  if (f->ast_rc) {
+    *why = "libclang could not parse the file";
+    return false;
+  }
+  if (f->ast.errors) {
+    *why = omplens_fix__ownf(fx, "libclang could not parse the file fully (%s)",
+                             f->ast.first_error ? f->ast.first_error : "errors");
+    return false;
+  }
+  return true;
+}
+
+void omplens_fix__file_dirs(omplens_fixer *fx, omplens_fix__file *f) {
+  if (f->dirs_done)
+    return;
+  f->dirs_done = true;
+  if (omplens_directive_list(fx->index, f->path, &f->dirs, &f->num_dirs)) {
+    f->dirs = NULL;
+    f->num_dirs = 0;
+  }
+}
+
+/* ---- views ---- */
+
+static int derived(omplens_fixer *fx) {
+  if (!fx)
+    return OMPLENS_FIX_EINVAL;
+  if (!fx->derived) {
+    fx->derived = true;
+    fx->derive_rc = omplens_fix__derive(fx);
+  }
+  return fx->derive_rc;
+}
+
+int omplens_fix_for_finding(omplens_fixer *fx, size_t finding, const omplens_fix **out) {
+  *out = NULL;
+  int rc = derived(fx);
+  if (rc)
+    return rc;
+  if (finding >= fx->num_findings)
+    return OMPLENS_FIX_EINVAL;
+  if (fx->fix_of_finding[finding] == SIZE_MAX)
+    return OMPLENS_FIX_ENOTFOUND;
+  *out = &fx->fixes[fx->fix_of_finding[finding]];
+  return 0;
+}
+
+int omplens_fix_suggest(omplens_fixer *fx, const omplens_finding *f, omplens_fix *out) {
+  memset(out, 0, sizeof *out);
+  if (!fx || !f || f < fx->findings || f >= fx->findings + fx->num_findings)
+    return OMPLENS_FIX_EINVAL;
+  const omplens_fix *fix;
+  int rc = omplens_fix_for_finding(fx, (size_t)(f - fx->findings), &fix);
+  if (!rc)
+    *out = *fix;
+  return rc;
+}
+
+int omplens_fix_list(omplens_fixer *fx, const omplens_fix **fixes, size_t *count) {
+  *fixes = NULL;
+  *count = 0;
+  int rc = derived(fx);
+  if (rc)
+    return rc;
+  *fixes = fx->fixes;
+  *count = fx->num_groups;
+  return 0;
+}
+
+/* The display name of a file: relative to base_dir when under it. */
+static const char *display_name(const omplens_fixer *fx, const char *path, int relative) {
+  size_t n = strlen(fx->base_dir);
+  while (n > 1 && fx->base_dir[n - 1] == '/')
+    n--;
+  if (relative && !strncmp(path, fx->base_dir, n) && path[n] == '/')
+    return path + n + 1;
+  return path;
+}
+
+/* Merges the edits of every fix with a diff, per file, in list order. */
+static int build_patch(omplens_fixer *fx, int relative) {
+  omplens_fix__buf out = {0}, skipped = {0};
+  omplens_fix__buf_str(&out, "");
+  for (size_t fi = 0; fi < fx->num_files; fi++) {
+    omplens_fix__file *file = fx->files[fi];
+    omplens_fix__edits all = {0};
+    for (size_t g = 0; g < fx->num_groups; g++) {
+      const omplens_fix__group *gr = &fx->groups[g];
+      if (!fx->fixes[g].diff || gr->site.file != file)
+        continue;
+      omplens_fix__edits trial = {0};
+      for (size_t i = 0; i < all.n; i++)
+        omplens_fix__edit(&trial, &file->src, all.v[i].begin, all.v[i].end, all.v[i].text);
+      for (size_t i = 0; i < gr->edits.n; i++)
+        omplens_fix__edit(&trial, &file->src, gr->edits.v[i].begin, gr->edits.v[i].end,
+                          gr->edits.v[i].text);
+      if (!trial.failed && omplens_fix__edits_sort(&trial)) {
+        omplens_fix__edits_free(&all);
+        all = trial;
+      } else {
+        omplens_fix__edits_free(&trial);
+        omplens_fix__buf_printf(&skipped, "%s%s:%u (%s)", skipped.len ? ", " : "",
+                                display_name(fx, file->path, 1), fx->fixes[g].line,
+                                omplens_fix_kind_name(fx->fixes[g].kind));
+      }
+    }
+    /* edit() converted "\n" already: the texts are copied as they are */
+    omplens_fix__diff(&file->src, &all, display_name(fx, file->path, relative), &out);
+    omplens_fix__edits_free(&all);
+  }
+  free(fx->patch[relative]);
+  fx->patch[relative] = omplens_fix__buf_take(&out);
+  if (!fx->skipped) {
+    fx->skipped = omplens_fix__buf_take(&skipped);
+    if (fx->skipped && !*fx->skipped) {
+      free(fx->skipped);
+      fx->skipped = NULL;
+    }
+  } else {
+    omplens_fix__buf_free(&skipped);
+  }
+  return fx->patch[relative] ? 0 : OMPLENS_FIX_ENOMEM;
+}
+
+int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const char **skipped) {
+  *patch = NULL;
+  if (skipped)
+    *skipped = NULL;
+  int rc = derived(fx);
+  if (rc)
+    return rc;
+  relative = relative != 0;
+  if (!fx->patch[relative] && (rc = build_patch(fx, relative)))
+    return rc;
+  *patch = fx->patch[relative];
+  if (skipped)
+    *skipped = fx->skipped;
+  return 0;
+}
+
+static void print_fix(const omplens_fixer *fx, const omplens_fix *f, size_t n, FILE *out,
+                      int relative) {
+  fprintf(out, "fix %zu: %s [%s, %s]\n", n + 1, f->summary ? f->summary : "(no summary)",
+          omplens_fix_kind_name(f->kind), omplens_fix_confidence_name(f->confidence));
+  if (f->file)
+    fprintf(out, "  at %s:%u\n", display_name(fx, f->file, relative), f->line);
+  fprintf(out, "  findings:");
+  for (size_t i = 0; i < f->num_findings; i++) {
+    const omplens_finding *fd = &fx->findings[f->findings[i]];
+    fprintf(out, " #%zu %s x%zu", f->findings[i], omplens_category_name(fd->category),
+            fd->num_instances);
+  }
+  for (size_t i = 0; i < f->num_leftovers; i++)
+    fprintf(out, " leftover #%zu", f->leftovers[i]);
+  fprintf(out, "\n  removes %zu operations: predicted savings %" PRIu64 " ns, speedup %.3f\n",
+          f->num_removed, f->predicted_savings_ns, f->predicted_speedup);
+  if (f->manual)
+    fprintf(out, "  %s:\n    %s\n", f->diff ? "note" : "manual", f->manual);
+  if (f->diff)
+    fputs(relative ? f->diff_relative : f->diff, out);
+  fputc('\n', out);
+}
+
+int omplens_fix_print(omplens_fixer *fx, FILE *out, int relative) {
+  int rc = derived(fx);
+  if (rc)
+    return rc;
+  for (size_t i = 0; i < fx->num_groups; i++)
+    print_fix(fx, &fx->fixes[i], i, out, relative);
+  return ferror(out) ? OMPLENS_FIX_EINVAL : 0;
+}
+
+/* ---- the fix records of the groups ---- */
+
+static char *group_diff(omplens_fixer *fx, const omplens_fix__group *g, int relative) {
+  omplens_fix__buf b = {0};
+  omplens_fix__buf_str(&b, "");
+  omplens_fix__diff(&g->site.file->src, &g->edits,
+                    display_name(fx, g->site.file->path, relative), &b);
+  return omplens_fix__buf_take(&b);
+}
+
+void omplens_fix__predict(omplens_fixer *fx, omplens_fix *f);
+
+/* Fills fx->fixes[i] from group i (edits already sorted). */
+int omplens_fix__publish(omplens_fixer *fx, size_t i) {
+  omplens_fix__group *g = &fx->groups[i];
+  omplens_fix *f = &fx->fixes[i];
+  memset(f, 0, sizeof *f);
+  bool has_diff = g->kind != OMPLENS_FIX_MANUAL && g->edits.n && !g->edits.failed;
+  f->kind = has_diff ? g->kind : OMPLENS_FIX_MANUAL;
+  f->confidence = has_diff ? g->confidence : OMPLENS_FIXC_MANUAL;
+  f->summary = omplens_fix__own(fx, omplens_fix__buf_take(&g->summary));
+  if (has_diff) {
+    f->diff = omplens_fix__own(fx, group_diff(fx, g, 0));
+    f->diff_relative = omplens_fix__own(fx, group_diff(fx, g, 1));
+    if (g->note.len)
+      f->manual = omplens_fix__own(fx, omplens_fix__buf_take(&g->note));
+  } else {
+    omplens_fix__buf m = {0};
+    omplens_fix__buf_printf(&m, "No diff: %s.", g->reason.len ? g->reason.data : "no rule applies");
+    if (g->recipe.len)
+      omplens_fix__buf_printf(&m, " Recipe: %s", g->recipe.data);
+    f->manual = omplens_fix__own(fx, omplens_fix__buf_take(&m));
+  }
+  if (g->site.file) {
+    f->file = g->site.file->path;
+    f->line = g->site.dir ? g->site.dir->pragma.line : 0;
+  }
+  f->findings = g->findings;
+  f->num_findings = g->num_findings;
+  if (g->leftover != SIZE_MAX) {
+    size_t *lo = malloc(sizeof *lo);
+    if (lo) {
+      *lo = g->leftover;
+      omplens_fix__own(fx, (char *)lo);
+      f->leftovers = lo;
+      f->num_leftovers = 1;
+    }
+  }
+  uint32_t *removed = NULL;
+  size_t n = 0;
+  if (has_diff && !omplens_fix__removed(fx, g, &removed, &n)) {
+    f->removed = removed;
+    f->num_removed = n;
+    omplens_fix__own(fx, (char *)removed);
+  }
+  omplens_fix__predict(fx, f);
+  return f->summary ? 0 : OMPLENS_FIX_ENOMEM;
+}

@@ -1,0 +1,631 @@
+/* libclang's view of a source file, flattened into a table of nodes (kind,
+ * extent, parent, referenced declaration) that the rules query without
+ * libclang. The parse is the directive index's "plain" one: without
+ * -fopenmp, because clang wraps every OpenMP region body in a CapturedStmt
+ * that the C API's visitor does not enter, so references inside regions
+ * and nested directives would be invisible; the pragmas vanish and the whole
+ * tree is there. */
+#include <clang-c/Index.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixes_internal.h"
+
+#define PLAIN_OPENMP "-D_OPENMP=201511"
+
+typedef struct walk {
+  omplens_fix__ast *a;
+  size_t cap_nodes, cap_names, cap_macros;
+  uint32_t *ref_loc;  /* per node: the referenced declaration's offset */
+  int failed;
+} walk;
+
+typedef struct level {
+  walk *w;
+  uint32_t parent;
+  uint32_t nth;
+} level;
+
+static uint32_t add_name(walk *w, CXString s) {
+  const char *c = clang_getCString(s);
+  size_t n = c ? strlen(c) : 0;
+  uint32_t at = 0;
+  if (n) {
+    if (w->a->names_len + n + 1 > w->cap_names) {
+      size_t cap = w->cap_names ? w->cap_names : 4096;
+      while (cap < w->a->names_len + n + 1)
+        cap *= 2;
+      char *p = realloc(w->a->names, cap);
+      if (!p) {
+        w->failed = 1;
+        clang_disposeString(s);
+        return 0;
+      }
+      w->a->names = p;
+      w->cap_names = cap;
+    }
+    at = (uint32_t)w->a->names_len;
+    memcpy(w->a->names + at, c, n + 1);
+    w->a->names_len += n + 1;
+  }
+  clang_disposeString(s);
+  return at;
+}
+
+static void add_macro(walk *w, CXCursor c) {
+  CXString s = clang_getCursorSpelling(c);
+  const char *name = clang_getCString(s);
+  if (name && *name) {
+    if (w->a->num_macros == w->cap_macros) {
+      size_t cap = w->cap_macros ? 2 * w->cap_macros : 256;
+      char **p = realloc(w->a->macros, cap * sizeof *p);
+      if (!p)
+        w->failed = 1;
+      else {
+        w->a->macros = p;
+        w->cap_macros = cap;
+      }
+    }
+    if (w->a->num_macros < w->cap_macros && !(w->a->macros[w->a->num_macros] = strdup(name)))
+      w->failed = 1;
+    else if (w->a->num_macros < w->cap_macros)
+      w->a->num_macros++;
+  }
+  clang_disposeString(s);
+}
+
+static uint32_t offset_of(CXSourceLocation loc) {
+  unsigned off = 0;
+  clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
+  return off;
+}
+
+static int classify_type(CXType t) {
+  t = clang_getCanonicalType(t);
+  if (t.kind == CXType_Pointer)
+    t = clang_getCanonicalType(clang_getPointeeType(t));
+  else if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+           t.kind == CXType_VariableArray)
+    t = clang_getCanonicalType(clang_getArrayElementType(t));
+  else
+    return OMPLENS_FIX__ELEM_UNKNOWN;
+  if ((t.kind >= CXType_Bool && t.kind <= CXType_LongDouble) ||
+      (t.kind >= CXType_Float128 && t.kind <= CXType_Ibm128) || t.kind == CXType_Enum)
+    return OMPLENS_FIX__ELEM_ARITH;
+  if (t.kind == CXType_Pointer)
+    return OMPLENS_FIX__ELEM_POINTER;
+  return OMPLENS_FIX__ELEM_OTHER;
+}
+
+static int binary_op(CXCursor c) {
+  enum CX_BinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
+  if (k == CX_BO_Assign)
+    return OMPLENS_FIX__OP_ASSIGN;
+  if (k >= CX_BO_MulAssign && k <= CX_BO_OrAssign)
+    return OMPLENS_FIX__OP_UPDATE;
+  if (k == CX_BO_Add || k == CX_BO_Sub)
+    return OMPLENS_FIX__OP_ARITH;
+  if ((k >= CX_BO_LT && k <= CX_BO_NE) || k == CX_BO_LAnd || k == CX_BO_LOr)
+    return OMPLENS_FIX__OP_COMPARE;
+  if (k == CX_BO_Comma)
+    return OMPLENS_FIX__OP_COMMA;
+  return OMPLENS_FIX__OP_OTHER;
+}
+
+static int unary_op(CXCursor c) {
+  switch (clang_getCursorUnaryOperatorKind(c)) {
+  case CXUnaryOperator_PostInc:
+  case CXUnaryOperator_PostDec:
+  case CXUnaryOperator_PreInc:
+  case CXUnaryOperator_PreDec:
+    return OMPLENS_FIX__OP_INCDEC;
+  case CXUnaryOperator_AddrOf:
+    return OMPLENS_FIX__OP_ADDROF;
+  case CXUnaryOperator_Deref:
+    return OMPLENS_FIX__OP_DEREF;
+  case CXUnaryOperator_LNot:
+    return OMPLENS_FIX__OP_COMPARE;
+  default:
+    return OMPLENS_FIX__OP_OTHER;
+  }
+}
+
+/* Node kind and operator of a cursor. */
+static void kind_of(CXCursor c, omplens_fix__node *n) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  switch (k) {
+  case CXCursor_FunctionDecl:
+    n->kind = clang_isCursorDefinition(c) ? OMPLENS_FIX__N_FUNCTION : OMPLENS_FIX__N_OTHER;
+    return;
+  case CXCursor_VarDecl:
+    n->kind = OMPLENS_FIX__N_VAR;
+    n->elem = (uint8_t)classify_type(clang_getCursorType(c));
+    n->global = clang_getCursorKind(clang_getCursorSemanticParent(c)) ==
+                    CXCursor_TranslationUnit ||
+                clang_Cursor_getStorageClass(c) == CX_SC_Static;
+    return;
+  case CXCursor_ParmDecl:
+    n->kind = OMPLENS_FIX__N_PARM;
+    n->elem = (uint8_t)classify_type(clang_getCursorType(c));
+    return;
+  case CXCursor_EnumConstantDecl: n->kind = OMPLENS_FIX__N_ENUM_CONST; return;
+  case CXCursor_TypedefDecl:
+  case CXCursor_StructDecl:
+  case CXCursor_UnionDecl:
+  case CXCursor_EnumDecl: n->kind = OMPLENS_FIX__N_TYPE_DECL; return;
+  case CXCursor_DeclRefExpr: n->kind = OMPLENS_FIX__N_DECLREF; return;
+  case CXCursor_CallExpr: n->kind = OMPLENS_FIX__N_CALL; return;
+  case CXCursor_ForStmt: n->kind = OMPLENS_FIX__N_FOR; return;
+  case CXCursor_WhileStmt: n->kind = OMPLENS_FIX__N_WHILE; return;
+  case CXCursor_DoStmt: n->kind = OMPLENS_FIX__N_DO; return;
+  case CXCursor_IfStmt: n->kind = OMPLENS_FIX__N_IF; return;
+  case CXCursor_SwitchStmt: n->kind = OMPLENS_FIX__N_SWITCH; return;
+  case CXCursor_CompoundStmt: n->kind = OMPLENS_FIX__N_COMPOUND; return;
+  case CXCursor_DeclStmt: n->kind = OMPLENS_FIX__N_DECLSTMT; return;
+  case CXCursor_ReturnStmt: n->kind = OMPLENS_FIX__N_RETURN; return;
+  case CXCursor_GotoStmt:
+  case CXCursor_IndirectGotoStmt: n->kind = OMPLENS_FIX__N_GOTO; return;
+  case CXCursor_BreakStmt: n->kind = OMPLENS_FIX__N_BREAK; return;
+  case CXCursor_ContinueStmt: n->kind = OMPLENS_FIX__N_CONTINUE; return;
+  case CXCursor_BinaryOperator:
+  case CXCursor_CompoundAssignOperator:
+    n->kind = OMPLENS_FIX__N_BINARY;
+    n->op = (uint8_t)binary_op(c);
+    return;
+  case CXCursor_UnaryOperator:
+    n->kind = OMPLENS_FIX__N_UNARY;
+    n->op = (uint8_t)unary_op(c);
+    return;
+  case CXCursor_ArraySubscriptExpr: n->kind = OMPLENS_FIX__N_SUBSCRIPT; return;
+  case CXCursor_MemberRefExpr: n->kind = OMPLENS_FIX__N_MEMBER; return;
+  case CXCursor_ParenExpr: n->kind = OMPLENS_FIX__N_PAREN; return;
+  case CXCursor_CStyleCastExpr: n->kind = OMPLENS_FIX__N_CAST; return;
+  case CXCursor_UnexposedExpr: n->kind = OMPLENS_FIX__N_IMPLICIT; return;
+  case CXCursor_ConditionalOperator: n->kind = OMPLENS_FIX__N_CONDITIONAL; return;
+  case CXCursor_IntegerLiteral:
+  case CXCursor_FloatingLiteral:
+  case CXCursor_CharacterLiteral:
+  case CXCursor_StringLiteral: n->kind = OMPLENS_FIX__N_LITERAL; return;
+  default:
+    if (clang_isExpression(k))
+      n->kind = OMPLENS_FIX__N_OTHER_EXPR;
+    else if (clang_isStatement(k))
+      n->kind = OMPLENS_FIX__N_OTHER_STMT;
+    else
+      n->kind = OMPLENS_FIX__N_OTHER;
+  }
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data);
+
+static void record(walk *w, level *lv, CXCursor c) {
+  omplens_fix__ast *a = w->a;
+  if (a->num_nodes == w->cap_nodes) {
+    size_t cap = w->cap_nodes ? 2 * w->cap_nodes : 1024;
+    omplens_fix__node *v = realloc(a->nodes, cap * sizeof *v);
+    uint32_t *r = v ? realloc(w->ref_loc, cap * sizeof *r) : NULL;
+    if (v)
+      a->nodes = v;
+    if (!v || !r || cap > UINT32_MAX / 2) {
+      w->failed = 1;
+      return;
+    }
+    w->ref_loc = r;
+    w->cap_nodes = cap;
+  }
+  uint32_t idx = (uint32_t)a->num_nodes++;
+  omplens_fix__node *n = &a->nodes[idx];
+  memset(n, 0, sizeof *n);
+  kind_of(c, n);
+  CXSourceRange r = clang_getCursorExtent(c);
+  n->begin = offset_of(clang_getRangeStart(r));
+  n->end = offset_of(clang_getRangeEnd(r));
+  n->loc = offset_of(clang_getCursorLocation(c));
+  n->parent = lv->parent;
+  n->nth = lv->nth++;
+  n->ref = OMPLENS_FIX__NONE;
+  w->ref_loc[idx] = OMPLENS_FIX__NONE;
+  if (n->kind == OMPLENS_FIX__N_DECLREF || n->kind == OMPLENS_FIX__N_CALL ||
+      n->kind == OMPLENS_FIX__N_VAR || n->kind == OMPLENS_FIX__N_PARM ||
+      n->kind == OMPLENS_FIX__N_FUNCTION || n->kind == OMPLENS_FIX__N_ENUM_CONST ||
+      n->kind == OMPLENS_FIX__N_MEMBER || n->kind == OMPLENS_FIX__N_OTHER)
+    n->name = add_name(w, clang_getCursorSpelling(c));
+  if (n->kind == OMPLENS_FIX__N_DECLREF || n->kind == OMPLENS_FIX__N_CALL) {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (!clang_Cursor_isNull(d) && clang_Location_isFromMainFile(clang_getCursorLocation(d)))
+      w->ref_loc[idx] = offset_of(clang_getCursorLocation(d));
+  }
+  level sub = {w, idx, 0};
+  clang_visitChildren(c, visit, &sub);
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  level *lv = data;
+  walk *w = lv->w;
+  if (w->failed)
+    return CXChildVisit_Break;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_MacroDefinition) {
+    add_macro(w, c);
+    return CXChildVisit_Continue;
+  }
+  if (k == CXCursor_MacroExpansion || k == CXCursor_InclusionDirective ||
+      !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  record(w, lv, c);
+  return CXChildVisit_Continue;
+}
+
+static const omplens_fix__ast *sort_ast; /* for cmp_loc only */
+
+static int cmp_loc(const void *x, const void *y) {
+  uint32_t a = sort_ast->nodes[*(const uint32_t *)x].loc, b = sort_ast->nodes[*(const uint32_t *)y].loc;
+  return a < b ? -1 : a > b;
+}
+
+static bool is_decl(int kind) {
+  return kind == OMPLENS_FIX__N_VAR || kind == OMPLENS_FIX__N_PARM ||
+         kind == OMPLENS_FIX__N_FUNCTION || kind == OMPLENS_FIX__N_ENUM_CONST ||
+         kind == OMPLENS_FIX__N_OTHER;
+}
+
+/* DECLREF and CALL nodes point at the declaration node at their offset
+ * (same name: a prototype and a macro can share an offset). */
+static void resolve_refs(walk *w) {
+  omplens_fix__ast *a = w->a;
+  uint32_t *decls = malloc((a->num_nodes + 1) * sizeof *decls);
+  if (!decls) {
+    w->failed = 1;
+    return;
+  }
+  size_t nd = 0;
+  for (size_t i = 0; i < a->num_nodes; i++)
+    if (is_decl(a->nodes[i].kind))
+      decls[nd++] = (uint32_t)i;
+  sort_ast = a;
+  qsort(decls, nd, sizeof *decls, cmp_loc);
+  for (size_t i = 0; i < a->num_nodes; i++) {
+    if (w->ref_loc[i] == OMPLENS_FIX__NONE)
+      continue;
+    size_t lo = 0, hi = nd;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (a->nodes[decls[mid]].loc < w->ref_loc[i])
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (; lo < nd && a->nodes[decls[lo]].loc == w->ref_loc[i]; lo++)
+      if (!strcmp(omplens_fix__ast_name(a, decls[lo]), omplens_fix__ast_name(a, (uint32_t)i))) {
+        a->nodes[i].ref = decls[lo];
+        break;
+      }
+  }
+  free(decls);
+}
+
+static void read_errors(omplens_fix__ast *a, CXTranslationUnit tu) {
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      if (!a->errors++) {
+        CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
+                                                   CXDiagnostic_DisplayColumn);
+        const char *c = clang_getCString(s);
+        a->first_error = strdup(c ? c : "error");
+        clang_disposeString(s);
+      }
+    }
+    clang_disposeDiagnostic(d);
+  }
+}
+
+int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
+                           omplens_fix__ast *out) {
+  memset(out, 0, sizeof *out);
+  const char **argv = calloc(num_args + 3, sizeof *argv);
+  char *dir = strdup(path);
+  if (!argv || !dir) {
+    free(argv);
+    free(dir);
+    return OMPLENS_FIX_ENOMEM;
+  }
+  char *slash = strrchr(dir, '/');
+  char inc[4200];
+  snprintf(inc, sizeof inc, "-I%s", slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".");
+  size_t n = 0;
+  argv[n++] = PLAIN_OPENMP;
+  argv[n++] = inc;
+  for (size_t i = 0; i < num_args; i++)
+    argv[n++] = args[i];
+  CXIndex cx = clang_createIndex(0, 0);
+  CXTranslationUnit tu = NULL;
+  enum CXErrorCode err = cx ? clang_parseTranslationUnit2(
+                                  cx, path, argv, (int)n, NULL, 0,
+                                  CXTranslationUnit_DetailedPreprocessingRecord |
+                                      CXTranslationUnit_KeepGoing,
+                                  &tu)
+                            : CXError_Failure;
+  free(argv);
+  free(dir);
+  if (err != CXError_Success || !tu) {
+    if (cx)
+      clang_disposeIndex(cx);
+    return OMPLENS_FIX_EINVAL;
+  }
+  read_errors(out, tu);
+  walk w = {out, 0, 0, 0, NULL, 0};
+  out->names = malloc(1);
+  if (out->names) {
+    out->names[0] = 0;
+    out->names_len = w.cap_names = 1;
+  }
+  level top = {&w, OMPLENS_FIX__NONE, 0};
+  w.failed = !out->names;
+  if (!w.failed)
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &top);
+  if (!w.failed)
+    resolve_refs(&w);
+  free(w.ref_loc);
+  clang_disposeTranslationUnit(tu);
+  clang_disposeIndex(cx);
+  if (w.failed) {
+    omplens_fix__ast_free(out);
+    return OMPLENS_FIX_ENOMEM;
+  }
+  return 0;
+}
+
+void omplens_fix__ast_free(omplens_fix__ast *a) {
+  for (size_t i = 0; i < a->num_macros; i++)
+    free(a->macros[i]);
+  free(a->macros);
+  free(a->nodes);
+  free(a->names);
+  free(a->first_error);
+  memset(a, 0, sizeof *a);
+}
+
+/* ---- queries ---- */
+
+const char *omplens_fix__ast_name(const omplens_fix__ast *a, uint32_t node) {
+  if (node >= a->num_nodes || !a->names)
+    return "";
+  return a->names + a->nodes[node].name;
+}
+
+bool omplens_fix__ast_within(const omplens_fix__ast *a, uint32_t n, uint32_t ancestor) {
+  for (; n != OMPLENS_FIX__NONE; n = a->nodes[n].parent)
+    if (n == ancestor)
+      return true;
+  return false;
+}
+
+static bool contains(const omplens_fix__node *n, size_t offset) {
+  return n->begin <= offset && offset < n->end;
+}
+
+uint32_t omplens_fix__ast_function_at(const omplens_fix__ast *a, size_t offset) {
+  for (size_t i = 0; i < a->num_nodes; i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_FUNCTION && contains(&a->nodes[i], offset))
+      return (uint32_t)i;
+  return OMPLENS_FIX__NONE;
+}
+
+/* The innermost node of fn containing offset whose kind passes want. */
+static uint32_t innermost(const omplens_fix__ast *a, uint32_t fn, size_t offset,
+                          bool (*want)(int kind)) {
+  uint32_t best = OMPLENS_FIX__NONE;
+  if (fn == OMPLENS_FIX__NONE)
+    return best;
+  /* Pre-order: a node's descendants follow it. */
+  for (size_t i = fn + 1; i < a->num_nodes && omplens_fix__ast_within(a, (uint32_t)i, fn); i++) {
+    const omplens_fix__node *n = &a->nodes[i];
+    if (want(n->kind) && contains(n, offset) &&
+        (best == OMPLENS_FIX__NONE || omplens_fix__ast_within(a, (uint32_t)i, best)))
+      best = (uint32_t)i;
+  }
+  return best;
+}
+
+static bool is_loop(int k) {
+  return k == OMPLENS_FIX__N_FOR || k == OMPLENS_FIX__N_WHILE || k == OMPLENS_FIX__N_DO;
+}
+
+static bool is_block(int k) {
+  return is_loop(k) || k == OMPLENS_FIX__N_COMPOUND || k == OMPLENS_FIX__N_IF ||
+         k == OMPLENS_FIX__N_SWITCH;
+}
+
+uint32_t omplens_fix__ast_loop_at(const omplens_fix__ast *a, uint32_t fn, size_t offset) {
+  return innermost(a, fn, offset, is_loop);
+}
+
+uint32_t omplens_fix__ast_block_at(const omplens_fix__ast *a, uint32_t fn, size_t offset) {
+  return innermost(a, fn, offset, is_block);
+}
+
+uint32_t omplens_fix__ast_scope(const omplens_fix__ast *a, uint32_t decl) {
+  uint32_t p = a->nodes[decl].parent;
+  if (p == OMPLENS_FIX__NONE)
+    return p;
+  if (a->nodes[decl].kind == OMPLENS_FIX__N_PARM)
+    return p; /* the function */
+  if (a->nodes[p].kind == OMPLENS_FIX__N_DECLSTMT)
+    return a->nodes[p].parent;
+  return a->nodes[p].kind == OMPLENS_FIX__N_FUNCTION ? p : OMPLENS_FIX__NONE;
+}
+
+uint32_t omplens_fix__ast_lookup(const omplens_fix__ast *a, const char *name, size_t offset) {
+  uint32_t best = OMPLENS_FIX__NONE;
+  for (size_t i = 0; i < a->num_nodes; i++) {
+    const omplens_fix__node *n = &a->nodes[i];
+    if ((n->kind != OMPLENS_FIX__N_VAR && n->kind != OMPLENS_FIX__N_PARM &&
+         n->kind != OMPLENS_FIX__N_ENUM_CONST) ||
+        n->loc >= offset || strcmp(omplens_fix__ast_name(a, (uint32_t)i), name))
+      continue;
+    uint32_t scope = omplens_fix__ast_scope(a, (uint32_t)i);
+    if (scope != OMPLENS_FIX__NONE && !contains(&a->nodes[scope], offset))
+      continue;
+    if (best == OMPLENS_FIX__NONE || n->loc > a->nodes[best].loc)
+      best = (uint32_t)i;
+  }
+  return best;
+}
+
+bool omplens_fix__ast_is_macro(const omplens_fix__ast *a, const char *name) {
+  for (size_t i = 0; i < a->num_macros; i++)
+    if (!strcmp(a->macros[i], name))
+      return true;
+  return false;
+}
+
+uint32_t omplens_fix__ast_up(const omplens_fix__ast *a, uint32_t n, uint32_t *child) {
+  uint32_t p = a->nodes[n].parent;
+  *child = n;
+  while (p != OMPLENS_FIX__NONE &&
+         (a->nodes[p].kind == OMPLENS_FIX__N_PAREN || a->nodes[p].kind == OMPLENS_FIX__N_IMPLICIT)) {
+    *child = p;
+    p = a->nodes[p].parent;
+  }
+  return p;
+}
+
+uint32_t omplens_fix__ast_child(const omplens_fix__ast *a, uint32_t n, uint32_t i) {
+  for (size_t k = n + 1; k < a->num_nodes && omplens_fix__ast_within(a, (uint32_t)k, n); k++)
+    if (a->nodes[k].parent == n && a->nodes[k].nth == i)
+      return (uint32_t)k;
+  return OMPLENS_FIX__NONE;
+}
+
+uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t e) {
+  while (e != OMPLENS_FIX__NONE &&
+         (a->nodes[e].kind == OMPLENS_FIX__N_PAREN || a->nodes[e].kind == OMPLENS_FIX__N_IMPLICIT ||
+          a->nodes[e].kind == OMPLENS_FIX__N_CAST)) {
+    uint32_t c = OMPLENS_FIX__NONE;
+    /* the operand is the last child (a cast's first may be its type) */
+    for (size_t k = e + 1; k < a->num_nodes && omplens_fix__ast_within(a, (uint32_t)k, e); k++)
+      if (a->nodes[k].parent == e)
+        c = (uint32_t)k;
+    e = c;
+  }
+  if (e == OMPLENS_FIX__NONE || a->nodes[e].kind != OMPLENS_FIX__N_DECLREF)
+    return OMPLENS_FIX__NONE;
+  uint32_t d = a->nodes[e].ref;
+  return d != OMPLENS_FIX__NONE &&
+                 (a->nodes[d].kind == OMPLENS_FIX__N_VAR || a->nodes[d].kind == OMPLENS_FIX__N_PARM)
+             ? d
+             : OMPLENS_FIX__NONE;
+}
+
+/* What the memory reached through an access node n (subscript, deref,
+ * member) undergoes. */
+static int access_use(const omplens_fix__ast *a, uint32_t n) {
+  for (;;) {
+    uint32_t child, p = omplens_fix__ast_up(a, n, &child);
+    if (p == OMPLENS_FIX__NONE)
+      return OMPLENS_FIX__USE_READ;
+    const omplens_fix__node *pn = &a->nodes[p];
+    switch (pn->kind) {
+    case OMPLENS_FIX__N_MEMBER:
+    case OMPLENS_FIX__N_CAST:
+      n = p;
+      continue;
+    case OMPLENS_FIX__N_SUBSCRIPT:
+      if (a->nodes[child].nth == 0) {
+        n = p;
+        continue;
+      }
+      return OMPLENS_FIX__USE_READ;
+    case OMPLENS_FIX__N_BINARY:
+      if ((pn->op == OMPLENS_FIX__OP_ASSIGN || pn->op == OMPLENS_FIX__OP_UPDATE) &&
+          a->nodes[child].nth == 0)
+        return OMPLENS_FIX__USE_WRITE;
+      return OMPLENS_FIX__USE_READ;
+    case OMPLENS_FIX__N_UNARY:
+      if (pn->op == OMPLENS_FIX__OP_INCDEC)
+        return OMPLENS_FIX__USE_WRITE;
+      if (pn->op == OMPLENS_FIX__OP_ADDROF)
+        return OMPLENS_FIX__USE_ESCAPE;
+      if (pn->op == OMPLENS_FIX__OP_DEREF) {
+        n = p;
+        continue;
+      }
+      return OMPLENS_FIX__USE_READ;
+    case OMPLENS_FIX__N_CALL:
+      /* a member array decays to a pointer the callee may write through */
+      return a->nodes[n].kind == OMPLENS_FIX__N_MEMBER ? OMPLENS_FIX__USE_ESCAPE
+                                                       : OMPLENS_FIX__USE_READ;
+    default:
+      return OMPLENS_FIX__USE_READ;
+    }
+  }
+}
+
+int omplens_fix__ast_use(const omplens_fix__ast *a, uint32_t ref, uint32_t *other) {
+  uint32_t n = ref;
+  *other = OMPLENS_FIX__NONE;
+  for (;;) {
+    uint32_t child, p = omplens_fix__ast_up(a, n, &child);
+    if (p == OMPLENS_FIX__NONE)
+      return OMPLENS_FIX__USE_ESCAPE;
+    const omplens_fix__node *pn = &a->nodes[p];
+    uint32_t nth = a->nodes[child].nth;
+    switch (pn->kind) {
+    case OMPLENS_FIX__N_SUBSCRIPT:
+      return nth == 0 ? access_use(a, p) : OMPLENS_FIX__USE_VALUE;
+    case OMPLENS_FIX__N_MEMBER:
+      return access_use(a, p);
+    case OMPLENS_FIX__N_UNARY:
+      if (pn->op == OMPLENS_FIX__OP_DEREF)
+        return access_use(a, p);
+      if (pn->op == OMPLENS_FIX__OP_ADDROF)
+        return OMPLENS_FIX__USE_ESCAPE;
+      if (pn->op == OMPLENS_FIX__OP_INCDEC) {
+        *other = p;
+        return n == ref ? OMPLENS_FIX__USE_ASSIGNED : OMPLENS_FIX__USE_VALUE;
+      }
+      return OMPLENS_FIX__USE_VALUE;
+    case OMPLENS_FIX__N_BINARY:
+      if (pn->op == OMPLENS_FIX__OP_ARITH || (pn->op == OMPLENS_FIX__OP_COMMA && nth == 1)) {
+        n = p; /* pointer arithmetic keeps pointing into the buffer */
+        continue;
+      }
+      if (pn->op == OMPLENS_FIX__OP_ASSIGN || pn->op == OMPLENS_FIX__OP_UPDATE) {
+        if (nth == 0) {
+          *other = pn->op == OMPLENS_FIX__OP_ASSIGN ? omplens_fix__ast_child(a, p, 1) : p;
+          return n == ref ? OMPLENS_FIX__USE_ASSIGNED : OMPLENS_FIX__USE_ESCAPE;
+        }
+        *other = omplens_fix__ast_plain_var(a, omplens_fix__ast_child(a, p, 0));
+        return OMPLENS_FIX__USE_COPIED;
+      }
+      return OMPLENS_FIX__USE_VALUE;
+    case OMPLENS_FIX__N_CAST:
+      n = p;
+      continue;
+    case OMPLENS_FIX__N_CONDITIONAL:
+      if (nth == 0)
+        return OMPLENS_FIX__USE_VALUE;
+      n = p;
+      continue;
+    case OMPLENS_FIX__N_VAR:
+      *other = p;
+      return OMPLENS_FIX__USE_COPIED;
+    case OMPLENS_FIX__N_CALL:
+      *other = p;
+      return nth == 0 ? OMPLENS_FIX__USE_VALUE : OMPLENS_FIX__USE_ESCAPE;
+    case OMPLENS_FIX__N_IF:
+    case OMPLENS_FIX__N_WHILE:
+    case OMPLENS_FIX__N_DO:
+    case OMPLENS_FIX__N_FOR:
+    case OMPLENS_FIX__N_SWITCH:
+    case OMPLENS_FIX__N_COMPOUND:
+      return OMPLENS_FIX__USE_VALUE; /* a condition, or a statement of its own */
+    default:
+      return OMPLENS_FIX__USE_ESCAPE;
+    }
+  }
+}

@@ -1,0 +1,435 @@
+/* Internals of omplens fixes (omplens_fix.h). Four layers meet here:
+ *   fixes_text.c      a source file as bytes and lines; edits; unified diffs
+ *   fixes_pragma.c    a `#pragma omp` line as written (continuations,
+ *                     comments), its clauses and items, and edits of them
+ *   fixes_ast.c       libclang's view of a file, flattened into a node table
+ *                     that the rules query without libclang
+ *   fixes_evidence.c  what the trace says about a directive's item
+ * and fixes_rules.c / fixes_plan.c / fixes.c decide. Design note:
+ * docs/fixes.md. Nothing here includes clang-c: the unit tests use the text
+ * and pragma layers alone. */
+#ifndef OMPLENS_FIXES_INTERNAL_H
+#define OMPLENS_FIXES_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omplens_fix.h"
+
+#define OMPLENS_FIX__NONE UINT32_MAX
+#define OMPLENS_FIX__CONTEXT 3 /* lines of context around a hunk */
+
+/* ---- growable strings (fixes_text.c) ---- */
+
+typedef struct omplens_fix__buf {
+  char *data; /* NUL-terminated once anything was appended */
+  size_t len, cap;
+  int failed; /* an allocation failed: the content is incomplete */
+} omplens_fix__buf;
+
+void omplens_fix__buf_add(omplens_fix__buf *b, const char *s, size_t n);
+void omplens_fix__buf_str(omplens_fix__buf *b, const char *s);
+void omplens_fix__buf_printf(omplens_fix__buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Hands the string over (caller frees); NULL if an allocation failed. */
+char *omplens_fix__buf_take(omplens_fix__buf *b);
+void omplens_fix__buf_free(omplens_fix__buf *b);
+
+/* ---- source text (fixes_text.c) ---- */
+
+typedef struct omplens_fix__source {
+  char *path;         /* as given */
+  char *text;         /* the bytes, NUL-terminated */
+  size_t size;
+  size_t *line_start; /* num_lines + 1 entries: line L (1-based) is
+                         [line_start[L-1], line_start[L]), EOL included */
+  size_t num_lines;
+  const char *eol;    /* "\n" or "\r\n": what most lines end with */
+} omplens_fix__source;
+
+/* Reads path (at most OMPLENS_DIRECTIVES_MAX_FILE bytes). 0, or
+ * OMPLENS_FIX_EINVAL (unreadable, too big, NUL bytes), OMPLENS_FIX_ENOMEM. */
+int omplens_fix__source_load(const char *path, omplens_fix__source *out);
+/* The same from memory (unit tests); data is copied. */
+int omplens_fix__source_from(const char *path, const char *data, size_t len,
+                             omplens_fix__source *out);
+void omplens_fix__source_free(omplens_fix__source *s);
+/* Offset of line:column (both 1-based, column in bytes); SIZE_MAX when out
+ * of the file. */
+size_t omplens_fix__offset(const omplens_fix__source *s, unsigned line, unsigned column);
+/* 1-based line holding offset (the last line for offset == size). */
+unsigned omplens_fix__line_of(const omplens_fix__source *s, size_t offset);
+/* The leading spaces and tabs of a line: its length, *at its offset. */
+size_t omplens_fix__indent(const omplens_fix__source *s, unsigned line, size_t *at);
+/* End of a line's content, before its EOL. */
+size_t omplens_fix__line_end(const omplens_fix__source *s, unsigned line);
+/* True when [from, to) holds only spaces, tabs and comments. */
+bool omplens_fix__blank(const omplens_fix__source *s, size_t from, size_t to);
+
+/* One replacement of the original bytes [begin, end) by text. */
+typedef struct omplens_fix__edit {
+  size_t begin, end;
+  char *text;
+} omplens_fix__edit;
+
+typedef struct omplens_fix__edits {
+  omplens_fix__edit *v;
+  size_t n, cap;
+  int failed; /* out of memory while adding */
+} omplens_fix__edits;
+
+/* Adds a replacement. Every "\n" of text becomes the source's EOL. */
+void omplens_fix__edit(omplens_fix__edits *e, const omplens_fix__source *s, size_t begin,
+                       size_t end, const char *text);
+/* Inserts whole lines before line (1-based; num_lines + 1 appends). lines
+ * is one or more "...\n"; each gets indent (indent_len bytes) first. */
+void omplens_fix__insert_lines(omplens_fix__edits *e, const omplens_fix__source *s,
+                               unsigned line, const char *indent, size_t indent_len,
+                               const char *lines);
+/* Removes lines first..last (1-based, EOLs included). */
+void omplens_fix__remove_lines(omplens_fix__edits *e, const omplens_fix__source *s,
+                               unsigned first, unsigned last);
+void omplens_fix__edits_free(omplens_fix__edits *e);
+/* Sorts by begin (stable); false when two edits overlap (an insertion at
+ * the start of a replacement does not). */
+bool omplens_fix__edits_sort(omplens_fix__edits *e);
+/* Applies sorted edits: the new text (caller frees), NULL on ENOMEM. */
+char *omplens_fix__apply(const omplens_fix__source *s, const omplens_fix__edits *e);
+/* Appends to out the unified diff (3 lines of context, headers "--- a/" and
+ * "+++ b/" + name, where a name starting with '/' gives "a/..." with one
+ * slash) of sorted, non-overlapping edits. Nothing when there is no edit. */
+void omplens_fix__diff(const omplens_fix__source *s, const omplens_fix__edits *e,
+                       const char *name, omplens_fix__buf *out);
+
+/* ---- pragma lines as written (fixes_pragma.c) ---- */
+
+typedef struct omplens_fix__pitem {
+  size_t begin, end;  /* raw bytes of the item, trimmed */
+  char *text;         /* normalized: comments dropped, whitespace runs made
+                         one space, continuations joined */
+  size_t clause;      /* index of its clause */
+} omplens_fix__pitem;
+
+typedef struct omplens_fix__pclause {
+  char name[32];
+  size_t begin, end;   /* name .. ')' inclusive (raw), end exclusive */
+  size_t open, close;  /* raw offsets of '(' and ')'; SIZE_MAX without */
+  size_t colon;        /* the top-level ':' ending the modifiers, SIZE_MAX */
+  size_t type_begin, type_end; /* the map-type keyword, SIZE_MAX if none */
+  char *modifiers;     /* normalized text before the map type ("always, ")
+                          or "" */
+  size_t first_item, num_items;
+  size_t before;       /* raw offset just after the previous clause or the
+                          directive name: removing [before, end) removes the
+                          clause and the space (and comma) before it */
+} omplens_fix__pclause;
+
+typedef struct omplens_fix__pragma {
+  size_t begin;        /* the '#' */
+  size_t end;          /* just past the last byte of the logical line, before
+                          its final EOL (trailing comments included) */
+  size_t last;         /* just past the last byte of the last clause or
+                          word: where a clause is appended */
+  unsigned first_line, last_line;
+  bool clean_start;    /* only blanks before '#' on its line */
+  bool clean_end;      /* only blanks and comments after `last` on the last
+                          line */
+  char *name;          /* "target teams distribute parallel for" */
+  omplens_fix__pclause *clauses;
+  size_t num_clauses;
+  omplens_fix__pitem *items; /* items of map, to and from clauses */
+  size_t num_items;
+} omplens_fix__pragma;
+
+/* Reads the pragma whose '#' is at offset at. 0, OMPLENS_FIX_EINVAL (not a
+ * `#pragma omp` line or unbalanced parentheses) or OMPLENS_FIX_ENOMEM. */
+int omplens_fix__pragma_scan(const omplens_fix__source *s, size_t at, omplens_fix__pragma *out);
+void omplens_fix__pragma_free(omplens_fix__pragma *p);
+/* Index of the clause named name (first from `from`), or SIZE_MAX. */
+size_t omplens_fix__pragma_clause(const omplens_fix__pragma *p, const char *name, size_t from);
+/* Number of map, to and from clauses. */
+size_t omplens_fix__pragma_data_clauses(const omplens_fix__pragma *p);
+
+/* Edits of one pragma. Each returns 0, or a static reason it cannot. */
+/* Drops item i; the clause with it when it was the clause's only item. */
+const char *omplens_fix__pragma_remove_item(const omplens_fix__source *s,
+                                            const omplens_fix__pragma *p, size_t item,
+                                            omplens_fix__edits *e);
+/* Gives item i of a map clause the map type type ("to", "alloc", ...):
+ * rewrites the clause's type when the item is alone in it, else moves the
+ * item into a new clause `map(MODIFIERS type: item)` after it. `always` is
+ * dropped for alloc, release and delete. */
+const char *omplens_fix__pragma_set_type(const omplens_fix__source *s,
+                                         const omplens_fix__pragma *p, size_t item,
+                                         const char *type, omplens_fix__edits *e);
+/* Appends " clause" after the last clause. */
+const char *omplens_fix__pragma_add_clause(const omplens_fix__source *s,
+                                           const omplens_fix__pragma *p, const char *clause,
+                                           omplens_fix__edits *e);
+/* Removes the pragma's lines. */
+const char *omplens_fix__pragma_remove(const omplens_fix__source *s, const omplens_fix__pragma *p,
+                                       omplens_fix__edits *e);
+
+/* Normalizes s[0..n) (comments to a space, continuations joined, whitespace
+ * runs to one space, trimmed) into a malloc'd string. */
+char *omplens_fix__normalize(const char *s, size_t n);
+
+/* ---- the syntax tree, flattened (fixes_ast.c) ---- */
+
+enum omplens_fix__node_kind {
+  OMPLENS_FIX__N_OTHER = 0,
+  OMPLENS_FIX__N_FUNCTION, /* a definition (has a body) */
+  OMPLENS_FIX__N_VAR,      /* VarDecl */
+  OMPLENS_FIX__N_PARM,
+  OMPLENS_FIX__N_ENUM_CONST,
+  OMPLENS_FIX__N_TYPE_DECL, /* typedef, struct, enum names */
+  OMPLENS_FIX__N_DECLREF,
+  OMPLENS_FIX__N_CALL,
+  OMPLENS_FIX__N_FOR,
+  OMPLENS_FIX__N_WHILE,
+  OMPLENS_FIX__N_DO,
+  OMPLENS_FIX__N_IF,
+  OMPLENS_FIX__N_SWITCH,
+  OMPLENS_FIX__N_COMPOUND,
+  OMPLENS_FIX__N_DECLSTMT,
+  OMPLENS_FIX__N_RETURN,
+  OMPLENS_FIX__N_GOTO,
+  OMPLENS_FIX__N_BREAK,
+  OMPLENS_FIX__N_CONTINUE,
+  OMPLENS_FIX__N_BINARY,   /* op: enum omplens_fix__op */
+  OMPLENS_FIX__N_UNARY,
+  OMPLENS_FIX__N_SUBSCRIPT,
+  OMPLENS_FIX__N_MEMBER,
+  OMPLENS_FIX__N_PAREN,
+  OMPLENS_FIX__N_CAST,     /* written casts */
+  OMPLENS_FIX__N_IMPLICIT, /* UnexposedExpr: implicit conversions */
+  OMPLENS_FIX__N_CONDITIONAL,
+  OMPLENS_FIX__N_LITERAL,
+  OMPLENS_FIX__N_OTHER_EXPR,
+  OMPLENS_FIX__N_OTHER_STMT,
+};
+
+enum omplens_fix__op {
+  OMPLENS_FIX__OP_NONE = 0,
+  OMPLENS_FIX__OP_ASSIGN,   /* = */
+  OMPLENS_FIX__OP_UPDATE,   /* += -= ... (compound assignment) */
+  OMPLENS_FIX__OP_INCDEC,   /* ++ -- */
+  OMPLENS_FIX__OP_DEREF,    /* unary * */
+  OMPLENS_FIX__OP_ADDROF,   /* unary & */
+  OMPLENS_FIX__OP_ARITH,    /* binary + - (pointer arithmetic keeps the base) */
+  OMPLENS_FIX__OP_COMPARE,  /* == != < <= > >= && || ! */
+  OMPLENS_FIX__OP_COMMA,
+  OMPLENS_FIX__OP_OTHER,
+};
+
+enum omplens_fix__elem {
+  OMPLENS_FIX__ELEM_UNKNOWN = 0,
+  OMPLENS_FIX__ELEM_ARITH,   /* pointer to / array of an arithmetic type */
+  OMPLENS_FIX__ELEM_POINTER, /* ... of a pointer type */
+  OMPLENS_FIX__ELEM_OTHER,   /* ... of a struct, union, ... */
+};
+
+typedef struct omplens_fix__node {
+  uint8_t kind;        /* enum omplens_fix__node_kind */
+  uint8_t op;          /* enum omplens_fix__op */
+  uint8_t elem;        /* VAR and PARM: enum omplens_fix__elem */
+  uint8_t global;      /* VAR: file scope or static storage */
+  uint32_t begin, end; /* offsets in the file (macro uses: the expansion) */
+  uint32_t loc;        /* the name's offset (declarations, references) */
+  uint32_t parent;     /* node index, NONE at the top */
+  uint32_t nth;        /* position among its parent's children */
+  uint32_t ref;        /* DECLREF and CALL: the declaration's node, or NONE
+                          (outside the file) */
+  uint32_t name;       /* offset into the name pool, 0: none */
+} omplens_fix__node;
+
+typedef struct omplens_fix__ast {
+  omplens_fix__node *nodes;
+  size_t num_nodes;
+  char *names;         /* NUL-separated; names[0] is "" */
+  size_t names_len;
+  char **macros;       /* names of the macros defined (any file) */
+  size_t num_macros;
+  int errors;          /* libclang errors: the tree may be partial */
+  char *first_error;
+} omplens_fix__ast;
+
+/* Parses path (its text is src) without -fopenmp (clang hides region
+ * bodies from the C API otherwise), with -D_OPENMP=201511, -I its directory
+ * and args. 0, OMPLENS_FIX_EINVAL (no parse at all) or OMPLENS_FIX_ENOMEM. */
+int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
+                           omplens_fix__ast *out);
+void omplens_fix__ast_free(omplens_fix__ast *a);
+const char *omplens_fix__ast_name(const omplens_fix__ast *a, uint32_t node);
+/* True when node n lies within node ancestor (or is it). */
+bool omplens_fix__ast_within(const omplens_fix__ast *a, uint32_t n, uint32_t ancestor);
+/* The function definition containing offset, or NONE. */
+uint32_t omplens_fix__ast_function_at(const omplens_fix__ast *a, size_t offset);
+/* The innermost for/while/do of function fn whose extent contains offset. */
+uint32_t omplens_fix__ast_loop_at(const omplens_fix__ast *a, uint32_t fn, size_t offset);
+/* The innermost statement-list (compound), loop, if or switch containing
+ * offset (for "is it directly in the loop's body"). */
+uint32_t omplens_fix__ast_block_at(const omplens_fix__ast *a, uint32_t fn, size_t offset);
+/* The declaration named name visible at offset (innermost scope first):
+ * VAR, PARM or ENUM_CONST node, or NONE. */
+uint32_t omplens_fix__ast_lookup(const omplens_fix__ast *a, const char *name, size_t offset);
+bool omplens_fix__ast_is_macro(const omplens_fix__ast *a, const char *name);
+/* The scope a declaration is visible in: its block, for statement or
+ * function (parameters); NONE for file scope. */
+uint32_t omplens_fix__ast_scope(const omplens_fix__ast *a, uint32_t decl);
+/* Parent skipping parentheses and implicit conversions; *child gets the
+ * child of the result on the way. */
+uint32_t omplens_fix__ast_up(const omplens_fix__ast *a, uint32_t n, uint32_t *child);
+/* The i-th child of n, or NONE. */
+uint32_t omplens_fix__ast_child(const omplens_fix__ast *a, uint32_t n, uint32_t i);
+
+/* How a reference to a pointer (or array) variable uses it. */
+enum omplens_fix__use {
+  OMPLENS_FIX__USE_VALUE = 0, /* its value only: tested, compared, an index  */
+  OMPLENS_FIX__USE_READ,      /* reads the memory it points to              */
+  OMPLENS_FIX__USE_WRITE,     /* writes that memory                         */
+  OMPLENS_FIX__USE_ESCAPE,    /* passed to a call, address taken, stored in
+                                 something that is not a plain variable     */
+  OMPLENS_FIX__USE_ASSIGNED,  /* the variable gets a new value: *other is the
+                                 value's node (or the ++/-- node)           */
+  OMPLENS_FIX__USE_COPIED,    /* its value is copied into a variable: *other
+                                 is that variable's declaration, or NONE    */
+};
+int omplens_fix__ast_use(const omplens_fix__ast *a, uint32_t ref, uint32_t *other);
+/* The variable an expression plainly names (through parentheses and
+ * casts): its VAR or PARM node, or NONE. */
+uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t expr);
+
+/* ---- the fixer (fixes.c, fixes_plan.c, fixes_rules.c, fixes_evidence.c) ---- */
+
+/* One source file as the fixer sees it. */
+typedef struct omplens_fix__file {
+  char *path;
+  int src_rc;                 /* 0: src is loaded */
+  omplens_fix__source src;
+  int ast_rc;                 /* 1: not parsed yet */
+  omplens_fix__ast ast;
+  const omplens_directive *const *dirs; /* every target directive, in order */
+  size_t num_dirs;
+  bool dirs_done;
+  bool newer_than_binary;     /* the source changed after the build */
+} omplens_fix__file;
+
+/* A finding's directive item. */
+typedef struct omplens_fix__site {
+  omplens_fix__file *file;
+  const omplens_directive *dir;
+  size_t item;                /* in dir->items */
+  uint32_t fn;                /* node of the directive's function */
+  const char *var;            /* dir->items[item].var */
+  const char *reason;         /* why there is none (owned by the fixer) */
+} omplens_fix__site;
+
+/* The findings one change removes. */
+typedef struct omplens_fix__group {
+  int kind;                   /* the rule chosen (enum omplens_fix_kind) */
+  omplens_fix__site site;     /* the first finding's */
+  uint32_t loop;              /* wraps, hoists and guards: the loop node  */
+  uint32_t call;              /* KEEP_RESIDENT_CALLER: the call site      */
+  size_t *findings;
+  size_t num_findings, cap_findings;
+  omplens_fix__site *sites;   /* the sites of the findings, same order    */
+  omplens_fix__buf reason;    /* manual: why                              */
+  omplens_fix__buf recipe;    /* manual: what to do                       */
+  omplens_fix__buf summary;
+  omplens_fix__buf note;
+  omplens_fix__edits edits;
+  int confidence;
+  const char *new_type;       /* map type the rule gives the item          */
+  size_t leftover;            /* ADD_EXIT_DATA: its leftover, else SIZE_MAX */
+} omplens_fix__group;
+
+struct omplens_fixer {
+  const omplens_trace *trace;
+  const omplens_analysis *analysis;
+  omplens_annotator *annot;
+  omplens_directive_index *index;
+  bool own_index;
+  char *base_dir;
+  char **args;
+  size_t num_args;
+
+  const omplens_event *events;
+  size_t num_events;
+  const omplens_region *regions;
+  size_t num_regions;
+  const omplens_finding *findings;
+  size_t num_findings;
+  uint64_t run_ns;
+
+  omplens_fix__file **files;
+  size_t num_files, cap_files;
+  struct omplens_fix__code *codes; /* codeptr -> directive */
+  size_t num_codes, cap_codes;
+  uint32_t *delete_of;        /* per ALLOC event: its DELETE, or NONE      */
+
+  bool derived;
+  int derive_rc;
+  omplens_fix__group *groups;
+  size_t num_groups, cap_groups;
+  omplens_fix *fixes;         /* one per group                             */
+  size_t *fix_of_finding;     /* index into fixes, SIZE_MAX: none          */
+  char *patch[2];
+  char *skipped;
+  void *whatif;               /* omplens_whatif *, when built with it      */
+
+  char **owned;
+  size_t num_owned, cap_owned;
+};
+
+/* Strings the fixer owns (NULL on ENOMEM). */
+const char *omplens_fix__own(omplens_fixer *fx, char *s);
+const char *omplens_fix__ownf(omplens_fixer *fx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* fixes.c: the file record of path (loaded lazily); NULL on ENOMEM. */
+omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, const char *module);
+/* Parses the file when first asked; false (and *why) when it cannot. */
+bool omplens_fix__file_ast(omplens_fixer *fx, omplens_fix__file *f, const char **why);
+/* The file's target directives (from the index). */
+void omplens_fix__file_dirs(omplens_fixer *fx, omplens_fix__file *f);
+
+/* fixes_plan.c */
+int omplens_fix__derive(omplens_fixer *fx);
+/* The directive a code address belongs to (cached), or NULL. */
+const omplens_directive *omplens_fix__directive_of(omplens_fixer *fx, uint64_t codeptr,
+                                                   int runtime_kind,
+                                                   omplens_fix__file **file);
+
+/* fixes_evidence.c: what the trace says about the events of a directive item. */
+typedef struct omplens_fix__evidence {
+  uint32_t h2d, d2h, allocs;           /* events at the directive item       */
+  uint32_t h2d_flagged, d2h_flagged, allocs_flagged; /* by the group's findings */
+  bool h2d_unflagged_first_only;       /* the H2Ds not flagged are each the
+                                          first of their buffer            */
+  bool h2d_unflagged_last_only;        /* ... each the last of its buffer  */
+  bool d2h_unflagged_last_only;
+  uint32_t buffers;                    /* distinct host buffers            */
+} omplens_fix__evidence;
+
+void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
+                              const omplens_fix__site *site, omplens_fix__evidence *out);
+/* The events the group's change removes (sorted, distinct; caller frees). */
+int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_t **out,
+                         size_t *n);
+/* Whether every instance of finding f carries XXH3-64 of f->bytes zeros. */
+bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f);
+/* The index of event e's construct kind as an OMPLENS_RUNTIME_* value. */
+int omplens_fix__runtime_kind(const omplens_fixer *fx, const omplens_event *e);
+/* Whether the event's map item names var (annotator), or -1: unknown. */
+int omplens_fix__event_is_var(omplens_fixer *fx, const omplens_event *e, const char *var);
+
+/* fixes_rules.c: fills the group's edits and texts (or its manual recipe). */
+void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g);
+/* fixes_rules.c: the group of a leftover (ADD_EXIT_DATA or manual). */
+void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
+                                 const omplens_leftover *lo);
+
+#endif

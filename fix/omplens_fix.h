@@ -1,0 +1,148 @@
+/* omplens fixes: for every finding, a concrete source change as a unified
+ * diff against the real file (one that compiles, keeps the program's output
+ * and removes the finding), or, when no safe diff can be derived, the reason
+ * and a recipe to follow by hand. Rules, safety checks and limits:
+ * docs/fixes.md.
+ *
+ * A fixer reads one process's trace, analysis and annotator, finds each
+ * finding's directive and map item with the directive index
+ * (omplens_directives.h), and reads the sources with libclang. Findings that
+ * one change removes together (the duplicate transfer and the repeated
+ * allocation of one item, both grids of a loop) share one fix.
+ *
+ * Functions return 0 or a negative OMPLENS_FIX_E* code; omplens_fix_strerror()
+ * explains a code. Not being able to derive a diff is not an error: the fix
+ * then has a manual recipe. Every string and array a fixer hands out is owned
+ * by it and valid until omplens_fixer_destroy(). A fixer is not thread-safe. */
+#ifndef OMPLENS_FIX_H
+#define OMPLENS_FIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "omplens_annotate.h"
+#include "omplens_detect.h"
+#include "omplens_directives.h"
+#include "omplens_trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum omplens_fix_error {
+  OMPLENS_FIX_OK = 0,
+  OMPLENS_FIX_EINVAL = -1, /* NULL fixer, trace or analysis; a finding that
+                              is not one of the analysis' own            */
+  OMPLENS_FIX_ENOMEM = -2,
+  OMPLENS_FIX_ENOTFOUND = -3, /* no fix covers the leftover or finding     */
+};
+
+/* What the suggested change does (docs/fixes.md, "Rules"). */
+enum omplens_fix_kind {
+  OMPLENS_FIX_MANUAL = 0,      /* no diff: see manual                          */
+  OMPLENS_FIX_KEEP_RESIDENT,   /* wrap the enclosing loop in `target data`     */
+  OMPLENS_FIX_KEEP_RESIDENT_CALLER, /* the same around the loop of the only
+                                  call site, items translated to its arguments */
+  OMPLENS_FIX_DROP_COPY_BACK,  /* tofrom -> to, from -> release/alloc          */
+  OMPLENS_FIX_REMOVE_ITEM,     /* drop a map/motion item (or its clause)       */
+  OMPLENS_FIX_REMOVE_DIRECTIVE,/* drop a data directive left with no item      */
+  OMPLENS_FIX_GUARD,           /* if(...) clause: run only where it is needed  */
+  OMPLENS_FIX_HOIST_ALLOC,     /* enter data alloc before the loop, exit data
+                                  delete after it                              */
+  OMPLENS_FIX_MAP_ALLOC,       /* to -> alloc (tofrom -> from): nothing to send */
+  OMPLENS_FIX_ZERO_ON_DEVICE,  /* alloc + a kernel that zeroes the array       */
+  OMPLENS_FIX_ADD_EXIT_DATA,   /* exit data delete for a mapping never removed */
+};
+
+enum omplens_fix_confidence {
+  OMPLENS_FIXC_MANUAL = 0,     /* no diff                                      */
+  OMPLENS_FIXC_CHECKED,        /* trace and source checks passed; the summary
+                                  states what could not be checked (aliases)  */
+  OMPLENS_FIXC_ASSUMED,        /* a diff that rests on an assumption the
+                                  summary states (calls in the loop, ...)     */
+};
+
+typedef struct omplens_fix_options {
+  /* Diffs are also given with paths relative to this directory (display,
+   * `patch -p1` from it). NULL: the current directory. */
+  const char *base_dir;
+  /* An index to read directives with (shared with the report, which then
+   * sees the same directives); NULL: the fixer makes its own from
+   * directive_options (NULL: defaults). */
+  omplens_directive_index *index;
+  const omplens_directive_options *directive_options;
+  /* Appended to every libclang parse (-I, -D the build used). */
+  const char *const *extra_args;
+  size_t num_extra_args;
+} omplens_fix_options;
+
+typedef struct omplens_fix {
+  int kind;                 /* enum omplens_fix_kind                          */
+  int confidence;           /* enum omplens_fix_confidence                    */
+  const char *summary;      /* one sentence, with the assumption made         */
+  const char *diff;         /* unified diff, paths "a" + absolute path, or
+                               NULL when there is no safe diff              */
+  const char *diff_relative;/* the same with paths relative to base_dir     */
+  const char *manual;       /* no diff: why, and the recipe. With a diff:
+                               NULL, or a note on what else to check        */
+  const char *file;         /* the source the fix is about, or NULL          */
+  unsigned line;            /* its directive's line, or 0                    */
+  size_t num_findings;      /* findings it removes: indices into
+                               omplens_analysis_findings(), ascending        */
+  const size_t *findings;
+  size_t num_leftovers;     /* leftovers it removes (ADD_EXIT_DATA):
+                               indices into omplens_analysis_leftovers()    */
+  const size_t *leftovers;
+  size_t num_removed;       /* events the change removes, ascending and
+                               distinct (for the what-if model)             */
+  const uint32_t *removed;
+  uint64_t predicted_savings_ns; /* the what-if model's prediction, else the
+                               sum of the removed events' durations        */
+  double predicted_speedup; /* run / (run - savings); 0.0 when undefined      */
+} omplens_fix;
+
+typedef struct omplens_fixer omplens_fixer;
+
+const char *omplens_fix_strerror(int err);
+/* "manual", "keep-resident", "keep-resident-caller", "drop-copy-back",
+ * "remove-item", "remove-directive", "guard", "hoist-alloc", "map-alloc",
+ * "zero-on-device", "add-exit-data". */
+const char *omplens_fix_kind_name(int kind);
+/* "manual", "checked", "assumed". */
+const char *omplens_fix_confidence_name(int confidence);
+
+/* Creates a fixer. t, a and annot must outlive it (annot may be NULL: then
+ * nothing is located and every fix is manual). opt may be NULL; it is
+ * copied. Sources are read and fixes derived on the first query. On success
+ * *out is new (caller frees with omplens_fixer_destroy); on failure NULL. */
+int omplens_fixer_create(const omplens_trace *t, const omplens_analysis *a,
+                         omplens_annotator *annot, const omplens_fix_options *opt,
+                         omplens_fixer **out);
+void omplens_fixer_destroy(omplens_fixer *fx); /* NULL accepted */
+
+/* The fix of finding f (a pointer into omplens_analysis_findings()). *out
+ * is a copy whose pointers the fixer owns. Several findings may share one
+ * fix: compare diffs, or use omplens_fix_list(). */
+int omplens_fix_suggest(omplens_fixer *fx, const omplens_finding *f, omplens_fix *out);
+/* The same by finding index. */
+int omplens_fix_for_finding(omplens_fixer *fx, size_t finding, const omplens_fix **out);
+/* Every fix once, in the order of their first finding (largest savings
+ * first), then the fixes of leftovers. *fixes is owned by the fixer. */
+int omplens_fix_list(omplens_fixer *fx, const omplens_fix **fixes, size_t *count);
+
+/* One patch holding every diff of the list, merged per file (what `omplens
+ * fix` writes): relative selects the base_dir paths. A fix whose edits
+ * overlap an earlier one's is left out and named in *skipped (NULL when none;
+ * both owned by the fixer). *patch is "" when no fix has a diff. */
+int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch,
+                      const char **skipped);
+
+/* Prints every fix (summary, kind, confidence, findings, prediction, then
+ * the diff or the manual recipe) for a terminal or a log. */
+int omplens_fix_print(omplens_fixer *fx, FILE *out, int relative);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,341 @@
+/* Predictions of the what-if model: sweeps over operations and
+ * synchronization points in time order; and the operations that fixing
+ * findings removes. Design note: docs/whatif.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "whatif_internal.h"
+
+/* ---- prediction -------------------------------------------------------- */
+
+/* Removed operations are a bitmap over the events: 1 bit per event. */
+static uint64_t *new_bitmap(const omplens_whatif *m) {
+  return omplens_whatif__calloc(m->num_events / 64 + 1, sizeof(uint64_t));
+}
+
+static int bit(const uint64_t *bits, uint32_t i) {
+  return (int)((bits[i / 64] >> (i % 64)) & 1);
+}
+
+static void set_bit(uint64_t *bits, uint32_t i) {
+  bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* Progress of one chain during the sweep. `advance` is how much earlier
+ * than measured the chain is at the sweep's time; the ends are the latest
+ * ends of all and of the kept operations so far. */
+typedef struct chain_state {
+  uint64_t advance;
+  uint64_t all_end, kept_end;
+} chain_state;
+
+/* Times come from untrusted traces: sums saturate instead of wrapping. */
+static uint64_t add_sat(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Time in [b, e] not yet covered by operations ending at `*covered`. */
+static uint64_t newly_covered(uint64_t *covered, uint64_t b, uint64_t e) {
+  uint64_t from = b > *covered ? b : *covered;
+  if (e <= from)
+    return 0;
+  *covered = e;
+  return e - from;
+}
+
+/* A chain shrinks by the time during which only removed operations ran:
+ * back-to-back operations give their whole durations, an operation that
+ * overlapped a kept one on the same chain only its uncovered part. */
+static void apply_event(chain_state *s, const omplens_event *e, int removed) {
+  uint64_t end = omplens_whatif__end(e);
+  uint64_t all = newly_covered(&s->all_end, e->begin_ns, end);
+  uint64_t kept = removed ? 0 : newly_covered(&s->kept_end, e->begin_ns, end);
+  uint64_t ahead = add_sat(s->advance, all);
+  s->advance = ahead > kept ? ahead - kept : 0;
+}
+
+/* A chain's advance at time t, when operations running across t have
+ * already been counted in full: their removed time after t is not yet won. */
+static uint64_t advance_at(const chain_state *s, uint64_t t) {
+  uint64_t from = t > s->kept_end ? t : s->kept_end;
+  uint64_t ahead = s->all_end > from ? s->all_end - from : 0;
+  return s->advance > ahead ? s->advance - ahead : 0;
+}
+
+/* A chain created by `from` at `time` starts with the advance `from` has
+ * there. Needing `from`, which ended some slack before `time`, bounds a
+ * chain's advance by the advance of `from` plus the slack. A lane that
+ * waited for a task gains at most the time it waited, and no more than the
+ * task. */
+static void apply_sync(chain_state *st, const omplens_whatif *m, const omplens_whatif__sync *y,
+                       int host_waits) {
+  chain_state *to = &st[y->chain];
+  uint64_t from = advance_at(&st[y->from], y->time), bound;
+  switch (y->kind) {
+  case OMPLENS_WHATIF__FORK:
+    to->advance = from;
+    return;
+  case OMPLENS_WHATIF__WAIT:
+    if (!host_waits)
+      return;
+    bound = add_sat(to->advance, y->span);
+    to->advance = bound < from ? bound : from;
+    return;
+  default: /* JOIN: the task ended by `time` */
+    bound = add_sat(from, y->time - m->chain_end[y->from]);
+    if (bound < to->advance)
+      to->advance = bound;
+  }
+}
+
+/* One sweep in time order over operations and synchronization points;
+ * counts the removed operations into r. Returns the savings: the latest
+ * measured end over the chains minus the latest predicted end. The run's
+ * end waits for every chain; what the main thread did after the last chain
+ * ended is host work and stays. */
+static uint64_t sweep(const omplens_whatif *m, chain_state *st, const uint64_t *removed,
+                      int host_waits, omplens_whatif_result *r) {
+  const omplens_event *ev = m->events;
+  size_t j = 0;
+  for (uint32_t i = 0; i < m->num_events; i++) {
+    while (j < m->num_syncs && m->syncs[j].time <= ev[i].begin_ns)
+      apply_sync(st, m, &m->syncs[j++], host_waits);
+    int gone = bit(removed, i);
+    r->num_removed += (size_t)gone;
+    r->removed_ns = add_sat(r->removed_ns, gone ? omplens_whatif__end(&ev[i]) - ev[i].begin_ns : 0);
+    apply_event(&st[omplens_whatif__event_chain(m, &ev[i])], &ev[i], gone);
+  }
+  while (j < m->num_syncs)
+    apply_sync(st, m, &m->syncs[j++], host_waits);
+  uint64_t measured = 0, predicted = 0;
+  for (uint32_t c = 0; c < m->num_chains; c++) {
+    uint64_t end = m->chain_end[c] > st[c].advance ? m->chain_end[c] - st[c].advance : 0;
+    if (end > predicted)
+      predicted = end;
+    if (m->chain_end[c] > measured)
+      measured = m->chain_end[c];
+  }
+  return measured - predicted;
+}
+
+static double speedup(uint64_t run_ns, uint64_t predicted_ns) {
+  if (run_ns == predicted_ns)
+    return 1.0;
+  return predicted_ns ? (double)run_ns / (double)predicted_ns : 0.0;
+}
+
+/* The run time without `saved` of it, as predicted_ns and savings_ns. */
+static void settle(uint64_t run_ns, uint64_t saved, uint64_t *predicted, uint64_t *savings) {
+  *savings = saved < run_ns ? saved : run_ns;
+  *predicted = run_ns - *savings;
+}
+
+/* Predicts the run without the operations marked in `removed`: once with
+ * the host's time outside constructs as work, once with the host waiting
+ * for its nowait tasks (the same sweep when there are none). */
+static int predict_marked(const omplens_whatif *m, const uint64_t *removed,
+                          omplens_whatif_result *out) {
+  chain_state *st = omplens_whatif__calloc(m->num_chains, sizeof *st);
+  if (!st)
+    return OMPLENS_WHATIF_ENOMEM;
+  omplens_whatif_result r = {.run_ns = m->run_ns};
+  uint64_t saved = sweep(m, st, removed, 0, &r), saved_waiting = saved;
+  if (m->has_waits && r.num_removed) {
+    omplens_whatif_result again = r;
+    memset(st, 0, m->num_chains * sizeof *st);
+    saved_waiting = sweep(m, st, removed, 1, &again);
+  }
+  free(st);
+  if (!r.num_removed)
+    saved = saved_waiting = 0;
+  settle(m->run_ns, saved, &r.predicted_ns, &r.savings_ns);
+  settle(m->run_ns, saved_waiting, &r.waiting_predicted_ns, &r.waiting_savings_ns);
+  r.speedup = speedup(m->run_ns, r.predicted_ns);
+  r.waiting_speedup = speedup(m->run_ns, r.waiting_predicted_ns);
+  r.hidden_ns = r.removed_ns > r.savings_ns ? r.removed_ns - r.savings_ns : 0;
+  *out = r;
+  return 0;
+}
+
+int omplens_whatif_predict(const omplens_whatif *m, const uint32_t *removed, size_t k,
+                           omplens_whatif_result *out) {
+  if (!m || !out || (k && !removed))
+    return OMPLENS_WHATIF_EINVAL;
+  for (size_t i = 0; i < k; i++)
+    if (removed[i] >= m->num_events)
+      return OMPLENS_WHATIF_EINVAL;
+  uint64_t *bits = new_bitmap(m);
+  if (!bits)
+    return OMPLENS_WHATIF_ENOMEM;
+  for (size_t i = 0; i < k; i++)
+    set_bit(bits, removed[i]);
+  int rc = predict_marked(m, bits, out);
+  free(bits);
+  return rc;
+}
+
+/* ---- operations of findings -------------------------------------------- */
+
+/* The allocation live at each (device, dev_addr), for pairing deletes
+ * with allocations in one pass. Open addressing with linear probing, grown
+ * at 3/4 load; a key stays once inserted (its allocation becomes NONE when
+ * deleted), so nothing is ever removed and the keys are the distinct
+ * addresses allocated. */
+typedef struct live_slot {
+  uint64_t dev_addr;
+  uint32_t alloc;  /* live allocation, or NONE */
+  int32_t device;  /* INT32_MIN: empty slot */
+} live_slot;
+
+typedef struct live_map {
+  live_slot *slots;
+  size_t mask, count;
+} live_map;
+
+static live_slot *live_map_alloc(size_t cap) {
+  live_slot *slots = cap <= SIZE_MAX / sizeof *slots ? malloc(cap * sizeof *slots) : NULL;
+  for (size_t i = 0; slots && i < cap; i++)
+    slots[i].device = INT32_MIN;
+  return slots;
+}
+
+static size_t live_map_home(const live_map *map, int32_t device, uint64_t dev_addr) {
+  uint64_t h = (dev_addr ^ ((uint64_t)(uint32_t)device << 48)) * 0x9e3779b97f4a7c15u;
+  return (size_t)(h >> 20) & map->mask;
+}
+
+static int live_map_grow(live_map *map) {
+  size_t cap = map->mask + 1;
+  live_slot *old = map->slots, *slots = live_map_alloc(2 * cap);
+  if (!slots)
+    return OMPLENS_WHATIF_ENOMEM;
+  map->slots = slots;
+  map->mask = 2 * cap - 1;
+  for (size_t i = 0; i < cap; i++) {
+    if (old[i].device == INT32_MIN)
+      continue;
+    size_t j = live_map_home(map, old[i].device, old[i].dev_addr);
+    while (slots[j].device != INT32_MIN)
+      j = (j + 1) & map->mask;
+    slots[j] = old[i];
+  }
+  free(old);
+  return 0;
+}
+
+/* The slot of (device, dev_addr); an empty one is claimed only when
+ * `claim` (allocations claim, deletes only look). NULL when absent and not
+ * claimed, or when the map cannot grow. */
+static live_slot *live_map_slot(live_map *map, int32_t device, uint64_t dev_addr, int claim) {
+  if (claim && 4 * (map->count + 1) > 3 * (map->mask + 1) && live_map_grow(map))
+    return NULL;
+  for (size_t i = live_map_home(map, device, dev_addr);; i = (i + 1) & map->mask) {
+    live_slot *s = &map->slots[i];
+    if (s->device == INT32_MIN && !claim)
+      return NULL;
+    if (s->device == INT32_MIN) {
+      *s = (live_slot){dev_addr, OMPLENS_WHATIF__NONE, device};
+      map->count++;
+    }
+    if (s->device == device && s->dev_addr == dev_addr)
+      return s;
+  }
+}
+
+/* Marks the DELETE of every marked allocation: a DELETE ends the
+ * allocation live at its (device, dev_addr), the latest ALLOC there not yet
+ * ended (docs/detectors.md, "Allocation lifetimes"). */
+static int mark_deletes(const omplens_whatif *m, uint64_t *bits) {
+  live_map map = {live_map_alloc(1024), 1023, 0};
+  if (!map.slots)
+    return OMPLENS_WHATIF_ENOMEM;
+  for (uint32_t i = 0; i < m->num_events; i++) {
+    const omplens_event *e = &m->events[i];
+    if (e->kind != OMPLENS_EV_ALLOC && e->kind != OMPLENS_EV_DELETE)
+      continue;
+    int claim = e->kind == OMPLENS_EV_ALLOC;
+    live_slot *s = live_map_slot(&map, e->device, e->dev_addr, claim);
+    if (claim && !s) {
+      free(map.slots);
+      return OMPLENS_WHATIF_ENOMEM;
+    }
+    if (claim) {
+      s->alloc = i;
+    } else if (s && s->alloc != OMPLENS_WHATIF__NONE) {
+      if (bit(bits, s->alloc))
+        set_bit(bits, i);
+      s->alloc = OMPLENS_WHATIF__NONE;
+    }
+  }
+  free(map.slots);
+  return 0;
+}
+
+/* Marks what fixing the findings removes: each instance's event and, for
+ * an allocation, its DELETE. */
+static int mark_findings(const omplens_whatif *m, const omplens_finding *const *findings,
+                         size_t nf, uint64_t *bits) {
+  int allocs = 0;
+  for (size_t f = 0; f < nf; f++) {
+    for (size_t i = 0; findings[f] && i < findings[f]->num_instances; i++) {
+      uint32_t e = findings[f]->instances[i].event;
+      if (e >= m->num_events)
+        return OMPLENS_WHATIF_EINVAL;
+      set_bit(bits, e);
+      allocs |= m->events[e].kind == OMPLENS_EV_ALLOC;
+    }
+  }
+  return allocs ? mark_deletes(m, bits) : 0;
+}
+
+/* The marked event indices, in order. */
+static int list_marked(const omplens_whatif *m, const uint64_t *bits, uint32_t **ops, size_t *k) {
+  size_t n = 0;
+  for (size_t w = 0; w <= m->num_events / 64; w++)
+    n += (size_t)__builtin_popcountll(bits[w]);
+  if (!n)
+    return 0;
+  uint32_t *list = omplens_whatif__calloc(n, sizeof *list);
+  if (!list)
+    return OMPLENS_WHATIF_ENOMEM;
+  n = 0;
+  for (uint32_t i = 0; i < m->num_events; i++)
+    if (bit(bits, i))
+      list[n++] = i;
+  *ops = list;
+  *k = n;
+  return 0;
+}
+
+int omplens_whatif_finding_ops(const omplens_whatif *m, const omplens_finding *const *findings,
+                               size_t num_findings, uint32_t **ops, size_t *k) {
+  if (!ops || !k)
+    return OMPLENS_WHATIF_EINVAL;
+  *ops = NULL;
+  *k = 0;
+  if (!m || (num_findings && !findings))
+    return OMPLENS_WHATIF_EINVAL;
+  uint64_t *bits = new_bitmap(m);
+  if (!bits)
+    return OMPLENS_WHATIF_ENOMEM;
+  int rc = mark_findings(m, findings, num_findings, bits);
+  if (!rc)
+    rc = list_marked(m, bits, ops, k);
+  free(bits);
+  return rc;
+}
+
+int omplens_whatif_predict_findings(const omplens_whatif *m,
+                                    const omplens_finding *const *findings,
+                                    size_t num_findings, omplens_whatif_result *out) {
+  if (!m || !out || (num_findings && !findings))
+    return OMPLENS_WHATIF_EINVAL;
+  uint64_t *bits = new_bitmap(m);
+  if (!bits)
+    return OMPLENS_WHATIF_ENOMEM;
+  int rc = mark_findings(m, findings, num_findings, bits);
+  if (!rc)
+    rc = predict_marked(m, bits, out);
+  free(bits);
+  return rc;
+}
