@@ -518,6 +518,8 @@ static int setup_environment(const char *collector, const char *trace_dir, int p
            setenv("OMPLENS_OUTPUT_DIR", trace_dir, 1) | add_llvm_library_path();
   if (preload)
     rc |= prepend_env("LD_PRELOAD", collector, " ");
+  if (OMPLENS_ASAN_RUNTIME[0]) /* sanitizer build: ASan must come first */
+    rc |= prepend_env("LD_PRELOAD", OMPLENS_ASAN_RUNTIME, " ");
   return rc;
 }
 

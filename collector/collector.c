@@ -315,8 +315,8 @@ static void on_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
   thread_state *ts = self();
   uint64_t begin = host_op_id && *host_op_id ? *host_op_id : t;
   uint64_t region = target_data ? target_data->value : 0;
-  if (!region) /* LLVM 19 passes no target_data here: use the open construct */
-    region = ts->stream.depth ? ts->stream.open[ts->stream.depth - 1] : 0;
+  if (!region && ts->stream.depth && ts->stream.depth <= OMPLENS_TW_MAX_NESTING)
+    region = ts->stream.open[ts->stream.depth - 1]; /* LLVM 19 passes no target_data here */
   omplens_tw_kernel(&ts->stream, begin, t, ts->region_device, requested_num_teams, region);
 }
 

@@ -145,16 +145,15 @@ static int grow(void **arr, size_t *cap, size_t need, size_t es) {
   return 0;
 }
 
-static void damage(omplens_trace *t, const char *fmt, ...) {
-  if (t->damage_lines >= MAX_DAMAGE_LINES) {
+/* Appends one line to the damage list; past MAX_DAMAGE_LINES lines are only
+ * counted, except the closing ones (force), which always get in. */
+static void vdamage(omplens_trace *t, int force, const char *fmt, va_list ap) {
+  if (!force && t->damage_lines >= MAX_DAMAGE_LINES) {
     t->damage_more++;
     return;
   }
   char line[256];
-  va_list ap;
-  va_start(ap, fmt);
   int n = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
   if (n < 0)
     return;
   size_t len = strlen(line);
@@ -167,6 +166,23 @@ static void damage(omplens_trace *t, const char *fmt, ...) {
   t->damage[t->damage_len++] = '\n';
   t->damage[t->damage_len] = 0;
   t->damage_lines++;
+}
+
+static void damage(omplens_trace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void damage(omplens_trace *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vdamage(t, 0, fmt, ap);
+  va_end(ap);
+}
+
+static void damage_final(omplens_trace *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void damage_final(omplens_trace *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vdamage(t, 1, fmt, ap);
+  va_end(ap);
 }
 
 static char *dup_n(const uint8_t *s, size_t n) {
@@ -444,6 +460,8 @@ static void note_time(omplens_trace *t, uint64_t ns) {
  * -2 when out of memory. */
 static int dec_region_ref(omplens_trace *t, rec_ctx *r, thread_ctx *tc, uint8_t flags,
                           omplens_event *e) {
+  if ((flags & OMPLENS_TF_F_NOREGION) && (flags & OMPLENS_TF_F_REGION))
+    return -1; /* contradictory: the writer never sets both */
   if (flags & OMPLENS_TF_F_NOREGION)
     return 0;
   if (flags & OMPLENS_TF_F_REGION) {
@@ -722,26 +740,37 @@ static int decode_chunk(omplens_trace *t, const source *src, const chunk_ref *c,
 }
 
 static int decode_all(omplens_trace *t, const source *src, chunk_ref *refs, size_t n) {
-  qsort(refs, n, sizeof *refs, cmp_chunk);
-  uint32_t nthreads = n ? refs[n - 1].thread + 1 : 0;
-  if (n && nthreads > n * 64) /* ids far beyond the chunks present: damage */
-    nthreads = (uint32_t)(n * 64);
+  if (n)
+    qsort(refs, n, sizeof *refs, cmp_chunk);
+  /* Thread ids come from the file: far beyond the chunks present they are
+   * damage, not a reason to allocate. */
+  uint64_t wanted = n ? (uint64_t)refs[n - 1].thread + 1 : 0;
+  uint32_t nthreads = (uint32_t)(wanted > n * 64 ? n * 64 : wanted);
+  uint32_t largest = 1;
+  for (size_t i = 0; i < n; i++)
+    if (refs[i].used > largest)
+      largest = refs[i].used;
   t->thread_region_base = calloc(nthreads + 1, sizeof(size_t));
   t->thread_region_count = calloc(nthreads + 1, sizeof(size_t));
-  uint8_t *buf = malloc(OMPLENS_TF_MAX_CHUNK_BYTES);
+  uint8_t *buf = malloc(largest); /* the largest chunk, not the format's limit */
   int rc = (!t->thread_region_base || !t->thread_region_count || !buf) ? OMPLENS_TRACE_ENOMEM : 0;
   t->num_threads = nthreads;
   thread_ctx tc;
   memset(&tc, 0, sizeof tc);
   tc.thread = UINT32_MAX;
   for (size_t i = 0; i < n && !rc; i++) {
-    if (refs[i].thread >= nthreads)
+    if (refs[i].thread >= nthreads) {
+      damage(t, "chunk at offset %llu names thread %u, far beyond the threads present: skipped",
+             (unsigned long long)refs[i].offset, refs[i].thread);
       continue;
+    }
     if (refs[i].thread != tc.thread) {
       memset(&tc, 0, sizeof tc);
       tc.thread = refs[i].thread;
       tc.base = t->num_regions;
       t->thread_region_base[tc.thread] = t->num_regions;
+    } else if (refs[i].seq == refs[i - 1].seq) {
+      damage(t, "thread %u: chunk %u appears twice", tc.thread, refs[i].seq);
     } else if (refs[i].seq != refs[i - 1].seq + 1) {
       damage(t, "thread %u: chunks %u to %u are missing", tc.thread, refs[i - 1].seq + 1,
              refs[i].seq - 1);
@@ -866,12 +895,12 @@ static void finish_info(omplens_trace *t) {
   if (!t->info.complete) {
     t->info.duration_ns = t->last_ns;
     t->info.exit_status = -1;
-    damage(t, "no end record: the program did not finish normally (trace incomplete)");
+    damage_final(t, "no end record: the program did not finish normally (trace incomplete)");
   } else if (t->info.duration_ns < t->last_ns) {
     t->info.duration_ns = t->last_ns;
   }
   if (t->damage_more)
-    damage(t, "... and %u more problems", t->damage_more);
+    damage_final(t, "... and %u more problems", t->damage_more);
 }
 
 static int read_trace(omplens_trace *t, const source *src) {

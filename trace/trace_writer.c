@@ -225,8 +225,10 @@ static size_t put_time(omplens_tw_stream *s, uint8_t *p, uint64_t t) {
   return n;
 }
 
+/* The innermost open region, or 0 when none is open or it is nested deeper
+ * than the stream tracks (ops then carry an explicit region id). */
 static uint64_t current_region(const omplens_tw_stream *s) {
-  return s->depth ? s->open[s->depth - 1] : 0;
+  return s->depth && s->depth <= OMPLENS_TW_MAX_NESTING ? s->open[s->depth - 1] : 0;
 }
 
 uint64_t omplens_tw_region_begin(omplens_tw_stream *s, uint64_t t_ns, int kind,

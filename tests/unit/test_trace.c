@@ -1,0 +1,1220 @@
+/* Unit tests of the trace library (trace/): traces written with the writer
+ * and read back field by field, then the reader on damaged input. Format:
+ * docs/trace-format.md; what each test area covers: docs/testing.md. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "omplens_trace.h"
+#include "trace_format.h"
+#include "trace_writer.h"
+
+/* Monotonic time of the trace start; every time written is after it. */
+#define START_NS 1000000000ull
+#define REALTIME_NS 1700000000123456789ull
+#define PID 4242
+#define EXPECT_THREADS 8
+#define EXPECT_REGIONS 4096
+#define EXPECT_ARGS 64
+#define SMALL_CHUNK 4096u /* payload bytes: makes streams rotate often */
+/* The damage tests' trace: SMALL_ITERS regions of one op and one kernel,
+ * one in 16 on thread 1, in chunks of one page. */
+#define TINY_CHUNK 1024u
+#define SMALL_ITERS 320u
+#define SMALL_EVENTS (2 * SMALL_ITERS)
+#define SMALL_EVENTS_THREAD1 (2 * SMALL_ITERS / 16)
+
+/* ---- temporary files --------------------------------------------------- */
+
+static char tmp_dir[4096];
+
+static int make_tmp_dir(void **state) {
+  const char *base = getenv("TMPDIR");
+  snprintf(tmp_dir, sizeof tmp_dir, "%s/omplens-test-trace-XXXXXX", base && *base ? base : "/tmp");
+  return mkdtemp(tmp_dir) ? 0 : -1;
+}
+
+static int remove_tmp_dir(void **state) {
+  DIR *d = opendir(tmp_dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    char path[8192];
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      continue;
+    snprintf(path, sizeof path, "%s/%s", tmp_dir, e->d_name);
+    if (unlink(path))
+      rmdir(path);
+  }
+  if (d)
+    closedir(d);
+  return rmdir(tmp_dir);
+}
+
+/* A fresh path in the temporary directory (the file does not exist). */
+static const char *tmp_path(const char *name) {
+  static char path[8192];
+  snprintf(path, sizeof path, "%s/%s", tmp_dir, name);
+  unlink(path);
+  return path;
+}
+
+static uint8_t *slurp(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  assert_int_equal(fseek(f, 0, SEEK_END), 0);
+  long n = ftell(f);
+  assert_true(n >= 0);
+  rewind(f);
+  uint8_t *buf = malloc((size_t)n + 1);
+  assert_non_null(buf);
+  assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  *size = (size_t)n;
+  return buf;
+}
+
+static void spit(const char *path, const void *data, size_t size) {
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(data, 1, size, f), size);
+  assert_int_equal(fclose(f), 0);
+}
+
+/* ---- the writer's header ------------------------------------------------ */
+
+static const uint8_t BUILD_ID[20] = {0xde, 0xad, 0xbe, 0xef, 1,  2,  3,  4,  5,  6,
+                                     7,    8,    9,    10,   11, 12, 13, 14, 15, 16};
+static char *const ARGV[] = {"prog", "-n", "10", "a b", "it's", "", NULL};
+/* How the reader quotes ARGV for a shell. */
+#define CMDLINE "prog -n 10 'a b' 'it'\\''s' ''"
+
+static int two_modules(void *ctx,
+                       void (*emit)(void *emit_ctx, uint64_t base, uint64_t low, uint64_t high,
+                                    const uint8_t *id, uint8_t idlen, const char *path),
+                       void *emit_ctx) {
+  emit(emit_ctx, 0x400000, 0x400000, 0x401fff, BUILD_ID, 20, "/opt/app/bin/prog");
+  emit(emit_ctx, 0x7f0000000000, 0x7f0000001000, 0x7f00000fffff, NULL, 0, "/usr/lib/libomp.so");
+  return 0;
+}
+
+static void open_writer(omplens_tw *w, const char *path, uint32_t chunk_bytes) {
+  omplens_tw_header h = {.pid = PID,
+                         .exe = "/opt/app/bin/prog",
+                         .argv = ARGV,
+                         .start_realtime_ns = REALTIME_NS,
+                         .start_monotonic_ns = START_NS,
+                         .each_module = two_modules};
+  assert_int_equal(omplens_tw_open(w, path, &h, chunk_bytes), 0);
+}
+
+/* ---- what a trace must read back as ------------------------------------- */
+
+/* Expected content of one writer stream. Events keep the region id the
+ * writer was given; expected_events() turns ids into reader indices. */
+typedef struct expect_thread {
+  omplens_event *ev;
+  uint64_t *ev_region_id;
+  size_t nev, cap;
+  omplens_region rg[EXPECT_REGIONS];
+  uint8_t rg_call[EXPECT_REGIONS]; /* the region has an entry call */
+  size_t nrg;
+  size_t open[EXPECT_REGIONS];
+  size_t depth;
+  omplens_map_arg args[EXPECT_ARGS]; /* first_arg below is local to the thread */
+  size_t nargs;
+  int call_pending;                  /* a CALL awaits the next region */
+  const char *call_source;
+  size_t call_first_arg;
+  int max_device;
+  uint64_t last_ns;
+} expect_thread;
+
+typedef struct expect {
+  expect_thread th[EXPECT_THREADS];
+} expect;
+
+static expect *expect_new(void) {
+  expect *x = calloc(1, sizeof *x);
+  assert_non_null(x);
+  for (int i = 0; i < EXPECT_THREADS; i++)
+    x->th[i].max_device = -1;
+  return x;
+}
+
+static void expect_free(expect *x) {
+  for (int i = 0; i < EXPECT_THREADS; i++) {
+    free(x->th[i].ev);
+    free(x->th[i].ev_region_id);
+  }
+  free(x);
+}
+
+static expect_thread *expect_of(expect *x, const omplens_tw_stream *s) {
+  assert_true(s->thread < EXPECT_THREADS);
+  return &x->th[s->thread];
+}
+
+static void note(expect_thread *e, int device, uint64_t t_rel) {
+  if (device > e->max_device)
+    e->max_device = device;
+  if (t_rel > e->last_ns)
+    e->last_ns = t_rel;
+}
+
+static omplens_event *push_event(expect_thread *e, uint64_t region_id) {
+  if (e->nev == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 256;
+    e->ev = realloc(e->ev, e->cap * sizeof *e->ev);
+    e->ev_region_id = realloc(e->ev_region_id, e->cap * sizeof *e->ev_region_id);
+    assert_non_null(e->ev);
+    assert_non_null(e->ev_region_id);
+  }
+  e->ev_region_id[e->nev] = region_id;
+  omplens_event *ev = &e->ev[e->nev++];
+  memset(ev, 0, sizeof *ev);
+  return ev;
+}
+
+static uint64_t x_region_begin(expect *x, omplens_tw_stream *s, uint64_t t, int kind, int nowait,
+                               int device, uint64_t codeptr) {
+  expect_thread *e = expect_of(x, s);
+  uint64_t id = omplens_tw_region_begin(s, t, kind, nowait, device, codeptr);
+  assert_int_equal(id, ((uint64_t)s->thread << 32) | (e->nrg + 1));
+  assert_true(e->nrg < EXPECT_REGIONS);
+  e->rg[e->nrg] = (omplens_region){.begin_ns = t - START_NS, .end_ns = t - START_NS,
+                                   .codeptr = codeptr, .thread = s->thread,
+                                   .device = (int16_t)device, .kind = (uint8_t)kind,
+                                   .nowait = (uint8_t)nowait};
+  e->rg_call[e->nrg] = (uint8_t)e->call_pending;
+  if (e->call_pending) {
+    e->rg[e->nrg].source = e->call_source;
+    e->rg[e->nrg].first_arg = (uint32_t)e->call_first_arg;
+    e->rg[e->nrg].num_args = (uint32_t)(e->nargs - e->call_first_arg);
+    e->call_pending = 0;
+  }
+  e->open[e->depth++] = e->nrg++;
+  note(e, device, t - START_NS);
+  return id;
+}
+
+/* The entry call of the next region; `source` is the text that loc_ptr
+ * must resolve to (NULL: none). */
+static void x_call(expect *x, omplens_tw_stream *s, uint64_t loc_ptr, const char *source,
+                   uint64_t caller, uint32_t nargs) {
+  expect_thread *e = expect_of(x, s);
+  omplens_tw_call(s, loc_ptr, caller, nargs);
+  e->call_pending = 1;
+  e->call_source = source;
+  e->call_first_arg = e->nargs;
+}
+
+static void x_arg(expect *x, omplens_tw_stream *s, uint64_t base, uint64_t begin, uint64_t size,
+                  uint64_t type, uint64_t name_ptr, const char *name) {
+  expect_thread *e = expect_of(x, s);
+  omplens_tw_arg(s, base, begin, size, type, name_ptr);
+  if (!e->call_pending)
+    return; /* an argument without its call is dropped */
+  assert_true(e->nargs < EXPECT_ARGS);
+  e->args[e->nargs++] = (omplens_map_arg){base, begin, size, type, name};
+}
+
+static void x_region_end(expect *x, omplens_tw_stream *s, uint64_t t) {
+  expect_thread *e = expect_of(x, s);
+  omplens_tw_region_end(s, t);
+  assert_true(e->depth > 0);
+  e->rg[e->open[--e->depth]].end_ns = t - START_NS;
+  note(e, -1, t - START_NS);
+}
+
+static void x_op(expect *x, omplens_tw_stream *s, const omplens_tw_op *op) {
+  expect_thread *e = expect_of(x, s);
+  omplens_tw_op_write(s, op);
+  omplens_event *ev = push_event(e, op->region);
+  ev->begin_ns = op->begin_ns - START_NS;
+  ev->end_ns = ev->begin_ns + (op->end_ns > op->begin_ns ? op->end_ns - op->begin_ns : 0);
+  ev->host_addr = op->host_addr;
+  ev->dev_addr = op->dev_addr;
+  ev->bytes = op->bytes;
+  ev->hash = op->hashed ? op->hash : 0;
+  ev->thread = s->thread;
+  ev->device = (int16_t)op->device;
+  ev->peer_device = (int16_t)op->peer;
+  ev->kind = op->kind;
+  ev->flags = (uint8_t)((op->hashed ? OMPLENS_EVF_HASHED : 0) |
+                        (op->async ? OMPLENS_EVF_ASYNC : 0) |
+                        (op->early ? OMPLENS_EVF_EARLY_HASH : 0));
+  if (!op->region && op->own_codeptr) {
+    ev->codeptr = op->own_codeptr;
+    ev->flags |= OMPLENS_EVF_OWN_CODEPTR;
+  }
+  note(e, op->device, ev->end_ns);
+}
+
+static void x_kernel(expect *x, omplens_tw_stream *s, uint64_t begin, uint64_t end, int device,
+                     uint64_t teams, uint64_t region) {
+  expect_thread *e = expect_of(x, s);
+  omplens_tw_kernel(s, begin, end, device, teams, region);
+  omplens_event *ev = push_event(e, region);
+  ev->begin_ns = begin - START_NS;
+  ev->end_ns = ev->begin_ns + (end > begin ? end - begin : 0);
+  ev->bytes = teams;
+  ev->thread = s->thread;
+  ev->device = (int16_t)device;
+  ev->peer_device = OMPLENS_HOST;
+  ev->kind = OMPLENS_EV_KERNEL;
+  note(e, device, ev->end_ns);
+}
+
+static void x_device(expect *x, omplens_tw_stream *s, uint64_t t, int device) {
+  omplens_tw_device(s, t, device);
+  note(expect_of(x, s), device, 0);
+}
+
+typedef struct ordered {
+  omplens_event ev;
+  uint64_t order; /* decode order: thread, then record */
+} ordered;
+
+static int cmp_ordered(const void *a, const void *b) {
+  const ordered *x = a, *y = b;
+  if (x->ev.begin_ns != y->ev.begin_ns)
+    return x->ev.begin_ns < y->ev.begin_ns ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The events the reader must return: regions resolved, sorted by begin
+ * time, ties in decode order. Caller frees. */
+static omplens_event *expected_events(const expect *x, size_t *count) {
+  size_t base[EXPECT_THREADS + 1] = {0}, n = 0;
+  for (int t = 0; t < EXPECT_THREADS; t++) {
+    base[t + 1] = base[t] + x->th[t].nrg;
+    n += x->th[t].nev;
+  }
+  ordered *o = calloc(n ? n : 1, sizeof *o);
+  assert_non_null(o);
+  size_t k = 0;
+  for (int t = 0; t < EXPECT_THREADS; t++) {
+    for (size_t i = 0; i < x->th[t].nev; i++, k++) {
+      o[k].ev = x->th[t].ev[i];
+      o[k].order = k;
+      uint64_t id = x->th[t].ev_region_id[i];
+      o[k].ev.region = OMPLENS_NO_REGION;
+      if (!id)
+        continue;
+      size_t th = (size_t)(id >> 32), local = (size_t)(id & 0xffffffffu) - 1;
+      assert_true(th < EXPECT_THREADS && local < x->th[th].nrg);
+      o[k].ev.region = (uint32_t)(base[th] + local);
+      if (!(o[k].ev.flags & OMPLENS_EVF_OWN_CODEPTR))
+        o[k].ev.codeptr = x->th[th].rg[local].codeptr;
+    }
+  }
+  qsort(o, n, sizeof *o, cmp_ordered);
+  omplens_event *ev = calloc(n ? n : 1, sizeof *ev);
+  assert_non_null(ev);
+  for (size_t i = 0; i < n; i++)
+    ev[i] = o[i].ev;
+  free(o);
+  *count = n;
+  return ev;
+}
+
+/* ---- comparing ---------------------------------------------------------- */
+
+/* Names the element before cmocka prints both values of a mismatch. */
+#define ASSERT_FIELD(what, i, got, want, field)                                  \
+  do {                                                                         \
+    if ((got).field != (want).field)                                           \
+      print_error("%s %zu: field " #field "\n", what, (size_t)(i));            \
+    assert_int_equal((got).field, (want).field);                               \
+  } while (0)
+
+static void assert_event_equal(size_t i, const omplens_event *g, const omplens_event *w) {
+  ASSERT_FIELD("event", i, *g, *w, begin_ns);
+  ASSERT_FIELD("event", i, *g, *w, end_ns);
+  ASSERT_FIELD("event", i, *g, *w, kind);
+  ASSERT_FIELD("event", i, *g, *w, host_addr);
+  ASSERT_FIELD("event", i, *g, *w, dev_addr);
+  ASSERT_FIELD("event", i, *g, *w, bytes);
+  ASSERT_FIELD("event", i, *g, *w, hash);
+  ASSERT_FIELD("event", i, *g, *w, codeptr);
+  ASSERT_FIELD("event", i, *g, *w, region);
+  ASSERT_FIELD("event", i, *g, *w, thread);
+  ASSERT_FIELD("event", i, *g, *w, device);
+  ASSERT_FIELD("event", i, *g, *w, peer_device);
+  ASSERT_FIELD("event", i, *g, *w, flags);
+  ASSERT_FIELD("event", i, *g, *w, reserved);
+}
+
+static void assert_string_or_null(const char *got, const char *want) {
+  if (!want)
+    assert_null(got);
+  else
+    assert_string_equal(got ? got : "(null)", want);
+}
+
+/* arg_base: index of the first map argument of the region's thread, when
+ * the region has an entry call (first_arg stays 0 without one). */
+static void assert_region_equal(size_t i, const omplens_region *g, const omplens_region *w,
+                                size_t arg_base) {
+  omplens_region want = *w;
+  want.first_arg += (uint32_t)arg_base;
+  w = &want;
+  ASSERT_FIELD("region", i, *g, *w, begin_ns);
+  ASSERT_FIELD("region", i, *g, *w, end_ns);
+  ASSERT_FIELD("region", i, *g, *w, codeptr);
+  ASSERT_FIELD("region", i, *g, *w, thread);
+  ASSERT_FIELD("region", i, *g, *w, device);
+  ASSERT_FIELD("region", i, *g, *w, kind);
+  ASSERT_FIELD("region", i, *g, *w, nowait);
+  ASSERT_FIELD("region", i, *g, *w, first_arg);
+  ASSERT_FIELD("region", i, *g, *w, num_args);
+  assert_string_or_null(g->source, w->source);
+}
+
+static void assert_args_match(const omplens_trace *t, const expect *x) {
+  size_t n, k = 0;
+  const omplens_map_arg *got = omplens_trace_args(t, &n);
+  for (int th = 0; th < EXPECT_THREADS; th++)
+    for (size_t i = 0; i < x->th[th].nargs; i++, k++) {
+      const omplens_map_arg *w = &x->th[th].args[i];
+      assert_true(k < n);
+      ASSERT_FIELD("arg", k, got[k], *w, base);
+      ASSERT_FIELD("arg", k, got[k], *w, begin);
+      ASSERT_FIELD("arg", k, got[k], *w, size);
+      ASSERT_FIELD("arg", k, got[k], *w, type);
+      assert_string_or_null(got[k].name, w->name);
+    }
+  assert_int_equal(n, k);
+}
+
+/* Checks events and regions of t against x. */
+static void assert_trace_matches(const omplens_trace *t, const expect *x) {
+  size_t nwant, ngot, nrg;
+  omplens_event *want = expected_events(x, &nwant);
+  const omplens_event *got = omplens_trace_events(t, &ngot);
+  assert_int_equal(ngot, nwant);
+  for (size_t i = 0; i < nwant; i++)
+    assert_event_equal(i, &got[i], &want[i]);
+  free(want);
+  const omplens_region *rg = omplens_trace_regions(t, &nrg);
+  size_t k = 0, arg_base = 0;
+  for (int th = 0; th < EXPECT_THREADS; th++) {
+    for (size_t i = 0; i < x->th[th].nrg; i++, k++) {
+      assert_true(k < nrg);
+      assert_region_equal(k, &rg[k], &x->th[th].rg[i], x->th[th].rg_call[i] ? arg_base : 0);
+    }
+    arg_base += x->th[th].nargs;
+  }
+  assert_int_equal(nrg, k);
+  assert_args_match(t, x);
+}
+
+static int expected_devices(const expect *x) {
+  int max = -1;
+  for (int th = 0; th < EXPECT_THREADS; th++)
+    if (x->th[th].max_device > max)
+      max = x->th[th].max_device;
+  return max + 1;
+}
+
+static void assert_header(const omplens_trace_info *info) {
+  assert_int_equal(info->version, OMPLENS_TF_VERSION);
+  assert_int_equal(info->pid, PID);
+  assert_string_equal(info->exe, "/opt/app/bin/prog");
+  assert_string_equal(info->cmdline, CMDLINE);
+  assert_int_equal(info->start_realtime_ns, REALTIME_NS);
+  assert_int_equal(info->num_modules, 2);
+  const omplens_module *m = info->modules;
+  assert_string_equal(m[0].path, "/opt/app/bin/prog");
+  assert_int_equal(m[0].base, 0x400000);
+  assert_int_equal(m[0].low, 0x400000);
+  assert_int_equal(m[0].high, 0x401fff);
+  assert_int_equal(m[0].build_id_len, 20);
+  assert_memory_equal(m[0].build_id, BUILD_ID, 20);
+  assert_string_equal(m[1].path, "/usr/lib/libomp.so");
+  assert_int_equal(m[1].base, 0x7f0000000000);
+  assert_int_equal(m[1].low, 0x7f0000001000);
+  assert_int_equal(m[1].high, 0x7f00000fffff);
+  assert_int_equal(m[1].build_id_len, 0);
+}
+
+/* ---- round trips ---------------------------------------------------------- */
+
+static omplens_tw_op make_op(uint8_t kind, uint64_t begin, uint64_t dur, int device,
+                             uint64_t host, uint64_t dev, uint64_t bytes, uint64_t region) {
+  return (omplens_tw_op){.begin_ns = begin, .end_ns = begin + dur, .host_addr = host,
+                         .dev_addr = dev, .bytes = bytes, .region = region,
+                         .device = device, .peer = OMPLENS_HOST, .kind = kind};
+}
+
+/* Thread 0: every record type and flag, nested regions, ops outside
+ * regions, negative time and address deltas, extreme values. Returns the
+ * id of its target region (thread 1 refers to it). */
+static uint64_t write_thread0(expect *x, omplens_tw_stream *s, uint64_t *t) {
+  x_device(x, s, *t += 10, 0);
+  x_device(x, s, *t += 10, 3);
+  uint64_t enter = x_region_begin(x, s, *t += 100, OMPLENS_CONSTRUCT_ENTER_DATA, 0, 0, 0x401000);
+  omplens_tw_op op =
+      make_op(OMPLENS_EV_ALLOC, *t += 10, 40, 0, 0x7ffd00001000, 0x10000, 8192, enter);
+  x_op(x, s, &op);
+  op = make_op(OMPLENS_EV_H2D, *t += 100, 900, 0, 0x7ffd00001000, 0x10000, 8192, enter);
+  op.hashed = 1, op.hash = 0x0123456789abcdefull;
+  x_op(x, s, &op);
+  x_region_end(x, s, *t += 1000);
+
+  /* The target's entry call, with its texts in STRING records. One name is
+   * defined by thread 1 only: strings belong to the whole trace. */
+  omplens_tw_string(s, 0x500100, ";prog.c;main;42;3;;");
+  omplens_tw_string(s, 0x500200, ";b[0:n];prog.c;42;30;;");
+  x_arg(x, s, 0x1, 0x2, 3, 4, 0x500200, NULL); /* before any call: dropped */
+  x_call(x, s, 0x500100, ";prog.c;main;42;3;;", 0x402000, 3);
+  x_arg(x, s, 0x7ffd00000000, 0x7ffd00000010, 16, OMPLENS_MAPBIT_TO | OMPLENS_MAPBIT_TARGET_PARAM,
+        0x500200, ";b[0:n];prog.c;42;30;;");
+  x_arg(x, s, 0x7ffd00002000, 0x7ffd00002000, 64, OMPLENS_MAPBIT_FROM | (1ull << 48), 0, NULL);
+  x_arg(x, s, 0x7ffd00001000, 0x7ffd00000ff0, 8, OMPLENS_MAPBIT_TO, 0x500300, ";c;prog.c;43;1;;");
+  uint64_t target = x_region_begin(x, s, *t += 100, OMPLENS_CONSTRUCT_TARGET, 1, 3, 0x402000);
+  uint64_t update = x_region_begin(x, s, *t += 10, OMPLENS_CONSTRUCT_UPDATE, 0, 3, 0x401500);
+  op = make_op(OMPLENS_EV_H2D, *t += 10, 50, 3, 0x7ffd00000010, 0x20000, 16, update);
+  op.hashed = 1, op.hash = 0, op.async = 1; /* a valid hash of 0 */
+  x_op(x, s, &op);
+  op = make_op(OMPLENS_EV_H2D, *t += 100, 50, 3, 0x7ffd00002000, 0x20100, 64, target);
+  x_op(x, s, &op); /* explicit reference to the outer region */
+  op = make_op(OMPLENS_EV_DELETE, *t += 100, 5, 3, 0, 0x20000, 0, 0);
+  op.own_codeptr = 0x409999;
+  x_op(x, s, &op); /* outside any construct, with its own codeptr */
+  op = make_op(OMPLENS_EV_ALLOC, *t += 100, 0, 3, 0x1000, 0x3000, 1, 0);
+  x_op(x, s, &op); /* outside any construct, no codeptr at all */
+  x_region_end(x, s, *t += 100);
+  uint64_t k = *t += 100;
+  x_kernel(x, s, k, k + 5000, 3, 4, target);
+  uint64_t late = *t - 150; /* a deferred D2H: written after later records */
+  op = make_op(OMPLENS_EV_D2H, late, 20, 3, 0x7ffd00000010, 0x20000, 16, target);
+  op.hashed = 1, op.hash = UINT64_MAX, op.early = 1, op.async = 1;
+  op.own_codeptr = 0x1234; /* ignored: the op has a region */
+  x_op(x, s, &op);
+  op = make_op(OMPLENS_EV_D2D, *t += 5000, 70, 2, 0, 0xffff800000000000ull, UINT64_MAX, target);
+  op.peer = 3;
+  x_op(x, s, &op);
+  x_region_end(x, s, *t += 100);
+
+  k = *t += 100;
+  x_kernel(x, s, k, k - 50, 1, 0, 0); /* ends before it begins: duration 0 */
+  op = make_op(OMPLENS_EV_ASSOCIATE, *t += 10, 1, 1, 0x5000, 0x6000, 32, 0);
+  x_op(x, s, &op);
+  op = make_op(OMPLENS_EV_DISASSOCIATE, *t += 10, 1, 1, 0x5000, 0x6000, 32, 0);
+  x_op(x, s, &op);
+  x_region_begin(x, s, *t += 10, OMPLENS_CONSTRUCT_EXIT_DATA, 0, 0, 0x403000); /* never ends */
+  return target;
+}
+
+/* Thread 1: enough records in one open region to rotate chunks several
+ * times, and references to a region of thread 0. */
+static void write_thread1(expect *x, omplens_tw_stream *s, uint64_t *t, uint64_t other) {
+  static char long_text[OMPLENS_TF_MAX_STRING + 100], cut[OMPLENS_TF_MAX_STRING + 1];
+  memset(long_text, 'x', sizeof long_text - 1);
+  memset(cut, 'x', sizeof cut - 1); /* a STRING record keeps at most this much */
+  omplens_tw_string(s, 0x500400, long_text);
+  omplens_tw_string(s, 0x500300, ";c;prog.c;43;1;;");
+  omplens_tw_string(s, 0x500100, "defined again: the first text stays");
+  x_call(x, s, 0x500400, cut, 0x404000, 1);
+  x_arg(x, s, 0x600000, 0x600000, 8, OMPLENS_MAPBIT_TO, 0x500100, ";prog.c;main;42;3;;");
+  uint64_t region = x_region_begin(x, s, *t += 10, OMPLENS_CONSTRUCT_TARGET, 0, 1, 0x404000);
+  for (uint64_t i = 0; i < 1500; i++) {
+    uint64_t host = i % 2 ? 0x600000 + i * 0x1000 : 0x900000 - i * 0x40;
+    omplens_tw_op op = make_op(i % 3 ? OMPLENS_EV_H2D : OMPLENS_EV_D2H, *t += 7, i % 50, 1, host,
+                               0x7000000 + (i % 5) * 0x100, i * 8, i % 97 ? region : other);
+    op.hashed = i % 2, op.hash = i * 0x9e3779b97f4a7c15ull;
+    x_op(x, s, &op);
+    if (i % 100 == 99) {
+      uint64_t k = *t += 3;
+      x_kernel(x, s, k, k + 200, 1, i, region);
+    }
+  }
+  x_region_end(x, s, *t += 10);
+  x_call(x, s, 0x999, NULL, 0x404100, 0); /* location never written */
+  x_region_begin(x, s, *t += 10, OMPLENS_CONSTRUCT_UPDATE, 0, 1, 0x404100);
+  x_region_end(x, s, *t += 10);
+}
+
+/* Thread 2: kernels on a high device number, inside and outside regions. */
+static void write_thread2(expect *x, omplens_tw_stream *s, uint64_t *t) {
+  uint64_t region = x_region_begin(x, s, *t += 1, OMPLENS_CONSTRUCT_TARGET, 1, 5, 0x405000);
+  uint64_t k = *t += 1;
+  x_kernel(x, s, k, k + 10, 5, UINT64_MAX, region);
+  x_region_end(x, s, *t += 20);
+  k = *t += 1;
+  x_kernel(x, s, k, k + 10, 5, 7, 0);
+}
+
+static void test_round_trip_all_fields(void **state) {
+  const char *path = tmp_path("round_trip.trace");
+  omplens_tw w;
+  omplens_tw_stream *s = calloc(3, sizeof *s); /* zeroed caller storage */
+  assert_non_null(s);
+  expect *x = expect_new();
+  open_writer(&w, path, SMALL_CHUNK);
+  for (int i = 0; i < 3; i++)
+    omplens_tw_stream_init(&s[i], &w, 100 + (uint64_t)i);
+  uint64_t t = START_NS;
+  uint64_t target = write_thread0(x, &s[0], &t);
+  write_thread1(x, &s[1], &t, target);
+  write_thread2(x, &s[2], &t);
+  for (int i = 0; i < 3; i++)
+    omplens_tw_stream_finish(&s[i]);
+  assert_true(s[1].seq >= 3); /* thread 1 rotated chunks */
+  atomic_fetch_add(&w.dropped, 5);
+  uint64_t end = t + 12345;
+  assert_int_equal(omplens_tw_close(&w, end, 7), 0);
+
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  const omplens_trace_info *info = omplens_trace_get_info(tr);
+  assert_header(info);
+  assert_int_equal(info->complete, 1);
+  assert_int_equal(info->exit_status, 7);
+  assert_int_equal(info->dropped, 5);
+  assert_int_equal(info->duration_ns, end - START_NS);
+  assert_int_equal(info->num_devices, expected_devices(x));
+  assert_int_equal(info->num_devices, 6);
+  assert_null(omplens_trace_damage(tr));
+  assert_string_equal(omplens_trace_path(tr), path);
+  assert_trace_matches(tr, x);
+  omplens_trace_close(tr);
+  expect_free(x);
+  free(s);
+}
+
+/* The same bytes decode the same from memory as from the file. */
+static void test_open_memory_matches_file(void **state) {
+  const char *path = tmp_path("memory.trace");
+  omplens_tw w;
+  omplens_tw_stream s = {0};
+  expect *x = expect_new();
+  open_writer(&w, path, 0); /* default chunk size */
+  omplens_tw_stream_init(&s, &w, 1);
+  uint64_t t = START_NS;
+  write_thread0(x, &s, &t);
+  omplens_tw_string(&s, 0x500300, ";c;prog.c;43;1;;"); /* thread 1 has it elsewhere */
+  omplens_tw_stream_finish(&s);
+  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
+  size_t size;
+  uint8_t *buf = slurp(path, &size);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open_memory(buf, size, &tr), 0);
+  free(buf); /* the trace keeps no pointer into the caller's bytes */
+  assert_header(omplens_trace_get_info(tr));
+  assert_string_equal(omplens_trace_path(tr), "(memory)");
+  assert_trace_matches(tr, x);
+  omplens_trace_close(tr);
+  expect_free(x);
+}
+
+/* A trace with streams but no record: complete, empty. */
+static void test_no_events(void **state) {
+  const char *path = tmp_path("empty_run.trace");
+  omplens_tw w;
+  open_writer(&w, path, 0);
+  assert_int_equal(omplens_tw_close(&w, START_NS + 500, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  size_t n, nr;
+  assert_non_null(omplens_trace_get_info(tr));
+  omplens_trace_events(tr, &n);
+  omplens_trace_regions(tr, &nr);
+  assert_int_equal(n, 0);
+  assert_int_equal(nr, 0);
+  assert_int_equal(omplens_trace_get_info(tr)->complete, 1);
+  assert_int_equal(omplens_trace_get_info(tr)->duration_ns, 500);
+  assert_int_equal(omplens_trace_get_info(tr)->num_devices, 0);
+  assert_null(omplens_trace_damage(tr));
+  omplens_trace_close(tr);
+}
+
+/* Several threads write at once, as in the collector: each stream claims
+ * chunks with an atomic add, so chunks of different threads interleave.
+ * Each thread fills only its own expect_thread. (An assertion failing in a
+ * worker cannot unwind cmocka's test cleanly: the runner then dies, which
+ * still fails the test.) */
+typedef struct writer_thread {
+  omplens_tw *w;
+  expect *x;
+  pthread_barrier_t *go;
+  omplens_tw_stream s;
+} writer_thread;
+
+static void *write_concurrently(void *arg) {
+  writer_thread *wt = arg;
+  omplens_tw_stream_init(&wt->s, wt->w, 1000);
+  pthread_barrier_wait(wt->go);
+  uint64_t th = wt->s.thread;
+  for (uint64_t i = 0; i < 300; i++) {
+    /* Distinct times across threads: no ties to order. */
+    uint64_t t = START_NS + (i * EXPECT_THREADS + th) * 1000;
+    uint64_t host = (th << 40) | (i * 64);
+    uint64_t r =
+        x_region_begin(wt->x, &wt->s, t, OMPLENS_CONSTRUCT_TARGET, 0, (int)th % 4, 0x500000 + i);
+    omplens_tw_op op = make_op(OMPLENS_EV_ALLOC, t + 1, 1, (int)th % 4, host, host + 8, 64, r);
+    x_op(wt->x, &wt->s, &op);
+    op = make_op(OMPLENS_EV_H2D, t + 2, 1, (int)th % 4, host, host + 8, 64, r);
+    op.hashed = 1, op.hash = host ^ i;
+    x_op(wt->x, &wt->s, &op);
+    x_kernel(wt->x, &wt->s, t + 3, t + 4, (int)th % 4, 1, r);
+    op = make_op(OMPLENS_EV_D2H, t + 5, 1, (int)th % 4, host, host + 8, 64, r);
+    x_op(wt->x, &wt->s, &op);
+    op = make_op(OMPLENS_EV_DELETE, t + 6, 1, (int)th % 4, 0, host + 8, 0, r);
+    x_op(wt->x, &wt->s, &op);
+    x_region_end(wt->x, &wt->s, t + 7);
+  }
+  omplens_tw_stream_finish(&wt->s);
+  return NULL;
+}
+
+static void test_concurrent_streams(void **state) {
+  enum { THREADS = 4 };
+  const char *path = tmp_path("concurrent.trace");
+  omplens_tw w;
+  expect *x = expect_new();
+  pthread_barrier_t go;
+  pthread_t tid[THREADS];
+  writer_thread *wt = calloc(THREADS, sizeof *wt);
+  assert_non_null(wt);
+  open_writer(&w, path, SMALL_CHUNK);
+  pthread_barrier_init(&go, NULL, THREADS);
+  for (int i = 0; i < THREADS; i++) {
+    wt[i] = (writer_thread){&w, x, &go, {0}};
+    assert_int_equal(pthread_create(&tid[i], NULL, write_concurrently, &wt[i]), 0);
+  }
+  for (int i = 0; i < THREADS; i++)
+    pthread_join(tid[i], NULL);
+  pthread_barrier_destroy(&go);
+  for (int i = 0; i < THREADS; i++)
+    assert_true(wt[i].s.seq >= 2);
+  assert_int_equal(omplens_tw_close(&w, START_NS + 10000000, 0), 0);
+
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  assert_null(omplens_trace_damage(tr));
+  assert_int_equal(omplens_trace_get_info(tr)->num_devices, 4);
+  assert_trace_matches(tr, x);
+  omplens_trace_close(tr);
+  expect_free(x);
+  free(wt);
+}
+
+/* Regions nested deeper than the writer's own stack (8): ops still land in
+ * the region they name, and the writer never reads past its stack of open
+ * regions (only sanitizers see that read). */
+static void test_deep_nesting(void **state) {
+  enum { DEPTH = OMPLENS_TW_MAX_NESTING + 3 };
+  const char *path = tmp_path("nesting.trace");
+  omplens_tw w;
+  omplens_tw_stream s = {0};
+  expect *x = expect_new();
+  uint64_t id[DEPTH], t = START_NS;
+  open_writer(&w, path, 0);
+  omplens_tw_stream_init(&s, &w, 1);
+  for (int d = 0; d < DEPTH; d++) {
+    id[d] = x_region_begin(x, &s, t += 10, OMPLENS_CONSTRUCT_TARGET, 0, 0, 0x1000 + (uint64_t)d);
+    omplens_tw_op op =
+        make_op(OMPLENS_EV_H2D, t += 1, 1, 0, 0x8000 + (uint64_t)d, 0x9000, 8, id[d]);
+    x_op(x, &s, &op);
+    uint64_t k = t += 1;
+    x_kernel(x, &s, k, k + 1, 0, 1, id[d]);
+    op = make_op(OMPLENS_EV_H2D, t += 1, 1, 0, 0x8000 + (uint64_t)d, 0x9000, 8, id[d / 2]);
+    x_op(x, &s, &op);
+  }
+  for (int d = 0; d < DEPTH; d++)
+    x_region_end(x, &s, t += 10);
+  omplens_tw_stream_finish(&s);
+  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  assert_trace_matches(tr, x);
+  omplens_trace_close(tr);
+  expect_free(x);
+}
+
+/* ---- damaged input: helpers ------------------------------------------------ */
+
+/* What every successfully opened trace must satisfy, damaged or not. */
+static void assert_sane(const omplens_trace *t) {
+  const omplens_trace_info *info = omplens_trace_get_info(t);
+  assert_non_null(info);
+  assert_non_null(info->exe);
+  assert_non_null(info->cmdline);
+  for (size_t i = 0; i < info->num_modules; i++)
+    assert_non_null(info->modules[i].path);
+  size_t n, nr;
+  const omplens_event *ev = omplens_trace_events(t, &n);
+  omplens_trace_regions(t, &nr);
+  for (size_t i = 0; i < n; i++) { /* plain ifs: this runs for every event of every case */
+    if (ev[i].kind < OMPLENS_EV_ALLOC || ev[i].kind > OMPLENS_EV_KERNEL)
+      fail_msg("event %zu: kind %u", i, ev[i].kind);
+    if (ev[i].region != OMPLENS_NO_REGION && ev[i].region >= nr)
+      fail_msg("event %zu: region %u of %zu", i, ev[i].region, nr);
+    if (ev[i].device < 0)
+      fail_msg("event %zu: device %d", i, ev[i].device);
+    if (i && ev[i - 1].begin_ns > ev[i].begin_ns)
+      fail_msg("event %zu: begins before event %zu", i, i - 1);
+  }
+  const char *damage = omplens_trace_damage(t);
+  if (damage) {
+    size_t len = strlen(damage);
+    assert_true(len > 0 && damage[len - 1] == '\n');
+  }
+  if (!info->complete)
+    assert_non_null(damage);
+}
+
+static size_t count_lines(const char *s) {
+  size_t n = 0;
+  for (; s && *s; s++)
+    n += *s == '\n';
+  return n;
+}
+
+/* A small trace of 2 threads: thread 0 has 3 or more chunks, thread 1 has 1. */
+static uint8_t *small_trace(const char *name, int complete, size_t *size) {
+  const char *path = tmp_path(name);
+  omplens_tw w;
+  omplens_tw_stream s[2] = {{0}};
+  open_writer(&w, path, TINY_CHUNK);
+  omplens_tw_stream_init(&s[0], &w, 1);
+  omplens_tw_stream_init(&s[1], &w, 2);
+  uint64_t t = START_NS;
+  for (uint64_t i = 0; i < SMALL_ITERS; i++) {
+    omplens_tw_stream *st = &s[i % 16 == 0];
+    uint64_t r = omplens_tw_region_begin(st, t += 10, OMPLENS_CONSTRUCT_TARGET, 0, 1, 0x4000 + i);
+    omplens_tw_op op = make_op(OMPLENS_EV_H2D, t += 10, 5, 1, 0x10000 + i * 8, 0x20000, 8, r);
+    op.hashed = 1, op.hash = i;
+    omplens_tw_op_write(st, &op);
+    uint64_t k = t += 10;
+    omplens_tw_kernel(st, k, k + 5, 1, 1, r);
+    omplens_tw_region_end(st, t += 10);
+  }
+  assert_true(s[0].seq >= 3);
+  assert_int_equal(s[1].seq, 1);
+  omplens_tw_stream_finish(&s[0]);
+  omplens_tw_stream_finish(&s[1]);
+  if (complete) {
+    assert_int_equal(omplens_tw_close(&w, t + 10, 0), 0);
+  } else {
+    close(w.fd); /* as after a crash: no end chunk */
+  }
+  return slurp(path, size);
+}
+
+static uint32_t header_bytes(const uint8_t *buf) {
+  uint32_t h;
+  memcpy(&h, buf + 12, 4);
+  return h;
+}
+
+/* Offsets of the chunks of a well-formed trace, in file order. */
+static size_t find_chunks(const uint8_t *buf, size_t size, uint64_t *off, size_t max) {
+  size_t n = 0;
+  for (uint64_t o = header_bytes(buf); o + sizeof(omplens_tf_chunk) <= size && n < max;) {
+    omplens_tf_chunk c;
+    memcpy(&c, buf + o, sizeof c);
+    assert_int_equal(c.magic, OMPLENS_TF_CHUNK_MAGIC);
+    off[n++] = o;
+    uint64_t span = (sizeof c + (uint64_t)c.capacity + OMPLENS_TF_ALIGN - 1) / OMPLENS_TF_ALIGN *
+                    OMPLENS_TF_ALIGN;
+    o += c.kind == OMPLENS_TF_CHUNK_END ? OMPLENS_TF_ALIGN : span;
+  }
+  return n;
+}
+
+/* The events chunk number `seq` of `thread`; its offset in *at. */
+static omplens_tf_chunk *chunk_of(uint8_t *buf, size_t size, uint32_t thread, uint32_t seq,
+                                  uint64_t *at) {
+  uint64_t off[64];
+  size_t n = find_chunks(buf, size, off, 64);
+  for (size_t i = 0; i < n; i++) {
+    omplens_tf_chunk *c = (omplens_tf_chunk *)(void *)(buf + off[i]);
+    if (c->kind == OMPLENS_TF_CHUNK_EVENTS && c->thread == thread && c->seq == seq) {
+      if (at)
+        *at = off[i];
+      return c;
+    }
+  }
+  fail_msg("no chunk %u of thread %u", seq, thread);
+  return NULL;
+}
+
+static size_t event_count(const omplens_trace *t) {
+  size_t n;
+  omplens_trace_events(t, &n);
+  return n;
+}
+
+/* Opens buf, expects success with damage; returns the number of events. */
+static size_t open_damaged(const uint8_t *buf, size_t size, const char *damage_part) {
+  omplens_trace *t;
+  assert_int_equal(omplens_trace_open_memory(buf, size, &t), 0);
+  assert_sane(t);
+  const char *damage = omplens_trace_damage(t);
+  assert_non_null(damage);
+  if (damage_part && !strstr(damage, damage_part)) {
+    print_error("damage list lacks \"%s\":\n%s", damage_part, damage);
+    fail();
+  }
+  size_t n = event_count(t);
+  omplens_trace_close(t);
+  return n;
+}
+
+/* ---- damaged input ------------------------------------------------------------ */
+
+/* Every prefix of a trace either fails cleanly or reads with damage noted,
+ * and a longer prefix never yields fewer events. */
+static void test_every_prefix(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("prefix.trace", 1, &size);
+  omplens_trace *t;
+  assert_int_equal(omplens_trace_open_memory(buf, size, &t), 0);
+  size_t full = event_count(t);
+  assert_int_equal(full, SMALL_EVENTS);
+  assert_int_equal(omplens_trace_get_info(t)->complete, 1);
+  omplens_trace_close(t);
+
+  size_t prev_events = 0;
+  int opened_before = 0;
+  for (size_t n = 0; n < size; n++) {
+    int rc = omplens_trace_open_memory(buf, n, &t);
+    if (rc) {
+      assert_null(t);
+      assert_false(opened_before); /* once readable, longer prefixes stay so */
+      assert_int_equal(rc, n < 8 ? OMPLENS_TRACE_ENOTTRACE : OMPLENS_TRACE_ECORRUPT);
+      continue;
+    }
+    opened_before = 1;
+    assert_sane(t);
+    assert_int_equal(omplens_trace_get_info(t)->complete, 0);
+    assert_non_null(omplens_trace_damage(t));
+    size_t events = event_count(t);
+    assert_true(events >= prev_events && events <= full);
+    prev_events = events;
+    omplens_trace_close(t);
+  }
+  assert_true(opened_before);
+  assert_int_equal(prev_events, full); /* only the end chunk was missing */
+  free(buf);
+}
+
+static void test_bad_chunk_magic(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("magic.trace", 1, &size);
+  uint64_t at;
+  chunk_of(buf, size, 0, 1, &at)->magic ^= 0x01000000;
+  char want[64];
+  snprintf(want, sizeof want, "bad chunk at offset %llu", (unsigned long long)at);
+  size_t n = open_damaged(buf, size, want);
+  assert_true(n > 0 && n < SMALL_EVENTS);
+  free(buf);
+}
+
+static void test_used_beyond_capacity(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("used.trace", 1, &size);
+  omplens_tf_chunk *c = chunk_of(buf, size, 0, 0, NULL);
+  c->used = c->capacity + 1;
+  size_t n = open_damaged(buf, size, "invalid size or kind");
+  assert_true(n > 0 && n < SMALL_EVENTS);
+  c->used = UINT32_MAX;
+  open_damaged(buf, size, "invalid size or kind");
+  free(buf);
+}
+
+static void test_capacity_and_kind(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("capacity.trace", 1, &size);
+  omplens_tf_chunk *c = chunk_of(buf, size, 0, 2, NULL);
+  uint32_t capacity = c->capacity;
+  c->capacity = OMPLENS_TF_MAX_CHUNK_BYTES + 1;
+  open_damaged(buf, size, "invalid size or kind");
+  c->capacity = capacity;
+  c->kind = 7;
+  open_damaged(buf, size, "invalid size or kind");
+  c->kind = OMPLENS_TF_CHUNK_EVENTS;
+  /* A capacity that runs past the end of the file. */
+  c->capacity = UINT32_MAX - 64;
+  c->used = UINT32_MAX - 64;
+  open_damaged(buf, size, NULL);
+  free(buf);
+}
+
+/* A lost chunk in the middle of a thread's sequence is named. */
+static void test_missing_chunk(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("missing.trace", 1, &size);
+  omplens_tf_chunk *c = chunk_of(buf, size, 0, 1, NULL);
+  memset(c, 0, sizeof *c); /* a hole where the chunk was */
+  size_t n = open_damaged(buf, size, "thread 0: chunks 1 to 1 are missing");
+  assert_true(n > 0 && n < SMALL_EVENTS);
+  free(buf);
+}
+
+static int flip_and_open(uint8_t *buf, size_t size, size_t at, uint8_t mask) {
+  buf[at] ^= mask;
+  omplens_trace *t;
+  int rc = omplens_trace_open_memory(buf, size, &t);
+  if (rc == 0) {
+    assert_sane(t);
+    omplens_trace_close(t);
+  } else {
+    assert_null(t);
+    assert_true(rc == OMPLENS_TRACE_ENOTTRACE || rc == OMPLENS_TRACE_EVERSION ||
+                rc == OMPLENS_TRACE_ECORRUPT);
+  }
+  buf[at] ^= mask;
+  return rc;
+}
+
+/* Any single damaged byte: a clean error or a sane trace, never a crash. */
+static void test_flipped_bytes(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("flip.trace", 1, &size);
+  uint64_t off[64];
+  size_t nchunks = find_chunks(buf, size, off, 64);
+  for (size_t at = 0; at < size; at++)
+    flip_and_open(buf, size, at, 0xff);
+  /* Single-bit changes in every header: the fields the reader trusts least. */
+  for (size_t at = 0; at < 256; at++)
+    for (int bit = 0; bit < 8; bit++)
+      flip_and_open(buf, size, at, (uint8_t)(1u << bit));
+  for (size_t k = 0; k < nchunks; k++)
+    for (size_t at = off[k]; at < off[k] + 128 && at < size; at++)
+      for (int bit = 0; bit < 8; bit++)
+        flip_and_open(buf, size, at, (uint8_t)(1u << bit));
+  free(buf);
+}
+
+static void test_newer_version(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("version.trace", 1, &size);
+  omplens_trace *t = (omplens_trace *)buf; /* must be reset to NULL */
+  uint32_t v = OMPLENS_TF_VERSION + 1;
+  memcpy(buf + 8, &v, 4);
+  assert_int_equal(omplens_trace_open_memory(buf, size, &t), OMPLENS_TRACE_EVERSION);
+  assert_null(t);
+  v = UINT32_MAX;
+  memcpy(buf + 8, &v, 4);
+  assert_int_equal(omplens_trace_open_memory(buf, size, &t), OMPLENS_TRACE_EVERSION);
+  v = 0;
+  memcpy(buf + 8, &v, 4);
+  assert_int_equal(omplens_trace_open_memory(buf, size, &t), OMPLENS_TRACE_ECORRUPT);
+  v = OMPLENS_TF_VERSION + 1; /* through a file too, as the CLI reads it */
+  memcpy(buf + 8, &v, 4);
+  const char *path = tmp_path("newer.trace");
+  spit(path, buf, size);
+  assert_int_equal(omplens_trace_open(path, &t), OMPLENS_TRACE_EVERSION);
+  assert_null(t);
+  free(buf);
+}
+
+static void test_damaged_header(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("header.trace", 1, &size);
+  omplens_trace *t;
+  uint32_t good = header_bytes(buf), bad[] = {0, 15, 4095, good + 1, 32u << 20, UINT32_MAX};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    memcpy(buf + 12, &bad[i], 4);
+    assert_int_equal(omplens_trace_open_memory(buf, size, &t), OMPLENS_TRACE_ECORRUPT);
+    assert_null(t);
+  }
+  memcpy(buf + 12, &good, 4);
+  /* The first item claims more bytes than the header holds. */
+  uint32_t len = good;
+  memcpy(buf + 16 + 4, &len, 4);
+  assert_int_equal(omplens_trace_open_memory(buf, size, &t), OMPLENS_TRACE_ECORRUPT);
+  /* No end item: the header is all items up to its last byte. */
+  memset(buf + 16, 0xee, good - 16);
+  assert_int_equal(omplens_trace_open_memory(buf, size, &t), OMPLENS_TRACE_ECORRUPT);
+  free(buf);
+}
+
+static void test_not_a_trace(void **state) {
+  static const char text[] = "this is a text file, not a trace\n";
+  omplens_trace *t;
+  assert_int_equal(omplens_trace_open_memory(text, sizeof text - 1, &t), OMPLENS_TRACE_ENOTTRACE);
+  assert_null(t);
+  const char *path = tmp_path("text.trace");
+  spit(path, text, sizeof text - 1);
+  assert_int_equal(omplens_trace_open(path, &t), OMPLENS_TRACE_ENOTTRACE);
+  assert_null(t);
+  /* The magic without its final NUL byte. */
+  assert_int_equal(omplens_trace_open_memory("OMPLTRCX" "\1\0\0\0\0\x10\0\0", 16, &t),
+                   OMPLENS_TRACE_ENOTTRACE);
+}
+
+static void test_missing_end(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("crashed.trace", 0, &size);
+  omplens_trace *t;
+  assert_int_equal(omplens_trace_open_memory(buf, size, &t), 0);
+  assert_sane(t);
+  const omplens_trace_info *info = omplens_trace_get_info(t);
+  assert_int_equal(info->complete, 0);
+  assert_int_equal(info->exit_status, -1);
+  assert_int_equal(event_count(t), SMALL_EVENTS);
+  /* Without an end record, the run lasts until the last thing recorded. */
+  size_t n, nr;
+  const omplens_event *ev = omplens_trace_events(t, &n);
+  const omplens_region *rg = omplens_trace_regions(t, &nr);
+  uint64_t last = 0;
+  for (size_t i = 0; i < n; i++)
+    last = ev[i].end_ns > last ? ev[i].end_ns : last;
+  for (size_t i = 0; i < nr; i++)
+    last = rg[i].end_ns > last ? rg[i].end_ns : last;
+  assert_int_equal(info->duration_ns, last);
+  assert_string_equal(omplens_trace_damage(t),
+                      "no end record: the program did not finish normally (trace incomplete)\n");
+  omplens_trace_close(t);
+  free(buf);
+}
+
+/* The end chunk cut inside its payload. */
+static void test_truncated_end(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("end.trace", 1, &size);
+  size_t n = open_damaged(buf, size - 1, "end record at offset");
+  assert_int_equal(n, SMALL_EVENTS);
+  free(buf);
+}
+
+static void test_empty_file(void **state) {
+  const char *path = tmp_path("empty.trace");
+  spit(path, "", 0);
+  omplens_trace *t;
+  assert_int_equal(omplens_trace_open(path, &t), OMPLENS_TRACE_ENOTTRACE);
+  assert_null(t);
+  assert_int_equal(omplens_trace_open_memory(NULL, 0, &t), OMPLENS_TRACE_ENOTTRACE);
+  assert_null(t);
+}
+
+static void test_directory_and_missing_path(void **state) {
+  const char *path = tmp_path("a_directory.trace");
+  assert_int_equal(mkdir(path, 0755), 0);
+  omplens_trace *t;
+  errno = 0;
+  assert_int_equal(omplens_trace_open(path, &t), OMPLENS_TRACE_EIO);
+  assert_int_equal(errno, EISDIR);
+  assert_null(t);
+  errno = 0;
+  assert_int_equal(omplens_trace_open(tmp_path("no_such.trace"), &t), OMPLENS_TRACE_EIO);
+  assert_int_equal(errno, ENOENT);
+  assert_null(t);
+}
+
+/* ---- damage lists --------------------------------------------------------- */
+
+
+/* Many damaged chunks: the list stays short but says that more was cut,
+ * and still says that the trace is incomplete. */
+static void test_damage_list_is_bounded(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("many.trace", 0, &size);
+  /* Twelve more pages of garbage: more bad chunks than the list keeps. */
+  uint8_t *more = realloc(buf, size + 12 * OMPLENS_TF_ALIGN);
+  assert_non_null(more);
+  buf = more;
+  memset(buf + size, 'X', 12 * OMPLENS_TF_ALIGN);
+  size += 12 * OMPLENS_TF_ALIGN;
+  for (uint64_t o = header_bytes(buf); o + 4 <= size; o += OMPLENS_TF_ALIGN)
+    memcpy(buf + o, "XXXX", 4); /* every page: a bad chunk */
+  omplens_trace *t;
+  assert_int_equal(omplens_trace_open_memory(buf, size, &t), 0);
+  const char *damage = omplens_trace_damage(t);
+  assert_true(count_lines(damage) <= 10);
+  assert_non_null(strstr(damage, "more problems"));
+  assert_non_null(strstr(damage, "trace incomplete"));
+  omplens_trace_close(t);
+  free(buf);
+}
+
+/* One chunk header with an absurd thread index must not hide the others. */
+static void test_absurd_thread_index(void **state) {
+  size_t size;
+  uint8_t *buf = small_trace("thread.trace", 1, &size);
+  omplens_tf_chunk *c = chunk_of(buf, size, 1, 0, NULL);
+  c->thread = UINT32_MAX;
+  size_t n = open_damaged(buf, size, "thread");
+  assert_int_equal(n, SMALL_EVENTS - SMALL_EVENTS_THREAD1); /* only thread 1's events are lost */
+  free(buf);
+}
+
+/* ---- names and NULL handles ---------------------------------------------------------- */
+
+static void test_strerror_and_names(void **state) {
+  const int codes[] = {OMPLENS_TRACE_OK,      OMPLENS_TRACE_EIO,     OMPLENS_TRACE_ENOTTRACE,
+                       OMPLENS_TRACE_EVERSION, OMPLENS_TRACE_ECORRUPT, OMPLENS_TRACE_ENOMEM,
+                       OMPLENS_TRACE_ETOOBIG};
+  const int n = sizeof codes / sizeof *codes;
+  for (int i = 0; i < n; i++) {
+    assert_true(strlen(omplens_trace_strerror(codes[i])) > 0);
+    for (int j = 0; j < i; j++)
+      assert_string_not_equal(omplens_trace_strerror(codes[i]), omplens_trace_strerror(codes[j]));
+  }
+  assert_string_equal(omplens_trace_strerror(-99), "unknown error");
+  assert_string_equal(omplens_event_kind_name(OMPLENS_EV_H2D), "h2d");
+  assert_string_equal(omplens_event_kind_name(OMPLENS_EV_KERNEL), "kernel");
+  assert_string_equal(omplens_event_kind_name(0), "unknown");
+  assert_string_equal(omplens_event_kind_name(255), "unknown");
+  assert_string_equal(omplens_event_kind_name(-1), "unknown");
+  assert_string_equal(omplens_construct_kind_name(OMPLENS_CONSTRUCT_UPDATE), "target update");
+  assert_string_equal(omplens_construct_kind_name(9), "unknown");
+}
+
+static void test_null_trace(void **state) {
+  size_t n = 99;
+  assert_null(omplens_trace_get_info(NULL));
+  assert_null(omplens_trace_events(NULL, &n));
+  assert_int_equal(n, 0);
+  n = 99;
+  assert_null(omplens_trace_regions(NULL, &n));
+  assert_int_equal(n, 0);
+  assert_null(omplens_trace_damage(NULL));
+  assert_null(omplens_trace_path(NULL));
+  omplens_trace_close(NULL);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_round_trip_all_fields),
+      cmocka_unit_test(test_open_memory_matches_file),
+      cmocka_unit_test(test_no_events),
+      cmocka_unit_test(test_concurrent_streams),
+      cmocka_unit_test(test_deep_nesting),
+      cmocka_unit_test(test_every_prefix),
+      cmocka_unit_test(test_bad_chunk_magic),
+      cmocka_unit_test(test_used_beyond_capacity),
+      cmocka_unit_test(test_capacity_and_kind),
+      cmocka_unit_test(test_missing_chunk),
+      cmocka_unit_test(test_flipped_bytes),
+      cmocka_unit_test(test_newer_version),
+      cmocka_unit_test(test_damaged_header),
+      cmocka_unit_test(test_not_a_trace),
+      cmocka_unit_test(test_missing_end),
+      cmocka_unit_test(test_truncated_end),
+      cmocka_unit_test(test_empty_file),
+      cmocka_unit_test(test_directory_and_missing_path),
+      cmocka_unit_test(test_damage_list_is_bounded),
+      cmocka_unit_test(test_absurd_thread_index),
+      cmocka_unit_test(test_strerror_and_names),
+      cmocka_unit_test(test_null_trace),
+  };
+  return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);
+}
