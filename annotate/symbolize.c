@@ -88,7 +88,8 @@ int omplens_symbolizer_create(const omplens_module *modules, size_t count,
     omplens_symbolizer_destroy(s);
     return OMPLENS_SYMBOLIZE_ENOMEM;
   }
-  qsort(s->modules, s->num_modules, sizeof(*s->modules), compare_modules);
+  if (s->num_modules) /* qsort wants a non-NULL base even for 0 items */
+    qsort(s->modules, s->num_modules, sizeof(*s->modules), compare_modules);
   elf_version(EV_CURRENT); /* libelf refuses to work until told */
   *out = s;
   return 0;

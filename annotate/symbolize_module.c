@@ -96,7 +96,8 @@ static int build_cu_table(omplens_symbolize__module *m)
       return OMPLENS_SYMBOLIZE_ENOMEM;
     }
   }
-  qsort(list.items, list.count, sizeof(*list.items), compare_ranges);
+  if (list.count) /* qsort wants a non-NULL base even for 0 items */
+    qsort(list.items, list.count, sizeof(*list.items), compare_ranges);
   uint64_t max_end = 0;
   for (size_t i = 0; i < list.count; i++) {
     if (list.items[i].end > max_end)

@@ -614,7 +614,8 @@ static int entry_status(const diff_entry *e) {
 
 /* Items with equal keys form one entry. */
 static int group_items(diff_result *d) {
-  qsort(d->items, d->num_items, sizeof *d->items, cmp_item);
+  if (d->num_items) /* qsort wants a non-NULL base even for 0 items */
+    qsort(d->items, d->num_items, sizeof *d->items, cmp_item);
   d->entries = calloc(d->num_items ? d->num_items : 1, sizeof *d->entries);
   if (!d->entries)
     return DIFF_SOFTWARE;
@@ -689,7 +690,8 @@ static int match_moved(diff_result *d) {
     if (d->entries[e].status != STATUS_UNCHANGED && it->file && it->function)
       cand[n++] = &d->entries[e];
   }
-  qsort(cand, n, sizeof *cand, cmp_moved);
+  if (n) /* qsort wants a non-NULL base even for 0 items */
+    qsort(cand, n, sizeof *cand, cmp_moved);
   for (size_t i = 0, j; i < n; i = j) {
     for (j = i + 1; j < n && same_place(cand[i], cand[j]); j++)
       ;
@@ -838,7 +840,8 @@ static int print_findings(const diff_result *d, FILE *out) {
   for (size_t e = 0; e < d->num_entries; e++)
     if (d->entries[e].status != STATUS_MERGED)
       order[n++] = &d->entries[e];
-  qsort(order, n, sizeof *order, cmp_entry_order);
+  if (n) /* qsort wants a non-NULL base even for 0 items */
+    qsort(order, n, sizeof *order, cmp_entry_order);
   for (size_t i = 0; i < n; i++)
     print_entry(order[i], out);
   free(order);

@@ -518,8 +518,15 @@ static int setup_environment(const char *collector, const char *trace_dir, int p
            setenv("OMPLENS_OUTPUT_DIR", trace_dir, 1) | add_llvm_library_path();
   if (preload)
     rc |= prepend_env("LD_PRELOAD", collector, " ");
-  if (OMPLENS_ASAN_RUNTIME[0]) /* sanitizer build: ASan must come first */
+  if (OMPLENS_ASAN_RUNTIME[0]) { /* sanitizer build: ASan must come first */
     rc |= prepend_env("LD_PRELOAD", OMPLENS_ASAN_RUNTIME, " ");
+    /* The profiled program is not ours to leak-check (libomp keeps memory
+     * until exit), and its own signals must end it as they would without
+     * omplens; the collector's memory errors still abort it. */
+    rc |= prepend_env("ASAN_OPTIONS",
+                      "detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0:"
+                      "handle_sigfpe=0:handle_sigill=0", ":");
+  }
   return rc;
 }
 

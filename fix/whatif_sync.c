@@ -85,7 +85,8 @@ static int collect_tasks(const omplens_whatif *m, sync_builder *b) {
                                            lane == OMPLENS_WHATIF__NONE ? OMPLENS_WHATIF__MAIN
                                                                         : lane};
   }
-  qsort(b->tasks, b->num_tasks, sizeof *b->tasks, cmp_task);
+  if (b->num_tasks) /* qsort wants a non-NULL base even for 0 items */
+    qsort(b->tasks, b->num_tasks, sizeof *b->tasks, cmp_task);
   return 0;
 }
 
@@ -112,7 +113,8 @@ static int collect_constructs(const omplens_whatif *m, sync_builder *b) {
     const task_info *t = &b->tasks[i];
     b->constructs[k++] = (construct_key){t->start, t->lane, m->regions[t->region].device};
   }
-  qsort(b->constructs, k, sizeof *b->constructs, cmp_construct);
+  if (k) /* qsort wants a non-NULL base even for 0 items */
+    qsort(b->constructs, k, sizeof *b->constructs, cmp_construct);
   b->num_constructs = k;
   return 0;
 }
@@ -165,7 +167,8 @@ static int collect_activities(const omplens_whatif *m, sync_builder *b) {
     if (e->region >= m->num_regions)
       a[k++] = (activity){e->begin_ns, omplens_whatif__end(e), m->thread_chain[e->thread], 0};
   }
-  qsort(a, k, sizeof *a, cmp_activity);
+  if (k) /* qsort wants a non-NULL base even for 0 items */
+    qsort(a, k, sizeof *a, cmp_activity);
   for (size_t i = 1; i < k; i++)
     if (a[i].lane == a[i - 1].lane && a[i - 1].end > a[i].end)
       a[i].end = a[i - 1].end;
@@ -231,7 +234,8 @@ int omplens_whatif__build_syncs(omplens_whatif *m) {
       add_sync(m, OMPLENS_WHATIF__FORK, m->chain_start[c], c, OMPLENS_WHATIF__MAIN, 0);
     for (size_t i = 0; i < b.num_tasks; i++)
       add_task_syncs(m, &b, &b.tasks[i]);
-    qsort(m->syncs, m->num_syncs, sizeof *m->syncs, cmp_sync);
+    if (m->num_syncs) /* qsort wants a non-NULL base even for 0 items */
+      qsort(m->syncs, m->num_syncs, sizeof *m->syncs, cmp_sync);
   }
   builder_free(&b);
   return rc;

@@ -734,7 +734,8 @@ static void source_file(html_ctx *h, omplens_strbuf *b, const source_ref *s, int
   if (source_marks(h, s, &m)) {
     h->body->failed = 1;
   } else {
-    qsort(m.marks, m.n, sizeof *m.marks, cmp_mark); /* the strings stay with their mark */
+    if (m.n) /* qsort wants a non-NULL base even for 0 items */
+      qsort(m.marks, m.n, sizeof *m.marks, cmp_mark); /* the strings stay with their mark */
     int rc = omplens_html__source_view(b, s->id, s->path, omplens_render__display_path(s->path, h->base),
                                        s->status, m.marks, m.n, open);
     if (rc && !h->err)

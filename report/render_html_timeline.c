@@ -130,7 +130,8 @@ static void track_finish(tl_ctx *c, tl_track *t) {
   for (int k = 0; k < TL_KINDS; k++)
     if (t->open[k].count)
       track_push(c, t, &t->open[k]);
-  qsort(t->items, t->n, sizeof *t->items, cmp_item);
+  if (t->n) /* qsort wants a non-NULL base even for 0 items */
+    qsort(t->items, t->n, sizeof *t->items, cmp_item);
 }
 
 static void add_events(tl_ctx *c) {

@@ -867,7 +867,8 @@ static int sort_events(omplens_trace *t) {
     return OMPLENS_TRACE_ENOMEM;
   for (size_t i = 0; i < n; i++)
     k[i] = (sort_key){t->events[i].begin_ns, i};
-  qsort(k, n, sizeof *k, cmp_key);
+  if (n) /* qsort wants a non-NULL base even for 0 items */
+    qsort(k, n, sizeof *k, cmp_key);
   for (size_t i = 0; i < n; i++) {
     if (k[i].index == i || k[i].index == SIZE_MAX)
       continue;

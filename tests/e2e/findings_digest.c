@@ -95,7 +95,8 @@ int main(int argc, char **argv) {
       rows[n++].count = 0;
     }
   }
-  qsort(rows, n, sizeof *rows, cmp_row);
+  if (n) /* qsort wants a non-NULL base even for 0 items */
+    qsort(rows, n, sizeof *rows, cmp_row);
   for (size_t i = 0; i < n; i++)
     printf("%s\n", rows[i].key);
   free(rows);
