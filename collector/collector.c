@@ -48,6 +48,7 @@ typedef struct thread_state {
 typedef struct entry_call {
   const char *loc;
   uint64_t caller;
+  int nowait;
   int32_t nargs;
   void *const *bases, *const *begins;
   const int64_t *sizes, *types;
@@ -154,12 +155,12 @@ static void flush_pending(thread_state *ts) {
   ts->npending = 0;
 }
 
-void omplens_collector__begin_call(const char *loc, const void *caller, int32_t nargs,
-                                   void *const *bases, void *const *begins,
+void omplens_collector__begin_call(const char *loc, const void *caller, int nowait,
+                                   int32_t nargs, void *const *bases, void *const *begins,
                                    const int64_t *sizes, const int64_t *types,
                                    void *const *names) {
-  tls_call = (entry_call){loc, (uint64_t)(uintptr_t)caller, nargs, bases, begins, sizes, types,
-                          names};
+  tls_call = (entry_call){loc,   (uint64_t)(uintptr_t)caller, nowait, nargs, bases, begins,
+                          sizes, types, names};
 }
 
 void omplens_collector__end_call(void) { tls_call.caller = 0; }
@@ -201,6 +202,7 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
     uint64_t codeptr = (uint64_t)(uintptr_t)codeptr_ra;
     if (tls_call.caller) { /* inside a wrapped entry call: the wrapper's caller */
       codeptr = tls_call.caller;
+      nowait |= tls_call.nowait;
       write_entry_call(ts, &tls_call);
       tls_call.caller = 0;
     }

@@ -5,11 +5,12 @@
 #include <stdint.h>
 
 /* Records a runtime entry call made from `caller` with the directive's
- * location string `loc` and its map arguments; the region the runtime begins
+ * location string `loc`, whether it is asynchronous (nowait: LLVM 19's OMPT
+ * never reports the nowait construct kinds) and its map arguments; the region the runtime begins
  * during the call is attributed to `caller` and gets these arguments. Does
  * nothing while the collector is inactive. Never allocates. */
-void omplens_collector__begin_call(const char *loc, const void *caller, int32_t nargs,
-                                   void *const *bases, void *const *begins,
+void omplens_collector__begin_call(const char *loc, const void *caller, int nowait,
+                                   int32_t nargs, void *const *bases, void *const *begins,
                                    const int64_t *sizes, const int64_t *types,
                                    void *const *names);
 void omplens_collector__end_call(void);

@@ -27,6 +27,8 @@ typedef struct kernel_args {
   void **bases, **begins;
   int64_t *sizes, *types;
   void **names, **mappers;
+  uint64_t tripcount;
+  uint64_t flags; /* version >= 2: bit 0 is NoWait */
 } kernel_args;
 
 /* The real entry point, looked up once; NULL if libomptarget lacks it. */
@@ -57,12 +59,14 @@ typedef int (*kernel_fn)(ident *, int64_t, int32_t, int32_t, void *, kernel_args
 typedef int (*kernel_nowait_fn)(ident *, int64_t, int32_t, int32_t, void *, kernel_args *,
                                 int32_t, void *, int32_t, void *);
 
-static void begin_kernel_call(ident *loc, kernel_args *a, const void *caller) {
+static void begin_kernel_call(ident *loc, kernel_args *a, const void *caller, int nowait) {
+  if (a && a->version >= 2)
+    nowait |= (int)(a->flags & 1);
   if (a && a->version >= 1)
-    omplens_collector__begin_call(loc_text(loc), caller, (int32_t)a->num_args, a->bases,
+    omplens_collector__begin_call(loc_text(loc), caller, nowait, (int32_t)a->num_args, a->bases,
                                   a->begins, a->sizes, a->types, a->names);
   else
-    omplens_collector__begin_call(loc_text(loc), caller, 0, 0, 0, 0, 0, 0);
+    omplens_collector__begin_call(loc_text(loc), caller, nowait, 0, 0, 0, 0, 0, 0);
 }
 
 EXPORT int __tgt_target_kernel(ident *loc, int64_t device, int32_t teams, int32_t threads,
@@ -73,7 +77,7 @@ EXPORT int __tgt_target_kernel(ident *loc, int64_t device, int32_t teams, int32_
     missing("__tgt_target_kernel");
     return 1; /* offload failure: the program runs its host fallback */
   }
-  begin_kernel_call(loc, args, __builtin_return_address(0));
+  begin_kernel_call(loc, args, __builtin_return_address(0), 0);
   int rc = real(loc, device, teams, threads, host_ptr, args);
   omplens_collector__end_call();
   return rc;
@@ -88,7 +92,7 @@ EXPORT int __tgt_target_kernel_nowait(ident *loc, int64_t device, int32_t teams,
     missing("__tgt_target_kernel_nowait");
     return 1;
   }
-  begin_kernel_call(loc, args, __builtin_return_address(0));
+  begin_kernel_call(loc, args, __builtin_return_address(0), 1);
   int rc = real(loc, device, teams, threads, host_ptr, args, ndeps, deps, nnoalias, noalias);
   omplens_collector__end_call();
   return rc;
@@ -120,7 +124,7 @@ typedef void (*mapper_nowait_fn)(ident *, int64_t, int32_t, void **, void **, in
       missing(#fn);                                                                        \
       return;                                                                              \
     }                                                                                      \
-    omplens_collector__begin_call(loc_text(loc), __builtin_return_address(0), n, bases,    \
+    omplens_collector__begin_call(loc_text(loc), __builtin_return_address(0), 0, n, bases,    \
                                   begins, sizes, types, names);                            \
     real(loc, device, n, bases, begins, sizes, types, names, mappers);                     \
     omplens_collector__end_call();                                                         \
@@ -137,7 +141,7 @@ OMPLENS_MAPPERS(OMPLENS_MAPPER_WRAPPER)
       missing(#fn);                                                                        \
       return;                                                                              \
     }                                                                                      \
-    omplens_collector__begin_call(loc_text(loc), __builtin_return_address(0), n, bases,    \
+    omplens_collector__begin_call(loc_text(loc), __builtin_return_address(0), 1, n, bases,    \
                                   begins, sizes, types, names);                            \
     real(loc, device, n, bases, begins, sizes, types, names, mappers, ndeps, deps,         \
          nnoalias, noalias);                                                               \
