@@ -10,4 +10,4 @@ mkdir -p build/demo
 "$CLANG" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O2 \
   -Wl,-rpath,/usr/lib/llvm-19/lib examples/jacobi.c -o build/demo/jacobi
 build/bin/omplens run -o omplens-demo -- build/demo/jacobi
-echo "demo: open omplens-demo/ (findings.json, summary.txt)" >&2
+echo "demo: open omplens-demo/report.html in a browser (also report.md, findings.json, findings.sarif, timeline.json)" >&2
