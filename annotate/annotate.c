@@ -367,6 +367,8 @@ size_t omplens_annotate_unreferenced(omplens_annotator *a, uint64_t codeptr,
   if (match_directive(a, r, &loc, &m) || m.confidence != OMPLENS_MATCH_EXACT || !m.directive)
     return 0;
   const omplens_directive *d = m.directive;
+  if (d->flags & OMPLENS_DIRF_MACRO) /* the body of a _Pragma macro is not seen */
+    return 0;
   size_t n = 0;
   for (size_t i = 0; i < d->num_unreferenced && n < max; i++) {
     const omplens_map_item *it = d->unreferenced[i];

@@ -72,7 +72,8 @@ static void print_usage(FILE *out) {
           "                     `run` keeps its traces in DIR/traces/RUN-ID/\n"
           "      --top N        list N directives in the summary (default: %d)\n"
           "      --outputs LIST which files to write, comma-separated from json,\n"
-          "                     summary, sarif, timeline, markdown, html (default: all)\n"
+          "                     summary, sarif, timeline, markdown, html, patch\n"
+          "                     (default: all)\n"
           "  -q, --quiet        do not print the summary\n"
           "      --no-preload   load the collector through OMP_TOOL_LIBRARIES only, not\n"
           "                     LD_PRELOAD: directives are then located through debug\n"
@@ -82,7 +83,8 @@ static void print_usage(FILE *out) {
           "\n"
           "Outputs in DIR: report.html (open it in a browser), report.md (for code\n"
           "review), findings.json (docs/findings-schema.md), findings.sarif (SARIF\n"
-          "2.1.0), timeline.json (Perfetto), summary.txt.\n"
+          "2.1.0), timeline.json (Perfetto), fixes.patch (the suggested changes that\n"
+          "apply together: `patch -p1 < DIR/fixes.patch`), summary.txt.\n"
           "`run` prints its summary on stderr so the program's stdout is unchanged,\n"
           "and exits with the program's status; `report` prints on stdout.\n"
           "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 70 internal\n"
@@ -193,12 +195,14 @@ typedef struct loaded {
   omplens_trace **traces;
   omplens_analysis **analyses;
   omplens_annotator **annotators;
+  omplens_fixer **fixers;
   omplens_report_process *procs;
   size_t n, cap;
 } loaded;
 
 static void loaded_free(loaded *l) {
   for (size_t i = 0; i < l->n; i++) {
+    omplens_fixer_destroy(l->fixers[i]);
     omplens_annotator_destroy(l->annotators[i]);
     omplens_analysis_free(l->analyses[i]);
     omplens_trace_close(l->traces[i]);
@@ -206,6 +210,7 @@ static void loaded_free(loaded *l) {
   free(l->traces);
   free(l->analyses);
   free(l->annotators);
+  free(l->fixers);
   free(l->procs);
   memset(l, 0, sizeof *l);
 }
@@ -232,7 +237,10 @@ static int handle_trace_file(loaded *l, const char *path) {
     omplens_annotator **at = realloc(l->annotators, cap * sizeof *at);
     if (at)
       l->annotators = at;
-    if (!tr || !an || !at) {
+    omplens_fixer **fx = realloc(l->fixers, cap * sizeof *fx);
+    if (fx)
+      l->fixers = fx;
+    if (!tr || !an || !at || !fx) {
       omplens_trace_close(t);
       error("out of memory");
       return EXIT_SOFTWARE;
@@ -252,8 +260,13 @@ static int handle_trace_file(loaded *l, const char *path) {
   /* Without an annotator the report still works, with module+offset. */
   omplens_annotator *at = NULL;
   omplens_annotator_create(t, &at);
+  /* Likewise without a fixer: findings then carry no suggested change. */
+  omplens_fixer *fx = NULL;
+  if (at)
+    omplens_fixer_create(t, a, at, NULL, &fx);
   l->traces[l->n] = t;
   l->annotators[l->n] = at;
+  l->fixers[l->n] = fx;
   l->analyses[l->n++] = a;
   return 0;
 }
@@ -339,6 +352,21 @@ static int write_html(const output_ctx *c, FILE *f) {
   return omplens_render_html(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, &ro, f);
 }
 
+/* Every suggested diff that can be applied together, relative to the current
+ * directory (apply with `patch -p1`); fixes left out are listed on top. */
+static int write_patch(const output_ctx *c, FILE *f) {
+  for (size_t i = 0; i < c->l->n; i++) {
+    const char *patch = NULL, *skipped = NULL;
+    if (!c->l->fixers[i] || omplens_fix_patch(c->l->fixers[i], 1, &patch, &skipped))
+      continue;
+    if (skipped && *skipped)
+      fprintf(f, "# Not in this patch (see report.html for these):\n# %s\n", skipped);
+    if (patch)
+      fputs(patch, f);
+  }
+  return ferror(f) ? OMPLENS_REPORT_EIO : 0;
+}
+
 static int write_timeline(const output_ctx *c, FILE *f) {
   return omplens_render_timeline(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, f);
 }
@@ -357,6 +385,7 @@ static const output OUTPUTS[] = {
     {"timeline", "timeline.json", write_timeline},
     {"markdown", "report.md", write_markdown},
     {"html", "report.html", write_html},
+    {"patch", "fixes.patch", write_patch},
 };
 #define NUM_OUTPUTS (sizeof OUTPUTS / sizeof *OUTPUTS)
 
@@ -369,7 +398,7 @@ static int parse_outputs(const char *list, unsigned *mask) {
     while (i < NUM_OUTPUTS && (strlen(OUTPUTS[i].name) != n || strncmp(OUTPUTS[i].name, list, n)))
       i++;
     if (i == NUM_OUTPUTS && !(n == 3 && !strncmp(list, "all", 3))) {
-      error("unknown output '%.*s' (outputs: json, summary, sarif, timeline, markdown, html, all)", (int)n, list);
+      error("unknown output '%.*s' (outputs: json, summary, sarif, timeline, markdown, html, patch, all)", (int)n, list);
       return -1;
     }
     *mask |= i == NUM_OUTPUTS ? ~0u : 1u << i;
@@ -408,7 +437,8 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
     return EXIT_SOFTWARE;
   }
   for (size_t i = 0; i < l->n; i++)
-    l->procs[i] = (omplens_report_process){l->traces[i], l->analyses[i], l->annotators[i]};
+    l->procs[i] =
+        (omplens_report_process){l->traces[i], l->analyses[i], l->annotators[i], l->fixers[i]};
   omplens_report_input in = {l->procs, l->n, exit_status};
   if (make_dir(o->output_dir))
     return EXIT_CANTCREAT;

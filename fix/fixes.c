@@ -27,10 +27,10 @@ const char *omplens_fix_strerror(int err) {
 }
 
 const char *omplens_fix_kind_name(int kind) {
-  static const char *const names[] = {
-      "manual",    "keep-resident", "keep-resident-caller", "drop-copy-back",
-      "remove-item", "remove-directive", "guard",            "hoist-alloc",
-      "map-alloc", "zero-on-device", "add-exit-data"};
+  static const char *const names[] = {"manual",         "keep-resident", "keep-resident-caller",
+                                      "drop-copy-back", "remove-item",   "remove-directive",
+                                      "guard",          "hoist-alloc",   "map-alloc",
+                                      "zero-on-device", "add-exit-data"};
   return kind >= 0 && (size_t)kind < sizeof names / sizeof *names ? names[kind] : "unknown";
 }
 
@@ -196,21 +196,22 @@ omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, co
     return NULL;
   }
   f->ast_rc = 1;
+  f->omp_errors = -2;
   f->src_rc = omplens_fix__source_load(path, &f->src);
   /* A source newer than the binary may not be what was run. */
   struct stat ss, sb;
-  f->newer_than_binary = module && !stat(path, &ss) && !stat(module, &sb) &&
-                         (ss.st_mtim.tv_sec > sb.st_mtim.tv_sec ||
-                          (ss.st_mtim.tv_sec == sb.st_mtim.tv_sec &&
-                           ss.st_mtim.tv_nsec > sb.st_mtim.tv_nsec));
+  f->newer_than_binary =
+      module && !stat(path, &ss) && !stat(module, &sb) &&
+      (ss.st_mtim.tv_sec > sb.st_mtim.tv_sec ||
+       (ss.st_mtim.tv_sec == sb.st_mtim.tv_sec && ss.st_mtim.tv_nsec > sb.st_mtim.tv_nsec));
   fx->files[fx->num_files++] = f;
   return f;
 }
 
 bool omplens_fix__file_ast(omplens_fixer *fx, omplens_fix__file *f, const char **why) {
   if (f->ast_rc == 1)
-    f->ast_rc = omplens_fix__ast_parse(f->path, (const char *const *)fx->args, fx->num_args,
-                                       &f->ast);
+    f->ast_rc =
+        omplens_fix__ast_parse(f->path, (const char *const *)fx->args, fx->num_args, &f->ast);
   if (f->ast_rc) {
     *why = "libclang could not parse the file";
     return false;
@@ -269,6 +270,30 @@ int omplens_fix_suggest(omplens_fixer *fx, const omplens_finding *f, omplens_fix
   return rc;
 }
 
+int omplens_fix_for_unreferenced(omplens_fixer *fx, uint64_t codeptr, const char *name,
+                                 const omplens_fix **out) {
+  *out = NULL;
+  int rc = derived(fx);
+  if (rc)
+    return rc;
+  if (!name)
+    return OMPLENS_FIX_EINVAL;
+  omplens_fix__file *file;
+  const omplens_directive *d =
+      omplens_fix__directive_of(fx, codeptr, OMPLENS_RUNTIME_TARGET, &file);
+  /* Its own fix first, else that of a finding on the same item. */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; d && i < fx->num_groups; i++) {
+      const omplens_fix__group *g = &fx->groups[i];
+      if ((g->unreferenced || pass) && g->leftover == SIZE_MAX && g->site.dir == d && g->site.var &&
+          !strcmp(g->site.var, name)) {
+        *out = &fx->fixes[i];
+        return 0;
+      }
+    }
+  return OMPLENS_FIX_ENOTFOUND;
+}
+
 int omplens_fix_list(omplens_fixer *fx, const omplens_fix **fixes, size_t *count) {
   *fixes = NULL;
   *count = 0;
@@ -303,21 +328,23 @@ static int build_patch(omplens_fixer *fx, int relative) {
         continue;
       omplens_fix__edits trial = {0};
       for (size_t i = 0; i < all.n; i++)
-        omplens_fix__edit(&trial, &file->src, all.v[i].begin, all.v[i].end, all.v[i].text);
+        omplens_fix__edit_raw(&trial, all.v[i].begin, all.v[i].end, all.v[i].text);
       for (size_t i = 0; i < gr->edits.n; i++)
-        omplens_fix__edit(&trial, &file->src, gr->edits.v[i].begin, gr->edits.v[i].end,
-                          gr->edits.v[i].text);
-      if (!trial.failed && omplens_fix__edits_sort(&trial)) {
+        omplens_fix__edit_raw(&trial, gr->edits.v[i].begin, gr->edits.v[i].end,
+                              gr->edits.v[i].text);
+      const char *why;
+      if (!trial.failed && omplens_fix__edits_sort(&trial) &&
+          omplens_fix__edits_ok(fx, file, &trial, &why)) {
         omplens_fix__edits_free(&all);
         all = trial;
       } else {
         omplens_fix__edits_free(&trial);
+        fx->groups[g].left_out = true;
         omplens_fix__buf_printf(&skipped, "%s%s:%u (%s)", skipped.len ? ", " : "",
                                 display_name(fx, file->path, 1), fx->fixes[g].line,
                                 omplens_fix_kind_name(fx->fixes[g].kind));
       }
     }
-    /* edit() converted "\n" already: the texts are copied as they are */
     omplens_fix__diff(&file->src, &all, display_name(fx, file->path, relative), &out);
     omplens_fix__edits_free(&all);
   }
@@ -348,6 +375,39 @@ int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const
   *patch = fx->patch[relative];
   if (skipped)
     *skipped = fx->skipped;
+  return 0;
+}
+
+int omplens_fix_predict_all(omplens_fixer *fx, uint64_t *savings_ns, double *speedup,
+                            size_t *num_removed) {
+  const char *patch;
+  int rc = omplens_fix_patch(fx, 0, &patch, NULL); /* decides which fixes go in */
+  if (rc)
+    return rc;
+  size_t n = 0;
+  for (size_t i = 0; i < fx->num_groups; i++)
+    n += fx->fixes[i].diff && !fx->groups[i].left_out ? fx->fixes[i].num_removed : 0;
+  uint32_t *all = malloc((n + 1) * sizeof *all);
+  if (!all)
+    return OMPLENS_FIX_ENOMEM;
+  size_t k = 0;
+  for (size_t i = 0; i < fx->num_groups; i++)
+    if (fx->fixes[i].diff && !fx->groups[i].left_out && fx->fixes[i].num_removed) {
+      memcpy(all + k, fx->fixes[i].removed, fx->fixes[i].num_removed * sizeof *all);
+      k += fx->fixes[i].num_removed;
+    }
+  omplens_fix__sort_unique(all, &k);
+  omplens_fix joint = {0};
+  joint.removed = all;
+  joint.num_removed = k;
+  omplens_fix__predict(fx, &joint);
+  free(all);
+  if (savings_ns)
+    *savings_ns = joint.predicted_savings_ns;
+  if (speedup)
+    *speedup = joint.predicted_speedup;
+  if (num_removed)
+    *num_removed = k;
   return 0;
 }
 
@@ -388,12 +448,10 @@ int omplens_fix_print(omplens_fixer *fx, FILE *out, int relative) {
 static char *group_diff(omplens_fixer *fx, const omplens_fix__group *g, int relative) {
   omplens_fix__buf b = {0};
   omplens_fix__buf_str(&b, "");
-  omplens_fix__diff(&g->site.file->src, &g->edits,
-                    display_name(fx, g->site.file->path, relative), &b);
+  omplens_fix__diff(&g->site.file->src, &g->edits, display_name(fx, g->site.file->path, relative),
+                    &b);
   return omplens_fix__buf_take(&b);
 }
-
-void omplens_fix__predict(omplens_fixer *fx, omplens_fix *f);
 
 /* Fills fx->fixes[i] from group i (edits already sorted). */
 int omplens_fix__publish(omplens_fixer *fx, size_t i) {
@@ -422,6 +480,7 @@ int omplens_fix__publish(omplens_fixer *fx, size_t i) {
   }
   f->findings = g->findings;
   f->num_findings = g->num_findings;
+  f->unreferenced = g->unreferenced ? g->site.var : NULL;
   if (g->leftover != SIZE_MAX) {
     size_t *lo = malloc(sizeof *lo);
     if (lo) {

@@ -17,7 +17,7 @@
 typedef struct walk {
   omplens_fix__ast *a;
   size_t cap_nodes, cap_names, cap_macros;
-  uint32_t *ref_loc;  /* per node: the referenced declaration's offset */
+  uint32_t *ref_loc; /* per node: the referenced declaration's offset */
   int failed;
 } walk;
 
@@ -99,16 +99,17 @@ static int classify_type(CXType t) {
 }
 
 static int binary_op(CXCursor c) {
-  enum CX_BinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
-  if (k == CX_BO_Assign)
+  enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
+  if (k == CXBinaryOperator_Assign)
     return OMPLENS_FIX__OP_ASSIGN;
-  if (k >= CX_BO_MulAssign && k <= CX_BO_OrAssign)
+  if (k >= CXBinaryOperator_MulAssign && k <= CXBinaryOperator_OrAssign)
     return OMPLENS_FIX__OP_UPDATE;
-  if (k == CX_BO_Add || k == CX_BO_Sub)
+  if (k == CXBinaryOperator_Add || k == CXBinaryOperator_Sub)
     return OMPLENS_FIX__OP_ARITH;
-  if ((k >= CX_BO_LT && k <= CX_BO_NE) || k == CX_BO_LAnd || k == CX_BO_LOr)
+  if ((k >= CXBinaryOperator_LT && k <= CXBinaryOperator_NE) || k == CXBinaryOperator_LAnd ||
+      k == CXBinaryOperator_LOr)
     return OMPLENS_FIX__OP_COMPARE;
-  if (k == CX_BO_Comma)
+  if (k == CXBinaryOperator_Comma)
     return OMPLENS_FIX__OP_COMMA;
   return OMPLENS_FIX__OP_OTHER;
 }
@@ -141,33 +142,62 @@ static void kind_of(CXCursor c, omplens_fix__node *n) {
   case CXCursor_VarDecl:
     n->kind = OMPLENS_FIX__N_VAR;
     n->elem = (uint8_t)classify_type(clang_getCursorType(c));
-    n->global = clang_getCursorKind(clang_getCursorSemanticParent(c)) ==
-                    CXCursor_TranslationUnit ||
+    n->global = clang_getCursorKind(clang_getCursorSemanticParent(c)) == CXCursor_TranslationUnit ||
                 clang_Cursor_getStorageClass(c) == CX_SC_Static;
     return;
   case CXCursor_ParmDecl:
     n->kind = OMPLENS_FIX__N_PARM;
     n->elem = (uint8_t)classify_type(clang_getCursorType(c));
     return;
-  case CXCursor_EnumConstantDecl: n->kind = OMPLENS_FIX__N_ENUM_CONST; return;
+  case CXCursor_EnumConstantDecl:
+    n->kind = OMPLENS_FIX__N_ENUM_CONST;
+    return;
   case CXCursor_TypedefDecl:
   case CXCursor_StructDecl:
   case CXCursor_UnionDecl:
-  case CXCursor_EnumDecl: n->kind = OMPLENS_FIX__N_TYPE_DECL; return;
-  case CXCursor_DeclRefExpr: n->kind = OMPLENS_FIX__N_DECLREF; return;
-  case CXCursor_CallExpr: n->kind = OMPLENS_FIX__N_CALL; return;
-  case CXCursor_ForStmt: n->kind = OMPLENS_FIX__N_FOR; return;
-  case CXCursor_WhileStmt: n->kind = OMPLENS_FIX__N_WHILE; return;
-  case CXCursor_DoStmt: n->kind = OMPLENS_FIX__N_DO; return;
-  case CXCursor_IfStmt: n->kind = OMPLENS_FIX__N_IF; return;
-  case CXCursor_SwitchStmt: n->kind = OMPLENS_FIX__N_SWITCH; return;
-  case CXCursor_CompoundStmt: n->kind = OMPLENS_FIX__N_COMPOUND; return;
-  case CXCursor_DeclStmt: n->kind = OMPLENS_FIX__N_DECLSTMT; return;
-  case CXCursor_ReturnStmt: n->kind = OMPLENS_FIX__N_RETURN; return;
+  case CXCursor_EnumDecl:
+    n->kind = OMPLENS_FIX__N_TYPE_DECL;
+    return;
+  case CXCursor_DeclRefExpr:
+    n->kind = OMPLENS_FIX__N_DECLREF;
+    return;
+  case CXCursor_CallExpr:
+    n->kind = OMPLENS_FIX__N_CALL;
+    return;
+  case CXCursor_ForStmt:
+    n->kind = OMPLENS_FIX__N_FOR;
+    return;
+  case CXCursor_WhileStmt:
+    n->kind = OMPLENS_FIX__N_WHILE;
+    return;
+  case CXCursor_DoStmt:
+    n->kind = OMPLENS_FIX__N_DO;
+    return;
+  case CXCursor_IfStmt:
+    n->kind = OMPLENS_FIX__N_IF;
+    return;
+  case CXCursor_SwitchStmt:
+    n->kind = OMPLENS_FIX__N_SWITCH;
+    return;
+  case CXCursor_CompoundStmt:
+    n->kind = OMPLENS_FIX__N_COMPOUND;
+    return;
+  case CXCursor_DeclStmt:
+    n->kind = OMPLENS_FIX__N_DECLSTMT;
+    return;
+  case CXCursor_ReturnStmt:
+    n->kind = OMPLENS_FIX__N_RETURN;
+    return;
   case CXCursor_GotoStmt:
-  case CXCursor_IndirectGotoStmt: n->kind = OMPLENS_FIX__N_GOTO; return;
-  case CXCursor_BreakStmt: n->kind = OMPLENS_FIX__N_BREAK; return;
-  case CXCursor_ContinueStmt: n->kind = OMPLENS_FIX__N_CONTINUE; return;
+  case CXCursor_IndirectGotoStmt:
+    n->kind = OMPLENS_FIX__N_GOTO;
+    return;
+  case CXCursor_BreakStmt:
+    n->kind = OMPLENS_FIX__N_BREAK;
+    return;
+  case CXCursor_ContinueStmt:
+    n->kind = OMPLENS_FIX__N_CONTINUE;
+    return;
   case CXCursor_BinaryOperator:
   case CXCursor_CompoundAssignOperator:
     n->kind = OMPLENS_FIX__N_BINARY;
@@ -177,16 +207,30 @@ static void kind_of(CXCursor c, omplens_fix__node *n) {
     n->kind = OMPLENS_FIX__N_UNARY;
     n->op = (uint8_t)unary_op(c);
     return;
-  case CXCursor_ArraySubscriptExpr: n->kind = OMPLENS_FIX__N_SUBSCRIPT; return;
-  case CXCursor_MemberRefExpr: n->kind = OMPLENS_FIX__N_MEMBER; return;
-  case CXCursor_ParenExpr: n->kind = OMPLENS_FIX__N_PAREN; return;
-  case CXCursor_CStyleCastExpr: n->kind = OMPLENS_FIX__N_CAST; return;
-  case CXCursor_UnexposedExpr: n->kind = OMPLENS_FIX__N_IMPLICIT; return;
-  case CXCursor_ConditionalOperator: n->kind = OMPLENS_FIX__N_CONDITIONAL; return;
+  case CXCursor_ArraySubscriptExpr:
+    n->kind = OMPLENS_FIX__N_SUBSCRIPT;
+    return;
+  case CXCursor_MemberRefExpr:
+    n->kind = OMPLENS_FIX__N_MEMBER;
+    return;
+  case CXCursor_ParenExpr:
+    n->kind = OMPLENS_FIX__N_PAREN;
+    return;
+  case CXCursor_CStyleCastExpr:
+    n->kind = OMPLENS_FIX__N_CAST;
+    return;
+  case CXCursor_UnexposedExpr:
+    n->kind = OMPLENS_FIX__N_IMPLICIT;
+    return;
+  case CXCursor_ConditionalOperator:
+    n->kind = OMPLENS_FIX__N_CONDITIONAL;
+    return;
   case CXCursor_IntegerLiteral:
   case CXCursor_FloatingLiteral:
   case CXCursor_CharacterLiteral:
-  case CXCursor_StringLiteral: n->kind = OMPLENS_FIX__N_LITERAL; return;
+  case CXCursor_StringLiteral:
+    n->kind = OMPLENS_FIX__N_LITERAL;
+    return;
   default:
     if (clang_isExpression(k))
       n->kind = OMPLENS_FIX__N_OTHER_EXPR;
@@ -261,7 +305,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 static const omplens_fix__ast *sort_ast; /* for cmp_loc only */
 
 static int cmp_loc(const void *x, const void *y) {
-  uint32_t a = sort_ast->nodes[*(const uint32_t *)x].loc, b = sort_ast->nodes[*(const uint32_t *)y].loc;
+  uint32_t a = sort_ast->nodes[*(const uint32_t *)x].loc,
+           b = sort_ast->nodes[*(const uint32_t *)y].loc;
   return a < b ? -1 : a > b;
 }
 
@@ -343,12 +388,11 @@ int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num
     argv[n++] = args[i];
   CXIndex cx = clang_createIndex(0, 0);
   CXTranslationUnit tu = NULL;
-  enum CXErrorCode err = cx ? clang_parseTranslationUnit2(
-                                  cx, path, argv, (int)n, NULL, 0,
-                                  CXTranslationUnit_DetailedPreprocessingRecord |
-                                      CXTranslationUnit_KeepGoing,
-                                  &tu)
-                            : CXError_Failure;
+  enum CXErrorCode err =
+      cx ? clang_parseTranslationUnit2(
+               cx, path, argv, (int)n, NULL, 0,
+               CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu)
+         : CXError_Failure;
   free(argv);
   free(dir);
   if (err != CXError_Success || !tu) {
@@ -486,8 +530,8 @@ bool omplens_fix__ast_is_macro(const omplens_fix__ast *a, const char *name) {
 uint32_t omplens_fix__ast_up(const omplens_fix__ast *a, uint32_t n, uint32_t *child) {
   uint32_t p = a->nodes[n].parent;
   *child = n;
-  while (p != OMPLENS_FIX__NONE &&
-         (a->nodes[p].kind == OMPLENS_FIX__N_PAREN || a->nodes[p].kind == OMPLENS_FIX__N_IMPLICIT)) {
+  while (p != OMPLENS_FIX__NONE && (a->nodes[p].kind == OMPLENS_FIX__N_PAREN ||
+                                    a->nodes[p].kind == OMPLENS_FIX__N_IMPLICIT)) {
     *child = p;
     p = a->nodes[p].parent;
   }
@@ -628,4 +672,48 @@ int omplens_fix__ast_use(const omplens_fix__ast *a, uint32_t ref, uint32_t *othe
       return OMPLENS_FIX__USE_ESCAPE;
     }
   }
+}
+
+int omplens_fix__openmp_errors(const char *path, const char *text, const char *const *args,
+                               size_t num_args, char **first) {
+  if (first)
+    *first = NULL;
+  const char **argv = calloc(num_args + 3, sizeof *argv);
+  char *dir = strdup(path);
+  if (!argv || !dir) {
+    free(argv);
+    free(dir);
+    return -1;
+  }
+  char *slash = strrchr(dir, '/');
+  char inc[4200];
+  snprintf(inc, sizeof inc, "-I%s", slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".");
+  size_t n = 0;
+  argv[n++] = "-fopenmp";
+  argv[n++] = inc;
+  for (size_t i = 0; i < num_args; i++)
+    argv[n++] = args[i];
+  struct CXUnsavedFile unsaved = {path, text, (unsigned long)strlen(text)};
+  CXIndex cx = clang_createIndex(0, 0);
+  CXTranslationUnit tu = NULL;
+  enum CXErrorCode err = cx ? clang_parseTranslationUnit2(cx, path, argv, (int)n, &unsaved, 1,
+                                                          CXTranslationUnit_KeepGoing, &tu)
+                            : CXError_Failure;
+  free(argv);
+  free(dir);
+  int errors = -1;
+  if (err == CXError_Success && tu) {
+    omplens_fix__ast a;
+    memset(&a, 0, sizeof a);
+    read_errors(&a, tu);
+    errors = a.errors;
+    if (first)
+      *first = a.first_error;
+    else
+      free(a.first_error);
+    clang_disposeTranslationUnit(tu);
+  }
+  if (cx)
+    clang_disposeIndex(cx);
+  return errors;
 }

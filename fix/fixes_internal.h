@@ -40,13 +40,13 @@ void omplens_fix__buf_free(omplens_fix__buf *b);
 /* ---- source text (fixes_text.c) ---- */
 
 typedef struct omplens_fix__source {
-  char *path;         /* as given */
-  char *text;         /* the bytes, NUL-terminated */
+  char *path; /* as given */
+  char *text; /* the bytes, NUL-terminated */
   size_t size;
   size_t *line_start; /* num_lines + 1 entries: line L (1-based) is
                          [line_start[L-1], line_start[L]), EOL included */
   size_t num_lines;
-  const char *eol;    /* "\n" or "\r\n": what most lines end with */
+  const char *eol; /* "\n" or "\r\n": what most lines end with */
 } omplens_fix__source;
 
 /* Reads path (at most OMPLENS_DIRECTIVES_MAX_FILE bytes). 0, or
@@ -81,16 +81,17 @@ typedef struct omplens_fix__edits {
 } omplens_fix__edits;
 
 /* Adds a replacement. Every "\n" of text becomes the source's EOL. */
-void omplens_fix__edit(omplens_fix__edits *e, const omplens_fix__source *s, size_t begin,
-                       size_t end, const char *text);
+void omplens_fix__replace(omplens_fix__edits *e, const omplens_fix__source *s, size_t begin,
+                          size_t end, const char *text);
+/* The same without converting line endings (copying another edit). */
+void omplens_fix__edit_raw(omplens_fix__edits *e, size_t begin, size_t end, const char *text);
 /* Inserts whole lines before line (1-based; num_lines + 1 appends). lines
  * is one or more "...\n"; each gets indent (indent_len bytes) first. */
-void omplens_fix__insert_lines(omplens_fix__edits *e, const omplens_fix__source *s,
-                               unsigned line, const char *indent, size_t indent_len,
-                               const char *lines);
+void omplens_fix__insert_lines(omplens_fix__edits *e, const omplens_fix__source *s, unsigned line,
+                               const char *indent, size_t indent_len, const char *lines);
 /* Removes lines first..last (1-based, EOLs included). */
-void omplens_fix__remove_lines(omplens_fix__edits *e, const omplens_fix__source *s,
-                               unsigned first, unsigned last);
+void omplens_fix__remove_lines(omplens_fix__edits *e, const omplens_fix__source *s, unsigned first,
+                               unsigned last);
 void omplens_fix__edits_free(omplens_fix__edits *e);
 /* Sorts by begin (stable); false when two edits overlap (an insertion at
  * the start of a replacement does not). */
@@ -100,43 +101,47 @@ char *omplens_fix__apply(const omplens_fix__source *s, const omplens_fix__edits 
 /* Appends to out the unified diff (3 lines of context, headers "--- a/" and
  * "+++ b/" + name, where a name starting with '/' gives "a/..." with one
  * slash) of sorted, non-overlapping edits. Nothing when there is no edit. */
-void omplens_fix__diff(const omplens_fix__source *s, const omplens_fix__edits *e,
-                       const char *name, omplens_fix__buf *out);
+void omplens_fix__diff(const omplens_fix__source *s, const omplens_fix__edits *e, const char *name,
+                       omplens_fix__buf *out);
+
+/* Applies a one-file diff strictly (hunks at their lines, exact context)
+ * to s and compares the result with expected. */
+bool omplens_fix__diff_verify(const omplens_fix__source *s, const char *diff, const char *expected);
 
 /* ---- pragma lines as written (fixes_pragma.c) ---- */
 
 typedef struct omplens_fix__pitem {
-  size_t begin, end;  /* raw bytes of the item, trimmed */
-  char *text;         /* normalized: comments dropped, whitespace runs made
-                         one space, continuations joined */
-  size_t clause;      /* index of its clause */
+  size_t begin, end; /* raw bytes of the item, trimmed */
+  char *text;        /* normalized: comments dropped, whitespace runs made
+                        one space, continuations joined */
+  size_t clause;     /* index of its clause */
 } omplens_fix__pitem;
 
 typedef struct omplens_fix__pclause {
   char name[32];
-  size_t begin, end;   /* name .. ')' inclusive (raw), end exclusive */
-  size_t open, close;  /* raw offsets of '(' and ')'; SIZE_MAX without */
-  size_t colon;        /* the top-level ':' ending the modifiers, SIZE_MAX */
+  size_t begin, end;           /* name .. ')' inclusive (raw), end exclusive */
+  size_t open, close;          /* raw offsets of '(' and ')'; SIZE_MAX without */
+  size_t colon;                /* the top-level ':' ending the modifiers, SIZE_MAX */
   size_t type_begin, type_end; /* the map-type keyword, SIZE_MAX if none */
-  char *modifiers;     /* normalized text before the map type ("always, ")
-                          or "" */
+  char *modifiers;             /* normalized text before the map type ("always, ")
+                                  or "" */
   size_t first_item, num_items;
-  size_t before;       /* raw offset just after the previous clause or the
-                          directive name: removing [before, end) removes the
-                          clause and the space (and comma) before it */
+  size_t before; /* raw offset just after the previous clause or the
+                    directive name: removing [before, end) removes the
+                    clause and the space (and comma) before it */
 } omplens_fix__pclause;
 
 typedef struct omplens_fix__pragma {
-  size_t begin;        /* the '#' */
-  size_t end;          /* just past the last byte of the logical line, before
-                          its final EOL (trailing comments included) */
-  size_t last;         /* just past the last byte of the last clause or
-                          word: where a clause is appended */
+  size_t begin; /* the '#' */
+  size_t end;   /* just past the last byte of the logical line, before
+                   its final EOL (trailing comments included) */
+  size_t last;  /* just past the last byte of the last clause or
+                   word: where a clause is appended */
   unsigned first_line, last_line;
-  bool clean_start;    /* only blanks before '#' on its line */
-  bool clean_end;      /* only blanks and comments after `last` on the last
-                          line */
-  char *name;          /* "target teams distribute parallel for" */
+  bool clean_start; /* only blanks before '#' on its line */
+  bool clean_end;   /* only blanks and comments after `last` on the last
+                       line */
+  char *name;       /* "target teams distribute parallel for" */
   omplens_fix__pclause *clauses;
   size_t num_clauses;
   omplens_fix__pitem *items; /* items of map, to and from clauses */
@@ -161,9 +166,8 @@ const char *omplens_fix__pragma_remove_item(const omplens_fix__source *s,
  * rewrites the clause's type when the item is alone in it, else moves the
  * item into a new clause `map(MODIFIERS type: item)` after it. `always` is
  * dropped for alloc, release and delete. */
-const char *omplens_fix__pragma_set_type(const omplens_fix__source *s,
-                                         const omplens_fix__pragma *p, size_t item,
-                                         const char *type, omplens_fix__edits *e);
+const char *omplens_fix__pragma_set_type(const omplens_fix__source *s, const omplens_fix__pragma *p,
+                                         size_t item, const char *type, omplens_fix__edits *e);
 /* Appends " clause" after the last clause. */
 const char *omplens_fix__pragma_add_clause(const omplens_fix__source *s,
                                            const omplens_fix__pragma *p, const char *clause,
@@ -198,7 +202,7 @@ enum omplens_fix__node_kind {
   OMPLENS_FIX__N_GOTO,
   OMPLENS_FIX__N_BREAK,
   OMPLENS_FIX__N_CONTINUE,
-  OMPLENS_FIX__N_BINARY,   /* op: enum omplens_fix__op */
+  OMPLENS_FIX__N_BINARY, /* op: enum omplens_fix__op */
   OMPLENS_FIX__N_UNARY,
   OMPLENS_FIX__N_SUBSCRIPT,
   OMPLENS_FIX__N_MEMBER,
@@ -213,13 +217,13 @@ enum omplens_fix__node_kind {
 
 enum omplens_fix__op {
   OMPLENS_FIX__OP_NONE = 0,
-  OMPLENS_FIX__OP_ASSIGN,   /* = */
-  OMPLENS_FIX__OP_UPDATE,   /* += -= ... (compound assignment) */
-  OMPLENS_FIX__OP_INCDEC,   /* ++ -- */
-  OMPLENS_FIX__OP_DEREF,    /* unary * */
-  OMPLENS_FIX__OP_ADDROF,   /* unary & */
-  OMPLENS_FIX__OP_ARITH,    /* binary + - (pointer arithmetic keeps the base) */
-  OMPLENS_FIX__OP_COMPARE,  /* == != < <= > >= && || ! */
+  OMPLENS_FIX__OP_ASSIGN,  /* = */
+  OMPLENS_FIX__OP_UPDATE,  /* += -= ... (compound assignment) */
+  OMPLENS_FIX__OP_INCDEC,  /* ++ -- */
+  OMPLENS_FIX__OP_DEREF,   /* unary * */
+  OMPLENS_FIX__OP_ADDROF,  /* unary & */
+  OMPLENS_FIX__OP_ARITH,   /* binary + - (pointer arithmetic keeps the base) */
+  OMPLENS_FIX__OP_COMPARE, /* == != < <= > >= && || ! */
   OMPLENS_FIX__OP_COMMA,
   OMPLENS_FIX__OP_OTHER,
 };
@@ -248,11 +252,11 @@ typedef struct omplens_fix__node {
 typedef struct omplens_fix__ast {
   omplens_fix__node *nodes;
   size_t num_nodes;
-  char *names;         /* NUL-separated; names[0] is "" */
+  char *names; /* NUL-separated; names[0] is "" */
   size_t names_len;
-  char **macros;       /* names of the macros defined (any file) */
+  char **macros; /* names of the macros defined (any file) */
   size_t num_macros;
-  int errors;          /* libclang errors: the tree may be partial */
+  int errors; /* libclang errors: the tree may be partial */
   char *first_error;
 } omplens_fix__ast;
 
@@ -262,6 +266,11 @@ typedef struct omplens_fix__ast {
 int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
                            omplens_fix__ast *out);
 void omplens_fix__ast_free(omplens_fix__ast *a);
+/* Parses text as path's contents with -fopenmp (the OpenMP rules checked,
+ * where the plain parse ignores pragmas): the number of errors, their first
+ * in *first (caller frees; may be NULL), or -1 when libclang fails. */
+int omplens_fix__openmp_errors(const char *path, const char *text, const char *const *args,
+                               size_t num_args, char **first);
 const char *omplens_fix__ast_name(const omplens_fix__ast *a, uint32_t node);
 /* True when node n lies within node ancestor (or is it). */
 bool omplens_fix__ast_within(const omplens_fix__ast *a, uint32_t n, uint32_t ancestor);
@@ -307,43 +316,49 @@ uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t expr);
 /* One source file as the fixer sees it. */
 typedef struct omplens_fix__file {
   char *path;
-  int src_rc;                 /* 0: src is loaded */
+  int src_rc; /* 0: src is loaded */
   omplens_fix__source src;
-  int ast_rc;                 /* 1: not parsed yet */
+  int ast_rc; /* 1: not parsed yet */
   omplens_fix__ast ast;
   const omplens_directive *const *dirs; /* every target directive, in order */
   size_t num_dirs;
   bool dirs_done;
-  bool newer_than_binary;     /* the source changed after the build */
+  bool newer_than_binary; /* the source changed after the build */
+  int omp_errors;         /* errors of the -fopenmp parse as it is;
+                             -2 until asked */
 } omplens_fix__file;
 
 /* A finding's directive item. */
 typedef struct omplens_fix__site {
   omplens_fix__file *file;
   const omplens_directive *dir;
-  size_t item;                /* in dir->items */
-  uint32_t fn;                /* node of the directive's function */
-  const char *var;            /* dir->items[item].var */
-  const char *reason;         /* why there is none (owned by the fixer) */
+  size_t item;        /* in dir->items; SIZE_MAX: unknown */
+  const char *var;    /* dir->items[item].var */
+  const char *reason; /* why there is none (owned by the fixer) */
 } omplens_fix__site;
 
 /* The findings one change removes. */
 typedef struct omplens_fix__group {
-  int kind;                   /* the rule chosen (enum omplens_fix_kind) */
-  omplens_fix__site site;     /* the first finding's */
-  uint32_t loop;              /* wraps, hoists and guards: the loop node  */
-  uint32_t call;              /* KEEP_RESIDENT_CALLER: the call site      */
+  int kind;               /* the rule chosen (enum omplens_fix_kind) */
+  int intended;           /* manual groups: the rule that would apply */
+  omplens_fix__site site; /* the first finding's */
+  uint32_t loop;          /* wraps, hoists and guards: the loop node  */
+  uint32_t call;          /* KEEP_RESIDENT_CALLER: the call site      */
   size_t *findings;
   size_t num_findings, cap_findings;
-  omplens_fix__site *sites;   /* the sites of the findings, same order    */
-  omplens_fix__buf reason;    /* manual: why                              */
-  omplens_fix__buf recipe;    /* manual: what to do                       */
+  omplens_fix__site *sites; /* the sites of the findings, same order    */
+  omplens_fix__buf reason;  /* manual: why                              */
+  omplens_fix__buf recipe;  /* manual: what to do                       */
   omplens_fix__buf summary;
   omplens_fix__buf note;
   omplens_fix__edits edits;
   int confidence;
-  const char *new_type;       /* map type the rule gives the item          */
-  size_t leftover;            /* ADD_EXIT_DATA: its leftover, else SIZE_MAX */
+  const char *new_type; /* map type the rule gives the item          */
+  size_t leftover;      /* ADD_EXIT_DATA: its leftover, else SIZE_MAX */
+  bool unreferenced;    /* removes an item the kernel never names   */
+  bool left_out;        /* its edits overlap an earlier fix's: not in
+                           the merged patch                           */
+  uint64_t codeptr;     /* unreferenced groups: the kernel's address */
 } omplens_fix__group;
 
 struct omplens_fixer {
@@ -368,17 +383,17 @@ struct omplens_fixer {
   size_t num_files, cap_files;
   struct omplens_fix__code *codes; /* codeptr -> directive */
   size_t num_codes, cap_codes;
-  uint32_t *delete_of;        /* per ALLOC event: its DELETE, or NONE      */
+  uint32_t *delete_of; /* per ALLOC event: its DELETE, or NONE      */
 
   bool derived;
   int derive_rc;
   omplens_fix__group *groups;
   size_t num_groups, cap_groups;
-  omplens_fix *fixes;         /* one per group                             */
-  size_t *fix_of_finding;     /* index into fixes, SIZE_MAX: none          */
+  omplens_fix *fixes;     /* one per group                             */
+  size_t *fix_of_finding; /* index into fixes, SIZE_MAX: none          */
   char *patch[2];
   char *skipped;
-  void *whatif;               /* omplens_whatif *, when built with it      */
+  void *whatif; /* omplens_whatif *, when built with it      */
 
   char **owned;
   size_t num_owned, cap_owned;
@@ -398,27 +413,37 @@ void omplens_fix__file_dirs(omplens_fixer *fx, omplens_fix__file *f);
 
 /* fixes_plan.c */
 int omplens_fix__derive(omplens_fixer *fx);
+/* Whether item i of d is one its kernel's body never names (and the body
+ * calls nothing that could). */
+bool omplens_fix__unreferenced(const omplens_directive *d, size_t item);
+/* Why no diff may touch directive d of file path (macro, header, partial
+ * parse, newer than the binary), or NULL. */
+const char *omplens_fix__directive_unsafe(const omplens_directive *d, const char *path, bool newer);
 /* The directive a code address belongs to (cached), or NULL. */
 const omplens_directive *omplens_fix__directive_of(omplens_fixer *fx, uint64_t codeptr,
-                                                   int runtime_kind,
-                                                   omplens_fix__file **file);
+                                                   int runtime_kind, omplens_fix__file **file);
 
 /* fixes_evidence.c: what the trace says about the events of a directive item. */
 typedef struct omplens_fix__evidence {
-  uint32_t h2d, d2h, allocs;           /* events at the directive item       */
+  uint32_t h2d, d2h, allocs;                         /* events at the directive item       */
   uint32_t h2d_flagged, d2h_flagged, allocs_flagged; /* by the group's findings */
-  bool h2d_unflagged_first_only;       /* the H2Ds not flagged are each the
-                                          first of their buffer            */
-  bool h2d_unflagged_last_only;        /* ... each the last of its buffer  */
+  bool h2d_unflagged_first_only;                     /* the H2Ds not flagged are each the
+                                                        first of their buffer            */
+  bool h2d_unflagged_last_only;                      /* ... each the last of its buffer  */
   bool d2h_unflagged_last_only;
-  uint32_t buffers;                    /* distinct host buffers            */
+  uint32_t buffers; /* distinct host buffers            */
 } omplens_fix__evidence;
 
 void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
                               const omplens_fix__site *site, omplens_fix__evidence *out);
 /* The events the group's change removes (sorted, distinct; caller frees). */
-int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_t **out,
-                         size_t *n);
+int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_t **out, size_t *n);
+/* Sorts ids and drops repeats; *n becomes the new count. */
+void omplens_fix__sort_unique(uint32_t *ids, size_t *n);
+/* Fills f->predicted_* from f->removed. */
+void omplens_fix__predict(omplens_fixer *fx, omplens_fix *f);
+/* Whether the kernel at codeptr moved or allocated var. */
+bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var);
 /* Whether every instance of finding f carries XXH3-64 of f->bytes zeros. */
 bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f);
 /* The index of event e's construct kind as an OMPLENS_RUNTIME_* value. */
@@ -426,8 +451,65 @@ int omplens_fix__runtime_kind(const omplens_fixer *fx, const omplens_event *e);
 /* Whether the event's map item names var (annotator), or -1: unknown. */
 int omplens_fix__event_is_var(omplens_fixer *fx, const omplens_event *e, const char *var);
 
+/* ---- rules (fixes_rules.c, fixes_loops.c) ---- */
+
+/* What a rule works on. */
+typedef struct omplens_fix__ctx {
+  omplens_fixer *fx;
+  omplens_fix__group *g;
+  omplens_fix__file *file;
+  const omplens_fix__source *src;
+  const omplens_fix__ast *ast; /* NULL until omplens_fix__need_ast() */
+} omplens_fix__ctx;
+
+/* Gives up on a diff: records the reason (the first one given) and the
+ * recipe of the group's rule, makes the group manual; returns false. */
+bool omplens_fix__fail(omplens_fix__ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Parses the file if needed; false (and the group manual) when it cannot. */
+bool omplens_fix__need_ast(omplens_fix__ctx *c);
+/* Reads the site's pragma as written and checks its items against the
+ * index; false (group manual) on a mismatch. */
+bool omplens_fix__scan_site(omplens_fix__ctx *c, const omplens_fix__site *s,
+                            omplens_fix__pragma *p);
+const char *omplens_fix__item_text(const omplens_fix__site *s); /* "the buffer" if unknown */
+unsigned omplens_fix__ctx_line(const omplens_fix__ctx *c, size_t offset);
+const char *omplens_fix__short_name(const char *path);
+/* Offset of the directive's '#'; SIZE_MAX if outside the file. */
+size_t omplens_fix__pragma_at(const omplens_fix__ctx *c, const omplens_directive *d);
+bool omplens_fix__has_clause(const omplens_directive *d, int kind);
+/* " device(...)" of a directive (owned by the fixer), or "". */
+const char *omplens_fix__device_clause(omplens_fix__ctx *c, const omplens_directive *d);
+
+/* fixes_loops.c: keep-resident (both kinds) and hoist-alloc. */
+bool omplens_fix__build_resident(omplens_fix__ctx *c);
+bool omplens_fix__build_hoist(omplens_fix__ctx *c);
+
+/* `for ([type] v = A; v < B; v++)` as read from the source. */
+typedef struct omplens_fix__canon {
+  char var[128];
+  char *init;  /* A */
+  char *bound; /* B */
+  bool less_equal;
+} omplens_fix__canon;
+void omplens_fix__canon_free(omplens_fix__canon *k);
+/* Whether the site's directive runs once per iteration of its innermost
+ * loop, a canonical one (then *loop and *k are set; free k). */
+bool omplens_fix__once_per_iteration(omplens_fix__ctx *c, const omplens_fix__site *s,
+                                     uint32_t *loop, omplens_fix__canon *k);
+/* Whether the loop runs once per program run (not nested, in main or in a
+ * function called once from outside any loop); false makes the group
+ * manual. */
+bool omplens_fix__loop_runs_once(omplens_fix__ctx *c, uint32_t loop);
+/* e, or (e) when it is not a plain name or number (caller frees). */
+char *omplens_fix__paren(const char *e);
+
 /* fixes_rules.c: fills the group's edits and texts (or its manual recipe). */
 void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g);
+/* fixes_rules.c: whether edits of file f give a text that the strict
+ * patch check and the -fopenmp parse accept; *why (owned) when not. */
+bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
+                           const char **why);
 /* fixes_rules.c: the group of a leftover (ADD_EXIT_DATA or manual). */
 void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
                                  const omplens_leftover *lo);

@@ -14,7 +14,7 @@ typedef struct logical {
   char *c;     /* the logical line */
   size_t *pos; /* file offset of each character */
   size_t n, cap;
-  size_t end;  /* file offset of the final EOL (or the end of the file) */
+  size_t end; /* file offset of the final EOL (or the end of the file) */
 } logical;
 
 static bool push(logical *l, char c, size_t pos) {
@@ -112,9 +112,7 @@ char *omplens_fix__normalize(const char *s, size_t n) {
 
 /* ---- tokens of the logical line ---- */
 
-static bool is_ident(char c) {
-  return isalnum((unsigned char)c) || c == '_';
-}
+static bool is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 static size_t skip_space(const logical *l, size_t i) {
   while (i < l->n - 1 && l->c[i] == ' ')
@@ -147,8 +145,8 @@ static size_t match_close(const logical *l, size_t i) {
 }
 
 static const char *const DIRECTIVE_WORDS[] = {
-    "target", "teams", "distribute", "parallel", "for",  "simd",   "data",  "enter",
-    "exit",   "update", "loop",      "masked",   "master", "taskloop", NULL};
+    "target", "teams",  "distribute", "parallel", "for",    "simd",     "data", "enter",
+    "exit",   "update", "loop",       "masked",   "master", "taskloop", NULL};
 
 static bool directive_word(const char *w, size_t n) {
   for (const char *const *d = DIRECTIVE_WORDS; *d; d++)
@@ -179,8 +177,8 @@ static void trim(const logical *l, size_t *b, size_t *e) {
     (*e)--;
 }
 
-static int add_item(omplens_fix__pragma *p, const logical *l, size_t b, size_t e,
-                    size_t clause, size_t *cap) {
+static int add_item(omplens_fix__pragma *p, const logical *l, size_t b, size_t e, size_t clause,
+                    size_t *cap) {
   trim(l, &b, &e);
   if (b == e)
     return OMPLENS_FIX_EINVAL; /* an empty item: not a valid list */
@@ -393,13 +391,13 @@ size_t omplens_fix__pragma_data_clauses(const omplens_fix__pragma *p) {
 /* ---- edits ---- */
 
 /* Removes item i from its clause, which keeps other items. */
-static void remove_from_list(const omplens_fix__source *s, const omplens_fix__pragma *p,
-                             size_t i, omplens_fix__edits *e) {
+static void remove_from_list(const omplens_fix__source *s, const omplens_fix__pragma *p, size_t i,
+                             omplens_fix__edits *e) {
   const omplens_fix__pclause *c = &p->clauses[p->items[i].clause];
   if (i + 1 < c->first_item + c->num_items) /* "item, " up to the next item */
-    omplens_fix__edit(e, s, p->items[i].begin, p->items[i + 1].begin, "");
+    omplens_fix__replace(e, s, p->items[i].begin, p->items[i + 1].begin, "");
   else /* ", item" after the previous one */
-    omplens_fix__edit(e, s, p->items[i - 1].end, p->items[i].end, "");
+    omplens_fix__replace(e, s, p->items[i - 1].end, p->items[i].end, "");
 }
 
 const char *omplens_fix__pragma_remove_item(const omplens_fix__source *s,
@@ -411,7 +409,7 @@ const char *omplens_fix__pragma_remove_item(const omplens_fix__source *s,
   if (c->num_items > 1)
     remove_from_list(s, p, item, e);
   else
-    omplens_fix__edit(e, s, c->before, c->end, "");
+    omplens_fix__replace(e, s, c->before, c->end, "");
   return NULL;
 }
 
@@ -435,9 +433,8 @@ static char *modifiers_for(const omplens_fix__pclause *c, const char *type) {
   return omplens_fix__buf_take(&b);
 }
 
-const char *omplens_fix__pragma_set_type(const omplens_fix__source *s,
-                                         const omplens_fix__pragma *p, size_t item,
-                                         const char *type, omplens_fix__edits *e) {
+const char *omplens_fix__pragma_set_type(const omplens_fix__source *s, const omplens_fix__pragma *p,
+                                         size_t item, const char *type, omplens_fix__edits *e) {
   if (item >= p->num_items)
     return "the item is not in the directive as written";
   const omplens_fix__pclause *c = &p->clauses[p->items[item].clause];
@@ -463,20 +460,20 @@ const char *omplens_fix__pragma_set_type(const omplens_fix__source *s,
     char *text = omplens_fix__buf_take(&b);
     remove_from_list(s, p, item, e);
     if (text)
-      omplens_fix__edit(e, s, c->end, c->end, text);
+      omplens_fix__replace(e, s, c->end, c->end, text);
     else
       e->failed = 1;
     free(text);
   } else if (c->type_begin != SIZE_MAX && same_mods) {
-    omplens_fix__edit(e, s, c->type_begin, c->type_end, type);
+    omplens_fix__replace(e, s, c->type_begin, c->type_end, type);
   } else if (c->colon != SIZE_MAX) {
-    omplens_fix__edit(e, s, c->open + 1, c->colon, pre);
+    omplens_fix__replace(e, s, c->open + 1, c->colon, pre);
   } else {
     omplens_fix__buf b = {0};
     omplens_fix__buf_printf(&b, "%s: ", pre);
     char *text = omplens_fix__buf_take(&b);
     if (text)
-      omplens_fix__edit(e, s, c->open + 1, c->open + 1, text);
+      omplens_fix__replace(e, s, c->open + 1, c->open + 1, text);
     free(text);
   }
   free(pre);
@@ -493,7 +490,7 @@ const char *omplens_fix__pragma_add_clause(const omplens_fix__source *s,
     e->failed = 1;
     return NULL;
   }
-  omplens_fix__edit(e, s, p->last, p->last, text);
+  omplens_fix__replace(e, s, p->last, p->last, text);
   free(text);
   return NULL;
 }

@@ -4,6 +4,7 @@
  * context, and hunks closer than twice the context merge (as diff -u does).
  * Line endings are kept byte for byte, so a CRLF file gets a CRLF diff that
  * patch and git apply accept. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,20 +216,19 @@ bool omplens_fix__blank(const omplens_fix__source *s, size_t from, size_t to) {
 
 /* ---- edits ---- */
 
-void omplens_fix__edit(omplens_fix__edits *e, const omplens_fix__source *s, size_t begin,
-                       size_t end, const char *text) {
+void omplens_fix__edit_raw(omplens_fix__edits *e, size_t begin, size_t end, const char *text) {
   if (e->failed)
     return;
-  omplens_fix__buf b = {0};
-  for (const char *p = text; *p; p++) {
-    if (*p == '\n')
-      omplens_fix__buf_str(&b, s->eol);
-    else
-      omplens_fix__buf_add(&b, p, 1);
+  char *t = strdup(text);
+  if (t && e->n == e->cap) {
+    size_t cap = e->cap ? 2 * e->cap : 8;
+    omplens_fix__edit *v = realloc(e->v, cap * sizeof *v);
+    if (v) {
+      e->v = v;
+      e->cap = cap;
+    }
   }
-  char *t = omplens_fix__buf_take(&b);
-  if (!t || (e->n == e->cap && !(e->v = realloc(e->v, (e->cap = e->cap ? 2 * e->cap : 8) *
-                                                            sizeof *e->v)))) {
+  if (!t || e->n == e->cap) {
     free(t);
     e->failed = 1;
     return;
@@ -236,9 +236,27 @@ void omplens_fix__edit(omplens_fix__edits *e, const omplens_fix__source *s, size
   e->v[e->n++] = (omplens_fix__edit){begin, end, t};
 }
 
-void omplens_fix__insert_lines(omplens_fix__edits *e, const omplens_fix__source *s,
-                               unsigned line, const char *indent, size_t indent_len,
-                               const char *lines) {
+void omplens_fix__replace(omplens_fix__edits *e, const omplens_fix__source *s, size_t begin,
+                          size_t end, const char *text) {
+  omplens_fix__buf b = {0};
+  omplens_fix__buf_str(&b, "");
+  for (const char *p = text; *p; p++) {
+    if (*p == '\n')
+      omplens_fix__buf_str(&b, s->eol);
+    else
+      omplens_fix__buf_add(&b, p, 1);
+  }
+  char *t = omplens_fix__buf_take(&b);
+  if (!t) {
+    e->failed = 1;
+    return;
+  }
+  omplens_fix__edit_raw(e, begin, end, t);
+  free(t);
+}
+
+void omplens_fix__insert_lines(omplens_fix__edits *e, const omplens_fix__source *s, unsigned line,
+                               const char *indent, size_t indent_len, const char *lines) {
   omplens_fix__buf b = {0};
   size_t at = line > s->num_lines ? s->size : s->line_start[line - 1];
   /* Appending after a last line that has no EOL: end that line first. */
@@ -257,13 +275,13 @@ void omplens_fix__insert_lines(omplens_fix__edits *e, const omplens_fix__source 
     e->failed = 1;
     return;
   }
-  omplens_fix__edit(e, s, at, at, text);
+  omplens_fix__replace(e, s, at, at, text);
   free(text);
 }
 
-void omplens_fix__remove_lines(omplens_fix__edits *e, const omplens_fix__source *s,
-                               unsigned first, unsigned last) {
-  omplens_fix__edit(e, s, s->line_start[first - 1], s->line_start[last], "");
+void omplens_fix__remove_lines(omplens_fix__edits *e, const omplens_fix__source *s, unsigned first,
+                               unsigned last) {
+  omplens_fix__replace(e, s, s->line_start[first - 1], s->line_start[last], "");
 }
 
 void omplens_fix__edits_free(omplens_fix__edits *e) {
@@ -337,8 +355,7 @@ static void emit_line(omplens_fix__buf *out, char mark, const char *p, size_t n)
     omplens_fix__buf_str(out, "\n\\ No newline at end of file\n");
 }
 
-static void emit_old(omplens_fix__buf *out, const omplens_fix__source *s, size_t line,
-                     char mark) {
+static void emit_old(omplens_fix__buf *out, const omplens_fix__source *s, size_t line, char mark) {
   emit_line(out, mark, s->text + s->line_start[line],
             s->line_start[line + 1] - s->line_start[line]);
 }
@@ -396,7 +413,8 @@ static void emit_hunk(omplens_fix__buf *out, const omplens_fix__source *s,
   size_t new_count = stop - start;
   for (size_t i = first; i <= last; i++) {
     texts[i - first] = block_text(s, e, &bl[i]);
-    new_count = new_count - (bl[i].b - bl[i].a) + (texts[i - first] ? count_lines(texts[i - first]) : 0);
+    new_count =
+        new_count - (bl[i].b - bl[i].a) + (texts[i - first] ? count_lines(texts[i - first]) : 0);
   }
   omplens_fix__buf_str(out, "@@ -");
   range(out, start, stop - start);
@@ -420,8 +438,8 @@ static void emit_hunk(omplens_fix__buf *out, const omplens_fix__source *s,
   *delta += (long)new_count - (long)(stop - start);
 }
 
-void omplens_fix__diff(const omplens_fix__source *s, const omplens_fix__edits *e,
-                       const char *name, omplens_fix__buf *out) {
+void omplens_fix__diff(const omplens_fix__source *s, const omplens_fix__edits *e, const char *name,
+                       omplens_fix__buf *out) {
   if (!e->n)
     return;
   block *bl = calloc(e->n, sizeof *bl);
@@ -453,4 +471,103 @@ void omplens_fix__diff(const omplens_fix__source *s, const omplens_fix__edits *e
     i = j + 1;
   }
   free(bl);
+}
+
+/* ---- verifying a diff ---- */
+
+/* "@@ -os[,oc] +ns[,nc] @@": the four numbers (a missing count is 1). */
+static bool hunk_header(const char *p, unsigned long r[4]) {
+  if (strncmp(p, "@@ -", 4))
+    return false;
+  const char *q = p + 4;
+  for (int side = 0; side < 2; side++) {
+    char *end;
+    r[2 * side] = strtoul(q, &end, 10);
+    r[2 * side + 1] = 1;
+    if (end == q)
+      return false;
+    q = end;
+    if (*q == ',') {
+      r[2 * side + 1] = strtoul(q + 1, &end, 10);
+      q = end;
+    }
+    if (side == 0 && strncmp(q, " +", 2))
+      return false;
+    q += 2;
+  }
+  return true;
+}
+
+/* Applies one hunk's lines at *p to s from old line *line, appending to
+ * out; counts the old and new lines it saw. */
+static bool hunk_body(const omplens_fix__source *s, const char **p, size_t *line,
+                      omplens_fix__buf *out, unsigned long *seen_old, unsigned long *seen_new) {
+  while (**p == ' ' || **p == '-' || **p == '+' || **p == '\\') {
+    const char *nl = strchr(*p, '\n');
+    size_t n = nl ? (size_t)(nl - *p) + 1 : strlen(*p);
+    const char *body = *p + 1;
+    /* the line's own bytes: without the '\n' the diff added if a marker follows */
+    size_t len = n - 1 - (!strncmp(*p + n, "\\ No newline", 12) && n > 1 && (*p)[n - 1] == '\n');
+    char mark = **p;
+    *p += n;
+    if (mark == '\\')
+      continue;
+    if (mark == '+') {
+      omplens_fix__buf_add(out, body, len);
+      (*seen_new)++;
+      continue;
+    }
+    size_t ol = *line < s->num_lines ? s->line_start[*line + 1] - s->line_start[*line] : 0;
+    if (*line >= s->num_lines || ol != len || memcmp(s->text + s->line_start[*line], body, len))
+      return false; /* the context or removed line is not the file's */
+    if (mark == ' ')
+      omplens_fix__buf_add(out, body, len);
+    (*line)++;
+    (*seen_old)++;
+    *seen_new += mark == ' ';
+  }
+  return true;
+}
+
+/* Applies a unified diff of one file strictly (every hunk at its stated
+ * line, context exact, no fuzz) to s and compares with expected. The
+ * fixer's own check that what it prints is what it means. */
+bool omplens_fix__diff_verify(const omplens_fix__source *s, const char *diff,
+                              const char *expected) {
+  omplens_fix__buf out = {0};
+  omplens_fix__buf_str(&out, "");
+  size_t line = 0;     /* next old line to copy, 0-based */
+  size_t new_line = 0; /* lines written so far */
+  const char *p = diff;
+  bool ok = true;
+  while (ok && *p) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+    if (!strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4)) {
+      p += n;
+      continue;
+    }
+    unsigned long r[4]; /* old start, old count, new start, new count */
+    p += n;
+    ok = hunk_header(p - n, r);
+    size_t start = ok && r[1] ? r[0] - 1 : ok ? r[0] : 0;
+    ok = ok && start >= line && start <= s->num_lines;
+    if (!ok)
+      break;
+    omplens_fix__buf_add(&out, s->text + s->line_start[line],
+                         s->line_start[start] - s->line_start[line]);
+    new_line += start - line;
+    line = start;
+    unsigned long seen_old = 0, seen_new = 0;
+    ok = r[2] == (r[3] ? new_line + 1 : new_line) &&
+         hunk_body(s, &p, &line, &out, &seen_old, &seen_new) && seen_old == r[1] &&
+         seen_new == r[3];
+    new_line += seen_new;
+  }
+  if (ok)
+    omplens_fix__buf_add(&out, s->text + s->line_start[line], s->size - s->line_start[line]);
+  char *got = omplens_fix__buf_take(&out);
+  ok = ok && got && !strcmp(got, expected);
+  free(got);
+  return ok;
 }

@@ -40,27 +40,28 @@ enum omplens_fix_error {
 
 /* What the suggested change does (docs/fixes.md, "Rules"). */
 enum omplens_fix_kind {
-  OMPLENS_FIX_MANUAL = 0,      /* no diff: see manual                          */
-  OMPLENS_FIX_KEEP_RESIDENT,   /* wrap the enclosing loop in `target data`     */
+  OMPLENS_FIX_MANUAL = 0,           /* no diff: see manual                          */
+  OMPLENS_FIX_KEEP_RESIDENT,        /* wrap the enclosing loop in `target data`     */
   OMPLENS_FIX_KEEP_RESIDENT_CALLER, /* the same around the loop of the only
                                   call site, items translated to its arguments */
-  OMPLENS_FIX_DROP_COPY_BACK,  /* tofrom -> to, from -> release/alloc          */
-  OMPLENS_FIX_REMOVE_ITEM,     /* drop a map/motion item (or its clause)       */
-  OMPLENS_FIX_REMOVE_DIRECTIVE,/* drop a data directive left with no item      */
-  OMPLENS_FIX_GUARD,           /* if(...) clause: run only where it is needed  */
-  OMPLENS_FIX_HOIST_ALLOC,     /* enter data alloc before the loop, exit data
-                                  delete after it                              */
-  OMPLENS_FIX_MAP_ALLOC,       /* to -> alloc (tofrom -> from): nothing to send */
-  OMPLENS_FIX_ZERO_ON_DEVICE,  /* alloc + a kernel that zeroes the array       */
-  OMPLENS_FIX_ADD_EXIT_DATA,   /* exit data delete for a mapping never removed */
+  OMPLENS_FIX_DROP_COPY_BACK,       /* tofrom -> to, from -> release/alloc          */
+  OMPLENS_FIX_REMOVE_ITEM,          /* drop a map/motion item (or its clause); also
+                                       an item the kernel's body never names      */
+  OMPLENS_FIX_REMOVE_DIRECTIVE,     /* drop a data directive left with no item      */
+  OMPLENS_FIX_GUARD,                /* if(...) clause: run only where it is needed  */
+  OMPLENS_FIX_HOIST_ALLOC,          /* enter data alloc before the loop, exit data
+                                       delete after it                              */
+  OMPLENS_FIX_MAP_ALLOC,            /* to -> alloc (tofrom -> from): nothing to send */
+  OMPLENS_FIX_ZERO_ON_DEVICE,       /* alloc + a kernel that zeroes the array       */
+  OMPLENS_FIX_ADD_EXIT_DATA,        /* exit data delete for a mapping never removed */
 };
 
 enum omplens_fix_confidence {
-  OMPLENS_FIXC_MANUAL = 0,     /* no diff                                      */
-  OMPLENS_FIXC_CHECKED,        /* trace and source checks passed; the summary
-                                  states what could not be checked (aliases)  */
-  OMPLENS_FIXC_ASSUMED,        /* a diff that rests on an assumption the
-                                  summary states (calls in the loop, ...)     */
+  OMPLENS_FIXC_MANUAL = 0, /* no diff                                      */
+  OMPLENS_FIXC_CHECKED,    /* trace and source checks passed; the summary
+                              states what could not be checked (aliases)  */
+  OMPLENS_FIXC_ASSUMED,    /* a diff that rests on an assumption the
+                              summary states (calls in the loop, ...)     */
 };
 
 typedef struct omplens_fix_options {
@@ -78,28 +79,30 @@ typedef struct omplens_fix_options {
 } omplens_fix_options;
 
 typedef struct omplens_fix {
-  int kind;                 /* enum omplens_fix_kind                          */
-  int confidence;           /* enum omplens_fix_confidence                    */
-  const char *summary;      /* one sentence, with the assumption made         */
-  const char *diff;         /* unified diff, paths "a" + absolute path, or
-                               NULL when there is no safe diff              */
-  const char *diff_relative;/* the same with paths relative to base_dir     */
-  const char *manual;       /* no diff: why, and the recipe. With a diff:
-                               NULL, or a note on what else to check        */
-  const char *file;         /* the source the fix is about, or NULL          */
-  unsigned line;            /* its directive's line, or 0                    */
-  size_t num_findings;      /* findings it removes: indices into
-                               omplens_analysis_findings(), ascending        */
+  int kind;                  /* enum omplens_fix_kind                          */
+  int confidence;            /* enum omplens_fix_confidence                    */
+  const char *summary;       /* one sentence, with the assumption made         */
+  const char *diff;          /* unified diff, paths "a" + absolute path, or
+                                NULL when there is no safe diff              */
+  const char *diff_relative; /* the same with paths relative to base_dir     */
+  const char *manual;        /* no diff: why, and the recipe. With a diff:
+                                NULL, or a note on what else to check        */
+  const char *file;          /* the source the fix is about, or NULL          */
+  unsigned line;             /* its directive's line, or 0                    */
+  size_t num_findings;       /* findings it removes: indices into
+                                omplens_analysis_findings(), ascending        */
   const size_t *findings;
+  const char *unreferenced; /* the variable, when it removes an item the
+                               kernel never names (mapped-but-unreferenced) */
   size_t num_leftovers;     /* leftovers it removes (ADD_EXIT_DATA):
                                indices into omplens_analysis_leftovers()    */
   const size_t *leftovers;
-  size_t num_removed;       /* events the change removes, ascending and
-                               distinct (for the what-if model)             */
+  size_t num_removed; /* events the change removes, ascending and
+                         distinct (for the what-if model)             */
   const uint32_t *removed;
   uint64_t predicted_savings_ns; /* the what-if model's prediction, else the
                                sum of the removed events' durations        */
-  double predicted_speedup; /* run / (run - savings); 0.0 when undefined      */
+  double predicted_speedup;      /* run / (run - savings); 0.0 when undefined      */
 } omplens_fix;
 
 typedef struct omplens_fixer omplens_fixer;
@@ -127,16 +130,29 @@ void omplens_fixer_destroy(omplens_fixer *fx); /* NULL accepted */
 int omplens_fix_suggest(omplens_fixer *fx, const omplens_finding *f, omplens_fix *out);
 /* The same by finding index. */
 int omplens_fix_for_finding(omplens_fixer *fx, size_t finding, const omplens_fix **out);
+/* The fix of a map item that the target construct at codeptr maps but whose
+ * body never names its variable name (the report's mapped-but-unreferenced
+ * finding, omplens_annotate_unreferenced()): removing the item. Detector
+ * findings on the same item share it. ENOTFOUND when no such item ran. */
+int omplens_fix_for_unreferenced(omplens_fixer *fx, uint64_t codeptr, const char *name,
+                                 const omplens_fix **out);
 /* Every fix once, in the order of their first finding (largest savings
- * first), then the fixes of leftovers. *fixes is owned by the fixer. */
+ * first), then those of unreferenced items and of leftovers. *fixes is owned
+ * by the fixer. */
 int omplens_fix_list(omplens_fixer *fx, const omplens_fix **fixes, size_t *count);
 
 /* One patch holding every diff of the list, merged per file (what `omplens
  * fix` writes): relative selects the base_dir paths. A fix whose edits
  * overlap an earlier one's is left out and named in *skipped (NULL when none;
  * both owned by the fixer). *patch is "" when no fix has a diff. */
-int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch,
-                      const char **skipped);
+int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const char **skipped);
+
+/* The prediction for applying every fix of omplens_fix_patch() together:
+ * their removed events merged and predicted at once (the what-if model when
+ * built with it, else the sum of durations), so shared operations count
+ * once. Any output pointer may be NULL. */
+int omplens_fix_predict_all(omplens_fixer *fx, uint64_t *savings_ns, double *speedup,
+                            size_t *num_removed);
 
 /* Prints every fix (summary, kind, confidence, findings, prediction, then
  * the diff or the manual recipe) for a terminal or a log. */

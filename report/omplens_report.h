@@ -10,6 +10,7 @@
 
 #include "omplens_annotate.h"
 #include "omplens_detect.h"
+#include "omplens_fix.h"
 #include "omplens_trace.h"
 
 #ifdef __cplusplus
@@ -29,6 +30,7 @@ typedef struct omplens_report_process {
   const omplens_trace *trace;
   const omplens_analysis *analysis;
   omplens_annotator *annotator; /* may be NULL: then module+offset only */
+  omplens_fixer *fixer;         /* may be NULL: then no suggested fixes */
 } omplens_report_process;
 
 typedef struct omplens_report_input {

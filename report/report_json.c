@@ -167,7 +167,31 @@ static json_t *instance(const omplens_event *ev, size_t nev, const omplens_insta
   return o;
 }
 
-static json_t *finding(const omplens_report_input *in, size_t proc, const omplens_finding *f) {
+/* The suggested change (docs/fixes.md); NULL when there is none. */
+static json_t *fix_object(const omplens_fix *fx) {
+  if (!fx)
+    return NULL;
+  json_t *o = json_object();
+  json_object_set_new(o, "kind", json_string(omplens_fix_kind_name(fx->kind)));
+  json_object_set_new(o, "confidence", json_string(omplens_fix_confidence_name(fx->confidence)));
+  json_object_set_new(o, "summary", text(fx->summary));
+  if (fx->diff_relative)
+    json_object_set_new(o, "diff", text(fx->diff_relative));
+  if (fx->manual)
+    json_object_set_new(o, "manual", text(fx->manual));
+  if (fx->file) {
+    json_object_set_new(o, "file", text(fx->file));
+    json_object_set_new(o, "line", json_integer(fx->line));
+  }
+  json_object_set_new(o, "findings_removed", num(fx->num_findings));
+  json_object_set_new(o, "operations_removed", num(fx->num_removed));
+  json_object_set_new(o, "predicted_savings_ns", num(fx->predicted_savings_ns));
+  json_object_set_new(o, "predicted_speedup", json_real(fx->predicted_speedup));
+  return o;
+}
+
+static json_t *finding(const omplens_report_input *in, size_t proc, const omplens_finding *f,
+                       size_t index) {
   size_t nev;
   const omplens_event *ev = omplens_trace_events(in->procs[proc].trace, &nev);
   json_t *o = json_object();
@@ -187,6 +211,9 @@ static json_t *finding(const omplens_report_input *in, size_t proc, const omplen
   for (size_t i = 0; i < f->num_instances; i++)
     json_array_append_new(arr, instance(ev, nev, &f->instances[i]));
   json_object_set_new(o, "instances", arr);
+  const omplens_fix *fx = NULL;
+  if (in->procs[proc].fixer && !omplens_fix_for_finding(in->procs[proc].fixer, index, &fx))
+    json_object_set_new(o, "fix", fix_object(fx));
   return o;
 }
 
@@ -271,6 +298,10 @@ static json_t *unreferenced_finding(const omplens_report_input *in, size_t p, ui
   json_object_set_new(o, "savings_ns", num(ns));
   json_object_set_new(o, "source_only", json_true());
   json_object_set_new(o, "instances", inst);
+  const omplens_fix *fx = NULL;
+  if (in->procs[p].fixer &&
+      !omplens_fix_for_unreferenced(in->procs[p].fixer, codeptr, u->name, &fx))
+    json_object_set_new(o, "fix", fix_object(fx));
   return o;
 }
 
@@ -314,7 +345,7 @@ static json_t *process_lists(const omplens_report_input *in, size_t p, json_t *o
   const omplens_finding *f = omplens_analysis_findings(a, &n);
   arr = json_array();
   for (size_t i = 0; i < n; i++)
-    json_array_append_new(arr, finding(in, p, &f[i]));
+    json_array_append_new(arr, finding(in, p, &f[i], i));
   append_unreferenced(in, p, arr);
   json_object_set_new(o, "findings", arr);
   const omplens_leftover *l = omplens_analysis_leftovers(a, &n);

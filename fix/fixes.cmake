@@ -1,0 +1,40 @@
+# omplens_fix: suggested source changes for the findings (public header
+# omplens_fix.h, internals fixes_internal.h, design note docs/fixes.md).
+# Include this file from fix/CMakeLists.txt, after omplens_whatif is defined
+# (the fixer then predicts savings with it) and after annotate/ (the
+# directive index, omplens_directives, comes with omplens_annotate).
+#
+# Needs libclang 19 (Debian libclang-19-dev) and libxxhash.
+if(NOT OMPLENS_LIBCLANG)
+  find_library(OMPLENS_LIBCLANG NAMES clang-19 clang
+               PATHS ${OMPLENS_LLVM_DIR}/lib NO_DEFAULT_PATH REQUIRED)
+endif()
+if(NOT EXISTS ${OMPLENS_LLVM_DIR}/include/clang-c/Index.h)
+  message(FATAL_ERROR "clang-c/Index.h not found in ${OMPLENS_LLVM_DIR}/include: install libclang-19-dev")
+endif()
+
+add_library(omplens_fix STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/fixes.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_ast.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_evidence.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_loops.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_plan.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_pragma.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_rules.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_text.c
+)
+target_include_directories(omplens_fix PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+# SYSTEM: clang-c's own headers are not held to our warning flags.
+target_include_directories(omplens_fix SYSTEM PRIVATE ${OMPLENS_LLVM_DIR}/include)
+target_link_libraries(omplens_fix
+  PUBLIC omplens_annotate omplens_detect omplens_trace
+  PRIVATE ${OMPLENS_LIBCLANG} PkgConfig::XXHASH)
+# The directive finder: part of omplens_annotate once annotate/directives.cmake
+# is included there; named here too so that the link order holds either way.
+if(TARGET omplens_directives)
+  target_link_libraries(omplens_fix PUBLIC omplens_directives)
+endif()
+if(TARGET omplens_whatif)
+  target_link_libraries(omplens_fix PRIVATE omplens_whatif)
+  target_compile_definitions(omplens_fix PRIVATE OMPLENS_FIX_HAVE_WHATIF=1)
+endif()

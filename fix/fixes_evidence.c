@@ -1,0 +1,379 @@
+/* What the trace says about a directive item: every transfer and
+ * allocation it made, which of them the group's findings flag, which are
+ * the first or last of their buffer; the events a change removes; and the
+ * predicted savings (the what-if model when built with it, else the sum of
+ * the removed durations). */
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "fixes_internal.h"
+
+#ifdef OMPLENS_FIX_HAVE_WHATIF
+#include "omplens_whatif.h"
+#endif
+
+/* ---- allocation lifetimes ---- */
+
+/* Each ALLOC's DELETE: the next DELETE of its (device, dev_addr), as the
+ * detectors define lifetimes. */
+void omplens_fix__deletes(omplens_fixer *fx) {
+  fx->delete_of = malloc((fx->num_events + 1) * sizeof *fx->delete_of);
+  if (!fx->delete_of)
+    return;
+  size_t cap = 64;
+  while (cap < 2 * fx->num_events + 2)
+    cap *= 2;
+  uint32_t *live = malloc(cap * sizeof *live); /* open addressing: ALLOC index */
+  if (!live) {
+    free(fx->delete_of);
+    fx->delete_of = NULL;
+    return;
+  }
+  memset(live, 0xff, cap * sizeof *live);
+  for (size_t i = 0; i < fx->num_events; i++) {
+    const omplens_event *e = &fx->events[i];
+    fx->delete_of[i] = OMPLENS_FIX__NONE;
+    if (e->kind != OMPLENS_EV_ALLOC && e->kind != OMPLENS_EV_DELETE)
+      continue;
+    uint64_t key = e->dev_addr * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uint16_t)e->device;
+    size_t j = (size_t)(key >> 17) & (cap - 1);
+    while (live[j] != OMPLENS_FIX__NONE &&
+           (fx->events[live[j]].dev_addr != e->dev_addr || fx->events[live[j]].device != e->device))
+      j = (j + 1) & (cap - 1);
+    if (e->kind == OMPLENS_EV_ALLOC) {
+      live[j] = (uint32_t)i; /* replaces an allocation whose delete was lost */
+    } else if (live[j] != OMPLENS_FIX__NONE && fx->delete_of[live[j]] == OMPLENS_FIX__NONE) {
+      fx->delete_of[live[j]] = (uint32_t)i;
+    }
+  }
+  free(live);
+}
+
+/* ---- events of a directive item ---- */
+
+int omplens_fix__event_is_var(omplens_fixer *fx, const omplens_event *e, const char *var) {
+  omplens_variable v;
+  if (!fx->annot || !var || omplens_annotate_variable(fx->annot, e, &v) || !v.name)
+    return -1;
+  return !strcmp(v.name, var);
+}
+
+bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
+  for (size_t i = 0; i < fx->num_events; i++) {
+    const omplens_event *e = &fx->events[i];
+    if (e->codeptr == codeptr &&
+        (e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H || e->kind == OMPLENS_EV_ALLOC) &&
+        omplens_fix__event_is_var(fx, e, var) == 1)
+      return true;
+  }
+  return false;
+}
+
+static bool flagged_by(const omplens_fix__group *g, const omplens_fixer *fx, uint32_t ev) {
+  for (size_t k = 0; k < g->num_findings; k++) {
+    const omplens_finding *f = &fx->findings[g->findings[k]];
+    for (size_t i = 0; i < f->num_instances; i++)
+      if (f->instances[i].event == ev)
+        return true;
+  }
+  return false;
+}
+
+static bool is_group_buffer(const omplens_fix__group *g, const omplens_fixer *fx, uint64_t addr) {
+  for (size_t k = 0; k < g->num_findings; k++)
+    if (fx->findings[g->findings[k]].host_addr == addr)
+      return true;
+  return false;
+}
+
+/* Whether event i belongs to the site's directive item. */
+static bool at_site(omplens_fixer *fx, const omplens_fix__group *g, const omplens_fix__site *s,
+                    size_t i) {
+  const omplens_event *e = &fx->events[i];
+  if (e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H && e->kind != OMPLENS_EV_ALLOC)
+    return false;
+  omplens_fix__file *file;
+  if (omplens_fix__directive_of(fx, e->codeptr, omplens_fix__runtime_kind(fx, e), &file) != s->dir)
+    return false;
+  int named = omplens_fix__event_is_var(fx, e, s->var);
+  return named < 0 ? is_group_buffer(g, fx, e->host_addr) : named == 1;
+}
+
+/* Per buffer: its first and last H2D and D2H at the site. */
+typedef struct buffer_ends {
+  uint64_t addr;
+  uint32_t first_h2d, last_h2d, last_d2h, first_alloc;
+} buffer_ends;
+
+typedef struct site_events {
+  uint32_t *ev;
+  size_t n;
+  buffer_ends *buf;
+  size_t nbuf;
+} site_events;
+
+static void site_events_free(site_events *se) {
+  free(se->ev);
+  free(se->buf);
+  memset(se, 0, sizeof *se);
+}
+
+static buffer_ends *buffer_of(site_events *se, uint64_t addr) {
+  for (size_t i = 0; i < se->nbuf; i++)
+    if (se->buf[i].addr == addr)
+      return &se->buf[i];
+  return NULL;
+}
+
+static bool collect(omplens_fixer *fx, const omplens_fix__group *g, const omplens_fix__site *s,
+                    site_events *se) {
+  memset(se, 0, sizeof *se);
+  size_t cap = 0, capb = 0;
+  for (size_t i = 0; i < fx->num_events; i++) {
+    if (!at_site(fx, g, s, i))
+      continue;
+    const omplens_event *e = &fx->events[i];
+    if (se->n == cap) {
+      cap = cap ? 2 * cap : 64;
+      uint32_t *p = realloc(se->ev, cap * sizeof *p);
+      if (!p)
+        return false;
+      se->ev = p;
+    }
+    se->ev[se->n++] = (uint32_t)i;
+    buffer_ends *b = buffer_of(se, e->host_addr);
+    if (!b) {
+      if (se->nbuf == capb) {
+        capb = capb ? 2 * capb : 8;
+        buffer_ends *p = realloc(se->buf, capb * sizeof *p);
+        if (!p)
+          return false;
+        se->buf = p;
+      }
+      b = &se->buf[se->nbuf++];
+      *b = (buffer_ends){e->host_addr, OMPLENS_FIX__NONE, OMPLENS_FIX__NONE, OMPLENS_FIX__NONE,
+                         OMPLENS_FIX__NONE};
+    }
+    if (e->kind == OMPLENS_EV_H2D) {
+      if (b->first_h2d == OMPLENS_FIX__NONE)
+        b->first_h2d = (uint32_t)i;
+      b->last_h2d = (uint32_t)i;
+    } else if (e->kind == OMPLENS_EV_D2H) {
+      b->last_d2h = (uint32_t)i;
+    } else if (b->first_alloc == OMPLENS_FIX__NONE) {
+      b->first_alloc = (uint32_t)i;
+    }
+  }
+  return true;
+}
+
+void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
+                              const omplens_fix__site *s, omplens_fix__evidence *out) {
+  memset(out, 0, sizeof *out);
+  out->h2d_unflagged_first_only = out->h2d_unflagged_last_only = true;
+  out->d2h_unflagged_last_only = true;
+  site_events se;
+  if (!collect(fx, g, s, &se)) {
+    site_events_free(&se);
+    out->h2d_unflagged_first_only = out->h2d_unflagged_last_only = false;
+    out->d2h_unflagged_last_only = false;
+    out->h2d = 1; /* nothing is proven */
+    return;
+  }
+  out->buffers = (uint32_t)se.nbuf;
+  for (size_t k = 0; k < se.n; k++) {
+    uint32_t i = se.ev[k];
+    const omplens_event *e = &fx->events[i];
+    bool fl = flagged_by(g, fx, i);
+    const buffer_ends *b = buffer_of(&se, e->host_addr);
+    if (e->kind == OMPLENS_EV_H2D) {
+      out->h2d++;
+      out->h2d_flagged += fl;
+      if (!fl && b->first_h2d != i)
+        out->h2d_unflagged_first_only = false;
+      if (!fl && b->last_h2d != i)
+        out->h2d_unflagged_last_only = false;
+    } else if (e->kind == OMPLENS_EV_D2H) {
+      out->d2h++;
+      out->d2h_flagged += fl;
+      if (!fl && b->last_d2h != i)
+        out->d2h_unflagged_last_only = false;
+    } else {
+      out->allocs++;
+      out->allocs_flagged += fl;
+    }
+  }
+  site_events_free(&se);
+}
+
+/* ---- removed events ---- */
+
+typedef struct idset {
+  uint32_t *v;
+  size_t n, cap;
+  bool failed;
+} idset;
+
+static void put(idset *s, uint32_t id) {
+  if (id == OMPLENS_FIX__NONE)
+    return;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 64;
+    uint32_t *p = realloc(s->v, cap * sizeof *p);
+    if (!p) {
+      s->failed = true;
+      return;
+    }
+    s->v = p;
+    s->cap = cap;
+  }
+  s->v[s->n++] = id;
+}
+
+static void put_op(omplens_fixer *fx, idset *s, uint32_t ev) {
+  put(s, ev);
+  if (fx->events[ev].kind == OMPLENS_EV_ALLOC && fx->delete_of)
+    put(s, fx->delete_of[ev]);
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+void omplens_fix__sort_unique(uint32_t *ids, size_t *n) {
+  if (!*n)
+    return; /* qsort wants a non-NULL array */
+  qsort(ids, *n, sizeof *ids, cmp_u32);
+  size_t m = 0;
+  for (size_t i = 0; i < *n; i++)
+    if (!m || ids[m - 1] != ids[i])
+      ids[m++] = ids[i];
+  *n = m;
+}
+
+/* Keep-resident removes, per buffer of each item, every allocation but the
+ * first, every H2D but the first and every D2H but the last: the wrapping
+ * region makes those once. Removing an item or a data directive removes
+ * everything it did. */
+static void site_ops(omplens_fixer *fx, const omplens_fix__group *g, const omplens_fix__site *s,
+                     idset *out) {
+  site_events se;
+  bool resident =
+      g->kind == OMPLENS_FIX_KEEP_RESIDENT || g->kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
+  if (collect(fx, g, s, &se)) {
+    for (size_t k = 0; k < se.n; k++) {
+      uint32_t i = se.ev[k];
+      const omplens_event *e = &fx->events[i];
+      const buffer_ends *b = buffer_of(&se, e->host_addr);
+      if (!resident || (e->kind == OMPLENS_EV_H2D && i != b->first_h2d) ||
+          (e->kind == OMPLENS_EV_D2H && i != b->last_d2h) ||
+          (e->kind == OMPLENS_EV_ALLOC && i != b->first_alloc))
+        put_op(fx, out, i);
+    }
+  }
+  site_events_free(&se);
+}
+
+int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_t **out,
+                         size_t *n) {
+  idset s = {0};
+  for (size_t k = 0; k < g->num_findings; k++) {
+    const omplens_finding *f = &fx->findings[g->findings[k]];
+    for (size_t i = 0; i < f->num_instances; i++)
+      put_op(fx, &s, f->instances[i].event);
+  }
+  bool whole = g->kind == OMPLENS_FIX_KEEP_RESIDENT ||
+               g->kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER ||
+               g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE || g->unreferenced ||
+               (g->kind == OMPLENS_FIX_REMOVE_ITEM && g->num_findings &&
+                fx->findings[g->findings[0]].category == OMPLENS_CAT_UNUSED_ALLOC);
+  if (g->unreferenced && !g->num_findings)
+    site_ops(fx, g, &g->site, &s);
+  for (size_t k = 0; whole && k < g->num_findings; k++) {
+    bool seen = false; /* each site once */
+    for (size_t j = 0; j < k; j++)
+      seen |= g->sites[j].dir == g->sites[k].dir && g->sites[j].item == g->sites[k].item;
+    if (!seen)
+      site_ops(fx, g, &g->sites[k], &s);
+  }
+  if (s.failed) {
+    free(s.v);
+    return OMPLENS_FIX_ENOMEM;
+  }
+  omplens_fix__sort_unique(s.v, &s.n);
+  *out = s.v;
+  *n = s.n;
+  return 0;
+}
+
+/* ---- zeros ---- */
+
+static uint64_t zero_hash(uint64_t bytes) {
+  static const unsigned char zeros[65536];
+  XXH3_state_t *st = XXH3_createState();
+  if (!st)
+    return 0;
+  XXH3_64bits_reset(st);
+  for (uint64_t done = 0; done < bytes;) {
+    size_t n = bytes - done < sizeof zeros ? (size_t)(bytes - done) : sizeof zeros;
+    XXH3_64bits_update(st, zeros, n);
+    done += n;
+  }
+  uint64_t h = XXH3_64bits_digest(st);
+  XXH3_freeState(st);
+  return h;
+}
+
+bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f) {
+  if (!f->num_instances || !f->bytes)
+    return false;
+  uint64_t zh = 0;
+  uint64_t zbytes = 0;
+  for (size_t i = 0; i < f->num_instances; i++) {
+    const omplens_event *e = &fx->events[f->instances[i].event];
+    if (!(e->flags & OMPLENS_EVF_HASHED))
+      return false;
+    if (e->bytes != zbytes) {
+      zbytes = e->bytes;
+      zh = zero_hash(zbytes);
+    }
+    if (e->hash != zh)
+      return false;
+  }
+  return true;
+}
+
+/* ---- prediction ---- */
+
+void omplens_fix__whatif_free(omplens_fixer *fx) {
+#ifdef OMPLENS_FIX_HAVE_WHATIF
+  omplens_whatif_destroy(fx->whatif);
+#endif
+  fx->whatif = NULL;
+}
+
+void omplens_fix__predict(omplens_fixer *fx, omplens_fix *f) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < f->num_removed; i++) {
+    const omplens_event *e = &fx->events[f->removed[i]];
+    sum += e->end_ns > e->begin_ns ? e->end_ns - e->begin_ns : 0;
+  }
+  f->predicted_savings_ns = sum;
+  uint64_t run = fx->run_ns;
+  f->predicted_speedup = run > sum ? (double)run / (double)(run - sum) : 0.0;
+#ifdef OMPLENS_FIX_HAVE_WHATIF
+  if (!fx->whatif)
+    omplens_whatif_create(fx->events, fx->num_events, fx->regions, fx->num_regions, fx->run_ns,
+                          (omplens_whatif **)&fx->whatif);
+  omplens_whatif_result r;
+  if (fx->whatif && f->num_removed &&
+      !omplens_whatif_predict(fx->whatif, f->removed, f->num_removed, &r)) {
+    f->predicted_savings_ns = r.savings_ns;
+    f->predicted_speedup = r.speedup;
+  }
+#endif
+  if (!f->num_removed)
+    f->predicted_speedup = 1.0;
+}

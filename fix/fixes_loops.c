@@ -1,0 +1,951 @@
+/* The rules that change code around loops (docs/fixes.md): keep data
+ * resident across a loop (wrapping it, or the loop around the only call of
+ * the directive's function, in `target data`), hoist an allocation out of a
+ * loop, and the canonical-loop reading the guards of fixes_rules.c use.
+ * Their checks read the flattened syntax tree: where a loop may take a
+ * directive line, which identifiers an item needs before the loop, and how
+ * the host and the kernels use the variables involved. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixes_internal.h"
+
+#define NONE OMPLENS_FIX__NONE
+
+static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* ---- loops ---- */
+
+/* Whether a loop can get a directive line before it (and, with after,
+ * after it): it starts its line, is a statement of a block, and is no
+ * pragma's associated statement. */
+static bool placeable(omplens_fix__ctx *c, uint32_t loop, bool after) {
+  const omplens_fix__node *l = &c->ast->nodes[loop];
+  unsigned first = omplens_fix__ctx_line(c, l->begin),
+           last = omplens_fix__ctx_line(c, l->end ? l->end - 1 : l->begin);
+  size_t at;
+  omplens_fix__indent(c->src, first, &at);
+  if (!omplens_fix__blank(c->src, at, l->begin))
+    return omplens_fix__fail(c, "the loop at line %u does not start its line", first);
+  if (l->parent == NONE || c->ast->nodes[l->parent].kind != OMPLENS_FIX__N_COMPOUND)
+    return omplens_fix__fail(c,
+                             "the loop at line %u is not a statement of a block (it is the body of "
+                             "another statement)",
+                             first);
+  for (unsigned k = first - 1; k >= 1; k--) { /* the previous non-blank line */
+    size_t b = c->src->line_start[k - 1], e = omplens_fix__line_end(c->src, k);
+    if (omplens_fix__blank(c->src, b, e))
+      continue;
+    size_t ind;
+    size_t n = omplens_fix__indent(c->src, k, &ind);
+    bool continued = e > b && c->src->text[e - 1] == '\\';
+    if (c->src->text[ind + n] == '#' || continued)
+      return omplens_fix__fail(c, "the loop at line %u belongs to the pragma or macro above it",
+                               first);
+    break;
+  }
+  if (after && !omplens_fix__blank(c->src, l->end, omplens_fix__line_end(c->src, last)))
+    return omplens_fix__fail(c, "code follows the end of the loop on line %u", last);
+  return true;
+}
+
+/* Fails when the loop can be left by return or goto: a data region (or the
+ * exit data after the loop) would be skipped. */
+static bool no_jumps(omplens_fix__ctx *c, uint32_t loop) {
+  for (size_t i = loop + 1;
+       i < c->ast->num_nodes && omplens_fix__ast_within(c->ast, (uint32_t)i, loop); i++) {
+    int k = c->ast->nodes[i].kind;
+    if (k == OMPLENS_FIX__N_RETURN || k == OMPLENS_FIX__N_GOTO)
+      return omplens_fix__fail(c, "the loop at line %u is left by %s at line %u",
+                               omplens_fix__ctx_line(c, c->ast->nodes[loop].begin),
+                               k == OMPLENS_FIX__N_RETURN ? "return" : "goto",
+                               omplens_fix__ctx_line(c, c->ast->nodes[i].begin));
+  }
+  return true;
+}
+
+bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s, uint32_t *loop,
+                                uint32_t *call, const char **why) {
+  *loop = *call = NONE;
+  if (!omplens_fix__file_ast(fx, s->file, why))
+    return false;
+  const omplens_fix__ast *a = &s->file->ast;
+  size_t at = omplens_fix__offset(&s->file->src, s->dir->pragma.line, s->dir->pragma.column);
+  uint32_t fn = omplens_fix__ast_function_at(a, at);
+  if (fn == NONE) {
+    *why = "the directive is in no function the parse shows";
+    return false;
+  }
+  *loop = omplens_fix__ast_loop_at(a, fn, at);
+  if (*loop != NONE)
+    return true;
+  const char *name = omplens_fix__ast_name(a, fn);
+  size_t calls = 0, other = 0;
+  for (size_t i = 0; i < a->num_nodes; i++) {
+    if (strcmp(omplens_fix__ast_name(a, (uint32_t)i), name))
+      continue;
+    if (a->nodes[i].kind == OMPLENS_FIX__N_CALL) {
+      calls++;
+      *call = (uint32_t)i;
+    } else if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF) {
+      uint32_t ch, p = omplens_fix__ast_up(a, (uint32_t)i, &ch);
+      other += !(p != NONE && a->nodes[p].kind == OMPLENS_FIX__N_CALL && a->nodes[ch].nth == 0);
+    }
+  }
+  if (calls != 1 || other) {
+    *why = omplens_fix__ownf(fx, "the directive is in no loop, and %s() is %s in this file", name,
+                             other   ? "used as a function pointer"
+                             : calls ? "called from several places"
+                                     : "not called");
+    *call = NONE;
+    return false;
+  }
+  uint32_t caller = omplens_fix__ast_function_at(a, a->nodes[*call].begin);
+  *loop = omplens_fix__ast_loop_at(a, caller, a->nodes[*call].begin);
+  if (*loop == NONE) {
+    *why = omplens_fix__ownf(fx, "neither the directive nor the only call of %s() is inside a loop",
+                             name);
+    *call = NONE;
+    return false;
+  }
+  return true;
+}
+
+/* ---- items and their identifiers ---- */
+
+/* The k-th parameter of function fn, or NONE. */
+static uint32_t param_index(const omplens_fix__ast *a, uint32_t fn, uint32_t parm) {
+  uint32_t k = 0;
+  for (size_t i = fn + 1; i < a->num_nodes && omplens_fix__ast_within(a, (uint32_t)i, fn); i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_PARM && a->nodes[i].parent == fn) {
+      if (i == parm)
+        return k;
+      k++;
+    }
+  return NONE;
+}
+
+/* The node's source text, normalized (caller frees). */
+static char *node_text(const omplens_fix__ctx *c, uint32_t n) {
+  const omplens_fix__node *nd = &c->ast->nodes[n];
+  return omplens_fix__normalize(c->src->text + nd->begin,
+                                nd->end > nd->begin ? nd->end - nd->begin : 0);
+}
+
+typedef struct item_plan {
+  char *text;    /* the item as the new directive writes it */
+  uint32_t base; /* the declaration of its base variable (translated) */
+  int type;      /* OMPLENS_MAP_TO / FROM / TOFROM / ALLOC */
+} item_plan;
+
+/* One identifier of an item, as the text before the loop must write it:
+ * *decl is its variable there (NONE for a macro or an enumerator), *text a
+ * translation (malloc'd) or NULL to keep the name. */
+static bool place_name(omplens_fix__ctx *c, const char *name, const char *item, size_t at,
+                       uint32_t call, size_t loop_at, uint32_t *decl, char **text) {
+  const omplens_fix__ast *a = c->ast;
+  uint32_t fn = omplens_fix__ast_function_at(a, at);
+  uint32_t d = omplens_fix__ast_lookup(a, name, at);
+  *decl = NONE;
+  *text = NULL;
+  if (d == NONE)
+    return omplens_fix__ast_is_macro(a, name) ||
+           omplens_fix__fail(c, "%s in %s is neither a variable nor a macro the parse knows", name,
+                             item);
+  if (a->nodes[d].kind == OMPLENS_FIX__N_ENUM_CONST)
+    return true;
+  if (call != NONE && a->nodes[d].kind == OMPLENS_FIX__N_PARM && a->nodes[d].parent == fn) {
+    /* a parameter: the argument of the call, if it is a plain variable */
+    uint32_t arg = omplens_fix__ast_child(a, call, param_index(a, fn, d) + 1);
+    d = arg == NONE ? NONE : omplens_fix__ast_plain_var(a, arg);
+    if (d == NONE)
+      return omplens_fix__fail(c,
+                               "the argument for %s at the call on line %u is not a plain "
+                               "variable",
+                               name, omplens_fix__ctx_line(c, a->nodes[call].begin));
+    *text = node_text(c, arg);
+  } else if (call != NONE && !a->nodes[d].global) {
+    return omplens_fix__fail(c, "%s in %s is a local of %s(), unknown at the call", name, item,
+                             omplens_fix__ast_name(a, fn));
+  }
+  if (omplens_fix__ast_lookup(a, omplens_fix__ast_name(a, d), loop_at) != d) {
+    free(*text);
+    *text = NULL;
+    return omplens_fix__fail(c, "%s is not visible before the loop at line %u",
+                             omplens_fix__ast_name(a, d), omplens_fix__ctx_line(c, loop_at));
+  }
+  *decl = d;
+  return true;
+}
+
+/* Makes an item usable before the loop: its identifiers must be visible
+ * there, and through a call, parameters become the call's arguments. *base
+ * gets the base variable (the first identifier) as seen there; vars[] the
+ * other variables it names (for "not changed in the loop"). */
+static char *place_item(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_t loop,
+                        uint32_t call, uint32_t *base, uint32_t *vars, size_t *nvars,
+                        size_t max_vars) {
+  const char *t = s->dir->items[s->item].text;
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  omplens_fix__buf out = {0};
+  omplens_fix__buf_str(&out, "");
+  *base = NONE;
+  *nvars = 0;
+  bool member = false, first = true, ok = true;
+  for (size_t i = 0; t[i] && ok;) {
+    size_t j = i + 1;
+    if (!is_ident_char(t[i]) || isdigit((unsigned char)t[i])) { /* punctuation, numbers */
+      while (isdigit((unsigned char)t[i]) && (is_ident_char(t[j]) || t[j] == '.'))
+        j++;
+      member = t[i] == '.' || (t[i] == '>' && i && t[i - 1] == '-');
+      omplens_fix__buf_add(&out, t + i, j - i);
+      i = j;
+      continue;
+    }
+    while (is_ident_char(t[j]))
+      j++;
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(j - i), t + i);
+    uint32_t d = NONE;
+    char *text = NULL;
+    if (!member) /* s.x, p->y: after . or -> a member name, not a variable */
+      ok = place_name(c, name, t, at, call, c->ast->nodes[loop].begin, &d, &text);
+    if (d != NONE && first)
+      *base = d;
+    else if (d != NONE && *nvars < max_vars)
+      vars[(*nvars)++] = d;
+    omplens_fix__buf_str(&out, text ? text : name);
+    free(text);
+    member = first = false;
+    i = j;
+  }
+  if (ok && *base == NONE)
+    ok = omplens_fix__fail(c, "the item %s does not start with a variable", t);
+  if (!ok) {
+    omplens_fix__buf_free(&out);
+    return NULL;
+  }
+  return omplens_fix__buf_take(&out);
+}
+
+/* ---- uses of variables ---- */
+
+typedef struct varset {
+  uint32_t v[64];
+  size_t n;
+} varset;
+
+static bool in_set(const varset *s, uint32_t d) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->v[i] == d)
+      return true;
+  return false;
+}
+
+static bool add_set(varset *s, uint32_t d) {
+  if (d == NONE || in_set(s, d))
+    return false;
+  if (s->n < sizeof s->v / sizeof *s->v)
+    s->v[s->n++] = d;
+  return true;
+}
+
+/* A range of the file whose code does not count (device code, the call). */
+typedef struct range {
+  size_t begin, end;
+} range;
+
+static bool excluded(const range *r, size_t n, size_t offset) {
+  for (size_t i = 0; i < n; i++)
+    if (r[i].begin <= offset && offset < r[i].end)
+      return true;
+  return false;
+}
+
+/* The bodies of the kernels (target regions) inside [begin, end). */
+static size_t device_bodies(omplens_fix__ctx *c, size_t begin, size_t end, range *out, size_t max) {
+  omplens_fix__file_dirs(c->fx, c->file);
+  size_t n = 0;
+  for (size_t i = 0; i < c->file->num_dirs && n < max; i++) {
+    const omplens_directive *d = c->file->dirs[i];
+    if (d->kind != OMPLENS_DIRECTIVE_TARGET || !d->body.file)
+      continue;
+    size_t b = omplens_fix__offset(c->src, d->body.line, d->body.column);
+    size_t e = omplens_fix__offset(c->src, d->body.end_line, d->body.end_column);
+    if (b != SIZE_MAX && e != SIZE_MAX && b >= begin && b < end)
+      out[n++] = (range){b, e + 1};
+  }
+  return n;
+}
+
+/* Checks the host code of [begin, end) (but the excluded ranges) for uses
+ * of the variables in set (growing it with the variables their values are
+ * copied into). Reading or writing the buffers, or passing them on, fails;
+ * pointer swaps among the set are allowed and reported in *swapped. */
+static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range *ex, size_t nex,
+                      varset *set, bool *swapped, const char *what) {
+  const omplens_fix__ast *a = c->ast;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t i = 0; i < a->num_nodes; i++) {
+      const omplens_fix__node *n = &a->nodes[i];
+      if (n->kind != OMPLENS_FIX__N_DECLREF || n->begin < begin || n->begin >= end ||
+          excluded(ex, nex, n->begin) || !in_set(set, n->ref))
+        continue;
+      uint32_t other;
+      int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
+      const char *name = omplens_fix__ast_name(a, (uint32_t)i);
+      unsigned line = omplens_fix__ctx_line(c, n->begin);
+      switch (use) {
+      case OMPLENS_FIX__USE_VALUE:
+        break;
+      case OMPLENS_FIX__USE_READ:
+      case OMPLENS_FIX__USE_WRITE:
+        return omplens_fix__fail(c, "the host %s %s at line %u, %s",
+                                 use == OMPLENS_FIX__USE_READ ? "reads" : "writes", name, line,
+                                 what);
+      case OMPLENS_FIX__USE_ESCAPE:
+        return omplens_fix__fail(c, "%s is passed on (call, address or aggregate) at line %u, %s",
+                                 name, line, what);
+      case OMPLENS_FIX__USE_ASSIGNED:
+        if (!in_set(set, omplens_fix__ast_plain_var(a, other)))
+          return omplens_fix__fail(c, "%s is given another buffer at line %u, %s", name, line,
+                                   what);
+        *swapped = true;
+        break;
+      case OMPLENS_FIX__USE_COPIED:
+        if (other == NONE)
+          return omplens_fix__fail(c, "%s is stored at line %u, %s", name, line, what);
+        grew |= add_set(set, other);
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+/* Fails when a kernel body [begin, end) writes through var (or passes it
+ * on): then a kept copy would keep the kernel's changes. */
+static bool device_reads_only(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
+                              const char *it) {
+  const omplens_fix__ast *a = c->ast;
+  for (size_t i = 0; i < a->num_nodes; i++) {
+    const omplens_fix__node *n = &a->nodes[i];
+    if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end)
+      continue;
+    uint32_t other;
+    int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
+    if (use == OMPLENS_FIX__USE_WRITE || use == OMPLENS_FIX__USE_ESCAPE ||
+        use == OMPLENS_FIX__USE_ASSIGNED)
+      return omplens_fix__fail(
+          c, "the kernel %s %s at line %u: a resident copy would keep its changes",
+          use == OMPLENS_FIX__USE_WRITE ? "writes" : "may change", it,
+          omplens_fix__ctx_line(c, n->begin));
+  }
+  return true;
+}
+
+/* Fails when a variable of set is assigned anywhere in [begin, end). */
+static bool unchanged(omplens_fix__ctx *c, size_t begin, size_t end, const uint32_t *vars,
+                      size_t n) {
+  const omplens_fix__ast *a = c->ast;
+  for (size_t i = 0; i < a->num_nodes; i++) {
+    const omplens_fix__node *nd = &a->nodes[i];
+    bool mine = false;
+    for (size_t k = 0; k < n; k++)
+      mine |= nd->ref == vars[k];
+    if (nd->kind != OMPLENS_FIX__N_DECLREF || !mine || nd->begin < begin || nd->begin >= end)
+      continue;
+    uint32_t other;
+    if (omplens_fix__ast_use(a, (uint32_t)i, &other) == OMPLENS_FIX__USE_ASSIGNED)
+      return omplens_fix__fail(c, "%s changes at line %u inside the loop",
+                               omplens_fix__ast_name(a, (uint32_t)i),
+                               omplens_fix__ctx_line(c, nd->begin));
+  }
+  return true;
+}
+
+/* ---- directive text ---- */
+
+static const char *type_word(int t) { return omplens_map_type_name(t); }
+
+/* ---- rule: keep resident (wrap the loop in target data) ---- */
+
+#define WRAP_MAX 32 /* items in one wrapping directive */
+
+/* The wrapping directive being built: one item per directive item of the
+ * group, in the order of the findings. */
+typedef struct wrap {
+  item_plan items[WRAP_MAX];
+  const char *vars[WRAP_MAX]; /* the variable as the directive names it */
+  size_t first_of[WRAP_MAX];  /* the finding that brought each item */
+  size_t n;
+  varset set;          /* base variables, as known before the loop */
+  varset params;       /* lifted: the parameters they come from */
+  uint32_t others[64]; /* the other variables the items name */
+  size_t nothers;
+  bool swapped; /* the loop trades the pointers among them */
+} wrap;
+
+static void wrap_free(wrap *w) {
+  for (size_t i = 0; i < w->n; i++)
+    free(w->items[i].text);
+}
+
+/* Whether other directives of the loop (or, lifted, of the function) map
+ * these variables in a way the wrap changes. */
+static bool other_maps_in_loop(omplens_fix__ctx *c, uint32_t loop, uint32_t call, wrap *w) {
+  const omplens_fix__node *l = &c->ast->nodes[loop];
+  uint32_t fn =
+      call != NONE ? omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, c->g->site.dir))
+                   : NONE;
+  omplens_fix__file_dirs(c->fx, c->file);
+  for (size_t i = 0; i < c->file->num_dirs; i++) {
+    const omplens_directive *d = c->file->dirs[i];
+    size_t at = omplens_fix__pragma_at(c, d);
+    bool in_fn = fn != NONE && omplens_fix__ast_function_at(c->ast, at) == fn;
+    if (!in_fn && (at < l->begin || at >= l->end))
+      continue;
+    for (size_t k = 0; k < d->num_items; k++)
+      for (size_t j = 0; j < w->n; j++) {
+        /* in the function the items use its names; in the loop, the caller's */
+        const char *name = in_fn ? w->vars[j] : omplens_fix__ast_name(c->ast, w->items[j].base);
+        if (!d->items[k].var || strcmp(d->items[k].var, name))
+          continue;
+        if (d->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
+            d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA)
+          return omplens_fix__fail(c,
+                                   "the loop also has `%s` of %s at line %u: its reference counts "
+                                   "would change",
+                                   omplens_directive_kind_name(d->kind), name, d->pragma.line);
+        int mt = d->items[k].map_type;
+        if ((mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM) &&
+            w->items[j].type == OMPLENS_MAP_TO)
+          w->items[j].type = OMPLENS_MAP_TOFROM; /* its copy back must still happen, at the end */
+      }
+  }
+  return true;
+}
+
+/* Appends " map(TYPE: a, b)" for the items of one type. */
+static void map_clause(omplens_fix__buf *b, const item_plan *items, size_t n, int type) {
+  bool any = false;
+  for (size_t i = 0; i < n; i++) {
+    if (items[i].type != type)
+      continue;
+    if (any)
+      omplens_fix__buf_str(b, ", ");
+    else
+      omplens_fix__buf_printf(b, " map(%s: ", type_word(type));
+    omplens_fix__buf_str(b, items[i].text);
+    any = true;
+  }
+  if (any)
+    omplens_fix__buf_str(b, ")");
+}
+
+static char *wrap_directive(const item_plan *items, size_t n) {
+  omplens_fix__buf b = {0};
+  omplens_fix__buf_str(&b, "#pragma omp target data");
+  static const int order[] = {OMPLENS_MAP_TO, OMPLENS_MAP_TOFROM, OMPLENS_MAP_FROM,
+                              OMPLENS_MAP_ALLOC};
+  for (size_t k = 0; k < sizeof order / sizeof *order; k++)
+    map_clause(&b, items, n, order[k]);
+  omplens_fix__buf_str(&b, "\n");
+  return omplens_fix__buf_take(&b);
+}
+
+static int wrap_type(const omplens_fixer *fx, const omplens_fix__group *g, size_t k, int mt) {
+  const omplens_finding *f = &fx->findings[g->findings[k]];
+  if (f->category == OMPLENS_CAT_ROUND_TRIP)
+    return OMPLENS_MAP_TOFROM; /* the data came back from the device: bring it back at the end */
+  return mt == OMPLENS_MAP_TO ? OMPLENS_MAP_TO : OMPLENS_MAP_TOFROM;
+}
+
+/* Evidence that the copies the wrap removes carried nothing new. */
+static bool resident_evidence(omplens_fix__ctx *c, const omplens_fix__site *s) {
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, c->g, s, &ev);
+  if (!ev.h2d_unflagged_first_only)
+    return omplens_fix__fail(
+        c,
+        "%s is also sent with content the device did not have (%u of %u copies are "
+        "not flagged): the host changes it between iterations",
+        omplens_fix__item_text(s), ev.h2d - ev.h2d_flagged, ev.h2d);
+  return true;
+}
+
+/* A re-sent copy that the kernel changed had to be re-sent: for a
+ * duplicate of a `to` item, the kernel may not write it. */
+static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
+  const omplens_fix__site *s = &c->g->sites[k];
+  const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
+  if (f->category != OMPLENS_CAT_DUPLICATE_SAME_BUFFER || !s->dir->body.file ||
+      s->dir->items[s->item].map_type != OMPLENS_MAP_TO)
+    return true;
+  uint32_t vd = omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir));
+  size_t b = omplens_fix__offset(c->src, s->dir->body.line, s->dir->body.column);
+  size_t e = omplens_fix__offset(c->src, s->dir->body.end_line, s->dir->body.end_column);
+  if (b == SIZE_MAX || e == SIZE_MAX)
+    return omplens_fix__fail(c, "the kernel's body is unknown");
+  return device_reads_only(c, b, e + 1, vd, s->dir->items[s->item].text);
+}
+
+/* One wrap item per directive item of the group, placed before the loop. */
+static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t call) {
+  const omplens_fix__group *g = c->g;
+  for (size_t k = 0; k < g->num_findings; k++) {
+    const omplens_fix__site *s = &g->sites[k];
+    int type = wrap_type(c->fx, g, k, s->dir->items[s->item].map_type);
+    size_t j = 0;
+    while (j < w->n &&
+           !(g->sites[w->first_of[j]].dir == s->dir && g->sites[w->first_of[j]].item == s->item))
+      j++;
+    if (j < w->n) { /* another finding of an item already there */
+      if (type == OMPLENS_MAP_TOFROM)
+        w->items[j].type = OMPLENS_MAP_TOFROM;
+    } else {
+      if (w->n == WRAP_MAX)
+        return omplens_fix__fail(c, "more than %d items", WRAP_MAX);
+      size_t nv = 0;
+      uint32_t base;
+      char *text = place_item(c, s, loop, call, &base, w->others + w->nothers, &nv,
+                              sizeof w->others / sizeof *w->others - w->nothers);
+      if (!text)
+        return false;
+      w->nothers += nv;
+      w->first_of[w->n] = k;
+      w->vars[w->n] = s->var;
+      w->items[w->n++] = (item_plan){text, base, type};
+      add_set(&w->set, base);
+      if (call != NONE)
+        add_set(&w->params,
+                omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)));
+      if (!resident_evidence(c, s))
+        return false;
+    }
+    if (!kernel_keeps_it(c, k))
+      return false;
+  }
+  for (size_t i = 0; i < w->n; i++) /* two items of one buffer after translation */
+    for (size_t j = i + 1; j < w->n; j++)
+      if (!strcmp(w->items[i].text, w->items[j].text))
+        return omplens_fix__fail(c, "two items become %s", w->items[i].text);
+  return true;
+}
+
+/* The host code of the loop (and, lifted, of the function) leaves the
+ * buffers alone. */
+static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t call) {
+  const omplens_fix__node *l = &c->ast->nodes[loop];
+  range ex[64];
+  size_t nex = device_bodies(c, l->begin, l->end, ex, 63);
+  if (call != NONE)
+    ex[nex++] = (range){c->ast->nodes[call].begin, c->ast->nodes[call].end};
+  if (!host_uses(c, l->begin, l->end, ex, nex, &w->set, &w->swapped, "inside the loop"))
+    return false;
+  if (call != NONE) {
+    uint32_t fn = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, c->g->site.dir));
+    const char *name = omplens_fix__ast_name(c->ast, fn);
+    const omplens_fix__node *f = &c->ast->nodes[fn];
+    bool reassigned = false;
+    nex = device_bodies(c, f->begin, f->end, ex, 64);
+    if (!host_uses(c, f->begin, f->end, ex, nex, &w->params, &reassigned,
+                   omplens_fix__ownf(c->fx, "in %s()", name)))
+      return false;
+    if (reassigned)
+      return omplens_fix__fail(c, "the parameters are reassigned in %s()", name);
+  }
+  return unchanged(c, l->begin, l->end, w->others, w->nothers);
+}
+
+static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pragma, uint32_t loop,
+                             uint32_t call) {
+  omplens_fix__group *g = c->g;
+  unsigned line = omplens_fix__ctx_line(c, c->ast->nodes[loop].begin);
+  omplens_fix__buf_str(&g->summary, "keep ");
+  for (size_t i = 0; i < w->n; i++)
+    omplens_fix__buf_printf(&g->summary, "%s%s", i ? (i + 1 == w->n ? " and " : ", ") : "",
+                            w->items[i].text);
+  omplens_fix__buf_printf(&g->summary, " on the device across the loop at %s:%u",
+                          omplens_fix__short_name(c->file->path), line);
+  if (call != NONE)
+    omplens_fix__buf_printf(
+        &g->summary, " (around the call of %s() on line %u)",
+        omplens_fix__ast_name(
+            c->ast, omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, g->site.dir))),
+        omplens_fix__ctx_line(c, c->ast->nodes[call].begin));
+  size_t len = strlen(pragma);
+  omplens_fix__buf_printf(&g->summary,
+                          ": wrap it in `%.*s`; this assumes the host neither reads "
+                          "nor writes these buffers inside the loop (else add `target update` "
+                          "there), which the source shows for the names used",
+                          (int)(len && pragma[len - 1] == '\n' ? len - 1 : len), pragma);
+}
+
+/* The wrapping line before the loop, the summary and the confidence. */
+static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t call) {
+  omplens_fix__group *g = c->g;
+  if (w->swapped) /* pointers trade buffers: each may end up holding results */
+    for (size_t i = 0; i < w->n; i++)
+      w->items[i].type = OMPLENS_MAP_TOFROM;
+  char *pragma = wrap_directive(w->items, w->n);
+  if (!pragma)
+    return omplens_fix__fail(c, "out of memory");
+  unsigned line = omplens_fix__ctx_line(c, c->ast->nodes[loop].begin);
+  size_t at, ind = omplens_fix__indent(c->src, line, &at);
+  omplens_fix__insert_lines(&g->edits, c->src, line, c->src->text + at, ind, pragma);
+  resident_summary(c, w, pragma, loop, call);
+  free(pragma);
+  bool global = false;
+  for (size_t i = 0; i < w->set.n; i++)
+    global |= c->ast->nodes[w->set.v[i]].global;
+  g->confidence = global ? OMPLENS_FIXC_ASSUMED : OMPLENS_FIXC_CHECKED;
+  if (global)
+    omplens_fix__buf_str(&g->note, "the buffers are globals: the functions called in the loop "
+                                   "must not touch them on the host");
+  g->kind = call != NONE ? OMPLENS_FIX_KEEP_RESIDENT_CALLER : OMPLENS_FIX_KEEP_RESIDENT;
+  return true;
+}
+
+bool omplens_fix__build_resident(omplens_fix__ctx *c) {
+  if (!omplens_fix__need_ast(c))
+    return false;
+  uint32_t loop = c->g->loop, call = c->g->call;
+  if (!placeable(c, loop, false) || !no_jumps(c, loop))
+    return false;
+  wrap w;
+  memset(&w, 0, sizeof w);
+  bool ok = wrap_items(c, &w, loop, call) && wrap_host_checks(c, &w, loop, call) &&
+            other_maps_in_loop(c, loop, call, &w) && wrap_emit(c, &w, loop, call);
+  wrap_free(&w);
+  return ok;
+}
+
+/* ---- canonical loops and guards ---- */
+
+void omplens_fix__canon_free(omplens_fix__canon *k) {
+  free(k->init);
+  free(k->bound);
+}
+
+/* Splits text at top-level ';' into up to 3 parts. */
+static size_t split3(const char *t, size_t n, const char **part, size_t *len) {
+  size_t k = 0, start = 0;
+  int depth = 0;
+  for (size_t i = 0; i <= n && k < 3; i++) {
+    char ch = i < n ? t[i] : ';';
+    depth += (ch == '(' || ch == '[') - (ch == ')' || ch == ']');
+    if (!depth && ch == ';') {
+      part[k] = t + start;
+      len[k++] = i - start;
+      start = i + 1;
+    }
+  }
+  return k;
+}
+
+static bool simple_expr(const char *s) {
+  for (; *s; s++)
+    if (!is_ident_char(*s))
+      return false;
+  return true;
+}
+
+/* Whether s is "VAR" (all of it) and sets var if empty. */
+static bool is_var(const char *s, size_t n, const char *var) {
+  while (n && *s == ' ')
+    s++, n--;
+  while (n && s[n - 1] == ' ')
+    n--;
+  return n == strlen(var) && !strncmp(s, var, n);
+}
+
+/* init: "[type] v = A". */
+static bool read_init(const char *t, size_t n, omplens_fix__canon *k) {
+  char *init = omplens_fix__normalize(t, n);
+  char *eq = init ? strchr(init, '=') : NULL;
+  bool ok = eq && eq[1] != '=';
+  if (ok) {
+    char *e = eq;
+    while (e > init && e[-1] == ' ')
+      e--;
+    char *b = e;
+    while (b > init && is_ident_char(b[-1]))
+      b--;
+    ok = b < e && (size_t)(e - b) < sizeof k->var;
+    if (ok) {
+      memcpy(k->var, b, (size_t)(e - b));
+      k->init = strdup(eq + 1 + (eq[1] == ' '));
+      ok = k->init && *k->init;
+    }
+  }
+  free(init);
+  return ok;
+}
+
+/* cond: "v < B" or "v <= B", no call in B. */
+static bool read_cond(const char *t, size_t n, omplens_fix__canon *k) {
+  char *cond = omplens_fix__normalize(t, n);
+  char *op = cond ? strchr(cond, '<') : NULL;
+  bool ok = op && op[1] != '<' && is_var(cond, (size_t)(op - cond), k->var);
+  if (ok) {
+    k->less_equal = op[1] == '=';
+    const char *b = op + 1 + k->less_equal;
+    while (*b == ' ')
+      b++;
+    k->bound = strdup(b);
+    ok = k->bound && *k->bound;
+    for (const char *p = k->bound; ok && *p; p++)
+      ok = !(*p == '(' && p > k->bound && is_ident_char(p[-1]));
+  }
+  free(cond);
+  return ok;
+}
+
+/* inc: "v++", "++v", "v += 1" or "v = v + 1". */
+static bool read_inc(const char *t, size_t n, const omplens_fix__canon *k) {
+  char *inc = omplens_fix__normalize(t, n);
+  char forms[4][300];
+  snprintf(forms[0], sizeof forms[0], "%s++", k->var);
+  snprintf(forms[1], sizeof forms[1], "++%s", k->var);
+  snprintf(forms[2], sizeof forms[2], "%s += 1", k->var);
+  snprintf(forms[3], sizeof forms[3], "%s = %s + 1", k->var, k->var);
+  bool ok = false;
+  for (size_t i = 0; inc && i < 4; i++)
+    ok |= !strcmp(inc, forms[i]);
+  free(inc);
+  return ok;
+}
+
+/* `for (int v = A; v < B; v++)` and its variants. */
+static bool canonical(omplens_fix__ctx *c, uint32_t loop, omplens_fix__canon *k) {
+  memset(k, 0, sizeof *k);
+  const omplens_fix__node *l = &c->ast->nodes[loop];
+  if (l->kind != OMPLENS_FIX__N_FOR)
+    return omplens_fix__fail(c, "the loop at line %u is not a for loop",
+                             omplens_fix__ctx_line(c, l->begin));
+  char *t = node_text(c, loop);
+  char *open = t ? strchr(t, '(') : NULL;
+  const char *part[3];
+  size_t len[3], np = 0;
+  if (open) { /* the header: up to the matching parenthesis */
+    int depth = 0;
+    char *close = open;
+    for (; *close; close++) {
+      depth += (*close == '(') - (*close == ')');
+      if (!depth)
+        break;
+    }
+    if (*close)
+      np = split3(open + 1, (size_t)(close - open - 1), part, len);
+  }
+  bool ok = np == 3 && read_init(part[0], len[0], k) && read_cond(part[1], len[1], k) &&
+            read_inc(part[2], len[2], k);
+  free(t);
+  if (!ok) {
+    omplens_fix__canon_free(k);
+    return omplens_fix__fail(c, "the loop at line %u is not of the form `for (v = A; v < B; v++)`",
+                             omplens_fix__ctx_line(c, l->begin));
+  }
+  return true;
+}
+
+/* Fails unless the directive runs once per iteration of its innermost loop:
+ * a statement of the loop's own body, which no break or continue cuts
+ * short, whose variable and bound the body leaves alone. */
+/* Fails when an iteration of the loop can end before its last statement:
+ * a break or continue of the loop itself, a return or a goto. */
+static bool no_early_exit(omplens_fix__ctx *c, uint32_t loop) {
+  const omplens_fix__ast *a = c->ast;
+  for (size_t i = loop + 1; i < a->num_nodes && omplens_fix__ast_within(a, (uint32_t)i, loop);
+       i++) {
+    int kd = a->nodes[i].kind;
+    if (kd != OMPLENS_FIX__N_BREAK && kd != OMPLENS_FIX__N_CONTINUE &&
+        kd != OMPLENS_FIX__N_RETURN && kd != OMPLENS_FIX__N_GOTO)
+      continue;
+    bool inner = false; /* a break or continue of a nested loop or switch */
+    for (uint32_t p = a->nodes[i].parent; p != loop && p != NONE; p = a->nodes[p].parent) {
+      int pk = a->nodes[p].kind;
+      inner |= pk == OMPLENS_FIX__N_FOR || pk == OMPLENS_FIX__N_WHILE || pk == OMPLENS_FIX__N_DO ||
+               (pk == OMPLENS_FIX__N_SWITCH && kd == OMPLENS_FIX__N_BREAK);
+    }
+    if (!inner || kd == OMPLENS_FIX__N_RETURN || kd == OMPLENS_FIX__N_GOTO)
+      return omplens_fix__fail(c, "the loop's iterations can end early (line %u)",
+                               omplens_fix__ctx_line(c, a->nodes[i].begin));
+  }
+  return true;
+}
+
+/* The declarations of the loop variable and of the variables of the bound,
+ * as seen at offset at. */
+static size_t loop_vars(const omplens_fix__ctx *c, const omplens_fix__canon *k, size_t at,
+                        uint32_t *vars, size_t max) {
+  size_t nv = 0;
+  uint32_t v = omplens_fix__ast_lookup(c->ast, k->var, at);
+  if (v != NONE)
+    vars[nv++] = v;
+  for (const char *p = k->bound; *p && nv < max;) {
+    if (!is_ident_char(*p) || isdigit((unsigned char)*p)) { /* skip numbers like 1e5, 20u */
+      p++;
+      while (isdigit((unsigned char)p[-1]) && is_ident_char(*p))
+        p++;
+      continue;
+    }
+    const char *q = p;
+    while (is_ident_char(*q))
+      q++;
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(q - p), p);
+    uint32_t d = omplens_fix__ast_lookup(c->ast, name, at);
+    if (d != NONE)
+      vars[nv++] = d;
+    p = q;
+  }
+  return nv;
+}
+
+bool omplens_fix__once_per_iteration(omplens_fix__ctx *c, const omplens_fix__site *s,
+                                     uint32_t *loop, omplens_fix__canon *k) {
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
+  *loop = omplens_fix__ast_loop_at(c->ast, fn, at);
+  if (*loop == NONE)
+    return omplens_fix__fail(c, "the directive is in no loop");
+  uint32_t body = omplens_fix__ast_block_at(c->ast, fn, at);
+  if (body == NONE || c->ast->nodes[body].kind != OMPLENS_FIX__N_COMPOUND ||
+      c->ast->nodes[body].parent != *loop)
+    return omplens_fix__fail(c, "the directive is not a statement of the loop's own body (it is "
+                                "nested in another statement)");
+  if (!no_early_exit(c, *loop) || !canonical(c, *loop, k))
+    return false;
+  /* The variable and the bound's variables stay as they are in the body. */
+  uint32_t vars[16];
+  size_t nv = loop_vars(c, k, at, vars, 16);
+  if (!unchanged(c, c->ast->nodes[body].begin, c->ast->nodes[*loop].end, vars, nv)) {
+    omplens_fix__canon_free(k);
+    return false;
+  }
+  return true;
+}
+
+char *omplens_fix__paren(const char *e) {
+  char *s = NULL;
+  if (asprintf(&s, simple_expr(e) ? "%s" : "(%s)", e) < 0)
+    return NULL;
+  return s;
+}
+
+/* ---- rule: hoist an allocation out of a loop ---- */
+
+bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  if (!omplens_fix__need_ast(c))
+    return false;
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
+  uint32_t loop = omplens_fix__ast_loop_at(c->ast, fn, at);
+  if (loop == NONE)
+    return omplens_fix__fail(c, "the directive is in no loop of its function");
+  if (omplens_fix__has_clause(s->dir, OMPLENS_CLAUSE_IF))
+    return omplens_fix__fail(c, "the directive has an if clause");
+  if (!placeable(c, loop, true) || !no_jumps(c, loop))
+    return false;
+  const omplens_fix__node *l = &c->ast->nodes[loop];
+  uint32_t base, vars[16];
+  size_t nv;
+  char *text = place_item(c, s, loop, NONE, &base, vars, &nv, 15);
+  if (!text)
+    return false;
+  vars[nv++] = base;
+  bool ok = unchanged(c, l->begin, l->end, vars, nv);
+  /* Other maps of the variable in the loop would stop copying once the
+   * allocation is present for the whole loop. */
+  size_t body_b =
+      s->dir->body.file ? omplens_fix__offset(c->src, s->dir->body.line, s->dir->body.column) : at;
+  size_t body_e = s->dir->body.file
+                      ? omplens_fix__offset(c->src, s->dir->body.end_line, s->dir->body.end_column)
+                      : at;
+  omplens_fix__file_dirs(c->fx, c->file);
+  for (size_t i = 0; ok && i < c->file->num_dirs; i++) {
+    const omplens_directive *d = c->file->dirs[i];
+    size_t dat = omplens_fix__pragma_at(c, d);
+    if (d == s->dir || dat < l->begin || dat >= l->end || (dat >= body_b && dat <= body_e))
+      continue;
+    for (size_t k = 0; ok && k < d->num_items; k++)
+      if (d->items[k].var && !strcmp(d->items[k].var, s->var) &&
+          (d->items[k].map_type != OMPLENS_MAP_ALLOC || d->kind != OMPLENS_DIRECTIVE_TARGET))
+        ok =
+            omplens_fix__fail(c, "%s is also mapped `%s` by `%s` at line %u in the loop", s->var,
+                              omplens_map_type_name(d->items[k].map_type), d->name, d->pragma.line);
+  }
+  if (ok) {
+    unsigned first = omplens_fix__ctx_line(c, l->begin),
+             last = omplens_fix__ctx_line(c, l->end - 1);
+    size_t ind_at;
+    size_t ind = omplens_fix__indent(c->src, first, &ind_at);
+    const char *dev = omplens_fix__device_clause(c, s->dir);
+    const char *enter =
+        omplens_fix__ownf(c->fx, "#pragma omp target enter data map(alloc: %s)%s\n", text, dev);
+    const char *exitd =
+        omplens_fix__ownf(c->fx, "#pragma omp target exit data map(delete: %s)%s\n", text, dev);
+    omplens_fix__insert_lines(&g->edits, c->src, first, c->src->text + ind_at, ind, enter);
+    omplens_fix__insert_lines(&g->edits, c->src, last + 1, c->src->text + ind_at, ind, exitd);
+    g->confidence = OMPLENS_FIXC_CHECKED;
+    omplens_fix__buf_printf(&g->summary,
+                            "allocate %s once instead of in every iteration of the loop "
+                            "at %s:%u: `target enter data map(alloc: %s)` before it and `target "
+                            "exit data map(delete: %s)` after it (the directive at line %u then "
+                            "finds it present)",
+                            text, omplens_fix__short_name(c->file->path), first, text, text,
+                            s->dir->pragma.line);
+  }
+  free(text);
+  return ok;
+}
+
+/* Whether function fn runs once per program run: main, or a function called
+ * from one place that is in no loop of a function that runs once. */
+static bool function_runs_once(const omplens_fix__ast *a, uint32_t fn, int depth) {
+  const char *name = omplens_fix__ast_name(a, fn);
+  if (!strcmp(name, "main"))
+    return true;
+  uint32_t call = NONE;
+  size_t refs = 0;
+  for (size_t i = 0; i < a->num_nodes; i++)
+    if ((a->nodes[i].kind == OMPLENS_FIX__N_CALL || a->nodes[i].kind == OMPLENS_FIX__N_DECLREF) &&
+        !strcmp(omplens_fix__ast_name(a, (uint32_t)i), name)) {
+      refs += a->nodes[i].kind == OMPLENS_FIX__N_CALL;
+      if (a->nodes[i].kind == OMPLENS_FIX__N_CALL)
+        call = (uint32_t)i;
+      else {
+        uint32_t ch, p = omplens_fix__ast_up(a, (uint32_t)i, &ch);
+        refs += !(p != NONE && a->nodes[p].kind == OMPLENS_FIX__N_CALL && a->nodes[ch].nth == 0);
+      }
+    }
+  if (refs != 1 || call == NONE || depth > 4)
+    return false;
+  uint32_t caller = omplens_fix__ast_function_at(a, a->nodes[call].begin);
+  return caller != NONE && omplens_fix__ast_loop_at(a, caller, a->nodes[call].begin) == NONE &&
+         function_runs_once(a, caller, depth + 1);
+}
+
+bool omplens_fix__loop_runs_once(omplens_fix__ctx *c, uint32_t loop) {
+  const omplens_fix__node *l = &c->ast->nodes[loop];
+  uint32_t fn = omplens_fix__ast_function_at(c->ast, l->begin);
+  bool nested = false;
+  for (uint32_t p = l->parent; p != NONE && p != fn; p = c->ast->nodes[p].parent) {
+    int k = c->ast->nodes[p].kind;
+    nested |= k == OMPLENS_FIX__N_FOR || k == OMPLENS_FIX__N_WHILE || k == OMPLENS_FIX__N_DO;
+  }
+  if (nested || fn == NONE || !function_runs_once(c->ast, fn, 0))
+    return omplens_fix__fail(c,
+                             "the loop at line %u may run more than once (it is nested, or "
+                             "its function is called from a loop or several places): the "
+                             "last iteration of one run may feed the next",
+                             omplens_fix__ctx_line(c, l->begin));
+  return true;
+}

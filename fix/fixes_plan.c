@@ -1,0 +1,438 @@
+/* From findings to groups: each finding's directive and map item (the
+ * annotator's location and variable, then the directive index), the rule
+ * its category and item call for, and the group of findings one change
+ * removes. Keep-resident fixes group by the loop they wrap, so that all the
+ * items of that loop go into one `target data`; the others by directive,
+ * item and rule. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixes_internal.h"
+
+typedef struct omplens_fix__code {
+  uint64_t codeptr;
+  int kind;
+  const omplens_directive *dir;
+  omplens_fix__file *file;
+} code_entry;
+
+int omplens_fix__runtime_kind(const omplens_fixer *fx, const omplens_event *e) {
+  if (e->region >= fx->num_regions)
+    return OMPLENS_RUNTIME_ANY;
+  switch (fx->regions[e->region].kind) {
+  case OMPLENS_CONSTRUCT_TARGET:
+    return OMPLENS_RUNTIME_TARGET;
+  case OMPLENS_CONSTRUCT_ENTER_DATA:
+    return OMPLENS_RUNTIME_ENTER_DATA;
+  case OMPLENS_CONSTRUCT_EXIT_DATA:
+    return OMPLENS_RUNTIME_EXIT_DATA;
+  case OMPLENS_CONSTRUCT_UPDATE:
+    return OMPLENS_RUNTIME_UPDATE;
+  default:
+    return OMPLENS_RUNTIME_ANY;
+  }
+}
+
+static bool is_header(const char *path) {
+  const char *dot = strrchr(path, '.');
+  const char *const ext[] = {".h", ".hh", ".hpp", ".hxx", ".inc", ".inl", NULL};
+  for (size_t i = 0; dot && ext[i]; i++)
+    if (!strcmp(dot, ext[i]))
+      return true;
+  return false;
+}
+
+const char *omplens_fix__directive_unsafe(const omplens_directive *d, const char *path,
+                                          bool newer) {
+  if (d->flags & OMPLENS_DIRF_MACRO)
+    return "the directive is written in a macro: its text is the macro's, shared by every use";
+  if (d->flags & (OMPLENS_DIRF_TEXT_ONLY | OMPLENS_DIRF_TEXT_INCOMPLETE))
+    return "the directive was only read from the text (libclang could not parse the file)";
+  if (is_header(path))
+    return "the directive is in a header: a change would reach every file that includes it";
+  if (newer)
+    return "the source is newer than the program that ran (stale): rebuild and record again";
+  return NULL;
+}
+
+/* The directive at a code address: the annotator's location, then the
+ * index. *why (owned) explains a NULL. */
+static const omplens_directive *locate(omplens_fixer *fx, uint64_t codeptr, int kind,
+                                       omplens_fix__file **file, const char **why) {
+  *file = NULL;
+  omplens_location loc;
+  if (!fx->annot) {
+    *why = "no annotator: the directive's source is unknown";
+    return NULL;
+  }
+  omplens_annotate_location(fx->annot, codeptr, &loc);
+  if (!loc.file || !loc.line) {
+    *why = omplens_fix__ownf(fx, "the directive has no source line (%s)",
+                             loc.note ? loc.note : "no debug info");
+    return NULL;
+  }
+  *file = omplens_fix__file_get(fx, loc.file, loc.module);
+  if (!*file) {
+    *why = "out of memory";
+    return NULL;
+  }
+  if ((*file)->src_rc) {
+    *why = omplens_fix__ownf(fx, "the source %s cannot be read", loc.file);
+    return NULL;
+  }
+  omplens_directive_match m;
+  int rc =
+      omplens_directive_find(fx->index, loc.file, loc.line, loc.column, loc.function, kind, &m);
+  if (rc) {
+    *why = omplens_fix__ownf(fx, "the directive index failed: %s", omplens_directives_strerror(rc));
+    return NULL;
+  }
+  if (m.flags & OMPLENS_MATCHF_STALE) {
+    *why = "the source changed after the build (stale): the line may not be the directive that ran";
+    return NULL;
+  }
+  if (m.flags & OMPLENS_MATCHF_PARTIAL) {
+    *why = omplens_fix__ownf(fx, "libclang could not fully parse %s (%s)", loc.file,
+                             m.diagnostic ? m.diagnostic : "errors");
+    return NULL;
+  }
+  if (m.confidence != OMPLENS_MATCH_EXACT || !m.directive) {
+    *why = omplens_fix__ownf(fx, "the directive at %s:%u is not known exactly (%s%s%s)", loc.file,
+                             loc.line, omplens_directive_confidence_name(m.confidence),
+                             m.rule ? ": " : "", m.rule ? m.rule : "");
+    return NULL;
+  }
+  return m.directive;
+}
+
+const omplens_directive *omplens_fix__directive_of(omplens_fixer *fx, uint64_t codeptr,
+                                                   int runtime_kind, omplens_fix__file **file) {
+  for (size_t i = 0; i < fx->num_codes; i++)
+    if (fx->codes[i].codeptr == codeptr && fx->codes[i].kind == runtime_kind) {
+      *file = fx->codes[i].file;
+      return fx->codes[i].dir;
+    }
+  const char *why;
+  const omplens_directive *d = locate(fx, codeptr, runtime_kind, file, &why);
+  if (fx->num_codes == fx->cap_codes) {
+    size_t cap = fx->cap_codes ? 2 * fx->cap_codes : 16;
+    code_entry *p = realloc(fx->codes, cap * sizeof *p);
+    if (!p)
+      return d;
+    fx->codes = p;
+    fx->cap_codes = cap;
+  }
+  fx->codes[fx->num_codes++] = (code_entry){codeptr, runtime_kind, d, *file};
+  return d;
+}
+
+/* The item of dir that the event's variable names. */
+static bool pick_item(omplens_fixer *fx, const omplens_directive *dir, const omplens_event *e,
+                      size_t *item, const char **why) {
+  omplens_variable v;
+  bool named = fx->annot && !omplens_annotate_variable(fx->annot, e, &v) && v.name;
+  size_t found = SIZE_MAX, count = 0;
+  for (size_t i = 0; named && i < dir->num_items; i++)
+    if (dir->items[i].var && !strcmp(dir->items[i].var, v.name)) {
+      if (!count++ || (v.item && !strcmp(dir->items[i].text, v.item)))
+        found = i;
+    }
+  if (count > 1) {
+    /* Several items of one variable: only the exact text decides. */
+    found = SIZE_MAX;
+    for (size_t i = 0; i < dir->num_items; i++)
+      if (dir->items[i].var && !strcmp(dir->items[i].var, v.name) && v.item &&
+          !strcmp(dir->items[i].text, v.item))
+        found = i;
+  }
+  if (found == SIZE_MAX && !named && dir->num_items == 1)
+    found = 0;
+  if (found == SIZE_MAX) {
+    *why = named ? omplens_fix__ownf(fx, "no map item of the directive matches %s", v.item)
+                 : "the map item is unknown (the trace has no map names: record without "
+                   "--no-preload)";
+    return false;
+  }
+  *item = found;
+  return true;
+}
+
+static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fix__site *s) {
+  memset(s, 0, sizeof *s);
+  const omplens_event *e = &fx->events[f->instances[0].event];
+  const char *why = NULL;
+  s->dir = omplens_fix__directive_of(fx, f->codeptr, omplens_fix__runtime_kind(fx, e), &s->file);
+  if (!s->dir) {
+    const char *w2;
+    omplens_fix__file *file;
+    locate(fx, f->codeptr, omplens_fix__runtime_kind(fx, e), &file, &w2); /* for the reason */
+    s->reason = w2;
+    return false;
+  }
+  s->item = SIZE_MAX;
+  size_t item;
+  const char *item_why = NULL;
+  if (pick_item(fx, s->dir, e, &item, &item_why)) { /* named even when no diff may follow */
+    s->item = item;
+    s->var = s->dir->items[item].var;
+  }
+  why = omplens_fix__directive_unsafe(s->dir, s->file->path, s->file->newer_than_binary);
+  if (why && (s->dir->flags & OMPLENS_DIRF_MACRO) && s->dir->macro)
+    why = omplens_fix__ownf(fx, "%s (macro %s)", why, s->dir->macro);
+  s->reason = why ? why : item_why;
+  return !s->reason;
+}
+
+/* ---- choosing the rule ---- */
+
+bool omplens_fix__unreferenced(const omplens_directive *d, size_t item) {
+  /* A macro's or a text-only directive's body is not known well enough. */
+  unsigned unsure = OMPLENS_DIRF_BODY_CALLS | OMPLENS_DIRF_MACRO | OMPLENS_DIRF_TEXT_ONLY |
+                    OMPLENS_DIRF_TEXT_INCOMPLETE;
+  if (d->kind != OMPLENS_DIRECTIVE_TARGET || (d->flags & unsure) ||
+      d->items[item].use != OMPLENS_USE_UNREFERENCED || !d->items[item].var ||
+      d->items[item].clause_kind != OMPLENS_CLAUSE_MAP)
+    return false;
+  return true;
+}
+
+static bool copies_to(int t) { return t == OMPLENS_MAP_TO || t == OMPLENS_MAP_TOFROM; }
+
+/* The rule for a finding at a resolved site (MANUAL with *why otherwise). */
+static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix__site *s,
+                  const char **why) {
+  const omplens_event *e = &fx->events[f->instances[0].event];
+  const omplens_map_item *it = &s->dir->items[s->item];
+  int dk = s->dir->kind, mt = it->map_type;
+  bool region = dk == OMPLENS_DIRECTIVE_TARGET || dk == OMPLENS_DIRECTIVE_TARGET_DATA;
+  if (omplens_fix__unreferenced(s->dir, s->item))
+    return OMPLENS_FIX_REMOVE_ITEM; /* whatever moved it, nothing needs it */
+  switch (f->category) {
+  case OMPLENS_CAT_DUPLICATE_SAME_BUFFER:
+    if (e->kind == OMPLENS_EV_H2D && region && copies_to(mt))
+      return OMPLENS_FIX_KEEP_RESIDENT;
+    *why = "the same buffer is sent again by a directive that has no region to keep it in "
+           "(target update, enter data): whether the device still holds it cannot be seen";
+    return OMPLENS_FIX_MANUAL;
+  case OMPLENS_CAT_DUPLICATE_OTHER_BUFFER:
+    if (e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA &&
+        mt == OMPLENS_MAP_TO && omplens_fix__all_zero(fx, f))
+      return OMPLENS_FIX_ZERO_ON_DEVICE;
+    *why = omplens_fix__all_zero(fx, f)
+               ? "the zeros are sent by a directive other than `target enter data map(to:)`"
+               : "the content is not all zeros: how the other buffer got the same bytes "
+                 "cannot be derived";
+    return OMPLENS_FIX_MANUAL;
+  case OMPLENS_CAT_ROUND_TRIP:
+    if (e->kind == OMPLENS_EV_D2H && (dk == OMPLENS_DIRECTIVE_TARGET_UPDATE ||
+                                      ((region || dk == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA) &&
+                                       (mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM))))
+      return OMPLENS_FIX_DROP_COPY_BACK;
+    if (e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_UPDATE)
+      return OMPLENS_FIX_REMOVE_ITEM;
+    if (e->kind == OMPLENS_EV_H2D && region && copies_to(mt))
+      return OMPLENS_FIX_KEEP_RESIDENT;
+    *why = "the trip is completed by `target enter data`: the mapping ended in between, "
+           "and where to keep it alive is a choice across directives";
+    return OMPLENS_FIX_MANUAL;
+  case OMPLENS_CAT_REPEATED_ALLOC:
+    if (mt == OMPLENS_MAP_ALLOC && dk != OMPLENS_DIRECTIVE_TARGET_ENTER_DATA)
+      return OMPLENS_FIX_HOIST_ALLOC;
+    if (region && (copies_to(mt) || mt == OMPLENS_MAP_FROM))
+      return OMPLENS_FIX_KEEP_RESIDENT;
+    *why = "the allocations come from `target enter data`: its matching exit data decides "
+           "the lifetime";
+    return OMPLENS_FIX_MANUAL;
+  case OMPLENS_CAT_UNUSED_ALLOC:
+    if (dk == OMPLENS_DIRECTIVE_TARGET_DATA || dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA)
+      return OMPLENS_FIX_REMOVE_ITEM;
+    *why = "the allocation belongs to a kernel's own map";
+    return OMPLENS_FIX_MANUAL;
+  case OMPLENS_CAT_UNUSED_TRANSFER:
+    if (dk == OMPLENS_DIRECTIVE_TARGET_UPDATE)
+      return OMPLENS_FIX_REMOVE_ITEM;
+    if ((dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA || dk == OMPLENS_DIRECTIVE_TARGET_DATA) &&
+        copies_to(mt))
+      return OMPLENS_FIX_MAP_ALLOC;
+    *why = "the copy is made by a kernel's own map";
+    return OMPLENS_FIX_MANUAL;
+  default:
+    *why = "unknown category";
+    return OMPLENS_FIX_MANUAL;
+  }
+}
+
+/* ---- groups ---- */
+
+bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s, uint32_t *loop,
+                                uint32_t *call, const char **why);
+
+static omplens_fix__group *new_group(omplens_fixer *fx) {
+  if (fx->num_groups == fx->cap_groups) {
+    size_t cap = fx->cap_groups ? 2 * fx->cap_groups : 16;
+    omplens_fix__group *p = realloc(fx->groups, cap * sizeof *p);
+    if (!p)
+      return NULL;
+    fx->groups = p;
+    fx->cap_groups = cap;
+  }
+  omplens_fix__group *g = &fx->groups[fx->num_groups++];
+  memset(g, 0, sizeof *g);
+  g->loop = g->call = OMPLENS_FIX__NONE;
+  g->leftover = SIZE_MAX;
+  return g;
+}
+
+static bool add_finding(omplens_fix__group *g, size_t finding, const omplens_fix__site *s) {
+  if (g->num_findings == g->cap_findings) {
+    size_t cap = g->cap_findings ? 2 * g->cap_findings : 4;
+    size_t *p = realloc(g->findings, cap * sizeof *p);
+    omplens_fix__site *q = p ? realloc(g->sites, cap * sizeof *q) : NULL;
+    if (p)
+      g->findings = p;
+    if (!q)
+      return false;
+    g->sites = q;
+    g->cap_findings = cap;
+  }
+  g->findings[g->num_findings] = finding;
+  g->sites[g->num_findings++] = *s;
+  return true;
+}
+
+/* The group a finding joins: same rule and, for keep-resident, same loop;
+ * else same directive and item. */
+static omplens_fix__group *group_for(omplens_fixer *fx, int kind, const omplens_fix__site *s,
+                                     uint32_t loop) {
+  for (size_t i = 0; i < fx->num_groups; i++) {
+    omplens_fix__group *g = &fx->groups[i];
+    if (g->kind != kind || g->leftover != SIZE_MAX || !s->dir || s->item == SIZE_MAX)
+      continue;
+    bool resident = kind == OMPLENS_FIX_KEEP_RESIDENT || kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
+    if (resident ? g->site.file == s->file && g->loop == loop
+                 : g->site.dir == s->dir && g->site.item == s->item)
+      return g;
+  }
+  omplens_fix__group *g = new_group(fx);
+  if (g) {
+    g->kind = kind;
+    g->site = *s;
+    g->loop = loop;
+  }
+  return g;
+}
+
+static int plan_finding(omplens_fixer *fx, size_t i) {
+  const omplens_finding *f = &fx->findings[i];
+  omplens_fix__site s;
+  const char *why = NULL;
+  int kind = OMPLENS_FIX_MANUAL, intended = OMPLENS_FIX_MANUAL;
+  uint32_t loop = OMPLENS_FIX__NONE, call = OMPLENS_FIX__NONE;
+  if (!f->num_instances) {
+    memset(&s, 0, sizeof s);
+    s.reason = "the finding has no instance";
+  } else if (resolve_site(fx, f, &s)) {
+    kind = intended = choose(fx, f, &s, &why);
+    if (kind == OMPLENS_FIX_KEEP_RESIDENT &&
+        !omplens_fix__resident_loop(fx, &s, &loop, &call, &why))
+      kind = OMPLENS_FIX_MANUAL;
+    if (kind == OMPLENS_FIX_KEEP_RESIDENT && call != OMPLENS_FIX__NONE)
+      kind = OMPLENS_FIX_KEEP_RESIDENT_CALLER;
+    if (kind == OMPLENS_FIX_MANUAL)
+      s.reason = why;
+  } else if (s.dir && s.item != SIZE_MAX) {
+    intended = choose(fx, f, &s, &why); /* for the recipe */
+  }
+  omplens_fix__group *g = group_for(fx, kind, &s, loop);
+  if (!g || !add_finding(g, i, &s))
+    return OMPLENS_FIX_ENOMEM;
+  g->call = call;
+  if (g->num_findings == 1)
+    g->intended = intended;
+  if (kind == OMPLENS_FIX_REMOVE_ITEM && omplens_fix__unreferenced(s.dir, s.item)) {
+    g->unreferenced = true;
+    g->codeptr = f->codeptr;
+  }
+  if (kind == OMPLENS_FIX_MANUAL && !g->reason.len && s.reason)
+    omplens_fix__buf_str(&g->reason, s.reason);
+  return 0;
+}
+
+/* Items of executed kernels that their body never names, without a finding
+ * of the detectors: a group each (the report lists them as findings). */
+static int plan_unreferenced(omplens_fixer *fx) {
+  for (size_t r = 0; r < fx->num_regions; r++) {
+    if (fx->regions[r].kind != OMPLENS_CONSTRUCT_TARGET)
+      continue;
+    bool seen = false;
+    for (size_t q = 0; q < r && !seen; q++)
+      seen = fx->regions[q].codeptr == fx->regions[r].codeptr;
+    omplens_fix__file *file;
+    const omplens_directive *d =
+        seen ? NULL
+             : omplens_fix__directive_of(fx, fx->regions[r].codeptr, OMPLENS_RUNTIME_TARGET, &file);
+    for (size_t k = 0; d && k < d->num_unreferenced; k++) {
+      size_t i = (size_t)(d->unreferenced[k] - d->items);
+      if (i >= d->num_items || !d->items[i].var ||
+          !omplens_fix__moved(fx, fx->regions[r].codeptr, d->items[i].var))
+        continue;
+      bool grouped = false; /* a finding's fix covers it already */
+      for (size_t g = 0; g < fx->num_groups && !grouped; g++)
+        grouped = fx->groups[g].site.dir == d && fx->groups[g].site.item == i;
+      if (grouped)
+        continue;
+      omplens_fix__site s = {file, d, i, d->items[i].var, NULL};
+      s.reason = omplens_fix__directive_unsafe(d, file->path, file->newer_than_binary);
+      if (!s.reason && !omplens_fix__unreferenced(d, i))
+        s.reason = "the body calls functions, which may use the item";
+      omplens_fix__group *g = group_for(fx, s.reason ? OMPLENS_FIX_MANUAL : OMPLENS_FIX_REMOVE_ITEM,
+                                        &s, OMPLENS_FIX__NONE);
+      if (!g)
+        return OMPLENS_FIX_ENOMEM;
+      g->unreferenced = true;
+      g->intended = OMPLENS_FIX_REMOVE_ITEM;
+      g->codeptr = fx->regions[r].codeptr;
+      if (s.reason)
+        omplens_fix__buf_str(&g->reason, s.reason);
+    }
+  }
+  return 0;
+}
+
+int omplens_fix__publish(omplens_fixer *fx, size_t i);
+void omplens_fix__deletes(omplens_fixer *fx);
+
+int omplens_fix__derive(omplens_fixer *fx) {
+  fx->fix_of_finding = malloc((fx->num_findings + 1) * sizeof *fx->fix_of_finding);
+  if (!fx->fix_of_finding)
+    return OMPLENS_FIX_ENOMEM;
+  omplens_fix__deletes(fx);
+  int rc = 0;
+  for (size_t i = 0; i < fx->num_findings && !rc; i++) {
+    fx->fix_of_finding[i] = SIZE_MAX;
+    rc = plan_finding(fx, i);
+  }
+  if (!rc)
+    rc = plan_unreferenced(fx);
+  size_t nlo;
+  const omplens_leftover *lo = omplens_analysis_leftovers(fx->analysis, &nlo);
+  for (size_t i = 0; i < nlo && !rc; i++) {
+    omplens_fix__group *g = new_group(fx);
+    if (!g)
+      return OMPLENS_FIX_ENOMEM;
+    g->leftover = i;
+    omplens_fix__build_leftover(fx, g, &lo[i]);
+  }
+  fx->fixes = rc ? NULL : calloc(fx->num_groups + 1, sizeof *fx->fixes);
+  if (!fx->fixes)
+    return rc ? rc : OMPLENS_FIX_ENOMEM;
+  for (size_t i = 0; i < fx->num_groups && !rc; i++) {
+    omplens_fix__group *g = &fx->groups[i];
+    if (g->leftover == SIZE_MAX)
+      omplens_fix__build(fx, g);
+    rc = omplens_fix__publish(fx, i);
+    for (size_t k = 0; k < g->num_findings; k++)
+      fx->fix_of_finding[g->findings[k]] = i;
+  }
+  return rc;
+}

@@ -1,0 +1,757 @@
+/* The rules (docs/fixes.md): for a group of findings, the edits of the
+ * source that remove them, each after the checks that make the change safe,
+ * or the reason it is not and a recipe to follow by hand. Facts about the
+ * directive and its items come from the directive index; the text to edit
+ * from the file as written (fixes_pragma.c); statements, loops, calls and
+ * the uses of variables from the flattened syntax tree (fixes_ast.c); what
+ * ran from the trace (fixes_evidence.c). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixes_internal.h"
+
+#define NONE OMPLENS_FIX__NONE
+
+/* ---- small helpers ---- */
+
+const char *omplens_fix__item_text(const omplens_fix__site *s) {
+  return s->dir && s->item != SIZE_MAX ? s->dir->items[s->item].text : "the buffer";
+}
+
+unsigned omplens_fix__ctx_line(const omplens_fix__ctx *c, size_t offset) {
+  return omplens_fix__line_of(c->src, offset);
+}
+
+const char *omplens_fix__short_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+size_t omplens_fix__pragma_at(const omplens_fix__ctx *c, const omplens_directive *d) {
+  return omplens_fix__offset(c->src, d->pragma.line, d->pragma.column);
+}
+
+/* The recipe for the group's rule, for when no diff can be made. */
+static void recipe(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  const char *it = omplens_fix__item_text(s);
+  const char *where = s->file ? omplens_fix__short_name(s->file->path) : "the directive";
+  unsigned line = s->dir ? s->dir->pragma.line : 0;
+  omplens_fix__buf *r = &g->recipe;
+  switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
+  case OMPLENS_FIX_KEEP_RESIDENT:
+  case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
+    omplens_fix__buf_printf(
+        r,
+        "keep %s on the device across the loop that runs %s:%u (or the loop around the call of "
+        "its function): put `#pragma omp target data map(tofrom: %s)` around that loop, add "
+        "`#pragma omp target update from(%s)` where the host reads it inside the loop and "
+        "`#pragma omp target update to(%s)` after the host changes it.",
+        it, where, line, it, it, it);
+    break;
+  case OMPLENS_FIX_DROP_COPY_BACK:
+    omplens_fix__buf_printf(
+        r,
+        "if the device never changes %s, do not copy it back at %s:%u: map it `to` instead of "
+        "`tofrom`, `release` instead of `from` on an exit data, or drop it from `target update "
+        "from`.",
+        it, where, line);
+    break;
+  case OMPLENS_FIX_REMOVE_ITEM:
+  case OMPLENS_FIX_REMOVE_DIRECTIVE:
+  case OMPLENS_FIX_GUARD:
+    if (g->unreferenced) {
+      omplens_fix__buf_printf(r,
+                              "remove %s from the map clause at %s:%u once you know that neither "
+                              "the kernel nor a function it calls uses it.",
+                              it, where, line);
+      break;
+    }
+    omplens_fix__buf_printf(
+        r,
+        "run the copy of %s at %s:%u only when it carries data a kernel will read: remove it "
+        "where it never does, or guard the directive with an if(...) clause (for example on the "
+        "loop variable) where only some executions are needed; remove an unused allocation "
+        "(and the data directive when it maps nothing else).",
+        it, where, line);
+    break;
+  case OMPLENS_FIX_HOIST_ALLOC:
+    omplens_fix__buf_printf(
+        r,
+        "allocate %s once: `#pragma omp target enter data map(alloc: %s)` before the loop around "
+        "%s:%u and `#pragma omp target exit data map(delete: %s)` after it.",
+        it, it, where, line, it);
+    break;
+  case OMPLENS_FIX_MAP_ALLOC:
+    omplens_fix__buf_printf(
+        r,
+        "map %s with `alloc` instead of `to` at %s:%u (no kernel reads what is sent), or move the "
+        "directive after the host code that prepares the data.",
+        it, where, line);
+    break;
+  case OMPLENS_FIX_ZERO_ON_DEVICE:
+    omplens_fix__buf_printf(
+        r,
+        "map %s with `alloc` at %s:%u and set it on the device with a kernel (a "
+        "`target teams distribute parallel for` loop writing the value), instead of sending "
+        "bytes another buffer already sent.",
+        it, where, line);
+    break;
+  case OMPLENS_FIX_ADD_EXIT_DATA:
+    omplens_fix__buf_printf(
+        r,
+        "add `#pragma omp target exit data map(delete: %s)` after the last use of %s on the "
+        "device (before the host frees it).",
+        it, it);
+    break;
+  default:
+    if (strchr(it, '.') || strstr(it, "->"))
+      omplens_fix__buf_printf(
+          r,
+          "%s is a member: map the whole structure (or adjacent members) once with `target "
+          "enter data` and refer to it with `present` maps.",
+          it);
+    else
+      omplens_fix__buf_printf(
+          r,
+          "look at how %s moves around %s:%u: keep it on the device between uses with a "
+          "`target data` region or `target enter data`/`exit data`, and copy only what changed.",
+          it, where, line);
+  }
+}
+
+/* Gives up on a diff: the reason, the recipe; returns false. */
+bool omplens_fix__fail(omplens_fix__ctx *c, const char *fmt, ...) {
+  omplens_fix__group *g = c->g;
+  if (!g->reason.len) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) >= 0) {
+      omplens_fix__buf_str(&g->reason, s);
+      free(s);
+    }
+    va_end(ap);
+  }
+  if (g->kind != OMPLENS_FIX_MANUAL)
+    g->intended = g->kind;
+  if (!g->recipe.len)
+    recipe(c);
+  omplens_fix__edits_free(&g->edits);
+  g->kind = OMPLENS_FIX_MANUAL;
+  return false;
+}
+
+bool omplens_fix__need_ast(omplens_fix__ctx *c) {
+  const char *why;
+  if (!omplens_fix__file_ast(c->fx, c->file, &why))
+    return omplens_fix__fail(c, "%s", why);
+  c->ast = &c->file->ast;
+  return true;
+}
+
+/* Reads the site's pragma as written and checks it against the index. */
+bool omplens_fix__scan_site(omplens_fix__ctx *c, const omplens_fix__site *s,
+                            omplens_fix__pragma *p) {
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  if (at == SIZE_MAX || omplens_fix__pragma_scan(c->src, at, p))
+    return omplens_fix__fail(c, "the directive at line %u cannot be read back from the file",
+                             s->dir->pragma.line);
+  bool same = p->num_items == s->dir->num_items;
+  for (size_t i = 0; same && i < p->num_items; i++)
+    same = !strcmp(p->items[i].text, s->dir->items[i].text);
+  if (!same) {
+    omplens_fix__pragma_free(p);
+    return omplens_fix__fail(
+        c, "the text of the directive at line %u does not match what the index read",
+        s->dir->pragma.line);
+  }
+  return true;
+}
+
+static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* ---- directive text ---- */
+
+/* " device(...)" of a directive, or "". */
+const char *omplens_fix__device_clause(omplens_fix__ctx *c, const omplens_directive *d) {
+  for (size_t i = 0; i < d->num_clauses; i++)
+    if (d->clauses[i].kind == OMPLENS_CLAUSE_DEVICE)
+      return omplens_fix__ownf(c->fx, " %s", d->clauses[i].text);
+  return "";
+}
+
+bool omplens_fix__has_clause(const omplens_directive *d, int kind) {
+  for (size_t i = 0; i < d->num_clauses; i++)
+    if (d->clauses[i].kind == kind)
+      return true;
+  return false;
+}
+
+/* ---- rule: target update items (round trip H2D, unused transfers) ---- */
+
+static bool remove_item_or_directive(omplens_fix__ctx *c, const omplens_fix__site *s,
+                                     const omplens_fix__pragma *p) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__pclause *cl = &p->clauses[p->items[s->item].clause];
+  const char *why;
+  if (cl->num_items == 1 && omplens_fix__pragma_data_clauses(p) == 1) {
+    for (size_t i = 0; i < s->dir->num_clauses; i++) {
+      int k = s->dir->clauses[i].kind;
+      if (k == OMPLENS_CLAUSE_USE_DEVICE_PTR || k == OMPLENS_CLAUSE_USE_DEVICE_ADDR ||
+          k == OMPLENS_CLAUSE_DEPEND || k == OMPLENS_CLAUSE_NOWAIT || k == OMPLENS_CLAUSE_OTHER)
+        return omplens_fix__fail(
+            c, "the directive's only item would go, and it also has `%s`, which must stay",
+            s->dir->clauses[i].text);
+    }
+    why = omplens_fix__pragma_remove(c->src, p, &g->edits);
+    g->kind = OMPLENS_FIX_REMOVE_DIRECTIVE;
+  } else {
+    why = omplens_fix__pragma_remove_item(c->src, p, s->item, &g->edits);
+    g->kind = OMPLENS_FIX_REMOVE_ITEM;
+  }
+  return why ? omplens_fix__fail(c, "%s", why) : true;
+}
+
+static bool all_category(const omplens_fix__ctx *c, int category) {
+  for (size_t k = 0; k < c->g->num_findings; k++)
+    if (c->fx->findings[c->g->findings[k]].category != category)
+      return false;
+  return true;
+}
+
+/* Whether the one flagged copy of finding f is the last H2D of its buffer
+ * at that directive. */
+static bool last_copy(const omplens_fixer *fx, const omplens_finding *f) {
+  for (size_t i = f->instances[0].event + 1; i < fx->num_events; i++)
+    if (fx->events[i].kind == OMPLENS_EV_H2D && fx->events[i].codeptr == f->codeptr &&
+        fx->events[i].host_addr == f->host_addr)
+      return false;
+  return true;
+}
+
+/* An if clause on the update: only the first iteration (round trips: the
+ * rest re-send what the device holds) or all but the last (the last copy is
+ * read by no kernel). */
+static bool guard_update(omplens_fix__ctx *c, const omplens_fix__pragma *p,
+                         const omplens_fix__evidence *ev) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  const char *it = omplens_fix__item_text(s);
+  /* One buffer: with several, "the first" is one per buffer, not one per loop. */
+  bool first = all_category(c, OMPLENS_CAT_ROUND_TRIP) && ev->h2d_unflagged_first_only &&
+               ev->h2d - ev->h2d_flagged == 1 && ev->buffers == 1;
+  bool last = all_category(c, OMPLENS_CAT_UNUSED_TRANSFER) && ev->h2d_flagged == 1 &&
+              ev->buffers == 1 && last_copy(c->fx, &c->fx->findings[g->findings[0]]);
+  if (!first && !last)
+    return omplens_fix__fail(c,
+                             "%u of the %u copies of %s at line %u are needed, and they are "
+                             "neither all but the first nor all but the last",
+                             ev->h2d - ev->h2d_flagged, ev->h2d, it, s->dir->pragma.line);
+  if (omplens_fix__has_clause(s->dir, OMPLENS_CLAUSE_IF))
+    return omplens_fix__fail(c, "the directive already has an if clause");
+  uint32_t loop;
+  omplens_fix__canon k;
+  if (!omplens_fix__need_ast(c) || !omplens_fix__once_per_iteration(c, s, &loop, &k))
+    return false;
+  /* Skipping the last iteration is only right if the loop runs once: the
+   * last iteration of an earlier run may feed the next run's kernels. */
+  bool ok = first || omplens_fix__loop_runs_once(c, loop);
+  char *v = ok ? omplens_fix__paren(first ? k.init : k.bound) : NULL;
+  char *cond = NULL;
+  int n = !v      ? -1
+          : first ? asprintf(&cond, "if(%s == %s)", k.var, v)
+                  : asprintf(&cond, "if(%s + 1 %s %s)", k.var, k.less_equal ? "<=" : "<", v);
+  if (n < 0)
+    cond = NULL;
+  if (cond) {
+    omplens_fix__pragma_add_clause(c->src, p, cond, &g->edits);
+    g->kind = OMPLENS_FIX_GUARD;
+    omplens_fix__buf_printf(
+        &g->summary,
+        first ? "only the first copy of %s by `%s` at %s:%u is needed (later ones re-send what "
+                "the device already holds): run it only in the first iteration with `%s`"
+              : "the last copy of %s by `%s` at %s:%u is read by no kernel: skip it in the "
+                "last iteration with `%s`",
+        it, s->dir->name, omplens_fix__short_name(c->file->path), s->dir->pragma.line, cond);
+    omplens_fix__buf_str(&g->summary, "; assumes every run iterates as the recorded one did");
+  } else if (ok) {
+    ok = omplens_fix__fail(c, "out of memory");
+  }
+  free(cond);
+  free(v);
+  omplens_fix__canon_free(&k);
+  return ok;
+}
+
+static bool build_update(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, g, s, &ev);
+  omplens_fix__pragma p;
+  if (!omplens_fix__scan_site(c, s, &p))
+    return false;
+  g->confidence = OMPLENS_FIXC_CHECKED;
+  bool ok;
+  if (ev.h2d && ev.h2d_flagged == ev.h2d) {
+    ok = remove_item_or_directive(c, s, &p);
+    if (ok)
+      omplens_fix__buf_printf(
+          &g->summary, "none of the %u copies of %s by `%s` at %s:%u is needed (%s): %s", ev.h2d,
+          omplens_fix__item_text(s), s->dir->name, omplens_fix__short_name(c->file->path),
+          s->dir->pragma.line,
+          all_category(c, OMPLENS_CAT_ROUND_TRIP) ? "the device already holds the same bytes"
+                                                  : "no kernel reads them",
+          g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE ? "remove the directive" : "remove the item");
+  } else {
+    ok = guard_update(c, &p, &ev);
+  }
+  omplens_fix__pragma_free(&p);
+  return ok;
+}
+
+/* ---- rule: drop a copy back (round trip D2H) ---- */
+
+static bool build_drop(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, g, s, &ev);
+  const char *it = omplens_fix__item_text(s);
+  if (!ev.d2h || ev.d2h_flagged != ev.d2h)
+    return omplens_fix__fail(c, "the device changed %s before %u of its %u copies back", it,
+                             ev.d2h - ev.d2h_flagged, ev.d2h);
+  if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_UPDATE)
+    return build_update(c);
+  omplens_fix__pragma p;
+  if (!omplens_fix__scan_site(c, s, &p))
+    return false;
+  int mt = s->dir->items[s->item].map_type;
+  const char *type = s->dir->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA ? "release"
+                     : mt == OMPLENS_MAP_TOFROM                         ? "to"
+                                                                        : "alloc";
+  const char *why = omplens_fix__pragma_set_type(c->src, &p, s->item, type, &g->edits);
+  omplens_fix__pragma_free(&p);
+  if (why)
+    return omplens_fix__fail(c, "%s", why);
+  g->confidence = OMPLENS_FIXC_CHECKED;
+  omplens_fix__buf_printf(&g->summary,
+                          "%s comes back unchanged (device %d only read it) at "
+                          "%s:%u: map it `%s` instead of `%s`",
+                          it, c->fx->findings[g->findings[0]].device,
+                          omplens_fix__short_name(c->file->path), s->dir->pragma.line, type,
+                          omplens_map_type_name(mt));
+  return true;
+}
+
+/* ---- rule: an unused allocation ---- */
+
+static bool build_unused_alloc(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, g, s, &ev);
+  const char *it = omplens_fix__item_text(s);
+  if (ev.allocs_flagged != ev.allocs)
+    return omplens_fix__fail(c, "%u of the %u allocations of %s at line %u were used by a kernel",
+                             ev.allocs - ev.allocs_flagged, ev.allocs, it, s->dir->pragma.line);
+  g->confidence = OMPLENS_FIXC_CHECKED;
+  if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && s->dir->body.file) {
+    omplens_fix__file_dirs(c->fx, c->file);
+    for (size_t i = 0; i < c->file->num_dirs; i++) {
+      const omplens_directive *d = c->file->dirs[i];
+      if (d != s->dir && d->kind == OMPLENS_DIRECTIVE_TARGET &&
+          d->pragma.line > s->dir->body.line && d->pragma.line <= s->dir->body.end_line)
+        return omplens_fix__fail(
+            c, "the region holds a kernel (line %u) that did not run this time", d->pragma.line);
+    }
+    if (s->dir->flags & OMPLENS_DIRF_BODY_CALLS) {
+      g->confidence = OMPLENS_FIXC_ASSUMED;
+      omplens_fix__buf_str(&g->note, "the region calls functions: this assumes none of them "
+                                     "launches a kernel that uses the item");
+    }
+  }
+  omplens_fix__pragma p;
+  if (!omplens_fix__scan_site(c, s, &p))
+    return false;
+  bool ok = remove_item_or_directive(c, s, &p);
+  omplens_fix__pragma_free(&p);
+  if (ok)
+    omplens_fix__buf_printf(
+        &g->summary,
+        "%s is allocated on device %d at %s:%u but no kernel runs "
+        "while it exists: %s",
+        it, c->fx->findings[g->findings[0]].device, omplens_fix__short_name(c->file->path),
+        s->dir->pragma.line,
+        g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE
+            ? omplens_fix__ownf(c->fx, "remove the `%s` directive", s->dir->name)
+            : "remove the item");
+  return ok;
+}
+
+/* ---- rule: an item the kernel never names ---- */
+
+static bool build_unreferenced(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  const char *it = omplens_fix__item_text(s);
+  /* A pointer the body uses without a map attaches to what is mapped: it
+   * could point into the item. */
+  for (size_t i = 0; i < s->dir->num_implicit; i++)
+    if (s->dir->implicit[i].treatment == OMPLENS_IMPLICIT_POINTER ||
+        s->dir->implicit[i].treatment == OMPLENS_IMPLICIT_UNKNOWN)
+      return omplens_fix__fail(
+          c, "the body uses the pointer %s without mapping it: it may point into %s",
+          s->dir->implicit[i].var, it);
+  omplens_fix__pragma p;
+  if (!omplens_fix__scan_site(c, s, &p))
+    return false;
+  const char *why = omplens_fix__pragma_remove_item(c->src, &p, s->item, &g->edits);
+  omplens_fix__pragma_free(&p);
+  if (why)
+    return omplens_fix__fail(c, "%s", why);
+  g->confidence = OMPLENS_FIXC_CHECKED;
+  omplens_fix__buf_printf(&g->summary,
+                          "the kernel at %s:%u never names %s, yet maps %s (every "
+                          "launch allocates%s it): remove the item",
+                          omplens_fix__short_name(c->file->path), s->dir->pragma.line, s->var, it,
+                          s->dir->items[s->item].map_type == OMPLENS_MAP_ALLOC ? ""
+                                                                               : " and copies");
+  return true;
+}
+
+/* ---- rule: map with alloc what no kernel reads ---- */
+
+static bool build_map_alloc(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, g, s, &ev);
+  const char *it = omplens_fix__item_text(s);
+  if (!ev.h2d || ev.h2d_flagged != ev.h2d)
+    return omplens_fix__fail(c, "%u of the %u copies of %s at line %u were read by a kernel",
+                             ev.h2d - ev.h2d_flagged, ev.h2d, it, s->dir->pragma.line);
+  omplens_fix__pragma p;
+  if (!omplens_fix__scan_site(c, s, &p))
+    return false;
+  int mt = s->dir->items[s->item].map_type;
+  const char *type = mt == OMPLENS_MAP_TOFROM ? "from" : "alloc";
+  const char *why = omplens_fix__pragma_set_type(c->src, &p, s->item, type, &g->edits);
+  omplens_fix__pragma_free(&p);
+  if (why)
+    return omplens_fix__fail(c, "%s", why);
+  g->confidence = OMPLENS_FIXC_CHECKED;
+  omplens_fix__buf_printf(&g->summary,
+                          "the copy of %s by `%s` at %s:%u is never read by a kernel "
+                          "(overwritten first, or sent after the last kernel): map it `%s` "
+                          "instead of `%s`",
+                          it, s->dir->name, omplens_fix__short_name(c->file->path),
+                          s->dir->pragma.line, type, omplens_map_type_name(mt));
+  return true;
+}
+
+/* ---- rule: zeros made on the device ---- */
+
+/* "v[0:LEN]" or "v[:LEN]": the length, or NULL. */
+static char *section_length(const char *text, const char *var) {
+  size_t n = strlen(var);
+  if (strncmp(text, var, n))
+    return NULL;
+  const char *p = text + n;
+  while (*p == ' ')
+    p++;
+  if (*p++ != '[')
+    return NULL;
+  while (*p == ' ')
+    p++;
+  if (*p == '0' && !is_ident_char(p[1]))
+    p++;
+  while (*p == ' ')
+    p++;
+  if (*p++ != ':')
+    return NULL;
+  int depth = 1;
+  const char *b = p;
+  for (; *p && depth; p++)
+    depth += (*p == '[') - (*p == ']');
+  if (depth || *p)
+    return NULL; /* unbalanced, or more than one section */
+  return omplens_fix__normalize(b, (size_t)(p - 1 - b));
+}
+
+static bool build_zero(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  const char *it = omplens_fix__item_text(s);
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, g, s, &ev);
+  if (ev.h2d_flagged != ev.h2d)
+    return omplens_fix__fail(c, "%u of the %u copies of %s at line %u carry other content",
+                             ev.h2d - ev.h2d_flagged, ev.h2d, it, s->dir->pragma.line);
+  if (omplens_fix__has_clause(s->dir, OMPLENS_CLAUSE_IF) ||
+      omplens_fix__has_clause(s->dir, OMPLENS_CLAUSE_DEPEND) ||
+      omplens_fix__has_clause(s->dir, OMPLENS_CLAUSE_NOWAIT))
+    return omplens_fix__fail(
+        c, "the directive has if, depend or nowait: the zeroing kernel would need the same");
+  char *len = section_length(it, s->var);
+  if (!len)
+    return omplens_fix__fail(c, "%s is not an array section starting at 0", it);
+  bool ok = omplens_fix__need_ast(c);
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t var = ok ? omplens_fix__ast_lookup(c->ast, s->var, at) : NONE;
+  if (ok && (var == NONE || (c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_ARITH &&
+                             c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_POINTER)))
+    ok = omplens_fix__fail(
+        c, "the elements of %s are not numbers or pointers: `= 0` would not compile", s->var);
+  if (ok && omplens_fix__ast_lookup(c->ast, "omplens_i", c->src->size) != NONE)
+    ok = omplens_fix__fail(c, "the name omplens_i is taken");
+  omplens_fix__pragma p;
+  if (ok && omplens_fix__scan_site(c, s, &p)) {
+    const char *why = omplens_fix__pragma_set_type(c->src, &p, s->item, "alloc", &g->edits);
+    unsigned next = p.last_line + 1;
+    while (next <= c->src->num_lines && omplens_fix__blank(c->src, c->src->line_start[next - 1],
+                                                           omplens_fix__line_end(c->src, next)))
+      next++;
+    size_t pind_at, sind_at;
+    size_t pind = omplens_fix__indent(c->src, p.first_line, &pind_at);
+    size_t sind = next <= c->src->num_lines ? omplens_fix__indent(c->src, next, &sind_at) : 0;
+    if (next > c->src->num_lines || c->src->text[sind_at + sind] == '#' ||
+        c->src->text[sind_at + sind] == '}') {
+      sind = pind;
+      sind_at = pind_at;
+    }
+    const char *dev = omplens_fix__device_clause(c, s->dir);
+    const char *kernel = omplens_fix__ownf(
+        c->fx, "#pragma omp target teams distribute parallel for map(alloc: %s)%s\n", it, dev);
+    const char *loop = omplens_fix__ownf(
+        c->fx, "for (long omplens_i = 0; omplens_i < (%s); omplens_i++) %s[omplens_i] = 0;\n", len,
+        s->var);
+    if (why) {
+      ok = omplens_fix__fail(c, "%s", why);
+    } else if (!kernel || !loop) {
+      ok = omplens_fix__fail(c, "out of memory");
+    } else {
+      omplens_fix__insert_lines(&g->edits, c->src, p.last_line + 1, c->src->text + pind_at, pind,
+                                kernel);
+      omplens_fix__insert_lines(&g->edits, c->src, p.last_line + 1, c->src->text + sind_at, sind,
+                                loop);
+      g->confidence = OMPLENS_FIXC_CHECKED;
+      omplens_fix__buf_printf(&g->summary,
+                              "%s is all zeros, and the same zeros already reached device "
+                              "%d from another buffer: allocate it there (`map(alloc:)` at %s:%u) "
+                              "and zero it with a kernel instead of sending it",
+                              it, c->fx->findings[g->findings[0]].device,
+                              omplens_fix__short_name(c->file->path), s->dir->pragma.line);
+    }
+    omplens_fix__pragma_free(&p);
+  } else if (ok) {
+    ok = false;
+  }
+  free(len);
+  return ok;
+}
+
+/* ---- dispatch ---- */
+
+void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
+  omplens_fix__ctx c = {fx, g, g->site.file, g->site.file ? &g->site.file->src : NULL, NULL};
+  if (g->kind == OMPLENS_FIX_MANUAL || !g->site.dir) {
+    if (!g->reason.len)
+      omplens_fix__buf_str(&g->reason, g->site.reason ? g->site.reason : "no rule applies");
+    recipe(&c);
+    g->kind = OMPLENS_FIX_MANUAL;
+  } else {
+    switch (g->kind) {
+    case OMPLENS_FIX_KEEP_RESIDENT:
+    case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
+      omplens_fix__build_resident(&c);
+      break;
+    case OMPLENS_FIX_DROP_COPY_BACK:
+      build_drop(&c);
+      break;
+    case OMPLENS_FIX_REMOVE_ITEM:
+      if (g->unreferenced)
+        build_unreferenced(&c);
+      else if (g->site.dir->kind == OMPLENS_DIRECTIVE_TARGET_UPDATE)
+        build_update(&c);
+      else
+        build_unused_alloc(&c);
+      break;
+    case OMPLENS_FIX_HOIST_ALLOC:
+      omplens_fix__build_hoist(&c);
+      break;
+    case OMPLENS_FIX_MAP_ALLOC:
+      build_map_alloc(&c);
+      break;
+    case OMPLENS_FIX_ZERO_ON_DEVICE:
+      build_zero(&c);
+      break;
+    default:
+      omplens_fix__fail(&c, "no rule for this change");
+    }
+  }
+  const char *why;
+  if (g->kind != OMPLENS_FIX_MANUAL && !omplens_fix__edits_ok(fx, c.file, &g->edits, &why))
+    omplens_fix__fail(&c, "%s", why);
+  omplens_fix__edits_sort(&g->edits); /* checked above: they do not overlap */
+  if (!g->summary.len) {
+    const omplens_finding *f = g->num_findings ? &fx->findings[g->findings[0]] : NULL;
+    omplens_fix__buf_printf(
+        &g->summary, "%s of %s%s%s%s: no safe diff, change it by hand",
+        f ? omplens_category_title(f->category) : "Finding", omplens_fix__item_text(&g->site),
+        g->site.file ? " at " : "", g->site.file ? omplens_fix__short_name(g->site.file->path) : "",
+        g->site.dir ? omplens_fix__ownf(fx, ":%u", g->site.dir->pragma.line) : "");
+  }
+}
+
+/* ---- leftovers ---- */
+
+/* The one free(var) that follows the directive in its function; NONE (and
+ * the group manual) when there is not exactly one. */
+static uint32_t free_call(omplens_fix__ctx *c, const omplens_fix__site *s) {
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
+  uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
+  uint32_t found = NONE;
+  size_t count = 0;
+  for (size_t i = 0; fn != NONE && i < c->ast->num_nodes; i++) {
+    const omplens_fix__node *n = &c->ast->nodes[i];
+    if (n->kind != OMPLENS_FIX__N_CALL || n->begin < at ||
+        !omplens_fix__ast_within(c->ast, (uint32_t)i, fn) ||
+        strcmp(omplens_fix__ast_name(c->ast, (uint32_t)i), "free"))
+      continue;
+    uint32_t arg = omplens_fix__ast_child(c->ast, (uint32_t)i, 1);
+    if (arg != NONE && omplens_fix__ast_plain_var(c->ast, arg) == var) {
+      found = (uint32_t)i;
+      count++;
+    }
+  }
+  if (count != 1) {
+    omplens_fix__fail(c, "%s",
+                      count ? "the buffer is freed in several places"
+                            : "no free() of the buffer follows the directive in its "
+                              "function");
+    return NONE;
+  }
+  return found;
+}
+
+void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
+                                 const omplens_leftover *lo) {
+  g->kind = OMPLENS_FIX_ADD_EXIT_DATA;
+  omplens_fix__ctx c = {fx, g, NULL, NULL, NULL};
+  const omplens_event *e = lo->alloc_event < fx->num_events ? &fx->events[lo->alloc_event] : NULL;
+  omplens_fix__site *s = &g->site;
+  s->item = SIZE_MAX;
+  if (e)
+    s->dir = omplens_fix__directive_of(fx, lo->codeptr, omplens_fix__runtime_kind(fx, e), &s->file);
+  c.file = s->file;
+  c.src = s->file ? &s->file->src : NULL;
+  omplens_variable v;
+  bool named = e && fx->annot && !omplens_annotate_variable(fx->annot, e, &v) && v.name;
+  if (s->dir)
+    for (size_t i = 0; named && i < s->dir->num_items; i++)
+      if (s->dir->items[i].var && !strcmp(s->dir->items[i].var, v.name)) {
+        s->item = i;
+        s->var = s->dir->items[i].var;
+      }
+  const char *it = s->var ? omplens_fix__item_text(s) : named ? v.item : "the buffer";
+  omplens_fix__buf_printf(&g->summary,
+                          "%s stays mapped on device %d until the program ends: "
+                          "delete the mapping after its last use",
+                          it, lo->device);
+  if (!s->dir || !s->var) {
+    omplens_fix__fail(&c, "the directive or item that mapped it is unknown");
+    return;
+  }
+  if (s->dir->kind != OMPLENS_DIRECTIVE_TARGET_ENTER_DATA) {
+    omplens_fix__fail(&c, "it was mapped by `%s`, not by `target enter data`", s->dir->name);
+    return;
+  }
+  if (!omplens_fix__need_ast(&c))
+    return;
+  uint32_t found = free_call(&c, s);
+  if (found == NONE)
+    return;
+  size_t at = omplens_fix__pragma_at(&c, s->dir);
+  uint32_t fn = omplens_fix__ast_function_at(c.ast, at);
+  const omplens_fix__node *fr = &c.ast->nodes[found];
+  unsigned line = omplens_fix__ctx_line(&c, fr->begin);
+  size_t ind_at;
+  size_t ind = omplens_fix__indent(c.src, line, &ind_at);
+  if (omplens_fix__ast_loop_at(c.ast, fn, fr->begin) != omplens_fix__ast_loop_at(c.ast, fn, at) ||
+      !omplens_fix__blank(c.src, ind_at, fr->begin) || fr->parent == NONE ||
+      c.ast->nodes[fr->parent].kind != OMPLENS_FIX__N_COMPOUND) {
+    omplens_fix__fail(
+        &c, "the free() at line %u is not a statement of its own at the directive's loop level",
+        line);
+    return;
+  }
+  const char *d = omplens_fix__ownf(fx, "#pragma omp target exit data map(delete: %s)%s\n", it,
+                                    omplens_fix__device_clause(&c, s->dir));
+  omplens_fix__insert_lines(&g->edits, c.src, line, c.src->text + ind_at, ind, d);
+  const char *why;
+  if (!omplens_fix__edits_ok(fx, c.file, &g->edits, &why)) {
+    omplens_fix__fail(&c, "%s", why);
+    return;
+  }
+  omplens_fix__edits_sort(&g->edits);
+  g->confidence = OMPLENS_FIXC_CHECKED;
+  omplens_fix__buf_free(&g->summary);
+  omplens_fix__buf_printf(&g->summary,
+                          "%s (mapped at %s:%u) stays mapped on device %d until the "
+                          "program ends: delete the mapping before free(%s) at line %u",
+                          it, omplens_fix__short_name(c.file->path), s->dir->pragma.line,
+                          lo->device, s->var, line);
+}
+
+/* ---- the last checks of every diff ---- */
+
+bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
+                           const char **why) {
+  omplens_fix__edits sorted = {0};
+  for (size_t i = 0; i < e->n; i++)
+    omplens_fix__edit_raw(&sorted, e->v[i].begin, e->v[i].end, e->v[i].text);
+  *why = NULL;
+  if (!e->n)
+    *why = "the change is empty";
+  else if (sorted.failed)
+    *why = "out of memory";
+  else if (!omplens_fix__edits_sort(&sorted))
+    *why = "the change's edits overlap";
+  char *text = *why ? NULL : omplens_fix__apply(&f->src, &sorted);
+  omplens_fix__buf d = {0};
+  if (text) {
+    omplens_fix__buf_str(&d, "");
+    omplens_fix__diff(&f->src, &sorted, f->path, &d);
+    if (d.failed || !omplens_fix__diff_verify(&f->src, d.data, text))
+      *why = "internal: the diff does not apply to the file as it is";
+  }
+  if (text && !*why) {
+    if (f->omp_errors == -2)
+      f->omp_errors = omplens_fix__openmp_errors(f->path, f->src.text,
+                                                 (const char *const *)fx->args, fx->num_args, NULL);
+    char *first = NULL;
+    int after = omplens_fix__openmp_errors(f->path, text, (const char *const *)fx->args,
+                                           fx->num_args, &first);
+    if (after < 0 || f->omp_errors < 0)
+      *why = "libclang cannot parse the changed file to check it";
+    else if (after > f->omp_errors)
+      *why =
+          omplens_fix__ownf(fx, "the changed file would not compile (%s)", first ? first : "error");
+    free(first);
+  }
+  if (!text && !*why)
+    *why = "out of memory";
+  omplens_fix__buf_free(&d);
+  free(text);
+  omplens_fix__edits_free(&sorted);
+  if (*why)
+    return false;
+  return true;
+}
