@@ -16,9 +16,9 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include "collector_internal.h"
+#include "hasher.h"
 #include "modules.h"
 #include "omplens_trace.h"
 #include "ompt_events.h"
@@ -37,6 +37,10 @@
 typedef struct thread_state {
   omplens_tw_stream stream;
   int region_device;              /* device of the innermost open construct */
+  /* A host-to-device copy whose source is being hashed while it runs. */
+  int copy_ticket;                /* hasher ticket, or -1 */
+  const void *copy_src;
+  size_t copy_bytes;
   uint32_t npending;
   omplens_tw_op pending[MAX_PENDING];
   uint64_t seen[SEEN_STRINGS];
@@ -105,6 +109,7 @@ static thread_state *self(void) {
   } else {
     ts = &g.pool[i];
     omplens_tw_stream_init(&ts->stream, &g.writer, (uint64_t)gettid());
+    ts->copy_ticket = -1;
   }
   tls_state = ts;
   return ts;
@@ -118,7 +123,7 @@ static int is_host(int dev) {
 }
 
 static uint64_t hash_bytes(const void *p, size_t n) {
-  return XXH3_64bits(p, n);
+  return omplens_hasher__hash(p, n);
 }
 
 /* ---- callbacks ------------------------------------------------------- */
@@ -273,6 +278,30 @@ static op_shape shape_op(ompt_target_data_op_t optype, void *src, int src_dev, v
   return s;
 }
 
+/* A host-to-device copy's source is hashed on the hasher thread while the
+ * runtime copies it: the host does not write it during the copy. */
+static void begin_copy_hash(ompt_target_data_op_t optype, void *src, int src_dev, void *dst,
+                            int dst_dev, size_t bytes) {
+  op_shape s = shape_op(optype, src, src_dev, dst, dst_dev);
+  if (s.kind != OMPLENS_EV_H2D || !s.host || bytes < OMPLENS_HASH_SPLIT)
+    return;
+  thread_state *ts = self();
+  if (ts->copy_ticket >= 0) /* an older one never ended: collect it */
+    omplens_hasher__collect(ts->copy_ticket);
+  ts->copy_src = (const void *)(uintptr_t)s.host;
+  ts->copy_bytes = bytes;
+  ts->copy_ticket = omplens_hasher__post(ts->copy_src, bytes);
+}
+
+static uint64_t end_copy_hash(thread_state *ts, const void *src, size_t bytes) {
+  int ticket = ts->copy_ticket;
+  if (ticket < 0)
+    return hash_bytes(src, bytes);
+  ts->copy_ticket = -1;
+  uint64_t h = omplens_hasher__collect(ticket);
+  return ts->copy_src == src && ts->copy_bytes == bytes ? h : hash_bytes(src, bytes);
+}
+
 static void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_task_data,
                                   ompt_data_t *target_data, ompt_id_t *host_op_id,
                                   ompt_target_data_op_t optype, void *src_addr,
@@ -282,6 +311,7 @@ static void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *t
   if (endpoint == ompt_scope_begin) {
     if (host_op_id) /* the op's begin time travels in its host_op_id */
       *host_op_id = t;
+    begin_copy_hash(optype, src_addr, src_device_num, dest_addr, dest_device_num, bytes);
     return;
   }
   thread_state *ts = self();
@@ -299,7 +329,8 @@ static void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *t
     return;
   }
   if (hashable) {
-    op.hash = hash_bytes(src_addr == (void *)(uintptr_t)s.host ? src_addr : dest_addr, bytes);
+    const void *host = (const void *)(uintptr_t)s.host;
+    op.hash = s.kind == OMPLENS_EV_H2D ? end_copy_hash(ts, host, bytes) : hash_bytes(host, bytes);
     op.hashed = 1;
     op.early = s.kind == OMPLENS_EV_D2H && op.region;
   }
@@ -434,6 +465,8 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
     return 0;
   }
   g.active = 1;
+  overflow_state.copy_ticket = -1;
+  omplens_hasher__start(); /* without it, hashes are computed inline */
   register_all(set_callback);
   check_libomptarget_link();
   atexit(finish); /* also covers exit paths that skip ompt finalize */

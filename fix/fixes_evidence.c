@@ -5,7 +5,6 @@
  * the removed durations). */
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #include "fixes_internal.h"
 
@@ -310,22 +309,6 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
 
 /* ---- zeros ---- */
 
-static uint64_t zero_hash(uint64_t bytes) {
-  static const unsigned char zeros[65536];
-  XXH3_state_t *st = XXH3_createState();
-  if (!st)
-    return 0;
-  XXH3_64bits_reset(st);
-  for (uint64_t done = 0; done < bytes;) {
-    size_t n = bytes - done < sizeof zeros ? (size_t)(bytes - done) : sizeof zeros;
-    XXH3_64bits_update(st, zeros, n);
-    done += n;
-  }
-  uint64_t h = XXH3_64bits_digest(st);
-  XXH3_freeState(st);
-  return h;
-}
-
 bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f) {
   if (!f->num_instances || !f->bytes)
     return false;
@@ -337,7 +320,7 @@ bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f) {
       return false;
     if (e->bytes != zbytes) {
       zbytes = e->bytes;
-      zh = zero_hash(zbytes);
+      zh = omplens_content_hash_of_zeros(zbytes);
     }
     if (e->hash != zh)
       return false;

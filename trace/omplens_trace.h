@@ -56,7 +56,7 @@ typedef struct omplens_event {
   uint64_t host_addr; /* host-side buffer (0 for kernels and deletes)   */
   uint64_t dev_addr;  /* device-side buffer                              */
   uint64_t bytes;     /* kernels: number of teams                       */
-  uint64_t hash;      /* XXH3-64 of the host-side bytes of a transfer   */
+  uint64_t hash;      /* omplens_content_hash() of the host-side bytes  */
   uint64_t codeptr;   /* directive's code address (construct's, or op's) */
   uint32_t region;    /* index into regions, or OMPLENS_NO_REGION        */
   uint32_t thread;    /* index of the host thread within this trace      */
@@ -164,6 +164,16 @@ const omplens_map_arg *omplens_trace_args(const omplens_trace *t, size_t *count)
 /* Human-readable description of damage found while reading, or NULL. */
 const char *omplens_trace_damage(const omplens_trace *t);
 const char *omplens_trace_path(const omplens_trace *t);
+
+/* The content hash of a transfer's bytes: XXH3-64, except that a buffer of
+ * OMPLENS_HASH_SPLIT bytes or more is hashed as omplens_hash_combine() of
+ * the XXH3-64 of its two halves (first half: n / 2 bytes). */
+#define OMPLENS_HASH_SPLIT (1u << 20)
+uint64_t omplens_content_hash(const void *p, size_t n);
+uint64_t omplens_hash_part(const void *p, size_t n); /* XXH3-64 of one half */
+uint64_t omplens_hash_combine(uint64_t first_half, uint64_t second_half);
+/* omplens_content_hash() of n zero bytes, without a buffer of n bytes. */
+uint64_t omplens_content_hash_of_zeros(uint64_t n);
 
 const char *omplens_event_kind_name(int kind);
 const char *omplens_construct_kind_name(int kind);
