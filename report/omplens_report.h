@@ -18,6 +18,9 @@ extern "C" {
 #endif
 
 #define OMPLENS_FINDINGS_SCHEMA_VERSION 1
+/* Instances listed per finding in the document (the first ones in time);
+ * counts, bytes and times always cover all of them. */
+#define OMPLENS_REPORT_MAX_INSTANCES 1000
 
 enum omplens_report_error {
   OMPLENS_REPORT_OK = 0,

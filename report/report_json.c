@@ -207,10 +207,16 @@ static json_t *finding(const omplens_report_input *in, size_t proc, const omplen
   json_object_set_new(o, "total_bytes", num(f->total_bytes));
   json_object_set_new(o, "total_ns", num(f->total_ns));
   json_object_set_new(o, "savings_ns", num(f->savings_ns));
+  /* Counts and totals above cover every instance; the list is capped, or a
+   * large trace's document would be mostly instances nobody reads. */
+  size_t listed = f->num_instances < OMPLENS_REPORT_MAX_INSTANCES ? f->num_instances
+                                                                  : OMPLENS_REPORT_MAX_INSTANCES;
   json_t *arr = json_array();
-  for (size_t i = 0; i < f->num_instances; i++)
+  for (size_t i = 0; i < listed; i++)
     json_array_append_new(arr, instance(ev, nev, &f->instances[i]));
   json_object_set_new(o, "instances", arr);
+  if (listed < f->num_instances)
+    json_object_set_new(o, "instances_omitted", num(f->num_instances - listed));
   const omplens_fix *fx = NULL;
   if (in->procs[proc].fixer && !omplens_fix_for_finding(in->procs[proc].fixer, index, &fx))
     json_object_set_new(o, "fix", fix_object(fx));
