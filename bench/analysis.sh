@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Analysis speed and memory of `omplens report` on synthetic traces.
+# usage: bench/analysis.sh BUILD_DIR [EVENTS[c]...]
+#        (default: 1000000 10000000 1000000c)
+#
+# For each EVENTS: bench/gen_trace writes a deterministic trace (seed 1, 4
+# threads, 4 devices, 30% of copies in with unchanged content) into a
+# temporary directory (a trailing c adds gen_trace -c: the entry-call and
+# map-argument records of a preloaded collector, omplens run's default); then
+#   omplens report -q -o TMP TRACE
+# runs under /usr/bin/time -v (Debian package `time`) inside bench/walltime,
+# and the script prints events per second (events / wall time of the whole
+# process) and peak RSS bytes per event. Targets: >= 2M events/s, <= 100
+# bytes per event. bench/analysis_stages then repeats the work stage by
+# stage (read, detect, annotate, findings.json, summary) to show where time
+# and memory go. When `omplens report` fails (e.g. detectors unfinished), the
+# failure is printed and what works is measured: read and detect, or read
+# alone. The trace is in the page cache when it is read (it has just been
+# written).
+set -euo pipefail
+
+if [ $# -lt 1 ]; then
+  echo "usage: $0 BUILD_DIR [EVENTS[c]...]" >&2
+  exit 64
+fi
+build=$(cd "$1" && pwd)
+shift
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(1000000 10000000 1000000c)
+omplens=$build/bin/omplens
+gen_trace=$build/bench/gen_trace
+stages=$build/bench/analysis_stages
+walltime=$build/bench/walltime
+for f in "$omplens" "$gen_trace" "$stages" "$walltime"; do
+  if [ ! -x "$f" ]; then
+    echo "$0: $f is missing: build first (cmake --build $build)" >&2
+    exit 66
+  fi
+done
+if [ ! -x /usr/bin/time ]; then
+  echo "$0: /usr/bin/time is missing: apt-get install time" >&2
+  exit 66
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "# command: $0 $build ${sizes[*]}"
+echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: nproc $(nproc)," \
+  "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1);" \
+  "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# A busy machine makes every figure here unreliable: say so next to them.
+awk -v n="$(nproc)" '{ if ($1 > n / 4) printf "# WARNING: load average %s on %d CPUs before the run: other work competes, figures are unreliable\n", $1, n }' /proc/loadavg
+
+# Field of /usr/bin/time -v output, by its label.
+time_field() {
+  sed -n "s/^[[:space:]]*$1: //p" "$work/time.txt"
+}
+
+report_one() {
+  local n=${1%c} calls=() trace=$work/gen-$1.trace
+  [ "$n" = "$1" ] || calls=(-c)
+  echo
+  echo "## $n events: $gen_trace -n $n -s 1 -t 4 -d 4 -u 30 ${calls[*]:+${calls[*]} }TRACE"
+  "$gen_trace" -n "$n" -s 1 -t 4 -d 4 -u 30 ${calls[@]+"${calls[@]}"} "$trace" >"$work/gen.txt"
+  sed 's/^/  /' "$work/gen.txt"
+  local events trace_bytes
+  events=$(awk '/^events/ { print $2; exit }' "$work/gen.txt")
+  trace_bytes=$(stat -c %s "$trace")
+  rm -rf "$work/out" && mkdir "$work/out"
+  echo "  omplens report -q -o TMP TRACE   (trace: $trace_bytes bytes)"
+  local times ns status=0
+  times=$("$walltime" /usr/bin/time -v -o "$work/time.txt" "$omplens" report -q -o "$work/out" "$trace") ||
+    status=$?
+  ns=${times%% *}
+  if [ "$status" != 0 ]; then
+    echo "  omplens report FAILED with status $status:"
+    "$omplens" report -q -o "$work/out" "$trace" 2>&1 | sed 's/^/    /' || true
+    echo "  measuring what works (bench/analysis_stages -d, else -r):"
+    { "$stages" -d "$trace" "$work/out" || "$stages" -r "$trace" "$work/out"; } 2>&1 | sed 's/^/    /'
+    rm -f "$trace"
+    return
+  fi
+  local rss_kb
+  rss_kb=$(time_field 'Maximum resident set size (kbytes)')
+  awk -v n="$events" -v ns="$ns" -v kb="$rss_kb" -v json="$(stat -c %s "$work/out/findings.json")" 'BEGIN {
+    eps = n / (ns / 1e9); b = kb * 1024 / n
+    printf "  wall %.3f s, %.2f M events/s (target >= 2M): %s\n", ns / 1e9, eps / 1e6, (eps >= 2e6 ? "met" : "MISSED")
+    printf "  peak RSS %.0f bytes, %.1f bytes/event (target <= 100): %s\n", kb * 1024, b, (b <= 100 ? "met" : "MISSED")
+    printf "  findings.json %.0f bytes (%.1f bytes/event)\n", json, json / n
+  }'
+  echo "  stages (bench/analysis_stages TRACE TMP, one process):"
+  "$stages" "$trace" "$work/out" | sed 's/^/    /'
+  rm -f "$trace"
+}
+
+for n in "${sizes[@]}"; do
+  report_one "$n"
+done
+
+echo "# load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
