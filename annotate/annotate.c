@@ -22,6 +22,7 @@ struct omplens_annotator {
   size_t cap_codes;
   omplens_directive_index *directives; /* created on first use */
   int directives_failed;
+  char *compile_commands;    /* option, or NULL */
   char **owned;              /* every string handed out */
   size_t num_owned, cap_owned;
 };
@@ -85,7 +86,8 @@ static const omplens_region *region_of(const omplens_annotator *a, uint64_t code
   return NULL;
 }
 
-int omplens_annotator_create(const omplens_trace *t, omplens_annotator **out) {
+int omplens_annotator_create(const omplens_trace *t, const omplens_annotate_options *opt,
+                             omplens_annotator **out) {
   *out = NULL;
   const omplens_trace_info *info = omplens_trace_get_info(t);
   if (!info)
@@ -94,6 +96,10 @@ int omplens_annotator_create(const omplens_trace *t, omplens_annotator **out) {
   if (!a)
     return OMPLENS_ANNOTATE_ENOMEM;
   a->trace = t;
+  if (opt && opt->compile_commands && !(a->compile_commands = strdup(opt->compile_commands))) {
+    free(a);
+    return OMPLENS_ANNOTATE_ENOMEM;
+  }
   /* A failed symbolizer leaves a NULL that lookups accept: the runtime's
    * locations still work without it. */
   omplens_symbolizer_create(info->modules, info->num_modules, &a->sym);
@@ -111,6 +117,7 @@ void omplens_annotator_destroy(omplens_annotator *a) {
     return;
   omplens_symbolizer_destroy(a->sym);
   omplens_directive_index_destroy(a->directives);
+  free(a->compile_commands);
   for (size_t i = 0; i < a->num_owned; i++)
     free(a->owned[i]);
   free(a->owned);
@@ -248,24 +255,36 @@ static const char *confidence_name(int c) {
 /* Looks the location up in the source (libclang), creating the index on
  * first use. Construct kinds and the finder's runtime kinds share their
  * numbering. */
+struct omplens_directive_index *omplens_annotator_directives(omplens_annotator *a) {
+  if (!a || a->directives_failed)
+    return NULL;
+  if (!a->directives) {
+    omplens_directive_options o = {0};
+    o.compile_commands = a->compile_commands;
+    if (omplens_directive_index_create(&o, &a->directives)) {
+      a->directives_failed = 1;
+      return NULL;
+    }
+  }
+  return a->directives;
+}
+
 static int match_directive(omplens_annotator *a, const omplens_region *r,
                            const omplens_location *loc, omplens_directive_match *m) {
-  if (!loc->file || a->directives_failed)
+  if (!loc->file || !omplens_annotator_directives(a))
     return OMPLENS_DIRECTIVES_EINVAL;
-  if (!a->directives && omplens_directive_index_create(NULL, &a->directives)) {
-    a->directives_failed = 1;
-    return OMPLENS_DIRECTIVES_ENOMEM;
-  }
   return omplens_directive_find(a->directives, loc->file, loc->line, loc->column, loc->function,
                                 r ? r->kind : OMPLENS_RUNTIME_ANY, m);
 }
 
 static void find_directive(omplens_annotator *a, const omplens_region *r, omplens_location *loc) {
   omplens_location_directive *d = &loc->directive;
-  if (!loc->file || a->directives_failed)
+  if (!loc->file)
     return;
   omplens_directive_match m;
   int rc = match_directive(a, r, loc, &m);
+  if (rc == OMPLENS_DIRECTIVES_EINVAL && !a->directives)
+    return; /* no index could be made */
   if (rc) {
     d->note = rc == OMPLENS_DIRECTIVES_ENOENT ? "the source file is missing" : omplens_directives_strerror(rc);
     return;

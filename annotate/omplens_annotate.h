@@ -69,9 +69,23 @@ typedef struct omplens_annotator omplens_annotator;
 const char *omplens_annotate_strerror(int err);
 const char *omplens_location_via_name(int via); /* "runtime", "debug-info", ... */
 
-/* Creates an annotator for one trace (which must outlive it). On success
- * *out is new (caller frees with omplens_annotator_destroy); on failure NULL. */
-int omplens_annotator_create(const omplens_trace *t, omplens_annotator **out);
+typedef struct omplens_annotate_options {
+  /* compile_commands.json (or its directory) with the flags the sources were
+   * built with; NULL: looked for next to each source and in build/ above it. */
+  const char *compile_commands;
+} omplens_annotate_options;
+
+/* Creates an annotator for one trace (which must outlive it); opt may be
+ * NULL. On success *out is new (caller frees with omplens_annotator_destroy);
+ * on failure NULL. */
+int omplens_annotator_create(const omplens_trace *t, const omplens_annotate_options *opt,
+                             omplens_annotator **out);
+
+struct omplens_directive_index;
+/* The annotator's libclang index (created on first use), so that other
+ * components read the same parses; NULL when it cannot be had. Owned by the
+ * annotator. */
+struct omplens_directive_index *omplens_annotator_directives(omplens_annotator *a);
 void omplens_annotator_destroy(omplens_annotator *a); /* NULL accepted */
 
 /* Locates a directive's code address. *out is always filled (at least the

@@ -150,7 +150,7 @@ static int report(omplens_trace *t, const omplens_analysis *a, const char *outdi
                   stage_clock *c) {
   omplens_annotator *at = NULL;
   stage_start(c);
-  omplens_annotator_create(t, &at); /* as omplens report: NULL is fine */
+  omplens_annotator_create(t, NULL, &at); /* as omplens report: NULL is fine */
   stage_print(c, "annotate", 0);
   omplens_report_process proc = {.trace = t, .analysis = a, .annotator = at};
   omplens_report_input in = {.procs = &proc, .num_procs = 1, .program_exit_status = -1};

@@ -182,7 +182,7 @@ static int add_process(diff_run *r, omplens_trace *t) {
     return rc;
   r->num_procs++;
   /* Without these the diff still works: module+offset, no prediction. */
-  omplens_annotator_create(t, &p->annotator);
+  omplens_annotator_create(t, NULL, &p->annotator);
   omplens_whatif_create(ev, n, reg, nr, run_ns, &p->model);
   return 0;
 }

@@ -46,6 +46,7 @@ typedef struct options {
   int quiet;              /* -q: no terminal summary */
   int no_preload;         /* --no-preload: OMP_TOOL_LIBRARIES only (no names) */
   unsigned outputs;       /* --outputs: bit set over OUTPUTS */
+  const char *compile_commands; /* --compile-commands: the sources' build flags */
 } options;
 
 static const char *progname = "omplens";
@@ -75,6 +76,10 @@ static void print_usage(FILE *out) {
           "                     summary, sarif, timeline, markdown, html, patch\n"
           "                     (default: all)\n"
           "  -q, --quiet        do not print the summary\n"
+          "      --compile-commands FILE\n"
+          "                     compile_commands.json (or its directory) with the flags\n"
+          "                     the sources were built with, for libclang; default:\n"
+          "                     looked for next to each source and in build/ above it\n"
           "      --no-preload   load the collector through OMP_TOOL_LIBRARIES only, not\n"
           "                     LD_PRELOAD: directives are then located through debug\n"
           "                     info alone, and map-item names are not recorded\n"
@@ -134,6 +139,7 @@ static int parse_options(int argc, char **argv, options *o) {
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"no-preload", no_argument, NULL, 'P'},
                                            {"outputs", required_argument, NULL, 'O'},
+                                           {"compile-commands", required_argument, NULL, 'C'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   int c;
@@ -162,6 +168,13 @@ static int parse_options(int argc, char **argv, options *o) {
     case 'O':
       if (parse_outputs(optarg, &o->outputs))
         return PARSED_BAD;
+      break;
+    case 'C':
+      if (access(optarg, R_OK)) {
+        error("cannot read %s: %s", optarg, strerror(errno));
+        return PARSED_BAD;
+      }
+      o->compile_commands = optarg;
       break;
     case 'h':
       print_usage(stdout);
@@ -196,6 +209,7 @@ typedef struct loaded {
   omplens_analysis **analyses;
   omplens_annotator **annotators;
   omplens_fixer **fixers;
+  const char *compile_commands; /* for the annotators' libclang parses */
   omplens_report_process *procs;
   size_t n, cap;
 } loaded;
@@ -259,11 +273,15 @@ static int handle_trace_file(loaded *l, const char *path) {
   }
   /* Without an annotator the report still works, with module+offset. */
   omplens_annotator *at = NULL;
-  omplens_annotator_create(t, &at);
-  /* Likewise without a fixer: findings then carry no suggested change. */
+  omplens_annotate_options ao = {l->compile_commands};
+  omplens_annotator_create(t, &ao, &at);
+  /* Likewise without a fixer: findings then carry no suggested change. The
+   * fixer reads the annotator's parses rather than parsing again. */
   omplens_fixer *fx = NULL;
+  omplens_fix_options fo = {0};
+  fo.index = omplens_annotator_directives(at);
   if (at)
-    omplens_fixer_create(t, a, at, NULL, &fx);
+    omplens_fixer_create(t, a, at, &fo, &fx);
   l->traces[l->n] = t;
   l->annotators[l->n] = at;
   l->fixers[l->n] = fx;
@@ -461,7 +479,7 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
 }
 
 static int handle_report(int argc, char **argv) {
-  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u};
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u, NULL};
   int first = parse_options(argc, argv, &o);
   if (first < 0)
     return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;
@@ -470,6 +488,7 @@ static int handle_report(int argc, char **argv) {
     return EXIT_USAGE;
   }
   loaded l = {0};
+  l.compile_commands = o.compile_commands;
   int rc = 0;
   for (int i = first; i < argc && !rc; i++)
     rc = handle_input(&l, argv[i]);
@@ -610,7 +629,7 @@ static int spawn_and_wait(char **argv, int *status_out) {
 }
 
 static int handle_run(int argc, char **argv) {
-  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u};
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u, NULL};
   int first = parse_options(argc, argv, &o);
   if (first < 0)
     return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;
@@ -634,6 +653,7 @@ static int handle_run(int argc, char **argv) {
   if (rc)
     return rc;
   loaded l = {0};
+  l.compile_commands = o.compile_commands;
   rc = handle_trace_dir(&l, trace_dir);
   if (rc == EXIT_NOINPUT)
     error("the program left no trace: was it built with -fopenmp and offloading, and "
@@ -681,7 +701,7 @@ static int handle_dump(int argc, char **argv) {
   printf("#begin_ns\tduration_ns\tkind\tdevice\tpeer\thost_addr\tdevice_addr\tbytes\thash\t"
          "codeptr\tconstruct\tthread\tsource\tvariable\n");
   omplens_annotator *a = NULL;
-  omplens_annotator_create(t, &a);
+  omplens_annotator_create(t, NULL, &a);
   for (size_t i = 0; i < n; i++)
     print_event(&ev[i], reg, nr, a);
   omplens_annotator_destroy(a);

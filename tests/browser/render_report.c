@@ -42,7 +42,7 @@ static int load(loaded *l, const char *path) {
     return -1;
   }
   l->traces[l->n] = t;
-  omplens_annotator_create(t, &l->annotators[l->n]); /* NULL: module+offset only */
+  omplens_annotator_create(t, NULL, &l->annotators[l->n]); /* NULL: module+offset only */
   l->procs[l->n] = (omplens_report_process){t, l->analyses[l->n], l->annotators[l->n], NULL};
   l->n++;
   return 0;

@@ -77,7 +77,7 @@ static int load(const char *path, const options *o, loaded *l) {
     fprintf(stderr, "fix_driver: %s: cannot analyse\n", path);
     return EXIT_SOFTWARE;
   }
-  omplens_annotator_create(l->trace, &l->annot); /* NULL is accepted */
+  omplens_annotator_create(l->trace, NULL, &l->annot); /* NULL is accepted */
   omplens_fix_options fo = {.base_dir = o->base};
   rc = omplens_fixer_create(l->trace, l->analysis, l->annot, &fo, &l->fixer);
   if (rc) {

@@ -1,0 +1,2 @@
+/* Found only through -Icompdb/inc: libclang needs the build's flags. */
+#define LEN (1 << 16)
