@@ -354,6 +354,72 @@ static const omplens_map_arg *match_arg(const omplens_trace *t, const omplens_re
   return candidates == 1 ? within : NULL;
 }
 
+/* Whether an item of clause kind ck and map type mt can make an op of this
+ * event kind: copies in need to/tofrom, copies out from/tofrom, and every map
+ * item allocates. */
+static int item_fits(int event_kind, int ck, int mt) {
+  if (ck == OMPLENS_CLAUSE_TO)
+    return event_kind == OMPLENS_EV_H2D;
+  if (ck == OMPLENS_CLAUSE_FROM)
+    return event_kind == OMPLENS_EV_D2H;
+  if (ck != OMPLENS_CLAUSE_MAP)
+    return 0;
+  switch (event_kind) {
+  case OMPLENS_EV_H2D: return mt == OMPLENS_MAP_TO || mt == OMPLENS_MAP_TOFROM;
+  case OMPLENS_EV_D2H: return mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM;
+  case OMPLENS_EV_ALLOC: return mt != OMPLENS_MAP_RELEASE && mt != OMPLENS_MAP_DELETE;
+  default: return 0;
+  }
+}
+
+/* Which op of its kind e is within its region (0 for the first). Events are
+ * sorted by begin time, so the scan stops where the region began. */
+static size_t rank_in_region(const omplens_annotator *a, const omplens_event *e) {
+  size_t n, rank = 0;
+  const omplens_event *ev = omplens_trace_events(a->trace, &n);
+  const omplens_region *r = &omplens_trace_regions(a->trace, NULL)[e->region];
+  if (e < ev || e >= ev + n)
+    return 0;
+  for (const omplens_event *p = e; p > ev && p[-1].begin_ns >= r->begin_ns; p--)
+    if (p[-1].region == e->region && p[-1].kind == e->kind)
+      rank++;
+  return rank;
+}
+
+/* Without the runtime's names: the directive's items that fit the op, the
+ * guess being the one in the op's rank (items already present move nothing
+ * and shift the order, so it is never certain). */
+static int guess_variable(omplens_annotator *a, const omplens_event *e, omplens_variable *out) {
+  omplens_location loc;
+  omplens_directive_match m;
+  const omplens_region *r = &omplens_trace_regions(a->trace, NULL)[e->region];
+  omplens_annotate_location(a, e->codeptr, &loc);
+  if (match_directive(a, r, &loc, &m) || !m.directive)
+    return OMPLENS_ANNOTATE_ENOTFOUND;
+  const omplens_directive *d = m.directive;
+  const char *names[OMPLENS_VARIABLE_MAX_CANDIDATES];
+  for (size_t i = 0; i < d->num_items && out->num_candidates < OMPLENS_VARIABLE_MAX_CANDIDATES; i++)
+    if (d->items[i].var && item_fits(e->kind, d->items[i].clause_kind, d->items[i].map_type)) {
+      names[out->num_candidates] = d->items[i].var;
+      out->candidates[out->num_candidates++] = d->items[i].text;
+    }
+  for (size_t i = 0; i < d->num_implicit && out->num_candidates < OMPLENS_VARIABLE_MAX_CANDIDATES; i++)
+    if (d->implicit[i].treatment == OMPLENS_IMPLICIT_MAP &&
+        item_fits(e->kind, OMPLENS_CLAUSE_MAP, d->implicit[i].map_type)) {
+      names[out->num_candidates] = d->implicit[i].var;
+      out->candidates[out->num_candidates++] = d->implicit[i].var;
+    }
+  if (!out->num_candidates)
+    return OMPLENS_ANNOTATE_ENOTFOUND;
+  size_t pick = rank_in_region(a, e);
+  if (pick >= out->num_candidates)
+    pick = out->num_candidates - 1;
+  out->item = out->candidates[pick];
+  out->name = names[pick];
+  out->certain = 0;
+  return 0;
+}
+
 int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
                               omplens_variable *out) {
   memset(out, 0, sizeof *out);
@@ -363,6 +429,8 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
   const omplens_region *regions = omplens_trace_regions(a->trace, &nreg);
   if (e->region >= nreg || !e->host_addr)
     return OMPLENS_ANNOTATE_ENOTFOUND;
+  if (!regions[e->region].num_args) /* no runtime names: guess from the source */
+    return guess_variable(a, e, out);
   const omplens_map_arg *arg = match_arg(a->trace, &regions[e->region], e->host_addr, e->bytes);
   const char *f[1];
   size_t n[1];

@@ -56,12 +56,17 @@ typedef struct omplens_location {
   omplens_location_directive directive;
 } omplens_location;
 
+#define OMPLENS_VARIABLE_MAX_CANDIDATES 8
+
 /* The map-clause item a transfer or allocation belongs to. */
 typedef struct omplens_variable {
   const char *item;      /* "a[0:n]" as the compiler spelled it */
   const char *name;      /* base variable: "a" */
-  uint64_t map_type;     /* OMPLENS_MAPBIT_* bits of that item */
-  int certain;           /* 1: exact (runtime names); 0: a guess */
+  uint64_t map_type;     /* OMPLENS_MAPBIT_* bits (exact names only; else 0) */
+  int certain;           /* 1: exact (runtime names); 0: a guess from the
+                            source by direction and order, see candidates */
+  size_t num_candidates; /* with a guess: every item that could be it */
+  const char *candidates[OMPLENS_VARIABLE_MAX_CANDIDATES];
 } omplens_variable;
 
 typedef struct omplens_annotator omplens_annotator;
@@ -93,8 +98,10 @@ void omplens_annotator_destroy(omplens_annotator *a); /* NULL accepted */
  * was found, OMPLENS_ANNOTATE_ENOTFOUND otherwise. NULL a gives EINVAL. */
 int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_location *out);
 
-/* Names the map item of a transfer or allocation event; returns
- * OMPLENS_ANNOTATE_ENOTFOUND when the trace has no map names for it. */
+/* Names the map item of a transfer or allocation event: exactly from the
+ * runtime's map names when the trace has them, else a guess from the
+ * directive's map items (libclang) by direction and order, marked as such.
+ * Returns OMPLENS_ANNOTATE_ENOTFOUND when neither is possible. */
 int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
                               omplens_variable *out);
 

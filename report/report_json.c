@@ -113,6 +113,12 @@ static json_t *variable(const omplens_report_input *in, size_t proc, const omple
   json_object_set_new(o, "item", text(v.item));
   json_object_set_new(o, "name", text(v.name));
   json_object_set_new(o, "certain", json_boolean(v.certain));
+  if (!v.certain) {
+    json_t *c = json_array();
+    for (size_t i = 0; i < v.num_candidates; i++)
+      json_array_append_new(c, text(v.candidates[i]));
+    json_object_set_new(o, "candidates", c);
+  }
   return o;
 }
 

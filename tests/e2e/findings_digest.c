@@ -1,6 +1,7 @@
 /* Test helper: prints the findings of a findings.json in the golden format
  *   category file:line device instances variable
- * one line per finding, sorted ("-" when the variable is unknown), then
+ * one line per finding, sorted ("-" when the variable is unknown, "name?"
+ * when it is a guess), then
  *   directive file:line kind | text
  * once per directive with findings (when the source was found). A directive without a source line prints its
  * module offset instead. */
@@ -61,10 +62,13 @@ int main(int argc, char **argv) {
       char line[256], dev[32], key[512];
       where(json_object_get(f, "location"), line, sizeof line);
       device(json_object_get(f, "device"), dev, sizeof dev);
-      const char *var = json_string_value(json_object_get(json_object_get(f, "variable"), "name"));
-      snprintf(key, sizeof key, "%-24s %-24s %6s %6lld %s",
+      json_t *v = json_object_get(f, "variable");
+      const char *var = json_string_value(json_object_get(v, "name"));
+      int guess = var && json_is_false(json_object_get(v, "certain")); /* printed "name?" */
+      snprintf(key, sizeof key, "%-24s %-24s %6s %6lld %.100s%s",
                json_string_value(json_object_get(f, "category")), line, dev,
-               (long long)json_integer_value(json_object_get(f, "count")), var ? var : "-");
+               (long long)json_integer_value(json_object_get(f, "count")), var ? var : "-",
+               guess ? "?" : "");
       rows = realloc(rows, (n + 1) * sizeof *rows);
       if (!rows)
         return 1;

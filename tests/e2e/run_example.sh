@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # End-to-end golden test of one example: the program behaves the same with and
 # without omplens, and its findings match examples/NAME.expected exactly.
-# usage: run_example.sh OMPLENS DIGEST BINARY EXPECTED WORKDIR
+# usage: run_example.sh OMPLENS DIGEST BINARY EXPECTED WORKDIR [RUN-OPTIONS]
 set -euo pipefail
-omplens=$1 digest=$2 bin=$3 expected=$4 work=$5
+omplens=$1 digest=$2 bin=$3 expected=$4 work=$5 run_options=${6:-}
 rm -rf "$work" && mkdir -p "$work"
 
 set +e
 "$bin" >"$work/plain.out" 2>"$work/plain.err"; plain_status=$?
-"$omplens" run -q -o "$work/report" -- "$bin" >"$work/profiled.out" 2>"$work/profiled.err"; profiled_status=$?
+# shellcheck disable=SC2086 # the options are words
+"$omplens" run -q $run_options -o "$work/report" -- "$bin" >"$work/profiled.out" 2>"$work/profiled.err"; profiled_status=$?
 set -e
 
 if [ "$plain_status" != "$profiled_status" ]; then

@@ -16,7 +16,7 @@ fi
 build=$1 seconds=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 cc=${OMPLENS_FUZZ_CC:-clang-19}
-targets="fuzz_trace_reader fuzz_trace_detect"
+targets="fuzz_trace_reader fuzz_trace_detect fuzz_directives"
 
 command -v "$cc" >/dev/null || { echo "run.sh: $cc not found (Debian: clang-19)" >&2; exit 69; }
 probe='int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }'
@@ -33,9 +33,15 @@ crashed=0
 for t in $targets; do
   corpus=$build/fuzz/corpus-$t artifacts=$build/fuzz/artifacts-$t log=$build/fuzz/$t.log
   rm -rf "$corpus" "$artifacts" && mkdir -p "$corpus" "$artifacts"
-  cp "$src"/tests/fuzz/corpus/trace/* "$corpus"/
+  dict=()
+  if [ "$t" = fuzz_directives ]; then # seeds: the directive finder's source fixtures
+    cp "$src"/tests/unit/directives_fixture/*.[ch] "$src"/tests/unit/directives_fixture/*.cpp "$corpus"/
+  else
+    cp "$src"/tests/fuzz/corpus/trace/* "$corpus"/
+    dict=(-dict="$src/tests/fuzz/trace.dict")
+  fi
   status=0
-  "$build/tests/fuzz/$t" "$corpus" -max_total_time="$seconds" -dict="$src/tests/fuzz/trace.dict" \
+  "$build/tests/fuzz/$t" "$corpus" -max_total_time="$seconds" "${dict[@]}" \
     -artifact_prefix="$artifacts/" -print_final_stats=1 -max_len=65536 >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
