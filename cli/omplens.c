@@ -60,7 +60,9 @@ static void print_usage(FILE *out) {
           "       omplens --help | --version\n"
           "\n"
           "Finds wasted data movement in OpenMP offload programs: duplicate transfers,\n"
-          "round trips, repeated allocations, unused allocations and unused transfers.\n"
+          "round trips, repeated allocations, unused allocations and unused transfers,\n"
+          "and map items the code never uses. Each finding names its directive, map\n"
+          "item and variable, the time it costs, and a suggested map-clause fix.\n"
           "\n"
           "Commands:\n"
           "  run       run PROGRAM under the omplens collector, then report on its traces\n"
@@ -396,14 +398,16 @@ typedef struct output {
   int (*write)(const output_ctx *, FILE *);
 } output;
 
+enum output_id { OUT_JSON, OUT_SUMMARY, OUT_SARIF, OUT_TIMELINE, OUT_MARKDOWN, OUT_HTML, OUT_PATCH };
+
 static const output OUTPUTS[] = {
-    {"json", "findings.json", write_json},
-    {"summary", "summary.txt", write_summary},
-    {"sarif", "findings.sarif", write_sarif},
-    {"timeline", "timeline.json", write_timeline},
-    {"markdown", "report.md", write_markdown},
-    {"html", "report.html", write_html},
-    {"patch", "fixes.patch", write_patch},
+    [OUT_JSON] = {"json", "findings.json", write_json},
+    [OUT_SUMMARY] = {"summary", "summary.txt", write_summary},
+    [OUT_SARIF] = {"sarif", "findings.sarif", write_sarif},
+    [OUT_TIMELINE] = {"timeline", "timeline.json", write_timeline},
+    [OUT_MARKDOWN] = {"markdown", "report.md", write_markdown},
+    [OUT_HTML] = {"html", "report.html", write_html},
+    [OUT_PATCH] = {"patch", "fixes.patch", write_patch},
 };
 #define NUM_OUTPUTS (sizeof OUTPUTS / sizeof *OUTPUTS)
 
@@ -473,7 +477,12 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
   json_decref(doc);
   if (!rc && !o->quiet) {
     omplens_report_print_text(&in, summary_out, o->top);
-    fprintf(summary_out, "\n  reports written to %s/\n", o->output_dir);
+    fprintf(summary_out, "\n  reports written to %s/", o->output_dir);
+    if (o->outputs & (1u << OUT_HTML)) /* the one to open */
+      fprintf(summary_out, ": open %s/report.html", o->output_dir);
+    if (o->outputs & (1u << OUT_PATCH))
+      fprintf(summary_out, "\n  suggested changes that apply together: %s/fixes.patch", o->output_dir);
+    fputc('\n', summary_out);
   }
   return rc;
 }
