@@ -1,9 +1,10 @@
 /* analysis_stages: where `omplens report` spends time and memory, stage by
  * stage, in one process. The stages call the library functions that
  * `omplens report` calls, in its order: read the trace, run the detectors,
- * create the annotator (source locations, map names), build the findings
- * document, write each output from it (findings.json, summary.txt,
- * findings.sarif, timeline.json, report.md, report.html), free the document.
+ * create the annotator (source locations, map names) and the fixer, build
+ * the findings document, write each output from it (findings.json,
+ * summary.txt, findings.sarif, timeline.json, report.md, report.html,
+ * fixes.patch), free them.
  *
  *   analysis_stages [-r | -d] TRACE OUTDIR
  *
@@ -23,6 +24,7 @@
 
 #include "omplens_annotate.h"
 #include "omplens_detect.h"
+#include "omplens_fix.h"
 #include "omplens_render.h"
 #include "omplens_report.h"
 #include "omplens_trace.h"
@@ -81,6 +83,7 @@ typedef struct output_ctx {
   const omplens_report_input *in;
   const json_t *doc;
   const omplens_trace *const *traces;
+  omplens_fixer *fixer; /* may be NULL */
 } output_ctx;
 
 static int write_json(const output_ctx *c, FILE *f) {
@@ -110,6 +113,17 @@ static int write_html(const output_ctx *c, FILE *f) {
   return omplens_render_html(c->doc, c->traces, 1, &ro, f);
 }
 
+static int write_patch(const output_ctx *c, FILE *f) {
+  const char *patch = NULL, *skipped = NULL;
+  if (!c->fixer || omplens_fix_patch(c->fixer, 1, &patch, &skipped))
+    return 0;
+  if (skipped && *skipped)
+    fprintf(f, "# Not in this patch (see report.html for these):\n# %s\n", skipped);
+  if (patch)
+    fputs(patch, f);
+  return ferror(f) ? OMPLENS_REPORT_EIO : 0;
+}
+
 typedef struct output {
   const char *stage, *file;
   int (*write)(const output_ctx *, FILE *);
@@ -119,6 +133,7 @@ static const output OUTPUTS[] = {
     {"json", "findings.json", write_json},       {"summary", "summary.txt", write_summary},
     {"sarif", "findings.sarif", write_sarif},    {"timeline", "timeline.json", write_timeline},
     {"markdown", "report.md", write_markdown},   {"html", "report.html", write_html},
+    {"patch", "fixes.patch", write_patch},
 };
 
 /* Writes every output as its own stage; returns 0 or the first failure. */
@@ -145,23 +160,31 @@ static int write_outputs(const output_ctx *oc, const char *outdir, stage_clock *
 /* Stages to run: all of them, or up to read or detect. */
 enum last_stage { UP_TO_READ, UP_TO_DETECT, ALL_STAGES };
 
-/* Annotator, document, outputs; returns an exit code. */
+/* Annotator, fixer, document, outputs; returns an exit code. */
 static int report(omplens_trace *t, const omplens_analysis *a, const char *outdir,
                   stage_clock *c) {
   omplens_annotator *at = NULL;
   stage_start(c);
   omplens_annotator_create(t, NULL, &at); /* as omplens report: NULL is fine */
   stage_print(c, "annotate", 0);
-  omplens_report_process proc = {.trace = t, .analysis = a, .annotator = at};
+  omplens_fixer *fx = NULL;
+  omplens_fix_options fo = {0};
+  stage_start(c);
+  fo.index = omplens_annotator_directives(at); /* share the annotator's parses */
+  if (at)
+    omplens_fixer_create(t, a, at, &fo, &fx);
+  stage_print(c, "fixer", 0);
+  omplens_report_process proc = {.trace = t, .analysis = a, .annotator = at, .fixer = fx};
   omplens_report_input in = {.procs = &proc, .num_procs = 1, .program_exit_status = -1};
   stage_start(c);
   json_t *doc = omplens_report_document(&in);
   stage_print(c, "document", 1);
   const omplens_trace *traces[1] = {t};
-  output_ctx oc = {&in, doc, traces};
+  output_ctx oc = {&in, doc, traces, fx};
   int rc = doc ? write_outputs(&oc, outdir, c) : OMPLENS_REPORT_ENOMEM;
   stage_start(c);
   json_decref(doc);
+  omplens_fixer_destroy(fx);
   omplens_annotator_destroy(at);
   stage_print(c, "free", 1);
   return rc ? EXIT_SOFTWARE : EXIT_OK;

@@ -322,8 +322,12 @@ static void print_machine(int argc, char **argv) {
     load = 0;
   if (f)
     fclose(f);
-  printf("\n# machine: nproc %ld, %s; xxhash %u; load average %.2f\n", nproc, model,
-         XXH_versionNumber(), load);
+  char date[32] = "";
+  time_t now = time(NULL);
+  struct tm tm;
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tm));
+  printf("\n# date: %s; machine: nproc %ld, %s; xxhash %u; load average %.2f\n", date, nproc,
+         model, XXH_versionNumber(), load);
   if (load > (double)nproc / 4)
     printf("# WARNING: load average %.2f on %ld CPUs before the run: other work competes,"
            " figures are unreliable\n", load, nproc);

@@ -46,6 +46,7 @@ for f in "$walltime" "$trace_stats" "$collector"; do
   fi
 done
 shopt -s nullglob extglob
+# shellcheck disable=SC2206 # EXAMPLES is a glob, meant to expand here
 binaries=("$build"/examples/${EXAMPLES:-*})
 if [ ${#binaries[@]} -eq 0 ]; then
   echo "$0: no example binaries in $build/examples" >&2
@@ -56,6 +57,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$llvm_lib
 
+# shellcheck disable=SC2016 # the quotes are part of the printed command
 echo "# command: ${EXAMPLES:+EXAMPLES='$EXAMPLES' }${COLLECTOR:+COLLECTOR=$COLLECTOR }$0" \
   "$([ $preload = 1 ] || echo '--no-preload ')$build $runs"
 echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: nproc $(nproc)," \

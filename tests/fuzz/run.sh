@@ -16,7 +16,7 @@ fi
 build=$1 seconds=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 cc=${OMPLENS_FUZZ_CC:-clang-19}
-targets="fuzz_trace_reader fuzz_trace_detect fuzz_directives"
+targets="fuzz_trace_reader fuzz_trace_detect fuzz_directives fuzz_report_source"
 
 command -v "$cc" >/dev/null || { echo "run.sh: $cc not found (Debian: clang-19)" >&2; exit 69; }
 probe='int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }'
@@ -34,7 +34,7 @@ for t in $targets; do
   corpus=$build/fuzz/corpus-$t artifacts=$build/fuzz/artifacts-$t log=$build/fuzz/$t.log
   rm -rf "$corpus" "$artifacts" && mkdir -p "$corpus" "$artifacts"
   dict=()
-  if [ "$t" = fuzz_directives ]; then # seeds: the directive finder's source fixtures
+  if [ "$t" = fuzz_directives ] || [ "$t" = fuzz_report_source ]; then # seeds: source files
     cp "$src"/tests/unit/directives_fixture/*.[ch] "$src"/tests/unit/directives_fixture/*.cpp "$corpus"/
   else
     cp "$src"/tests/fuzz/corpus/trace/* "$corpus"/
