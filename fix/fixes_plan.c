@@ -304,9 +304,12 @@ static bool add_finding(omplens_fix__group *g, size_t finding, const omplens_fix
  * else same directive and item. */
 static omplens_fix__group *group_for(omplens_fixer *fx, int kind, const omplens_fix__site *s,
                                      uint32_t loop) {
-  for (size_t i = 0; i < fx->num_groups; i++) {
+  /* Without a directive item nothing can be shared: skip the scan, which
+   * made planning quadratic on traces whose sources are unknown. */
+  size_t n = s->dir && s->item != SIZE_MAX ? fx->num_groups : 0;
+  for (size_t i = 0; i < n; i++) {
     omplens_fix__group *g = &fx->groups[i];
-    if (g->kind != kind || g->leftover != SIZE_MAX || !s->dir || s->item == SIZE_MAX)
+    if (g->kind != kind || g->leftover != SIZE_MAX)
       continue;
     bool resident = kind == OMPLENS_FIX_KEEP_RESIDENT || kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
     if (resident ? g->site.file == s->file && g->loop == loop
