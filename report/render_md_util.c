@@ -8,6 +8,7 @@
 
 #include "omplens_detect.h"
 #include "render_md_internal.h"
+#include "report_internal.h"
 
 /* ---- Text buffer --------------------------------------------------------- */
 
@@ -126,10 +127,6 @@ const char *omplens_render__display_path(const char *path, const char *base) {
   return path;
 }
 
-static const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s && s[1] ? s + 1 : path;
-}
 
 const char *omplens_render__location_label(const json_t *location, const char *base, char *buf,
                                            size_t size) {
@@ -140,7 +137,7 @@ const char *omplens_render__location_label(const json_t *location, const char *b
   if (p.file)
     snprintf(buf, size, "%s:%u", omplens_render__display_path(p.file, base), p.line);
   else if (module && offset)
-    snprintf(buf, size, "%s+%s", base_name(module), offset);
+    snprintf(buf, size, "%s+%s", omplens_report__base_name(module), offset);
   else
     snprintf(buf, size, "%s", codeptr ? codeptr : "unknown location");
   return buf;

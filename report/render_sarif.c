@@ -11,6 +11,7 @@
 
 #include "omplens_config.h"
 #include "omplens_render.h"
+#include "report_internal.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define SRCROOT "%SRCROOT%"
@@ -86,18 +87,6 @@ typedef struct sarif_ctx {
 
 /* ---- Reading the document ---------------------------------------------- */
 
-static const char *str_at(const json_t *o, const char *key) {
-  return json_string_value(json_object_get(o, key));
-}
-
-static json_int_t int_at(const json_t *o, const char *key) {
-  return json_integer_value(json_object_get(o, key));
-}
-
-static const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
-}
 
 /* ---- Paths and URIs ---------------------------------------------------- */
 
@@ -219,26 +208,26 @@ static const char *fingerprint_variable(const json_t *finding) {
   const json_t *v = json_object_get(finding, "variable");
   if (!json_is_object(v) || json_is_false(json_object_get(v, "certain")))
     return "";
-  const char *item = str_at(v, "item");
-  return item ? item : (str_at(v, "name") ? str_at(v, "name") : "");
+  const char *item = omplens_report__str_at(v, "item");
+  return item ? item : (omplens_report__str_at(v, "name") ? omplens_report__str_at(v, "name") : "");
 }
 
 /* What pins the finding inside its file: the directive's text, else its
  * line, else the module offset, else the raw address. */
 static void fingerprint_anchor(const json_t *loc, char *buf, size_t size) {
   const json_t *dir = json_object_get(loc, "directive");
-  const char *text = str_at(dir, "text");
+  const char *text = omplens_report__str_at(dir, "text");
   char *squeezed = text ? squeeze_spaces(text) : NULL;
   if (squeezed)
     snprintf(buf, size, "directive:%s", squeezed);
-  else if (int_at(dir, "line") > 0)
-    snprintf(buf, size, "line:%" JSON_INTEGER_FORMAT, int_at(dir, "line"));
-  else if (int_at(loc, "line") > 0)
-    snprintf(buf, size, "line:%" JSON_INTEGER_FORMAT, int_at(loc, "line"));
-  else if (str_at(loc, "offset"))
-    snprintf(buf, size, "offset:%s", str_at(loc, "offset"));
+  else if (omplens_report__int_at(dir, "line") > 0)
+    snprintf(buf, size, "line:%" JSON_INTEGER_FORMAT, omplens_report__int_at(dir, "line"));
+  else if (omplens_report__int_at(loc, "line") > 0)
+    snprintf(buf, size, "line:%" JSON_INTEGER_FORMAT, omplens_report__int_at(loc, "line"));
+  else if (omplens_report__str_at(loc, "offset"))
+    snprintf(buf, size, "offset:%s", omplens_report__str_at(loc, "offset"));
   else
-    snprintf(buf, size, "codeptr:%s", str_at(loc, "codeptr") ? str_at(loc, "codeptr") : "");
+    snprintf(buf, size, "codeptr:%s", omplens_report__str_at(loc, "codeptr") ? omplens_report__str_at(loc, "codeptr") : "");
   free(squeezed);
 }
 
@@ -252,7 +241,7 @@ static json_t *fingerprints(sarif_ctx *ctx, const char *category, const char *ur
   h = fnv1a(h, category);
   h = fnv1a(h, uri);
   h = fnv1a(h, anchor);
-  h = fnv1a(h, str_at(loc, "function"));
+  h = fnv1a(h, omplens_report__str_at(loc, "function"));
   h = fnv1a(h, fingerprint_variable(finding));
   char hex[17], value[48];
   snprintf(hex, sizeof hex, "%016" PRIx64, h);
@@ -311,7 +300,7 @@ static json_t *rule_descriptor(const sarif_rule *r) {
 static size_t rule_index(sarif_ctx *ctx, const char *category) {
   for (size_t i = 0; i < json_array_size(ctx->rules); i++) {
     json_t *props = json_object_get(json_array_get(ctx->rules, i), "properties");
-    if (!strcmp(str_at(props, "category"), category))
+    if (!strcmp(omplens_report__str_at(props, "category"), category))
       return i;
   }
   char id[128], name[96];
@@ -358,23 +347,23 @@ static const char *category_predicate(const char *category) {
 /* The data a finding is about: its map item, else its host buffer. */
 static void put_subject(FILE *m, const json_t *f) {
   const json_t *var = json_object_get(f, "variable");
-  const char *item = str_at(var, "item") ? str_at(var, "item") : str_at(var, "name");
+  const char *item = omplens_report__str_at(var, "item") ? omplens_report__str_at(var, "item") : omplens_report__str_at(var, "name");
   if (item)
     fprintf(m, "'%s'%s", item, json_is_false(json_object_get(var, "certain")) ? " (probably)" : "");
   else
-    fprintf(m, "The buffer at %s", str_at(f, "host_addr") ? str_at(f, "host_addr") : "?");
+    fprintf(m, "The buffer at %s", omplens_report__str_at(f, "host_addr") ? omplens_report__str_at(f, "host_addr") : "?");
 }
 
 static void put_where(FILE *m, const json_t *loc) {
   const json_t *dir = json_object_get(loc, "directive");
-  if (str_at(dir, "file") && int_at(dir, "line") > 0)
-    fprintf(m, "%s:%" JSON_INTEGER_FORMAT, base_name(str_at(dir, "file")), int_at(dir, "line"));
-  else if (str_at(loc, "file") && int_at(loc, "line") > 0)
-    fprintf(m, "%s:%" JSON_INTEGER_FORMAT, base_name(str_at(loc, "file")), int_at(loc, "line"));
-  else if (str_at(loc, "module") && str_at(loc, "offset"))
-    fprintf(m, "%s+%s", base_name(str_at(loc, "module")), str_at(loc, "offset"));
+  if (omplens_report__str_at(dir, "file") && omplens_report__int_at(dir, "line") > 0)
+    fprintf(m, "%s:%" JSON_INTEGER_FORMAT, omplens_report__base_name(omplens_report__str_at(dir, "file")), omplens_report__int_at(dir, "line"));
+  else if (omplens_report__str_at(loc, "file") && omplens_report__int_at(loc, "line") > 0)
+    fprintf(m, "%s:%" JSON_INTEGER_FORMAT, omplens_report__base_name(omplens_report__str_at(loc, "file")), omplens_report__int_at(loc, "line"));
+  else if (omplens_report__str_at(loc, "module") && omplens_report__str_at(loc, "offset"))
+    fprintf(m, "%s+%s", omplens_report__base_name(omplens_report__str_at(loc, "module")), omplens_report__str_at(loc, "offset"));
   else
-    fprintf(m, "%s", str_at(loc, "codeptr") ? str_at(loc, "codeptr") : "unknown code");
+    fprintf(m, "%s", omplens_report__str_at(loc, "codeptr") ? omplens_report__str_at(loc, "codeptr") : "unknown code");
 }
 
 /* The sentence made up from the numbers when the document has no
@@ -394,17 +383,17 @@ static char *generated_message(const json_t *f, const char *category) {
   put_subject(m, f);
   fputc(' ', m);
   fprintf(m, predicate, device_phrase(json_object_get(f, "device"), dev, sizeof dev));
-  json_int_t count = int_at(f, "count");
-  omplens_format_bytes((uint64_t)int_at(f, "bytes"), one);
+  json_int_t count = omplens_report__int_at(f, "count");
+  omplens_format_bytes((uint64_t)omplens_report__int_at(f, "bytes"), one);
   if (count == 1)
     fprintf(m, ": 1 wasted operation of %s", one);
   else
     fprintf(m, ": %" JSON_INTEGER_FORMAT " wasted operations of %s (%s in all)", count, one,
-            omplens_format_bytes((uint64_t)int_at(f, "total_bytes"), all));
+            omplens_format_bytes((uint64_t)omplens_report__int_at(f, "total_bytes"), all));
   fputs(" at ", m);
   put_where(m, json_object_get(f, "location"));
   fprintf(m, ". Fixing it saves about %s.",
-          omplens_format_ns((uint64_t)int_at(f, "savings_ns"), saved));
+          omplens_format_ns((uint64_t)omplens_report__int_at(f, "savings_ns"), saved));
   if (fclose(m)) {
     free(text);
     return NULL;
@@ -413,10 +402,10 @@ static char *generated_message(const json_t *f, const char *category) {
 }
 
 static json_t *result_message(const json_t *f, const char *category) {
-  const char *explanation = str_at(f, "explanation");
+  const char *explanation = omplens_report__str_at(f, "explanation");
   char *generated = explanation && *explanation ? NULL : generated_message(f, category);
   const char *text = generated ? generated : explanation ? explanation : category;
-  const char *fix = str_at(json_object_get(f, "fix"), "summary");
+  const char *fix = omplens_report__str_at(json_object_get(f, "fix"), "summary");
   json_t *o;
   if (fix && *fix) {
     size_t n = strlen(text) + strlen(fix) + 32;
@@ -437,21 +426,21 @@ static json_t *result_message(const json_t *f, const char *category) {
 static json_t *region(const json_t *loc) {
   const json_t *dir = json_object_get(loc, "directive");
   json_t *r = json_object();
-  json_int_t line = int_at(dir, "line");
+  json_int_t line = omplens_report__int_at(dir, "line");
   if (line > 0) {
     json_object_set_new(r, "startLine", json_integer(line));
-    if (int_at(dir, "end_line") > line)
-      json_object_set_new(r, "endLine", json_integer(int_at(dir, "end_line")));
-    if (str_at(dir, "text")) {
-      json_t *snippet = text_object(str_at(dir, "text"));
+    if (omplens_report__int_at(dir, "end_line") > line)
+      json_object_set_new(r, "endLine", json_integer(omplens_report__int_at(dir, "end_line")));
+    if (omplens_report__str_at(dir, "text")) {
+      json_t *snippet = text_object(omplens_report__str_at(dir, "text"));
       json_object_set_new(r, "snippet", snippet);
     }
     return r;
   }
-  if (int_at(loc, "line") > 0) {
-    json_object_set_new(r, "startLine", json_integer(int_at(loc, "line")));
-    if (int_at(loc, "column") > 0)
-      json_object_set_new(r, "startColumn", json_integer(int_at(loc, "column")));
+  if (omplens_report__int_at(loc, "line") > 0) {
+    json_object_set_new(r, "startLine", json_integer(omplens_report__int_at(loc, "line")));
+    if (omplens_report__int_at(loc, "column") > 0)
+      json_object_set_new(r, "startColumn", json_integer(omplens_report__int_at(loc, "column")));
     return r;
   }
   json_decref(r);
@@ -461,19 +450,19 @@ static json_t *region(const json_t *loc) {
 /* The source file of a location: the directive's, else the line table's. */
 static const char *source_file(const json_t *loc) {
   const json_t *dir = json_object_get(loc, "directive");
-  if (str_at(dir, "file") && int_at(dir, "line") > 0)
-    return str_at(dir, "file");
-  return str_at(loc, "file");
+  if (omplens_report__str_at(dir, "file") && omplens_report__int_at(dir, "line") > 0)
+    return omplens_report__str_at(dir, "file");
+  return omplens_report__str_at(loc, "file");
 }
 
 static json_t *logical_locations(const json_t *loc) {
   json_t *arr = json_array();
-  const char *module = str_at(loc, "module"), *offset = str_at(loc, "offset");
-  const char *codeptr = str_at(loc, "codeptr") ? str_at(loc, "codeptr") : "0x0";
+  const char *module = omplens_report__str_at(loc, "module"), *offset = omplens_report__str_at(loc, "offset");
+  const char *codeptr = omplens_report__str_at(loc, "codeptr") ? omplens_report__str_at(loc, "codeptr") : "0x0";
   char name[4200];
   json_t *l = json_object();
   if (module && offset) {
-    snprintf(name, sizeof name, "%s+%s", base_name(module), offset);
+    snprintf(name, sizeof name, "%s+%s", omplens_report__base_name(module), offset);
     json_object_set_new(l, "name", utf8_string(name));
     snprintf(name, sizeof name, "%s+%s", module, offset);
     json_object_set_new(l, "fullyQualifiedName", utf8_string(name));
@@ -482,9 +471,9 @@ static json_t *logical_locations(const json_t *loc) {
     json_object_set_new(l, "name", json_string(codeptr));
   }
   json_array_append_new(arr, l);
-  if (str_at(loc, "function")) {
+  if (omplens_report__str_at(loc, "function")) {
     l = json_object();
-    json_object_set_new(l, "name", json_string(str_at(loc, "function")));
+    json_object_set_new(l, "name", json_string(omplens_report__str_at(loc, "function")));
     json_object_set_new(l, "kind", json_string("function"));
     json_array_append_new(arr, l);
   }
@@ -498,7 +487,7 @@ static json_t *logical_locations(const json_t *loc) {
 static json_t *result_location(const sarif_ctx *ctx, const json_t *loc) {
   json_t *l = json_object();
   const char *file = source_file(loc);
-  const char *artifact = file ? file : str_at(loc, "module");
+  const char *artifact = file ? file : omplens_report__str_at(loc, "module");
   if (artifact && *artifact) {
     json_t *phys = json_object();
     json_object_set_new(phys, "artifactLocation", artifact_location(ctx, artifact));
@@ -520,14 +509,14 @@ static json_t *related_locations(const sarif_ctx *ctx, const json_t *loc) {
   size_t i;
   const json_t *c;
   json_array_foreach(cands, i, c) {
-    if (!str_at(c, "file"))
+    if (!omplens_report__str_at(c, "file"))
       continue;
     json_t *l = json_object(), *phys = json_object();
     json_object_set_new(l, "id", json_integer((json_int_t)i + 1));
-    json_object_set_new(phys, "artifactLocation", artifact_location(ctx, str_at(c, "file")));
-    if (int_at(c, "line") > 0) {
+    json_object_set_new(phys, "artifactLocation", artifact_location(ctx, omplens_report__str_at(c, "file")));
+    if (omplens_report__int_at(c, "line") > 0) {
       json_t *r = json_object();
-      json_object_set_new(r, "startLine", json_integer(int_at(c, "line")));
+      json_object_set_new(r, "startLine", json_integer(omplens_report__int_at(c, "line")));
       json_object_set_new(phys, "region", r);
     }
     json_object_set_new(l, "physicalLocation", phys);
@@ -571,12 +560,12 @@ static json_t *result_properties(const json_t *proc, const json_t *f, const char
 }
 
 static json_t *result(sarif_ctx *ctx, const json_t *proc, const json_t *f) {
-  const char *category = str_at(f, "category") ? str_at(f, "category") : "unknown";
+  const char *category = omplens_report__str_at(f, "category") ? omplens_report__str_at(f, "category") : "unknown";
   size_t ri = rule_index(ctx, category);
   const json_t *rule = json_array_get(ctx->rules, ri);
   const json_t *loc = json_object_get(f, "location");
   json_t *r = json_object();
-  json_object_set_new(r, "ruleId", json_string(str_at(rule, "id")));
+  json_object_set_new(r, "ruleId", json_string(omplens_report__str_at(rule, "id")));
   json_object_set_new(r, "ruleIndex", json_integer((json_int_t)ri));
   json_object_set_new(r, "level", json_string("warning"));
   json_object_set_new(r, "message", result_message(f, category));
@@ -590,7 +579,7 @@ static json_t *result(sarif_ctx *ctx, const json_t *proc, const json_t *f) {
   const json_t *artifact = json_object_get(json_object_get(location, "physicalLocation"),
                                            "artifactLocation");
   json_object_set_new(r, "partialFingerprints",
-                      fingerprints(ctx, category, str_at(artifact, "uri"), f));
+                      fingerprints(ctx, category, omplens_report__str_at(artifact, "uri"), f));
   json_object_set_new(r, "properties", result_properties(proc, f, category));
   return r;
 }
@@ -608,15 +597,15 @@ static void notify(sarif_ctx *ctx, const char *level, const char *text) {
  * code scanning shows these on the tool's status page. */
 static void process_notes(sarif_ctx *ctx, const json_t *proc) {
   char text[1024];
-  json_int_t pid = int_at(proc, "pid");
+  json_int_t pid = omplens_report__int_at(proc, "pid");
   if (json_is_false(json_object_get(proc, "complete"))) {
     snprintf(text, sizeof text, "pid %" JSON_INTEGER_FORMAT ": the trace is incomplete (the "
              "program crashed or called _exit); findings may be missing.", pid);
     notify(ctx, "warning", text);
   }
-  if (int_at(proc, "dropped_events") > 0) {
+  if (omplens_report__int_at(proc, "dropped_events") > 0) {
     snprintf(text, sizeof text, "pid %" JSON_INTEGER_FORMAT ": %" JSON_INTEGER_FORMAT
-             " events were not recorded.", pid, int_at(proc, "dropped_events"));
+             " events were not recorded.", pid, omplens_report__int_at(proc, "dropped_events"));
     notify(ctx, "warning", text);
   }
   size_t i;
@@ -627,10 +616,10 @@ static void process_notes(sarif_ctx *ctx, const json_t *proc) {
     notify(ctx, "warning", text);
   }
   json_array_foreach(json_object_get(proc, "sources"), i, v) {
-    const char *status = str_at(v, "status");
+    const char *status = omplens_report__str_at(v, "status");
     if (!status || !strcmp(status, "ok"))
       continue;
-    snprintf(text, sizeof text, "source %s: %s", str_at(v, "path") ? str_at(v, "path") : "?",
+    snprintf(text, sizeof text, "source %s: %s", omplens_report__str_at(v, "path") ? omplens_report__str_at(v, "path") : "?",
              status);
     notify(ctx, "note", text);
   }
@@ -650,7 +639,7 @@ static json_t *invocation(sarif_ctx *ctx, const json_t *doc) {
 /* ---- The log ----------------------------------------------------------- */
 
 static json_t *driver(const json_t *doc, json_t *rule_list) {
-  const char *version = str_at(doc, "omplens_version");
+  const char *version = omplens_report__str_at(doc, "omplens_version");
   json_t *d = json_object();
   json_object_set_new(d, "name", json_string("omplens"));
   json_object_set_new(d, "version", json_string(version ? version : OMPLENS_VERSION));
@@ -727,7 +716,7 @@ static void sarif_ctx_free(sarif_ctx *ctx) {
 
 int omplens_render_sarif(const json_t *doc, const omplens_render_options *opt, FILE *out) {
   if (!json_is_object(doc) || !out ||
-      int_at(doc, "schema_version") > OMPLENS_FINDINGS_SCHEMA_VERSION)
+      omplens_report__int_at(doc, "schema_version") > OMPLENS_FINDINGS_SCHEMA_VERSION)
     return OMPLENS_REPORT_EINVAL;
   sarif_ctx ctx;
   int rc = sarif_ctx_init(&ctx, opt);

@@ -13,6 +13,7 @@
 
 #include "omplens_config.h"
 #include "omplens_render.h"
+#include "report_internal.h"
 
 #define TL_SUBLANES 16       /* lanes per track before overlaps are tolerated */
 #define TL_NEST 8            /* nesting depth followed per lane */
@@ -159,31 +160,19 @@ static void field_hex(FILE *f, const char *key, uint64_t value) {
 
 /* ---- Reading the document ---------------------------------------------- */
 
-static const char *str_at(const json_t *o, const char *key) {
-  return json_string_value(json_object_get(o, key));
-}
-
-static json_int_t int_at(const json_t *o, const char *key) {
-  return json_integer_value(json_object_get(o, key));
-}
-
-static const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
-}
 
 /* "prog.c:37" for a document location: the directive's line when
  * attribution found it, else the line table's, else module+offset. */
 static int doc_label(const json_t *loc, char *buf, size_t size) {
   const json_t *dir = json_object_get(loc, "directive");
-  if (str_at(dir, "file") && int_at(dir, "line") > 0)
-    snprintf(buf, size, "%s:%" JSON_INTEGER_FORMAT, base_name(str_at(dir, "file")),
-             int_at(dir, "line"));
-  else if (str_at(loc, "file") && int_at(loc, "line") > 0)
-    snprintf(buf, size, "%s:%" JSON_INTEGER_FORMAT, base_name(str_at(loc, "file")),
-             int_at(loc, "line"));
-  else if (str_at(loc, "module") && str_at(loc, "offset"))
-    snprintf(buf, size, "%s+%s", base_name(str_at(loc, "module")), str_at(loc, "offset"));
+  if (omplens_report__str_at(dir, "file") && omplens_report__int_at(dir, "line") > 0)
+    snprintf(buf, size, "%s:%" JSON_INTEGER_FORMAT, omplens_report__base_name(omplens_report__str_at(dir, "file")),
+             omplens_report__int_at(dir, "line"));
+  else if (omplens_report__str_at(loc, "file") && omplens_report__int_at(loc, "line") > 0)
+    snprintf(buf, size, "%s:%" JSON_INTEGER_FORMAT, omplens_report__base_name(omplens_report__str_at(loc, "file")),
+             omplens_report__int_at(loc, "line"));
+  else if (omplens_report__str_at(loc, "module") && omplens_report__str_at(loc, "offset"))
+    snprintf(buf, size, "%s+%s", omplens_report__base_name(omplens_report__str_at(loc, "module")), omplens_report__str_at(loc, "offset"));
   else
     return -1;
   return 0;
@@ -195,7 +184,7 @@ static int label_cmp(const void *a, const void *b) {
 }
 
 static int add_label(tl_proc *p, const json_t *loc, size_t *cap) {
-  const char *cp = str_at(loc, "codeptr");
+  const char *cp = omplens_report__str_at(loc, "codeptr");
   char buf[TL_LABEL];
   if (!cp || doc_label(loc, buf, sizeof buf))
     return 0;
@@ -248,7 +237,7 @@ static void module_label(const tl_proc *p, uint64_t codeptr, char *buf, size_t s
   for (size_t i = 0; i < p->info->num_modules; i++) {
     const omplens_module *m = &p->info->modules[i];
     if (codeptr >= m->low && codeptr < m->high) {
-      snprintf(buf, size, "%s+0x%" PRIx64, base_name(m->path ? m->path : "?"), codeptr - m->base);
+      snprintf(buf, size, "%s+0x%" PRIx64, omplens_report__base_name(m->path ? m->path : "?"), codeptr - m->base);
       return;
     }
   }
@@ -430,7 +419,7 @@ static const char *finding_message(const json_t *f) {
     {"unused-alloc", "no kernel ran on the device while this allocation lived"},
     {"unused-transfer", "no kernel read this copy before it was overwritten or the run ended"},
   };
-  const char *explanation = str_at(f, "explanation"), *category = str_at(f, "category");
+  const char *explanation = omplens_report__str_at(f, "explanation"), *category = omplens_report__str_at(f, "category");
   if (explanation && *explanation)
     return explanation;
   for (size_t i = 0; category && i < sizeof texts / sizeof texts[0]; i++)
@@ -515,7 +504,7 @@ static void mark_categories(const tl_proc *p, size_t m, size_t end, char *buf, s
   size_t n = 0;
   buf[0] = 0;
   for (size_t k = m; k < end && n < size; k++) {
-    const char *c = str_at(json_array_get(p->findings, p->marks[k].finding), "category");
+    const char *c = omplens_report__str_at(json_array_get(p->findings, p->marks[k].finding), "category");
     if (c && !strstr(buf, c))
       n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", c);
   }
@@ -572,7 +561,7 @@ static void event_slice(tl_writer *w, tl_proc *p, size_t i, size_t m, size_t end
 static void finding_instant(tl_writer *w, tl_proc *p, const tl_mark *mk) {
   const omplens_event *e = &p->ev[mk->event];
   const json_t *f = json_array_get(p->findings, mk->finding);
-  const char *category = str_at(f, "category") ? str_at(f, "category") : "finding";
+  const char *category = omplens_report__str_at(f, "category") ? omplens_report__str_at(f, "category") : "finding";
   char cat[128];
   snprintf(cat, sizeof cat, "finding,%s", category);
   event_start(w, "i", device_pid(p, device_slot(e->device)), tid_of(TL_FINDINGS, 0));
@@ -584,13 +573,13 @@ static void finding_instant(tl_writer *w, tl_proc *p, const tl_mark *mk) {
   put_u64(w->f, mk->event);
   field_str(w->f, "message", finding_message(f));
   const json_t *var = json_object_get(f, "variable");
-  if (str_at(var, "item"))
-    field_str(w->f, "variable", str_at(var, "item"));
-  const char *fix = str_at(json_object_get(f, "fix"), "summary");
+  if (omplens_report__str_at(var, "item"))
+    field_str(w->f, "variable", omplens_report__str_at(var, "item"));
+  const char *fix = omplens_report__str_at(json_object_get(f, "fix"), "summary");
   if (fix)
     field_str(w->f, "fix", fix);
-  field_u64(w->f, "finding_count", (uint64_t)int_at(f, "count"));
-  field_u64(w->f, "finding_savings_ns", (uint64_t)int_at(f, "savings_ns"));
+  field_u64(w->f, "finding_count", (uint64_t)omplens_report__int_at(f, "count"));
+  field_u64(w->f, "finding_savings_ns", (uint64_t)omplens_report__int_at(f, "savings_ns"));
   if (mk->related >= 0 && (uint64_t)mk->related < p->nev) {
     field_u64(w->f, "related_event", (uint64_t)mk->related);
     fputs(",\"related_ts\":", w->f);
@@ -634,7 +623,7 @@ static void meta(tl_writer *w, const char *what, uint64_t pid, uint64_t tid, con
 
 static void process_meta(tl_writer *w, const tl_proc *p, uint64_t pid, const char *what) {
   char name[TL_LABEL];
-  snprintf(name, sizeof name, "%s (pid %d) %s", base_name(p->info->exe ? p->info->exe : "?"),
+  snprintf(name, sizeof name, "%s (pid %d) %s", omplens_report__base_name(p->info->exe ? p->info->exe : "?"),
            (int)p->info->pid, what);
   meta(w, "process", pid, 0, name, pid);
 }
@@ -722,7 +711,7 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
  * findings track of its device (tid: device + 2, the host 1). */
 static void doc_only_finding(tl_writer *w, const json_t *f, uint64_t pid, uint64_t offset) {
   const json_t *dev = json_object_get(f, "device"), *loc = json_object_get(f, "location");
-  const char *category = str_at(f, "category") ? str_at(f, "category") : "finding";
+  const char *category = omplens_report__str_at(f, "category") ? omplens_report__str_at(f, "category") : "finding";
   uint64_t tid = json_is_integer(dev) ? (uint64_t)json_integer_value(dev) + 2 : 1;
   char cat[128], where[TL_LABEL];
   if (json_is_integer(dev))
@@ -733,7 +722,7 @@ static void doc_only_finding(tl_writer *w, const json_t *f, uint64_t pid, uint64
   meta(w, "thread", pid, tid, where, tid); /* repeated per finding: the same name */
   snprintf(cat, sizeof cat, "finding,%s", category);
   if (doc_label(loc, where, sizeof where))
-    snprintf(where, sizeof where, "%s", str_at(loc, "codeptr") ? str_at(loc, "codeptr") : "?");
+    snprintf(where, sizeof where, "%s", omplens_report__str_at(loc, "codeptr") ? omplens_report__str_at(loc, "codeptr") : "?");
   size_t j;
   const json_t *inst;
   json_array_foreach(json_object_get(f, "instances"), j, inst) {
@@ -741,12 +730,12 @@ static void doc_only_finding(tl_writer *w, const json_t *f, uint64_t pid, uint64
     field_str(w->f, "name", category);
     field_str(w->f, "cat", cat);
     fputs(",\"s\":\"t\",\"ts\":", w->f);
-    put_us(w->f, (uint64_t)int_at(inst, "time_ns") + offset);
+    put_us(w->f, (uint64_t)omplens_report__int_at(inst, "time_ns") + offset);
     fputs(",\"args\":{\"message\":", w->f);
     put_str(w->f, finding_message(f));
     field_str(w->f, "directive", where);
-    field_u64(w->f, "bytes", (uint64_t)int_at(inst, "bytes"));
-    field_u64(w->f, "duration_ns", (uint64_t)int_at(inst, "duration_ns"));
+    field_u64(w->f, "bytes", (uint64_t)omplens_report__int_at(inst, "bytes"));
+    field_u64(w->f, "duration_ns", (uint64_t)omplens_report__int_at(inst, "duration_ns"));
     fputs("}}", w->f);
   }
 }
@@ -754,12 +743,12 @@ static void doc_only_finding(tl_writer *w, const json_t *f, uint64_t pid, uint64
 /* A process of the document whose trace was not given: its findings'
  * instances, from the document alone, as instants. */
 static void render_doc_only(tl_writer *w, const json_t *proc, size_t index, uint64_t origin) {
-  uint64_t start = (uint64_t)int_at(proc, "start_unix_ns");
+  uint64_t start = (uint64_t)omplens_report__int_at(proc, "start_unix_ns");
   uint64_t offset = start > origin ? start - origin : 0, pid = (index + 1) * TL_PID_STRIDE;
   char name[TL_LABEL];
-  const char *exe = str_at(proc, "executable");
+  const char *exe = omplens_report__str_at(proc, "executable");
   snprintf(name, sizeof name, "%s (pid %" JSON_INTEGER_FORMAT ") findings, no trace",
-           base_name(exe ? exe : "?"), int_at(proc, "pid"));
+           omplens_report__base_name(exe ? exe : "?"), omplens_report__int_at(proc, "pid"));
   meta(w, "process", pid, 0, name, pid);
   size_t i;
   const json_t *f;
@@ -777,9 +766,9 @@ static const json_t *match_process(const json_t *procs, const omplens_trace *t, 
   const json_t *proc;
   for (int pass = 0; pass < 2; pass++)
     json_array_foreach(procs, i, proc) {
-      const char *tp = str_at(proc, "trace");
+      const char *tp = omplens_report__str_at(proc, "trace");
       int same = pass == 0 ? (path && tp && !strcmp(path, tp))
-                           : (info && int_at(proc, "pid") == info->pid);
+                           : (info && omplens_report__int_at(proc, "pid") == info->pid);
       if (!used[i] && same) {
         used[i] = 1;
         return proc;
@@ -799,7 +788,7 @@ static uint64_t origin_of(const json_t *procs, const omplens_trace *const *trace
   size_t i;
   const json_t *proc;
   json_array_foreach(procs, i, proc) {
-    json_int_t s = int_at(proc, "start_unix_ns");
+    json_int_t s = omplens_report__int_at(proc, "start_unix_ns");
     if (s > 0 && (uint64_t)s < origin)
       origin = (uint64_t)s;
   }
@@ -808,7 +797,7 @@ static uint64_t origin_of(const json_t *procs, const omplens_trace *const *trace
 
 static void other_data(tl_writer *w, const json_t *doc, const omplens_trace *const *traces,
                        size_t n, uint64_t origin) {
-  const char *version = str_at(doc, "omplens_version");
+  const char *version = omplens_report__str_at(doc, "omplens_version");
   fprintf(w->f, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"tool\":\"omplens\"");
   field_str(w->f, "omplens_version", version ? version : OMPLENS_VERSION);
   fprintf(w->f, ",\"time_origin_unix_ns\":\"%" PRIu64 "\"", origin);
@@ -830,7 +819,7 @@ static void other_data(tl_writer *w, const json_t *doc, const omplens_trace *con
 int omplens_render_timeline(const json_t *doc, const omplens_trace *const *traces,
                             size_t num_traces, FILE *out) {
   if (!out || (doc && !json_is_object(doc)) || (num_traces && !traces) ||
-      int_at(doc, "schema_version") > OMPLENS_FINDINGS_SCHEMA_VERSION)
+      omplens_report__int_at(doc, "schema_version") > OMPLENS_FINDINGS_SCHEMA_VERSION)
     return OMPLENS_REPORT_EINVAL;
   const json_t *procs = json_object_get(doc, "processes");
   char *used = calloc(json_array_size(procs) + 1, 1);

@@ -1,5 +1,6 @@
 /* Shared pieces of the renderers: number formatting and code locations. */
 #include "omplens_report.h"
+#include "report_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -50,9 +51,17 @@ static const omplens_module *find_module(const omplens_trace *t, uint64_t addr) 
   return NULL;
 }
 
-static const char *base_name(const char *path) {
+const char *omplens_report__base_name(const char *path) {
   const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
+  return s && s[1] ? s + 1 : path;
+}
+
+const char *omplens_report__str_at(const json_t *o, const char *key) {
+  return json_string_value(json_object_get(o, key));
+}
+
+json_int_t omplens_report__int_at(const json_t *o, const char *key) {
+  return json_integer_value(json_object_get(o, key));
 }
 
 /* Fills loc with what is known of codeptr: source from the annotator, else
@@ -85,6 +94,6 @@ const char *omplens_format_location(const omplens_report_input *in, size_t proc,
   else if (loc.function)
     snprintf(buf, size, "%s", loc.function);
   else
-    snprintf(buf, size, "%s+0x%" PRIx64, base_name(loc.module), loc.offset);
+    snprintf(buf, size, "%s+0x%" PRIx64, omplens_report__base_name(loc.module), loc.offset);
   return buf;
 }
