@@ -146,7 +146,8 @@ static int parse_options(int argc, char **argv, options *o) {
                                            {NULL, 0, NULL, 0}};
   int c;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+  opterr = 0; /* our own one-line messages, named after omplens */
+  while ((c = getopt_long(argc, argv, "+:o:qh", longopts, NULL)) != -1) {
     switch (c) {
     case 'o':
       o->output_dir = optarg;
@@ -181,8 +182,11 @@ static int parse_options(int argc, char **argv, options *o) {
     case 'h':
       print_usage(stdout);
       return PARSED_HELP;
+    case ':':
+      error("option %s needs a value; try 'omplens --help'", argv[optind - 1]);
+      return PARSED_BAD;
     default:
-      fprintf(stderr, "Try 'omplens --help'.\n");
+      error("unknown option %s; try 'omplens --help'", argv[optind - 1]);
       return PARSED_BAD;
     }
   }
@@ -723,7 +727,7 @@ static int handle_dump(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    print_usage(stderr);
+    error("no command given; try 'omplens --help'");
     return EXIT_USAGE;
   }
   const char *cmd = argv[1];

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Bad command lines: each gets exactly one line on stderr starting with
+# "omplens: " (plus at most a "Try 'omplens --help'." hint) and the documented
+# exit code; --help and --version succeed on stdout.
+# usage: cli_usage.sh OMPLENS WORKDIR
+set -uo pipefail
+omplens=$1 work=$2
+rm -rf "$work" && mkdir -p "$work"
+failed=0
+
+expect() { # expected-status description -- args...
+  local want=$1 what=$2; shift 3
+  "$omplens" "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  local lines
+  lines=$(grep -vc "^Try 'omplens --help'.$" "$work/err")
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $what: exit $got, expected $want"; failed=1
+  elif [ "$want" != 0 ] && { [ "$lines" != 1 ] || ! grep -q '^omplens: ' "$work/err"; }; then
+    echo "FAIL: $what: expected one 'omplens: ' line on stderr, got:"; sed 's/^/  | /' "$work/err"; failed=1
+  fi
+}
+
+expect 0 "--help" -- --help
+expect 0 "--version" -- --version
+expect 64 "no command" --
+expect 64 "unknown command" -- frobnicate
+expect 64 "report without traces" -- report
+expect 64 "run without a program" -- run
+expect 64 "unknown output" -- report --outputs json,bogus x
+expect 64 "bad --top" -- report --top lots x
+expect 64 "unknown option" -- report --no-such-option x
+expect 64 "option without its value" -- report --top
+expect 64 "missing compile_commands" -- report --compile-commands "$work/none.json" x
+expect 66 "missing trace" -- report "$work/none.trace"
+expect 66 "program not found" -- run -o "$work/o" -- "$work/no-such-program"
+expect 64 "dump without a trace" -- dump
+expect 64 "diff with an unknown option" -- diff --bogus
+expect 64 "diff without runs" -- diff
+expect 66 "diff of missing runs" -- diff "$work/a" "$work/b"
+mkdir -p "$work/empty"
+expect 66 "directory without traces" -- report "$work/empty"
+printf 'not a trace at all' >"$work/junk.trace"
+expect 65 "not a trace" -- report -o "$work/o" "$work/junk.trace"
+[ "$("$omplens" --version)" != "" ] || { echo "FAIL: --version printed nothing"; failed=1; }
+grep -q "Usage: omplens run" <("$omplens" --help) || { echo "FAIL: --help lacks the usage"; failed=1; }
+grep -q "needs a value" <("$omplens" report -o 2>&1) || { echo "FAIL: -o without a value"; failed=1; }
+[ "$failed" = 0 ] && echo "ok: every bad command line gets one clear line and its exit code"
+exit "$failed"
