@@ -12,11 +12,21 @@
 
 typedef struct row {
   char key[512];
-  long long count;
 } row;
 
 static int cmp_row(const void *a, const void *b) {
   return strcmp(((const row *)a)->key, ((const row *)b)->key);
+}
+
+/* Appends key to the rows; -1 when out of memory. */
+static int add_row(row **rows, size_t *n, const char *key) {
+  row *grown = realloc(*rows, (*n + 1) * sizeof **rows);
+  if (!grown)
+    return -1;
+  *rows = grown;
+  snprintf(grown[*n].key, sizeof grown[*n].key, "%s", key);
+  (*n)++;
+  return 0;
 }
 
 /* "file.c:12" (base name), else "symbol+?" (offsets vary by compiler),
@@ -69,11 +79,8 @@ int main(int argc, char **argv) {
                json_string_value(json_object_get(f, "category")), line, dev,
                (long long)json_integer_value(json_object_get(f, "count")), var ? var : "-",
                guess ? "?" : "");
-      rows = realloc(rows, (n + 1) * sizeof *rows);
-      if (!rows)
+      if (add_row(&rows, &n, key))
         return 1;
-      snprintf(rows[n].key, sizeof rows[n].key, "%s", key);
-      rows[n++].count = 0;
     }
   }
   /* One line per directive with findings: where it is, its kind and text. */
@@ -90,13 +97,8 @@ int main(int argc, char **argv) {
       size_t i = 0;
       while (i < n && strcmp(rows[i].key, key))
         i++;
-      if (i < n)
-        continue;
-      rows = realloc(rows, (n + 1) * sizeof *rows);
-      if (!rows)
+      if (i == n && add_row(&rows, &n, key))
         return 1;
-      snprintf(rows[n].key, sizeof rows[n].key, "%s", key);
-      rows[n++].count = 0;
     }
   }
   if (n) /* qsort wants a non-NULL base even for 0 items */
