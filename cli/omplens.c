@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "progress.h"
 #include "omplens_config.h"
 #include "omplens_detect.h"
 #include "omplens_render.h"
@@ -77,7 +78,8 @@ static void print_usage(FILE *out) {
           "      --outputs LIST which files to write, comma-separated from json,\n"
           "                     summary, sarif, timeline, markdown, html, patch\n"
           "                     (default: all)\n"
-          "  -q, --quiet        do not print the summary\n"
+          "  -q, --quiet        do not print the summary, nor the progress line that\n"
+          "                     a long analysis shows on a terminal\n"
           "      --compile-commands FILE\n"
           "                     compile_commands.json (or its directory) with the flags\n"
           "                     the sources were built with, for libclang; default:\n"
@@ -106,6 +108,7 @@ static void print_usage(FILE *out) {
 static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void error(const char *fmt, ...) {
   va_list ap;
+  omplens_progress_stop(); /* the message gets a line of its own */
   va_start(ap, fmt);
   fprintf(stderr, "%s: ", progname);
   vfprintf(stderr, fmt, ap);
@@ -237,6 +240,8 @@ static void loaded_free(loaded *l) {
 
 static int handle_trace_file(loaded *l, const char *path) {
   omplens_trace *t;
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  omplens_progress_stage("reading %s", name);
   int rc = omplens_trace_open(path, &t);
   if (rc == OMPLENS_TRACE_EIO) {
     error("cannot read trace %s: %s", path, strerror(errno));
@@ -271,6 +276,7 @@ static int handle_trace_file(loaded *l, const char *path) {
   const omplens_event *ev = omplens_trace_events(t, &n);
   omplens_detect_params params = {omplens_trace_get_info(t)->duration_ns};
   omplens_analysis *a;
+  omplens_progress_stage("finding wasted data movement in %s (%zu events)", name, n);
   rc = omplens_detect_run(ev, n, &params, &a);
   if (rc) {
     omplens_trace_close(t);
@@ -279,6 +285,7 @@ static int handle_trace_file(loaded *l, const char *path) {
   }
   /* Without an annotator the report still works, with module+offset. */
   omplens_annotator *at = NULL;
+  omplens_progress_stage("attributing %s to sources", name);
   omplens_annotate_options ao = {l->compile_commands};
   omplens_annotator_create(t, &ao, &at);
   /* Likewise without a fixer: findings then carry no suggested change. The
@@ -345,6 +352,11 @@ static int handle_input(loaded *l, const char *path) {
   return S_ISDIR(st.st_mode) ? handle_trace_dir(l, path) : handle_trace_file(l, path);
 }
 
+/* Findings per process and instances per finding that report.html,
+ * report.md, findings.sarif and timeline.json show. */
+#define RENDER_MAX_FINDINGS 1000
+#define RENDER_MAX_INSTANCES 100
+
 /* What every output writer gets. */
 typedef struct output_ctx {
   const omplens_report_input *in;
@@ -353,9 +365,7 @@ typedef struct output_ctx {
   const options *o;
 } output_ctx;
 
-static int write_json(const output_ctx *c, FILE *f) {
-  return json_dumpf(c->doc, f, JSON_INDENT(2) | JSON_ENSURE_ASCII) ? OMPLENS_REPORT_EIO : 0;
-}
+static int write_json(const output_ctx *c, FILE *f) { return omplens_report_stream_json(c->in, f); }
 
 static int write_summary(const output_ctx *c, FILE *f) {
   return omplens_report_print_text(c->in, f, c->o->top);
@@ -468,7 +478,9 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
   omplens_report_input in = {l->procs, l->n, exit_status};
   if (make_dir(o->output_dir))
     return EXIT_CANTCREAT;
-  json_t *doc = omplens_report_document(&in);
+  omplens_progress_stage("building the report");
+  /* The pages list the findings that save most; findings.json has all. */
+  json_t *doc = omplens_report_document_limited(&in, RENDER_MAX_FINDINGS, RENDER_MAX_INSTANCES);
   if (!doc) {
     error("out of memory");
     return EXIT_SOFTWARE;
@@ -476,9 +488,12 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
   output_ctx c = {&in, doc, l, o};
   int rc = 0;
   for (size_t i = 0; i < NUM_OUTPUTS && !rc; i++)
-    if (o->outputs & (1u << i))
+    if (o->outputs & (1u << i)) {
+      omplens_progress_stage("writing %s", OUTPUTS[i].file);
       rc = write_output(&OUTPUTS[i], &c);
+    }
   json_decref(doc);
+  omplens_progress_stop();
   if (!rc && !o->quiet) {
     omplens_report_print_text(&in, summary_out, o->top);
     fprintf(summary_out, "\n  reports written to %s/", o->output_dir);
@@ -503,10 +518,12 @@ static int handle_report(int argc, char **argv) {
   loaded l = {0};
   l.compile_commands = o.compile_commands;
   int rc = 0;
+  omplens_progress_start(o.quiet);
   for (int i = first; i < argc && !rc; i++)
     rc = handle_input(&l, argv[i]);
   if (!rc)
     rc = write_reports(&l, &o, stdout, -1);
+  omplens_progress_stop();
   loaded_free(&l);
   return rc;
 }
@@ -667,12 +684,14 @@ static int handle_run(int argc, char **argv) {
     return rc;
   loaded l = {0};
   l.compile_commands = o.compile_commands;
+  omplens_progress_start(o.quiet); /* the program has finished: the terminal is ours */
   rc = handle_trace_dir(&l, trace_dir);
   if (rc == EXIT_NOINPUT)
     error("the program left no trace: was it built with -fopenmp and offloading, and "
           "linked with LLVM's libomp?");
   if (!rc)
     rc = write_reports(&l, &o, stderr, status);
+  omplens_progress_stop();
   loaded_free(&l);
   return rc ? rc : status;
 }

@@ -24,6 +24,14 @@ typedef struct omplens_render_options {
 
 /* Builds the findings document (caller frees with json_decref). */
 json_t *omplens_report_document(const omplens_report_input *in);
+/* The same with at most max_findings of each process's detector findings
+ * (those saving most) and max_instances listed per finding (0: the
+ * defaults, all findings and OMPLENS_REPORT_MAX_INSTANCES). A process whose
+ * findings were cut holds findings_omitted and findings_omitted_savings_ns.
+ * The renderers work from this: a page lists a few hundred findings at most,
+ * and findings.json, streamed, holds them all. */
+json_t *omplens_report_document_limited(const omplens_report_input *in, size_t max_findings,
+                                        size_t max_instances);
 
 /* GitHub-flavoured Markdown for code review: summary table, top directives
  * with file:line, suggested fixes as ```diff blocks. */

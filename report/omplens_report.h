@@ -46,6 +46,9 @@ const char *omplens_report_strerror(int err);
 
 /* Writes findings.json to path (replaced atomically). */
 int omplens_report_write_json(const omplens_report_input *in, const char *path);
+/* Writes findings.json to out, streamed: memory stays bounded by one
+ * finding at a time, whatever the number of findings. */
+int omplens_report_stream_json(const omplens_report_input *in, FILE *out);
 /* Prints the terminal summary: counts per category and the top directives. */
 int omplens_report_print_text(const omplens_report_input *in, FILE *out, size_t top);
 

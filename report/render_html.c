@@ -546,18 +546,20 @@ static void finding(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *f) {
 /* What the page leaves out of a long list of findings. */
 static void findings_left_out(html_ctx *h, omplens_strbuf *b) {
   size_t n = json_array_size(h->findings);
-  uint64_t saved = 0;
+  uint64_t saved = omplens_render__u64(h->proc, "findings_omitted_savings_ns");
   char t[32], count[32];
   for (size_t i = h->num_shown; i < n; i++)
     saved += omplens_render__u64(json_array_get(h->findings, i), "savings_ns");
   omplens_strbuf_printf(b, "<p class=\"more\">and %s more findings, saving %s together: all are in "
-                           "findings.json.</p>", fmt_count(n - h->num_shown, count), fmt_ns(saved, t));
+                           "findings.json.</p>",
+                        fmt_count(omplens_render__num_findings(h->proc) - h->num_shown, count),
+                        fmt_ns(saved, t));
 }
 
 static void section_findings(html_ctx *h) {
   omplens_strbuf list = {0};
   char id[48], subtitle[128];
-  size_t n = json_array_size(h->findings);
+  size_t n = omplens_render__num_findings(h->proc);
   for (size_t i = 0; i < h->num_shown; i++)
     finding(h, &list, i, json_array_get(h->findings, i));
   if (n > h->num_shown)

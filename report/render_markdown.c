@@ -47,7 +47,7 @@ static int category_index(const char *name) {
 void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base) {
   const json_t *tot = json_object_get(proc, "totals");
   const json_t *dirs = omplens_render__array(proc, "directives");
-  size_t nfind = json_array_size(omplens_render__array(proc, "findings"));
+  size_t nfind = omplens_render__num_findings(proc);
   char t1[32], t2[32], t3[32];
   if (!nfind) {
     omplens_strbuf_printf(b,

@@ -36,6 +36,9 @@ double omplens_render__real(const json_t *o, const char *key);
 int omplens_render__bool(const json_t *o, const char *key, int fallback);
 /* The array under key, or an empty static array: callers loop without checks. */
 const json_t *omplens_render__array(const json_t *o, const char *key);
+/* All findings of a process: those listed plus those the document left
+ * out (findings_omitted, see omplens_report_document_limited). */
+size_t omplens_render__num_findings(const json_t *proc);
 
 /* The source position a person knows a directive by: the directive's own
  * file:line when attribution found it, else the location's. file is NULL

@@ -106,6 +106,11 @@ const json_t *omplens_render__array(const json_t *o, const char *key) {
   return empty;
 }
 
+size_t omplens_render__num_findings(const json_t *proc) {
+  return json_array_size(omplens_render__array(proc, "findings")) +
+         (size_t)omplens_render__u64(proc, "findings_omitted");
+}
+
 omplens_source_pos omplens_render__source_pos(const json_t *location) {
   const json_t *d = json_object_get(location, "directive");
   omplens_source_pos p = {omplens_render__str(d, "file"), (unsigned)omplens_render__u64(d, "line")};

@@ -608,6 +608,12 @@ static void process_notes(sarif_ctx *ctx, const json_t *proc) {
              " events were not recorded.", pid, omplens_report__int_at(proc, "dropped_events"));
     notify(ctx, "warning", text);
   }
+  if (omplens_report__int_at(proc, "findings_omitted") > 0) {
+    snprintf(text, sizeof text, "pid %" JSON_INTEGER_FORMAT ": %" JSON_INTEGER_FORMAT
+             " more findings, each saving less than those listed, are only in findings.json.",
+             pid, omplens_report__int_at(proc, "findings_omitted"));
+    notify(ctx, "note", text);
+  }
   size_t i;
   const json_t *v;
   json_array_foreach(json_object_get(proc, "damage"), i, v) {

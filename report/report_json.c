@@ -3,13 +3,32 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "json_stream.h"
 #include "omplens_config.h"
 #include "omplens_render.h"
 #include "report_internal.h"
+
+/* Locations of the codeptrs already described: one directive's location is
+ * shared by all its findings, so it is built once and referenced. */
+typedef struct location_cache {
+  uint64_t *codeptrs;
+  json_t **values;
+  size_t cap, n; /* cap is a power of two, or 0 */
+} location_cache;
+
+/* What every part of one process's document needs. */
+typedef struct doc_ctx {
+  const omplens_report_input *in;
+  size_t proc;
+  size_t max_instances; /* listed per finding */
+  location_cache locations;
+} doc_ctx;
 
 static json_t *hex(uint64_t v) {
   char buf[24];
@@ -74,7 +93,7 @@ static json_t *directive_info(const omplens_location_directive *d) {
   return o;
 }
 
-static json_t *location(const omplens_report_input *in, size_t proc, uint64_t codeptr) {
+static json_t *describe_location(const omplens_report_input *in, size_t proc, uint64_t codeptr) {
   omplens_location loc;
   json_t *o = json_object();
   json_object_set_new(o, "codeptr", hex(codeptr));
@@ -98,6 +117,57 @@ static json_t *location(const omplens_report_input *in, size_t proc, uint64_t co
   json_t *d = directive_info(&loc.directive);
   if (d)
     json_object_set_new(o, "directive", d);
+  return o;
+}
+
+static size_t slot_of(const location_cache *c, uint64_t codeptr) {
+  size_t i = (size_t)((codeptr * 0x9e3779b97f4a7c15u) >> 20) & (c->cap - 1);
+  while (c->values[i] && c->codeptrs[i] != codeptr)
+    i = (i + 1) & (c->cap - 1);
+  return i;
+}
+
+static int cache_grow(location_cache *c) {
+  location_cache bigger = {calloc(c->cap ? c->cap * 2 : 64, sizeof *c->codeptrs),
+                           calloc(c->cap ? c->cap * 2 : 64, sizeof *c->values),
+                           c->cap ? c->cap * 2 : 64, c->n};
+  if (!bigger.codeptrs || !bigger.values) {
+    free(bigger.codeptrs);
+    free(bigger.values);
+    return -1;
+  }
+  for (size_t i = 0; i < c->cap; i++)
+    if (c->values[i]) {
+      size_t k = slot_of(&bigger, c->codeptrs[i]);
+      bigger.codeptrs[k] = c->codeptrs[i];
+      bigger.values[k] = c->values[i];
+    }
+  free(c->codeptrs);
+  free(c->values);
+  *c = bigger;
+  return 0;
+}
+
+static void cache_free(location_cache *c) {
+  for (size_t i = 0; i < c->cap; i++)
+    json_decref(c->values[i]);
+  free(c->codeptrs);
+  free(c->values);
+  *c = (location_cache){0};
+}
+
+/* A new reference to the location object of codeptr. */
+static json_t *location(doc_ctx *x, uint64_t codeptr) {
+  location_cache *c = &x->locations;
+  if (c->cap && c->values[slot_of(c, codeptr)])
+    return json_incref(c->values[slot_of(c, codeptr)]);
+  json_t *o = describe_location(x->in, x->proc, codeptr);
+  if (!o || ((c->n + 1) * 2 > c->cap && cache_grow(c)))
+    return o; /* uncached: still correct */
+  size_t k = slot_of(c, codeptr);
+  c->codeptrs[k] = codeptr;
+  c->values[k] = json_incref(o);
+  c->n++;
   return o;
 }
 
@@ -139,10 +209,9 @@ static json_t *totals(const omplens_program_total *t) {
   return o;
 }
 
-static json_t *directive(const omplens_report_input *in, size_t proc,
-                         const omplens_directive_total *d) {
+static json_t *directive(doc_ctx *x, const omplens_directive_total *d) {
   json_t *o = json_object();
-  json_object_set_new(o, "location", location(in, proc, d->codeptr));
+  json_object_set_new(o, "location", location(x, d->codeptr));
   json_object_set_new(o, "executions", num(d->executions));
   json_object_set_new(o, "savings_ns", num(d->savings_ns));
   json_object_set_new(o, "transfer_ns", num(d->transfer_ns));
@@ -196,14 +265,16 @@ static json_t *fix_object(const omplens_fix *fx) {
   return o;
 }
 
-static json_t *finding(const omplens_report_input *in, size_t proc, const omplens_finding *f,
-                       size_t index) {
-  size_t nev;
+/* hole: when not NULL, the value of "instances", to be written by the
+ * caller (the streamed findings.json); otherwise the listed instances. */
+static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_t *hole) {
+  const omplens_report_input *in = x->in;
+  size_t proc = x->proc, nev;
   const omplens_event *ev = omplens_trace_events(in->procs[proc].trace, &nev);
   json_t *o = json_object();
   json_object_set_new(o, "category", json_string(omplens_category_name(f->category)));
   json_object_set_new(o, "device", device(f->device));
-  json_object_set_new(o, "location", location(in, proc, f->codeptr));
+  json_object_set_new(o, "location", location(x, f->codeptr));
   json_t *var = variable(in, proc, f, ev, nev);
   if (var)
     json_object_set_new(o, "variable", var);
@@ -215,12 +286,15 @@ static json_t *finding(const omplens_report_input *in, size_t proc, const omplen
   json_object_set_new(o, "savings_ns", num(f->savings_ns));
   /* Counts and totals above cover every instance; the list is capped, or a
    * large trace's document would be mostly instances nobody reads. */
-  size_t listed = f->num_instances < OMPLENS_REPORT_MAX_INSTANCES ? f->num_instances
-                                                                  : OMPLENS_REPORT_MAX_INSTANCES;
-  json_t *arr = json_array();
-  for (size_t i = 0; i < listed; i++)
-    json_array_append_new(arr, instance(ev, nev, &f->instances[i]));
-  json_object_set_new(o, "instances", arr);
+  size_t listed = f->num_instances < x->max_instances ? f->num_instances : x->max_instances;
+  if (hole) {
+    json_object_set(o, "instances", hole);
+  } else {
+    json_t *arr = json_array();
+    for (size_t i = 0; i < listed; i++)
+      json_array_append_new(arr, instance(ev, nev, &f->instances[i]));
+    json_object_set_new(o, "instances", arr);
+  }
   if (listed < f->num_instances)
     json_object_set_new(o, "instances_omitted", num(f->num_instances - listed));
   const omplens_fix *fx = NULL;
@@ -229,10 +303,10 @@ static json_t *finding(const omplens_report_input *in, size_t proc, const omplen
   return o;
 }
 
-static json_t *leftover(const omplens_report_input *in, size_t proc, const omplens_leftover *l) {
+static json_t *leftover(doc_ctx *x, const omplens_leftover *l) {
   json_t *o = json_object();
   json_object_set_new(o, "device", device(l->device));
-  json_object_set_new(o, "location", location(in, proc, l->codeptr));
+  json_object_set_new(o, "location", location(x, l->codeptr));
   json_object_set_new(o, "host_addr", hex(l->host_addr));
   json_object_set_new(o, "device_addr", hex(l->dev_addr));
   json_object_set_new(o, "bytes", num(l->bytes));
@@ -268,9 +342,9 @@ static json_t *process_info(const omplens_trace *t) {
 }
 
 /* The operations of directive `codeptr` that moved variable `name`. */
-static json_t *unreferenced_finding(const omplens_report_input *in, size_t p, uint64_t codeptr,
-                                    const omplens_unreferenced *u) {
-  size_t nev;
+static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_unreferenced *u) {
+  const omplens_report_input *in = x->in;
+  size_t p = x->proc, nev, count = 0;
   const omplens_event *ev = omplens_trace_events(in->procs[p].trace, &nev);
   omplens_annotator *a = in->procs[p].annotator;
   json_t *inst = json_array();
@@ -285,31 +359,34 @@ static json_t *unreferenced_finding(const omplens_report_input *in, size_t p, ui
     if (omplens_annotate_variable(a, e, &v) || strcmp(v.name, u->name))
       continue;
     omplens_instance one = {(uint32_t)i, UINT32_MAX};
-    json_array_append_new(inst, instance(ev, nev, &one));
+    if (count++ < x->max_instances)
+      json_array_append_new(inst, instance(ev, nev, &one));
     bytes += e->bytes;
     ns += e->end_ns - e->begin_ns;
     device = e->device;
   }
-  if (!json_array_size(inst)) {
+  if (!count) {
     json_decref(inst);
     return NULL;
   }
   json_t *o = json_object();
   json_object_set_new(o, "category", json_string("mapped-but-unreferenced"));
   json_object_set_new(o, "device", json_integer(device));
-  json_object_set_new(o, "location", location(in, p, codeptr));
+  json_object_set_new(o, "location", location(x, codeptr));
   json_t *var = json_object();
   json_object_set_new(var, "item", text(u->item));
   json_object_set_new(var, "name", text(u->name));
   json_object_set_new(var, "certain", json_boolean(u->certain));
   json_object_set_new(o, "variable", var);
-  json_object_set_new(o, "bytes", num(json_array_size(inst) ? bytes / json_array_size(inst) : 0));
-  json_object_set_new(o, "count", num(json_array_size(inst)));
+  json_object_set_new(o, "bytes", num(bytes / count));
+  json_object_set_new(o, "count", num(count));
   json_object_set_new(o, "total_bytes", num(bytes));
   json_object_set_new(o, "total_ns", num(ns));
   json_object_set_new(o, "savings_ns", num(ns));
   json_object_set_new(o, "source_only", json_true());
   json_object_set_new(o, "instances", inst);
+  if (json_array_size(inst) < count)
+    json_object_set_new(o, "instances_omitted", num(count - json_array_size(inst)));
   const omplens_fix *fx = NULL;
   if (in->procs[p].fixer &&
       !omplens_fix_for_unreferenced(in->procs[p].fixer, codeptr, u->name, &fx))
@@ -319,10 +396,10 @@ static json_t *unreferenced_finding(const omplens_report_input *in, size_t p, ui
 
 /* Map items of executed target constructs that the body never names: a
  * finding only the source can give, not counted in the detectors' totals. */
-static void append_unreferenced(const omplens_report_input *in, size_t p, json_t *arr) {
-  omplens_annotator *a = in->procs[p].annotator;
+static void append_unreferenced(doc_ctx *x, json_t *arr) {
+  omplens_annotator *a = x->in->procs[x->proc].annotator;
   size_t nr;
-  const omplens_region *r = omplens_trace_regions(in->procs[p].trace, &nr);
+  const omplens_region *r = omplens_trace_regions(x->in->procs[x->proc].trace, &nr);
   uint64_t *seen = calloc(nr ? nr : 1, sizeof *seen);
   size_t nseen = 0;
   for (size_t i = 0; a && seen && i < nr; i++) {
@@ -337,7 +414,7 @@ static void append_unreferenced(const omplens_report_input *in, size_t p, json_t
     omplens_unreferenced u[16];
     size_t nu = omplens_annotate_unreferenced(a, r[i].codeptr, u, 16);
     for (size_t j = 0; j < nu && j < 16; j++) {
-      json_t *f = unreferenced_finding(in, p, r[i].codeptr, &u[j]);
+      json_t *f = unreferenced_finding(x, r[i].codeptr, &u[j]);
       if (f)
         json_array_append_new(arr, f);
     }
@@ -345,65 +422,295 @@ static void append_unreferenced(const omplens_report_input *in, size_t p, json_t
   free(seen);
 }
 
-/* Each list part of a process: directives, findings or leftovers. */
-static json_t *process_lists(const omplens_report_input *in, size_t p, json_t *o) {
-  const omplens_analysis *a = in->procs[p].analysis;
+static json_t *directive_list(doc_ctx *x) {
   size_t n;
-  const omplens_directive_total *d = omplens_analysis_directives(a, &n);
+  const omplens_directive_total *d = omplens_analysis_directives(x->in->procs[x->proc].analysis, &n);
   json_t *arr = json_array();
   for (size_t i = 0; i < n; i++)
-    json_array_append_new(arr, directive(in, p, &d[i]));
-  json_object_set_new(o, "directives", arr);
-  const omplens_finding *f = omplens_analysis_findings(a, &n);
-  arr = json_array();
+    json_array_append_new(arr, directive(x, &d[i]));
+  return arr;
+}
+
+static json_t *leftover_list(doc_ctx *x) {
+  size_t n;
+  const omplens_leftover *l = omplens_analysis_leftovers(x->in->procs[x->proc].analysis, &n);
+  json_t *arr = json_array();
   for (size_t i = 0; i < n; i++)
-    json_array_append_new(arr, finding(in, p, &f[i], i));
-  append_unreferenced(in, p, arr);
-  json_object_set_new(o, "findings", arr);
-  const omplens_leftover *l = omplens_analysis_leftovers(a, &n);
-  arr = json_array();
-  for (size_t i = 0; i < n; i++)
-    json_array_append_new(arr, leftover(in, p, &l[i]));
-  json_object_set_new(o, "mappings_at_exit", arr);
+    json_array_append_new(arr, leftover(x, &l[i]));
+  return arr;
+}
+
+/* A process up to its findings: where it ran, totals and directives. */
+static json_t *process_head(doc_ctx *x) {
+  json_t *o = process_info(x->in->procs[x->proc].trace);
+  json_object_set_new(o, "totals", totals(omplens_analysis_total(x->in->procs[x->proc].analysis)));
+  json_object_set_new(o, "directives", directive_list(x));
   return o;
 }
 
-static json_t *document(const omplens_report_input *in) {
+/* One process with at most max_findings of the detectors' findings (the
+ * ones saving most come first); the rest are counted in findings_omitted. */
+static json_t *process(doc_ctx *x, size_t max_findings) {
+  json_t *o = process_head(x);
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(x->in->procs[x->proc].analysis, &n);
+  size_t listed = n < max_findings ? n : max_findings;
+  json_t *arr = json_array();
+  for (size_t i = 0; i < listed; i++)
+    json_array_append_new(arr, finding(x, &f[i], i, NULL));
+  append_unreferenced(x, arr);
+  json_object_set_new(o, "findings", arr);
+  json_object_set_new(o, "mappings_at_exit", leftover_list(x));
+  if (listed < n) {
+    uint64_t saved = 0;
+    for (size_t i = listed; i < n; i++)
+      saved += f[i].savings_ns;
+    json_object_set_new(o, "findings_omitted", num(n - listed));
+    json_object_set_new(o, "findings_omitted_savings_ns", num(saved));
+  }
+  return o;
+}
+
+static json_t *root_head(const omplens_report_input *in) {
   json_t *root = json_object();
   json_object_set_new(root, "schema", json_string("omplens-findings"));
   json_object_set_new(root, "schema_version", json_integer(OMPLENS_FINDINGS_SCHEMA_VERSION));
   json_object_set_new(root, "omplens_version", json_string(OMPLENS_VERSION));
   if (in->program_exit_status >= 0)
     json_object_set_new(root, "program_exit_status", json_integer(in->program_exit_status));
+  return root;
+}
+
+static json_t *document(const omplens_report_input *in, size_t max_findings, size_t max_instances) {
+  json_t *root = root_head(in);
   json_t *procs = json_array();
   for (size_t p = 0; p < in->num_procs; p++) {
-    json_t *o = process_info(in->procs[p].trace);
-    json_object_set_new(o, "totals", totals(omplens_analysis_total(in->procs[p].analysis)));
-    json_array_append_new(procs, process_lists(in, p, o));
+    doc_ctx x = {in, p, max_instances, {0}};
+    json_array_append_new(procs, process(&x, max_findings));
+    cache_free(&x.locations);
   }
   json_object_set_new(root, "processes", procs);
   return root;
 }
 
 json_t *omplens_report_document(const omplens_report_input *in) {
-  return in ? document(in) : NULL;
+  return in ? document(in, SIZE_MAX, OMPLENS_REPORT_MAX_INSTANCES) : NULL;
+}
+
+json_t *omplens_report_document_limited(const omplens_report_input *in, size_t max_findings,
+                                        size_t max_instances) {
+  return in ? document(in, max_findings ? max_findings : SIZE_MAX,
+                       max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES)
+            : NULL;
+}
+
+/* ---- findings.json, streamed ------------------------------------------- */
+
+/* Writes the listed instances of one finding as instance() would build them. */
+typedef struct instance_writer {
+  omplens_jout *j;
+  const omplens_event *ev;
+  size_t nev;
+  const omplens_instance *instances;
+  size_t listed;
+} instance_writer;
+
+/* Appends to p: the decimal digits of v (clamped as num() does). */
+static char *put_u64(char *p, uint64_t v) {
+  char tmp[24], *t = tmp + sizeof tmp;
+  if (v > (uint64_t)INT64_MAX)
+    v = (uint64_t)INT64_MAX;
+  do {
+    *--t = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  size_t n = (size_t)(tmp + sizeof tmp - t);
+  memcpy(p, t, n);
+  return p + n;
+}
+
+static char *put_hex(char *p, uint64_t v) {
+  static const char digits[] = "0123456789abcdef";
+  int shift = 60;
+  while (shift && !(v >> shift))
+    shift -= 4;
+  *p++ = '"';
+  *p++ = '0';
+  *p++ = 'x';
+  for (; shift >= 0; shift -= 4)
+    *p++ = digits[(v >> shift) & 15];
+  *p++ = '"';
+  return p;
+}
+
+static char *put_lit(char *p, const char *s) {
+  size_t n = strlen(s);
+  memcpy(p, s, n);
+  return p + n;
+}
+
+/* One instance on one line, with the members instance() gives it: a large
+ * trace lists hundreds of thousands, and a line each keeps the file half
+ * as long and still easy to read. */
+static void write_instance(instance_writer *w, const omplens_instance *in) {
+  if (in->event >= w->nev) {
+    omplens_jout_raw(w->j, "{}", 2);
+    return;
+  }
+  const omplens_event *e = &w->ev[in->event];
+  char line[512], *p = line;
+  p = put_u64(put_lit(p, "{\"event\": "), in->event);
+  p = put_lit(put_lit(put_lit(p, ", \"kind\": \""), omplens_event_kind_name(e->kind)), "\"");
+  p = put_u64(put_lit(p, ", \"time_ns\": "), e->begin_ns);
+  p = put_u64(put_lit(p, ", \"duration_ns\": "), e->end_ns - e->begin_ns);
+  p = put_u64(put_lit(p, ", \"bytes\": "), e->bytes);
+  p = put_hex(put_lit(p, ", \"host_addr\": "), e->host_addr);
+  p = put_hex(put_lit(p, ", \"device_addr\": "), e->dev_addr);
+  if (e->flags & OMPLENS_EVF_HASHED)
+    p = put_hex(put_lit(p, ", \"hash\": "), e->hash);
+  if (in->related < w->nev) {
+    p = put_u64(put_lit(p, ", \"related_event\": "), in->related);
+    p = put_u64(put_lit(p, ", \"related_time_ns\": "), w->ev[in->related].begin_ns);
+  }
+  *p++ = '}';
+  omplens_jout_raw(w->j, line, (size_t)(p - line));
+}
+
+static void write_instances(void *ctx, int depth) {
+  instance_writer *w = ctx;
+  if (!w->listed) {
+    omplens_jout_raw(w->j, "[]", 2);
+    return;
+  }
+  omplens_jout_raw(w->j, "[", 1);
+  for (size_t i = 0; i < w->listed; i++) {
+    if (i)
+      omplens_jout_raw(w->j, ",", 1);
+    omplens_jout_newline(w->j, depth + 1);
+    write_instance(w, &w->instances[i]);
+  }
+  omplens_jout_newline(w->j, depth);
+  omplens_jout_raw(w->j, "]", 1);
+}
+
+/* The findings array of one process at member level depth, one finding
+ * object alive at a time. */
+static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(x->in->procs[x->proc].analysis, &n);
+  json_t *extra = json_array(), *hole = json_array();
+  if (!extra || !hole) {
+    json_decref(extra);
+    json_decref(hole);
+    return OMPLENS_REPORT_ENOMEM;
+  }
+  append_unreferenced(x, extra);
+  if (!n && !json_array_size(extra)) {
+    omplens_jout_raw(j, "[]", 2);
+  } else {
+    instance_writer w = {j, NULL, 0, NULL, 0};
+    w.ev = omplens_trace_events(x->in->procs[x->proc].trace, &w.nev);
+    omplens_jout_raw(j, "[", 1);
+    for (size_t i = 0; i < n && !j->failed; i++) {
+      json_t *o = finding(x, &f[i], i, hole);
+      if (!o) {
+        j->failed = 1;
+        break;
+      }
+      w.instances = f[i].instances;
+      w.listed = f[i].num_instances < x->max_instances ? f[i].num_instances : x->max_instances;
+      omplens_jout_raw(j, i ? "," : "", i ? 1 : 0);
+      omplens_jout_newline(j, depth + 1);
+      omplens_jout_value(j, o, depth + 1, hole, write_instances, &w);
+      json_decref(o);
+    }
+    for (size_t i = 0; i < json_array_size(extra); i++) {
+      omplens_jout_raw(j, i || n ? "," : "", i || n ? 1 : 0);
+      omplens_jout_newline(j, depth + 1);
+      omplens_jout_value(j, json_array_get(extra, i), depth + 1, NULL, NULL, NULL);
+    }
+    omplens_jout_newline(j, depth);
+    omplens_jout_raw(j, "]", 1);
+  }
+  json_decref(extra);
+  json_decref(hole);
+  return 0;
+}
+
+/* One process object at element level depth. */
+static int stream_process(omplens_jout *j, doc_ctx *x, int depth) {
+  json_t *head = process_head(x);
+  if (!head)
+    return OMPLENS_REPORT_ENOMEM;
+  int first = 1;
+  omplens_jout_raw(j, "{", 1);
+  omplens_jout_members(j, head, depth + 1, &first, NULL, NULL, NULL);
+  json_decref(head);
+  omplens_jout_key(j, depth + 1, "findings", &first);
+  int rc = stream_findings(j, x, depth + 1);
+  json_t *left = rc ? NULL : leftover_list(x);
+  if (!rc && !left)
+    rc = OMPLENS_REPORT_ENOMEM;
+  if (!rc) {
+    omplens_jout_key(j, depth + 1, "mappings_at_exit", &first);
+    omplens_jout_value(j, left, depth + 1, NULL, NULL, NULL);
+  }
+  json_decref(left);
+  omplens_jout_newline(j, depth);
+  omplens_jout_raw(j, "}", 1);
+  return rc;
+}
+
+int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
+  if (!in || !out)
+    return OMPLENS_REPORT_EINVAL;
+  omplens_jout *j = malloc(sizeof *j);
+  json_t *root = root_head(in);
+  if (!j || !root) {
+    free(j);
+    json_decref(root);
+    return OMPLENS_REPORT_ENOMEM;
+  }
+  omplens_jout_init(j, out);
+  int first = 1, rc = 0;
+  omplens_jout_raw(j, "{", 1);
+  omplens_jout_members(j, root, 1, &first, NULL, NULL, NULL);
+  json_decref(root);
+  omplens_jout_key(j, 1, "processes", &first);
+  omplens_jout_raw(j, in->num_procs ? "[" : "[]", in->num_procs ? 1 : 2);
+  for (size_t p = 0; p < in->num_procs && !rc; p++) {
+    doc_ctx x = {in, p, OMPLENS_REPORT_MAX_INSTANCES, {0}};
+    omplens_jout_raw(j, p ? "," : "", p ? 1 : 0);
+    omplens_jout_newline(j, 2);
+    rc = stream_process(j, &x, 2);
+    cache_free(&x.locations);
+  }
+  if (in->num_procs) {
+    omplens_jout_newline(j, 1);
+    omplens_jout_raw(j, "]", 1);
+  }
+  omplens_jout_newline(j, 0);
+  omplens_jout_raw(j, "}", 1);
+  if (omplens_jout_finish(j) && !rc)
+    rc = OMPLENS_REPORT_EIO;
+  free(j);
+  return rc;
 }
 
 int omplens_report_write_json(const omplens_report_input *in, const char *path) {
   if (!in || !path)
     return OMPLENS_REPORT_EINVAL;
-  json_t *root = document(in);
-  if (!root)
-    return OMPLENS_REPORT_ENOMEM;
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
-  int rc = json_dump_file(root, tmp, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-  json_decref(root);
+  FILE *f = fopen(tmp, "w");
+  int rc = f ? omplens_report_stream_json(in, f) : OMPLENS_REPORT_EIO;
+  if (f && fclose(f) && !rc)
+    rc = OMPLENS_REPORT_EIO;
   if (rc || rename(tmp, path)) {
     int saved = errno;
     unlink(tmp);
     errno = saved;
-    return OMPLENS_REPORT_EIO;
+    return rc ? rc : OMPLENS_REPORT_EIO;
   }
   return 0;
 }

@@ -1,0 +1,95 @@
+/* Progress line (progress.h). The work never waits for the terminal: it
+ * only swaps in a new stage text, and a thread that wakes five times a
+ * second prints the current one. */
+#include "progress.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STAGE_BYTES 128
+#define TICK_NS 200000000L
+
+static struct {
+  pthread_t thread;
+  pthread_mutex_t lock; /* guards stage, stop */
+  pthread_cond_t wake;
+  char stage[STAGE_BYTES];
+  int running, stop, shown;
+  struct timespec start;
+  long after_ms;
+} progress = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
+
+static double seconds_since(const struct timespec *t0) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void *update(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&progress.lock);
+  while (!progress.stop) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += TICK_NS;
+    if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&progress.wake, &progress.lock, &until);
+    double s = seconds_since(&progress.start);
+    if (progress.stop || s * 1000.0 < (double)progress.after_ms || !progress.stage[0])
+      continue;
+    /* \033[K clears what a longer earlier stage left on the line. */
+    fprintf(stderr, "\romplens: %s (%.1f s)\033[K", progress.stage, s);
+    fflush(stderr);
+    progress.shown = 1;
+  }
+  pthread_mutex_unlock(&progress.lock);
+  return NULL;
+}
+
+void omplens_progress_start(int quiet) {
+  if (quiet || progress.running || !isatty(STDERR_FILENO))
+    return;
+  const char *env = getenv("OMPLENS_PROGRESS_AFTER_MS");
+  progress.after_ms = env && *env ? atol(env) : 1000;
+  clock_gettime(CLOCK_MONOTONIC, &progress.start);
+  progress.stage[0] = 0;
+  progress.stop = progress.shown = 0;
+  if (!pthread_create(&progress.thread, NULL, update, NULL))
+    progress.running = 1;
+}
+
+void omplens_progress_stage(const char *fmt, ...) {
+  if (!progress.running)
+    return;
+  char text[STAGE_BYTES];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  pthread_mutex_lock(&progress.lock);
+  memcpy(progress.stage, text, sizeof text);
+  pthread_mutex_unlock(&progress.lock);
+}
+
+void omplens_progress_stop(void) {
+  if (!progress.running)
+    return;
+  pthread_mutex_lock(&progress.lock);
+  progress.stop = 1;
+  pthread_cond_signal(&progress.wake);
+  pthread_mutex_unlock(&progress.lock);
+  pthread_join(progress.thread, NULL);
+  progress.running = 0;
+  if (progress.shown) {
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+  }
+}

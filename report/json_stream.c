@@ -1,0 +1,208 @@
+/* Streaming JSON writer (json_stream.h). The layout rules are jansson's
+ * JSON_INDENT(2): "key": value, a newline and two spaces per level inside
+ * non-empty containers, and {} / [] when empty. */
+#include "json_stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define INDENT 2
+
+void omplens_jout_init(omplens_jout *j, FILE *f) {
+  j->f = f;
+  j->len = 0;
+  j->failed = 0;
+}
+
+static void flush(omplens_jout *j) {
+  if (j->len && !j->failed && fwrite(j->buf, 1, j->len, j->f) != j->len)
+    j->failed = 1;
+  j->len = 0;
+}
+
+int omplens_jout_finish(omplens_jout *j) {
+  flush(j);
+  if (!j->failed && fflush(j->f))
+    j->failed = 1;
+  return j->failed ? -1 : 0;
+}
+
+void omplens_jout_raw(omplens_jout *j, const char *s, size_t n) {
+  if (j->len + n > sizeof j->buf) {
+    flush(j);
+    if (n > sizeof j->buf) {
+      if (!j->failed && fwrite(s, 1, n, j->f) != n)
+        j->failed = 1;
+      return;
+    }
+  }
+  memcpy(j->buf + j->len, s, n);
+  j->len += n;
+}
+
+void omplens_jout_str(omplens_jout *j, const char *s) { omplens_jout_raw(j, s, strlen(s)); }
+
+void omplens_jout_newline(omplens_jout *j, int depth) {
+  static const char spaces[] = "                                                                ";
+  size_t n = (size_t)depth * INDENT;
+  omplens_jout_raw(j, "\n", 1);
+  for (; n > sizeof spaces - 1; n -= sizeof spaces - 1) /* deeper than the table: rare */
+    omplens_jout_raw(j, spaces, sizeof spaces - 1);
+  omplens_jout_raw(j, spaces, n);
+}
+
+void omplens_jout_u64(omplens_jout *j, uint64_t v) {
+  char tmp[24];
+  char *p = tmp + sizeof tmp;
+  do {
+    *--p = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  omplens_jout_raw(j, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+void omplens_jout_hex(omplens_jout *j, uint64_t v) {
+  static const char digits[] = "0123456789abcdef";
+  char tmp[24];
+  char *p = tmp + sizeof tmp;
+  *--p = '"';
+  do {
+    *--p = digits[v & 15];
+    v >>= 4;
+  } while (v);
+  *--p = 'x';
+  *--p = '0';
+  *--p = '"';
+  omplens_jout_raw(j, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+/* Text that needs no escape under JSON_ENSURE_ASCII. */
+static int plain(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+      return 0;
+  }
+  return 1;
+}
+
+/* Anything else is left to jansson, so escapes match json_dumpf exactly. */
+static void dumped(omplens_jout *j, const json_t *v) {
+  char small[256];
+  size_t need = json_dumpb(v, small, sizeof small, JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
+  if (!need) {
+    j->failed = 1;
+    return;
+  }
+  if (need <= sizeof small) {
+    omplens_jout_raw(j, small, need);
+    return;
+  }
+  char *big = malloc(need);
+  if (!big || json_dumpb(v, big, need, JSON_ENCODE_ANY | JSON_ENSURE_ASCII) != need)
+    j->failed = 1;
+  else
+    omplens_jout_raw(j, big, need);
+  free(big);
+}
+
+static void quoted(omplens_jout *j, const char *s, size_t n) {
+  if (plain(s, n)) {
+    omplens_jout_raw(j, "\"", 1);
+    omplens_jout_raw(j, s, n);
+    omplens_jout_raw(j, "\"", 1);
+    return;
+  }
+  json_t *tmp = json_stringn_nocheck(s, n);
+  if (!tmp) {
+    j->failed = 1;
+    return;
+  }
+  dumped(j, tmp);
+  json_decref(tmp);
+}
+
+void omplens_jout_key(omplens_jout *j, int depth, const char *key, int *first) {
+  if (!*first)
+    omplens_jout_raw(j, ",", 1);
+  *first = 0;
+  omplens_jout_newline(j, depth);
+  quoted(j, key, strlen(key));
+  omplens_jout_raw(j, ": ", 2);
+}
+
+void omplens_jout_members(omplens_jout *j, const json_t *o, int depth, int *first,
+                          const json_t *hole, void (*hole_fn)(void *ctx, int depth), void *ctx) {
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)o, key, v) {
+    omplens_jout_key(j, depth, key, first);
+    if (v == hole && hole_fn)
+      hole_fn(ctx, depth);
+    else
+      omplens_jout_value(j, v, depth, hole, hole_fn, ctx);
+  }
+}
+
+static void array(omplens_jout *j, const json_t *a, int depth, const json_t *hole,
+                  void (*hole_fn)(void *ctx, int depth), void *ctx) {
+  size_t n = json_array_size(a);
+  if (!n) {
+    omplens_jout_raw(j, "[]", 2);
+    return;
+  }
+  omplens_jout_raw(j, "[", 1);
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      omplens_jout_raw(j, ",", 1);
+    omplens_jout_newline(j, depth + 1);
+    omplens_jout_value(j, json_array_get(a, i), depth + 1, hole, hole_fn, ctx);
+  }
+  omplens_jout_newline(j, depth);
+  omplens_jout_raw(j, "]", 1);
+}
+
+void omplens_jout_value(omplens_jout *j, const json_t *v, int depth, const json_t *hole,
+                        void (*hole_fn)(void *ctx, int depth), void *ctx) {
+  switch (json_typeof(v)) {
+  case JSON_OBJECT:
+    if (!json_object_size(v)) {
+      omplens_jout_raw(j, "{}", 2);
+      return;
+    }
+    omplens_jout_raw(j, "{", 1);
+    int first = 1;
+    omplens_jout_members(j, v, depth + 1, &first, hole, hole_fn, ctx);
+    omplens_jout_newline(j, depth);
+    omplens_jout_raw(j, "}", 1);
+    return;
+  case JSON_ARRAY:
+    array(j, v, depth, hole, hole_fn, ctx);
+    return;
+  case JSON_STRING:
+    quoted(j, json_string_value(v), json_string_length(v));
+    return;
+  case JSON_INTEGER: {
+    json_int_t i = json_integer_value(v);
+    if (i < 0) {
+      omplens_jout_raw(j, "-", 1);
+      omplens_jout_u64(j, (uint64_t)0 - (uint64_t)i);
+    } else {
+      omplens_jout_u64(j, (uint64_t)i);
+    }
+    return;
+  }
+  case JSON_TRUE:
+    omplens_jout_raw(j, "true", 4);
+    return;
+  case JSON_FALSE:
+    omplens_jout_raw(j, "false", 5);
+    return;
+  case JSON_NULL:
+    omplens_jout_raw(j, "null", 4);
+    return;
+  default: /* reals: jansson's own formatting */
+    dumped(j, v);
+    return;
+  }
+}

@@ -1,0 +1,48 @@
+/* A streaming JSON writer for outputs too large to hold as one jansson tree
+ * (findings.json of a large trace has hundreds of thousands of instances).
+ * It writes exactly what json_dumpf(JSON_INDENT(2) | JSON_ENSURE_ASCII)
+ * would, so a document can be written part by part: small parts as jansson
+ * values, the bulk through the raw number and string calls.
+ * Errors are sticky: after a failed write every call does nothing and
+ * omplens_jout_finish() reports the failure. */
+#ifndef OMPLENS_JSON_STREAM_H
+#define OMPLENS_JSON_STREAM_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct omplens_jout {
+  FILE *f;
+  char buf[1 << 16];
+  size_t len;
+  int failed;
+} omplens_jout;
+
+void omplens_jout_init(omplens_jout *j, FILE *f);
+/* Flushes; 0, or -1 when a write failed. */
+int omplens_jout_finish(omplens_jout *j);
+
+void omplens_jout_raw(omplens_jout *j, const char *s, size_t n);
+void omplens_jout_str(omplens_jout *j, const char *s); /* raw C string */
+/* A newline and the indentation of nesting level depth. */
+void omplens_jout_newline(omplens_jout *j, int depth);
+void omplens_jout_u64(omplens_jout *j, uint64_t v);
+void omplens_jout_hex(omplens_jout *j, uint64_t v); /* "0x.." with quotes */
+
+/* Opens member `key` of an object at nesting level depth: a comma unless
+ * *first, the newline and indentation, the quoted key and ": ". */
+void omplens_jout_key(omplens_jout *j, int depth, const char *key, int *first);
+
+/* A jansson value whose first line continues the current one and whose
+ * contents are at nesting level depth + 1. When a member of an object is
+ * the pointer `hole`, hole_fn(ctx, d) writes its value instead, d being the
+ * member's own level (contents at d + 1, closing bracket at d). */
+void omplens_jout_value(omplens_jout *j, const json_t *v, int depth, const json_t *hole,
+                        void (*hole_fn)(void *ctx, int depth), void *ctx);
+/* The members of object o, continuing an object opened by the caller. */
+void omplens_jout_members(omplens_jout *j, const json_t *o, int depth, int *first,
+                          const json_t *hole, void (*hole_fn)(void *ctx, int depth), void *ctx);
+
+#endif

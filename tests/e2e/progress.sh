@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The progress line: on a terminal (a pseudo-terminal from script(1)) a long
+# analysis shows "omplens: <stage> (<seconds> s)" on stderr and clears it at
+# the end; with stderr not a terminal, or with -q, nothing but the usual
+# output appears. OMPLENS_PROGRESS_AFTER_MS=0 stands in for a long analysis.
+# usage: progress.sh OMPLENS GEN_TRACE WORKDIR
+set -uo pipefail
+omplens=$1 gen_trace=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+
+if ! command -v script >/dev/null; then
+  echo "SKIP: script(1) is missing (Debian package bsdutils)"; exit 77
+fi
+"$gen_trace" -n 200000 "$work/big.trace" >/dev/null || { echo "FAIL: gen_trace"; exit 1; }
+
+# On a terminal: progress text, carriage returns, and a cleared line at the end.
+OMPLENS_PROGRESS_AFTER_MS=0 script -qec \
+  "'$omplens' report --outputs json,summary -o '$work/tty' '$work/big.trace'" /dev/null \
+  >"$work/tty.out" 2>&1
+grep -q $'\romplens: [a-z]' "$work/tty.out" || fail "no progress line on a terminal"
+grep -q 'findings.json\|finding wasted' "$work/tty.out" || fail "progress line names no stage"
+grep -q $'\r\033\\[K' "$work/tty.out" || fail "progress line not cleared"
+[ -s "$work/tty/findings.json" ] || fail "no findings.json from the terminal run"
+
+# Not a terminal: stderr stays empty.
+OMPLENS_PROGRESS_AFTER_MS=0 "$omplens" report -o "$work/pipe" "$work/big.trace" \
+  >"$work/pipe.out" 2>"$work/pipe.err"
+[ $? = 0 ] || fail "report into a pipe failed"
+[ -s "$work/pipe.err" ] && { fail "stderr not empty without a terminal:"; cat -v "$work/pipe.err"; }
+
+# -q on a terminal: nothing at all.
+OMPLENS_PROGRESS_AFTER_MS=0 script -qec \
+  "'$omplens' report -q --outputs json -o '$work/quiet' '$work/big.trace'" /dev/null \
+  >"$work/quiet.out" 2>&1
+[ -s "$work/quiet.out" ] && { fail "-q printed on a terminal:"; cat -v "$work/quiet.out"; }
+
+[ $failed = 0 ] && echo "progress: all checks passed"
+exit $failed

@@ -1,0 +1,192 @@
+/* Unit tests of findings.json as it is written (report/report_json.c,
+ * report/json_stream.c): the streamed file parses back to exactly the
+ * document omplens_report_document() builds, the document the pages use is
+ * limited as asked and says what it left out, and a failed write is
+ * reported. The trace is written with the real writer and analysed by the
+ * real detectors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "omplens_render.h"
+#include "trace_writer.h"
+
+#define T0 1000000u
+#define BUFFERS 5
+#define SENDS 3
+#define CODEPTR 0x555555554100u
+
+typedef struct fixture {
+  char dir[256];
+  char path[320];
+  omplens_trace *trace;
+  omplens_analysis *analysis;
+  omplens_report_process proc;
+  omplens_report_input in;
+} fixture;
+
+static char *const ARGV[] = {"prog", "\"quoted\" </script>", "bad\xff", "caf\xc3\xa9", NULL};
+
+/* Buffer b is sent SENDS times unchanged by one `target update to`, at
+ * growing sizes so the findings' savings differ: a duplicate finding per
+ * buffer (and, as no kernel reads them, unused transfers). */
+static void write_sends(omplens_tw *w) {
+  omplens_tw_stream s;
+  memset(&s, 0, sizeof s);
+  omplens_tw_stream_init(&s, w, 7);
+  uint64_t t = 100;
+  for (int k = 0; k < SENDS; k++)
+    for (uint64_t b = 0; b < BUFFERS; b++) {
+      uint64_t id = omplens_tw_region_begin(&s, T0 + t, OMPLENS_CONSTRUCT_UPDATE, 0, 0, CODEPTR);
+      uint64_t bytes = 4096 * (b + 1);
+      omplens_tw_op op = {.begin_ns = T0 + t + 1, .end_ns = T0 + t + 10 + b * 10,
+                          .host_addr = 0x10000 * (b + 1), .dev_addr = 0x90000 * (b + 1),
+                          .bytes = bytes, .hash = 0xabc0 + b, .region = id, .device = 0,
+                          .peer = -1, .kind = OMPLENS_EV_H2D, .hashed = 1};
+      omplens_tw_op_write(&s, &op);
+      omplens_tw_region_end(&s, T0 + t + 100);
+      t += 200;
+    }
+  omplens_tw_stream_finish(&s);
+}
+
+static int setup(void **state) {
+  fixture *fx = calloc(1, sizeof *fx);
+  const char *tmp = getenv("TMPDIR");
+  snprintf(fx->dir, sizeof fx->dir, "%s/omplens-json-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!fx || !mkdtemp(fx->dir))
+    return -1;
+  snprintf(fx->path, sizeof fx->path, "%s/prog.trace", fx->dir);
+  omplens_tw w;
+  omplens_tw_header h = {.pid = 42, .exe = "/bin/prog \"<b>\xff", .argv = ARGV,
+                         .start_realtime_ns = 1700000000000000000u, .start_monotonic_ns = T0};
+  if (omplens_tw_open(&w, fx->path, &h, 0))
+    return -1;
+  write_sends(&w);
+  if (omplens_tw_close(&w, T0 + 100000, 0) || omplens_trace_open(fx->path, &fx->trace))
+    return -1;
+  size_t nev;
+  const omplens_event *ev = omplens_trace_events(fx->trace, &nev);
+  if (omplens_detect_run(ev, nev, NULL, &fx->analysis))
+    return -1;
+  fx->proc = (omplens_report_process){fx->trace, fx->analysis, NULL, NULL};
+  fx->in = (omplens_report_input){&fx->proc, 1, 0};
+  *state = fx;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *fx = *state;
+  omplens_analysis_free(fx->analysis);
+  omplens_trace_close(fx->trace);
+  unlink(fx->path);
+  rmdir(fx->dir);
+  free(fx);
+  return 0;
+}
+
+static json_t *streamed(const omplens_report_input *in) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  assert_int_equal(omplens_report_stream_json(in, f), 0);
+  assert_int_equal(fclose(f), 0);
+  json_error_t err;
+  json_t *j = json_loads(buf, JSON_REJECT_DUPLICATES, &err);
+  if (!j)
+    fail_msg("findings.json is not JSON: %s (line %d column %d)", err.text, err.line, err.column);
+  free(buf);
+  return j;
+}
+
+static json_t *findings_of(json_t *doc) {
+  return json_object_get(json_array_get(json_object_get(doc, "processes"), 0), "findings");
+}
+
+static void streamed_equals_document(void **state) {
+  fixture *fx = *state;
+  json_t *doc = omplens_report_document(&fx->in), *text = streamed(&fx->in);
+  assert_true(json_array_size(findings_of(doc)) >= BUFFERS);
+  assert_true(json_equal(doc, text));
+  json_decref(doc);
+  json_decref(text);
+}
+
+static void streamed_without_processes(void **state) {
+  (void)state;
+  omplens_report_input none = {NULL, 0, -1};
+  json_t *text = streamed(&none);
+  assert_int_equal(json_array_size(json_object_get(text, "processes")), 0);
+  assert_null(json_object_get(text, "program_exit_status"));
+  json_decref(text);
+}
+
+static void limited_document(void **state) {
+  fixture *fx = *state;
+  json_t *full = omplens_report_document(&fx->in);
+  json_t *doc = omplens_report_document_limited(&fx->in, 2, 1);
+  json_t *proc = json_array_get(json_object_get(doc, "processes"), 0);
+  json_t *listed = findings_of(doc), *all = findings_of(full);
+  size_t n = json_array_size(all);
+  assert_true(n > 2);
+  assert_int_equal(json_array_size(listed), 2);
+  json_int_t saved = 0;
+  for (size_t i = 2; i < json_array_size(all); i++)
+    saved += json_integer_value(json_object_get(json_array_get(all, i), "savings_ns"));
+  assert_int_equal(json_integer_value(json_object_get(proc, "findings_omitted")), n - 2);
+  assert_int_equal(json_integer_value(json_object_get(proc, "findings_omitted_savings_ns")), saved);
+  for (size_t i = 0; i < 2; i++) {
+    json_t *f = json_array_get(listed, i);
+    assert_true(json_equal(json_object_get(f, "location"),
+                           json_object_get(json_array_get(all, i), "location")));
+    json_int_t count = json_integer_value(json_object_get(f, "count"));
+    assert_true(count >= SENDS - 1);
+    assert_int_equal(json_array_size(json_object_get(f, "instances")), 1);
+    assert_int_equal(json_integer_value(json_object_get(f, "instances_omitted")), count - 1);
+  }
+  /* Nothing left out: no omitted counts at all. */
+  json_t *roomy = omplens_report_document_limited(&fx->in, 100, 0);
+  assert_null(json_object_get(json_array_get(json_object_get(roomy, "processes"), 0),
+                              "findings_omitted"));
+  assert_true(json_equal(roomy, full));
+  json_decref(roomy);
+  json_decref(doc);
+  json_decref(full);
+}
+
+static void failed_writes(void **state) {
+  fixture *fx = *state;
+  FILE *f = fopen("/dev/full", "w");
+  if (f) {
+    assert_int_equal(omplens_report_stream_json(&fx->in, f), OMPLENS_REPORT_EIO);
+    fclose(f);
+  }
+  char path[400];
+  snprintf(path, sizeof path, "%s/missing/findings.json", fx->dir);
+  assert_int_equal(omplens_report_write_json(&fx->in, path), OMPLENS_REPORT_EIO);
+  snprintf(path, sizeof path, "%s/findings.json", fx->dir);
+  assert_int_equal(omplens_report_write_json(&fx->in, path), 0);
+  assert_int_equal(access(path, R_OK), 0);
+  unlink(path);
+  assert_int_equal(omplens_report_stream_json(NULL, stdout), OMPLENS_REPORT_EINVAL);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(streamed_equals_document, setup, teardown),
+      cmocka_unit_test(streamed_without_processes),
+      cmocka_unit_test_setup_teardown(limited_document, setup, teardown),
+      cmocka_unit_test_setup_teardown(failed_writes, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
