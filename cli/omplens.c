@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <spawn.h>
@@ -17,12 +18,12 @@
 #include <unistd.h>
 
 #include "diff.h"
-#include "progress.h"
 #include "omplens_config.h"
 #include "omplens_detect.h"
 #include "omplens_render.h"
 #include "omplens_report.h"
 #include "omplens_trace.h"
+#include "progress.h"
 
 extern char **environ;
 
@@ -443,26 +444,61 @@ static int parse_outputs(const char *list, unsigned *mask) {
   return 0;
 }
 
+/* One output to write, and how it went: the job may run on a thread of
+ * its own, so it keeps its error message for the main thread to print. */
+typedef struct output_job {
+  const output *out;
+  const output_ctx *c;
+  int rc;                      /* 0 or an EXIT_* code */
+  char message[PATH_MAX + 128];
+} output_job;
+
 /* Writes one output into DIR/FILE through a temporary file, so a reader
  * never sees half a report and a failure leaves any older one in place. */
-static int write_output(const output *out, const output_ctx *c) {
-  char path[PATH_MAX], tmp[PATH_MAX];
-  if (format_path(path, sizeof path, "%s/%s", c->o->output_dir, out->file) ||
-      format_path(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid()))
-    return EXIT_CANTCREAT;
+static void run_output(output_job *j) {
+  char path[PATH_MAX], tmp[PATH_MAX + 16];
+  int n = snprintf(path, sizeof path, "%s/%s", j->c->o->output_dir, j->out->file);
+  if (n < 0 || (size_t)n >= sizeof path) {
+    snprintf(j->message, sizeof j->message, "path too long: %.60s...", path);
+    j->rc = EXIT_CANTCREAT;
+    return;
+  }
+  snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
   FILE *f = fopen(tmp, "w");
-  int rc = f ? out->write(c, f) : OMPLENS_REPORT_EIO;
+  int rc = f ? j->out->write(j->c, f) : OMPLENS_REPORT_EIO;
   if (f && fclose(f))
     rc = OMPLENS_REPORT_EIO;
   if (!rc && rename(tmp, path))
     rc = OMPLENS_REPORT_EIO;
   if (rc) {
-    error("cannot write %s: %s", path,
-          rc == OMPLENS_REPORT_EIO ? strerror(errno) : omplens_report_strerror(rc));
+    snprintf(j->message, sizeof j->message, "cannot write %s: %s", path,
+             rc == OMPLENS_REPORT_EIO ? strerror(errno) : omplens_report_strerror(rc));
     unlink(tmp);
-    return rc == OMPLENS_REPORT_ENOMEM ? EXIT_SOFTWARE : EXIT_CANTCREAT;
+    j->rc = rc == OMPLENS_REPORT_ENOMEM ? EXIT_SOFTWARE : EXIT_CANTCREAT;
   }
-  return 0;
+}
+
+static void *run_output_thread(void *job) {
+  run_output(job);
+  return NULL;
+}
+
+static int write_output(const output *out, const output_ctx *c) {
+  output_job j = {out, c, 0, ""};
+  run_output(&j);
+  if (j.rc)
+    error("%s", j.message);
+  return j.rc;
+}
+
+/* timeline.json reads only the traces and the document, and is as long to
+ * write as all the rest: on a second thread it costs no wall time. */
+static int start_timeline(output_job *job, pthread_t *thread, unsigned *todo) {
+  if (!(*todo & (1u << OUT_TIMELINE)) || !(*todo & ~(1u << OUT_TIMELINE)) ||
+      sysconf(_SC_NPROCESSORS_ONLN) < 2 || pthread_create(thread, NULL, run_output_thread, job))
+    return 0;
+  *todo &= ~(1u << OUT_TIMELINE);
+  return 1;
 }
 
 /* Writes the selected outputs for the loaded traces; summary to `summary_out`. */
@@ -486,12 +522,24 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
     return EXIT_SOFTWARE;
   }
   output_ctx c = {&in, doc, l, o};
+  unsigned todo = o->outputs;
+  output_job timeline = {&OUTPUTS[OUT_TIMELINE], &c, 0, ""};
+  pthread_t thread;
+  int threaded = start_timeline(&timeline, &thread, &todo);
   int rc = 0;
   for (size_t i = 0; i < NUM_OUTPUTS && !rc; i++)
-    if (o->outputs & (1u << i)) {
+    if (todo & (1u << i)) {
       omplens_progress_stage("writing %s", OUTPUTS[i].file);
       rc = write_output(&OUTPUTS[i], &c);
     }
+  if (threaded) {
+    omplens_progress_stage("writing %s", OUTPUTS[OUT_TIMELINE].file);
+    pthread_join(thread, NULL);
+    if (timeline.rc)
+      error("%s", timeline.message);
+    if (!rc)
+      rc = timeline.rc;
+  }
   json_decref(doc);
   omplens_progress_stop();
   if (!rc && !o->quiet) {

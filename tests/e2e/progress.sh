@@ -3,6 +3,8 @@
 # analysis shows "omplens: <stage> (<seconds> s)" on stderr and clears it at
 # the end; with stderr not a terminal, or with -q, nothing but the usual
 # output appears. OMPLENS_PROGRESS_AFTER_MS=0 stands in for a long analysis.
+# Also: an output that cannot be written while timeline.json is written on a
+# second thread.
 # usage: progress.sh OMPLENS GEN_TRACE WORKDIR
 set -uo pipefail
 omplens=$1 gen_trace=$2 work=$3
@@ -35,6 +37,19 @@ OMPLENS_PROGRESS_AFTER_MS=0 script -qec \
   "'$omplens' report -q --outputs json -o '$work/quiet' '$work/big.trace'" /dev/null \
   >"$work/quiet.out" 2>&1
 [ -s "$work/quiet.out" ] && { fail "-q printed on a terminal:"; cat -v "$work/quiet.out"; }
+
+# timeline.json is written on a thread of its own: when it fails, the error
+# still comes out as one line, the exit code is 73, and every other output
+# is written.
+mkdir -p "$work/taken/timeline.json"
+"$omplens" report -q -o "$work/taken" "$work/big.trace" >/dev/null 2>"$work/taken.err"
+status=$?
+[ $status = 73 ] || fail "unwritable timeline.json: exit $status, expected 73"
+[ "$(wc -l <"$work/taken.err")" = 1 ] && grep -q '^omplens: cannot write .*timeline.json' "$work/taken.err" ||
+  { fail "unwritable timeline.json: expected one line naming it:"; cat "$work/taken.err"; }
+for f in findings.json summary.txt findings.sarif report.md report.html; do
+  [ -s "$work/taken/$f" ] || fail "unwritable timeline.json: $f not written"
+done
 
 [ $failed = 0 ] && echo "progress: all checks passed"
 exit $failed
