@@ -51,14 +51,32 @@ void omplens_jout_newline(omplens_jout *j, int depth) {
   omplens_jout_raw(j, spaces, n);
 }
 
+/* Two digits per division: numbers are most of a large findings.json. */
+char *omplens_jout_format_u64(char *p, uint64_t v) {
+  static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                              "8081828384858687888990919293949596979899";
+  char tmp[24], *t = tmp + sizeof tmp;
+  while (v >= 100) {
+    unsigned r = (unsigned)(v % 100);
+    v /= 100;
+    t -= 2;
+    memcpy(t, pairs + 2 * r, 2);
+  }
+  if (v >= 10) {
+    t -= 2;
+    memcpy(t, pairs + 2 * v, 2);
+  } else {
+    *--t = (char)('0' + v);
+  }
+  size_t n = (size_t)(tmp + sizeof tmp - t);
+  memcpy(p, t, n);
+  return p + n;
+}
+
 void omplens_jout_u64(omplens_jout *j, uint64_t v) {
   char tmp[24];
-  char *p = tmp + sizeof tmp;
-  do {
-    *--p = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  omplens_jout_raw(j, p, (size_t)(tmp + sizeof tmp - p));
+  omplens_jout_raw(j, tmp, (size_t)(omplens_jout_format_u64(tmp, v) - tmp));
 }
 
 void omplens_jout_hex(omplens_jout *j, uint64_t v) {

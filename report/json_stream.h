@@ -29,6 +29,9 @@ void omplens_jout_str(omplens_jout *j, const char *s); /* raw C string */
 /* A newline and the indentation of nesting level depth. */
 void omplens_jout_newline(omplens_jout *j, int depth);
 void omplens_jout_u64(omplens_jout *j, uint64_t v);
+/* The decimal digits of v at p (room for 20); returns the end. For writers
+ * that assemble a line before handing it over. */
+char *omplens_jout_format_u64(char *p, uint64_t v);
 void omplens_jout_hex(omplens_jout *j, uint64_t v); /* "0x.." with quotes */
 
 /* Opens member `key` of an object at nesting level depth: a comma unless

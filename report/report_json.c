@@ -517,16 +517,7 @@ typedef struct instance_writer {
 
 /* Appends to p: the decimal digits of v (clamped as num() does). */
 static char *put_u64(char *p, uint64_t v) {
-  char tmp[24], *t = tmp + sizeof tmp;
-  if (v > (uint64_t)INT64_MAX)
-    v = (uint64_t)INT64_MAX;
-  do {
-    *--t = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  size_t n = (size_t)(tmp + sizeof tmp - t);
-  memcpy(p, t, n);
-  return p + n;
+  return omplens_jout_format_u64(p, v > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : v);
 }
 
 static char *put_hex(char *p, uint64_t v) {

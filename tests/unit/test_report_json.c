@@ -11,12 +11,14 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "json_stream.h"
 #include "omplens_render.h"
 #include "trace_writer.h"
 
@@ -181,10 +183,23 @@ static void failed_writes(void **state) {
   assert_int_equal(omplens_report_stream_json(NULL, stdout), OMPLENS_REPORT_EINVAL);
 }
 
+static void number_formatting(void **state) {
+  (void)state;
+  const uint64_t values[] = {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65535, 4294967295u,
+                             1234567890123u, (uint64_t)INT64_MAX, UINT64_MAX - 1, UINT64_MAX};
+  for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+    char got[32], want[32];
+    *omplens_jout_format_u64(got, values[i]) = 0;
+    snprintf(want, sizeof want, "%" PRIu64, values[i]);
+    assert_string_equal(got, want);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(streamed_equals_document, setup, teardown),
       cmocka_unit_test(streamed_without_processes),
+      cmocka_unit_test(number_formatting),
       cmocka_unit_test_setup_teardown(limited_document, setup, teardown),
       cmocka_unit_test_setup_teardown(failed_writes, setup, teardown),
   };
