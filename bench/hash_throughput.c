@@ -9,7 +9,12 @@
  * second; memcpy counts the bytes copied, not read + written). Buffers are
  * reused between calls, so small sizes run from cache, as they do in the
  * collector, which hashes a host buffer the runtime has just copied.
- * XXH3 1T is XXH3_64bits, what the collector calls today.
+ * XXH3 1T is XXH3_64bits in libxxhash (SSE2 on x86-64), what the collector
+ * called before; omplens is omplens_content_hash(), what it calls now: the
+ * same values, with the long-input loop compiled for AVX2 when the CPU has
+ * it (trace/content_hash.c). Both are timed in the same run, one after the
+ * other at each size, so that their ratio holds better than figures from
+ * separate runs on a loaded machine.
  *
  * Two-thread columns: the buffer is split in two halves; the calling thread
  * hashes the first, a worker thread started once beforehand hashes the
@@ -26,7 +31,8 @@
  * vzeroupper: the same hash values, with the vector width chosen at run time
  * (AVX2, AVX-512) instead of the build's default (SSE2 on x86-64), which is
  * what XXH3_64bits uses. The last line checks what happens to XXH3_64bits
- * after a dispatch call that is not followed by vzeroupper. */
+ * after a dispatch call that is not followed by vzeroupper, and after a call
+ * of omplens_content_hash() (whose AVX2 code ends with vzeroupper). */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -37,6 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
+
+#include "omplens_trace.h"
 #if defined(__x86_64__) && __has_include(<xxh_x86dispatch.h>)
 #define XXH_DISPATCH_DISABLE_REPLACE 1 /* keep XXH3_64bits the default one */
 #include <xxh_x86dispatch.h>
@@ -205,10 +213,18 @@ static uint64_t hash_split(worker *w, const uint8_t *p, size_t n) {
 
 /* ---- measurement -------------------------------------------------------- */
 
-enum op { OP_MEMCPY, OP_HASH, OP_HASH_DISPATCH, OP_HASH_2T_WAKE, OP_HASH_2T_SPIN, NUM_OPS };
+enum op {
+  OP_MEMCPY,
+  OP_HASH,
+  OP_HASH_DISPATCH,
+  OP_HASH_OMPLENS,
+  OP_HASH_2T_WAKE,
+  OP_HASH_2T_SPIN,
+  NUM_OPS
+};
 
-static const char *const op_names[NUM_OPS] = {"memcpy", "XXH3 1T", "XXH3 disp", "XXH3 2T wake",
-                                              "XXH3 2T spin"};
+static const char *const op_names[NUM_OPS] = {"memcpy",  "XXH3 1T",      "XXH3 disp",
+                                              "omplens", "XXH3 2T wake", "XXH3 2T spin"};
 
 
 typedef struct bench {
@@ -227,6 +243,9 @@ static void run_once(const bench *b, enum op op, size_t n) {
     break;
   case OP_HASH_DISPATCH:
     sink += hash_dispatch(b->src, n);
+    break;
+  case OP_HASH_OMPLENS:
+    sink += omplens_content_hash(b->src, n);
     break;
   default:
     sink += hash_split(b->w, b->src, n);
@@ -264,34 +283,50 @@ static void print_size(size_t n) {
     printf("%6zu KiB", n >> 10);
 }
 
-/* XXH3_64bits right after XXH3_64bits_dispatch, without and with vzeroupper
- * (alternating, median of the rounds): a dispatch that leaves the upper
- * register halves dirty slows the SSE code that runs after it, which in the
- * collector would be the program's. */
+#ifdef HAVE_DISPATCH
+/* What runs before the timed XXH3_64bits calls in print_dispatch_check. */
+enum prelude { DISPATCH_DIRTY, DISPATCH_CLEAN, OMPLENS_HASH, NUM_PRELUDES };
+
+static void run_prelude(const bench *b, enum prelude what, size_t n) {
+  if (what == OMPLENS_HASH) {
+    sink += omplens_content_hash(b->src, n);
+    return;
+  }
+  sink += hash_dispatch_dirty(b->src, n);
+  if (what == DISPATCH_CLEAN)
+    clean_upper();
+}
+#endif
+
+/* XXH3_64bits right after XXH3_64bits_dispatch, without and with vzeroupper,
+ * and right after omplens_content_hash (alternating, median of the rounds):
+ * a hash that leaves the upper register halves dirty slows the SSE code that
+ * runs after it, which in the collector would be the program's. */
 static void print_dispatch_check(const bench *b, const options *o) {
 #ifdef HAVE_DISPATCH
   size_t n = 1u << 20;
-  double round_ns = o->total_ms * 1e6 / o->rounds / 2;
-  double gbps[2][MAX_ROUNDS];
+  double round_ns = o->total_ms * 1e6 / o->rounds / NUM_PRELUDES;
+  double gbps[NUM_PRELUDES][MAX_ROUNDS];
   for (int r = 0; r < o->rounds; r++) {
-    for (int clean = 0; clean < 2; clean++) { /* alternate, so drift hits both */
-      sink += hash_dispatch_dirty(b->src, n);
-      if (clean)
-        clean_upper();
+    for (int what = 0; what < NUM_PRELUDES; what++) { /* alternate, so drift hits all */
+      run_prelude(b, (enum prelude)what, n);
       uint64_t calls = 0, start = now_ns(), elapsed;
       do {
         sink += XXH3_64bits(b->src, n);
         calls++;
         elapsed = now_ns() - start;
       } while ((double)elapsed < round_ns);
-      gbps[clean][r] = (double)n * (double)calls / (double)elapsed;
+      gbps[what][r] = (double)n * (double)calls / (double)elapsed;
     }
   }
   clean_upper();
-  qsort(gbps[0], (size_t)o->rounds, sizeof(double), cmp_double);
-  qsort(gbps[1], (size_t)o->rounds, sizeof(double), cmp_double);
+  for (int what = 0; what < NUM_PRELUDES; what++)
+    qsort(gbps[what], (size_t)o->rounds, sizeof(double), cmp_double);
   printf("XXH3 1T at 1 MiB after one XXH3_64bits_dispatch call: %.2f GB/s without vzeroupper,"
-         " %.2f GB/s with it\n", gbps[0][o->rounds / 2], gbps[1][o->rounds / 2]);
+         " %.2f GB/s with it\n", gbps[DISPATCH_DIRTY][o->rounds / 2],
+         gbps[DISPATCH_CLEAN][o->rounds / 2]);
+  printf("XXH3 1T at 1 MiB after one omplens_content_hash call: %.2f GB/s\n",
+         gbps[OMPLENS_HASH][o->rounds / 2]);
 #else
   (void)b, (void)o;
 #endif
@@ -373,7 +408,8 @@ static int print_table(const bench *b, worker *wake, const options *o) {
   printf("%10s", "size");
   for (int op = 0; op < NUM_OPS; op++)
     printf(" %13s", op_names[op]);
-  printf(" %10s %10s %10s %10s\n", "1T/memcpy", "disp/1T", "wake/disp", "spin/disp");
+  printf(" %10s %10s %10s %10s %10s\n", "1T/memcpy", "disp/1T", "omplens/1T", "wake/disp",
+         "spin/disp");
   for (size_t n = MIN_SIZE; n <= MAX_SIZE; n *= 2) {
     double g[NUM_OPS];
     if (measure_size(b, wake, n, o, g))
@@ -381,9 +417,9 @@ static int print_table(const bench *b, worker *wake, const options *o) {
     print_size(n);
     for (int op = 0; op < NUM_OPS; op++)
       printf(" %13.2f", g[op]);
-    printf(" %10.2f %10.2f %10.2f %10.2f\n", g[OP_HASH] / g[OP_MEMCPY],
-           g[OP_HASH_DISPATCH] / g[OP_HASH], g[OP_HASH_2T_WAKE] / g[OP_HASH_DISPATCH],
-           g[OP_HASH_2T_SPIN] / g[OP_HASH_DISPATCH]);
+    printf(" %10.2f %10.2f %10.2f %10.2f %10.2f\n", g[OP_HASH] / g[OP_MEMCPY],
+           g[OP_HASH_DISPATCH] / g[OP_HASH], g[OP_HASH_OMPLENS] / g[OP_HASH],
+           g[OP_HASH_2T_WAKE] / g[OP_HASH_DISPATCH], g[OP_HASH_2T_SPIN] / g[OP_HASH_DISPATCH]);
     fflush(stdout);
   }
   return 0;
