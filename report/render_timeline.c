@@ -1,10 +1,13 @@
 /* timeline.json renderer: Chrome trace-event JSON that Perfetto and
- * chrome://tracing load. Streamed with stdio, one event per line, so a trace
- * of millions of events never becomes a JSON tree in memory.
+ * chrome://tracing load. Streamed, one event per line, so a trace of
+ * millions of events never becomes a JSON tree in memory.
  * Layout (docs/sarif-and-timeline.md): per traced process, one Perfetto
  * process for the host threads (target regions) and one per device (kernels,
  * transfers, allocations, findings); findings from the document mark the
- * operations they name. */
+ * operations they name.
+ * Speed: the text goes through one buffer of our own, numbers are formatted
+ * by hand, and whatever repeats (a directive's label, a finding's texts) is
+ * escaped once into a cache and copied from there. */
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -19,6 +22,9 @@
 #define TL_NEST 8            /* nesting depth followed per lane */
 #define TL_PID_STRIDE 100000 /* pid = (process + 1) * stride + slot */
 #define TL_LABEL 512
+#define TL_OUT_BUF (1u << 18) /* output buffer, written out when full */
+#define TL_LABEL_SLOTS 1024   /* label cache; beyond 3/4 full, labels are made each time */
+#define TL_MAX_CATS 8         /* categories named on one operation */
 
 /* Tracks of a device process; tid = group * TL_SUBLANES + lane + 1. */
 enum tl_group { TL_KERNELS, TL_TRANSFERS, TL_ALLOCS, TL_FINDINGS, TL_GROUPS };
@@ -48,8 +54,32 @@ typedef struct tl_label_entry {
   char *label;
 } tl_label_entry;
 
-typedef struct tl_writer {
+/* Text on its way out: to the stream (f set) through a buffer of TL_OUT_BUF
+ * bytes, or kept in memory (f NULL), growing, for text written many times. */
+typedef struct tl_out {
   FILE *f;
+  char *buf;
+  size_t len, cap;
+  int failed; /* a write to the stream failed, or the memory text could not grow */
+} tl_out;
+
+/* A label already escaped into the process's text cache. */
+typedef struct tl_cached_label {
+  uint64_t codeptr;
+  const char *source; /* the region's source string (interned by the reader) */
+  uint32_t off, len;  /* in tl_proc.text; len 0: free slot */
+} tl_cached_label;
+
+/* What the document says of one finding, prepared once. */
+typedef struct tl_finding {
+  const char *category; /* NULL when the document has none */
+  size_t category_len;
+  int category_plain;   /* nothing to escape, no space: copied as it is */
+  uint32_t off, len;    /* the instant's constant args in tl_proc.text; len 0: not yet */
+} tl_finding;
+
+typedef struct tl_writer {
+  tl_out out;
   int first;          /* no event written yet */
   uint64_t overflows; /* slices that had to overlap on a full track */
   uint64_t unmatched; /* finding instances naming no event of their trace */
@@ -71,95 +101,260 @@ typedef struct tl_proc {
   size_t *rg_order;        /* regions by begin time, longest first on ties */
   tl_mark *marks;          /* by event, then finding */
   size_t nmarks;
+  tl_finding *finding_info; /* by the document's index */
+  size_t nfindings;
   int nslots;              /* device slots: host device, then devices 0.. */
   tl_track **dev_tracks;   /* [slot * TL_GROUPS + group], NULL when unused */
   uint32_t nthreads;
   tl_track **thr_tracks;   /* [thread] */
   tl_label_entry *labels;  /* from the document, by codeptr */
   size_t nlabels;
-  uint64_t cached_codeptr; /* one-entry cache of label() */
-  uint32_t cached_region;
-  char cached[TL_LABEL];
+  tl_cached_label *label_cache; /* TL_LABEL_SLOTS, open addressing */
+  size_t label_cache_used;
+  tl_out text;             /* escaped labels and finding texts */
 } tl_proc;
 
-/* ---- JSON output ------------------------------------------------------- */
+/* ---- Output ------------------------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at p, 0 when invalid. */
-static size_t utf8_length(const unsigned char *p) {
+/* Makes room for n more bytes: writes the buffer out, or grows it. */
+static int out_grow(tl_out *o, size_t n) {
+  if (o->f) {
+    if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
+      o->failed = 1; /* the stream keeps its error flag: reported on flush */
+    o->len = 0;
+    if (n <= o->cap)
+      return 0;
+  }
+  if (o->failed && !o->f)
+    return -1;
+  size_t cap = o->cap ? o->cap : 4096;
+  while (cap - o->len < n)
+    cap *= 2;
+  char *b = realloc(o->buf, cap);
+  if (!b) {
+    o->failed = 1;
+    return -1;
+  }
+  o->buf = b;
+  o->cap = cap;
+  return 0;
+}
+
+/* Room for n more bytes at the end of the text, or NULL. The fast paths
+ * below are inline: most writes are a few bytes of a literal or a number. */
+static inline char *out_room(tl_out *o, size_t n) {
+  if (n < o->cap - o->len)
+    return o->buf + o->len;
+  return out_grow(o, n + 1) ? NULL : o->buf + o->len;
+}
+
+static void out_mem_slow(tl_out *o, const void *p, size_t n) {
+  if (o->f && n > o->cap / 2) { /* large: straight to the stream */
+    out_grow(o, 0);
+    if (fwrite(p, 1, n, o->f) != n)
+      o->failed = 1;
+    return;
+  }
+  char *d = out_room(o, n);
+  if (d) {
+    memcpy(d, p, n);
+    o->len += n;
+  }
+}
+
+static inline void out_mem(tl_out *o, const void *p, size_t n) {
+  if (n < o->cap - o->len) {
+    memcpy(o->buf + o->len, p, n);
+    o->len += n;
+  } else {
+    out_mem_slow(o, p, n);
+  }
+}
+
+#define out_lit(o, s) out_mem((o), (s), sizeof(s) - 1)
+
+static inline void out_byte(tl_out *o, char c) {
+  char *d = out_room(o, 1);
+  if (d) {
+    *d = c;
+    o->len++;
+  }
+}
+
+static void out_flush(tl_out *o) {
+  if (o->f)
+    out_grow(o, 0);
+}
+
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                  "31323334353637383940414243444546474849505152535455565758596061"
+                                  "62636465666768697071727374757677787980818283848586878889909192"
+                                  "939495969798" "99";
+
+/* Decimal digits of v at d (20 bytes at most); returns the end. */
+static inline char *fmt_u64(char *d, uint64_t v) {
+  static const uint64_t powers[] = {
+    10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
+    10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
+    1000000000000000u, 10000000000000000u, 100000000000000000u, 1000000000000000000u,
+    10000000000000000000u};
+  int n = 1;
+  while (n < 20 && v >= powers[n - 1])
+    n++;
+  char *end = d + n, *t = end;
+  while (v >= 100) {
+    t -= 2;
+    memcpy(t, digit_pairs + 2 * (v % 100), 2);
+    v /= 100;
+  }
+  if (v >= 10)
+    memcpy(t - 2, digit_pairs + 2 * v, 2);
+  else
+    t[-1] = (char)('0' + v);
+  return end;
+}
+
+static inline void out_decimal(tl_out *o, uint64_t v) {
+  char *d = out_room(o, 20);
+  if (d)
+    o->len += (size_t)(fmt_u64(d, v) - d);
+}
+
+/* JSON parsers stop at 2^63; larger values (damaged traces) go as strings. */
+static inline void out_u64(tl_out *o, uint64_t v) {
+  if (v <= (uint64_t)INT64_MAX) {
+    out_decimal(o, v);
+    return;
+  }
+  out_byte(o, '"');
+  out_decimal(o, v);
+  out_byte(o, '"');
+}
+
+/* Microseconds with three decimals, from nanoseconds, without rounding. */
+static inline void out_us(tl_out *o, uint64_t ns) {
+  char *d = out_room(o, 24);
+  if (!d)
+    return;
+  char *e = fmt_u64(d, ns / 1000);
+  unsigned frac = (unsigned)(ns % 1000);
+  e[0] = '.';
+  e[1] = (char)('0' + frac / 100);
+  memcpy(e + 2, digit_pairs + 2 * (frac % 100), 2);
+  o->len += (size_t)(e + 4 - d);
+}
+
+/* "0x1f": lowercase, no leading zeros, in quotes. */
+static inline void out_hex(tl_out *o, uint64_t v) {
+  char *d = out_room(o, 20);
+  if (!d)
+    return;
+  size_t digits = (size_t)(67 - __builtin_clzll(v | 1)) / 4;
+  memcpy(d, "\"0x", 3);
+  for (size_t i = digits; i--; v >>= 4)
+    d[3 + i] = "0123456789abcdef"[v & 15];
+  d[3 + digits] = '"';
+  o->len += digits + 4;
+}
+
+/* ---- Escaping ---------------------------------------------------------- */
+
+/* Bytes that a JSON string cannot hold as they are: 1 control and HTML
+ * characters (\u00XX), 2 '"' and '\\', 3 non-ASCII (checked as UTF-8). */
+static unsigned char escape_class(unsigned char c) {
+  if (c == '"' || c == '\\')
+    return 2;
+  if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '&')
+    return 1;
+  return c >= 0x80 ? 3 : 0;
+}
+
+/* Length of the valid UTF-8 sequence at p (n bytes left), 0 when invalid. */
+static size_t utf8_length(const unsigned char *p, size_t n) {
   unsigned c = p[0];
-  int cont = (p[1] & 0xc0) == 0x80;
+  int cont = n > 1 && (p[1] & 0xc0) == 0x80;
   if (c >= 0xc2 && c <= 0xdf)
     return cont ? 2 : 0;
-  if (c >= 0xe0 && c <= 0xef) {
+  if (c >= 0xe0 && c <= 0xef && n > 2) {
     unsigned lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
     return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 ? 3 : 0;
   }
-  if (c >= 0xf0 && c <= 0xf4) {
+  if (c >= 0xf0 && c <= 0xf4 && n > 3) {
     unsigned lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
     return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 && (p[3] & 0xc0) == 0x80 ? 4 : 0;
   }
   return 0;
 }
 
-/* A JSON string. Invalid UTF-8 becomes U+FFFD; '<', '>' and '&' are escaped
- * so that the file can sit inside a <script> element, and U+2028/2029 so
- * that it stays valid JavaScript. */
-static void put_str(FILE *f, const char *s) {
-  const unsigned char *p = (const unsigned char *)(s ? s : "");
-  putc('"', f);
-  while (*p) {
-    if (*p == '"' || *p == '\\') {
-      putc('\\', f);
-      putc(*p++, f);
-    } else if (*p < 0x20 || *p == 0x7f || *p == '<' || *p == '>' || *p == '&') {
-      fprintf(f, "\\u%04x", *p++);
-    } else if (*p < 0x80) {
-      putc(*p++, f);
-    } else {
-      size_t n = utf8_length(p);
-      if (!n)
-        fputs("\\ufffd", f), p++;
-      else if (n == 3 && p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
-        fprintf(f, "\\u%04x", 0x2000 + (p[2] & 0x3f)), p += 3;
+static void out_escape_u(tl_out *o, unsigned code) {
+  char u[6] = {'\\', 'u', '0', '0', 0, 0};
+  u[2] = "0123456789abcdef"[(code >> 12) & 15];
+  u[3] = "0123456789abcdef"[(code >> 8) & 15];
+  u[4] = "0123456789abcdef"[(code >> 4) & 15];
+  u[5] = "0123456789abcdef"[code & 15];
+  out_mem(o, u, sizeof u);
+}
+
+/* The inside of a JSON string, n bytes of s. Invalid UTF-8 becomes U+FFFD;
+ * '<', '>' and '&' are escaped so that the file can sit inside a <script>
+ * element, and U+2028/2029 so that it stays valid JavaScript. */
+static void out_escaped(tl_out *o, const char *s, size_t n) {
+  const unsigned char *p = (const unsigned char *)s, *end = p + n;
+  while (p < end) {
+    const unsigned char *run = p;
+    while (p < end && !escape_class(*p))
+      p++;
+    if (p > run)
+      out_mem(o, run, (size_t)(p - run));
+    if (p == end)
+      break;
+    switch (escape_class(*p)) {
+    case 2: {
+      char e[2] = {'\\', (char)*p++};
+      out_mem(o, e, 2);
+      break;
+    }
+    case 1: out_escape_u(o, *p++); break;
+    default: {
+      size_t len = utf8_length(p, (size_t)(end - p));
+      if (!len)
+        out_lit(o, "\\ufffd"), p++;
+      else if (len == 3 && p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+        out_escape_u(o, 0x2000u + (p[2] & 0x3fu)), p += 3;
       else
-        fwrite(p, 1, n, f), p += n;
+        out_mem(o, p, len), p += len;
+    }
     }
   }
-  putc('"', f);
 }
 
-/* Microseconds with three decimals, from nanoseconds, without rounding. */
-static void put_us(FILE *f, uint64_t ns) {
-  fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+static void out_str(tl_out *o, const char *s) {
+  s = s ? s : "";
+  out_byte(o, '"');
+  out_escaped(o, s, strlen(s));
+  out_byte(o, '"');
 }
 
-/* JSON parsers stop at 2^63; larger values (damaged traces) go as strings. */
-static void put_u64(FILE *f, uint64_t v) {
-  fprintf(f, v > (uint64_t)INT64_MAX ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
-}
+/* ---- Event framing ----------------------------------------------------- */
 
-static void event_start(tl_writer *w, const char *ph, uint64_t pid, uint64_t tid) {
-  fprintf(w->f, "%s{\"ph\":\"%s\",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64, w->first ? "" : ",\n",
-          ph, pid, tid);
+static void event_start(tl_writer *w, char ph, uint64_t pid, uint64_t tid) {
+  tl_out *o = &w->out;
+  char head[] = ",\n{\"ph\":\"X\",\"pid\":";
+  head[9] = ph;
+  if (w->first) /* no separator before the first event */
+    out_mem(o, head + 2, sizeof head - 3);
+  else
+    out_lit(o, head);
   w->first = 0;
+  out_decimal(o, pid);
+  out_lit(o, ",\"tid\":");
+  out_decimal(o, tid);
 }
 
-static void field_str(FILE *f, const char *key, const char *value) {
-  fprintf(f, ",\"%s\":", key);
-  put_str(f, value);
-}
-
-static void field_u64(FILE *f, const char *key, uint64_t value) {
-  fprintf(f, ",\"%s\":", key);
-  put_u64(f, value);
-}
-
-static void field_hex(FILE *f, const char *key, uint64_t value) {
-  fprintf(f, ",\"%s\":\"0x%" PRIx64 "\"", key, value);
-}
+/* ,"key": with key a literal */
+#define out_key(o, key) out_lit((o), ",\"" key "\":")
 
 /* ---- Reading the document ---------------------------------------------- */
-
 
 /* "prog.c:37" for a document location: the directive's line when
  * attribution found it, else the line table's, else module+offset. */
@@ -246,20 +441,55 @@ static void module_label(const tl_proc *p, uint64_t codeptr, char *buf, size_t s
 
 /* Where a directive is: the document's attribution, else the runtime's
  * source string of the region, else the module offset. */
-static const char *label(tl_proc *p, uint64_t codeptr, uint32_t region) {
-  if (p->cached[0] && p->cached_codeptr == codeptr && p->cached_region == region)
-    return p->cached;
+static void make_label(const tl_proc *p, uint64_t codeptr, const char *source, char *buf,
+                       size_t size) {
   tl_label_entry key = {codeptr, NULL};
   const tl_label_entry *e =
       p->nlabels ? bsearch(&key, p->labels, p->nlabels, sizeof key, label_cmp) : NULL;
-  const char *source = region < p->nrg ? p->rg[region].source : NULL;
   if (e)
-    snprintf(p->cached, sizeof p->cached, "%s", e->label);
-  else if (source_label(source, p->cached, sizeof p->cached))
-    module_label(p, codeptr, p->cached, sizeof p->cached);
-  p->cached_codeptr = codeptr;
-  p->cached_region = region;
-  return p->cached;
+    snprintf(buf, size, "%s", e->label);
+  else if (source_label(source, buf, size))
+    module_label(p, codeptr, buf, size);
+}
+
+/* Appends s, escaped and quoted, to the text cache; 0 with its place. */
+static int cache_text(tl_out *text, const char *s, uint32_t *off, uint32_t *len) {
+  size_t start = text->len;
+  out_str(text, s);
+  if (text->failed || text->len > UINT32_MAX) {
+    text->len = start;
+    return -1;
+  }
+  *off = (uint32_t)start;
+  *len = (uint32_t)(text->len - start);
+  return 0;
+}
+
+/* The label of a directive as a JSON string; made once per code address
+ * and source string, then copied from the cache. */
+static void out_label(tl_out *o, tl_proc *p, uint64_t codeptr, uint32_t region) {
+  const char *source = region < p->nrg ? p->rg[region].source : NULL;
+  uint64_t h = (codeptr ^ (uint64_t)(uintptr_t)source * 0x9e3779b97f4a7c15u) *
+               0xff51afd7ed558ccdu;
+  size_t slot = (size_t)(h >> 54) & (TL_LABEL_SLOTS - 1);
+  tl_cached_label *c = p->label_cache;
+  while (c && c[slot].len && (c[slot].codeptr != codeptr || c[slot].source != source))
+    slot = (slot + 1) & (TL_LABEL_SLOTS - 1);
+  if (c && c[slot].len) {
+    out_mem(o, p->text.buf + c[slot].off, c[slot].len);
+    return;
+  }
+  char buf[TL_LABEL];
+  make_label(p, codeptr, source, buf, sizeof buf);
+  if (c && p->label_cache_used < TL_LABEL_SLOTS * 3 / 4 &&
+      !cache_text(&p->text, buf, &c[slot].off, &c[slot].len)) {
+    c[slot].codeptr = codeptr;
+    c[slot].source = source;
+    p->label_cache_used++;
+    out_mem(o, p->text.buf + c[slot].off, c[slot].len);
+    return;
+  }
+  out_str(o, buf);
 }
 
 /* ---- Lanes ------------------------------------------------------------- */
@@ -382,26 +612,43 @@ static int instance_event(const tl_proc *p, const json_t *inst, uint32_t *event)
   return 0;
 }
 
+static int add_mark(tl_proc *p, size_t *cap, tl_mark mark) {
+  if (p->nmarks == *cap) {
+    size_t ncap = *cap ? 2 * *cap : 64;
+    tl_mark *n = realloc(p->marks, ncap * sizeof *n);
+    if (!n)
+      return -1;
+    p->marks = n;
+    *cap = ncap;
+  }
+  p->marks[p->nmarks++] = mark;
+  return 0;
+}
+
 static int load_marks(tl_proc *p, tl_writer *w) {
   size_t i, j, cap = 0;
   const json_t *f, *inst;
+  p->nfindings = json_array_size(p->findings);
+  p->finding_info = calloc(p->nfindings + 1, sizeof *p->finding_info);
+  if (!p->finding_info)
+    return OMPLENS_REPORT_ENOMEM;
   json_array_foreach(p->findings, i, f) {
+    tl_finding *fi = &p->finding_info[i];
+    fi->category = omplens_report__str_at(f, "category");
+    fi->category_len = fi->category ? strlen(fi->category) : 0;
+    fi->category_plain = 1;
+    for (size_t k = 0; k < fi->category_len; k++)
+      fi->category_plain &= !escape_class((unsigned char)fi->category[k]) && fi->category[k] != ' ';
     json_array_foreach(json_object_get(f, "instances"), j, inst) {
       uint32_t event;
       if (instance_event(p, inst, &event)) {
         w->unmatched++;
         continue;
       }
-      if (p->nmarks == cap) {
-        cap = cap ? 2 * cap : 64;
-        tl_mark *n = realloc(p->marks, cap * sizeof *n);
-        if (!n)
-          return OMPLENS_REPORT_ENOMEM;
-        p->marks = n;
-      }
       json_t *rel = json_object_get(inst, "related_event");
-      p->marks[p->nmarks++] =
-          (tl_mark){event, (uint32_t)i, json_is_integer(rel) ? json_integer_value(rel) : -1};
+      if (add_mark(p, &cap, (tl_mark){event, (uint32_t)i,
+                                      json_is_integer(rel) ? json_integer_value(rel) : -1}))
+        return OMPLENS_REPORT_ENOMEM;
     }
   }
   if (p->nmarks)
@@ -428,6 +675,46 @@ static const char *finding_message(const json_t *f) {
   return "wasted data movement";
 }
 
+/* The args of a finding's instants that are the same for all of them. */
+static void finding_args(tl_out *o, const json_t *f) {
+  out_key(o, "message");
+  out_str(o, finding_message(f));
+  const json_t *var = json_object_get(f, "variable");
+  if (omplens_report__str_at(var, "item")) {
+    out_key(o, "variable");
+    out_str(o, omplens_report__str_at(var, "item"));
+  }
+  const char *fix = omplens_report__str_at(json_object_get(f, "fix"), "summary");
+  if (fix) {
+    out_key(o, "fix");
+    out_str(o, fix);
+  }
+  out_key(o, "finding_count");
+  out_u64(o, (uint64_t)omplens_report__int_at(f, "count"));
+  out_key(o, "finding_savings_ns");
+  out_u64(o, (uint64_t)omplens_report__int_at(f, "savings_ns"));
+}
+
+/* finding_args() of finding i, escaped once into the text cache. */
+static void out_finding_args(tl_out *o, tl_proc *p, uint32_t i) {
+  tl_finding *fi = &p->finding_info[i];
+  const json_t *f = json_array_get(p->findings, i);
+  if (!fi->len) {
+    size_t start = p->text.len;
+    finding_args(&p->text, f);
+    if (!p->text.failed && p->text.len <= UINT32_MAX) {
+      fi->off = (uint32_t)start;
+      fi->len = (uint32_t)(p->text.len - start);
+    } else {
+      p->text.len = start;
+    }
+  }
+  if (fi->len)
+    out_mem(o, p->text.buf + fi->off, fi->len);
+  else
+    finding_args(o, f);
+}
+
 /* ---- Slices ------------------------------------------------------------ */
 
 /* The host threads' process, then the device processes by slot. */
@@ -441,53 +728,71 @@ static uint64_t at(const tl_proc *p, uint64_t ns) {
   return ns > UINT64_MAX - p->offset_ns ? UINT64_MAX : ns + p->offset_ns;
 }
 
-static void slice_times(tl_writer *w, const tl_proc *p, uint64_t begin, uint64_t end) {
-  fputs(",\"ts\":", w->f);
-  put_us(w->f, at(p, begin));
-  fputs(",\"dur\":", w->f);
-  put_us(w->f, end > begin ? end - begin : 0);
+static void slice_times(tl_out *o, const tl_proc *p, uint64_t begin, uint64_t end) {
+  out_key(o, "ts");
+  out_us(o, at(p, begin));
+  out_key(o, "dur");
+  out_us(o, end > begin ? end - begin : 0);
 }
 
-/* "to a[0:n], from b[0:n]": the named map items of a region. */
-static void map_list(const tl_proc *p, const omplens_region *r, char *buf, size_t size) {
-  size_t n = 0;
-  buf[0] = 0;
-  for (uint32_t i = 0; i < r->num_args && (size_t)r->first_arg + i < p->nargs && n < size; i++) {
+/* The name of a region's map argument (";a[0:n];file;...", "a[0:n]"). */
+static int map_name(const omplens_map_arg *a, const char **name, size_t *len) {
+  if (!a->name || a->name[0] != ';')
+    return -1;
+  const char *end = strchr(a->name + 1, ';');
+  *name = a->name + 1;
+  *len = end ? (size_t)(end - *name) : strlen(*name);
+  return 0;
+}
+
+/* "to a[0:n], from b[0:n]": the named map items of a region, when any. */
+static void out_maps(tl_out *o, const tl_proc *p, const omplens_region *r) {
+  static const char *const dirs[] = {"alloc ", "to ", "from ", "tofrom "};
+  int any = 0;
+  for (uint32_t i = 0; i < r->num_args && (size_t)r->first_arg + i < p->nargs; i++) {
     const omplens_map_arg *a = &p->args[r->first_arg + i];
-    if (!a->name || a->name[0] != ';')
+    const char *name;
+    size_t len;
+    if (map_name(a, &name, &len))
       continue;
-    const char *end = strchr(a->name + 1, ';');
-    int len = end ? (int)(end - a->name - 1) : (int)strlen(a->name + 1);
-    unsigned dir = (unsigned)(a->type & (OMPLENS_MAPBIT_TO | OMPLENS_MAPBIT_FROM));
-    static const char *const dirs[] = {"alloc", "to", "from", "tofrom"};
-    n += (size_t)snprintf(buf + n, size - n, "%s%s %.*s", n ? ", " : "", dirs[dir], len,
-                          a->name + 1);
+    if (any)
+      out_lit(o, ", ");
+    else
+      out_lit(o, ",\"maps\":\"");
+    any = 1;
+    const char *dir = dirs[a->type & (OMPLENS_MAPBIT_TO | OMPLENS_MAPBIT_FROM)];
+    out_mem(o, dir, strlen(dir));
+    out_escaped(o, name, len);
   }
+  if (any)
+    out_byte(o, '"');
 }
 
 static void region_slice(tl_writer *w, tl_proc *p, size_t i) {
+  tl_out *o = &w->out;
   const omplens_region *r = &p->rg[i];
   const char *kind = omplens_construct_kind_name(r->kind);
-  event_start(w, "X", host_pid(p), (uint64_t)r->thread * TL_SUBLANES + p->rg_lane[i] + 1);
-  field_str(w->f, "name", kind ? kind : "construct");
-  field_str(w->f, "cat", "region");
-  slice_times(w, p, r->begin_ns, r->end_ns);
-  fputs(",\"args\":{\"region\":", w->f);
-  put_u64(w->f, i);
-  field_str(w->f, "directive", label(p, r->codeptr, (uint32_t)i));
-  if (r->device >= 0)
-    field_u64(w->f, "device", (uint64_t)r->device);
-  else
-    field_str(w->f, "device", "host");
-  char maps[TL_LABEL];
-  map_list(p, r, maps, sizeof maps);
-  if (maps[0])
-    field_str(w->f, "maps", maps);
+  event_start(w, 'X', host_pid(p), (uint64_t)r->thread * TL_SUBLANES + p->rg_lane[i] + 1);
+  out_key(o, "name");
+  out_str(o, kind ? kind : "construct");
+  out_lit(o, ",\"cat\":\"region\"");
+  slice_times(o, p, r->begin_ns, r->end_ns);
+  out_lit(o, ",\"args\":{\"region\":");
+  out_u64(o, i);
+  out_key(o, "directive");
+  out_label(o, p, r->codeptr, (uint32_t)i);
+  if (r->device >= 0) {
+    out_key(o, "device");
+    out_u64(o, (uint64_t)r->device);
+  } else {
+    out_lit(o, ",\"device\":\"host\"");
+  }
+  out_maps(o, p, r);
   if (r->nowait)
-    fputs(",\"nowait\":true", w->f);
+    out_lit(o, ",\"nowait\":true");
   if (r->end_ns <= r->begin_ns)
-    fputs(",\"end_recorded\":false", w->f);
-  fputs("}}", w->f);
+    out_lit(o, ",\"end_recorded\":false");
+  out_lit(o, "}}");
 }
 
 static const char *event_name(int kind) {
@@ -499,93 +804,141 @@ static const char *event_name(int kind) {
   }
 }
 
-/* The categories of the findings that name this event, "a, b". */
-static void mark_categories(const tl_proc *p, size_t m, size_t end, char *buf, size_t size) {
+/* The distinct categories of the findings marks[m, end) on one event, in
+ * document order; returns how many (at most TL_MAX_CATS). */
+static size_t mark_categories(const tl_proc *p, size_t m, size_t end,
+                              const tl_finding **cats) {
   size_t n = 0;
-  buf[0] = 0;
-  for (size_t k = m; k < end && n < size; k++) {
-    const char *c = omplens_report__str_at(json_array_get(p->findings, p->marks[k].finding), "category");
-    if (c && !strstr(buf, c))
-      n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", c);
+  for (size_t k = m; k < end && n < TL_MAX_CATS; k++) {
+    const tl_finding *c = &p->finding_info[p->marks[k].finding];
+    size_t j = 0;
+    while (c->category && j < n && strcmp(cats[j]->category, c->category))
+      j++;
+    if (c->category && j == n)
+      cats[n++] = c;
+  }
+  return n;
+}
+
+/* "a, b" (name and args) or "a,b" (cat: no spaces at all). */
+static void out_categories(tl_out *o, const tl_finding *const *cats, size_t n, int in_cat) {
+  for (size_t k = 0; k < n; k++) {
+    if (k)
+      out_mem(o, ", ", in_cat ? 1 : 2);
+    const char *c = cats[k]->category;
+    if (cats[k]->category_plain) {
+      out_mem(o, c, cats[k]->category_len);
+      continue;
+    }
+    while (*c) {
+      size_t run = in_cat ? strcspn(c, " ") : strlen(c);
+      out_escaped(o, c, run);
+      c += run;
+      while (*c == ' ')
+        c++;
+    }
   }
 }
 
-static void event_args(tl_writer *w, tl_proc *p, size_t i) {
+static void event_args(tl_out *o, tl_proc *p, size_t i) {
   const omplens_event *e = &p->ev[i];
-  fputs(",\"args\":{\"event\":", w->f);
-  put_u64(w->f, i);
+  out_lit(o, ",\"args\":{\"event\":");
+  out_u64(o, i);
   if (e->kind == OMPLENS_EV_KERNEL) {
-    if (e->bytes)
-      field_u64(w->f, "teams", e->bytes);
+    if (e->bytes) {
+      out_key(o, "teams");
+      out_u64(o, e->bytes);
+    }
   } else {
-    field_u64(w->f, "bytes", e->bytes);
-    if (e->host_addr)
-      field_hex(w->f, "host_addr", e->host_addr);
-    field_hex(w->f, "device_addr", e->dev_addr);
+    if (e->bytes || e->kind != OMPLENS_EV_DELETE) { /* a delete's size is mostly unknown */
+      out_key(o, "bytes");
+      out_u64(o, e->bytes);
+    }
+    if (e->host_addr) {
+      out_key(o, "host_addr");
+      out_hex(o, e->host_addr);
+    }
+    if (e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H) { /* its allocation has it */
+      out_key(o, "device_addr");
+      out_hex(o, e->dev_addr);
+    }
   }
-  if (e->flags & OMPLENS_EVF_HASHED)
-    field_hex(w->f, "hash", e->hash);
-  if (e->kind == OMPLENS_EV_D2D)
-    field_u64(w->f, "source_device", (uint64_t)(int64_t)e->peer_device);
+  if (e->flags & OMPLENS_EVF_HASHED) {
+    out_key(o, "hash");
+    out_hex(o, e->hash);
+  }
+  if (e->kind == OMPLENS_EV_D2D) {
+    out_key(o, "source_device");
+    out_u64(o, (uint64_t)(int64_t)e->peer_device);
+  }
   if (e->flags & OMPLENS_EVF_ASYNC)
-    fputs(",\"async\":true", w->f);
-  field_str(w->f, "directive", label(p, e->codeptr, e->region));
+    out_lit(o, ",\"async\":true");
+  out_key(o, "directive");
+  out_label(o, p, e->codeptr, e->region);
 }
 
 /* A kernel, transfer or allocation; marks[m, end) are its findings. */
 static void event_slice(tl_writer *w, tl_proc *p, size_t i, size_t m, size_t end) {
+  static const char *const group_cats[] = {"kernel", "transfer", "alloc"};
+  tl_out *o = &w->out;
   const omplens_event *e = &p->ev[i];
   int group = event_group(e->kind);
-  char cats[256], name[320], cat[320];
-  mark_categories(p, m, end, cats, sizeof cats);
-  snprintf(name, sizeof name, cats[0] ? "%s (%s)" : "%s", event_name(e->kind), cats);
-  snprintf(cat, sizeof cat, "%s%s%s", group == TL_KERNELS ? "kernel" :
-           group == TL_TRANSFERS ? "transfer" : "alloc", cats[0] ? ",finding," : "", cats);
-  for (char *c = cat; *c; c++)
-    if (*c == ' ')
-      memmove(c, c + 1, strlen(c));
-  event_start(w, "X", device_pid(p, device_slot(e->device)), tid_of(group, p->ev_lane[i]));
-  field_str(w->f, "name", name);
-  field_str(w->f, "cat", cat);
-  slice_times(w, p, e->begin_ns, e->end_ns);
-  event_args(w, p, i);
-  if (cats[0]) {
-    field_str(w->f, "finding", cats);
-    if (p->marks[m].related >= 0)
-      field_u64(w->f, "related_event", (uint64_t)p->marks[m].related);
+  const tl_finding *cats[TL_MAX_CATS];
+  size_t ncats = mark_categories(p, m, end, cats);
+  event_start(w, 'X', device_pid(p, device_slot(e->device)), tid_of(group, p->ev_lane[i]));
+  out_lit(o, ",\"name\":\"");
+  const char *name = event_name(e->kind);
+  out_escaped(o, name, strlen(name));
+  if (ncats) {
+    out_lit(o, " (");
+    out_categories(o, cats, ncats, 0);
+    out_byte(o, ')');
   }
-  fputs("}}", w->f);
+  out_lit(o, "\",\"cat\":\"");
+  out_mem(o, group_cats[group], strlen(group_cats[group]));
+  if (ncats) {
+    out_lit(o, ",finding,");
+    out_categories(o, cats, ncats, 1);
+  }
+  out_byte(o, '"');
+  slice_times(o, p, e->begin_ns, e->end_ns);
+  event_args(o, p, i);
+  if (ncats) {
+    out_lit(o, ",\"finding\":\"");
+    out_categories(o, cats, ncats, 0);
+    out_byte(o, '"');
+    if (p->marks[m].related >= 0) {
+      out_key(o, "related_event");
+      out_u64(o, (uint64_t)p->marks[m].related);
+    }
+  }
+  out_lit(o, "}}");
 }
 
 /* The instant on the device's findings track. */
 static void finding_instant(tl_writer *w, tl_proc *p, const tl_mark *mk) {
+  tl_out *o = &w->out;
   const omplens_event *e = &p->ev[mk->event];
-  const json_t *f = json_array_get(p->findings, mk->finding);
-  const char *category = omplens_report__str_at(f, "category") ? omplens_report__str_at(f, "category") : "finding";
-  char cat[128];
-  snprintf(cat, sizeof cat, "finding,%s", category);
-  event_start(w, "i", device_pid(p, device_slot(e->device)), tid_of(TL_FINDINGS, 0));
-  field_str(w->f, "name", category);
-  field_str(w->f, "cat", cat);
-  fputs(",\"s\":\"t\",\"ts\":", w->f);
-  put_us(w->f, at(p, e->begin_ns));
-  fputs(",\"args\":{\"event\":", w->f);
-  put_u64(w->f, mk->event);
-  field_str(w->f, "message", finding_message(f));
-  const json_t *var = json_object_get(f, "variable");
-  if (omplens_report__str_at(var, "item"))
-    field_str(w->f, "variable", omplens_report__str_at(var, "item"));
-  const char *fix = omplens_report__str_at(json_object_get(f, "fix"), "summary");
-  if (fix)
-    field_str(w->f, "fix", fix);
-  field_u64(w->f, "finding_count", (uint64_t)omplens_report__int_at(f, "count"));
-  field_u64(w->f, "finding_savings_ns", (uint64_t)omplens_report__int_at(f, "savings_ns"));
+  const tl_finding *fi = &p->finding_info[mk->finding];
+  const char *category = fi->category ? fi->category : "finding";
+  size_t len = fi->category ? fi->category_len : strlen(category);
+  event_start(w, 'i', device_pid(p, device_slot(e->device)), tid_of(TL_FINDINGS, 0));
+  out_lit(o, ",\"name\":\"");
+  out_escaped(o, category, len);
+  out_lit(o, "\",\"cat\":\"finding,");
+  out_escaped(o, category, len);
+  out_lit(o, "\",\"s\":\"t\",\"ts\":");
+  out_us(o, at(p, e->begin_ns));
+  out_lit(o, ",\"args\":{\"event\":");
+  out_u64(o, mk->event);
+  out_finding_args(o, p, mk->finding);
   if (mk->related >= 0 && (uint64_t)mk->related < p->nev) {
-    field_u64(w->f, "related_event", (uint64_t)mk->related);
-    fputs(",\"related_ts\":", w->f);
-    put_us(w->f, at(p, p->ev[mk->related].begin_ns));
+    out_key(o, "related_event");
+    out_u64(o, (uint64_t)mk->related);
+    out_key(o, "related_ts");
+    out_us(o, at(p, p->ev[mk->related].begin_ns));
   }
-  fputs("}}", w->f);
+  out_lit(o, "}}");
 }
 
 /* Second pass: regions and events merged in time order, each event
@@ -613,12 +966,19 @@ static void slices(tl_writer *w, tl_proc *p) {
 
 static void meta(tl_writer *w, const char *what, uint64_t pid, uint64_t tid, const char *name,
                  uint64_t sort) {
-  event_start(w, "M", pid, tid);
-  fprintf(w->f, ",\"name\":\"%s_name\",\"args\":{\"name\":", what);
-  put_str(w->f, name);
-  fputs("}}", w->f);
-  event_start(w, "M", pid, tid);
-  fprintf(w->f, ",\"name\":\"%s_sort_index\",\"args\":{\"sort_index\":%" PRIu64 "}}", what, sort);
+  tl_out *o = &w->out;
+  event_start(w, 'M', pid, tid);
+  out_lit(o, ",\"name\":\"");
+  out_mem(o, what, strlen(what));
+  out_lit(o, "_name\",\"args\":{\"name\":");
+  out_str(o, name);
+  out_lit(o, "}}");
+  event_start(w, 'M', pid, tid);
+  out_lit(o, ",\"name\":\"");
+  out_mem(o, what, strlen(what));
+  out_lit(o, "_sort_index\",\"args\":{\"sort_index\":");
+  out_u64(o, sort);
+  out_lit(o, "}}");
 }
 
 static void process_meta(tl_writer *w, const tl_proc *p, uint64_t pid, const char *what) {
@@ -680,6 +1040,9 @@ static void proc_free(tl_proc *p) {
   free(p->thr_tracks);
   free(p->labels);
   free(p->marks);
+  free(p->finding_info);
+  free(p->label_cache);
+  free(p->text.buf);
   free(p->ev_lane);
   free(p->rg_lane);
   free(p->rg_order);
@@ -695,6 +1058,7 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
   if (!p.info)
     return OMPLENS_REPORT_EINVAL;
   p.offset_ns = p.info->start_realtime_ns > origin ? p.info->start_realtime_ns - origin : 0;
+  p.label_cache = calloc(TL_LABEL_SLOTS, sizeof *p.label_cache); /* NULL: labels uncached */
   int rc = load_labels(&p, doc_proc);
   rc = rc ? rc : load_marks(&p, w);
   rc = rc ? rc : layout(&p, w);
@@ -710,33 +1074,38 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
 /* The instances of one finding of a process without trace, on the
  * findings track of its device (tid: device + 2, the host 1). */
 static void doc_only_finding(tl_writer *w, const json_t *f, uint64_t pid, uint64_t offset) {
+  tl_out *o = &w->out;
   const json_t *dev = json_object_get(f, "device"), *loc = json_object_get(f, "location");
   const char *category = omplens_report__str_at(f, "category") ? omplens_report__str_at(f, "category") : "finding";
   uint64_t tid = json_is_integer(dev) ? (uint64_t)json_integer_value(dev) + 2 : 1;
-  char cat[128], where[TL_LABEL];
+  char where[TL_LABEL];
   if (json_is_integer(dev))
     snprintf(where, sizeof where, "findings on device %" JSON_INTEGER_FORMAT,
              json_integer_value(dev));
   else
     snprintf(where, sizeof where, "findings on the host");
   meta(w, "thread", pid, tid, where, tid); /* repeated per finding: the same name */
-  snprintf(cat, sizeof cat, "finding,%s", category);
   if (doc_label(loc, where, sizeof where))
     snprintf(where, sizeof where, "%s", omplens_report__str_at(loc, "codeptr") ? omplens_report__str_at(loc, "codeptr") : "?");
   size_t j;
   const json_t *inst;
   json_array_foreach(json_object_get(f, "instances"), j, inst) {
-    event_start(w, "i", pid, tid);
-    field_str(w->f, "name", category);
-    field_str(w->f, "cat", cat);
-    fputs(",\"s\":\"t\",\"ts\":", w->f);
-    put_us(w->f, (uint64_t)omplens_report__int_at(inst, "time_ns") + offset);
-    fputs(",\"args\":{\"message\":", w->f);
-    put_str(w->f, finding_message(f));
-    field_str(w->f, "directive", where);
-    field_u64(w->f, "bytes", (uint64_t)omplens_report__int_at(inst, "bytes"));
-    field_u64(w->f, "duration_ns", (uint64_t)omplens_report__int_at(inst, "duration_ns"));
-    fputs("}}", w->f);
+    event_start(w, 'i', pid, tid);
+    out_key(o, "name");
+    out_str(o, category);
+    out_lit(o, ",\"cat\":\"finding,");
+    out_escaped(o, category, strlen(category));
+    out_lit(o, "\",\"s\":\"t\",\"ts\":");
+    out_us(o, (uint64_t)omplens_report__int_at(inst, "time_ns") + offset);
+    out_lit(o, ",\"args\":{\"message\":");
+    out_str(o, finding_message(f));
+    out_key(o, "directive");
+    out_str(o, where);
+    out_key(o, "bytes");
+    out_u64(o, (uint64_t)omplens_report__int_at(inst, "bytes"));
+    out_key(o, "duration_ns");
+    out_u64(o, (uint64_t)omplens_report__int_at(inst, "duration_ns"));
+    out_lit(o, "}}");
   }
 }
 
@@ -795,25 +1164,57 @@ static uint64_t origin_of(const json_t *procs, const omplens_trace *const *trace
   return origin == UINT64_MAX ? 0 : origin;
 }
 
+/* ,"key":"n" when n is not 0. */
+static void out_count(tl_out *o, const char *key, uint64_t n) {
+  if (!n)
+    return;
+  out_lit(o, ",\"");
+  out_mem(o, key, strlen(key));
+  out_lit(o, "\":\"");
+  out_decimal(o, n);
+  out_byte(o, '"');
+}
+
+/* What a limited document (omplens_report_document_limited) left out:
+ * findings, and instances of the findings it lists. Those are not marked. */
+static void omitted(const json_t *doc, uint64_t *findings, uint64_t *instances) {
+  size_t i, j;
+  const json_t *proc, *f;
+  *findings = *instances = 0;
+  json_array_foreach(json_object_get(doc, "processes"), i, proc) {
+    *findings += (uint64_t)omplens_report__int_at(proc, "findings_omitted");
+    json_array_foreach(json_object_get(proc, "findings"), j, f)
+      *instances += (uint64_t)omplens_report__int_at(f, "instances_omitted");
+  }
+}
+
 static void other_data(tl_writer *w, const json_t *doc, const omplens_trace *const *traces,
                        size_t n, uint64_t origin) {
+  tl_out *o = &w->out;
   const char *version = omplens_report__str_at(doc, "omplens_version");
-  fprintf(w->f, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"tool\":\"omplens\"");
-  field_str(w->f, "omplens_version", version ? version : OMPLENS_VERSION);
-  fprintf(w->f, ",\"time_origin_unix_ns\":\"%" PRIu64 "\"", origin);
+  out_lit(o, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"tool\":\"omplens\"");
+  out_key(o, "omplens_version");
+  out_str(o, version ? version : OMPLENS_VERSION);
+  out_lit(o, ",\"time_origin_unix_ns\":\"");
+  out_decimal(o, origin);
+  out_byte(o, '"');
   for (size_t i = 0; i < n; i++) {
     const omplens_trace_info *info = omplens_trace_get_info(traces[i]);
-    char key[32], value[TL_LABEL];
-    snprintf(key, sizeof key, "process_%zu", i + 1);
+    char value[TL_LABEL];
     snprintf(value, sizeof value, "%s (pid %d)%s", info && info->cmdline ? info->cmdline : "?",
              info ? (int)info->pid : 0, info && !info->complete ? ", trace incomplete" : "");
-    field_str(w->f, key, value);
+    out_lit(o, ",\"process_");
+    out_decimal(o, i + 1);
+    out_lit(o, "\":");
+    out_str(o, value);
   }
-  if (w->overflows)
-    fprintf(w->f, ",\"overlapping_slices\":\"%" PRIu64 "\"", w->overflows);
-  if (w->unmatched)
-    fprintf(w->f, ",\"unmatched_finding_instances\":\"%" PRIu64 "\"", w->unmatched);
-  fputs("}}\n", w->f);
+  uint64_t findings, instances;
+  omitted(doc, &findings, &instances);
+  out_count(o, "overlapping_slices", w->overflows);
+  out_count(o, "unmatched_finding_instances", w->unmatched);
+  out_count(o, "findings_omitted", findings);
+  out_count(o, "instances_omitted", instances);
+  out_lit(o, "}}\n");
 }
 
 int omplens_render_timeline(const json_t *doc, const omplens_trace *const *traces,
@@ -823,11 +1224,14 @@ int omplens_render_timeline(const json_t *doc, const omplens_trace *const *trace
     return OMPLENS_REPORT_EINVAL;
   const json_t *procs = json_object_get(doc, "processes");
   char *used = calloc(json_array_size(procs) + 1, 1);
-  if (!used)
+  tl_writer w = {{out, malloc(TL_OUT_BUF), 0, TL_OUT_BUF, 0}, 1, 0, 0};
+  if (!used || !w.out.buf) {
+    free(used);
+    free(w.out.buf);
     return OMPLENS_REPORT_ENOMEM;
+  }
   uint64_t origin = origin_of(procs, traces, num_traces);
-  tl_writer w = {out, 1, 0, 0};
-  fputs("{\"traceEvents\":[\n", out);
+  out_lit(&w.out, "{\"traceEvents\":[\n");
   int rc = 0;
   for (size_t i = 0; !rc && i < num_traces; i++)
     if (traces[i])
@@ -839,7 +1243,9 @@ int omplens_render_timeline(const json_t *doc, const omplens_trace *const *trace
       render_doc_only(&w, proc, num_traces + i, origin);
   free(used);
   other_data(&w, doc, traces, num_traces, origin);
-  if (!rc && (fflush(out) || ferror(out)))
+  out_flush(&w.out);
+  free(w.out.buf);
+  if (!rc && (w.out.failed || fflush(out) || ferror(out)))
     rc = OMPLENS_REPORT_EIO;
   return rc;
 }
