@@ -19,6 +19,7 @@
 #include <clang-c/Index.h>
 
 #include "directives_internal.h"
+#include "libclang_dl.h"
 
 #define NONE OMPLENS_DIRECTIVES__NONE
 #define MAX_HEADERS 64
@@ -30,6 +31,7 @@ typedef omplens_directives__file_work file_work;
 typedef omplens_directives__span span;
 
 typedef struct visit {
+  const omplens_libclang *lc;
   omplens_directives__unit *u;
   CXTranslationUnit tu;
   CXFile *cxfiles;  /* per u->files, this unit's handle */
@@ -39,21 +41,21 @@ typedef struct visit {
 
 /* ---- small helpers ---- */
 
-static char *take_string(CXString s)
+static char *take_string(const omplens_libclang *lc, CXString s)
 {
-  const char *c = clang_getCString(s);
+  const char *c = lc->getCString(s);
   char *out = c != NULL ? strdup(c) : NULL;
-  clang_disposeString(s);
+  lc->disposeString(s);
   return out;
 }
 
-static char *file_path(CXFile f)
+static char *file_path(const omplens_libclang *lc, CXFile f)
 {
-  char *real = take_string(clang_File_tryGetRealPathName(f));
+  char *real = take_string(lc, lc->File_tryGetRealPathName(f));
   if (real != NULL && real[0] != '\0')
     return real;
   free(real);
-  char *name = take_string(clang_getFileName(f));
+  char *name = take_string(lc, lc->getFileName(f));
   char *resolved = name != NULL ? realpath(name, NULL) : NULL;
   if (resolved == NULL)
     return name;
@@ -69,7 +71,7 @@ static int file_index(visit *v, CXFile f)
     return v->last_index;
   int found = -1;
   for (size_t i = 0; i < v->u->num_files && found < 0; i++)
-    if (v->cxfiles[i] != NULL && clang_File_isEqual(v->cxfiles[i], f))
+    if (v->cxfiles[i] != NULL && v->lc->File_isEqual(v->cxfiles[i], f))
       found = (int)i;
   v->last = f;
   v->last_index = found;
@@ -79,16 +81,17 @@ static int file_index(visit *v, CXFile f)
 /* The cursor's expansion extent, if it lies in one of the unit's files. */
 static file_work *extent_of(visit *v, CXCursor c, span *out)
 {
-  CXSourceRange r = clang_getCursorExtent(c);
+  const omplens_libclang *lc = v->lc;
+  CXSourceRange r = lc->getCursorExtent(c);
   CXFile f = NULL, g = NULL;
   unsigned b = 0, e = 0;
-  clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
-  clang_getExpansionLocation(clang_getRangeEnd(r), &g, NULL, NULL, &e);
+  lc->getExpansionLocation(lc->getRangeStart(r), &f, NULL, NULL, &b);
+  lc->getExpansionLocation(lc->getRangeEnd(r), &g, NULL, NULL, &e);
   int i = file_index(v, f);
   if (i < 0)
     return NULL;
   out->begin = b;
-  out->end = e >= b && (g == NULL || g == f || clang_File_isEqual(f, g)) ? e : b;
+  out->end = e >= b && (g == NULL || g == f || lc->File_isEqual(f, g)) ? e : b;
   return &v->u->files[i];
 }
 
@@ -127,11 +130,11 @@ static void statement_candidate(file_work *fw, span s)
     *best = s;
 }
 
-static int category_of(CXType t)
+static int category_of(const omplens_libclang *lc, CXType t)
 {
-  t = clang_getCanonicalType(t);
+  t = lc->getCanonicalType(t);
   if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
-    t = clang_getCanonicalType(clang_getPointeeType(t));
+    t = lc->getCanonicalType(lc->getPointeeType(t));
   switch (t.kind) {
   case CXType_ConstantArray:
   case CXType_IncompleteArray:
@@ -153,19 +156,20 @@ static int category_of(CXType t)
 
 static void add_ref(visit *v, file_work *fw, CXCursor c, uint32_t offset)
 {
-  CXCursor d = clang_getCursorReferenced(c);
-  enum CXCursorKind k = clang_getCursorKind(d);
+  const omplens_libclang *lc = v->lc;
+  CXCursor d = lc->getCursorReferenced(c);
+  enum CXCursorKind k = lc->getCursorKind(d);
   if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
     return;
-  char *name = take_string(clang_getCursorSpelling(d));
+  char *name = take_string(lc, lc->getCursorSpelling(d));
   CXFile f = NULL;
   unsigned at = 0;
-  clang_getExpansionLocation(clang_getCursorLocation(d), &f, NULL, NULL, &at);
+  lc->getExpansionLocation(lc->getCursorLocation(d), &f, NULL, NULL, &at);
   int where = file_index(v, f);
   omplens_directives__ref ref = {
       offset, omplens_directives__pool_strdup(&v->u->scratch, name),
       where >= 0 && &v->u->files[where] == fw ? at : NONE,
-      category_of(clang_getCursorType(d))};
+      category_of(lc, lc->getCursorType(d))};
   free(name);
   oom_if(v->u, ref.name == NULL ||
                    !omplens_directives__vec_push(&fw->refs, sizeof(ref), &ref));
@@ -176,7 +180,7 @@ static void loop_var(visit *v, file_work *fw, CXCursor c, CXCursor parent,
                      span s)
 {
   span ps;
-  if (clang_getCursorKind(parent) != CXCursor_ForStmt ||
+  if (v->lc->getCursorKind(parent) != CXCursor_ForStmt ||
       extent_of(v, parent, &ps) != fw || ps.begin >= s.begin)
     return;
   const char *t = fw->src.text + ps.begin;
@@ -186,7 +190,7 @@ static void loop_var(visit *v, file_work *fw, CXCursor c, CXCursor parent,
   for (size_t i = 3; i < gap; i++)
     if (t[i] != ' ' && t[i] != '\t' && t[i] != '(' && t[i] != '\n')
       return;
-  char *op = take_string(clang_getCursorSpelling(c));
+  char *op = take_string(v->lc, v->lc->getCursorSpelling(c));
   bool assign = op != NULL && strcmp(op, "=") == 0;
   free(op);
   if (assign)
@@ -196,7 +200,7 @@ static void loop_var(visit *v, file_work *fw, CXCursor c, CXCursor parent,
 
 static void add_function(visit *v, file_work *fw, CXCursor c, span s)
 {
-  char *name = take_string(clang_getCursorSpelling(c));
+  char *name = take_string(v->lc, v->lc->getCursorSpelling(c));
   omplens_directives__function f = {
       s.begin, s.end, omplens_directives__pool_strdup(&v->u->scratch, name)};
   free(name);
@@ -208,13 +212,13 @@ static enum CXChildVisitResult plain_visit(CXCursor c, CXCursor parent,
                                            CXClientData data)
 {
   visit *v = data;
-  enum CXCursorKind k = clang_getCursorKind(c);
+  enum CXCursorKind k = v->lc->getCursorKind(c);
   span s;
-  file_work *fw = clang_isPreprocessing(k) ? NULL : extent_of(v, c, &s);
+  file_work *fw = v->lc->isPreprocessing(k) ? NULL : extent_of(v, c, &s);
   if (fw == NULL || v->u->oom)
     return CXChildVisit_Continue;
   fw->ast_seen = true;
-  if (clang_isStatement(k) || clang_isExpression(k))
+  if (v->lc->isStatement(k) || v->lc->isExpression(k))
     statement_candidate(fw, s);
   if (k == CXCursor_DeclRefExpr)
     add_ref(v, fw, c, s.begin);
@@ -232,13 +236,14 @@ static enum CXChildVisitResult plain_visit(CXCursor c, CXCursor parent,
 
 static void add_directive(visit *v, file_work *fw, CXCursor c, span s)
 {
-  omplens_directives__ast_directive d = {clang_getCursorKind(c), s.begin, s.end,
+  const omplens_libclang *lc = v->lc;
+  omplens_directives__ast_directive d = {lc->getCursorKind(c), s.begin, s.end,
                                          NULL, 0};
   CXFile f = NULL;
   unsigned at = 0;
-  clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, &at);
+  lc->getSpellingLocation(lc->getCursorLocation(c), &f, NULL, NULL, &at);
   if (f != NULL) {
-    char *path = file_path(f);
+    char *path = file_path(lc, f);
     d.spelling_file = omplens_directives__pool_strdup(&v->u->scratch, path);
     d.spelling_offset = at;
     oom_if(v->u, path != NULL && d.spelling_file == NULL);
@@ -249,7 +254,7 @@ static void add_directive(visit *v, file_work *fw, CXCursor c, span s)
 
 static void add_macro_use(visit *v, file_work *fw, CXCursor c, span s)
 {
-  char *name = take_string(clang_getCursorSpelling(c));
+  char *name = take_string(v->lc, v->lc->getCursorSpelling(c));
   omplens_directives__macro_use m = {
       s.begin, s.end, omplens_directives__pool_strdup(&v->u->scratch, name)};
   free(name);
@@ -261,17 +266,18 @@ static void add_macro_use(visit *v, file_work *fw, CXCursor c, span s)
  * built by a macro of another header. */
 static void add_macro_def(visit *v, CXCursor c)
 {
-  CXSourceRange r = clang_getCursorExtent(c);
-  if (clang_Location_isInSystemHeader(clang_getRangeStart(r)))
+  const omplens_libclang *lc = v->lc;
+  CXSourceRange r = lc->getCursorExtent(c);
+  if (lc->Location_isInSystemHeader(lc->getRangeStart(r)))
     return;
   CXFile f = NULL;
   unsigned b = 0, e = 0;
-  clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
-  clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+  lc->getSpellingLocation(lc->getRangeStart(r), &f, NULL, NULL, &b);
+  lc->getSpellingLocation(lc->getRangeEnd(r), NULL, NULL, NULL, &e);
   if (f == NULL)
     return;
-  char *name = take_string(clang_getCursorSpelling(c));
-  char *path = file_path(f);
+  char *name = take_string(lc, lc->getCursorSpelling(c));
+  char *path = file_path(lc, f);
   omplens_directives__macro_def m = {
       omplens_directives__pool_strdup(&v->u->scratch, name),
       omplens_directives__pool_strdup(&v->u->scratch, path), b, e};
@@ -285,7 +291,7 @@ static enum CXChildVisitResult omp_visit(CXCursor c, CXCursor parent,
                                          CXClientData data)
 {
   visit *v = data;
-  enum CXCursorKind k = clang_getCursorKind(c);
+  enum CXCursorKind k = v->lc->getCursorKind(c);
   if (v->u->oom)
     return CXChildVisit_Break;
   if (k == CXCursor_MacroDefinition) {
@@ -302,26 +308,27 @@ static enum CXChildVisitResult omp_visit(CXCursor c, CXCursor parent,
     add_directive(v, fw, c, s);
   /* Other directives hide their bodies from the C API: nothing below. */
   bool hidden = k >= CXCursor_OMPParallelDirective && k <= CXCursor_LastStmt;
-  return clang_isPreprocessing(k) || hidden || omplens_directives__cursor_name(k)
+  return v->lc->isPreprocessing(k) || hidden || omplens_directives__cursor_name(k)
              ? CXChildVisit_Continue
              : CXChildVisit_Recurse;
 }
 
 static void add_skipped(visit *v, size_t i)
 {
+  const omplens_libclang *lc = v->lc;
   if (v->cxfiles[i] == NULL)
     return;
-  CXSourceRangeList *list = clang_getSkippedRanges(v->tu, v->cxfiles[i]);
+  CXSourceRangeList *list = lc->getSkippedRanges(v->tu, v->cxfiles[i]);
   for (unsigned k = 0; list != NULL && k < list->count; k++) {
     unsigned b = 0, e = 0;
-    clang_getFileLocation(clang_getRangeStart(list->ranges[k]), NULL, NULL, NULL, &b);
-    clang_getFileLocation(clang_getRangeEnd(list->ranges[k]), NULL, NULL, NULL, &e);
+    lc->getFileLocation(lc->getRangeStart(list->ranges[k]), NULL, NULL, NULL, &b);
+    lc->getFileLocation(lc->getRangeEnd(list->ranges[k]), NULL, NULL, NULL, &e);
     span s = {b, e};
     oom_if(v->u, !omplens_directives__vec_push(&v->u->files[i].skipped,
                                                sizeof(s), &s));
   }
   if (list != NULL)
-    clang_disposeSourceRangeList(list);
+    lc->disposeSourceRangeList(list);
 }
 
 /* ---- parsing ---- */
@@ -333,35 +340,37 @@ static void note_error(omplens_directives__unit *u, const char *msg)
     u->first_error = strdup(msg);
 }
 
-static void read_diagnostics(omplens_directives__unit *u, CXTranslationUnit tu)
+static void read_diagnostics(const omplens_libclang *lc,
+                             omplens_directives__unit *u, CXTranslationUnit tu)
 {
-  unsigned n = clang_getNumDiagnostics(tu);
+  unsigned n = lc->getNumDiagnostics(tu);
   for (unsigned i = 0; i < n; i++) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-      char *msg = take_string(clang_formatDiagnostic(
+    CXDiagnostic d = lc->getDiagnostic(tu, i);
+    if (lc->getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      char *msg = take_string(lc, lc->formatDiagnostic(
           d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn));
       note_error(u, msg != NULL ? msg : "error");
       free(msg);
     }
-    clang_disposeDiagnostic(d);
+    lc->disposeDiagnostic(d);
   }
 }
 
-static CXIndex cx_index(omplens_directive_index *ix)
+static CXIndex cx_index(const omplens_libclang *lc, omplens_directive_index *ix)
 {
   if (ix->cx == NULL)
-    ix->cx = clang_createIndex(0, 0);
+    ix->cx = lc->createIndex(0, 0);
   return ix->cx;
 }
 
-static CXTranslationUnit parse(omplens_directives__unit *u,
+static CXTranslationUnit parse(const omplens_libclang *lc,
+                               omplens_directives__unit *u,
                                const omplens_directives__args *args,
                                const char *extra, unsigned options)
 {
   size_t n = args->argv.len;
   const char **argv = malloc((n + 1) * sizeof(*argv));
-  CXIndex cx = cx_index(u->index);
+  CXIndex cx = cx_index(lc, u->index);
   if (argv == NULL || cx == NULL) {
     free(argv);
     oom_if(u, argv == NULL);
@@ -372,7 +381,7 @@ static CXTranslationUnit parse(omplens_directives__unit *u,
     argv[i] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
   argv[n] = extra;
   CXTranslationUnit tu = NULL;
-  enum CXErrorCode err = clang_parseTranslationUnit2(
+  enum CXErrorCode err = lc->parseTranslationUnit2(
       cx, u->files[0].src.path, argv, (int)n + 1, NULL, 0,
       options | CXTranslationUnit_KeepGoing, &tu);
   free(argv);
@@ -383,13 +392,14 @@ static CXTranslationUnit parse(omplens_directives__unit *u,
     note_error(u, msg);
     return NULL;
   }
-  read_diagnostics(u, tu);
+  read_diagnostics(lc, u, tu);
   return tu;
 }
 
 /* ---- the unit's files ---- */
 
 typedef struct inclusion_scan {
+  const omplens_libclang *lc;
   omplens_directives__unit *u;
   CXTranslationUnit tu;
 } inclusion_scan;
@@ -399,17 +409,18 @@ static void inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
                       CXClientData data)
 {
   inclusion_scan *is = data;
+  const omplens_libclang *lc = is->lc;
   if (depth == 0 || is->u->num_files >= MAX_HEADERS || is->u->oom)
     return;
-  CXSourceLocation start = clang_getLocationForOffset(is->tu, f, 0);
-  if (clang_Location_isInSystemHeader(start))
+  CXSourceLocation start = lc->getLocationForOffset(is->tu, f, 0);
+  if (lc->Location_isInSystemHeader(start))
     return;
   size_t size = 0;
-  const char *text = clang_getFileContents(is->tu, f, &size);
+  const char *text = lc->getFileContents(is->tu, f, &size);
   if (text == NULL || memmem(text, size, "omp", 3) == NULL ||
       memmem(text, size, "pragma", 6) == NULL)
     return;
-  char *path = file_path(f);
+  char *path = file_path(lc, f);
   if (path != NULL && omplens_directives__unit_source(is->u, path) != NULL) {
     bool known = false;
     for (size_t i = 0; i < is->u->num_files && !known; i++)
@@ -421,22 +432,23 @@ static void inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
   free(path);
 }
 
-static CXFile *file_handles(omplens_directives__unit *u, CXTranslationUnit tu)
+static CXFile *file_handles(const omplens_libclang *lc,
+                            omplens_directives__unit *u, CXTranslationUnit tu)
 {
   CXFile *files = calloc(u->num_files, sizeof(*files));
   for (size_t i = 0; files != NULL && i < u->num_files; i++)
-    files[i] = clang_getFile(tu, u->files[i].src.path);
+    files[i] = lc->getFile(tu, u->files[i].src.path);
   oom_if(u, files == NULL);
   return files;
 }
 
-static void collect(omplens_directives__unit *u, CXTranslationUnit tu,
-                    bool openmp)
+static void collect(const omplens_libclang *lc, omplens_directives__unit *u,
+                    CXTranslationUnit tu, bool openmp)
 {
-  visit v = {u, tu, file_handles(u, tu), NULL, -1};
+  visit v = {lc, u, tu, file_handles(lc, u, tu), NULL, -1};
   if (v.cxfiles == NULL)
     return;
-  clang_visitChildren(clang_getTranslationUnitCursor(tu),
+  lc->visitChildren(lc->getTranslationUnitCursor(tu),
                       openmp ? omp_visit : plain_visit, &v);
   for (size_t i = 0; openmp && i < u->num_files; i++)
     add_skipped(&v, i);
@@ -460,26 +472,34 @@ static int prepare_statements(omplens_directives__unit *u)
 int omplens_directives__ast_read(omplens_directives__unit *u,
                                  const omplens_directives__args *args)
 {
-  CXTranslationUnit omp = parse(u, args, "-fopenmp",
+  /* Without libclang the unit is read from its text alone, as when
+   * libclang cannot parse it: partial, with the reason as diagnostic. */
+  const omplens_libclang *lc = omplens_libclang_load();
+  if (lc == NULL) {
+    note_error(u, omplens_libclang_strerror());
+    return prepare_statements(u);
+  }
+  CXTranslationUnit omp = parse(lc, u, args, "-fopenmp",
                                 CXTranslationUnit_DetailedPreprocessingRecord);
-  CXTranslationUnit plain = parse(u, args, PLAIN_OPENMP, 0);
-  inclusion_scan is = {u, omp != NULL ? omp : plain};
+  CXTranslationUnit plain = parse(lc, u, args, PLAIN_OPENMP, 0);
+  inclusion_scan is = {lc, u, omp != NULL ? omp : plain};
   if (is.tu != NULL)
-    clang_getInclusions(is.tu, inclusion, &is);
+    lc->getInclusions(is.tu, inclusion, &is);
   int err = prepare_statements(u);
   if (err == 0 && omp != NULL)
-    collect(u, omp, true);
+    collect(lc, u, omp, true);
   if (err == 0 && plain != NULL)
-    collect(u, plain, false);
+    collect(lc, u, plain, false);
   if (omp != NULL)
-    clang_disposeTranslationUnit(omp);
+    lc->disposeTranslationUnit(omp);
   if (plain != NULL)
-    clang_disposeTranslationUnit(plain);
+    lc->disposeTranslationUnit(plain);
   return err != 0 || u->oom ? OMPLENS_DIRECTIVES_ENOMEM : 0;
 }
 
+/* A non-NULL index was made by a loaded libclang. */
 void omplens_directives__ast_dispose(void *cx)
 {
   if (cx != NULL)
-    clang_disposeIndex(cx);
+    omplens_libclang_load()->disposeIndex(cx);
 }

@@ -102,7 +102,8 @@ static void print_usage(FILE *out) {
           "\n"
           "Environment: OMPLENS_COLLECTOR overrides the collector library path;\n"
           "OMPLENS_LIBOMP_DIR (default " OMPLENS_LLVM_DIR "/lib) is appended to\n"
-          "LD_LIBRARY_PATH, because libomptarget finds OMPT through libomp.so there.\n",
+          "LD_LIBRARY_PATH, because libomptarget finds OMPT through libomp.so there;\n"
+          "OMPLENS_LIBCLANG names the libclang to load for reading sources.\n",
           DEFAULT_TOP);
 }
 

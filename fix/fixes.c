@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fixes_internal.h"
+#include "libclang_dl.h"
 
 const char *omplens_fix_strerror(int err) {
   switch (err) {
@@ -213,7 +214,8 @@ bool omplens_fix__file_ast(omplens_fixer *fx, omplens_fix__file *f, const char *
     f->ast_rc =
         omplens_fix__ast_parse(f->path, (const char *const *)fx->args, fx->num_args, &f->ast);
   if (f->ast_rc) {
-    *why = "libclang could not parse the file";
+    *why = omplens_libclang_load() ? "libclang could not parse the file"
+                                   : omplens_libclang_strerror();
     return false;
   }
   if (f->ast.errors) {

@@ -4,13 +4,10 @@
 # (the fixer then predicts savings with it) and after annotate/ (the
 # directive index, omplens_directives, comes with omplens_annotate).
 #
-# Needs libclang 19 (Debian libclang-19-dev) and libxxhash.
-if(NOT OMPLENS_LIBCLANG)
-  find_library(OMPLENS_LIBCLANG NAMES clang-19 clang
-               PATHS ${OMPLENS_LLVM_DIR}/lib NO_DEFAULT_PATH REQUIRED)
-endif()
-if(NOT EXISTS ${OMPLENS_LLVM_DIR}/include/clang-c/Index.h)
-  message(FATAL_ERROR "clang-c/Index.h not found in ${OMPLENS_LLVM_DIR}/include: install libclang-19-dev")
+# Needs libxxhash, and libclang 19 (Debian libclang-19-dev) through
+# omplens_libclang (annotate/directives.cmake), which loads it on first need.
+if(NOT TARGET omplens_libclang)
+  message(FATAL_ERROR "include annotate/ before fix/: omplens_fix needs omplens_libclang")
 endif()
 
 add_library(omplens_fix STATIC
@@ -24,11 +21,9 @@ add_library(omplens_fix STATIC
   ${CMAKE_CURRENT_LIST_DIR}/fixes_text.c
 )
 target_include_directories(omplens_fix PUBLIC ${CMAKE_CURRENT_LIST_DIR})
-# SYSTEM: clang-c's own headers are not held to our warning flags.
-target_include_directories(omplens_fix SYSTEM PRIVATE ${OMPLENS_LLVM_DIR}/include)
 target_link_libraries(omplens_fix
   PUBLIC omplens_annotate omplens_detect omplens_trace
-  PRIVATE ${OMPLENS_LIBCLANG} PkgConfig::XXHASH)
+  PRIVATE omplens_libclang PkgConfig::XXHASH)
 # The directive finder: part of omplens_annotate once annotate/directives.cmake
 # is included there; named here too so that the link order holds either way.
 if(TARGET omplens_directives)

@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include "fixes_internal.h"
+#include "libclang_dl.h"
 
 #define PLAIN_OPENMP "-D_OPENMP=201511"
 
 typedef struct walk {
+  const omplens_libclang *lc;
   omplens_fix__ast *a;
   size_t cap_nodes, cap_names, cap_macros;
   uint32_t *ref_loc; /* per node: the referenced declaration's offset */
@@ -28,7 +30,7 @@ typedef struct level {
 } level;
 
 static uint32_t add_name(walk *w, CXString s) {
-  const char *c = clang_getCString(s);
+  const char *c = w->lc->getCString(s);
   size_t n = c ? strlen(c) : 0;
   uint32_t at = 0;
   if (n) {
@@ -39,7 +41,7 @@ static uint32_t add_name(walk *w, CXString s) {
       char *p = realloc(w->a->names, cap);
       if (!p) {
         w->failed = 1;
-        clang_disposeString(s);
+        w->lc->disposeString(s);
         return 0;
       }
       w->a->names = p;
@@ -49,13 +51,13 @@ static uint32_t add_name(walk *w, CXString s) {
     memcpy(w->a->names + at, c, n + 1);
     w->a->names_len += n + 1;
   }
-  clang_disposeString(s);
+  w->lc->disposeString(s);
   return at;
 }
 
 static void add_macro(walk *w, CXCursor c) {
-  CXString s = clang_getCursorSpelling(c);
-  const char *name = clang_getCString(s);
+  CXString s = w->lc->getCursorSpelling(c);
+  const char *name = w->lc->getCString(s);
   if (name && *name) {
     if (w->a->num_macros == w->cap_macros) {
       size_t cap = w->cap_macros ? 2 * w->cap_macros : 256;
@@ -72,22 +74,22 @@ static void add_macro(walk *w, CXCursor c) {
     else if (w->a->num_macros < w->cap_macros)
       w->a->num_macros++;
   }
-  clang_disposeString(s);
+  w->lc->disposeString(s);
 }
 
-static uint32_t offset_of(CXSourceLocation loc) {
+static uint32_t offset_of(const omplens_libclang *lc, CXSourceLocation loc) {
   unsigned off = 0;
-  clang_getExpansionLocation(loc, NULL, NULL, NULL, &off);
+  lc->getExpansionLocation(loc, NULL, NULL, NULL, &off);
   return off;
 }
 
-static int classify_type(CXType t) {
-  t = clang_getCanonicalType(t);
+static int classify_type(const omplens_libclang *lc, CXType t) {
+  t = lc->getCanonicalType(t);
   if (t.kind == CXType_Pointer)
-    t = clang_getCanonicalType(clang_getPointeeType(t));
+    t = lc->getCanonicalType(lc->getPointeeType(t));
   else if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
            t.kind == CXType_VariableArray)
-    t = clang_getCanonicalType(clang_getArrayElementType(t));
+    t = lc->getCanonicalType(lc->getArrayElementType(t));
   else
     return OMPLENS_FIX__ELEM_UNKNOWN;
   if ((t.kind >= CXType_Bool && t.kind <= CXType_LongDouble) ||
@@ -98,8 +100,8 @@ static int classify_type(CXType t) {
   return OMPLENS_FIX__ELEM_OTHER;
 }
 
-static int binary_op(CXCursor c) {
-  enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(c);
+static int binary_op(const omplens_libclang *lc, CXCursor c) {
+  enum CXBinaryOperatorKind k = lc->getCursorBinaryOperatorKind(c);
   if (k == CXBinaryOperator_Assign)
     return OMPLENS_FIX__OP_ASSIGN;
   if (k >= CXBinaryOperator_MulAssign && k <= CXBinaryOperator_OrAssign)
@@ -114,8 +116,8 @@ static int binary_op(CXCursor c) {
   return OMPLENS_FIX__OP_OTHER;
 }
 
-static int unary_op(CXCursor c) {
-  switch (clang_getCursorUnaryOperatorKind(c)) {
+static int unary_op(const omplens_libclang *lc, CXCursor c) {
+  switch (lc->getCursorUnaryOperatorKind(c)) {
   case CXUnaryOperator_PostInc:
   case CXUnaryOperator_PostDec:
   case CXUnaryOperator_PreInc:
@@ -133,21 +135,21 @@ static int unary_op(CXCursor c) {
 }
 
 /* Node kind and operator of a cursor. */
-static void kind_of(CXCursor c, omplens_fix__node *n) {
-  enum CXCursorKind k = clang_getCursorKind(c);
+static void kind_of(const omplens_libclang *lc, CXCursor c, omplens_fix__node *n) {
+  enum CXCursorKind k = lc->getCursorKind(c);
   switch (k) {
   case CXCursor_FunctionDecl:
-    n->kind = clang_isCursorDefinition(c) ? OMPLENS_FIX__N_FUNCTION : OMPLENS_FIX__N_OTHER;
+    n->kind = lc->isCursorDefinition(c) ? OMPLENS_FIX__N_FUNCTION : OMPLENS_FIX__N_OTHER;
     return;
   case CXCursor_VarDecl:
     n->kind = OMPLENS_FIX__N_VAR;
-    n->elem = (uint8_t)classify_type(clang_getCursorType(c));
-    n->global = clang_getCursorKind(clang_getCursorSemanticParent(c)) == CXCursor_TranslationUnit ||
-                clang_Cursor_getStorageClass(c) == CX_SC_Static;
+    n->elem = (uint8_t)classify_type(lc, lc->getCursorType(c));
+    n->global = lc->getCursorKind(lc->getCursorSemanticParent(c)) == CXCursor_TranslationUnit ||
+                lc->Cursor_getStorageClass(c) == CX_SC_Static;
     return;
   case CXCursor_ParmDecl:
     n->kind = OMPLENS_FIX__N_PARM;
-    n->elem = (uint8_t)classify_type(clang_getCursorType(c));
+    n->elem = (uint8_t)classify_type(lc, lc->getCursorType(c));
     return;
   case CXCursor_EnumConstantDecl:
     n->kind = OMPLENS_FIX__N_ENUM_CONST;
@@ -201,11 +203,11 @@ static void kind_of(CXCursor c, omplens_fix__node *n) {
   case CXCursor_BinaryOperator:
   case CXCursor_CompoundAssignOperator:
     n->kind = OMPLENS_FIX__N_BINARY;
-    n->op = (uint8_t)binary_op(c);
+    n->op = (uint8_t)binary_op(lc, c);
     return;
   case CXCursor_UnaryOperator:
     n->kind = OMPLENS_FIX__N_UNARY;
-    n->op = (uint8_t)unary_op(c);
+    n->op = (uint8_t)unary_op(lc, c);
     return;
   case CXCursor_ArraySubscriptExpr:
     n->kind = OMPLENS_FIX__N_SUBSCRIPT;
@@ -232,9 +234,9 @@ static void kind_of(CXCursor c, omplens_fix__node *n) {
     n->kind = OMPLENS_FIX__N_LITERAL;
     return;
   default:
-    if (clang_isExpression(k))
+    if (lc->isExpression(k))
       n->kind = OMPLENS_FIX__N_OTHER_EXPR;
-    else if (clang_isStatement(k))
+    else if (lc->isStatement(k))
       n->kind = OMPLENS_FIX__N_OTHER_STMT;
     else
       n->kind = OMPLENS_FIX__N_OTHER;
@@ -244,6 +246,7 @@ static void kind_of(CXCursor c, omplens_fix__node *n) {
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data);
 
 static void record(walk *w, level *lv, CXCursor c) {
+  const omplens_libclang *lc = w->lc;
   omplens_fix__ast *a = w->a;
   if (a->num_nodes == w->cap_nodes) {
     size_t cap = w->cap_nodes ? 2 * w->cap_nodes : 1024;
@@ -261,11 +264,11 @@ static void record(walk *w, level *lv, CXCursor c) {
   uint32_t idx = (uint32_t)a->num_nodes++;
   omplens_fix__node *n = &a->nodes[idx];
   memset(n, 0, sizeof *n);
-  kind_of(c, n);
-  CXSourceRange r = clang_getCursorExtent(c);
-  n->begin = offset_of(clang_getRangeStart(r));
-  n->end = offset_of(clang_getRangeEnd(r));
-  n->loc = offset_of(clang_getCursorLocation(c));
+  kind_of(lc, c, n);
+  CXSourceRange r = lc->getCursorExtent(c);
+  n->begin = offset_of(lc, lc->getRangeStart(r));
+  n->end = offset_of(lc, lc->getRangeEnd(r));
+  n->loc = offset_of(lc, lc->getCursorLocation(c));
   n->parent = lv->parent;
   n->nth = lv->nth++;
   n->ref = OMPLENS_FIX__NONE;
@@ -274,14 +277,14 @@ static void record(walk *w, level *lv, CXCursor c) {
       n->kind == OMPLENS_FIX__N_VAR || n->kind == OMPLENS_FIX__N_PARM ||
       n->kind == OMPLENS_FIX__N_FUNCTION || n->kind == OMPLENS_FIX__N_ENUM_CONST ||
       n->kind == OMPLENS_FIX__N_MEMBER || n->kind == OMPLENS_FIX__N_OTHER)
-    n->name = add_name(w, clang_getCursorSpelling(c));
+    n->name = add_name(w, lc->getCursorSpelling(c));
   if (n->kind == OMPLENS_FIX__N_DECLREF || n->kind == OMPLENS_FIX__N_CALL) {
-    CXCursor d = clang_getCursorReferenced(c);
-    if (!clang_Cursor_isNull(d) && clang_Location_isFromMainFile(clang_getCursorLocation(d)))
-      w->ref_loc[idx] = offset_of(clang_getCursorLocation(d));
+    CXCursor d = lc->getCursorReferenced(c);
+    if (!lc->Cursor_isNull(d) && lc->Location_isFromMainFile(lc->getCursorLocation(d)))
+      w->ref_loc[idx] = offset_of(lc, lc->getCursorLocation(d));
   }
   level sub = {w, idx, 0};
-  clang_visitChildren(c, visit, &sub);
+  lc->visitChildren(c, visit, &sub);
 }
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data) {
@@ -290,13 +293,13 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
   walk *w = lv->w;
   if (w->failed)
     return CXChildVisit_Break;
-  enum CXCursorKind k = clang_getCursorKind(c);
+  enum CXCursorKind k = w->lc->getCursorKind(c);
   if (k == CXCursor_MacroDefinition) {
     add_macro(w, c);
     return CXChildVisit_Continue;
   }
   if (k == CXCursor_MacroExpansion || k == CXCursor_InclusionDirective ||
-      !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+      !w->lc->Location_isFromMainFile(w->lc->getCursorLocation(c)))
     return CXChildVisit_Continue;
   record(w, lv, c);
   return CXChildVisit_Continue;
@@ -351,26 +354,30 @@ static void resolve_refs(walk *w) {
   free(decls);
 }
 
-static void read_errors(omplens_fix__ast *a, CXTranslationUnit tu) {
-  unsigned n = clang_getNumDiagnostics(tu);
+static void read_errors(const omplens_libclang *lc, omplens_fix__ast *a,
+                        CXTranslationUnit tu) {
+  unsigned n = lc->getNumDiagnostics(tu);
   for (unsigned i = 0; i < n; i++) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+    CXDiagnostic d = lc->getDiagnostic(tu, i);
+    if (lc->getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
       if (!a->errors++) {
-        CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
-                                                   CXDiagnostic_DisplayColumn);
-        const char *c = clang_getCString(s);
+        CXString s = lc->formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
+                                                 CXDiagnostic_DisplayColumn);
+        const char *c = lc->getCString(s);
         a->first_error = strdup(c ? c : "error");
-        clang_disposeString(s);
+        lc->disposeString(s);
       }
     }
-    clang_disposeDiagnostic(d);
+    lc->disposeDiagnostic(d);
   }
 }
 
 int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
                            omplens_fix__ast *out) {
   memset(out, 0, sizeof *out);
+  const omplens_libclang *lc = omplens_libclang_load();
+  if (!lc)
+    return OMPLENS_FIX_EINVAL; /* as when libclang cannot parse the file */
   const char **argv = calloc(num_args + 3, sizeof *argv);
   char *dir = strdup(path);
   if (!argv || !dir) {
@@ -386,10 +393,10 @@ int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num
   argv[n++] = inc;
   for (size_t i = 0; i < num_args; i++)
     argv[n++] = args[i];
-  CXIndex cx = clang_createIndex(0, 0);
+  CXIndex cx = lc->createIndex(0, 0);
   CXTranslationUnit tu = NULL;
   enum CXErrorCode err =
-      cx ? clang_parseTranslationUnit2(
+      cx ? lc->parseTranslationUnit2(
                cx, path, argv, (int)n, NULL, 0,
                CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu)
          : CXError_Failure;
@@ -397,11 +404,11 @@ int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num
   free(dir);
   if (err != CXError_Success || !tu) {
     if (cx)
-      clang_disposeIndex(cx);
+      lc->disposeIndex(cx);
     return OMPLENS_FIX_EINVAL;
   }
-  read_errors(out, tu);
-  walk w = {out, 0, 0, 0, NULL, 0};
+  read_errors(lc, out, tu);
+  walk w = {lc, out, 0, 0, 0, NULL, 0};
   out->names = malloc(1);
   if (out->names) {
     out->names[0] = 0;
@@ -410,12 +417,12 @@ int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num
   level top = {&w, OMPLENS_FIX__NONE, 0};
   w.failed = !out->names;
   if (!w.failed)
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &top);
+    lc->visitChildren(lc->getTranslationUnitCursor(tu), visit, &top);
   if (!w.failed)
     resolve_refs(&w);
   free(w.ref_loc);
-  clang_disposeTranslationUnit(tu);
-  clang_disposeIndex(cx);
+  lc->disposeTranslationUnit(tu);
+  lc->disposeIndex(cx);
   if (w.failed) {
     omplens_fix__ast_free(out);
     return OMPLENS_FIX_ENOMEM;
@@ -678,6 +685,9 @@ int omplens_fix__openmp_errors(const char *path, const char *text, const char *c
                                size_t num_args, char **first) {
   if (first)
     *first = NULL;
+  const omplens_libclang *lc = omplens_libclang_load();
+  if (!lc)
+    return -1;
   const char **argv = calloc(num_args + 3, sizeof *argv);
   char *dir = strdup(path);
   if (!argv || !dir) {
@@ -694,9 +704,9 @@ int omplens_fix__openmp_errors(const char *path, const char *text, const char *c
   for (size_t i = 0; i < num_args; i++)
     argv[n++] = args[i];
   struct CXUnsavedFile unsaved = {path, text, (unsigned long)strlen(text)};
-  CXIndex cx = clang_createIndex(0, 0);
+  CXIndex cx = lc->createIndex(0, 0);
   CXTranslationUnit tu = NULL;
-  enum CXErrorCode err = cx ? clang_parseTranslationUnit2(cx, path, argv, (int)n, &unsaved, 1,
+  enum CXErrorCode err = cx ? lc->parseTranslationUnit2(cx, path, argv, (int)n, &unsaved, 1,
                                                           CXTranslationUnit_KeepGoing, &tu)
                             : CXError_Failure;
   free(argv);
@@ -705,15 +715,15 @@ int omplens_fix__openmp_errors(const char *path, const char *text, const char *c
   if (err == CXError_Success && tu) {
     omplens_fix__ast a;
     memset(&a, 0, sizeof a);
-    read_errors(&a, tu);
+    read_errors(lc, &a, tu);
     errors = a.errors;
     if (first)
       *first = a.first_error;
     else
       free(a.first_error);
-    clang_disposeTranslationUnit(tu);
+    lc->disposeTranslationUnit(tu);
   }
   if (cx)
-    clang_disposeIndex(cx);
+    lc->disposeIndex(cx);
   return errors;
 }

@@ -6,6 +6,7 @@
  * patch and git apply accept. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,11 @@
 static bool buf_reserve(omplens_fix__buf *b, size_t more) {
   if (b->failed)
     return false;
+  /* No object is larger (and gcc -O3 then knows memcpy's bound is sane). */
+  if (more >= PTRDIFF_MAX - b->len) {
+    b->failed = 1;
+    return false;
+  }
   if (b->len + more + 1 <= b->cap)
     return true;
   size_t cap = b->cap ? b->cap : 256;
