@@ -65,6 +65,59 @@ const char *omplens_fix__own(omplens_fixer *fx, char *s) {
   return s;
 }
 
+static size_t text_slot(const omplens_fixer *fx, const char *s, uint64_t h) {
+  size_t i = (size_t)h & (fx->cap_texts - 1);
+  while (fx->texts[i] && strcmp(fx->texts[i], s))
+    i = (i + 1) & (fx->cap_texts - 1);
+  return i;
+}
+
+static uint64_t text_hash(const char *s) {
+  uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 0x100000001b3u;
+  return h;
+}
+
+static bool texts_grow(omplens_fixer *fx) {
+  size_t cap = fx->cap_texts ? 2 * fx->cap_texts : 256;
+  const char **old = fx->texts;
+  size_t old_cap = fx->cap_texts;
+  fx->texts = calloc(cap, sizeof *fx->texts);
+  if (!fx->texts) {
+    fx->texts = old;
+    return false;
+  }
+  fx->cap_texts = cap;
+  for (size_t i = 0; i < old_cap; i++)
+    if (old[i])
+      fx->texts[text_slot(fx, old[i], text_hash(old[i]))] = old[i];
+  free(old);
+  return true;
+}
+
+/* Owns text s like omplens_fix__own, but a text already owned is returned
+ * instead (s is freed): equal texts share one copy. */
+static const char *own_text(omplens_fixer *fx, char *s) {
+  if (!s)
+    return NULL;
+  if ((fx->num_texts + 1) * 2 > fx->cap_texts && !texts_grow(fx))
+    return omplens_fix__own(fx, s);
+  uint64_t h = text_hash(s);
+  size_t i = text_slot(fx, s, h);
+  if (fx->texts[i]) {
+    free(s);
+    return fx->texts[i];
+  }
+  char *fit = realloc(s, strlen(s) + 1); /* text buffers grow by doubling */
+  const char *owned = omplens_fix__own(fx, fit ? fit : s);
+  if (owned) {
+    fx->texts[i] = owned;
+    fx->num_texts++;
+  }
+  return owned;
+}
+
 const char *omplens_fix__ownf(omplens_fixer *fx, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -159,6 +212,7 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
   for (size_t i = 0; i < fx->num_groups; i++)
     group_free(&fx->groups[i]);
   free(fx->groups);
+  free(fx->sourceless);
   free(fx->fixes);
   free(fx->fix_of_finding);
   free(fx->patch[0]);
@@ -168,6 +222,7 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
   for (size_t i = 0; i < fx->num_owned; i++)
     free(fx->owned[i]);
   free(fx->owned);
+  free(fx->texts);
   for (size_t i = 0; i < fx->num_args; i++)
     free(fx->args[i]);
   free(fx->args);
@@ -463,19 +518,21 @@ int omplens_fix__publish(omplens_fixer *fx, size_t i) {
   bool has_diff = g->kind != OMPLENS_FIX_MANUAL && g->edits.n && !g->edits.failed;
   f->kind = has_diff ? g->kind : OMPLENS_FIX_MANUAL;
   f->confidence = has_diff ? g->confidence : OMPLENS_FIXC_MANUAL;
-  f->summary = omplens_fix__own(fx, omplens_fix__buf_take(&g->summary));
+  f->summary = own_text(fx, omplens_fix__buf_take(&g->summary));
   if (has_diff) {
-    f->diff = omplens_fix__own(fx, group_diff(fx, g, 0));
-    f->diff_relative = omplens_fix__own(fx, group_diff(fx, g, 1));
+    f->diff = own_text(fx, group_diff(fx, g, 0));
+    f->diff_relative = own_text(fx, group_diff(fx, g, 1));
     if (g->note.len)
-      f->manual = omplens_fix__own(fx, omplens_fix__buf_take(&g->note));
+      f->manual = own_text(fx, omplens_fix__buf_take(&g->note));
   } else {
     omplens_fix__buf m = {0};
     omplens_fix__buf_printf(&m, "No diff: %s.", g->reason.len ? g->reason.data : "no rule applies");
     if (g->recipe.len)
       omplens_fix__buf_printf(&m, " Recipe: %s", g->recipe.data);
-    f->manual = omplens_fix__own(fx, omplens_fix__buf_take(&m));
+    f->manual = own_text(fx, omplens_fix__buf_take(&m));
   }
+  omplens_fix__buf_free(&g->reason); /* read only here */
+  omplens_fix__buf_free(&g->recipe);
   if (g->site.file) {
     f->file = g->site.file->path;
     f->line = g->site.dir ? g->site.dir->pragma.line : 0;

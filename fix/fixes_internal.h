@@ -358,7 +358,9 @@ typedef struct omplens_fix__group {
   bool unreferenced;    /* removes an item the kernel never names   */
   bool left_out;        /* its edits overlap an earlier fix's: not in
                            the merged patch                           */
-  uint64_t codeptr;     /* unreferenced groups: the kernel's address */
+  uint64_t codeptr;     /* unreferenced groups: the kernel's address;
+                           sourceless groups: the directive's        */
+  int category;         /* sourceless groups: the findings' category */
 } omplens_fix__group;
 
 struct omplens_fixer {
@@ -389,6 +391,11 @@ struct omplens_fixer {
   int derive_rc;
   omplens_fix__group *groups;
   size_t num_groups, cap_groups;
+  /* Groups of findings whose directive has no source (indices into
+   * groups): one per directive and category, so a trace without sources
+   * gets a manual recipe per directive and pattern, not per finding. */
+  size_t *sourceless;
+  size_t num_sourceless, cap_sourceless;
   omplens_fix *fixes;     /* one per group                             */
   size_t *fix_of_finding; /* index into fixes, SIZE_MAX: none          */
   char *patch[2];
@@ -397,6 +404,10 @@ struct omplens_fixer {
 
   char **owned;
   size_t num_owned, cap_owned;
+  /* Texts of published fixes, each kept once: a trace without sources
+   * gives tens of thousands of findings whose recipes read the same. */
+  const char **texts;  /* open addressing; cap_texts a power of two or 0 */
+  size_t num_texts, cap_texts;
 };
 
 /* Strings the fixer owns (NULL on ENOMEM). */

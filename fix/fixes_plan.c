@@ -325,6 +325,32 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, const omplens_
   return g;
 }
 
+/* The manual group of the findings of f's directive and category when the
+ * directive has no source: they can only share the same recipe. */
+static omplens_fix__group *sourceless_group(omplens_fixer *fx, const omplens_finding *f,
+                                            const omplens_fix__site *s) {
+  for (size_t k = 0; k < fx->num_sourceless; k++) {
+    omplens_fix__group *g = &fx->groups[fx->sourceless[k]];
+    if (g->codeptr == f->codeptr && g->category == f->category)
+      return g;
+  }
+  if (fx->num_sourceless == fx->cap_sourceless) {
+    size_t cap = fx->cap_sourceless ? 2 * fx->cap_sourceless : 16;
+    size_t *p = realloc(fx->sourceless, cap * sizeof *p);
+    if (!p)
+      return NULL;
+    fx->sourceless = p;
+    fx->cap_sourceless = cap;
+  }
+  omplens_fix__group *g = group_for(fx, OMPLENS_FIX_MANUAL, s, OMPLENS_FIX__NONE);
+  if (g) {
+    g->codeptr = f->codeptr;
+    g->category = f->category;
+    fx->sourceless[fx->num_sourceless++] = (size_t)(g - fx->groups);
+  }
+  return g;
+}
+
 static int plan_finding(omplens_fixer *fx, size_t i) {
   const omplens_finding *f = &fx->findings[i];
   omplens_fix__site s;
@@ -346,7 +372,8 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
   } else if (s.dir && s.item != SIZE_MAX) {
     intended = choose(fx, f, &s, &why); /* for the recipe */
   }
-  omplens_fix__group *g = group_for(fx, kind, &s, loop);
+  omplens_fix__group *g = f->num_instances && !s.dir ? sourceless_group(fx, f, &s)
+                                                     : group_for(fx, kind, &s, loop);
   if (!g || !add_finding(g, i, &s))
     return OMPLENS_FIX_ENOMEM;
   g->call = call;

@@ -39,67 +39,72 @@ static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
   const char *it = omplens_fix__item_text(s);
-  const char *where = s->file ? omplens_fix__short_name(s->file->path) : "the directive";
-  unsigned line = s->dir ? s->dir->pragma.line : 0;
+  /* "file:line", or no position at all rather than ":0" without a source. */
+  char where[512];
+  if (s->file && s->dir)
+    snprintf(where, sizeof where, "%s:%u", omplens_fix__short_name(s->file->path),
+             s->dir->pragma.line);
+  else
+    snprintf(where, sizeof where, "%s", s->file ? omplens_fix__short_name(s->file->path) : "the directive");
   omplens_fix__buf *r = &g->recipe;
   switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
   case OMPLENS_FIX_KEEP_RESIDENT:
   case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
     omplens_fix__buf_printf(
         r,
-        "keep %s on the device across the loop that runs %s:%u (or the loop around the call of "
+        "keep %s on the device across the loop that runs %s (or the loop around the call of "
         "its function): put `#pragma omp target data map(tofrom: %s)` around that loop, add "
         "`#pragma omp target update from(%s)` where the host reads it inside the loop and "
         "`#pragma omp target update to(%s)` after the host changes it.",
-        it, where, line, it, it, it);
+        it, where, it, it, it);
     break;
   case OMPLENS_FIX_DROP_COPY_BACK:
     omplens_fix__buf_printf(
         r,
-        "if the device never changes %s, do not copy it back at %s:%u: map it `to` instead of "
+        "if the device never changes %s, do not copy it back at %s: map it `to` instead of "
         "`tofrom`, `release` instead of `from` on an exit data, or drop it from `target update "
         "from`.",
-        it, where, line);
+        it, where);
     break;
   case OMPLENS_FIX_REMOVE_ITEM:
   case OMPLENS_FIX_REMOVE_DIRECTIVE:
   case OMPLENS_FIX_GUARD:
     if (g->unreferenced) {
       omplens_fix__buf_printf(r,
-                              "remove %s from the map clause at %s:%u once you know that neither "
+                              "remove %s from the map clause at %s once you know that neither "
                               "the kernel nor a function it calls uses it.",
-                              it, where, line);
+                              it, where);
       break;
     }
     omplens_fix__buf_printf(
         r,
-        "run the copy of %s at %s:%u only when it carries data a kernel will read: remove it "
+        "run the copy of %s at %s only when it carries data a kernel will read: remove it "
         "where it never does, or guard the directive with an if(...) clause (for example on the "
         "loop variable) where only some executions are needed; remove an unused allocation "
         "(and the data directive when it maps nothing else).",
-        it, where, line);
+        it, where);
     break;
   case OMPLENS_FIX_HOIST_ALLOC:
     omplens_fix__buf_printf(
         r,
         "allocate %s once: `#pragma omp target enter data map(alloc: %s)` before the loop around "
-        "%s:%u and `#pragma omp target exit data map(delete: %s)` after it.",
-        it, it, where, line, it);
+        "%s and `#pragma omp target exit data map(delete: %s)` after it.",
+        it, it, where, it);
     break;
   case OMPLENS_FIX_MAP_ALLOC:
     omplens_fix__buf_printf(
         r,
-        "map %s with `alloc` instead of `to` at %s:%u (no kernel reads what is sent), or move the "
+        "map %s with `alloc` instead of `to` at %s (no kernel reads what is sent), or move the "
         "directive after the host code that prepares the data.",
-        it, where, line);
+        it, where);
     break;
   case OMPLENS_FIX_ZERO_ON_DEVICE:
     omplens_fix__buf_printf(
         r,
-        "map %s with `alloc` at %s:%u and set it on the device with a kernel (a "
+        "map %s with `alloc` at %s and set it on the device with a kernel (a "
         "`target teams distribute parallel for` loop writing the value), instead of sending "
         "bytes another buffer already sent.",
-        it, where, line);
+        it, where);
     break;
   case OMPLENS_FIX_ADD_EXIT_DATA:
     omplens_fix__buf_printf(
@@ -118,9 +123,9 @@ static void recipe(omplens_fix__ctx *c) {
     else
       omplens_fix__buf_printf(
           r,
-          "look at how %s moves around %s:%u: keep it on the device between uses with a "
+          "look at how %s moves around %s: keep it on the device between uses with a "
           "`target data` region or `target enter data`/`exit data`, and copy only what changed.",
-          it, where, line);
+          it, where);
   }
 }
 
