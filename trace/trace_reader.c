@@ -32,11 +32,6 @@ typedef struct chunk_ref {
   uint64_t base_ns;
 } chunk_ref;
 
-typedef struct region_fixup {
-  size_t event;
-  uint64_t id;
-} region_fixup;
-
 /* Program address -> text, from STRING records. */
 typedef struct string_entry {
   uint64_t ptr;
@@ -55,18 +50,17 @@ struct omplens_trace {
   omplens_trace_info info;
   omplens_module *modules;
   char *strings_exe, *strings_cmd;
-  omplens_event *events;
-  size_t num_events, cap_events;
+  omplens_event *events; /* sorted by begin time, exactly num_events */
+  size_t num_events;
   omplens_region *regions;
   size_t num_regions, cap_regions;
-  region_fixup *fixups;
-  size_t num_fixups, cap_fixups;
   size_t *thread_region_base; /* first region index of each thread */
   size_t *thread_region_count;
   uint32_t num_threads;
   char *damage;
   size_t damage_len;
   unsigned damage_lines, damage_more;
+  int quiet; /* damage is not recorded (the second decoding pass) */
   uint64_t last_ns;
 };
 
@@ -148,6 +142,8 @@ static int grow(void **arr, size_t *cap, size_t need, size_t es) {
 /* Appends one line to the damage list; past MAX_DAMAGE_LINES lines are only
  * counted, except the closing ones (force), which always get in. */
 static void vdamage(omplens_trace *t, int force, const char *fmt, va_list ap) {
+  if (t->quiet)
+    return;
   if (!force && t->damage_lines >= MAX_DAMAGE_LINES) {
     t->damage_more++;
     return;
@@ -403,6 +399,36 @@ static int cmp_chunk(const void *a, const void *b) {
 
 /* ---- record decoding -------------------------------------------------- */
 
+/* The records are decoded twice. The first pass (SCAN) keeps the regions,
+ * map arguments and strings, and of each event only its begin time. The
+ * events' sorted order is computed from those times, and the second pass
+ * (PLACE) writes each event straight into its slot of an array of the exact
+ * size. Sorting the 72-byte events after one pass would need either a
+ * second array of them or an in-place permutation, whose random accesses
+ * cost more than decoding again. */
+enum pass { PASS_SCAN, PASS_PLACE };
+
+/* What a record decoder returns. */
+enum rec_result {
+  REC_OK = 0,
+  REC_BAD = -1,     /* undecodable: the rest of the chunk is skipped */
+  REC_NOMEM = -2,
+  REC_TOOBIG = -3,  /* more events than 32-bit slots can order (2^32 - 1) */
+  REC_CHANGED = -4, /* PLACE met other records than SCAN: the file changed */
+};
+
+typedef struct decoder {
+  omplens_trace *t;
+  enum pass pass;
+  size_t num_events;     /* events decoded so far in this pass */
+  uint64_t *begin;       /* SCAN: each event's begin time, in decode order */
+  size_t max_events;     /* SCAN: room in begin (bounded by the payload bytes) */
+  size_t *thread_first;  /* SCAN: first event of each thread's run of chunks */
+  size_t num_thread_runs;
+  const uint32_t *slot;  /* PLACE: each event's sorted position, in decode order */
+  size_t num_regions;    /* PLACE: regions met so far (indices as in SCAN) */
+} decoder;
+
 typedef struct thread_ctx {
   uint32_t thread;
   size_t stack[MAX_STACK];
@@ -436,16 +462,6 @@ static int dec_device(rec_ctx *r, int16_t *dev) {
   return 0;
 }
 
-static omplens_event *new_event(omplens_trace *t) {
-  if (grow((void **)&t->events, &t->cap_events, t->num_events + 1, sizeof *t->events))
-    return NULL;
-  omplens_event *e = &t->events[t->num_events++];
-  memset(e, 0, sizeof *e);
-  e->region = OMPLENS_NO_REGION;
-  e->peer_device = OMPLENS_HOST;
-  return e;
-}
-
 static void note_device(omplens_trace *t, int16_t dev) {
   if (dev >= 0 && dev + 1 > t->info.num_devices)
     t->info.num_devices = dev + 1;
@@ -456,93 +472,166 @@ static void note_time(omplens_trace *t, uint64_t ns) {
     t->last_ns = ns;
 }
 
-/* Attaches event e to its region per the record flags; -1 on a bad record,
- * -2 when out of memory. */
-static int dec_region_ref(omplens_trace *t, rec_ctx *r, thread_ctx *tc, uint8_t flags,
+/* Where the pass decodes its next event: its slot in the events (PLACE)
+ * or scratch (SCAN); NULL past the events the pass can take. */
+static omplens_event *next_event(decoder *d, omplens_event *scratch, int *why) {
+  if (d->pass == PASS_SCAN) {
+    *why = REC_TOOBIG;
+    return d->num_events < d->max_events ? scratch : NULL;
+  }
+  *why = REC_CHANGED;
+  return d->num_events < d->t->num_events ? &d->t->events[d->slot[d->num_events]] : NULL;
+}
+
+/* Ends the event that next_event() gave: SCAN keeps its begin time, PLACE
+ * gives it its construct's codeptr. */
+static void end_event(decoder *d, omplens_event *e) {
+  if (d->pass == PASS_SCAN)
+    d->begin[d->num_events] = e->begin_ns;
+  else if (e->region != OMPLENS_NO_REGION && !(e->flags & OMPLENS_EVF_OWN_CODEPTR))
+    e->codeptr = d->t->regions[e->region].codeptr;
+  d->num_events++;
+}
+
+/* Region index of an explicit id (thread << 32 | n, the thread's n-th). */
+static uint32_t region_of_id(const omplens_trace *t, uint64_t id) {
+  uint64_t th = id >> 32, k = id & 0xffffffffu;
+  if (th < t->num_threads && k >= 1 && k <= t->thread_region_count[th])
+    return (uint32_t)(t->thread_region_base[th] + k - 1);
+  return OMPLENS_NO_REGION;
+}
+
+/* Attaches event e to its region per the record flags. An explicit id can
+ * name a region of a thread decoded later, so it is resolved by PLACE. */
+static int dec_region_ref(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags,
                           omplens_event *e) {
   if ((flags & OMPLENS_TF_F_NOREGION) && (flags & OMPLENS_TF_F_REGION))
-    return -1; /* contradictory: the writer never sets both */
+    return REC_BAD; /* contradictory: the writer never sets both */
   if (flags & OMPLENS_TF_F_NOREGION)
-    return 0;
+    return REC_OK;
   if (flags & OMPLENS_TF_F_REGION) {
     uint64_t id;
     if (omplens_tf__get_uv(&r->p, r->end, &id))
-      return -1;
-    if (grow((void **)&t->fixups, &t->cap_fixups, t->num_fixups + 1, sizeof *t->fixups))
-      return -2;
-    t->fixups[t->num_fixups++] = (region_fixup){(size_t)(e - t->events), id};
-    return 0;
+      return REC_BAD;
+    if (d->pass == PASS_PLACE)
+      e->region = region_of_id(d->t, id);
+    return REC_OK;
   }
   if (tc->depth && tc->depth <= MAX_STACK)
     e->region = (uint32_t)tc->stack[tc->depth - 1];
-  return 0;
+  return REC_OK;
 }
 
-static int dec_region_begin(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
-  uint64_t ts;
-  int16_t dev;
-  int64_t dcode;
-  if (dec_time(r, &ts) || r->p >= r->end)
-    return -1;
-  uint8_t kb = *r->p++;
-  if (dec_device(r, &dev) || omplens_tf__get_sv(&r->p, r->end, &dcode))
-    return -1;
-  r->st.code += (uint64_t)dcode;
+/* SCAN: appends a region, with the entry call waiting for it. */
+static int add_region(omplens_trace *t, thread_ctx *tc, uint64_t ts, uint8_t kb, int16_t dev,
+                      uint64_t codeptr) {
   if (grow((void **)&t->regions, &t->cap_regions, t->num_regions + 1, sizeof *t->regions) ||
       t->num_regions >= OMPLENS_NO_REGION)
-    return -2;
+    return REC_NOMEM;
   if (grow((void **)&t->region_loc_ptrs, &t->cap_region_ptrs, t->num_regions + 1,
            sizeof *t->region_loc_ptrs))
-    return -2;
+    return REC_NOMEM;
   omplens_region *g = &t->regions[t->num_regions];
-  *g = (omplens_region){ts, ts, r->st.code, tc->thread, dev, (uint8_t)(kb & 0x0f),
+  *g = (omplens_region){ts, ts, codeptr, tc->thread, dev, (uint8_t)(kb & 0x0f),
                         (uint8_t)((kb >> 4) & 1), NULL, 0, 0};
   t->region_loc_ptrs[t->num_regions] = 0;
   if (tc->call_pending) {
     t->region_loc_ptrs[t->num_regions] = tc->call_loc;
     g->first_arg = (uint32_t)tc->call_first_arg;
     g->num_args = (uint32_t)(t->num_args - tc->call_first_arg);
-    tc->call_pending = 0;
   }
-  if (tc->depth < MAX_STACK)
-    tc->stack[tc->depth] = t->num_regions;
-  tc->depth++;
   t->num_regions++;
+  return REC_OK;
+}
+
+static int dec_region_begin(decoder *d, rec_ctx *r, thread_ctx *tc) {
+  omplens_trace *t = d->t;
+  uint64_t ts;
+  int16_t dev;
+  int64_t dcode;
+  if (dec_time(r, &ts) || r->p >= r->end)
+    return REC_BAD;
+  uint8_t kb = *r->p++;
+  if (dec_device(r, &dev) || omplens_tf__get_sv(&r->p, r->end, &dcode))
+    return REC_BAD;
+  r->st.code += (uint64_t)dcode;
+  size_t index;
+  if (d->pass == PASS_SCAN) {
+    int rc = add_region(t, tc, ts, kb, dev, r->st.code);
+    if (rc)
+      return rc;
+    index = t->num_regions - 1;
+  } else {
+    if (d->num_regions >= t->num_regions)
+      return REC_CHANGED;
+    index = d->num_regions++;
+  }
+  tc->call_pending = 0;
+  if (tc->depth < MAX_STACK)
+    tc->stack[tc->depth] = index;
+  tc->depth++;
   note_device(t, dev);
   note_time(t, ts);
-  return 0;
+  return REC_OK;
 }
 
-static int dec_region_end(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
+static int dec_region_end(decoder *d, rec_ctx *r, thread_ctx *tc) {
   uint64_t ts;
   if (dec_time(r, &ts))
-    return -1;
+    return REC_BAD;
   if (tc->depth) {
     tc->depth--;
-    if (tc->depth < MAX_STACK)
-      t->regions[tc->stack[tc->depth]].end_ns = ts;
+    if (tc->depth < MAX_STACK && d->pass == PASS_SCAN)
+      d->t->regions[tc->stack[tc->depth]].end_ns = ts;
   }
-  note_time(t, ts);
-  return 0;
+  note_time(d->t, ts);
+  return REC_OK;
 }
 
-static int dec_op(omplens_trace *t, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
+/* The optional fields of a data op: hash, region, own codeptr. */
+static int dec_op_extras(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags,
+                         omplens_event *e) {
+  if (flags & OMPLENS_TF_F_HASH) {
+    if (r->end - r->p < 8)
+      return REC_BAD;
+    memcpy(&e->hash, r->p, 8);
+    r->p += 8;
+    e->flags |= OMPLENS_EVF_HASHED;
+  }
+  int rc = dec_region_ref(d, r, tc, flags, e);
+  if (rc)
+    return rc;
+  if (flags & OMPLENS_TF_F_CODEPTR) {
+    int64_t dc;
+    if (omplens_tf__get_sv(&r->p, r->end, &dc))
+      return REC_BAD;
+    r->st.code += (uint64_t)dc;
+    e->codeptr = r->st.code;
+    e->flags |= OMPLENS_EVF_OWN_CODEPTR;
+  }
+  return REC_OK;
+}
+
+/* A record that fails after its fixed fields still yields its event, as
+ * far as it was decoded. */
+static int dec_op(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
   uint64_t ts, dur, bytes;
   int64_t dh, dd;
   int16_t dev, peer;
+  int rc;
   if (dec_time(r, &ts) || omplens_tf__get_uv(&r->p, r->end, &dur) || r->p >= r->end)
-    return -1;
+    return REC_BAD;
   uint8_t ob = *r->p++;
   int kind = ob & 0x3f;
   if (kind < OMPLENS_EV_ALLOC || kind > OMPLENS_EV_D2D)
-    return -1;
+    return REC_BAD;
   if (dec_device(r, &dev) || dec_device(r, &peer) ||
       omplens_tf__get_sv(&r->p, r->end, &dh) || omplens_tf__get_sv(&r->p, r->end, &dd) ||
       omplens_tf__get_uv(&r->p, r->end, &bytes))
-    return -1;
-  omplens_event *e = new_event(t);
+    return REC_BAD;
+  omplens_event scratch, *e = next_event(d, &scratch, &rc);
   if (!e)
-    return -2;
+    return rc;
   r->st.host += (uint64_t)dh;
   r->st.dev += (uint64_t)dd;
   *e = (omplens_event){.begin_ns = ts, .end_ns = ts + dur, .host_addr = r->st.host,
@@ -553,54 +642,43 @@ static int dec_op(omplens_trace *t, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
     e->flags |= OMPLENS_EVF_ASYNC;
   if (ob & OMPLENS_TF_OP_EARLY)
     e->flags |= OMPLENS_EVF_EARLY_HASH;
-  if (flags & OMPLENS_TF_F_HASH) {
-    if (r->end - r->p < 8)
-      return -1;
-    memcpy(&e->hash, r->p, 8);
-    r->p += 8;
-    e->flags |= OMPLENS_EVF_HASHED;
+  rc = dec_op_extras(d, r, tc, flags, e);
+  if (!rc) {
+    note_device(d->t, dev);
+    note_time(d->t, e->end_ns);
   }
-  int rc = dec_region_ref(t, r, tc, flags, e);
-  if (rc)
-    return rc;
-  if (flags & OMPLENS_TF_F_CODEPTR) {
-    int64_t dc;
-    if (omplens_tf__get_sv(&r->p, r->end, &dc))
-      return -1;
-    r->st.code += (uint64_t)dc;
-    e->codeptr = r->st.code;
-    e->flags |= OMPLENS_EVF_OWN_CODEPTR;
-  }
-  note_device(t, dev);
-  note_time(t, e->end_ns);
-  return 0;
+  end_event(d, e);
+  return rc;
 }
 
-static int dec_kernel(omplens_trace *t, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
+static int dec_kernel(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
   uint64_t ts, dur, teams;
   int16_t dev;
   if (dec_time(r, &ts) || omplens_tf__get_uv(&r->p, r->end, &dur) || dec_device(r, &dev) ||
       omplens_tf__get_uv(&r->p, r->end, &teams))
-    return -1;
-  omplens_event *e = new_event(t);
+    return REC_BAD;
+  int rc;
+  omplens_event scratch, *e = next_event(d, &scratch, &rc);
   if (!e)
-    return -2;
+    return rc;
   *e = (omplens_event){.begin_ns = ts, .end_ns = ts + dur, .bytes = teams,
                        .region = OMPLENS_NO_REGION, .thread = tc->thread,
                        .device = dev < 0 ? 0 : dev, .peer_device = OMPLENS_HOST,
                        .kind = OMPLENS_EV_KERNEL};
-  note_device(t, dev);
-  note_time(t, e->end_ns);
-  return dec_region_ref(t, r, tc, flags, e);
+  note_device(d->t, dev);
+  note_time(d->t, e->end_ns);
+  rc = dec_region_ref(d, r, tc, flags, e);
+  end_event(d, e);
+  return rc;
 }
 
-static int dec_device_rec(omplens_trace *t, rec_ctx *r) {
+static int dec_device_rec(decoder *d, rec_ctx *r) {
   uint64_t ts;
   int16_t dev;
   if (dec_time(r, &ts) || dec_device(r, &dev))
-    return -1;
-  note_device(t, dev);
-  return 0;
+    return REC_BAD;
+  note_device(d->t, dev);
+  return REC_OK;
 }
 
 static uint64_t mix64(uint64_t x) {
@@ -653,73 +731,86 @@ static const char *strings_get(const omplens_trace *t, uint64_t ptr) {
   return NULL;
 }
 
-static int dec_string(omplens_trace *t, rec_ctx *r) {
+static int dec_string(decoder *d, rec_ctx *r) {
   uint64_t ptr, len;
   if (omplens_tf__get_uv(&r->p, r->end, &ptr) || omplens_tf__get_uv(&r->p, r->end, &len) ||
       len > OMPLENS_TF_MAX_STRING || len > (uint64_t)(r->end - r->p))
-    return -1;
-  char *text = dup_n(r->p, (size_t)len);
+    return REC_BAD;
+  const uint8_t *s = r->p;
   r->p += len;
-  if (!text || strings_put(t, ptr, text)) {
+  if (d->pass == PASS_PLACE)
+    return REC_OK;
+  char *text = dup_n(s, (size_t)len);
+  if (!text || strings_put(d->t, ptr, text)) {
     free(text);
-    return -2;
+    return REC_NOMEM;
   }
-  return 0;
+  return REC_OK;
 }
 
-static int dec_call(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
+static int dec_call(decoder *d, rec_ctx *r, thread_ctx *tc) {
   uint64_t loc, nargs;
   int64_t dc;
   if (omplens_tf__get_uv(&r->p, r->end, &loc) || omplens_tf__get_sv(&r->p, r->end, &dc) ||
       omplens_tf__get_uv(&r->p, r->end, &nargs))
-    return -1;
+    return REC_BAD;
   r->st.code += (uint64_t)dc;
   tc->call_pending = 1;
   tc->call_loc = loc;
   tc->call_caller = r->st.code;
-  tc->call_first_arg = t->num_args;
-  return 0;
+  tc->call_first_arg = d->t->num_args;
+  return REC_OK;
 }
 
-static int dec_arg(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
+static int dec_arg(decoder *d, rec_ctx *r, thread_ctx *tc) {
+  omplens_trace *t = d->t;
   int64_t dbase, dbegin;
   uint64_t size, type, name;
   if (omplens_tf__get_sv(&r->p, r->end, &dbase) || omplens_tf__get_sv(&r->p, r->end, &dbegin) ||
       omplens_tf__get_uv(&r->p, r->end, &size) || omplens_tf__get_uv(&r->p, r->end, &type) ||
       omplens_tf__get_uv(&r->p, r->end, &name))
-    return -1;
+    return REC_BAD;
   r->st.host += (uint64_t)dbase;
-  if (!tc->call_pending)
-    return 0; /* an argument without its call: ignored */
+  if (!tc->call_pending || d->pass == PASS_PLACE)
+    return REC_OK; /* an argument without its call is ignored */
   if (t->num_args >= UINT32_MAX ||
       grow((void **)&t->args, &t->cap_args, t->num_args + 1, sizeof *t->args) ||
       grow((void **)&t->arg_name_ptrs, &t->cap_arg_ptrs, t->num_args + 1, sizeof(uint64_t)))
-    return -2;
+    return REC_NOMEM;
   t->args[t->num_args] = (omplens_map_arg){r->st.host, r->st.host + (uint64_t)dbegin, size, type,
                                            NULL};
   t->arg_name_ptrs[t->num_args++] = name;
-  return 0;
+  return REC_OK;
 }
 
-static int dec_record(omplens_trace *t, rec_ctx *r, thread_ctx *tc) {
+static int dec_record(decoder *d, rec_ctx *r, thread_ctx *tc) {
   uint8_t tag = *r->p++;
   uint8_t flags = tag & 0xf0;
   switch (tag & 0x0f) {
-  case OMPLENS_TF_REC_REGION_BEGIN: return dec_region_begin(t, r, tc);
-  case OMPLENS_TF_REC_REGION_END: return dec_region_end(t, r, tc);
-  case OMPLENS_TF_REC_OP: return dec_op(t, r, tc, flags);
-  case OMPLENS_TF_REC_KERNEL: return dec_kernel(t, r, tc, flags);
-  case OMPLENS_TF_REC_DEVICE: return dec_device_rec(t, r);
-  case OMPLENS_TF_REC_STRING: return dec_string(t, r);
-  case OMPLENS_TF_REC_CALL: return dec_call(t, r, tc);
-  case OMPLENS_TF_REC_ARG: return dec_arg(t, r, tc);
-  default: return -1;
+  case OMPLENS_TF_REC_REGION_BEGIN: return dec_region_begin(d, r, tc);
+  case OMPLENS_TF_REC_REGION_END: return dec_region_end(d, r, tc);
+  case OMPLENS_TF_REC_OP: return dec_op(d, r, tc, flags);
+  case OMPLENS_TF_REC_KERNEL: return dec_kernel(d, r, tc, flags);
+  case OMPLENS_TF_REC_DEVICE: return dec_device_rec(d, r);
+  case OMPLENS_TF_REC_STRING: return dec_string(d, r);
+  case OMPLENS_TF_REC_CALL: return dec_call(d, r, tc);
+  case OMPLENS_TF_REC_ARG: return dec_arg(d, r, tc);
+  default: return REC_BAD;
   }
 }
 
-/* Decodes one chunk; returns 0, or OMPLENS_TRACE_ENOMEM. */
-static int decode_chunk(omplens_trace *t, const source *src, const chunk_ref *c,
-                        thread_ctx *tc, uint8_t *buf) {
+static int rec_error(int rc) {
+  switch (rc) {
+  case REC_NOMEM: return OMPLENS_TRACE_ENOMEM;
+  case REC_TOOBIG: return OMPLENS_TRACE_ETOOBIG;
+  default: return OMPLENS_TRACE_EIO; /* REC_CHANGED */
+  }
+}
+
+/* Decodes one chunk; returns 0 or an OMPLENS_TRACE_E* code. */
+static int decode_chunk(decoder *d, const source *src, const chunk_ref *c, thread_ctx *tc,
+                        uint8_t *buf) {
+  omplens_trace *t = d->t;
   if (read_at(src, c->offset + sizeof(omplens_tf_chunk), buf, c->used)) {
     damage(t, "thread %u chunk %u: unreadable", c->thread, c->seq);
     return 0;
@@ -727,9 +818,9 @@ static int decode_chunk(omplens_trace *t, const source *src, const chunk_ref *c,
   rec_ctx r = {buf, buf + c->used, {c->base_ns, 0, 0, 0}};
   while (r.p < r.end) {
     const uint8_t *start = r.p;
-    int rc = dec_record(t, &r, tc);
-    if (rc == -2)
-      return OMPLENS_TRACE_ENOMEM;
+    int rc = dec_record(d, &r, tc);
+    if (rc < REC_BAD)
+      return rec_error(rc);
     if (rc) {
       damage(t, "thread %u chunk %u: undecodable record at byte %zu; rest of chunk skipped",
              c->thread, c->seq, (size_t)(start - buf));
@@ -739,46 +830,219 @@ static int decode_chunk(omplens_trace *t, const source *src, const chunk_ref *c,
   return 0;
 }
 
-static int decode_all(omplens_trace *t, const source *src, chunk_ref *refs, size_t n) {
-  if (n)
-    qsort(refs, n, sizeof *refs, cmp_chunk);
-  /* Thread ids come from the file: far beyond the chunks present they are
-   * damage, not a reason to allocate. */
-  uint64_t wanted = n ? (uint64_t)refs[n - 1].thread + 1 : 0;
-  uint32_t nthreads = (uint32_t)(wanted > n * 64 ? n * 64 : wanted);
-  uint32_t largest = 1;
-  for (size_t i = 0; i < n; i++)
-    if (refs[i].used > largest)
-      largest = refs[i].used;
-  t->thread_region_base = calloc(nthreads + 1, sizeof(size_t));
-  t->thread_region_count = calloc(nthreads + 1, sizeof(size_t));
-  uint8_t *buf = malloc(largest); /* the largest chunk, not the format's limit */
-  int rc = (!t->thread_region_base || !t->thread_region_count || !buf) ? OMPLENS_TRACE_ENOMEM : 0;
-  t->num_threads = nthreads;
+/* Starts a thread's run of chunks. SCAN records where its regions and
+ * events begin. */
+static void start_thread(decoder *d, thread_ctx *tc, uint32_t thread) {
+  memset(tc, 0, sizeof *tc);
+  tc->thread = thread;
+  tc->base = d->t->num_regions;
+  if (d->pass == PASS_SCAN) {
+    d->t->thread_region_base[thread] = d->t->num_regions;
+    d->thread_first[d->num_thread_runs++] = d->num_events;
+  }
+}
+
+/* One pass over the chunks, sorted by thread and number. */
+static int decode_all(decoder *d, const source *src, const chunk_ref *refs, size_t n,
+                      uint8_t *buf) {
+  omplens_trace *t = d->t;
   thread_ctx tc;
   memset(&tc, 0, sizeof tc);
   tc.thread = UINT32_MAX;
+  int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
-    if (refs[i].thread >= nthreads) {
+    if (refs[i].thread >= t->num_threads) {
       damage(t, "chunk at offset %llu names thread %u, far beyond the threads present: skipped",
              (unsigned long long)refs[i].offset, refs[i].thread);
       continue;
     }
     if (refs[i].thread != tc.thread) {
-      memset(&tc, 0, sizeof tc);
-      tc.thread = refs[i].thread;
-      tc.base = t->num_regions;
-      t->thread_region_base[tc.thread] = t->num_regions;
+      start_thread(d, &tc, refs[i].thread);
     } else if (refs[i].seq == refs[i - 1].seq) {
       damage(t, "thread %u: chunk %u appears twice", tc.thread, refs[i].seq);
     } else if (refs[i].seq != refs[i - 1].seq + 1) {
       damage(t, "thread %u: chunks %u to %u are missing", tc.thread, refs[i - 1].seq + 1,
              refs[i].seq - 1);
     }
-    rc = decode_chunk(t, src, &refs[i], &tc, buf);
-    t->thread_region_count[tc.thread] = t->num_regions - tc.base;
+    rc = decode_chunk(d, src, &refs[i], &tc, buf);
+    if (d->pass == PASS_SCAN)
+      t->thread_region_count[tc.thread] = t->num_regions - tc.base;
   }
-  free(buf);
+  return rc;
+}
+
+/* ---- event order ---------------------------------------------------------- */
+
+/* A thread writes its events when they end, so their begin times ascend,
+ * except for records written late (device-to-host copies hashed when their
+ * construct ends). Each thread's events are thus one ascending run plus a
+ * few late events. The late ones are sorted apart, then all the runs are
+ * merged. Ties go by decode order, as a stable sort leaves them. */
+
+static int is_late(const uint64_t *late, size_t i) {
+  return (late[i / 64] >> (i % 64)) & 1;
+}
+
+/* Marks the events that break their thread's ascending run; returns how
+ * many there are. */
+static size_t mark_late(const decoder *d, size_t n, uint64_t *late) {
+  size_t count = 0;
+  for (size_t r = 0; r < d->num_thread_runs; r++) {
+    size_t end = r + 1 < d->num_thread_runs ? d->thread_first[r + 1] : n;
+    uint64_t last = 0;
+    for (size_t i = d->thread_first[r]; i < end; i++) {
+      if (d->begin[i] >= last) {
+        last = d->begin[i];
+      } else {
+        late[i / 64] |= 1ull << (i % 64);
+        count++;
+      }
+    }
+  }
+  return count;
+}
+
+/* End of the ascending run of a[] that starts at i. */
+static size_t run_end(const uint32_t *a, size_t i, size_t m, const uint64_t *begin) {
+  while (i + 1 < m && begin[a[i + 1]] >= begin[a[i]])
+    i++;
+  return i + 1;
+}
+
+/* Merges a[lo, mid) and a[mid, hi) into out[lo, hi); ties from the left. */
+static void merge_runs(const uint32_t *a, size_t lo, size_t mid, size_t hi, uint32_t *out,
+                       const uint64_t *begin) {
+  size_t i = lo, j = mid, k = lo;
+  while (i < mid && j < hi)
+    out[k++] = begin[a[j]] < begin[a[i]] ? a[j++] : a[i++];
+  memcpy(out + k, a + i, (mid - i) * sizeof *a);
+  k += mid - i;
+  memcpy(out + k, a + j, (hi - j) * sizeof *a);
+}
+
+/* Sorts event indices by begin time, stably: merges the ascending runs they
+ * already form, pairwise, until one is left. Returns a or tmp, whichever
+ * holds the result. */
+static uint32_t *sort_stable(uint32_t *a, uint32_t *tmp, size_t m, const uint64_t *begin) {
+  for (;;) {
+    size_t runs = 0;
+    for (size_t i = 0; i < m; runs++) {
+      size_t mid = run_end(a, i, m, begin);
+      size_t hi = mid < m ? run_end(a, mid, m, begin) : m;
+      merge_runs(a, i, mid, hi, tmp, begin);
+      i = hi;
+    }
+    uint32_t *t = a;
+    a = tmp;
+    tmp = t;
+    if (runs <= 1)
+      return a;
+  }
+}
+
+/* Where the merge stands in one sorted sequence: a thread's ascending run
+ * (late events skipped) or the sorted late events. */
+typedef struct cursor {
+  uint64_t begin;
+  size_t event;    /* index in decode order */
+  size_t at, end;  /* position in the sequence */
+  const uint32_t *sorted; /* the late events; NULL for a thread's run */
+} cursor;
+
+static int cursor_less(const cursor *a, const cursor *b) {
+  return a->begin != b->begin ? a->begin < b->begin : a->event < b->event;
+}
+
+/* Moves c to the first event at or after its position; returns 0 when the
+ * sequence is exhausted. */
+static int cursor_seek(cursor *c, const uint64_t *begin, const uint64_t *late) {
+  if (c->sorted) {
+    if (c->at >= c->end)
+      return 0;
+    c->event = c->sorted[c->at];
+  } else {
+    while (c->at < c->end && is_late(late, c->at))
+      c->at++;
+    if (c->at >= c->end)
+      return 0;
+    c->event = c->at;
+  }
+  c->begin = begin[c->event];
+  return 1;
+}
+
+static void sift_down(cursor *h, size_t n, size_t i) {
+  cursor c = h[i];
+  for (;;) {
+    size_t k = 2 * i + 1;
+    if (k >= n)
+      break;
+    if (k + 1 < n && cursor_less(&h[k + 1], &h[k]))
+      k++;
+    if (!cursor_less(&h[k], &c))
+      break;
+    h[i] = h[k];
+    i = k;
+  }
+  h[i] = c;
+}
+
+/* Fills slot[] (each event's sorted position, in decode order) by merging
+ * the threads' runs and the sorted late events; returns 0 or -1 (memory). */
+static int merge_all(const decoder *d, size_t n, const uint64_t *late, const uint32_t *sorted,
+                     size_t num_late, uint32_t *slot) {
+  cursor *h = malloc((d->num_thread_runs + 1) * sizeof *h);
+  if (!h)
+    return -1;
+  size_t hn = 0;
+  for (size_t r = 0; r < d->num_thread_runs; r++) {
+    size_t end = r + 1 < d->num_thread_runs ? d->thread_first[r + 1] : n;
+    cursor c = {0, 0, d->thread_first[r], end, NULL};
+    if (cursor_seek(&c, d->begin, late))
+      h[hn++] = c;
+  }
+  cursor lc = {0, 0, 0, num_late, sorted};
+  if (cursor_seek(&lc, d->begin, late))
+    h[hn++] = lc;
+  for (size_t i = hn / 2; i-- > 0;)
+    sift_down(h, hn, i);
+  for (size_t pos = 0; hn; pos++) {
+    slot[h[0].event] = (uint32_t)pos;
+    h[0].at++;
+    if (!cursor_seek(&h[0], d->begin, late))
+      h[0] = h[--hn];
+    sift_down(h, hn, 0);
+  }
+  free(h);
+  return 0;
+}
+
+/* Computes each event's sorted position into *slot (caller frees) from the
+ * begin times of the SCAN pass, and frees those. */
+static int order_events(decoder *d, uint32_t **slot) {
+  size_t n = d->num_events;
+  int rc = OMPLENS_TRACE_ENOMEM;
+  *slot = malloc((n + 1) * sizeof **slot);
+  uint64_t *late = calloc(n / 64 + 1, sizeof *late);
+  uint32_t *list = NULL, *tmp = NULL;
+  if (*slot && late) {
+    size_t num_late = mark_late(d, n, late);
+    list = malloc((num_late + 1) * sizeof *list);
+    tmp = malloc((num_late + 1) * sizeof *tmp);
+    if (list && tmp) {
+      for (size_t i = 0, k = 0; i < n; i++)
+        if (is_late(late, i))
+          list[k++] = (uint32_t)i;
+      const uint32_t *sorted = sort_stable(list, tmp, num_late, d->begin);
+      if (!merge_all(d, n, late, sorted, num_late, *slot))
+        rc = 0;
+    }
+  }
+  free(list);
+  free(tmp);
+  free(late);
+  free(d->begin);
+  d->begin = NULL;
   return rc;
 }
 
@@ -820,73 +1084,19 @@ static int merge_directive_copies(omplens_trace *t) {
   return 0;
 }
 
+/* After SCAN: regions and arguments get their strings, and copies of one
+ * directive one codeptr (which PLACE then gives the events). */
 static void resolve_regions(omplens_trace *t) {
-  for (size_t i = 0; i < t->num_fixups; i++) {
-    uint64_t id = t->fixups[i].id;
-    uint64_t th = id >> 32, k = id & 0xffffffffu;
-    if (th < t->num_threads && k >= 1 && k <= t->thread_region_count[th])
-      t->events[t->fixups[i].event].region = (uint32_t)(t->thread_region_base[th] + k - 1);
-  }
   for (size_t i = 0; i < t->num_regions; i++)
     t->regions[i].source = strings_get(t, t->region_loc_ptrs[i]);
   if (merge_directive_copies(t))
     damage(t, "out of memory while merging copies of one directive");
-  for (size_t i = 0; i < t->num_events; i++) {
-    omplens_event *e = &t->events[i];
-    if (e->region != OMPLENS_NO_REGION && !(e->flags & OMPLENS_EVF_OWN_CODEPTR))
-      e->codeptr = t->regions[e->region].codeptr;
-  }
   for (size_t i = 0; i < t->num_args; i++)
     t->args[i].name = strings_get(t, t->arg_name_ptrs[i]);
   free(t->region_loc_ptrs);
   free(t->arg_name_ptrs);
   t->region_loc_ptrs = NULL;
   t->arg_name_ptrs = NULL;
-}
-
-typedef struct sort_key {
-  uint64_t begin;
-  uint64_t index;
-} sort_key;
-
-static int cmp_key(const void *a, const void *b) {
-  const sort_key *x = a, *y = b;
-  if (x->begin != y->begin)
-    return x->begin < y->begin ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* Sorts events by begin time, stably, permuting in place by cycles so that
- * only 16 bytes per event of extra memory are needed. */
-static int sort_events(omplens_trace *t) {
-  size_t n = t->num_events;
-  if (n < 2)
-    return 0;
-  sort_key *k = malloc(n * sizeof *k);
-  if (!k)
-    return OMPLENS_TRACE_ENOMEM;
-  for (size_t i = 0; i < n; i++)
-    k[i] = (sort_key){t->events[i].begin_ns, i};
-  if (n) /* qsort wants a non-NULL base even for 0 items */
-    qsort(k, n, sizeof *k, cmp_key);
-  for (size_t i = 0; i < n; i++) {
-    if (k[i].index == i || k[i].index == SIZE_MAX)
-      continue;
-    omplens_event tmp = t->events[i];
-    size_t dst = i;
-    for (;;) {
-      size_t src_i = k[dst].index;
-      k[dst].index = SIZE_MAX;
-      if (src_i == i) {
-        t->events[dst] = tmp;
-        break;
-      }
-      t->events[dst] = t->events[src_i];
-      dst = src_i;
-    }
-  }
-  free(k);
-  return 0;
 }
 
 static void finish_info(omplens_trace *t) {
@@ -904,6 +1114,79 @@ static void finish_info(omplens_trace *t) {
     damage_final(t, "... and %u more problems", t->damage_more);
 }
 
+/* SCAN pass; sizes and fills the thread tables and the begin times. */
+static int scan_records(decoder *d, const source *src, const chunk_ref *refs, size_t n,
+                        uint8_t *buf) {
+  omplens_trace *t = d->t;
+  /* An event record takes at least 5 bytes, so the payload bounds the events. */
+  uint64_t payload = 0;
+  for (size_t i = 0; i < n; i++)
+    payload += refs[i].used;
+  uint64_t most = payload / 5 + 1;
+  d->max_events = most < UINT32_MAX ? (size_t)most : UINT32_MAX;
+  d->begin = malloc(d->max_events * sizeof *d->begin); /* only what is used gets touched */
+  d->thread_first = malloc((n + 1) * sizeof *d->thread_first);
+  if (!d->begin || !d->thread_first)
+    return OMPLENS_TRACE_ENOMEM;
+  int rc = decode_all(d, src, refs, n, buf);
+  t->num_events = d->num_events;
+  return rc;
+}
+
+/* PLACE pass: decodes the events again, each into its sorted slot. */
+static int place_events(omplens_trace *t, const source *src, const chunk_ref *refs, size_t n,
+                        uint8_t *buf, const uint32_t *slot) {
+  if (!t->num_events)
+    return 0;
+  t->events = malloc(t->num_events * sizeof *t->events);
+  if (!t->events)
+    return OMPLENS_TRACE_ENOMEM;
+  decoder d = {.t = t, .pass = PASS_PLACE, .slot = slot};
+  t->quiet = 1; /* SCAN reported the damage */
+  int rc = decode_all(&d, src, refs, n, buf);
+  t->quiet = 0;
+  if (!rc && (d.num_events != t->num_events || d.num_regions != t->num_regions))
+    rc = OMPLENS_TRACE_EIO;
+  if (rc == OMPLENS_TRACE_EIO)
+    errno = EAGAIN; /* the file changed between the passes: reading again may work */
+  return rc;
+}
+
+static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, size_t n) {
+  if (n)
+    qsort(refs, n, sizeof *refs, cmp_chunk);
+  /* Thread ids come from the file: far beyond the chunks present they are
+   * damage, not a reason to allocate. */
+  uint64_t wanted = n ? (uint64_t)refs[n - 1].thread + 1 : 0;
+  uint32_t nthreads = (uint32_t)(wanted > n * 64 ? n * 64 : wanted);
+  uint32_t largest = 1;
+  for (size_t i = 0; i < n; i++)
+    if (refs[i].used > largest)
+      largest = refs[i].used;
+  t->thread_region_base = calloc((size_t)nthreads + 1, sizeof(size_t));
+  t->thread_region_count = calloc((size_t)nthreads + 1, sizeof(size_t));
+  t->num_threads = nthreads;
+  uint8_t *buf = malloc(largest); /* the largest chunk, not the format's limit */
+  decoder d = {.t = t, .pass = PASS_SCAN};
+  uint32_t *slot = NULL;
+  int rc = (!t->thread_region_base || !t->thread_region_count || !buf) ? OMPLENS_TRACE_ENOMEM : 0;
+  if (!rc)
+    rc = scan_records(&d, src, refs, n, buf);
+  /* Ordering comes before resolve_regions(): once that frees its large table,
+   * glibc serves slot from the heap, which keeps it resident after free. */
+  if (!rc)
+    rc = order_events(&d, &slot);
+  if (!rc)
+    resolve_regions(t);
+  free(d.begin);
+  free(d.thread_first);
+  if (!rc)
+    rc = place_events(t, src, refs, n, buf, slot);
+  free(slot);
+  free(buf);
+  return rc;
+}
+
 static int read_trace(omplens_trace *t, const source *src) {
   uint32_t hdr_bytes = 0;
   int rc = read_header(t, src, &hdr_bytes);
@@ -914,14 +1197,8 @@ static int read_trace(omplens_trace *t, const source *src) {
   int oom = 0;
   for (uint64_t off = hdr_bytes; off < src->size && !oom;)
     off += scan_one(t, src, off, &refs, &n, &cap, &oom);
-  rc = oom ? OMPLENS_TRACE_ENOMEM : decode_all(t, src, refs, n);
+  rc = oom ? OMPLENS_TRACE_ENOMEM : read_records(t, src, refs, n);
   free(refs);
-  if (!rc) {
-    resolve_regions(t);
-    rc = sort_events(t);
-  }
-  free(t->fixups);
-  t->fixups = NULL;
   if (!rc)
     finish_info(t);
   return rc;
@@ -976,7 +1253,6 @@ void omplens_trace_close(omplens_trace *t) {
   free(t->strings_cmd);
   free(t->events);
   free(t->regions);
-  free(t->fixups);
   free(t->thread_region_base);
   free(t->thread_region_count);
   free(t->damage);

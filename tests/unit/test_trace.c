@@ -746,6 +746,65 @@ static void test_deep_nesting(void **state) {
   expect_free(x);
 }
 
+/* One op outside any construct, at begin (relative to the trace start). */
+static void x_op_at(expect *x, omplens_tw_stream *s, uint64_t begin, uint64_t tag) {
+  omplens_tw_op op = make_op(tag % 2 ? OMPLENS_EV_H2D : OMPLENS_EV_D2H, START_NS + begin, tag % 7,
+                             (int)(tag % 3), 0x10000 + tag * 64, 0x20000 + tag, tag, 0);
+  x_op(x, s, &op);
+}
+
+/* The reader orders events without sorting them: each thread's ascending
+ * run is merged with its late events (written after later ones), sorted
+ * apart. Here are late events in every arrangement, and ties within and
+ * across threads, which must stay in decode order (thread, then record). */
+static void test_order_late_events_and_ties(void **state) {
+  enum { THREADS = 6 };
+  const char *path = tmp_path("order.trace");
+  omplens_tw w;
+  omplens_tw_stream *s = calloc(THREADS, sizeof *s);
+  assert_non_null(s);
+  expect *x = expect_new();
+  open_writer(&w, path, SMALL_CHUNK);
+  for (int i = 0; i < THREADS; i++)
+    omplens_tw_stream_init(&s[i], &w, 100 + (uint64_t)i);
+  uint64_t tag = 0;
+  /* Thread 0: ascending, with a late event every 5th, some tied with
+   * earlier ones of the run and of thread 2. */
+  for (uint64_t i = 0; i < 1000; i++)
+    x_op_at(x, &s[0], i % 5 == 4 ? (i - 3) * 10 : i * 10, tag++);
+  /* Thread 1: descending: every event but the first is late. */
+  for (uint64_t i = 0; i < 1000; i++)
+    x_op_at(x, &s[1], 10000 - i * 10, tag++);
+  /* Thread 2: one time for all, which thread 0 has too. */
+  for (uint64_t i = 0; i < 300; i++)
+    x_op_at(x, &s[2], 1000, tag++);
+  /* Thread 3: no event; thread 4: one, at time 0. */
+  x_device(x, &s[3], START_NS + 5, 1);
+  x_op_at(x, &s[4], 0, tag++);
+  /* Thread 5: times from a small range, in random order, and kernels. */
+  uint64_t rnd = 0x9e3779b97f4a7c15ull;
+  for (uint64_t i = 0; i < 2000; i++) {
+    rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t t = (rnd >> 33) % 700;
+    if (i % 9 == 0)
+      x_kernel(x, &s[5], START_NS + t, START_NS + t + 3, 1, i, 0);
+    else
+      x_op_at(x, &s[5], t, tag++);
+  }
+  for (int i = 0; i < THREADS; i++)
+    omplens_tw_stream_finish(&s[i]);
+  assert_true(s[0].seq >= 2 && s[1].seq >= 2 && s[5].seq >= 2);
+  assert_int_equal(omplens_tw_close(&w, START_NS + 100000, 0), 0);
+
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  assert_null(omplens_trace_damage(tr));
+  assert_trace_matches(tr, x);
+  omplens_trace_close(tr);
+  expect_free(x);
+  free(s);
+}
+
 /* ---- damaged input: helpers ------------------------------------------------ */
 
 /* What every successfully opened trace must satisfy, damaged or not. */
@@ -1198,6 +1257,7 @@ int main(void) {
       cmocka_unit_test(test_no_events),
       cmocka_unit_test(test_concurrent_streams),
       cmocka_unit_test(test_deep_nesting),
+      cmocka_unit_test(test_order_late_events_and_ties),
       cmocka_unit_test(test_every_prefix),
       cmocka_unit_test(test_bad_chunk_magic),
       cmocka_unit_test(test_used_beyond_capacity),
