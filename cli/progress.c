@@ -1,6 +1,6 @@
 /* Progress line (progress.h). The work never waits for the terminal: it
- * only swaps in a new stage text, and a thread that wakes five times a
- * second prints the current one. */
+ * only swaps in a new stage text and wakes a thread, which prints the
+ * current one then and five times a second. */
 #include "progress.h"
 
 #include <pthread.h>
@@ -76,6 +76,7 @@ void omplens_progress_stage(const char *fmt, ...) {
   va_end(ap);
   pthread_mutex_lock(&progress.lock);
   memcpy(progress.stage, text, sizeof text);
+  pthread_cond_signal(&progress.wake); /* shown at once, once past the delay */
   pthread_mutex_unlock(&progress.lock);
 }
 

@@ -22,7 +22,8 @@ OMPLENS_PROGRESS_AFTER_MS=0 script -qec \
   "'$omplens' report --outputs json,summary -o '$work/tty' '$work/big.trace'" /dev/null \
   >"$work/tty.out" 2>&1
 grep -q $'\romplens: [a-z]' "$work/tty.out" || fail "no progress line on a terminal"
-grep -q 'findings.json\|finding wasted' "$work/tty.out" || fail "progress line names no stage"
+grep -q $'\romplens: \\(reading\\|finding wasted\\|attributing\\|building\\|writing\\) ' "$work/tty.out" ||
+  fail "progress line names no stage"
 grep -q $'\r\033\\[K' "$work/tty.out" || fail "progress line not cleared"
 [ -s "$work/tty/findings.json" ] || fail "no findings.json from the terminal run"
 
