@@ -2,9 +2,9 @@
  * (writer) and the analysis side (reader). The format is described in
  * docs/trace-format.md.
  *
- * Reader API: a trace is read whole into memory, decoded into one array of
+ * Reader API: a trace is decoded, chunk by chunk, into one array of
  * normalized events sorted by begin time, plus a table of construct
- * instances ("regions"). Every function returns 0 or a negative
+ * instances ("regions"); the file itself is not kept in memory. Every function returns 0 or a negative
  * OMPLENS_TRACE_E* code; omplens_trace_strerror() explains a code. */
 #ifndef OMPLENS_TRACE_H
 #define OMPLENS_TRACE_H
