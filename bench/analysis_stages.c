@@ -2,9 +2,10 @@
  * stage, in one process. The stages call the library functions that
  * `omplens report` calls, in its order: read the trace, run the detectors,
  * create the annotator (source locations, map names) and the fixer, build
- * the findings document, write each output from it (findings.json,
- * summary.txt, findings.sarif, timeline.json, report.md, report.html,
- * fixes.patch), free them.
+ * the pages' limited findings document, write each output (findings.json
+ * streamed, summary.txt, findings.sarif, timeline.json, report.md,
+ * report.html, fixes.patch), free them. Unlike `omplens report`, which
+ * writes timeline.json on a second thread, every output is a stage here.
  *
  *   analysis_stages [-r | -d] TRACE OUTDIR
  *
@@ -13,12 +14,14 @@
  * stage it prints the wall time, events per second where the work grows with
  * the events, the process's resident memory after the stage and its peak so
  * far (bytes and bytes per event). Outputs go to OUTDIR. */
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,7 +32,8 @@
 #include "omplens_report.h"
 #include "omplens_trace.h"
 
-enum exit_code { EXIT_OK = 0, EXIT_USAGE = 64, EXIT_DATAERR = 65, EXIT_SOFTWARE = 70 };
+enum exit_code { EXIT_OK = 0, EXIT_USAGE = 64, EXIT_DATAERR = 65, EXIT_SOFTWARE = 70,
+                 EXIT_CANTCREAT = 73 };
 
 typedef struct stage_clock {
   struct timespec start;
@@ -86,9 +90,7 @@ typedef struct output_ctx {
   omplens_fixer *fixer; /* may be NULL */
 } output_ctx;
 
-static int write_json(const output_ctx *c, FILE *f) {
-  return json_dumpf(c->doc, f, JSON_INDENT(2) | JSON_ENSURE_ASCII) ? OMPLENS_REPORT_EIO : 0;
-}
+static int write_json(const output_ctx *c, FILE *f) { return omplens_report_stream_json(c->in, f); }
 
 static int write_summary(const output_ctx *c, FILE *f) {
   return omplens_report_print_text(c->in, f, 10);
@@ -177,7 +179,8 @@ static int report(omplens_trace *t, const omplens_analysis *a, const char *outdi
   omplens_report_process proc = {.trace = t, .analysis = a, .annotator = at, .fixer = fx};
   omplens_report_input in = {.procs = &proc, .num_procs = 1, .program_exit_status = -1};
   stage_start(c);
-  json_t *doc = omplens_report_document(&in);
+  json_t *doc = omplens_report_document_limited(&in, OMPLENS_RENDER_MAX_FINDINGS,
+                                                OMPLENS_RENDER_MAX_INSTANCES);
   stage_print(c, "document", 1);
   const omplens_trace *traces[1] = {t};
   output_ctx oc = {&in, doc, traces, fx};
@@ -223,6 +226,10 @@ int main(int argc, char **argv) {
     return EXIT_USAGE;
   }
   const char *trace_path = argv[1 + opt], *outdir = argv[2 + opt];
+  if (mkdir(outdir, 0777) && errno != EEXIST) {
+    fprintf(stderr, "analysis_stages: cannot create %s: %s\n", outdir, strerror(errno));
+    return EXIT_CANTCREAT;
+  }
   stage_clock c = {0};
   omplens_trace *t;
   stage_start(&c);

@@ -354,11 +354,6 @@ static int handle_input(loaded *l, const char *path) {
   return S_ISDIR(st.st_mode) ? handle_trace_dir(l, path) : handle_trace_file(l, path);
 }
 
-/* Findings per process and instances per finding that report.html,
- * report.md, findings.sarif and timeline.json show. */
-#define RENDER_MAX_FINDINGS 1000
-#define RENDER_MAX_INSTANCES 100
-
 /* What every output writer gets. */
 typedef struct output_ctx {
   const omplens_report_input *in;
@@ -517,7 +512,8 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
     return EXIT_CANTCREAT;
   omplens_progress_stage("building the report");
   /* The pages list the findings that save most; findings.json has all. */
-  json_t *doc = omplens_report_document_limited(&in, RENDER_MAX_FINDINGS, RENDER_MAX_INSTANCES);
+  json_t *doc = omplens_report_document_limited(&in, OMPLENS_RENDER_MAX_FINDINGS,
+                                                OMPLENS_RENDER_MAX_INSTANCES);
   if (!doc) {
     error("out of memory");
     return EXIT_SOFTWARE;
