@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Analysis speed and memory of `omplens report` on synthetic traces.
-# usage: bench/analysis.sh BUILD_DIR [EVENTS[c]...]
-#        (default: 1000000 10000000 1000000c)
+# usage: bench/analysis.sh BUILD_DIR [EVENTS[c][r]...]
+#        (default: 1000000 10000000 1000000c 1000000r)
 #
 # For each EVENTS: bench/gen_trace writes a deterministic trace (seed 1, 4
 # threads, 4 devices, 30% of copies in with unchanged content) into a
 # temporary directory (a trailing c adds gen_trace -c: the entry-call and
-# map-argument records of a preloaded collector, omplens run's default); then
+# map-argument records of a preloaded collector, omplens run's default; an r
+# adds gen_trace -r: directives map random buffers, the stress mix with
+# ~66,000 findings per million events); then
 #   omplens report -q -o TMP TRACE
 # runs under /usr/bin/time -v (Debian package `time`) inside bench/walltime,
 # and the script prints events per second (events / wall time of the whole
@@ -26,7 +28,7 @@ fi
 build=$(cd "$1" && pwd)
 shift
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(1000000 10000000 1000000c)
+[ ${#sizes[@]} -gt 0 ] || sizes=(1000000 10000000 1000000c 1000000r)
 omplens=$build/bin/omplens
 gen_trace=$build/bench/gen_trace
 stages=$build/bench/analysis_stages
@@ -58,8 +60,9 @@ time_field() {
 }
 
 report_one() {
-  local n=${1%c} calls=() trace=$work/gen-$1.trace
-  [ "$n" = "$1" ] || calls=(-c)
+  local n=${1%%[cr]*} calls=() trace=$work/gen-$1.trace
+  case $1 in *c*) calls+=(-c) ;; esac
+  case $1 in *r*) calls+=(-r) ;; esac
   echo
   echo "## $n events: $gen_trace -n $n -s 1 -t 4 -d 4 -u 30 ${calls[*]:+${calls[*]} }TRACE"
   "$gen_trace" -n "$n" -s 1 -t 4 -d 4 -u 30 ${calls[@]+"${calls[@]}"} "$trace" >"$work/gen.txt"

@@ -1,7 +1,7 @@
 /* gen_trace: writes a synthetic omplens trace through the real writer
  * (trace/trace_writer.h), for the analysis benchmark.
  *
- *   gen_trace [-n EVENTS] [-s SEED] [-t THREADS] [-d DEVICES] [-u PERCENT] [-c] OUTPUT
+ *   gen_trace [-n EVENTS] [-s SEED] [-t THREADS] [-d DEVICES] [-u PERCENT] [-c] [-r] OUTPUT
  *
  * The same options give the same file, byte for byte: a seeded PRNG drives a
  * small model of an offload program, and the header holds fixed values.
@@ -21,6 +21,13 @@
  * zeros, the same for every buffer of that size, which makes duplicates from
  * other buffers. A kernel leaves
  * a tofrom buffer unchanged one time in five (device round trips).
+ * As in a program's source, each directive maps fixed variables: target
+ * site k always maps the same 1-4 of the thread's buffers with the same map
+ * types, and an enter data, exit data or update directive serves a fixed
+ * subset of the buffers (update to and update from are different
+ * directives). With -r (random), any directive maps any buffer with any
+ * type: a stress mix with one finding per directive, buffer and device,
+ * ~66,000 findings per million events instead of a few thousand.
  * With -c, every construct is preceded by its entry call and map arguments,
  * and each thread writes a directive's location string and a buffer's map
  * name the first time it uses them: the records the collector adds when it
@@ -61,6 +68,7 @@ typedef struct options {
   int devices;          /* -d: target devices */
   unsigned unchanged;   /* -u: percent of copies in with unchanged content */
   int calls;            /* -c: entry calls, map arguments and their strings */
+  int random_maps;      /* -r: directives map random buffers (stress mix) */
   const char *output;
 } options;
 
@@ -281,26 +289,52 @@ static void region_end(gen *g, sim_thread *th) {
   host_gap(g, th);
 }
 
-static enum map_type pick_map(gen *g) {
-  unsigned r = (unsigned)rng_below(g, 100);
+static enum map_type map_of(unsigned r) {
   return r < 50 ? MAP_TO : r < 80 ? MAP_TOFROM : r < 90 ? MAP_FROM : MAP_ALLOC;
+}
+
+static enum map_type pick_map(gen *g) { return map_of((unsigned)rng_below(g, 100)); }
+
+/* A fixed scramble of small numbers, for the directives' fixed choices. */
+static unsigned mix(unsigned a, unsigned b) {
+  uint64_t x = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15u;
+  return (unsigned)(x >> 40);
+}
+
+/* The map clause of target site `site` (item i of nmap): its variable and
+ * map type, the same at every execution. */
+static void site_map(unsigned site, unsigned i, int *index, enum map_type *type) {
+  *index = (int)((site * 5 + i * 17 + mix(site, i) % 3) % BUFFERS);
+  *type = map_of(mix(site, i + 100) % 100);
 }
 
 /* A target region: map in, one kernel, map out what the region mapped. */
 static void target_region(gen *g, sim_thread *th) {
   int d = pick_device(g, th);
-  unsigned nmap = 1 + (unsigned)rng_below(g, 4);
+  unsigned site = 0, nmap;
   buffer *maps[4];
   enum map_type types[4];
   map_arg args[4];
+  if (!g->o->random_maps) {
+    site = pick_site(g, 0, SITES / 2);
+    nmap = 1 + mix(site, 7) % 4;
+  } else {
+    nmap = 1 + (unsigned)rng_below(g, 4);
+  }
   for (unsigned i = 0; i < nmap; i++) {
-    int index = (int)rng_below(g, BUFFERS);
+    int index;
+    if (g->o->random_maps) {
+      index = (int)rng_below(g, BUFFERS);
+      types[i] = pick_map(g);
+    } else {
+      site_map(site, i, &index, &types[i]);
+    }
     maps[i] = &th->buf[index];
-    types[i] = pick_map(g);
     args[i] = (map_arg){maps[i], index, map_bits(types[i]) | LLVM_MAP_TARGET_PARAM};
   }
-  uint64_t id = region_begin(g, th, OMPLENS_CONSTRUCT_TARGET, d, pick_site(g, 0, SITES / 2),
-                             args, nmap);
+  if (g->o->random_maps)
+    site = pick_site(g, 0, SITES / 2);
+  uint64_t id = region_begin(g, th, OMPLENS_CONSTRUCT_TARGET, d, site, args, nmap);
   for (unsigned i = 0; i < nmap; i++) {
     if (maps[i]->present[d] != ABSENT) {
       if (types[i] != MAP_TO && chance(g, 80)) /* the kernel writes the resident copy */
@@ -344,8 +378,8 @@ static void enter_data(gen *g, sim_thread *th) {
   if (b->present[d] != ABSENT)
     return;
   map_arg arg = {b, index, map_bits(MAP_TO)};
-  uint64_t id = region_begin(g, th, OMPLENS_CONSTRUCT_ENTER_DATA, d, pick_site(g, SITES / 2, 8),
-                             &arg, 1);
+  unsigned site = g->o->random_maps ? pick_site(g, SITES / 2, 8) : SITES / 2 + (unsigned)index % 8;
+  uint64_t id = region_begin(g, th, OMPLENS_CONSTRUCT_ENTER_DATA, d, site, &arg, 1);
   alloc_buf(g, th, d, b, id);
   copy_in(g, th, d, b, id);
   b->present[d] = ENTERED;
@@ -360,8 +394,9 @@ static void exit_data(gen *g, sim_thread *th) {
   buffer *b = &th->buf[index];
   int out = chance(g, 50);
   map_arg arg = {b, index, map_bits(out ? MAP_FROM : MAP_ALLOC) | LLVM_MAP_DELETE};
-  uint64_t id = region_begin(g, th, OMPLENS_CONSTRUCT_EXIT_DATA, d,
-                             pick_site(g, SITES / 2 + 8, 8), &arg, 1);
+  unsigned site = g->o->random_maps ? pick_site(g, SITES / 2 + 8, 8)
+                                    : SITES / 2 + 8 + (unsigned)index % 4 * 2 + (unsigned)out;
+  uint64_t id = region_begin(g, th, OMPLENS_CONSTRUCT_EXIT_DATA, d, site, &arg, 1);
   if (out)
     copy_out(g, th, d, b, id);
   delete_buf(g, th, d, b, id);
@@ -376,8 +411,9 @@ static void update(gen *g, sim_thread *th) {
   buffer *b = &th->buf[index];
   int to = chance(g, 50);
   map_arg arg = {b, index, map_bits(to ? MAP_TO : MAP_FROM)};
-  uint64_t id = region_begin(g, th, OMPLENS_CONSTRUCT_UPDATE, d,
-                             pick_site(g, SITES / 2 + 16, 16), &arg, 1);
+  unsigned site = g->o->random_maps ? pick_site(g, SITES / 2 + 16, 16)
+                                    : SITES / 2 + 16 + (unsigned)index % 8 * 2 + (unsigned)to;
+  uint64_t id = region_begin(g, th, OMPLENS_CONSTRUCT_UPDATE, d, site, &arg, 1);
   if (to)
     copy_in(g, th, d, b, id);
   else
@@ -418,8 +454,13 @@ static int generate(gen *g) {
   snprintf(t, sizeof t, "%d", o->threads);
   snprintf(d, sizeof d, "%d", o->devices);
   snprintf(u, sizeof u, "%u", o->unchanged);
+  char *opts[3] = {NULL, NULL, NULL}, **opt = opts;
+  if (o->calls)
+    *opt++ = "-c";
+  if (o->random_maps)
+    *opt++ = "-r";
   char *const argv[] = {"gen_trace", "-n", n, "-s", s, "-t", t, "-d", d, "-u", u,
-                        o->calls ? "-c" : NULL, NULL};
+                        opts[0], opts[1], NULL};
   omplens_tw_header h = {.pid = 4242, .exe = "/synthetic/gen_trace", .argv = argv,
                          .start_realtime_ns = 1700000000000000000u,
                          .start_monotonic_ns = 1000000000u};
@@ -457,9 +498,9 @@ static void print_counts(const counts *c, double seconds) {
 
 static int parse_options(int argc, char **argv, options *o) {
   int c;
-  while ((c = getopt(argc, argv, "n:s:t:d:u:c")) != -1) {
-    if (c == 'c') {
-      o->calls = 1;
+  while ((c = getopt(argc, argv, "n:s:t:d:u:cr")) != -1) {
+    if (c == 'c' || c == 'r') {
+      *(c == 'c' ? &o->calls : &o->random_maps) = 1;
       continue;
     }
     char *end;
@@ -483,10 +524,10 @@ static int parse_options(int argc, char **argv, options *o) {
 }
 
 int main(int argc, char **argv) {
-  options o = {1000000u, 1, 4, 4, 30, 0, NULL};
+  options o = {1000000u, 1, 4, 4, 30, 0, 0, NULL};
   if (parse_options(argc, argv, &o)) {
     fprintf(stderr, "usage: gen_trace [-n EVENTS] [-s SEED] [-t THREADS 1-4] [-d DEVICES 1-4]"
-                    " [-u UNCHANGED_PERCENT] [-c] OUTPUT\n");
+                    " [-u UNCHANGED_PERCENT] [-c] [-r] OUTPUT\n");
     return EXIT_USAGE;
   }
   gen g = {.o = &o, .rng = o.seed};
