@@ -575,6 +575,12 @@ static void write_instances(void *ctx, int depth) {
   }
   omplens_jout_raw(w->j, "[", 1);
   for (size_t i = 0; i < w->listed; i++) {
+    /* Instances point all over the event array: fetch ahead. */
+    if (i + 8 < w->listed && w->instances[i + 8].event < w->nev) {
+      __builtin_prefetch(&w->ev[w->instances[i + 8].event]);
+      if (w->instances[i + 8].related < w->nev)
+        __builtin_prefetch(&w->ev[w->instances[i + 8].related]);
+    }
     if (i)
       omplens_jout_raw(w->j, ",", 1);
     omplens_jout_newline(w->j, depth + 1);
