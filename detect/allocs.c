@@ -15,12 +15,15 @@ static uint64_t live_hash(const omplens_event *e) {
                                   e->dev_addr);
 }
 
-/* Host buffers, keyed by (device, host_addr, bytes); value: first alloc. */
+/* Host buffers, keyed by (device, host_addr, bytes); value: index into
+ * scan.buffers, which keeps the key: the buffer's earlier allocations are
+ * seldom still cached. */
 static int buffer_eq(const void *ctx, uint32_t stored, const void *key) {
-  const omplens_event *a = &((const omplens_detect__ctx *)ctx)->ev[stored];
+  const omplens_detect__ctx *c = ctx;
+  const omplens_detect__buffer *b = &c->scan.buffers[stored];
   const omplens_event *k = key;
-  return a->device == k->device && a->host_addr == k->host_addr &&
-         a->bytes == k->bytes;
+  return b->device == k->device && b->host_addr == k->host_addr &&
+         b->bytes == k->bytes;
 }
 
 static uint64_t buffer_hash(const omplens_event *e) {
@@ -29,67 +32,90 @@ static uint64_t buffer_hash(const omplens_event *e) {
                                   e->bytes);
 }
 
-typedef struct alloc_state {
-  omplens_detect__map live;
-  omplens_detect__map buffers;
-} alloc_state;
+/* The first allocation of the buffer of allocation i, or NONE when i is
+ * the first. */
+static int first_of_buffer(omplens_detect__ctx *c, uint32_t i,
+                           uint32_t *first) {
+  omplens_detect__scan *s = &c->scan;
+  const omplens_event *e = &c->ev[i];
+  uint32_t id = (uint32_t)s->num_buffers;
+  size_t at;
+  int rc = omplens_detect__reserve(&s->buffers, &s->cap_buffers,
+                                   s->num_buffers + 1, sizeof *s->buffers);
+  if (rc < 0)
+    return rc;
+  rc = omplens_detect__map_insert(&s->buffer_of, buffer_hash(e), id,
+                                  buffer_eq, c, e, &at);
+  if (rc < 0)
+    return rc;
+  if (rc == 1) {
+    s->buffers[s->num_buffers++] = (omplens_detect__buffer){
+        .host_addr = e->host_addr, .bytes = e->bytes, .first = i,
+        .device = e->device};
+    *first = OMPLENS_DETECT__NONE;
+    return 0;
+  }
+  *first = s->buffers[omplens_detect__map_value(&s->buffer_of, at)].first;
+  return 0;
+}
 
 /* An allocation without a host buffer (omp_target_alloc) cannot repeat a
- * mapping, so host_addr 0 is left out of repeated allocations. */
-static int on_alloc(omplens_detect__ctx *c, alloc_state *s, uint32_t i) {
+ * mapping, so host_addr 0 is left out of repeated allocations. A repeated
+ * allocation is known at once; its delete's duration is added to the
+ * instance's removal when the delete comes. */
+static int repeat_of_buffer(omplens_detect__ctx *c, uint32_t ord) {
+  uint32_t i = c->alloc_event[ord], first;
+  if (c->ev[i].host_addr == 0)
+    return 0;
+  int rc = first_of_buffer(c, i, &first);
+  if (rc < 0 || first == OMPLENS_DETECT__NONE)
+    return rc;
+  omplens_detect__set_bit(c->repeated_allocs, ord);
+  return omplens_detect__emit(c, OMPLENS_CAT_REPEATED_ALLOC, i, first,
+                              omplens_detect__dur(&c->ev[i]));
+}
+
+int omplens_detect__on_alloc(omplens_detect__ctx *c, uint32_t i) {
   const omplens_event *e = &c->ev[i];
   uint32_t ord = c->num_allocs++;
   c->alloc_event[ord] = i;
   c->alloc_delete[ord] = OMPLENS_DETECT__NONE;
   size_t at;
-  int rc = omplens_detect__map_insert(&s->live, live_hash(e), ord, live_eq, c,
-                                      e, &at);
+  int rc = omplens_detect__map_insert(&c->scan.live, live_hash(e), ord,
+                                      live_eq, c, e, &at);
   if (rc < 0)
     return rc;
   /* Same address still live: its delete was lost; it becomes a leftover. */
-  omplens_detect__map_set(&s->live, at, ord);
-  if (e->host_addr == 0)
-    return 0;
-  rc = omplens_detect__map_insert(&s->buffers, buffer_hash(e), i, buffer_eq,
-                                  c, e, &at);
-  if (rc != 0)
-    return rc < 0 ? rc : 0;
-  return omplens_detect__emit(c, OMPLENS_CAT_REPEATED_ALLOC, i,
-                              omplens_detect__map_value(&s->buffers, at));
-}
-
-/* The runtime reports only the device pointer of a delete. */
-static void on_delete(omplens_detect__ctx *c, alloc_state *s, uint32_t i) {
-  const omplens_event *e = &c->ev[i];
-  size_t at = omplens_detect__map_find(&s->live, live_hash(e), live_eq, c, e);
-  if (at == OMPLENS_DETECT__MAP_NONE)
-    return;
-  c->alloc_delete[omplens_detect__map_value(&s->live, at)] = i;
-  omplens_detect__map_remove(&s->live, at);
-}
-
-static int match_allocations(omplens_detect__ctx *c) {
-  alloc_state s = {{0}, {0}};
-  int rc = 0;
-  for (uint32_t i = 0; i < c->n && rc == 0; i++) {
-    if (c->ev[i].kind == OMPLENS_EV_ALLOC)
-      rc = on_alloc(c, &s, i);
-    else if (c->ev[i].kind == OMPLENS_EV_DELETE)
-      on_delete(c, &s, i);
-  }
-  omplens_detect__map_free(&s.live);
-  omplens_detect__map_free(&s.buffers);
-  return rc;
+  omplens_detect__map_set(&c->scan.live, at, ord);
+  return repeat_of_buffer(c, ord);
 }
 
 /* Lifetime runs from the allocation's begin to its delete's end, or to the
  * end of time when it is never deleted. */
-static int is_unused(const omplens_detect__ctx *c, uint32_t ord) {
+static void judge_use(omplens_detect__ctx *c, uint32_t ord, uint64_t end) {
   const omplens_event *a = &c->ev[c->alloc_event[ord]];
-  uint32_t d = c->alloc_delete[ord];
-  uint64_t end = d == OMPLENS_DETECT__NONE ? UINT64_MAX : c->ev[d].end_ns;
-  return !omplens_detect__kernel_overlaps(&c->kernels, a->device, a->begin_ns,
-                                          end);
+  if (!omplens_detect__kernel_overlaps(&c->kernels, a->device, a->begin_ns,
+                                       end))
+    omplens_detect__set_bit(c->unused_allocs, ord);
+}
+
+/* The runtime reports only the device pointer of a delete. The lifetime
+ * is complete, so whether a kernel used the allocation is known now. */
+int omplens_detect__on_delete(omplens_detect__ctx *c, uint32_t i) {
+  const omplens_event *e = &c->ev[i];
+  omplens_detect__map *live = &c->scan.live;
+  size_t at = omplens_detect__map_find(live, live_hash(e), live_eq, c, e);
+  if (at == OMPLENS_DETECT__MAP_NONE)
+    return 0;
+  uint32_t ord = omplens_detect__map_value(live, at);
+  omplens_detect__map_remove(live, at);
+  c->alloc_delete[ord] = i;
+  judge_use(c, ord, e->end_ns);
+  if (!omplens_detect__bit(c->repeated_allocs, ord))
+    return 0;
+  return omplens_detect__add_removal(c, OMPLENS_CAT_REPEATED_ALLOC,
+                                     c->alloc_event[ord],
+                                     omplens_detect__dur(e));
 }
 
 static int collect_leftovers(omplens_detect__ctx *c) {
@@ -107,53 +133,28 @@ static int collect_leftovers(omplens_detect__ctx *c) {
         .device = a->device, .host_addr = a->host_addr,
         .dev_addr = a->dev_addr, .bytes = a->bytes, .codeptr = a->codeptr,
         .alloc_event = c->alloc_event[ord]};
+    judge_use(c, ord, UINT64_MAX);
   }
   return 0;
 }
 
+/* Fixing an unused allocation removes it and its delete. */
+static int emit_unused(omplens_detect__ctx *c, uint32_t ord) {
+  uint32_t i = c->alloc_event[ord], d = c->alloc_delete[ord];
+  uint64_t removal = omplens_detect__dur(&c->ev[i]);
+  if (d != OMPLENS_DETECT__NONE)
+    removal += omplens_detect__dur(&c->ev[d]);
+  return omplens_detect__emit(c, OMPLENS_CAT_UNUSED_ALLOC, i,
+                              OMPLENS_DETECT__NONE, removal);
+}
+
+/* After the scan: the allocations never deleted are leftovers, and their
+ * use is judged up to the end of time; then the unused ones, in time
+ * order. */
 int omplens_detect__allocations(omplens_detect__ctx *c) {
-  c->alloc_event = omplens_detect__array(c->max_allocs, sizeof *c->alloc_event);
-  c->alloc_delete =
-      omplens_detect__array(c->max_allocs, sizeof *c->alloc_delete);
-  if (!c->alloc_event || !c->alloc_delete)
-    return OMPLENS_DETECT_ENOMEM;
-  int rc = match_allocations(c);
+  int rc = collect_leftovers(c);
   for (uint32_t ord = 0; ord < c->num_allocs && rc == 0; ord++)
-    if (is_unused(c, ord))
-      rc = omplens_detect__emit(c, OMPLENS_CAT_UNUSED_ALLOC,
-                                c->alloc_event[ord], OMPLENS_DETECT__NONE);
-  return rc < 0 ? rc : collect_leftovers(c);
-}
-
-/* First ordinal in [lo, hi) whose allocation event is >= event. */
-static uint32_t lower_bound(const uint32_t *alloc_event, uint32_t lo,
-                            uint32_t hi, uint32_t event) {
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (alloc_event[mid] < event)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-/* Callers look up increasing events, so gallop forward from the hint
- * instead of searching the whole (cache-cold) array each time. */
-uint32_t omplens_detect__delete_of(const omplens_detect__ctx *c,
-                                   uint32_t alloc_event, uint32_t *hint) {
-  uint32_t lo = *hint < c->num_allocs ? *hint : 0;
-  if (lo < c->num_allocs && c->alloc_event[lo] > alloc_event)
-    lo = 0;
-  uint32_t step = 1, hi = lo;
-  while (hi < c->num_allocs && c->alloc_event[hi] < alloc_event) {
-    lo = hi + 1;
-    hi = c->num_allocs - hi > step ? hi + step : c->num_allocs;
-    step *= 2;
-  }
-  uint32_t at = lower_bound(c->alloc_event, lo, hi, alloc_event);
-  *hint = at;
-  if (at < c->num_allocs && c->alloc_event[at] == alloc_event)
-    return c->alloc_delete[at];
-  return OMPLENS_DETECT__NONE;
+    if (omplens_detect__bit(c->unused_allocs, ord))
+      rc = emit_unused(c, ord);
+  return rc;
 }

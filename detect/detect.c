@@ -1,5 +1,8 @@
-/* Public entry points of the detectors; the passes live in allocs.c,
- * transfers.c and findings.c. Design note: docs/detectors.md. */
+/* Public entry points of the detectors, the survey and the scan; the
+ * detectors live in allocs.c and transfers.c, grouping and totals in
+ * findings.c. Design note: docs/detectors.md. */
+#include <string.h>
+
 #include "detect_internal.h"
 
 /* Names are part of findings.json (docs/findings-schema.md). */
@@ -48,45 +51,297 @@ const char *omplens_category_title(int category) {
 }
 
 void omplens_detect__ctx_free(omplens_detect__ctx *c) {
+  omplens_detect__free(c->sums);
+  omplens_detect__map_free(&c->sums_of);
+  omplens_detect__free(c->region_owner);
+  omplens_detect__map_free(&c->executions);
+  omplens_detect__free(c->kernel_list);
   omplens_detect__kernels_free(&c->kernels);
   omplens_detect__free(c->alloc_event);
   omplens_detect__free(c->alloc_delete);
-  omplens_detect__free(c->raw);
-  omplens_detect__free(c->findings);
-  omplens_detect__map_free(&c->groups);
+  omplens_detect__free(c->repeated_allocs);
+  omplens_detect__free(c->unused_allocs);
+  omplens_detect__scan_free(&c->scan);
+  omplens_detect__free(c->unused);
+  omplens_detect__free(c->removed);
+  omplens_detect__blocks_free(&c->raw);
+  omplens_detect__blocks_free(&c->groups);
+  omplens_detect__map_free(&c->group_of);
   omplens_detect__free(c->leftovers);
   *c = (omplens_detect__ctx){0};
 }
 
-/* One pass over the input before the detectors: every pass relies on time
- * order (kernel searches, "earlier" transfers); without a measured run time
- * the events' span stands in; allocations are counted to size their table.
- * Returns 0, or OMPLENS_DETECT_EINVAL when the events are not sorted. */
-static int survey(omplens_detect__ctx *c,
-                  const omplens_detect_params *params) {
-  uint64_t end = 0;
-  for (uint32_t i = 0; i < c->n; i++) {
-    const omplens_event *e = &c->ev[i];
-    if (i > 0 && e->begin_ns < e[-1].begin_ns)
-      return OMPLENS_DETECT_EINVAL;
-    if (e->end_ns > end)
-      end = e->end_ns;
-    c->max_allocs += e->kind == OMPLENS_EV_ALLOC;
+/* ---- Survey -------------------------------------------------------------
+ * One pass before the detectors: every pass relies on time order (kernel
+ * searches, "earlier" transfers); without a measured run time the events'
+ * span stands in; allocations are counted to size their tables, kernels
+ * listed to build their intervals, and the program's and every codeptr's
+ * event sums taken (here rather than after the detectors, so that the
+ * scan's maps reuse the memory of the survey's). */
+
+static void add_program_event(omplens_program_total *p,
+                              const omplens_event *e) {
+  uint64_t ns = omplens_detect__dur(e);
+  if (omplens_detect__is_transfer(e)) {
+    p->transfer_ns += ns;
+    p->transfer_bytes += e->bytes;
+    p->num_transfers++;
+  } else if (e->kind == OMPLENS_EV_ALLOC) {
+    p->alloc_ns += ns;
+    p->num_allocs++;
+  } else if (e->kind == OMPLENS_EV_KERNEL) {
+    p->kernel_ns += ns;
+    p->num_kernels++;
   }
-  c->run_ns = params && params->run_ns ? params->run_ns : end;
+}
+
+/* Kernels on the host (device < 0) have no intervals. */
+static int list_kernel(omplens_detect__ctx *c, const omplens_event *e) {
+  int16_t device = e->device;
+  if (device < 0)
+    return 0;
+  int rc = omplens_detect__reserve(&c->kernel_list, &c->cap_kernels,
+                                   c->num_kernels + 1, sizeof *c->kernel_list);
+  if (rc < 0)
+    return rc;
+  c->kernel_list[c->num_kernels++] =
+      (omplens_detect__kernel){e->begin_ns, e->end_ns, device};
+  if ((size_t)device + 1 > c->num_devices)
+    c->num_devices = (size_t)device + 1;
   return 0;
 }
 
+/* Event sums per codeptr. */
+
+static int sums_eq(const void *ctx, uint32_t stored, const void *key) {
+  return ((const omplens_detect__ctx *)ctx)->sums[stored].codeptr ==
+         *(const uint64_t *)key;
+}
+
+const omplens_detect__codeptr_sums *
+omplens_detect__find_sums(const omplens_detect__ctx *c, uint64_t codeptr) {
+  size_t at = omplens_detect__map_find(&c->sums_of,
+                                       omplens_detect__mix(codeptr), sums_eq,
+                                       c, &codeptr);
+  if (at == OMPLENS_DETECT__MAP_NONE)
+    return NULL;
+  return &c->sums[omplens_detect__map_value(&c->sums_of, at)];
+}
+
+/* *index receives the index of codeptr's sums, created when new. */
+static int sums_of(omplens_detect__ctx *c, uint64_t codeptr, uint32_t *index) {
+  /* Room first, so that a stored index always names existing sums. */
+  int rc = omplens_detect__reserve(&c->sums, &c->cap_sums, c->num_sums + 1,
+                                   sizeof *c->sums);
+  size_t at;
+  if (rc < 0)
+    return rc;
+  rc = omplens_detect__map_insert(&c->sums_of, omplens_detect__mix(codeptr),
+                                  (uint32_t)c->num_sums, sums_eq, c,
+                                  &codeptr, &at);
+  if (rc < 0)
+    return rc;
+  if (rc == 1)
+    c->sums[c->num_sums++] = (omplens_detect__codeptr_sums){.codeptr = codeptr};
+  *index = omplens_detect__map_value(&c->sums_of, at);
+  return 0;
+}
+
+/* Executions: distinct (codeptr, region) pairs. Regions are numbered
+ * densely and nearly always belong to one codeptr, so region_owner[region]
+ * names the sums of the first codeptr seen with it (index + 1; 0: none);
+ * only the pairs of other codeptrs, and regions numbered beyond the events'
+ * count (no sane trace has those), need the map. */
+static int execution_eq(const void *ctx, uint32_t stored, const void *key) {
+  const omplens_event *a = &((const omplens_event *)ctx)[stored];
+  const omplens_event *k = key;
+  return a->codeptr == k->codeptr && a->region == k->region;
+}
+
+/* Makes region_owner cover region (< n), growing it geometrically. */
+static int cover_region(omplens_detect__ctx *c, uint32_t region) {
+  if (region < c->num_owned)
+    return 0;
+  size_t size = c->num_owned > 512 ? 2 * c->num_owned : 1024;
+  if (size <= region)
+    size = (size_t)region + 1;
+  if (size > c->n)
+    size = c->n;
+  uint32_t *grown =
+      omplens_detect__rearray(c->region_owner, size, sizeof *grown);
+  if (!grown)
+    return OMPLENS_DETECT_ENOMEM;
+  memset(grown + c->num_owned, 0, (size - c->num_owned) * sizeof *grown);
+  c->region_owner = grown;
+  c->num_owned = size;
+  return 0;
+}
+
+/* Returns 1 when the pair of event i (whose codeptr's sums are at index
+ * sums) is new, 0 when counted before, or OMPLENS_DETECT_ENOMEM. */
+static int new_execution(omplens_detect__ctx *c, uint32_t sums, uint32_t i) {
+  const omplens_event *e = &c->ev[i];
+  if (e->region < c->n) {
+    int rc = cover_region(c, e->region);
+    if (rc < 0)
+      return rc;
+    uint32_t *owner = &c->region_owner[e->region];
+    if (*owner == 0) {
+      *owner = sums + 1;
+      return 1;
+    }
+    if (*owner == sums + 1)
+      return 0;
+  }
+  uint64_t h = omplens_detect__hash_add(omplens_detect__mix(e->codeptr),
+                                        e->region);
+  size_t at;
+  return omplens_detect__map_insert(&c->executions, h, i, execution_eq, c->ev,
+                                    e, &at);
+}
+
+/* An event outside any construct (no region) is its own execution. The
+ * region of the thread's previous event is known to be counted already. */
+static int add_execution(omplens_detect__ctx *c, omplens_detect__recent *r,
+                         uint32_t i) {
+  const omplens_event *e = &c->ev[i];
+  if (e->region == OMPLENS_NO_REGION) {
+    c->sums[r->sums].executions++;
+    return 0;
+  }
+  if (r->region == e->region)
+    return 0;
+  r->region = e->region;
+  int rc = new_execution(c, r->sums, i);
+  if (rc < 0)
+    return rc;
+  c->sums[r->sums].executions += (uint32_t)rc;
+  return 0;
+}
+
+/* A thread's events mostly come construct by construct: its previous
+ * codeptr's sums are found without a lookup. */
+static int add_codeptr_event(omplens_detect__ctx *c, uint32_t i) {
+  const omplens_event *e = &c->ev[i];
+  omplens_detect__recent *r =
+      &c->recent[e->thread % OMPLENS_DETECT__RECENT];
+  if (r->sums == OMPLENS_DETECT__NONE || r->codeptr != e->codeptr) {
+    int rc = sums_of(c, e->codeptr, &r->sums);
+    if (rc < 0)
+      return rc;
+    r->codeptr = e->codeptr;
+    r->region = OMPLENS_NO_REGION;
+  }
+  if (omplens_detect__is_transfer(e)) {
+    c->sums[r->sums].transfer_ns += omplens_detect__dur(e);
+    c->sums[r->sums].transfer_bytes += e->bytes;
+  }
+  return add_execution(c, r, i);
+}
+
+static int survey_event(omplens_detect__ctx *c, uint32_t i) {
+  const omplens_event *e = &c->ev[i];
+  add_program_event(&c->events_total, e);
+  c->max_allocs += e->kind == OMPLENS_EV_ALLOC;
+  int rc = e->kind == OMPLENS_EV_KERNEL ? list_kernel(c, e) : 0;
+  return rc < 0 ? rc : add_codeptr_event(c, i);
+}
+
+/* Returns 0, OMPLENS_DETECT_EINVAL when the events are not sorted, or
+ * OMPLENS_DETECT_ENOMEM. */
+static int survey(omplens_detect__ctx *c,
+                  const omplens_detect_params *params) {
+  uint64_t end = 0;
+  int rc = 0;
+  for (unsigned t = 0; t < OMPLENS_DETECT__RECENT; t++)
+    c->recent[t].sums = OMPLENS_DETECT__NONE;
+  for (uint32_t i = 0; i < c->n && rc == 0; i++) {
+    if (i > 0 && c->ev[i].begin_ns < c->ev[i - 1].begin_ns)
+      return OMPLENS_DETECT_EINVAL;
+    if (c->ev[i].end_ns > end)
+      end = c->ev[i].end_ns;
+    rc = survey_event(c, i);
+  }
+  omplens_detect__free(c->region_owner);
+  c->region_owner = NULL;
+  omplens_detect__map_free(&c->executions);
+  c->run_ns = params && params->run_ns ? params->run_ns : end;
+  return rc;
+}
+
+/* ---- Scan ---------------------------------------------------------------
+ * One pass in time order that hands each event to the detectors of its
+ * kind; their maps live together in c->scan and go when it ends. */
+
+static int prepare_scan(omplens_detect__ctx *c) {
+  int rc = omplens_detect__kernels_build(&c->kernels, c->kernel_list,
+                                         c->num_kernels, c->num_devices);
+  omplens_detect__free(c->kernel_list);
+  c->kernel_list = NULL;
+  if (rc < 0)
+    return rc;
+  c->alloc_event = omplens_detect__array(c->max_allocs, sizeof *c->alloc_event);
+  c->alloc_delete =
+      omplens_detect__array(c->max_allocs, sizeof *c->alloc_delete);
+  c->repeated_allocs = omplens_detect__bitmap(c->max_allocs);
+  c->unused_allocs = omplens_detect__bitmap(c->max_allocs);
+  c->unused = omplens_detect__bitmap(c->n);
+  c->removed = omplens_detect__bitmap(c->n);
+  if (!c->alloc_event || !c->alloc_delete || !c->repeated_allocs ||
+      !c->unused_allocs || !c->unused || !c->removed)
+    return OMPLENS_DETECT_ENOMEM;
+  return 0;
+}
+
+/* Zero-byte copies move nothing; D2D copies carry no hash. */
+static int scan_event(omplens_detect__ctx *c, uint32_t i) {
+  const omplens_event *e = &c->ev[i];
+  switch (e->kind) {
+  case OMPLENS_EV_ALLOC:
+    return omplens_detect__on_alloc(c, i);
+  case OMPLENS_EV_DELETE:
+    return omplens_detect__on_delete(c, i);
+  case OMPLENS_EV_H2D:
+  case OMPLENS_EV_D2H:
+    return e->bytes ? omplens_detect__on_transfer(c, i) : 0;
+  default:
+    return 0;
+  }
+}
+
+static int scan(omplens_detect__ctx *c) {
+  int rc = prepare_scan(c);
+  for (uint32_t i = 0; i < c->n && rc == 0; i++) {
+    if (c->n - i > OMPLENS_DETECT__LOOK_AHEAD)
+      omplens_detect__look_ahead(c, i + OMPLENS_DETECT__LOOK_AHEAD);
+    rc = scan_event(c, i);
+  }
+  omplens_detect__scan_free(&c->scan);
+  return rc;
+}
+
+/* What only the detectors need goes before grouping, which needs room. */
+static void drop_detector_state(omplens_detect__ctx *c) {
+  omplens_detect__kernels_free(&c->kernels);
+  omplens_detect__release(c->alloc_event);
+  omplens_detect__release(c->alloc_delete);
+  omplens_detect__release(c->repeated_allocs);
+  omplens_detect__release(c->unused_allocs);
+  omplens_detect__release(c->unused);
+  omplens_detect__release(c->removed);
+  c->alloc_event = c->alloc_delete = NULL;
+  c->repeated_allocs = c->unused_allocs = c->unused = c->removed = NULL;
+}
+
 static int run_passes(omplens_detect__ctx *c, omplens_analysis *a) {
-  int rc = omplens_detect__kernels_build(&c->kernels, c->ev, c->n);
+  int rc = scan(c);
   if (rc == 0)
     rc = omplens_detect__allocations(c);
   if (rc == 0)
-    rc = omplens_detect__duplicates(c);
-  if (rc == 0)
-    rc = omplens_detect__round_trips(c);
-  if (rc == 0)
     rc = omplens_detect__unused_transfers(c);
+  if (rc == 0)
+    rc = omplens_detect__flush(c);
+  drop_detector_state(c);
   if (rc == 0)
     rc = omplens_detect__finish(c, a);
   return rc;
@@ -102,13 +357,12 @@ int omplens_detect_run(const omplens_event *events, size_t num_events,
   if ((!events && num_events) || num_events >= UINT32_MAX)
     return OMPLENS_DETECT_EINVAL;
   omplens_detect__ctx c = {.ev = events, .n = (uint32_t)num_events};
+  omplens_analysis *a = NULL;
   int rc = survey(&c, params);
-  if (rc < 0)
-    return rc;
-  omplens_analysis *a = omplens_detect__zarray(1, sizeof *a);
-  if (!a)
-    return OMPLENS_DETECT_ENOMEM;
-  rc = run_passes(&c, a);
+  if (rc == 0) {
+    a = omplens_detect__zarray(1, sizeof *a);
+    rc = a ? run_passes(&c, a) : OMPLENS_DETECT_ENOMEM;
+  }
   omplens_detect__ctx_free(&c);
   if (rc < 0) {
     omplens_analysis_free(a);

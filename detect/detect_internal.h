@@ -1,5 +1,11 @@
 /* Internals of the detectors: the analysis body, the working context shared
- * by the passes, and helpers. Design note: docs/detectors.md. */
+ * by the passes, and helpers. Design note: docs/detectors.md.
+ *
+ * omplens_detect_run reads the events twice, in time order: the survey
+ * (detect.c) checks the order and takes the event sums; the scan hands each
+ * event to the detectors of its kind (allocs.c, transfers.c), which emit
+ * instances. Then the detectors emit what needed the whole trace, and
+ * findings.c groups the instances into findings. */
 #ifndef OMPLENS_DETECT_INTERNAL_H
 #define OMPLENS_DETECT_INTERNAL_H
 
@@ -15,13 +21,39 @@
 struct omplens_analysis {
   omplens_finding *findings;
   size_t num_findings;
-  omplens_instance *instances; /* all findings' instances, finding by finding */
+  omplens_instance *instances; /* all findings' instances, group by group */
   omplens_directive_total *directives;
   size_t num_directives;
   omplens_leftover *leftovers;
   size_t num_leftovers;
   omplens_program_total total;
 };
+
+/* ---- Survey ------------------------------------------------------------ */
+
+/* Sums over the events of one codeptr. The survey takes them for every
+ * codeptr; those of directives with findings go into their totals. */
+typedef struct omplens_detect__codeptr_sums {
+  uint64_t codeptr;
+  uint64_t transfer_ns, transfer_bytes;
+  uint32_t executions; /* distinct regions (omplens_directive_total)      */
+} omplens_detect__codeptr_sums;
+
+/* The latest event of a host thread (threads share entries modulo
+ * OMPLENS_DETECT__RECENT): where its codeptr's sums are, and its region,
+ * whose execution is counted. */
+#define OMPLENS_DETECT__RECENT 16u
+typedef struct omplens_detect__recent {
+  uint64_t codeptr;
+  uint32_t sums;   /* index into sums, or NONE for an unused entry        */
+  uint32_t region; /* OMPLENS_NO_REGION: none counted yet                 */
+} omplens_detect__recent;
+
+/* A kernel on a device (>= 0), as the survey lists them. */
+typedef struct omplens_detect__kernel {
+  uint64_t begin, end;
+  int16_t device;
+} omplens_detect__kernel;
 
 /* Kernel intervals per device, for "does a kernel overlap / follow" queries.
  * Kernels of device d are [offset[d], offset[d+1]) in begin order. */
@@ -30,14 +62,117 @@ typedef struct omplens_detect__kernels {
   uint32_t *offset;  /* num_devices + 1 entries */
   uint64_t *begin;   /* kernel begin times                               */
   uint64_t *max_end; /* prefix maximum of end times within each device  */
+  uint32_t *near;    /* per device: the previous answer, where the next
+                        search starts (queries come roughly in time order) */
 } omplens_detect__kernels;
 
-/* An instance before grouping: which finding it belongs to. */
+/* ---- Scan ----------------------------------------------------------------
+ * The detectors' records keep their keys, so that finding one reads no
+ * earlier event (those are seldom still cached). */
+
+/* A host buffer of the repeated-allocation detector. */
+typedef struct omplens_detect__buffer {
+  uint64_t host_addr, bytes;
+  uint32_t first; /* event of its first allocation */
+  int16_t device;
+} omplens_detect__buffer;
+
+/* A buffer stream of the round-trip detector (transfers.c). */
+typedef struct omplens_detect__stream {
+  uint64_t host_addr, bytes;
+  uint64_t last_hash, opposite_hash; /* content of last and opposite    */
+  uint32_t last;     /* latest transfer on the buffer                    */
+  uint32_t opposite; /* latest transfer in the other direction, or NONE  */
+  int16_t device;
+  uint8_t last_kind;
+  uint8_t flags;     /* which contents are known; clean                  */
+} omplens_detect__stream;
+
+/* A device buffer of the unused-transfer detector. */
+typedef struct omplens_detect__target {
+  uint64_t dev_addr;
+  uint64_t reader; /* begin of the first kernel on the device at or after
+                      the end of h2d, or UINT64_MAX                     */
+  uint32_t h2d;    /* latest H2D to the buffer                          */
+  int16_t device;
+} omplens_detect__target;
+
+/* The detectors' maps, alive during the scan. Values are event indices
+ * unless said otherwise. */
+typedef struct omplens_detect__scan {
+  omplens_detect__map live; /* (device, dev_addr) -> alloc ordinal        */
+  omplens_detect__map buffer_of; /* (device, host_addr, bytes) -> index
+                                    into buffers                         */
+  omplens_detect__buffer *buffers;
+  size_t num_buffers, cap_buffers;
+  omplens_detect__map content; /* (receiver, hash, bytes) -> first receipt */
+  omplens_detect__map content_buffer; /* + host_addr, for buffers other
+                                         than the first: first receipt    */
+  omplens_detect__map stream_of; /* (device, host_addr, bytes) -> index
+                                    into streams                         */
+  omplens_detect__stream *streams;
+  size_t num_streams, cap_streams;
+  omplens_detect__map target_of; /* (device, dev_addr) -> index into
+                                    targets                              */
+  omplens_detect__target *targets;
+  size_t num_targets, cap_targets;
+} omplens_detect__scan;
+
+/* ---- Instances and groups ----------------------------------------------- */
+
+/* A growable array kept in blocks of 2^OMPLENS_DETECT__BLOCK_BITS elements.
+ * Growing it never moves what it holds: no freed copy is left behind for
+ * the heap to keep resident, and at most one block is unused. */
+#define OMPLENS_DETECT__BLOCK_BITS 12u
+typedef struct omplens_detect__blocks {
+  char **block;
+  size_t num_blocks, cap_blocks;
+  size_t count; /* elements */
+} omplens_detect__blocks;
+
+/* Element i (< count) of an array of elements of size bytes. */
+static inline void *omplens_detect__blocks_at(const omplens_detect__blocks *b,
+                                              size_t i, size_t size) {
+  size_t mask = ((size_t)1 << OMPLENS_DETECT__BLOCK_BITS) - 1;
+  return b->block[i >> OMPLENS_DETECT__BLOCK_BITS] + (i & mask) * size;
+}
+/* Appends an element of size bytes and returns it (uninitialized), or NULL
+ * when out of memory (the array is unchanged). */
+void *omplens_detect__blocks_push(omplens_detect__blocks *b, size_t size);
+void omplens_detect__blocks_free(omplens_detect__blocks *b);
+
+/* An instance before grouping: which group it belongs to. */
 typedef struct omplens_detect__raw {
   uint32_t event;
   uint32_t related;
-  uint32_t finding;
+  uint32_t group;
 } omplens_detect__raw;
+
+/* A finding while the detectors run: its key and running sums. The public
+ * omplens_finding is made from it once every instance is known. */
+typedef struct omplens_detect__group {
+  uint64_t codeptr, host_addr, bytes;
+  uint64_t total_ns;   /* durations of the instances' events              */
+  uint64_t savings_ns; /* durations of the operations the instances remove */
+  uint64_t first_ns;   /* of those, the operations no instance removed
+                          before: this group's share of its directive's and
+                          the program's savings                           */
+  uint32_t num_instances;
+  int16_t device;
+  uint8_t category;
+} omplens_detect__group;
+
+/* An emission (or an added removal) waiting for its group lookup. */
+#define OMPLENS_DETECT__QUEUE 64u
+typedef struct omplens_detect__emission {
+  uint64_t hash; /* of the group key */
+  uint64_t removal_ns;
+  uint32_t event, related;
+  uint8_t category;
+  uint8_t added_removal; /* see omplens_detect__add_removal */
+} omplens_detect__emission;
+
+/* ---- Context ------------------------------------------------------------ */
 
 /* Working state of one omplens_detect_run call. Every pointer is owned by
  * the context and freed by omplens_detect__ctx_free. */
@@ -45,54 +180,96 @@ typedef struct omplens_detect__ctx {
   const omplens_event *ev;
   uint32_t n;
   uint64_t run_ns;
+  /* Survey. */
+  omplens_program_total events_total; /* the event sums of the total    */
+  omplens_detect__codeptr_sums *sums;
+  size_t num_sums, cap_sums;
+  omplens_detect__map sums_of; /* codeptr -> index into sums              */
+  omplens_detect__recent recent[OMPLENS_DETECT__RECENT];
+  uint32_t *region_owner; /* until the scan: see new_execution (detect.c) */
+  size_t num_owned;
+  omplens_detect__map executions; /* until the scan: (codeptr, region) ->
+                                     event                               */
+  omplens_detect__kernel *kernel_list; /* until the scan                  */
+  size_t num_kernels, cap_kernels;
+  size_t num_devices; /* highest kernel device + 1                        */
+  uint32_t max_allocs; /* ALLOC events in the input                       */
+  /* Scan. */
   omplens_detect__kernels kernels;
-  /* Allocations by ordinal (time order): their event and matching delete. */
-  uint32_t max_allocs; /* ALLOC events in the input */
   uint32_t num_allocs;
-  uint32_t *alloc_event;  /* ascending event indices */
-  uint32_t *alloc_delete; /* event index, or OMPLENS_DETECT__NONE */
-  /* Instances as the detectors emit them, and the findings they form. */
-  omplens_detect__raw *raw;
-  size_t num_raw, cap_raw;
-  omplens_finding *findings;
-  size_t num_findings, cap_findings;
-  omplens_detect__map groups; /* group key -> index into findings */
+  uint32_t *alloc_event;  /* by ordinal (time order): the ALLOC event     */
+  uint32_t *alloc_delete; /* its delete, or OMPLENS_DETECT__NONE           */
+  uint64_t *repeated_allocs; /* bit per ordinal: a repeated allocation    */
+  uint64_t *unused_allocs;   /* bit per ordinal: no kernel in its lifetime */
+  omplens_detect__scan scan;
+  uint64_t *unused;  /* bit per event: an H2D found unused                */
+  uint64_t *removed; /* bit per event: an instance already removes it     */
+  /* Instances as the detectors emit them, and the groups they form. */
+  omplens_detect__emission queue[OMPLENS_DETECT__QUEUE];
+  unsigned queued;
+  omplens_detect__blocks raw;    /* of omplens_detect__raw   */
+  omplens_detect__blocks groups; /* of omplens_detect__group */
+  omplens_detect__map group_of;  /* group key -> index into groups */
   omplens_leftover *leftovers;
   size_t num_leftovers;
 } omplens_detect__ctx;
 
 void omplens_detect__ctx_free(omplens_detect__ctx *c);
 
-/* Passes, in the order omplens_detect_run calls them. Each returns 0 or
- * OMPLENS_DETECT_ENOMEM. */
-int omplens_detect__kernels_build(omplens_detect__kernels *k,
-                                  const omplens_event *ev, uint32_t n);
-void omplens_detect__kernels_free(omplens_detect__kernels *k);
-int omplens_detect__allocations(omplens_detect__ctx *c);
-int omplens_detect__duplicates(omplens_detect__ctx *c);
-int omplens_detect__round_trips(omplens_detect__ctx *c);
-int omplens_detect__unused_transfers(omplens_detect__ctx *c);
-/* Groups the instances into findings and computes savings and totals.
- * Moves the findings, instances and leftovers into a. */
-int omplens_detect__finish(omplens_detect__ctx *c, omplens_analysis *a);
+/* ---- Passes --------------------------------------------------------------
+ * In the order omplens_detect_run calls them. Functions returning int
+ * return 0 or OMPLENS_DETECT_ENOMEM. */
 
+int omplens_detect__kernels_build(omplens_detect__kernels *k,
+                                  const omplens_detect__kernel *list,
+                                  size_t num_kernels, size_t num_devices);
+void omplens_detect__kernels_free(omplens_detect__kernels *k);
 /* Begin time of the first kernel on device that begins at or after t, or
  * UINT64_MAX when there is none. */
-uint64_t omplens_detect__kernel_after(const omplens_detect__kernels *k,
-                                      int device, uint64_t t);
+uint64_t omplens_detect__kernel_after(omplens_detect__kernels *k, int device,
+                                      uint64_t t);
 /* Nonzero when a kernel on device overlaps [begin, end]. */
-int omplens_detect__kernel_overlaps(const omplens_detect__kernels *k,
-                                    int device, uint64_t begin, uint64_t end);
+int omplens_detect__kernel_overlaps(omplens_detect__kernels *k, int device,
+                                    uint64_t begin, uint64_t end);
+
+/* The scan calls these for each event of their kind, in time order. */
+int omplens_detect__on_alloc(omplens_detect__ctx *c, uint32_t i);
+int omplens_detect__on_delete(omplens_detect__ctx *c, uint32_t i);
+int omplens_detect__on_transfer(omplens_detect__ctx *c, uint32_t i);
+/* Starts the cache misses that scanning event i will meet; the scan calls
+ * it OMPLENS_DETECT__LOOK_AHEAD events before it scans i. */
+#define OMPLENS_DETECT__LOOK_AHEAD 16u
+void omplens_detect__look_ahead(const omplens_detect__ctx *c, uint32_t i);
+void omplens_detect__scan_free(omplens_detect__scan *s);
+
+/* After the scan: instances that needed later events. */
+int omplens_detect__allocations(omplens_detect__ctx *c);
+int omplens_detect__unused_transfers(omplens_detect__ctx *c);
 
 /* Records that event is wasteful in category (related: see
- * omplens_instance). Detectors emit each category in time order. */
+ * omplens_instance); fixing it removes operations lasting removal_ns, all
+ * of them counted at event in c->removed. Detectors emit each category in
+ * time order. Emissions are queued, so that the cache misses of their
+ * group lookups overlap, until the queue fills or the detectors flush. */
 int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
-                         uint32_t related);
-/* The delete matching the allocation event, or OMPLENS_DETECT__NONE.
- * *hint (start with 0) carries the position between calls; lookups in
- * increasing event order are fastest. */
-uint32_t omplens_detect__delete_of(const omplens_detect__ctx *c,
-                                   uint32_t alloc_event, uint32_t *hint);
+                         uint32_t related, uint64_t removal_ns);
+/* Adds an operation lasting ns to the removal of the instance emitted
+ * earlier for event in category: one found later and removed by no other
+ * instance (the delete of a repeated allocation; unused allocations are
+ * emitted after the scan). */
+int omplens_detect__add_removal(omplens_detect__ctx *c, int category,
+                                uint32_t event, uint64_t ns);
+/* Groups the queued emissions; the detectors' last step. */
+int omplens_detect__flush(omplens_detect__ctx *c);
+
+/* Groups the instances into findings and computes the totals. Moves the
+ * findings, instances and leftovers into a. */
+int omplens_detect__finish(omplens_detect__ctx *c, omplens_analysis *a);
+/* The survey's sums of codeptr, or NULL when no event has it. */
+const omplens_detect__codeptr_sums *
+omplens_detect__find_sums(const omplens_detect__ctx *c, uint64_t codeptr);
+
+/* ---- Helpers ------------------------------------------------------------ */
 
 /* Memory: malloc/calloc/realloc of n elements with an overflow check. They
  * return NULL on overflow or failure; n == 0 still gives a unique pointer.
@@ -101,6 +278,13 @@ void *omplens_detect__array(size_t n, size_t size);
 void *omplens_detect__zarray(size_t n, size_t size);
 void *omplens_detect__rearray(void *p, size_t n, size_t size);
 void omplens_detect__free(void *p);
+/* Frees p and gives its pages back to the system at once. Used for the
+ * big arrays that the detectors free when the scan ends. glibc serves them
+ * from the heap (it raises its mmap threshold after large frees, such as
+ * the trace reader's), where freed memory would stay resident, scattered
+ * in pieces: the findings built next, which need large contiguous arrays,
+ * would then add to the scan's peak rather than reuse its memory. */
+void omplens_detect__release(void *p);
 /* Makes room for need elements of size bytes in the array whose pointer is
  * at array (a T **), capacity *cap, doubling. On failure nothing changes. */
 int omplens_detect__reserve(void *array, size_t *cap, size_t need,
@@ -108,7 +292,7 @@ int omplens_detect__reserve(void *array, size_t *cap, size_t need,
 /* Test hook: when nonzero, the countdown-th allocation from now fails. */
 extern size_t omplens_detect__fail_countdown;
 
-/* Bitmaps over event indices. */
+/* Bitmaps over n indices (events, allocation ordinals). */
 static inline uint64_t *omplens_detect__bitmap(uint32_t n) {
   return omplens_detect__zarray(((size_t)n + 63) / 64, sizeof(uint64_t));
 }

@@ -1,7 +1,8 @@
-/* From instances to findings: grouping, savings with each removed
- * operation counted once, directive and program totals, and the final
- * order. Definitions: docs/detectors.md. */
+/* From instances to findings: the emission queue, grouping, savings with
+ * each removed operation counted once, directive and program totals, and
+ * the final order. Definitions: docs/detectors.md. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "detect_internal.h"
 
@@ -22,13 +23,18 @@ static group_key key_of(const omplens_event *e, int category) {
                      e->codeptr, e->host_addr, e->bytes};
 }
 
+static omplens_detect__group *group_at(const omplens_detect__ctx *c,
+                                       size_t id) {
+  return omplens_detect__blocks_at(&c->groups, id,
+                                   sizeof(omplens_detect__group));
+}
+
 static int group_eq(const void *ctx, uint32_t stored, const void *key) {
-  const omplens_detect__ctx *c = ctx;
-  const omplens_finding *f = &c->findings[stored];
+  const omplens_detect__group *g = group_at(ctx, stored);
   const group_key *k = key;
-  return f->category == k->category && f->device == k->device &&
-         f->codeptr == k->codeptr && f->host_addr == k->host_addr &&
-         f->bytes == k->bytes;
+  return g->category == k->category && g->device == k->device &&
+         g->codeptr == k->codeptr && g->host_addr == k->host_addr &&
+         g->bytes == k->bytes;
 }
 
 static uint64_t group_hash(const group_key *k) {
@@ -39,83 +45,159 @@ static uint64_t group_hash(const group_key *k) {
   return omplens_detect__hash_add(h, k->bytes);
 }
 
-static int finding_of(omplens_detect__ctx *c, const group_key *k,
-                      uint32_t *id) {
-  /* Room first, so that a stored id always names an existing finding. */
-  int rc = omplens_detect__reserve(&c->findings, &c->cap_findings,
-                                   c->num_findings + 1, sizeof *c->findings);
+/* The group of key k (whose hash is hash), created when new. */
+static int group_of(omplens_detect__ctx *c, const group_key *k, uint64_t hash,
+                    uint32_t *id) {
   size_t at;
+  *id = (uint32_t)c->groups.count;
+  int rc = omplens_detect__map_insert(&c->group_of, hash, *id, group_eq, c, k,
+                                      &at);
   if (rc == 0)
-    rc = omplens_detect__map_insert(&c->groups, group_hash(k),
-                                    (uint32_t)c->num_findings, group_eq, c, k,
-                                    &at);
+    *id = omplens_detect__map_value(&c->group_of, at);
+  if (rc != 1)
+    return rc;
+  omplens_detect__group *g =
+      omplens_detect__blocks_push(&c->groups, sizeof *g);
+  if (!g) { /* a stored id must name an existing group */
+    omplens_detect__map_remove(&c->group_of, at);
+    return OMPLENS_DETECT_ENOMEM;
+  }
+  *g = (omplens_detect__group){
+      .category = (uint8_t)k->category, .device = k->device,
+      .codeptr = k->codeptr, .host_addr = k->host_addr, .bytes = k->bytes};
+  return 0;
+}
+
+/* Savings are summed here, while the event is still cached, rather than in
+ * a later pass that would visit the instances' events in scattered order. */
+static int add_instance(omplens_detect__ctx *c,
+                        const omplens_detect__emission *q) {
+  const omplens_event *e = &c->ev[q->event];
+  group_key k = key_of(e, q->category);
+  uint32_t id;
+  omplens_detect__raw *r = NULL;
+  int rc = group_of(c, &k, q->hash, &id);
+  if (rc == 0)
+    r = omplens_detect__blocks_push(&c->raw, sizeof *r);
+  if (!r)
+    return OMPLENS_DETECT_ENOMEM;
+  *r = (omplens_detect__raw){q->event, q->related, id};
+  omplens_detect__group *g = group_at(c, id);
+  g->num_instances++;
+  g->total_ns += omplens_detect__dur(e);
+  g->savings_ns += q->removal_ns;
+  if (!omplens_detect__bit(c->removed, q->event)) {
+    omplens_detect__set_bit(c->removed, q->event);
+    g->first_ns += q->removal_ns;
+  }
+  return 0;
+}
+
+/* An operation that no other instance removed before. */
+static int add_removal(omplens_detect__ctx *c,
+                       const omplens_detect__emission *q) {
+  group_key k = key_of(&c->ev[q->event], q->category);
+  uint32_t id;
+  int rc = group_of(c, &k, q->hash, &id);
   if (rc < 0)
     return rc;
-  *id = omplens_detect__map_value(&c->groups, at);
-  if (rc == 1)
-    c->findings[c->num_findings++] = (omplens_finding){
-        .category = k->category, .device = k->device, .codeptr = k->codeptr,
-        .host_addr = k->host_addr, .bytes = k->bytes};
+  omplens_detect__group *g = group_at(c, id);
+  g->savings_ns += q->removal_ns;
+  g->first_ns += q->removal_ns;
   return 0;
+}
+
+/* The group an emission probably goes to: the one in its home slot. */
+static const omplens_detect__group *
+likely_group(const omplens_detect__ctx *c, const omplens_detect__emission *q) {
+  const omplens_detect__map *m = &c->group_of;
+  if (m->cap == 0)
+    return NULL;
+  uint32_t fp = omplens_detect__map_fp(q->hash);
+  const omplens_detect__slot *s = &m->slots[omplens_detect__map_home(m, fp)];
+  if (s->value == OMPLENS_DETECT__EMPTY || s->fp != fp)
+    return NULL;
+  return group_at(c, s->value);
+}
+
+/* Asks for every queued emission's likely group first, then groups them
+ * in order: the waits for the groups overlap. */
+int omplens_detect__flush(omplens_detect__ctx *c) {
+  for (unsigned k = 0; k < c->queued; k++) {
+    const char *g = (const char *)likely_group(c, &c->queue[k]);
+    if (g) { /* a group may straddle two cache lines */
+      __builtin_prefetch(g, 1);
+      __builtin_prefetch(g + sizeof(omplens_detect__group) - 1, 1);
+    }
+  }
+  int rc = 0;
+  for (unsigned k = 0; k < c->queued && rc == 0; k++) {
+    const omplens_detect__emission *q = &c->queue[k];
+    rc = q->added_removal ? add_removal(c, q) : add_instance(c, q);
+  }
+  c->queued = 0;
+  return rc;
+}
+
+/* Queues an emission; its group's slot is fetched into the cache
+ * meanwhile. */
+static int enqueue(omplens_detect__ctx *c, int category, uint32_t event,
+                   uint32_t related, uint64_t removal_ns, int added_removal) {
+  group_key k = key_of(&c->ev[event], category);
+  omplens_detect__emission *q = &c->queue[c->queued++];
+  *q = (omplens_detect__emission){
+      .hash = group_hash(&k), .removal_ns = removal_ns, .event = event,
+      .related = related, .category = (uint8_t)category,
+      .added_removal = (uint8_t)added_removal};
+  omplens_detect__map_prefetch(&c->group_of, q->hash);
+  return c->queued == OMPLENS_DETECT__QUEUE ? omplens_detect__flush(c) : 0;
 }
 
 int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
-                         uint32_t related) {
-  const omplens_event *e = &c->ev[event];
-  group_key k = key_of(e, category);
-  uint32_t id;
-  int rc = finding_of(c, &k, &id);
-  if (rc == 0)
-    rc = omplens_detect__reserve(&c->raw, &c->cap_raw,
-                                 c->num_raw + 1, sizeof *c->raw);
-  if (rc < 0)
-    return rc;
-  omplens_finding *f = &c->findings[id];
-  f->num_instances++;
-  f->total_bytes += e->bytes;
-  f->total_ns += omplens_detect__dur(e);
-  c->raw[c->num_raw++] = (omplens_detect__raw){event, related, id};
-  return 0;
+                         uint32_t related, uint64_t removal_ns) {
+  return enqueue(c, category, event, related, removal_ns, 0);
+}
+
+int omplens_detect__add_removal(omplens_detect__ctx *c, int category,
+                                uint32_t event, uint64_t ns) {
+  return enqueue(c, category, event, OMPLENS_DETECT__NONE, ns, 1);
 }
 
 /* ---- Grouping ----------------------------------------------------------
- * A stable counting sort by finding: each category was emitted in time
- * order, so every finding's instances come out sorted by time. */
+ * A stable counting sort by group: each category was emitted in time
+ * order, so every group's instances come out sorted by time. On success
+ * end[g] is where group g's instances end in a->instances. */
 
-static int place_instances(omplens_detect__ctx *c, omplens_analysis *a) {
-  omplens_detect__raw *exact =
-      omplens_detect__rearray(c->raw, c->num_raw, sizeof *c->raw);
-  if (exact)
-    c->raw = exact; /* give back the growth slack before the copy */
-  size_t *cursor = omplens_detect__array(c->num_findings, sizeof *cursor);
-  a->instances = omplens_detect__array(c->num_raw, sizeof *a->instances);
+static int place_instances(omplens_detect__ctx *c, omplens_analysis *a,
+                           size_t **end) {
+  size_t *cursor = omplens_detect__array(c->groups.count, sizeof *cursor);
+  a->instances = omplens_detect__array(c->raw.count, sizeof *a->instances);
   if (!cursor || !a->instances) {
     omplens_detect__free(cursor);
     return OMPLENS_DETECT_ENOMEM;
   }
   size_t offset = 0;
-  for (size_t f = 0; f < c->num_findings; f++) {
-    cursor[f] = offset;
-    c->findings[f].instances = a->instances + offset;
-    offset += c->findings[f].num_instances;
+  for (size_t g = 0; g < c->groups.count; g++) {
+    cursor[g] = offset;
+    offset += group_at(c, g)->num_instances;
   }
-  for (size_t r = 0; r < c->num_raw; r++)
-    a->instances[cursor[c->raw[r].finding]++] =
-        (omplens_instance){c->raw[r].event, c->raw[r].related};
-  omplens_detect__free(cursor);
-  omplens_detect__free(c->raw);
-  c->raw = NULL;
-  c->num_raw = c->cap_raw = 0;
+  for (size_t r = 0; r < c->raw.count; r++) {
+    const omplens_detect__raw *in =
+        omplens_detect__blocks_at(&c->raw, r, sizeof *in);
+    a->instances[cursor[in->group]++] =
+        (omplens_instance){in->event, in->related};
+  }
+  omplens_detect__blocks_free(&c->raw);
+  *end = cursor;
   return 0;
 }
 
-/* ---- Savings and directive totals ------------------------------------ */
+/* ---- Directive and program totals ------------------------------------- */
 
 typedef struct totals {
   omplens_detect__map by_codeptr; /* codeptr -> index into directives */
   omplens_directive_total *directives;
   size_t num_directives, cap_directives;
-  uint64_t *removed; /* operations already counted in the totals */
 } totals;
 
 static int directive_eq(const void *ctx, uint32_t stored, const void *key) {
@@ -123,144 +205,58 @@ static int directive_eq(const void *ctx, uint32_t stored, const void *key) {
          *(const uint64_t *)key;
 }
 
-static size_t find_directive(const totals *t, uint64_t codeptr) {
-  size_t at = omplens_detect__map_find(&t->by_codeptr,
-                                       omplens_detect__mix(codeptr),
-                                       directive_eq, t, &codeptr);
-  return at == OMPLENS_DETECT__MAP_NONE
-             ? SIZE_MAX
-             : omplens_detect__map_value(&t->by_codeptr, at);
+/* A new directive takes its event sums from the survey. */
+static omplens_directive_total new_directive(const omplens_detect__ctx *c,
+                                             uint64_t codeptr) {
+  const omplens_detect__codeptr_sums *sums =
+      omplens_detect__find_sums(c, codeptr);
+  omplens_directive_total d = {.codeptr = codeptr};
+  if (sums) { /* always: every finding's codeptr is an event's */
+    d.transfer_ns = sums->transfer_ns;
+    d.transfer_bytes = sums->transfer_bytes;
+    d.executions = sums->executions;
+  }
+  return d;
 }
 
-static int directive_of(totals *t, uint64_t codeptr,
-                        omplens_directive_total **out) {
+static int directive_of(const omplens_detect__ctx *c, totals *t,
+                        uint64_t codeptr, omplens_directive_total **out) {
   int rc = omplens_detect__reserve(&t->directives, &t->cap_directives,
                                    t->num_directives + 1,
                                    sizeof *t->directives);
   size_t at;
-  if (rc == 0)
-    rc = omplens_detect__map_insert(&t->by_codeptr, omplens_detect__mix(codeptr),
-                                    (uint32_t)t->num_directives, directive_eq,
-                                    t, &codeptr, &at);
+  if (rc < 0)
+    return rc;
+  rc = omplens_detect__map_insert(&t->by_codeptr, omplens_detect__mix(codeptr),
+                                  (uint32_t)t->num_directives, directive_eq,
+                                  t, &codeptr, &at);
   if (rc < 0)
     return rc;
   if (rc == 1)
-    t->directives[t->num_directives++] =
-        (omplens_directive_total){.codeptr = codeptr};
+    t->directives[t->num_directives++] = new_directive(c, codeptr);
   *out = &t->directives[omplens_detect__map_value(&t->by_codeptr, at)];
   return 0;
 }
 
-/* Adds one removed operation: always to its finding, to the directive and
- * the program only the first time any finding removes it. */
-static void remove_op(const omplens_detect__ctx *c, totals *t,
-                      omplens_finding *f, omplens_directive_total *d,
-                      omplens_program_total *p, uint32_t op) {
-  uint64_t ns = omplens_detect__dur(&c->ev[op]);
-  f->savings_ns += ns;
-  if (omplens_detect__bit(t->removed, op))
-    return;
-  omplens_detect__set_bit(t->removed, op);
-  d->savings_ns += ns;
-  p->savings_ns += ns;
-}
-
-/* Fixing an allocation finding removes the allocation and its delete. */
-static void add_finding(const omplens_detect__ctx *c, totals *t,
-                        omplens_finding *f, omplens_directive_total *d,
-                        omplens_program_total *p) {
-  uint32_t hint = 0;
-  d->count[f->category] += (uint32_t)f->num_instances;
-  d->bytes[f->category] += f->total_bytes;
-  p->count[f->category] += (uint32_t)f->num_instances;
-  p->bytes[f->category] += f->total_bytes;
-  for (size_t i = 0; i < f->num_instances; i++) {
-    uint32_t op = f->instances[i].event;
-    remove_op(c, t, f, d, p, op);
-    if (!omplens_detect__is_alloc_category(f->category))
-      continue;
-    uint32_t del = omplens_detect__delete_of(c, op, &hint);
-    if (del != OMPLENS_DETECT__NONE)
-      remove_op(c, t, f, d, p, del);
-  }
-}
-
-static int add_savings(omplens_detect__ctx *c, totals *t,
-                       omplens_program_total *p) {
-  t->removed = omplens_detect__bitmap(c->n);
-  if (!t->removed)
-    return OMPLENS_DETECT_ENOMEM;
-  for (size_t i = 0; i < c->num_findings; i++) {
+/* A group's first_ns holds the operations no other instance removed
+ * before, so the directives' and the program's savings count each once. */
+static int add_groups(const omplens_detect__ctx *c, totals *t,
+                      omplens_program_total *p) {
+  for (size_t i = 0; i < c->groups.count; i++) {
+    const omplens_detect__group *g = group_at(c, i);
+    uint64_t bytes = g->num_instances * g->bytes;
     omplens_directive_total *d;
-    int rc = directive_of(t, c->findings[i].codeptr, &d);
+    int rc = directive_of(c, t, g->codeptr, &d);
     if (rc < 0)
       return rc;
-    add_finding(c, t, &c->findings[i], d, p);
+    d->count[g->category] += g->num_instances;
+    d->bytes[g->category] += bytes;
+    d->savings_ns += g->first_ns;
+    p->count[g->category] += g->num_instances;
+    p->bytes[g->category] += bytes;
+    p->savings_ns += g->first_ns;
   }
   return 0;
-}
-
-/* ---- Event totals ------------------------------------------------------ */
-
-/* Executions of a directive: distinct (codeptr, region) pairs. */
-static int execution_eq(const void *ctx, uint32_t stored, const void *key) {
-  const omplens_event *a = &((const omplens_event *)ctx)[stored];
-  const omplens_event *k = key;
-  return a->codeptr == k->codeptr && a->region == k->region;
-}
-
-static void add_program_event(omplens_program_total *p, const omplens_event *e) {
-  uint64_t ns = omplens_detect__dur(e);
-  if (omplens_detect__is_transfer(e)) {
-    p->transfer_ns += ns;
-    p->transfer_bytes += e->bytes;
-    p->num_transfers++;
-  } else if (e->kind == OMPLENS_EV_ALLOC) {
-    p->alloc_ns += ns;
-    p->num_allocs++;
-  } else if (e->kind == OMPLENS_EV_KERNEL) {
-    p->kernel_ns += ns;
-    p->num_kernels++;
-  }
-}
-
-/* An event outside any construct (no region) is its own execution. */
-static int add_directive_event(totals *t, omplens_detect__map *executions,
-                               const omplens_event *ev, uint32_t i) {
-  const omplens_event *e = &ev[i];
-  size_t id = find_directive(t, e->codeptr);
-  if (id == SIZE_MAX)
-    return 0;
-  omplens_directive_total *d = &t->directives[id];
-  if (omplens_detect__is_transfer(e)) {
-    d->transfer_ns += omplens_detect__dur(e);
-    d->transfer_bytes += e->bytes;
-  }
-  if (e->region == OMPLENS_NO_REGION) {
-    d->executions++;
-    return 0;
-  }
-  uint64_t h = omplens_detect__hash_add(omplens_detect__mix(e->codeptr),
-                                        e->region);
-  size_t at;
-  int rc = omplens_detect__map_insert(executions, h, i, execution_eq, ev, e,
-                                      &at);
-  if (rc == 1)
-    d->executions++;
-  return rc < 0 ? rc : 0;
-}
-
-static int add_events(const omplens_detect__ctx *c, totals *t,
-                      omplens_program_total *p) {
-  omplens_detect__map executions = {0};
-  int rc = 0;
-  for (uint32_t i = 0; i < c->n && rc == 0; i++) {
-    add_program_event(p, &c->ev[i]);
-    if (t->num_directives)
-      rc = add_directive_event(t, &executions, c->ev, i);
-  }
-  omplens_detect__map_free(&executions);
-  return rc;
 }
 
 /* ---- Order ------------------------------------------------------------- */
@@ -271,10 +267,18 @@ static int add_events(const omplens_detect__ctx *c, totals *t,
       return (x) < (y) ? -1 : 1;                                               \
   } while (0)
 
+/* A group to sort: by its savings first (a radix sort), then by its key. */
+typedef struct ranked {
+  uint64_t savings_ns;
+  const omplens_detect__group *group;
+  uint32_t id;
+} ranked;
+
 /* Savings first, then a total order on the group key for stable goldens. */
-static int compare_findings(const void *pa, const void *pb) {
-  const omplens_finding *a = pa, *b = pb;
-  CMP_ASC(b->savings_ns, a->savings_ns);
+static int compare_ranked(const void *pa, const void *pb) {
+  const ranked *ra = pa, *rb = pb;
+  CMP_ASC(rb->savings_ns, ra->savings_ns);
+  const omplens_detect__group *a = ra->group, *b = rb->group;
   CMP_ASC(a->codeptr, b->codeptr);
   CMP_ASC(a->host_addr, b->host_addr);
   CMP_ASC(a->category, b->category);
@@ -287,6 +291,90 @@ static int compare_directives(const void *pa, const void *pb) {
   const omplens_directive_total *a = pa, *b = pb;
   CMP_ASC(b->savings_ns, a->savings_ns);
   CMP_ASC(a->codeptr, b->codeptr);
+  return 0;
+}
+
+static omplens_finding finding_of(const omplens_detect__group *g,
+                                  const omplens_instance *instances) {
+  return (omplens_finding){
+      .category = g->category, .device = g->device, .codeptr = g->codeptr,
+      .host_addr = g->host_addr, .bytes = g->bytes,
+      .num_instances = g->num_instances, .instances = instances,
+      .total_bytes = g->num_instances * g->bytes, .total_ns = g->total_ns,
+      .savings_ns = g->savings_ns};
+}
+
+/* Sorts order[0, n) by savings, largest first: a least-significant-digit
+ * radix sort, a byte a pass, skipping the bytes where all agree; tmp has
+ * room for n. */
+static void sort_by_savings(ranked *order, ranked *tmp, size_t n) {
+  ranked *from = order, *to = tmp;
+  for (unsigned shift = 0; shift < 64; shift += 8) {
+    size_t start[257] = {0};
+    for (size_t i = 0; i < n; i++)
+      start[1 + (uint8_t)(~from[i].savings_ns >> shift)]++;
+    if (start[1 + (uint8_t)(~from[0].savings_ns >> shift)] == n)
+      continue;
+    for (unsigned d = 0; d < 256; d++)
+      start[d + 1] += start[d];
+    for (size_t i = 0; i < n; i++)
+      to[start[(uint8_t)(~from[i].savings_ns >> shift)]++] = from[i];
+    ranked *swap = from;
+    from = to;
+    to = swap;
+  }
+  if (from != order)
+    memcpy(order, from, n * sizeof *order);
+}
+
+/* The groups in the order of their findings; *out receives them. */
+static int rank_groups(const omplens_detect__ctx *c, ranked **out) {
+  size_t n = c->groups.count;
+  ranked *order = omplens_detect__array(n, sizeof *order);
+  ranked *tmp = omplens_detect__array(n, sizeof *tmp);
+  if (!order || !tmp) {
+    omplens_detect__free(order);
+    omplens_detect__free(tmp);
+    return OMPLENS_DETECT_ENOMEM;
+  }
+  for (size_t id = 0; id < n; id++)
+    order[id] = (ranked){group_at(c, id)->savings_ns, group_at(c, id),
+                         (uint32_t)id};
+  if (n)
+    sort_by_savings(order, tmp, n);
+  omplens_detect__free(tmp);
+  /* Equal savings: the group keys decide. */
+  for (size_t lo = 0, hi; lo < n; lo = hi) {
+    for (hi = lo + 1; hi < n && order[hi].savings_ns == order[lo].savings_ns;)
+      hi++;
+    if (hi - lo > 1)
+      qsort(order + lo, hi - lo, sizeof *order, compare_ranked);
+  }
+  *out = order;
+  return 0;
+}
+
+/* The findings, in their final order; end[g] is where group g's instances
+ * end in a->instances. */
+static int order_findings(const omplens_detect__ctx *c, const size_t *end,
+                          omplens_analysis *a) {
+  size_t n = c->groups.count;
+  ranked *order;
+  int rc = rank_groups(c, &order);
+  if (rc < 0)
+    return rc;
+  a->findings = omplens_detect__array(n, sizeof *a->findings);
+  if (!a->findings) {
+    omplens_detect__free(order);
+    return OMPLENS_DETECT_ENOMEM;
+  }
+  for (size_t k = 0; k < n; k++) {
+    const omplens_detect__group *g = order[k].group;
+    a->findings[k] =
+        finding_of(g, a->instances + end[order[k].id] - g->num_instances);
+  }
+  a->num_findings = n;
+  omplens_detect__free(order);
   return 0;
 }
 
@@ -304,42 +392,40 @@ static double speedup(uint64_t run_ns, uint64_t savings_ns) {
 
 static void move_results(omplens_detect__ctx *c, totals *t,
                          omplens_analysis *a) {
-  /* qsort must not see the NULL of an empty array. */
-  if (c->num_findings)
-    qsort(c->findings, c->num_findings, sizeof *c->findings,
-          compare_findings);
   if (t->num_directives)
     qsort(t->directives, t->num_directives, sizeof *t->directives,
           compare_directives);
-  a->findings = c->findings;
-  a->num_findings = c->num_findings;
   a->directives = t->directives;
   a->num_directives = t->num_directives;
   a->leftovers = c->leftovers;
   a->num_leftovers = c->num_leftovers;
-  c->findings = NULL;
-  c->num_findings = c->cap_findings = 0;
   c->leftovers = NULL;
   c->num_leftovers = 0;
   t->directives = NULL;
 }
 
+static int totals_of(omplens_detect__ctx *c, totals *t, omplens_analysis *a) {
+  omplens_program_total *p = &a->total;
+  *p = c->events_total;
+  p->run_ns = c->run_ns;
+  int rc = add_groups(c, t, p);
+  p->speedup = speedup(p->run_ns, p->savings_ns);
+  return rc;
+}
+
 int omplens_detect__finish(omplens_detect__ctx *c, omplens_analysis *a) {
   totals t = {0};
-  omplens_program_total *p = &a->total;
-  omplens_detect__map_free(&c->groups);
-  int rc = place_instances(c, a);
+  size_t *end = NULL;
+  omplens_detect__map_free(&c->group_of);
+  int rc = place_instances(c, a, &end);
   if (rc == 0)
-    rc = add_savings(c, &t, p);
+    rc = totals_of(c, &t, a);
   if (rc == 0)
-    rc = add_events(c, &t, p);
-  if (rc == 0) {
-    p->run_ns = c->run_ns;
-    p->speedup = speedup(p->run_ns, p->savings_ns);
+    rc = order_findings(c, end, a);
+  if (rc == 0)
     move_results(c, &t, a);
-  }
+  omplens_detect__free(end);
   omplens_detect__map_free(&t.by_codeptr);
-  omplens_detect__free(t.removed);
   omplens_detect__free(t.directives);
   return rc;
 }

@@ -35,25 +35,98 @@ typedef struct omplens_detect__map {
 typedef int (*omplens_detect__map_eq)(const void *ctx, uint32_t stored,
                                       const void *key);
 
-/* Frees the slots and leaves an empty, reusable map. */
+/* Frees the slots, giving their pages back to the system (maps are freed
+ * when their pass ends: see omplens_detect__release), and leaves an empty,
+ * reusable map. */
 void omplens_detect__map_free(omplens_detect__map *m);
+
+/* Doubles the slots (or makes the first ones). Returns 0, or
+ * OMPLENS_DETECT_ENOMEM with the map unchanged. */
+int omplens_detect__map_grow(omplens_detect__map *m);
+
+/* Removes the entry at a slot index returned by find or insert. */
+void omplens_detect__map_remove(omplens_detect__map *m, size_t index);
+
+/* Find and insert are inline so that each caller's eq is inlined too: the
+ * detectors call them millions of times. */
+
+static inline uint32_t omplens_detect__map_fp(uint64_t hash) {
+  return (uint32_t)(hash >> 32) ^ (uint32_t)hash;
+}
+
+/* Multiplying by an odd constant is a bijection on 32 bits, so the top bits
+ * spread keys evenly and the home slot can be recomputed from fp alone. */
+static inline size_t omplens_detect__map_home(const omplens_detect__map *m,
+                                              uint32_t fp) {
+  return (size_t)((uint32_t)(fp * 0x9e3779b1u) >> (32u - m->bits));
+}
 
 /* Slot index of key, or OMPLENS_DETECT__MAP_NONE. The index is valid until
  * the next insertion or removal. */
-size_t omplens_detect__map_find(const omplens_detect__map *m, uint64_t hash,
-                                omplens_detect__map_eq eq, const void *ctx,
-                                const void *key);
+static inline size_t omplens_detect__map_find(const omplens_detect__map *m,
+                                              uint64_t hash,
+                                              omplens_detect__map_eq eq,
+                                              const void *ctx,
+                                              const void *key) {
+  if (m->cap == 0)
+    return OMPLENS_DETECT__MAP_NONE;
+  uint32_t fp = omplens_detect__map_fp(hash);
+  size_t mask = m->cap - 1;
+  for (size_t i = omplens_detect__map_home(m, fp);; i = (i + 1) & mask) {
+    const omplens_detect__slot *s = &m->slots[i];
+    if (s->value == OMPLENS_DETECT__EMPTY)
+      return OMPLENS_DETECT__MAP_NONE;
+    if (s->fp == fp && eq(ctx, s->value, key))
+      return i;
+  }
+}
+
+/* Places fp/value in the first free slot from its home; the caller made
+ * sure there is one and that the key is absent. */
+static inline size_t omplens_detect__map_place(omplens_detect__map *m,
+                                               uint32_t fp, uint32_t value) {
+  size_t mask = m->cap - 1;
+  size_t i = omplens_detect__map_home(m, fp);
+  while (m->slots[i].value != OMPLENS_DETECT__EMPTY)
+    i = (i + 1) & mask;
+  m->slots[i].fp = fp;
+  m->slots[i].value = value;
+  return i;
+}
 
 /* Finds key or inserts it with value. Returns 1 when inserted, 0 when the
  * key was present (its value unchanged), OMPLENS_DETECT_ENOMEM when the map
  * could not grow (the map is unchanged). *index receives the slot index. */
-int omplens_detect__map_insert(omplens_detect__map *m, uint64_t hash,
-                               uint32_t value, omplens_detect__map_eq eq,
-                               const void *ctx, const void *key,
-                               size_t *index);
+static inline int omplens_detect__map_insert(omplens_detect__map *m,
+                                             uint64_t hash, uint32_t value,
+                                             omplens_detect__map_eq eq,
+                                             const void *ctx, const void *key,
+                                             size_t *index) {
+  size_t found = omplens_detect__map_find(m, hash, eq, ctx, key);
+  if (found != OMPLENS_DETECT__MAP_NONE) {
+    *index = found;
+    return 0;
+  }
+  /* Keep the load at most 3/4 so that probe sequences stay short. */
+  if ((m->count + 1) * 4 > m->cap * 3) {
+    int rc = omplens_detect__map_grow(m);
+    if (rc < 0) {
+      *index = OMPLENS_DETECT__MAP_NONE;
+      return rc;
+    }
+  }
+  *index = omplens_detect__map_place(m, omplens_detect__map_fp(hash), value);
+  m->count++;
+  return 1;
+}
 
-/* Removes the entry at a slot index returned by find or insert. */
-void omplens_detect__map_remove(omplens_detect__map *m, size_t index);
+/* Asks the cache for key's home slot ahead of a find or insert. */
+static inline void omplens_detect__map_prefetch(const omplens_detect__map *m,
+                                                uint64_t hash) {
+  if (m->cap)
+    __builtin_prefetch(
+        &m->slots[omplens_detect__map_home(m, omplens_detect__map_fp(hash))]);
+}
 
 static inline uint32_t omplens_detect__map_value(const omplens_detect__map *m,
                                                  size_t index) {

@@ -1,21 +1,10 @@
 /* Transfer detectors: duplicates, round trips and unused transfers.
- * Definitions: docs/detectors.md. Each detector is one pass in time order
- * with its own maps, freed before the next pass starts. */
+ * Definitions: docs/detectors.md. The scan hands each H2D and D2H with
+ * content to all three, in time order; their maps are in c->scan. */
 #include "detect_internal.h"
 
 static int is_hashed(const omplens_event *e) {
   return (e->flags & OMPLENS_EVF_HASHED) != 0;
-}
-
-/* H2D and D2H with content; zero-byte copies move nothing. */
-static int is_host_transfer(const omplens_event *e) {
-  return (e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H) &&
-         e->bytes != 0;
-}
-
-static int same_content(const omplens_event *a, const omplens_event *b) {
-  return is_hashed(a) && is_hashed(b) && a->hash == b->hash &&
-         a->bytes == b->bytes;
 }
 
 /* ---- Duplicates --------------------------------------------------------
@@ -48,79 +37,55 @@ static uint64_t content_hash(const omplens_event *e) {
                                   e->bytes);
 }
 
-typedef struct duplicate_state {
-  omplens_detect__map content;
-  omplens_detect__map buffer;
-} duplicate_state;
-
 /* Content already received: from this buffer before, or from another. */
-static int on_repeat(omplens_detect__ctx *c, duplicate_state *s, uint32_t i,
-                     uint64_t h, uint32_t first) {
+static int on_repeat(omplens_detect__ctx *c, uint32_t i, uint64_t h,
+                     uint32_t first) {
   const omplens_event *e = &c->ev[i];
+  uint64_t removal = omplens_detect__dur(e);
   if (c->ev[first].host_addr == e->host_addr)
     return omplens_detect__emit(c, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, i,
-                                first);
+                                first, removal);
+  omplens_detect__map *buffer = &c->scan.content_buffer;
   size_t at;
-  int rc = omplens_detect__map_insert(&s->buffer,
+  int rc = omplens_detect__map_insert(buffer,
                                       omplens_detect__hash_add(h, e->host_addr),
                                       i, content_buffer_eq, c->ev, e, &at);
   if (rc < 0)
     return rc;
   if (rc == 0)
     return omplens_detect__emit(c, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, i,
-                                omplens_detect__map_value(&s->buffer, at));
+                                omplens_detect__map_value(buffer, at),
+                                removal);
   return omplens_detect__emit(c, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, i,
-                              first);
+                              first, removal);
 }
 
-static int on_receipt(omplens_detect__ctx *c, duplicate_state *s,
-                      uint32_t i) {
+static int on_receipt(omplens_detect__ctx *c, uint32_t i) {
   const omplens_event *e = &c->ev[i];
   uint64_t h = content_hash(e);
   size_t at;
-  int rc = omplens_detect__map_insert(&s->content, h, i, content_eq, c->ev, e,
-                                      &at);
+  int rc = omplens_detect__map_insert(&c->scan.content, h, i, content_eq,
+                                      c->ev, e, &at);
   if (rc != 0)
     return rc < 0 ? rc : 0;
-  return on_repeat(c, s, i, h, omplens_detect__map_value(&s->content, at));
-}
-
-int omplens_detect__duplicates(omplens_detect__ctx *c) {
-  duplicate_state s = {{0}, {0}};
-  int rc = 0;
-  for (uint32_t i = 0; i < c->n && rc == 0; i++)
-    if (is_host_transfer(&c->ev[i]) && is_hashed(&c->ev[i]))
-      rc = on_receipt(c, &s, i);
-  omplens_detect__map_free(&s.content);
-  omplens_detect__map_free(&s.buffer);
-  return rc;
+  return on_repeat(c, i, h, omplens_detect__map_value(&c->scan.content, at));
 }
 
 /* ---- Round trips -------------------------------------------------------
  * One stream per buffer (device, host_addr, bytes). A stream is a sequence
  * of same-direction runs; the run's "opposite" is the last transfer of the
  * previous run, and clean says every transfer of the current run so far
- * carried the opposite's content. */
+ * carried the opposite's content. The stream keeps the content of its last
+ * and opposite transfers, so that advancing it reads no earlier event. */
 
-typedef struct stream {
-  uint32_t last;     /* latest transfer on the buffer                 */
-  uint32_t opposite; /* latest transfer in the other direction, or NONE */
-  uint32_t clean;
-} stream;
-
-typedef struct trip_state {
-  omplens_detect__map buffers; /* buffer key -> index into streams */
-  stream *streams;
-  size_t num_streams, cap_streams;
-  const omplens_event *ev;
-} trip_state;
+enum { STREAM_LAST_HASHED = 1, STREAM_OPPOSITE_HASHED = 2, STREAM_CLEAN = 4 };
 
 static int stream_eq(const void *ctx, uint32_t stored, const void *key) {
-  const trip_state *s = ctx;
-  const omplens_event *a = &s->ev[s->streams[stored].last];
+  const omplens_detect__ctx *c = ctx;
+  const omplens_detect__stream *st = &c->scan.streams[stored];
   const omplens_event *k = key;
-  return a->device == k->device && a->host_addr == k->host_addr &&
-         a->bytes == k->bytes;
+  return st->device == k->device && st->host_addr == k->host_addr &&
+         st->bytes == k->bytes;
 }
 
 static uint64_t stream_hash(const omplens_event *e) {
@@ -129,58 +94,77 @@ static uint64_t stream_hash(const omplens_event *e) {
                                   e->bytes);
 }
 
-/* Returns the start of the trip event i completes, or NONE. */
-static uint32_t advance(const omplens_event *ev, stream *st, uint32_t i) {
-  const omplens_event *e = &ev[i];
-  if (ev[st->last].kind != e->kind) {
-    st->opposite = st->last;
-    st->clean = same_content(&ev[st->opposite], e);
-  } else {
-    st->clean = st->clean && same_content(&ev[st->opposite], e);
-  }
-  st->last = i;
-  return st->clean ? st->opposite : OMPLENS_DETECT__NONE;
+/* Does e carry the content of the stream's opposite? (Same stream: same
+ * size.) */
+static int carries_opposite(const omplens_detect__stream *st,
+                            const omplens_event *e) {
+  return (st->flags & STREAM_OPPOSITE_HASHED) && is_hashed(e) &&
+         st->opposite_hash == e->hash;
 }
 
-static int on_transfer(omplens_detect__ctx *c, trip_state *s, uint32_t i) {
+/* Returns the start of the trip event i completes, or NONE. */
+static uint32_t advance(omplens_detect__stream *st, const omplens_event *e,
+                        uint32_t i) {
+  int clean;
+  if (st->last_kind != e->kind) {
+    st->opposite = st->last;
+    st->opposite_hash = st->last_hash;
+    st->flags = (st->flags & STREAM_LAST_HASHED) ? STREAM_OPPOSITE_HASHED : 0;
+    clean = carries_opposite(st, e);
+  } else {
+    clean = (st->flags & STREAM_CLEAN) && carries_opposite(st, e);
+  }
+  st->last = i;
+  st->last_kind = e->kind;
+  st->last_hash = e->hash;
+  st->flags = (uint8_t)((st->flags & STREAM_OPPOSITE_HASHED) |
+                        (is_hashed(e) ? STREAM_LAST_HASHED : 0) |
+                        (clean ? STREAM_CLEAN : 0));
+  return clean ? st->opposite : OMPLENS_DETECT__NONE;
+}
+
+static omplens_detect__stream new_stream(const omplens_event *e, uint32_t i) {
+  return (omplens_detect__stream){
+      .host_addr = e->host_addr, .bytes = e->bytes, .last_hash = e->hash,
+      .last = i, .opposite = OMPLENS_DETECT__NONE, .device = e->device,
+      .last_kind = e->kind, .flags = is_hashed(e) ? STREAM_LAST_HASHED : 0};
+}
+
+static int on_stream(omplens_detect__ctx *c, uint32_t i) {
+  omplens_detect__scan *s = &c->scan;
+  const omplens_event *e = &c->ev[i];
   size_t at;
   uint32_t id = (uint32_t)s->num_streams;
   int rc = omplens_detect__reserve(&s->streams, &s->cap_streams,
                                    s->num_streams + 1, sizeof *s->streams);
-  if (rc == 0)
-    rc = omplens_detect__map_insert(&s->buffers, stream_hash(&c->ev[i]), id,
-                                    stream_eq, s, &c->ev[i], &at);
+  if (rc < 0)
+    return rc;
+  rc = omplens_detect__map_insert(&s->stream_of, stream_hash(e), id,
+                                  stream_eq, c, e, &at);
   if (rc < 0)
     return rc;
   if (rc == 1) {
-    s->streams[s->num_streams++] = (stream){i, OMPLENS_DETECT__NONE, 0};
+    s->streams[s->num_streams++] = new_stream(e, i);
     return 0;
   }
-  stream *st = &s->streams[omplens_detect__map_value(&s->buffers, at)];
-  uint32_t start = advance(c->ev, st, i);
+  omplens_detect__stream *st =
+      &s->streams[omplens_detect__map_value(&s->stream_of, at)];
+  uint32_t start = advance(st, e, i);
   if (start == OMPLENS_DETECT__NONE)
     return 0;
-  return omplens_detect__emit(c, OMPLENS_CAT_ROUND_TRIP, i, start);
-}
-
-int omplens_detect__round_trips(omplens_detect__ctx *c) {
-  trip_state s = {.ev = c->ev};
-  int rc = 0;
-  for (uint32_t i = 0; i < c->n && rc == 0; i++)
-    if (is_host_transfer(&c->ev[i]))
-      rc = on_transfer(c, &s, i);
-  omplens_detect__map_free(&s.buffers);
-  omplens_detect__free(s.streams);
-  return rc;
+  return omplens_detect__emit(c, OMPLENS_CAT_ROUND_TRIP, i, start,
+                              omplens_detect__dur(e));
 }
 
 /* ---- Unused transfers --------------------------------------------------
- * Pending H2D per device buffer (device, dev_addr); value: latest H2D. */
+ * One target per device buffer (device, dev_addr), with its latest H2D and
+ * the kernel that would read it. */
 
 static int target_eq(const void *ctx, uint32_t stored, const void *key) {
-  const omplens_event *a = &((const omplens_event *)ctx)[stored];
+  const omplens_detect__ctx *c = ctx;
+  const omplens_detect__target *t = &c->scan.targets[stored];
   const omplens_event *k = key;
-  return a->device == k->device && a->dev_addr == k->dev_addr;
+  return t->device == k->device && t->dev_addr == k->dev_addr;
 }
 
 static uint64_t target_hash(const omplens_event *e) {
@@ -188,44 +172,86 @@ static uint64_t target_hash(const omplens_event *e) {
                                   e->dev_addr);
 }
 
-/* The next kernel on the device after the copy completes. */
-static uint64_t consumer(const omplens_detect__ctx *c, uint32_t i) {
-  return omplens_detect__kernel_after(&c->kernels, c->ev[i].device,
-                                      c->ev[i].end_ns);
-}
-
-static int mark_unused(omplens_detect__ctx *c, omplens_detect__map *pending,
-                       uint64_t *unused) {
-  for (uint32_t i = 0; i < c->n; i++) {
-    const omplens_event *e = &c->ev[i];
-    if (e->kind != OMPLENS_EV_H2D || e->bytes == 0)
-      continue;
-    if (consumer(c, i) == UINT64_MAX)
-      omplens_detect__set_bit(unused, i);
-    size_t at;
-    int rc = omplens_detect__map_insert(pending, target_hash(e), i, target_eq,
-                                        c->ev, e, &at);
-    if (rc < 0)
-      return rc;
-    uint32_t prev = omplens_detect__map_value(pending, at);
-    /* Overwritten before any kernel could read it. */
-    if (rc == 0 && consumer(c, prev) > e->begin_ns)
-      omplens_detect__set_bit(unused, prev);
-    omplens_detect__map_set(pending, at, i);
-  }
+static int on_h2d(omplens_detect__ctx *c, uint32_t i) {
+  omplens_detect__scan *s = &c->scan;
+  const omplens_event *e = &c->ev[i];
+  /* The next kernel on the device after the copy completes. */
+  uint64_t reader =
+      omplens_detect__kernel_after(&c->kernels, e->device, e->end_ns);
+  if (reader == UINT64_MAX)
+    omplens_detect__set_bit(c->unused, i);
+  size_t at;
+  uint32_t id = (uint32_t)s->num_targets;
+  int rc = omplens_detect__reserve(&s->targets, &s->cap_targets,
+                                   s->num_targets + 1, sizeof *s->targets);
+  if (rc < 0)
+    return rc;
+  rc = omplens_detect__map_insert(&s->target_of, target_hash(e), id,
+                                  target_eq, c, e, &at);
+  if (rc < 0)
+    return rc;
+  if (rc == 1)
+    s->num_targets++;
+  omplens_detect__target *t =
+      &s->targets[omplens_detect__map_value(&s->target_of, at)];
+  /* Overwritten before any kernel could read it. */
+  if (rc == 0 && t->reader > e->begin_ns)
+    omplens_detect__set_bit(c->unused, t->h2d);
+  *t = (omplens_detect__target){e->dev_addr, reader, i, e->device};
   return 0;
 }
 
+/* Emitted after the scan, once later copies could overwrite them, so that
+ * the category stays in time order. */
 int omplens_detect__unused_transfers(omplens_detect__ctx *c) {
-  omplens_detect__map pending = {0};
-  uint64_t *unused = omplens_detect__bitmap(c->n);
-  int rc = unused ? mark_unused(c, &pending, unused) : OMPLENS_DETECT_ENOMEM;
-  omplens_detect__map_free(&pending);
-  /* Emitted afterwards so that the category stays in time order. */
-  for (uint32_t i = 0; i < c->n && rc == 0; i++)
-    if (omplens_detect__bit(unused, i))
+  int rc = 0;
+  for (size_t w = 0; w < ((size_t)c->n + 63) / 64 && rc == 0; w++) {
+    for (uint64_t bits = c->unused[w]; bits && rc == 0; bits &= bits - 1) {
+      uint32_t i = (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
       rc = omplens_detect__emit(c, OMPLENS_CAT_UNUSED_TRANSFER, i,
-                                OMPLENS_DETECT__NONE);
-  omplens_detect__free(unused);
+                                OMPLENS_DETECT__NONE,
+                                omplens_detect__dur(&c->ev[i]));
+    }
+  }
   return rc;
+}
+
+/* ---- The scan's entry ---------------------------------------------------- */
+
+static int is_receipt(const omplens_event *e) {
+  return (e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H) &&
+         e->bytes != 0 && is_hashed(e);
+}
+
+/* The content map outgrows the cache and its lookups are random: asking
+ * for a transfer's slot some events before its turn hides the wait. */
+void omplens_detect__look_ahead(const omplens_detect__ctx *c, uint32_t i) {
+  if (is_receipt(&c->ev[i]))
+    omplens_detect__map_prefetch(&c->scan.content, content_hash(&c->ev[i]));
+}
+
+/* An H2D or D2H with bytes: a receipt, a step of its buffer's stream and,
+ * for an H2D, a copy a kernel should read. */
+int omplens_detect__on_transfer(omplens_detect__ctx *c, uint32_t i) {
+  int rc = 0;
+  if (is_hashed(&c->ev[i]))
+    rc = on_receipt(c, i);
+  if (rc == 0)
+    rc = on_stream(c, i);
+  if (rc == 0 && c->ev[i].kind == OMPLENS_EV_H2D)
+    rc = on_h2d(c, i);
+  return rc;
+}
+
+void omplens_detect__scan_free(omplens_detect__scan *s) {
+  omplens_detect__map_free(&s->live);
+  omplens_detect__map_free(&s->buffer_of);
+  omplens_detect__release(s->buffers);
+  omplens_detect__map_free(&s->content);
+  omplens_detect__map_free(&s->content_buffer);
+  omplens_detect__map_free(&s->stream_of);
+  omplens_detect__release(s->streams);
+  omplens_detect__map_free(&s->target_of);
+  omplens_detect__release(s->targets);
+  *s = (omplens_detect__scan){0};
 }
