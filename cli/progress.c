@@ -20,6 +20,7 @@ static struct {
   pthread_cond_t wake;
   char stage[STAGE_BYTES];
   int running, stop, shown;
+  int pending; /* a stage not printed yet */
   struct timespec start;
   long after_ms;
 } progress = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
@@ -34,14 +35,20 @@ static void *update(void *arg) {
   (void)arg;
   pthread_mutex_lock(&progress.lock);
   while (!progress.stop) {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += TICK_NS;
-    if (until.tv_nsec >= 1000000000L) {
-      until.tv_sec++;
-      until.tv_nsec -= 1000000000L;
+    /* A stage set before this thread first waited would otherwise wait
+     * for the next tick, and a short run would end before it. */
+    int due = progress.pending &&
+              seconds_since(&progress.start) * 1000.0 >= (double)progress.after_ms;
+    if (!due) {
+      struct timespec until;
+      clock_gettime(CLOCK_REALTIME, &until);
+      until.tv_nsec += TICK_NS;
+      if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+      }
+      pthread_cond_timedwait(&progress.wake, &progress.lock, &until);
     }
-    pthread_cond_timedwait(&progress.wake, &progress.lock, &until);
     double s = seconds_since(&progress.start);
     if (progress.stop || s * 1000.0 < (double)progress.after_ms || !progress.stage[0])
       continue;
@@ -49,6 +56,7 @@ static void *update(void *arg) {
     fprintf(stderr, "\romplens: %s (%.1f s)\033[K", progress.stage, s);
     fflush(stderr);
     progress.shown = 1;
+    progress.pending = 0;
   }
   pthread_mutex_unlock(&progress.lock);
   return NULL;
@@ -61,7 +69,7 @@ void omplens_progress_start(int quiet) {
   progress.after_ms = env && *env ? atol(env) : 1000;
   clock_gettime(CLOCK_MONOTONIC, &progress.start);
   progress.stage[0] = 0;
-  progress.stop = progress.shown = 0;
+  progress.stop = progress.shown = progress.pending = 0;
   if (!pthread_create(&progress.thread, NULL, update, NULL))
     progress.running = 1;
 }
@@ -76,6 +84,7 @@ void omplens_progress_stage(const char *fmt, ...) {
   va_end(ap);
   pthread_mutex_lock(&progress.lock);
   memcpy(progress.stage, text, sizeof text);
+  progress.pending = 1;
   pthread_cond_signal(&progress.wake); /* shown at once, once past the delay */
   pthread_mutex_unlock(&progress.lock);
 }
