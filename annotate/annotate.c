@@ -53,23 +53,50 @@ static size_t slot_of(uint64_t key, size_t cap) {
   return (size_t)key & (cap - 1);
 }
 
+static size_t code_slot(const code_entry *codes, size_t cap, uint64_t codeptr) {
+  size_t j = slot_of(codeptr, cap);
+  while (codes[j].codeptr && codes[j].codeptr != codeptr)
+    j = (j + 1) & (cap - 1);
+  return j;
+}
+
+/* Doubles the table; sized by distinct codeptrs (a program has hundreds),
+ * not by regions (millions in a long run). */
+static int grow_codes(omplens_annotator *a) {
+  size_t cap = a->cap_codes ? 2 * a->cap_codes : 64;
+  code_entry *codes = calloc(cap, sizeof *codes);
+  if (!codes)
+    return OMPLENS_ANNOTATE_ENOMEM;
+  for (size_t i = 0; i < a->cap_codes; i++)
+    if (a->codes[i].codeptr)
+      codes[code_slot(codes, cap, a->codes[i].codeptr)] = a->codes[i];
+  free(a->codes);
+  a->codes = codes;
+  a->cap_codes = cap;
+  return 0;
+}
+
 /* Keeps one region per codeptr, preferring one whose entry call was seen. */
 static int index_regions(omplens_annotator *a) {
-  size_t n;
+  size_t n, used = 0;
   const omplens_region *r = omplens_trace_regions(a->trace, &n);
-  size_t cap = 64;
-  while (cap < 2 * n + 2)
-    cap *= 2;
-  a->codes = calloc(cap, sizeof *a->codes);
-  if (!a->codes)
+  if (grow_codes(a))
     return OMPLENS_ANNOTATE_ENOMEM;
-  a->cap_codes = cap;
   for (size_t i = 0; i < n; i++) {
-    size_t j = slot_of(r[i].codeptr, cap);
-    while (a->codes[j].codeptr && a->codes[j].codeptr != r[i].codeptr)
-      j = (j + 1) & (cap - 1);
-    if (!a->codes[j].codeptr || (!r[a->codes[j].region].source && r[i].source))
+    if (!r[i].codeptr)
+      continue;
+    size_t j = code_slot(a->codes, a->cap_codes, r[i].codeptr);
+    if (!a->codes[j].codeptr) {
+      if (2 * (used + 1) > a->cap_codes) {
+        if (grow_codes(a))
+          return OMPLENS_ANNOTATE_ENOMEM;
+        j = code_slot(a->codes, a->cap_codes, r[i].codeptr);
+      }
+      used++;
       a->codes[j] = (code_entry){r[i].codeptr, (uint32_t)i};
+    } else if (!r[a->codes[j].region].source && r[i].source) {
+      a->codes[j].region = (uint32_t)i;
+    }
   }
   return 0;
 }

@@ -20,8 +20,11 @@ void omplens_fix__deletes(omplens_fixer *fx) {
   fx->delete_of = malloc((fx->num_events + 1) * sizeof *fx->delete_of);
   if (!fx->delete_of)
     return;
+  size_t allocs = 0; /* keys are never removed: at most one per ALLOC */
+  for (size_t i = 0; i < fx->num_events; i++)
+    allocs += fx->events[i].kind == OMPLENS_EV_ALLOC;
   size_t cap = 64;
-  while (cap < 2 * fx->num_events + 2)
+  while (cap < 2 * allocs + 2)
     cap *= 2;
   uint32_t *live = malloc(cap * sizeof *live); /* open addressing: ALLOC index */
   if (!live) {

@@ -33,7 +33,7 @@ json_t *omplens_report_document(const omplens_report_input *in);
 json_t *omplens_report_document_limited(const omplens_report_input *in, size_t max_findings,
                                         size_t max_instances);
 /* The limits `omplens report` renders its pages with. */
-#define OMPLENS_RENDER_MAX_FINDINGS 1000
+#define OMPLENS_RENDER_MAX_FINDINGS 250
 #define OMPLENS_RENDER_MAX_INSTANCES 20
 
 /* GitHub-flavoured Markdown for code review: summary table, top directives
