@@ -350,7 +350,9 @@ void omplens_fix__predict(omplens_fixer *fx, omplens_fix *f) {
   uint64_t run = fx->run_ns;
   f->predicted_speedup = run > sum ? (double)run / (double)(run - sum) : 0.0;
 #ifdef OMPLENS_FIX_HAVE_WHATIF
-  if (!fx->whatif)
+  /* The model costs memory per event: built for the first fix that
+   * removes something (a trace without sources has none). */
+  if (!fx->whatif && f->num_removed)
     omplens_whatif_create(fx->events, fx->num_events, fx->regions, fx->num_regions, fx->run_ns,
                           (omplens_whatif **)&fx->whatif);
   omplens_whatif_result r;
