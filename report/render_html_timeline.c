@@ -35,12 +35,19 @@ typedef struct tl_track {
   tl_item open[TL_KINDS];     /* bucket being filled, per kind */
 } tl_track;
 
+/* An event that is an instance of finding `finding` of the document. */
+typedef struct tl_mark {
+  uint32_t event;
+  int32_t finding;
+} tl_mark;
+
 typedef struct tl_ctx {
   const omplens_event *ev;
   size_t nev;
   const omplens_region *reg;
   size_t nreg;
-  int32_t *finding_of;  /* per event: finding index, or -1 */
+  tl_mark *marks;       /* instances of the document's findings, by event */
+  size_t num_marks;
   uint64_t *sites;      /* codeptr of each directive of the document */
   size_t num_sites;
   size_t num_devices, num_threads;
@@ -135,15 +142,19 @@ static void track_finish(tl_ctx *c, tl_track *t) {
 }
 
 static void add_events(tl_ctx *c) {
+  size_t m = 0; /* marks are sorted by event: walk them along */
   for (size_t i = 0; i < c->nev; i++) {
     const omplens_event *e = &c->ev[i];
     tl_track *t = event_track(c, e);
     int k = event_kind(e->kind);
     if (!t || k < 0)
       continue;
+    while (m < c->num_marks && c->marks[m].event < i)
+      m++;
+    int32_t finding = m < c->num_marks && c->marks[m].event == i ? c->marks[m].finding : -1;
     tl_item it = {e->begin_ns, e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns,
-                  e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, c->finding_of[i] >= 0,
-                  c->finding_of[i], site_of(c, e->codeptr), (uint8_t)k};
+                  e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, finding >= 0,
+                  finding, site_of(c, e->codeptr), (uint8_t)k};
     track_add(c, t, &it);
   }
 }
@@ -194,22 +205,34 @@ static int count_tracks(tl_ctx *c) {
   return 0;
 }
 
-/* Marks the events that are instances of the document's findings. */
+static int mark_cmp(const void *a, const void *b) {
+  const tl_mark *x = a, *y = b;
+  if (x->event != y->event)
+    return x->event < y->event ? -1 : 1;
+  return (x->finding > y->finding) - (x->finding < y->finding);
+}
+
+/* Lists the events that are instances of the document's findings (a
+ * limited document lists a few thousand: no per-event array). An event of
+ * several findings is marked with the first, which sorts first. */
 static int map_findings(tl_ctx *c, const json_t *findings) {
-  c->finding_of = malloc((c->nev ? c->nev : 1) * sizeof *c->finding_of);
-  if (!c->finding_of)
-    return -1;
-  memset(c->finding_of, 0xff, (c->nev ? c->nev : 1) * sizeof *c->finding_of);
-  size_t i, j;
+  size_t i, j, n = 0;
   const json_t *f, *inst;
+  json_array_foreach(findings, i, f)
+    n += json_array_size(omplens_render__array(f, "instances"));
+  c->marks = malloc((n ? n : 1) * sizeof *c->marks);
+  if (!c->marks)
+    return -1;
   json_array_foreach(findings, i, f) {
     json_array_foreach(omplens_render__array(f, "instances"), j, inst) {
       const json_t *ev = json_object_get(inst, "event");
       if (json_is_integer(ev) && json_integer_value(ev) >= 0 &&
-          (uint64_t)json_integer_value(ev) < c->nev && c->finding_of[json_integer_value(ev)] < 0)
-        c->finding_of[json_integer_value(ev)] = (int32_t)i;
+          (uint64_t)json_integer_value(ev) < c->nev)
+        c->marks[c->num_marks++] = (tl_mark){(uint32_t)json_integer_value(ev), (int32_t)i};
     }
   }
+  if (c->num_marks)
+    qsort(c->marks, c->num_marks, sizeof *c->marks, mark_cmp);
   return 0;
 }
 
@@ -292,7 +315,7 @@ static void ctx_free(tl_ctx *c) {
   for (size_t i = 0; i < n; i++)
     free(c->tracks[i].items);
   free(c->tracks);
-  free(c->finding_of);
+  free(c->marks);
   free(c->sites);
 }
 
