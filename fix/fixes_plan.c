@@ -431,6 +431,7 @@ static int plan_unreferenced(omplens_fixer *fx) {
 
 int omplens_fix__publish(omplens_fixer *fx, size_t i);
 void omplens_fix__deletes(omplens_fixer *fx);
+void omplens_fix__whatif_free(omplens_fixer *fx);
 
 int omplens_fix__derive(omplens_fixer *fx) {
   fx->fix_of_finding = malloc((fx->num_findings + 1) * sizeof *fx->fix_of_finding);
@@ -464,5 +465,9 @@ int omplens_fix__derive(omplens_fixer *fx) {
     for (size_t k = 0; k < g->num_findings; k++)
       fx->fix_of_finding[g->findings[k]] = i;
   }
+  /* Per-event aids of publishing, not needed once every fix is out. */
+  free(fx->delete_of);
+  fx->delete_of = NULL;
+  omplens_fix__whatif_free(fx);
   return rc;
 }
