@@ -280,6 +280,8 @@ static void site_ops(omplens_fixer *fx, const omplens_fix__group *g, const omple
 
 int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_t **out,
                          size_t *n) {
+  if (!fx->delete_of) /* built for the first fix with a diff: manual ones never ask */
+    omplens_fix__deletes(fx);
   idset s = {0};
   for (size_t k = 0; k < g->num_findings; k++) {
     const omplens_finding *f = &fx->findings[g->findings[k]];

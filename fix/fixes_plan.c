@@ -430,14 +430,12 @@ static int plan_unreferenced(omplens_fixer *fx) {
 }
 
 int omplens_fix__publish(omplens_fixer *fx, size_t i);
-void omplens_fix__deletes(omplens_fixer *fx);
 void omplens_fix__whatif_free(omplens_fixer *fx);
 
 int omplens_fix__derive(omplens_fixer *fx) {
   fx->fix_of_finding = malloc((fx->num_findings + 1) * sizeof *fx->fix_of_finding);
   if (!fx->fix_of_finding)
     return OMPLENS_FIX_ENOMEM;
-  omplens_fix__deletes(fx);
   int rc = 0;
   for (size_t i = 0; i < fx->num_findings && !rc; i++) {
     fx->fix_of_finding[i] = SIZE_MAX;
