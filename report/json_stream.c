@@ -3,6 +3,8 @@
  * non-empty containers, and {} / [] when empty. */
 #include "json_stream.h"
 
+#include "report_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,8 +42,6 @@ void omplens_jout_raw(omplens_jout *j, const char *s, size_t n) {
   j->len += n;
 }
 
-void omplens_jout_str(omplens_jout *j, const char *s) { omplens_jout_raw(j, s, strlen(s)); }
-
 void omplens_jout_newline(omplens_jout *j, int depth) {
   static const char spaces[] = "                                                                ";
   size_t n = (size_t)depth * INDENT;
@@ -51,47 +51,9 @@ void omplens_jout_newline(omplens_jout *j, int depth) {
   omplens_jout_raw(j, spaces, n);
 }
 
-/* Two digits per division: numbers are most of a large findings.json. */
-char *omplens_jout_format_u64(char *p, uint64_t v) {
-  static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                              "8081828384858687888990919293949596979899";
-  char tmp[24], *t = tmp + sizeof tmp;
-  while (v >= 100) {
-    unsigned r = (unsigned)(v % 100);
-    v /= 100;
-    t -= 2;
-    memcpy(t, pairs + 2 * r, 2);
-  }
-  if (v >= 10) {
-    t -= 2;
-    memcpy(t, pairs + 2 * v, 2);
-  } else {
-    *--t = (char)('0' + v);
-  }
-  size_t n = (size_t)(tmp + sizeof tmp - t);
-  memcpy(p, t, n);
-  return p + n;
-}
-
-void omplens_jout_u64(omplens_jout *j, uint64_t v) {
+static void put_u64(omplens_jout *j, uint64_t v) {
   char tmp[24];
-  omplens_jout_raw(j, tmp, (size_t)(omplens_jout_format_u64(tmp, v) - tmp));
-}
-
-void omplens_jout_hex(omplens_jout *j, uint64_t v) {
-  static const char digits[] = "0123456789abcdef";
-  char tmp[24];
-  char *p = tmp + sizeof tmp;
-  *--p = '"';
-  do {
-    *--p = digits[v & 15];
-    v >>= 4;
-  } while (v);
-  *--p = 'x';
-  *--p = '0';
-  *--p = '"';
-  omplens_jout_raw(j, p, (size_t)(tmp + sizeof tmp - p));
+  omplens_jout_raw(j, tmp, (size_t)(omplens_report__format_u64(tmp, v) - tmp));
 }
 
 /* Text that needs no escape under JSON_ENSURE_ASCII. */
@@ -204,9 +166,9 @@ void omplens_jout_value(omplens_jout *j, const json_t *v, int depth, const json_
     json_int_t i = json_integer_value(v);
     if (i < 0) {
       omplens_jout_raw(j, "-", 1);
-      omplens_jout_u64(j, (uint64_t)0 - (uint64_t)i);
+      put_u64(j, (uint64_t)0 - (uint64_t)i);
     } else {
-      omplens_jout_u64(j, (uint64_t)i);
+      put_u64(j, (uint64_t)i);
     }
     return;
   }

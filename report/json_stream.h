@@ -2,7 +2,7 @@
  * (findings.json of a large trace has hundreds of thousands of instances).
  * It writes exactly what json_dumpf(JSON_INDENT(2) | JSON_ENSURE_ASCII)
  * would, so a document can be written part by part: small parts as jansson
- * values, the bulk through the raw number and string calls.
+ * values, the bulk as raw text (numbers formatted with report_internal.h).
  * Errors are sticky: after a failed write every call does nothing and
  * omplens_jout_finish() reports the failure. */
 #ifndef OMPLENS_JSON_STREAM_H
@@ -25,14 +25,8 @@ void omplens_jout_init(omplens_jout *j, FILE *f);
 int omplens_jout_finish(omplens_jout *j);
 
 void omplens_jout_raw(omplens_jout *j, const char *s, size_t n);
-void omplens_jout_str(omplens_jout *j, const char *s); /* raw C string */
 /* A newline and the indentation of nesting level depth. */
 void omplens_jout_newline(omplens_jout *j, int depth);
-void omplens_jout_u64(omplens_jout *j, uint64_t v);
-/* The decimal digits of v at p (room for 20); returns the end. For writers
- * that assemble a line before handing it over. */
-char *omplens_jout_format_u64(char *p, uint64_t v);
-void omplens_jout_hex(omplens_jout *j, uint64_t v); /* "0x.." with quotes */
 
 /* Opens member `key` of an object at nesting level depth: a comma unless
  * *first, the newline and indentation, the quoted key and ": ". */

@@ -186,38 +186,10 @@ static void out_flush(tl_out *o) {
     out_grow(o, 0);
 }
 
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
-                                  "31323334353637383940414243444546474849505152535455565758596061"
-                                  "62636465666768697071727374757677787980818283848586878889909192"
-                                  "939495969798" "99";
-
-/* Decimal digits of v at d (20 bytes at most); returns the end. */
-static inline char *fmt_u64(char *d, uint64_t v) {
-  static const uint64_t powers[] = {
-    10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
-    10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
-    1000000000000000u, 10000000000000000u, 100000000000000000u, 1000000000000000000u,
-    10000000000000000000u};
-  int n = 1;
-  while (n < 20 && v >= powers[n - 1])
-    n++;
-  char *end = d + n, *t = end;
-  while (v >= 100) {
-    t -= 2;
-    memcpy(t, digit_pairs + 2 * (v % 100), 2);
-    v /= 100;
-  }
-  if (v >= 10)
-    memcpy(t - 2, digit_pairs + 2 * v, 2);
-  else
-    t[-1] = (char)('0' + v);
-  return end;
-}
-
 static inline void out_decimal(tl_out *o, uint64_t v) {
   char *d = out_room(o, 20);
   if (d)
-    o->len += (size_t)(fmt_u64(d, v) - d);
+    o->len += (size_t)(omplens_report__format_u64(d, v) - d);
 }
 
 /* JSON parsers stop at 2^63; larger values (damaged traces) go as strings. */
@@ -236,25 +208,20 @@ static inline void out_us(tl_out *o, uint64_t ns) {
   char *d = out_room(o, 24);
   if (!d)
     return;
-  char *e = fmt_u64(d, ns / 1000);
+  char *e = omplens_report__format_u64(d, ns / 1000);
   unsigned frac = (unsigned)(ns % 1000);
   e[0] = '.';
   e[1] = (char)('0' + frac / 100);
-  memcpy(e + 2, digit_pairs + 2 * (frac % 100), 2);
+  e[2] = (char)('0' + frac / 10 % 10);
+  e[3] = (char)('0' + frac % 10);
   o->len += (size_t)(e + 4 - d);
 }
 
 /* "0x1f": lowercase, no leading zeros, in quotes. */
 static inline void out_hex(tl_out *o, uint64_t v) {
   char *d = out_room(o, 20);
-  if (!d)
-    return;
-  size_t digits = (size_t)(67 - __builtin_clzll(v | 1)) / 4;
-  memcpy(d, "\"0x", 3);
-  for (size_t i = digits; i--; v >>= 4)
-    d[3 + i] = "0123456789abcdef"[v & 15];
-  d[3 + digits] = '"';
-  o->len += digits + 4;
+  if (d)
+    o->len += (size_t)(omplens_report__format_hex(d, v) - d);
 }
 
 /* ---- Escaping ---------------------------------------------------------- */

@@ -5,6 +5,8 @@
 #include "omplens_report.h"
 
 #include <jansson.h>
+#include <stdint.h>
+#include <string.h>
 
 /* The last component of a path ("dir/" stays "dir/"). */
 const char *omplens_report__base_name(const char *path);
@@ -14,5 +16,41 @@ json_int_t omplens_report__int_at(const json_t *o, const char *key);
 
 int omplens_report__locate(const omplens_report_input *in, size_t proc, uint64_t codeptr,
                            omplens_location *loc);
+
+/* Number formatting for the writers of large outputs (findings.json,
+ * timeline.json), where numbers are most of the text: inline, two digits
+ * per division, no printf. Each writes at d and returns the end. */
+
+/* The decimal digits of v (20 bytes at most). */
+static inline char *omplens_report__format_u64(char *d, uint64_t v) {
+  static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                              "31323334353637383940414243444546474849505152535455565758596061"
+                              "62636465666768697071727374757677787980818283848586878889909192"
+                              "939495969798" "99";
+  int n = 1;
+  for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
+    n++;
+  char *end = d + n, *t = end;
+  while (v >= 100) {
+    t -= 2;
+    memcpy(t, pairs + 2 * (v % 100), 2);
+    v /= 100;
+  }
+  if (v >= 10)
+    memcpy(t - 2, pairs + 2 * v, 2);
+  else
+    t[-1] = (char)('0' + v);
+  return end;
+}
+
+/* "0x1f" with its quotes: lowercase, no leading zeros (20 bytes at most). */
+static inline char *omplens_report__format_hex(char *d, uint64_t v) {
+  size_t digits = (size_t)(67 - __builtin_clzll(v | 1)) / 4;
+  memcpy(d, "\"0x", 3);
+  for (size_t i = digits; i--; v >>= 4)
+    d[3 + i] = "0123456789abcdef"[v & 15];
+  d[3 + digits] = '"';
+  return d + digits + 4;
+}
 
 #endif

@@ -517,21 +517,7 @@ typedef struct instance_writer {
 
 /* Appends to p: the decimal digits of v (clamped as num() does). */
 static char *put_u64(char *p, uint64_t v) {
-  return omplens_jout_format_u64(p, v > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : v);
-}
-
-static char *put_hex(char *p, uint64_t v) {
-  static const char digits[] = "0123456789abcdef";
-  int shift = 60;
-  while (shift && !(v >> shift))
-    shift -= 4;
-  *p++ = '"';
-  *p++ = '0';
-  *p++ = 'x';
-  for (; shift >= 0; shift -= 4)
-    *p++ = digits[(v >> shift) & 15];
-  *p++ = '"';
-  return p;
+  return omplens_report__format_u64(p, v > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : v);
 }
 
 static char *put_lit(char *p, const char *s) {
@@ -555,10 +541,10 @@ static void write_instance(instance_writer *w, const omplens_instance *in) {
   p = put_u64(put_lit(p, ", \"time_ns\": "), e->begin_ns);
   p = put_u64(put_lit(p, ", \"duration_ns\": "), e->end_ns - e->begin_ns);
   p = put_u64(put_lit(p, ", \"bytes\": "), e->bytes);
-  p = put_hex(put_lit(p, ", \"host_addr\": "), e->host_addr);
-  p = put_hex(put_lit(p, ", \"device_addr\": "), e->dev_addr);
+  p = omplens_report__format_hex(put_lit(p, ", \"host_addr\": "), e->host_addr);
+  p = omplens_report__format_hex(put_lit(p, ", \"device_addr\": "), e->dev_addr);
   if (e->flags & OMPLENS_EVF_HASHED)
-    p = put_hex(put_lit(p, ", \"hash\": "), e->hash);
+    p = omplens_report__format_hex(put_lit(p, ", \"hash\": "), e->hash);
   if (in->related < w->nev) {
     p = put_u64(put_lit(p, ", \"related_event\": "), in->related);
     p = put_u64(put_lit(p, ", \"related_time_ns\": "), w->ev[in->related].begin_ns);

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json_stream.h"
 #include "omplens_render.h"
+#include "report_internal.h"
 #include "trace_writer.h"
 
 #define T0 1000000u
@@ -189,8 +189,11 @@ static void number_formatting(void **state) {
                              1234567890123u, (uint64_t)INT64_MAX, UINT64_MAX - 1, UINT64_MAX};
   for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
     char got[32], want[32];
-    *omplens_jout_format_u64(got, values[i]) = 0;
+    *omplens_report__format_u64(got, values[i]) = 0;
     snprintf(want, sizeof want, "%" PRIu64, values[i]);
+    assert_string_equal(got, want);
+    *omplens_report__format_hex(got, values[i]) = 0;
+    snprintf(want, sizeof want, "\"0x%" PRIx64 "\"", values[i]);
     assert_string_equal(got, want);
   }
 }
