@@ -51,15 +51,9 @@ const char *omplens_fix_confidence_name(int confidence) {
 const char *omplens_fix__own(omplens_fixer *fx, char *s) {
   if (!s)
     return NULL;
-  if (fx->num_owned == fx->cap_owned) {
-    size_t cap = fx->cap_owned ? 2 * fx->cap_owned : 64;
-    char **p = realloc(fx->owned, cap * sizeof *p);
-    if (!p) {
-      free(s);
-      return NULL;
-    }
-    fx->owned = p;
-    fx->cap_owned = cap;
+  if (!omplens_fix__room(&fx->owned, fx->num_owned, &fx->cap_owned, sizeof *fx->owned, 64)) {
+    free(s);
+    return NULL;
   }
   fx->owned[fx->num_owned++] = s;
   return s;

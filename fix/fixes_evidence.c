@@ -220,15 +220,9 @@ typedef struct idset {
 static void put(idset *s, uint32_t id) {
   if (id == OMPLENS_FIX__NONE)
     return;
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 64;
-    uint32_t *p = realloc(s->v, cap * sizeof *p);
-    if (!p) {
-      s->failed = true;
-      return;
-    }
-    s->v = p;
-    s->cap = cap;
+  if (!omplens_fix__room(&s->v, s->n, &s->cap, sizeof *s->v, 64)) {
+    s->failed = true;
+    return;
   }
   s->v[s->n++] = id;
 }

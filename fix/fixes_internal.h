@@ -37,6 +37,11 @@ void omplens_fix__buf_printf(omplens_fix__buf *b, const char *fmt, ...)
 char *omplens_fix__buf_take(omplens_fix__buf *b);
 void omplens_fix__buf_free(omplens_fix__buf *b);
 
+/* Room for element n of the growable array *array (a T **, passed as
+ * void *) of *cap elements of size bytes: doubles it, from first, when full.
+ * False when out of memory (the array is then unchanged). */
+bool omplens_fix__room(void *array, size_t n, size_t *cap, size_t size, size_t first);
+
 /* ---- source text (fixes_text.c) ---- */
 
 typedef struct omplens_fix__source {

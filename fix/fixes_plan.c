@@ -114,14 +114,8 @@ const omplens_directive *omplens_fix__directive_of(omplens_fixer *fx, uint64_t c
     }
   const char *why;
   const omplens_directive *d = locate(fx, codeptr, runtime_kind, file, &why);
-  if (fx->num_codes == fx->cap_codes) {
-    size_t cap = fx->cap_codes ? 2 * fx->cap_codes : 16;
-    code_entry *p = realloc(fx->codes, cap * sizeof *p);
-    if (!p)
-      return d;
-    fx->codes = p;
-    fx->cap_codes = cap;
-  }
+  if (!omplens_fix__room(&fx->codes, fx->num_codes, &fx->cap_codes, sizeof *fx->codes, 16))
+    return d;
   fx->codes[fx->num_codes++] = (code_entry){codeptr, runtime_kind, d, *file};
   return d;
 }
@@ -268,14 +262,8 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s, u
                                 uint32_t *call, const char **why);
 
 static omplens_fix__group *new_group(omplens_fixer *fx) {
-  if (fx->num_groups == fx->cap_groups) {
-    size_t cap = fx->cap_groups ? 2 * fx->cap_groups : 16;
-    omplens_fix__group *p = realloc(fx->groups, cap * sizeof *p);
-    if (!p)
-      return NULL;
-    fx->groups = p;
-    fx->cap_groups = cap;
-  }
+  if (!omplens_fix__room(&fx->groups, fx->num_groups, &fx->cap_groups, sizeof *fx->groups, 16))
+    return NULL;
   omplens_fix__group *g = &fx->groups[fx->num_groups++];
   memset(g, 0, sizeof *g);
   g->loop = g->call = OMPLENS_FIX__NONE;
@@ -334,14 +322,9 @@ static omplens_fix__group *sourceless_group(omplens_fixer *fx, const omplens_fin
     if (g->codeptr == f->codeptr && g->category == f->category)
       return g;
   }
-  if (fx->num_sourceless == fx->cap_sourceless) {
-    size_t cap = fx->cap_sourceless ? 2 * fx->cap_sourceless : 16;
-    size_t *p = realloc(fx->sourceless, cap * sizeof *p);
-    if (!p)
-      return NULL;
-    fx->sourceless = p;
-    fx->cap_sourceless = cap;
-  }
+  if (!omplens_fix__room(&fx->sourceless, fx->num_sourceless, &fx->cap_sourceless,
+                         sizeof *fx->sourceless, 16))
+    return NULL;
   omplens_fix__group *g = group_for(fx, OMPLENS_FIX_MANUAL, s, OMPLENS_FIX__NONE);
   if (g) {
     g->codeptr = f->codeptr;

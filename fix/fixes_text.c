@@ -76,6 +76,23 @@ char *omplens_fix__buf_take(omplens_fix__buf *b) {
   return s;
 }
 
+/* The pointer is read and written with memcpy: storing through a void **
+ * that really points at a T * would break the aliasing rules. */
+bool omplens_fix__room(void *array, size_t n, size_t *cap, size_t size, size_t first) {
+  if (n < *cap)
+    return true;
+  size_t next = *cap ? 2 * *cap : first;
+  if (next > SIZE_MAX / size)
+    return false;
+  void *old, *grown;
+  memcpy(&old, array, sizeof old);
+  if (!(grown = realloc(old, next * size)))
+    return false;
+  memcpy(array, &grown, sizeof grown);
+  *cap = next;
+  return true;
+}
+
 void omplens_fix__buf_free(omplens_fix__buf *b) {
   free(b->data);
   memset(b, 0, sizeof *b);
