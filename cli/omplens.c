@@ -357,7 +357,7 @@ static int handle_input(loaded *l, const char *path) {
 /* What every output writer gets. */
 typedef struct output_ctx {
   const omplens_report_input *in;
-  const json_t *doc;
+  const json_t *doc; /* NULL when no selected output renders it */
   const loaded *l;
   const options *o;
 } output_ctx;
@@ -511,10 +511,13 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
   if (make_dir(o->output_dir))
     return EXIT_CANTCREAT;
   omplens_progress_stage("building the report");
-  /* The pages list the findings that save most; findings.json has all. */
-  json_t *doc = omplens_report_document_limited(&in, OMPLENS_RENDER_MAX_FINDINGS,
-                                                OMPLENS_RENDER_MAX_INSTANCES);
-  if (!doc) {
+  /* The pages list the findings that save most; findings.json has all and,
+   * like the summary and the patch, does without the document. */
+  unsigned pages = 1u << OUT_SARIF | 1u << OUT_TIMELINE | 1u << OUT_MARKDOWN | 1u << OUT_HTML;
+  json_t *doc = NULL;
+  if ((o->outputs & pages) &&
+      !(doc = omplens_report_document_limited(&in, OMPLENS_RENDER_MAX_FINDINGS,
+                                              OMPLENS_RENDER_MAX_INSTANCES))) {
     error("out of memory");
     return EXIT_SOFTWARE;
   }
