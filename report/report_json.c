@@ -159,8 +159,9 @@ static void cache_free(location_cache *c) {
 /* A new reference to the location object of codeptr. */
 static json_t *location(doc_ctx *x, uint64_t codeptr) {
   location_cache *c = &x->locations;
-  if (c->cap && c->values[slot_of(c, codeptr)])
-    return json_incref(c->values[slot_of(c, codeptr)]);
+  json_t *known = c->cap ? c->values[slot_of(c, codeptr)] : NULL;
+  if (known)
+    return json_incref(known);
   json_t *o = describe_location(x->in, x->proc, codeptr);
   if (!o || ((c->n + 1) * 2 > c->cap && cache_grow(c)))
     return o; /* uncached: still correct */
