@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bad input around sources: the report must still be written, say what is
 # wrong in one note, and never crash:
+#   - libclang that cannot be loaded;
 #   - a source file deleted after the build;
 #   - a source file edited after the build (lines inserted above the directive).
 # usage: source_changes.sh OMPLENS CLANG SOURCE WORKDIR
@@ -17,6 +18,14 @@ check() { # name, jq-like grep pattern that must appear in findings.json
   fi
 }
 
+# No libclang (OMPLENS_LIBCLANG names a library that is not there): the
+# directives are read as text, marked partial, and the fixes say why.
+OMPLENS_LIBCLANG="$work/no-such-libclang.so" "$omplens" run -q -o "$work/nolibclang" -- "$work/prog" \
+  >/dev/null 2>"$work/nolibclang.err" || {
+  echo "FAIL: omplens run failed without libclang"; cat "$work/nolibclang.err"; exit 1; }
+check nolibclang '"partial_parse": true'
+check nolibclang "libclang could not be loaded ($work/no-such-libclang.so: cannot open shared object file"
+
 # Edited: two lines inserted at the top move every directive down.
 sed -i '1i /* edited after the build */\n/* second line */' "$work/src/prog.c"
 "$omplens" run -q -o "$work/edited" -- "$work/prog" >/dev/null 2>"$work/edited.err" || {
@@ -31,4 +40,4 @@ check missing '"note": "the source file is missing"'
 check missing '"line": '
 [ -s "$work/missing/report.html" ] || { echo "FAIL: no report.html with a missing source"; exit 1; }
 grep -q "missing" "$work/missing/report.html" || { echo "FAIL: report.html does not say the source is missing"; exit 1; }
-echo "ok: edited source flagged stale, missing source noted, reports written"
+echo "ok: no libclang read as text, edited source flagged stale, missing source noted, reports written"
