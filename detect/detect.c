@@ -323,12 +323,12 @@ static int scan(omplens_detect__ctx *c) {
 /* What only the detectors need goes before grouping, which needs room. */
 static void drop_detector_state(omplens_detect__ctx *c) {
   omplens_detect__kernels_free(&c->kernels);
-  omplens_detect__release(c->alloc_event);
-  omplens_detect__release(c->alloc_delete);
-  omplens_detect__release(c->repeated_allocs);
-  omplens_detect__release(c->unused_allocs);
-  omplens_detect__release(c->unused);
-  omplens_detect__release(c->removed);
+  omplens_detect__free(c->alloc_event);
+  omplens_detect__free(c->alloc_delete);
+  omplens_detect__free(c->repeated_allocs);
+  omplens_detect__free(c->unused_allocs);
+  omplens_detect__free(c->unused);
+  omplens_detect__free(c->removed);
   c->alloc_event = c->alloc_delete = NULL;
   c->repeated_allocs = c->unused_allocs = c->unused = c->removed = NULL;
 }

@@ -271,20 +271,15 @@ omplens_detect__find_sums(const omplens_detect__ctx *c, uint64_t codeptr);
 
 /* ---- Helpers ------------------------------------------------------------ */
 
-/* Memory: malloc/calloc/realloc of n elements with an overflow check. They
- * return NULL on overflow or failure; n == 0 still gives a unique pointer.
- * Free with omplens_detect__free. */
+/* Memory: bulk arrays (omplens_bulk.h) of n elements with an overflow
+ * check. They return NULL on overflow or failure; n == 0 still gives a
+ * unique pointer. Free with omplens_detect__free, which gives a large
+ * array's pages back to the system at once: the findings built after the
+ * scan then reuse the scan's memory rather than add to its peak. */
 void *omplens_detect__array(size_t n, size_t size);
 void *omplens_detect__zarray(size_t n, size_t size);
 void *omplens_detect__rearray(void *p, size_t n, size_t size);
 void omplens_detect__free(void *p);
-/* Frees p and gives its pages back to the system at once. Used for the
- * big arrays that the detectors free when the scan ends. glibc serves them
- * from the heap (it raises its mmap threshold after large frees, such as
- * the trace reader's), where freed memory would stay resident, scattered
- * in pieces: the findings built next, which need large contiguous arrays,
- * would then add to the scan's peak rather than reuse its memory. */
-void omplens_detect__release(void *p);
 /* Makes room for need elements of size bytes in the array whose pointer is
  * at array (a T **), capacity *cap, doubling. On failure nothing changes. */
 int omplens_detect__reserve(void *array, size_t *cap, size_t need,

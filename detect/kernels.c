@@ -46,8 +46,8 @@ int omplens_detect__kernels_build(omplens_detect__kernels *k,
 void omplens_detect__kernels_free(omplens_detect__kernels *k) {
   omplens_detect__free(k->offset);
   omplens_detect__free(k->near);
-  omplens_detect__release(k->begin);
-  omplens_detect__release(k->max_end);
+  omplens_detect__free(k->begin);
+  omplens_detect__free(k->max_end);
   *k = (omplens_detect__kernels){0};
 }
 

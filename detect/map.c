@@ -8,7 +8,7 @@
 #define MAP_MAX_BITS 31u
 
 void omplens_detect__map_free(omplens_detect__map *m) {
-  omplens_detect__release(m->slots);
+  omplens_detect__free(m->slots);
   memset(m, 0, sizeof *m);
 }
 

@@ -36,7 +36,7 @@ typedef int (*omplens_detect__map_eq)(const void *ctx, uint32_t stored,
                                       const void *key);
 
 /* Frees the slots, giving their pages back to the system (maps are freed
- * when their pass ends: see omplens_detect__release), and leaves an empty,
+ * when their pass ends: see omplens_detect__free), and leaves an empty,
  * reusable map. */
 void omplens_detect__map_free(omplens_detect__map *m);
 

@@ -246,12 +246,12 @@ int omplens_detect__on_transfer(omplens_detect__ctx *c, uint32_t i) {
 void omplens_detect__scan_free(omplens_detect__scan *s) {
   omplens_detect__map_free(&s->live);
   omplens_detect__map_free(&s->buffer_of);
-  omplens_detect__release(s->buffers);
+  omplens_detect__free(s->buffers);
   omplens_detect__map_free(&s->content);
   omplens_detect__map_free(&s->content_buffer);
   omplens_detect__map_free(&s->stream_of);
-  omplens_detect__release(s->streams);
+  omplens_detect__free(s->streams);
   omplens_detect__map_free(&s->target_of);
-  omplens_detect__release(s->targets);
+  omplens_detect__free(s->targets);
   *s = (omplens_detect__scan){0};
 }

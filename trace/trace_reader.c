@@ -2,6 +2,7 @@
  * Input is untrusted: every length is checked, allocations are bounded by the
  * input size, and damage after a readable header is skipped and described
  * instead of failing the whole read. */
+#include "omplens_bulk.h"
 #include "omplens_trace.h"
 #include "trace_format.h"
 
@@ -131,7 +132,7 @@ static int grow(void **arr, size_t *cap, size_t need, size_t es) {
       return -1;
     ncap *= 2;
   }
-  void *p = realloc(*arr, ncap * es);
+  void *p = omplens_bulk_realloc(*arr, ncap, es);
   if (!p)
     return -1;
   *arr = p;
@@ -1022,7 +1023,7 @@ static int merge_all(const decoder *d, size_t n, const uint64_t *late, const uin
 static int order_events(decoder *d, uint32_t **slot) {
   size_t n = d->num_events;
   int rc = OMPLENS_TRACE_ENOMEM;
-  *slot = malloc((n + 1) * sizeof **slot);
+  *slot = omplens_bulk_alloc(n + 1, sizeof **slot);
   uint64_t *late = calloc(n / 64 + 1, sizeof *late);
   uint32_t *list = NULL, *tmp = NULL;
   if (*slot && late) {
@@ -1041,7 +1042,7 @@ static int order_events(decoder *d, uint32_t **slot) {
   free(list);
   free(tmp);
   free(late);
-  free(d->begin);
+  omplens_bulk_free(d->begin);
   d->begin = NULL;
   return rc;
 }
@@ -1093,8 +1094,8 @@ static void resolve_regions(omplens_trace *t) {
     damage(t, "out of memory while merging copies of one directive");
   for (size_t i = 0; i < t->num_args; i++)
     t->args[i].name = strings_get(t, t->arg_name_ptrs[i]);
-  free(t->region_loc_ptrs);
-  free(t->arg_name_ptrs);
+  omplens_bulk_free(t->region_loc_ptrs);
+  omplens_bulk_free(t->arg_name_ptrs);
   t->region_loc_ptrs = NULL;
   t->arg_name_ptrs = NULL;
 }
@@ -1124,7 +1125,7 @@ static int scan_records(decoder *d, const source *src, const chunk_ref *refs, si
     payload += refs[i].used;
   uint64_t most = payload / 5 + 1;
   d->max_events = most < UINT32_MAX ? (size_t)most : UINT32_MAX;
-  d->begin = malloc(d->max_events * sizeof *d->begin); /* only what is used gets touched */
+  d->begin = omplens_bulk_alloc(d->max_events, sizeof *d->begin); /* only what is used gets touched */
   d->thread_first = malloc((n + 1) * sizeof *d->thread_first);
   if (!d->begin || !d->thread_first)
     return OMPLENS_TRACE_ENOMEM;
@@ -1138,7 +1139,7 @@ static int place_events(omplens_trace *t, const source *src, const chunk_ref *re
                         uint8_t *buf, const uint32_t *slot) {
   if (!t->num_events)
     return 0;
-  t->events = malloc(t->num_events * sizeof *t->events);
+  t->events = omplens_bulk_alloc(t->num_events, sizeof *t->events);
   if (!t->events)
     return OMPLENS_TRACE_ENOMEM;
   decoder d = {.t = t, .pass = PASS_PLACE, .slot = slot};
@@ -1178,11 +1179,11 @@ static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, si
     rc = order_events(&d, &slot);
   if (!rc)
     resolve_regions(t);
-  free(d.begin);
+  omplens_bulk_free(d.begin);
   free(d.thread_first);
   if (!rc)
     rc = place_events(t, src, refs, n, buf, slot);
-  free(slot);
+  omplens_bulk_free(slot);
   free(buf);
   return rc;
 }
@@ -1198,7 +1199,7 @@ static int read_trace(omplens_trace *t, const source *src) {
   for (uint64_t off = hdr_bytes; off < src->size && !oom;)
     off += scan_one(t, src, off, &refs, &n, &cap, &oom);
   rc = oom ? OMPLENS_TRACE_ENOMEM : read_records(t, src, refs, n);
-  free(refs);
+  omplens_bulk_free(refs);
   if (!rc)
     finish_info(t);
   return rc;
@@ -1251,8 +1252,8 @@ void omplens_trace_close(omplens_trace *t) {
   free(t->modules);
   free(t->strings_exe);
   free(t->strings_cmd);
-  free(t->events);
-  free(t->regions);
+  omplens_bulk_free(t->events);
+  omplens_bulk_free(t->regions);
   free(t->thread_region_base);
   free(t->thread_region_count);
   free(t->damage);
@@ -1260,9 +1261,9 @@ void omplens_trace_close(omplens_trace *t) {
   for (size_t i = 0; i < t->cap_strings; i++)
     free(t->strings[i].text);
   free(t->strings);
-  free(t->args);
-  free(t->arg_name_ptrs);
-  free(t->region_loc_ptrs);
+  omplens_bulk_free(t->args);
+  omplens_bulk_free(t->arg_name_ptrs);
+  omplens_bulk_free(t->region_loc_ptrs);
   free(t);
 }
 

@@ -1,0 +1,138 @@
+/* Bulk arrays: see omplens_bulk.h. Every array is preceded by a header that
+ * says where it came from. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "omplens_bulk.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BULK_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BULK_SANITIZED 1
+#endif
+#endif
+#ifndef BULK_SANITIZED
+#define BULK_SANITIZED 0
+#endif
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* 64 bytes, so that the array starts on a cache line. */
+typedef struct header {
+  size_t mapped; /* length of the mapping, header included; 0: from malloc */
+  size_t bytes;  /* usable bytes */
+  char pad[64 - 2 * sizeof(size_t)];
+} header;
+
+/* n * size, with n == 0 counted as 1; 0 on overflow. */
+static size_t bytes_of(size_t n, size_t size) {
+  if (n == 0)
+    n = 1;
+  if (size == 0 || n > (SIZE_MAX - HUGE_PAGE - sizeof(header)) / size)
+    return 0;
+  return n * size;
+}
+
+static size_t page_round(size_t n) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  return (n + page - 1) & ~(page - 1);
+}
+
+static int wants_mapping(size_t bytes) {
+  return !BULK_SANITIZED && bytes >= OMPLENS_BULK_MAPPED;
+}
+
+/* A mapping that starts on a huge-page boundary, so that all of it can be
+ * backed by huge pages: over-map by one huge page, then trim both ends. */
+static header *map_aligned(size_t length) {
+  size_t span = length + HUGE_PAGE;
+  char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  char *start = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+  if (start > p)
+    munmap(p, (size_t)(start - p));
+  size_t tail = span - (size_t)(start - p) - length;
+  if (tail)
+    munmap(start + length, tail);
+  madvise(start, length, MADV_HUGEPAGE); /* a kernel without THP still works */
+  return (header *)start;
+}
+
+static void *allocate(size_t bytes, int zeroed) {
+  header *h;
+  if (wants_mapping(bytes)) {
+    size_t length = page_round(sizeof(header) + bytes);
+    if (!(h = map_aligned(length)))
+      return NULL;
+    h->mapped = length; /* fresh anonymous pages are zero already */
+  } else {
+    h = zeroed ? calloc(1, sizeof(header) + bytes) : malloc(sizeof(header) + bytes);
+    if (!h)
+      return NULL;
+    h->mapped = 0;
+  }
+  h->bytes = bytes;
+  return h + 1;
+}
+
+void *omplens_bulk_alloc(size_t n, size_t size) {
+  size_t bytes = bytes_of(n, size);
+  return bytes ? allocate(bytes, 0) : NULL;
+}
+
+void *omplens_bulk_zalloc(size_t n, size_t size) {
+  size_t bytes = bytes_of(n, size);
+  return bytes ? allocate(bytes, 1) : NULL;
+}
+
+/* A mapped array grows or shrinks in place or by moving its pages. */
+static void *remap(header *h, size_t bytes) {
+  size_t length = page_round(sizeof(header) + bytes);
+  header *g = length == h->mapped ? h : mremap(h, h->mapped, length, MREMAP_MAYMOVE);
+  if (g == MAP_FAILED)
+    return NULL;
+  if (length > g->mapped)
+    madvise(g, length, MADV_HUGEPAGE);
+  g->mapped = length;
+  g->bytes = bytes;
+  return g + 1;
+}
+
+void *omplens_bulk_realloc(void *p, size_t n, size_t size) {
+  size_t bytes = bytes_of(n, size);
+  if (!bytes)
+    return NULL;
+  if (!p)
+    return allocate(bytes, 0);
+  header *h = (header *)p - 1;
+  if (h->mapped)
+    return remap(h, bytes);
+  if (!wants_mapping(bytes)) {
+    header *g = realloc(h, sizeof(header) + bytes);
+    if (!g)
+      return NULL;
+    g->bytes = bytes;
+    return g + 1;
+  }
+  void *q = allocate(bytes, 0);
+  if (!q)
+    return NULL;
+  memcpy(q, p, h->bytes < bytes ? h->bytes : bytes);
+  free(h);
+  return q;
+}
+
+void omplens_bulk_free(void *p) {
+  if (!p)
+    return;
+  header *h = (header *)p - 1;
+  if (h->mapped)
+    munmap(h, h->mapped);
+  else
+    free(h);
+}
