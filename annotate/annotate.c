@@ -420,7 +420,7 @@ static int guess_variable(omplens_annotator *a, const omplens_event *e, omplens_
   omplens_location loc;
   omplens_directive_match m;
   const omplens_region *r = &omplens_trace_regions(a->trace, NULL)[e->region];
-  omplens_annotate_location(a, e->codeptr, &loc);
+  omplens_annotate_location(a, omplens_trace_codeptr(a->trace, e), &loc);
   if (match_directive(a, r, &loc, &m) || !m.directive)
     return OMPLENS_ANNOTATE_ENOTFOUND;
   const omplens_directive *d = m.directive;

@@ -195,12 +195,9 @@ static int report(omplens_trace *t, const omplens_analysis *a, const char *outdi
 
 /* Detect, then report unless told to stop; returns an exit code. */
 static int analyse(omplens_trace *t, const char *outdir, enum last_stage last, stage_clock *c) {
-  size_t n;
-  const omplens_event *ev = omplens_trace_events(t, &n);
-  omplens_detect_params params = {omplens_trace_get_info(t)->duration_ns};
   omplens_analysis *a;
   stage_start(c);
-  int rc = omplens_detect_run(ev, n, &params, &a);
+  int rc = omplens_detect_trace(t, &a);
   if (rc) {
     fprintf(stderr, "analysis_stages: detect: %s\n", omplens_detect_strerror(rc));
     return EXIT_SOFTWARE;

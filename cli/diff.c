@@ -176,8 +176,7 @@ static int add_process(diff_run *r, omplens_trace *t) {
   const omplens_event *ev = omplens_trace_events(t, &n);
   const omplens_region *reg = omplens_trace_regions(t, &nr);
   uint64_t run_ns = omplens_trace_get_info(t)->duration_ns;
-  omplens_detect_params params = {run_ns};
-  int rc = omplens_detect_run(ev, n, &params, &p->analysis);
+  int rc = omplens_detect_trace(t, &p->analysis);
   if (rc)
     return rc;
   r->num_procs++;

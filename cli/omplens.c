@@ -275,11 +275,10 @@ static int handle_trace_file(loaded *l, const char *path) {
     l->cap = cap;
   }
   size_t n;
-  const omplens_event *ev = omplens_trace_events(t, &n);
-  omplens_detect_params params = {omplens_trace_get_info(t)->duration_ns};
+  omplens_trace_events(t, &n);
   omplens_analysis *a;
   omplens_progress_stage("finding wasted data movement in %s (%zu events)", name, n);
-  rc = omplens_detect_run(ev, n, &params, &a);
+  rc = omplens_detect_trace(t, &a);
   if (rc) {
     omplens_trace_close(t);
     error("cannot analyse %s: %s", path, omplens_detect_strerror(rc));
@@ -746,8 +745,8 @@ static int handle_run(int argc, char **argv) {
 
 /* ---- dump ---------------------------------------------------------------- */
 
-static void print_event(const omplens_event *e, const omplens_region *r, size_t nr,
-                        omplens_annotator *a) {
+static void print_event(const omplens_trace *t, const omplens_event *e, const omplens_region *r,
+                        size_t nr, omplens_annotator *a) {
   const char *construct = e->region < nr ? omplens_construct_kind_name(r[e->region].kind) : "-";
   const char *source = e->region < nr && r[e->region].source ? r[e->region].source : "-";
   omplens_variable v;
@@ -756,7 +755,7 @@ static void print_event(const omplens_event *e, const omplens_region *r, size_t 
          "\t%016" PRIx64 "\t0x%" PRIx64 "\t%s\t%u\t%s\t%s\n",
          e->begin_ns, e->end_ns - e->begin_ns, omplens_event_kind_name(e->kind), e->device,
          e->peer_device, e->host_addr, e->dev_addr, e->bytes,
-         (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, e->codeptr, construct, e->thread, source, var);
+         (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, omplens_trace_codeptr(t, e), construct, e->thread, source, var);
 }
 
 static int handle_dump(int argc, char **argv) {
@@ -783,7 +782,7 @@ static int handle_dump(int argc, char **argv) {
   omplens_annotator *a = NULL;
   omplens_annotator_create(t, NULL, &a);
   for (size_t i = 0; i < n; i++)
-    print_event(&ev[i], reg, nr, a);
+    print_event(t, &ev[i], reg, nr, a);
   omplens_annotator_destroy(a);
   const char *damage = omplens_trace_damage(t);
   if (damage)

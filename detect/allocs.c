@@ -131,7 +131,7 @@ static int collect_leftovers(omplens_detect__ctx *c) {
     const omplens_event *a = &c->ev[c->alloc_event[ord]];
     c->leftovers[c->num_leftovers++] = (omplens_leftover){
         .device = a->device, .host_addr = a->host_addr,
-        .dev_addr = a->dev_addr, .bytes = a->bytes, .codeptr = a->codeptr,
+        .dev_addr = a->dev_addr, .bytes = a->bytes, .codeptr = omplens_detect__codeptr(c, a),
         .alloc_event = c->alloc_event[ord]};
     judge_use(c, ord, UINT64_MAX);
   }

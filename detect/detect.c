@@ -153,9 +153,11 @@ static int sums_of(omplens_detect__ctx *c, uint64_t codeptr, uint32_t *index) {
  * only the pairs of other codeptrs, and regions numbered beyond the events'
  * count (no sane trace has those), need the map. */
 static int execution_eq(const void *ctx, uint32_t stored, const void *key) {
-  const omplens_event *a = &((const omplens_event *)ctx)[stored];
+  const omplens_detect__ctx *c = ctx;
+  const omplens_event *a = &c->ev[stored];
   const omplens_event *k = key;
-  return a->codeptr == k->codeptr && a->region == k->region;
+  return a->region == k->region &&
+         omplens_detect__codeptr(c, a) == omplens_detect__codeptr(c, k);
 }
 
 /* Makes region_owner cover region (< n), growing it geometrically. */
@@ -193,10 +195,10 @@ static int new_execution(omplens_detect__ctx *c, uint32_t sums, uint32_t i) {
     if (*owner == sums + 1)
       return 0;
   }
-  uint64_t h = omplens_detect__hash_add(omplens_detect__mix(e->codeptr),
+  uint64_t h = omplens_detect__hash_add(omplens_detect__mix(omplens_detect__codeptr(c, e)),
                                         e->region);
   size_t at;
-  return omplens_detect__map_insert(&c->executions, h, i, execution_eq, c->ev,
+  return omplens_detect__map_insert(&c->executions, h, i, execution_eq, c,
                                     e, &at);
 }
 
@@ -225,11 +227,12 @@ static int add_codeptr_event(omplens_detect__ctx *c, uint32_t i) {
   const omplens_event *e = &c->ev[i];
   omplens_detect__recent *r =
       &c->recent[e->thread % OMPLENS_DETECT__RECENT];
-  if (r->sums == OMPLENS_DETECT__NONE || r->codeptr != e->codeptr) {
-    int rc = sums_of(c, e->codeptr, &r->sums);
+  uint64_t codeptr = omplens_detect__codeptr(c, e);
+  if (r->sums == OMPLENS_DETECT__NONE || r->codeptr != codeptr) {
+    int rc = sums_of(c, codeptr, &r->sums);
     if (rc < 0)
       return rc;
-    r->codeptr = e->codeptr;
+    r->codeptr = codeptr;
     r->region = OMPLENS_NO_REGION;
   }
   if (omplens_detect__is_transfer(e)) {
@@ -356,7 +359,9 @@ int omplens_detect_run(const omplens_event *events, size_t num_events,
   /* Event indices are 32-bit and UINT32_MAX means "none". */
   if ((!events && num_events) || num_events >= UINT32_MAX)
     return OMPLENS_DETECT_EINVAL;
-  omplens_detect__ctx c = {.ev = events, .n = (uint32_t)num_events};
+  omplens_detect__ctx c = {.ev = events, .n = (uint32_t)num_events,
+                           .sites = params ? params->sites : NULL,
+                           .num_sites = params ? params->num_sites : 0};
   omplens_analysis *a = NULL;
   int rc = survey(&c, params);
   if (rc == 0) {
@@ -370,6 +375,19 @@ int omplens_detect_run(const omplens_event *events, size_t num_events,
   }
   *out = a;
   return 0;
+}
+
+int omplens_detect_trace(const omplens_trace *t, omplens_analysis **out) {
+  if (!t) {
+    if (out)
+      *out = NULL;
+    return OMPLENS_DETECT_EINVAL;
+  }
+  size_t n;
+  const omplens_event *ev = omplens_trace_events(t, &n);
+  omplens_detect_params params = {omplens_trace_get_info(t)->duration_ns, NULL, 0};
+  params.sites = omplens_trace_sites(t, &params.num_sites);
+  return omplens_detect_run(ev, n, &params, out);
 }
 
 void omplens_analysis_free(omplens_analysis *a) {

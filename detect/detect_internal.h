@@ -179,6 +179,8 @@ typedef struct omplens_detect__emission {
 typedef struct omplens_detect__ctx {
   const omplens_event *ev;
   uint32_t n;
+  const uint64_t *sites; /* the events' code addresses, or NULL */
+  size_t num_sites;
   uint64_t run_ns;
   /* Survey. */
   omplens_program_total events_total; /* the event sums of the total    */
@@ -270,6 +272,14 @@ const omplens_detect__codeptr_sums *
 omplens_detect__find_sums(const omplens_detect__ctx *c, uint64_t codeptr);
 
 /* ---- Helpers ------------------------------------------------------------ */
+
+/* The code address of e's directive, through the sites table. */
+static inline uint64_t omplens_detect__codeptr(const omplens_detect__ctx *c,
+                                               const omplens_event *e) {
+  if (!c->sites)
+    return e->site;
+  return e->site < c->num_sites ? c->sites[e->site] : 0;
+}
 
 /* Memory: bulk arrays (omplens_bulk.h) of n elements with an overflow
  * check. They return NULL on overflow or failure; n == 0 still gives a

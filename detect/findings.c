@@ -15,12 +15,13 @@ typedef struct group_key {
 } group_key;
 
 /* D2H duplicates are received by the host, so they group under it. */
-static group_key key_of(const omplens_event *e, int category) {
+static group_key key_of(const omplens_detect__ctx *c, const omplens_event *e,
+                        int category) {
   int on_host = e->kind == OMPLENS_EV_D2H &&
                 (category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
                  category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER);
   return (group_key){category, on_host ? (int16_t)OMPLENS_HOST : e->device,
-                     e->codeptr, e->host_addr, e->bytes};
+                     omplens_detect__codeptr(c, e), e->host_addr, e->bytes};
 }
 
 static omplens_detect__group *group_at(const omplens_detect__ctx *c,
@@ -73,7 +74,7 @@ static int group_of(omplens_detect__ctx *c, const group_key *k, uint64_t hash,
 static int add_instance(omplens_detect__ctx *c,
                         const omplens_detect__emission *q) {
   const omplens_event *e = &c->ev[q->event];
-  group_key k = key_of(e, q->category);
+  group_key k = key_of(c, e, q->category);
   uint32_t id;
   omplens_detect__raw *r = NULL;
   int rc = group_of(c, &k, q->hash, &id);
@@ -96,7 +97,7 @@ static int add_instance(omplens_detect__ctx *c,
 /* An operation that no other instance removed before. */
 static int add_removal(omplens_detect__ctx *c,
                        const omplens_detect__emission *q) {
-  group_key k = key_of(&c->ev[q->event], q->category);
+  group_key k = key_of(c, &c->ev[q->event], q->category);
   uint32_t id;
   int rc = group_of(c, &k, q->hash, &id);
   if (rc < 0)
@@ -143,7 +144,7 @@ int omplens_detect__flush(omplens_detect__ctx *c) {
  * meanwhile. */
 static int enqueue(omplens_detect__ctx *c, int category, uint32_t event,
                    uint32_t related, uint64_t removal_ns, int added_removal) {
-  group_key k = key_of(&c->ev[event], category);
+  group_key k = key_of(c, &c->ev[event], category);
   omplens_detect__emission *q = &c->queue[c->queued++];
   *q = (omplens_detect__emission){
       .hash = group_hash(&k), .removal_ns = removal_ns, .event = event,

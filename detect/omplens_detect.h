@@ -93,6 +93,11 @@ typedef struct omplens_program_total {
 typedef struct omplens_detect_params {
   uint64_t run_ns;  /* measured run time, for the speedup; 0 (or NULL
                        params): the latest event end is used              */
+  const uint64_t *sites; /* the code addresses that omplens_event.site
+                            indexes (omplens_trace_sites()); a site past
+                            num_sites is 0. NULL (or NULL params): each
+                            event's site is its code address itself      */
+  size_t num_sites;
 } omplens_detect_params;
 
 typedef struct omplens_analysis omplens_analysis;
@@ -110,6 +115,9 @@ const char *omplens_category_title(int category); /* "Duplicate transfer"  ... *
 int omplens_detect_run(const omplens_event *events, size_t num_events,
                        const omplens_detect_params *params,
                        omplens_analysis **out);
+/* omplens_detect_run over a trace's events, with its duration as the run
+ * time and its sites table. */
+int omplens_detect_trace(const omplens_trace *t, omplens_analysis **out);
 void omplens_analysis_free(omplens_analysis *a);
 
 /* Pointers below are valid until omplens_analysis_free(a). A NULL a gives

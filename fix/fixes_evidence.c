@@ -64,7 +64,7 @@ int omplens_fix__event_is_var(omplens_fixer *fx, const omplens_event *e, const c
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
   for (size_t i = 0; i < fx->num_events; i++) {
     const omplens_event *e = &fx->events[i];
-    if (e->codeptr == codeptr &&
+    if (omplens_trace_codeptr(fx->trace, e) == codeptr &&
         (e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H || e->kind == OMPLENS_EV_ALLOC) &&
         omplens_fix__event_is_var(fx, e, var) == 1)
       return true;
@@ -96,7 +96,8 @@ static bool at_site(omplens_fixer *fx, const omplens_fix__group *g, const omplen
   if (e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H && e->kind != OMPLENS_EV_ALLOC)
     return false;
   omplens_fix__file *file;
-  if (omplens_fix__directive_of(fx, e->codeptr, omplens_fix__runtime_kind(fx, e), &file) != s->dir)
+  uint64_t codeptr = omplens_trace_codeptr(fx->trace, e);
+  if (omplens_fix__directive_of(fx, codeptr, omplens_fix__runtime_kind(fx, e), &file) != s->dir)
     return false;
   int named = omplens_fix__event_is_var(fx, e, s->var);
   return named < 0 ? is_group_buffer(g, fx, e->host_addr) : named == 1;

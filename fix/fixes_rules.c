@@ -233,8 +233,8 @@ static bool all_category(const omplens_fix__ctx *c, int category) {
  * at that directive. */
 static bool last_copy(const omplens_fixer *fx, const omplens_finding *f) {
   for (size_t i = f->instances[0].event + 1; i < fx->num_events; i++)
-    if (fx->events[i].kind == OMPLENS_EV_H2D && fx->events[i].codeptr == f->codeptr &&
-        fx->events[i].host_addr == f->host_addr)
+    if (fx->events[i].kind == OMPLENS_EV_H2D && fx->events[i].host_addr == f->host_addr &&
+        omplens_trace_codeptr(fx->trace, &fx->events[i]) == f->codeptr)
       return false;
   return true;
 }

@@ -612,6 +612,7 @@ static void section_timeline(html_ctx *h) {
   omplens_timeline_input in = {0};
   in.events = omplens_trace_events(h->trace, &in.num_events);
   in.regions = omplens_trace_regions(h->trace, &in.num_regions);
+  in.site_codeptrs = omplens_trace_sites(h->trace, &in.num_sites);
   in.duration_ns = omplens_trace_get_info(h->trace) ? omplens_trace_get_info(h->trace)->duration_ns : 0;
   int rc = omplens_html__timeline_json(&json, &in, h->proc, &labels);
   if (rc && !h->err)

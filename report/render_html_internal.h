@@ -91,6 +91,8 @@ typedef struct omplens_timeline_input {
   const omplens_region *regions;
   size_t num_regions;
   uint64_t duration_ns;        /* the trace's; the span also covers every event */
+  const uint64_t *site_codeptrs; /* code address of each event site */
+  size_t num_sites;
 } omplens_timeline_input;
 
 /* Appends the timeline of one process as compact JSON (docs/report.md):

@@ -44,6 +44,8 @@ typedef struct tl_mark {
 typedef struct tl_ctx {
   const omplens_event *ev;
   size_t nev;
+  const uint64_t *site_codeptrs; /* the events' code addresses, by site */
+  size_t num_event_sites;
   const omplens_region *reg;
   size_t nreg;
   tl_mark *marks;       /* instances of the document's findings, by event */
@@ -154,7 +156,8 @@ static void add_events(tl_ctx *c) {
     int32_t finding = m < c->num_marks && c->marks[m].event == i ? c->marks[m].finding : -1;
     tl_item it = {e->begin_ns, e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns,
                   e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, finding >= 0,
-                  finding, site_of(c, e->codeptr), (uint8_t)k};
+                  finding, site_of(c, e->site < c->num_event_sites ? c->site_codeptrs[e->site] : 0),
+                  (uint8_t)k};
     track_add(c, t, &it);
   }
 }
@@ -321,7 +324,8 @@ static void ctx_free(tl_ctx *c) {
 
 int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input *in,
                                 const json_t *proc, const omplens_timeline_labels *labels) {
-  tl_ctx c = {.ev = in->events, .nev = in->num_events, .reg = in->regions, .nreg = in->num_regions};
+  tl_ctx c = {.ev = in->events, .nev = in->num_events, .reg = in->regions, .nreg = in->num_regions,
+              .site_codeptrs = in->site_codeptrs, .num_event_sites = in->num_sites};
   const json_t *findings = omplens_render__array(proc, "findings");
   const json_t *directives = omplens_render__array(proc, "directives");
   survey(&c, in->duration_ns);

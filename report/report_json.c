@@ -354,8 +354,8 @@ static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_
   for (size_t i = 0; i < nev; i++) {
     omplens_variable v;
     const omplens_event *e = &ev[i];
-    if (e->codeptr != codeptr || (e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H &&
-                                  e->kind != OMPLENS_EV_ALLOC))
+    if ((e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H && e->kind != OMPLENS_EV_ALLOC) ||
+        omplens_trace_codeptr(in->procs[p].trace, e) != codeptr)
       continue;
     if (omplens_annotate_variable(a, e, &v) || strcmp(v.name, u->name))
       continue;

@@ -49,7 +49,10 @@ enum omplens_event_flags {
   OMPLENS_EVF_OWN_CODEPTR = 1u << 3, /* codeptr is the op's own (no construct) */
 };
 
-/* One normalized event. Times are nanoseconds since the trace's start. */
+/* One normalized event, 64 bytes. Times are nanoseconds since the trace's
+ * start. An event names its directive's code address by a site: an index
+ * into the trace's table of distinct code addresses, omplens_trace_sites(),
+ * whose entry 0 is 0 (unknown). */
 typedef struct omplens_event {
   uint64_t begin_ns;
   uint64_t end_ns;
@@ -57,15 +60,18 @@ typedef struct omplens_event {
   uint64_t dev_addr;  /* device-side buffer                              */
   uint64_t bytes;     /* kernels: number of teams                       */
   uint64_t hash;      /* omplens_content_hash() of the host-side bytes  */
-  uint64_t codeptr;   /* directive's code address (construct's, or op's) */
   uint32_t region;    /* index into regions, or OMPLENS_NO_REGION        */
-  uint32_t thread;    /* index of the host thread within this trace      */
+  uint32_t site;      /* directive's code address (construct's, or op's) */
+  uint16_t thread;    /* index of the host thread within this trace      */
   int16_t device;     /* device side of the op, >= 0                     */
   int16_t peer_device;/* D2D: source device; otherwise OMPLENS_HOST      */
   uint8_t kind;       /* enum omplens_event_kind                         */
   uint8_t flags;      /* enum omplens_event_flags                        */
-  uint16_t reserved;
 } omplens_event;
+
+/* Host threads a trace can hold: the event's thread index is 16 bits (the
+ * collector records at most 1024). */
+#define OMPLENS_MAX_THREADS 65536
 
 /* One dynamic instance of a target construct (target, enter/exit data,
  * update; a `target data` region shows as an enter and an exit). */
@@ -161,6 +167,12 @@ const omplens_trace_info *omplens_trace_get_info(const omplens_trace *t);
 const omplens_event *omplens_trace_events(const omplens_trace *t, size_t *count);
 const omplens_region *omplens_trace_regions(const omplens_trace *t, size_t *count);
 const omplens_map_arg *omplens_trace_args(const omplens_trace *t, size_t *count);
+/* The distinct code addresses of the events' directives, indexed by
+ * omplens_event.site; entry 0 is 0 (unknown), so count >= 1 for any trace. */
+const uint64_t *omplens_trace_sites(const omplens_trace *t, size_t *count);
+/* The code address of e's directive: omplens_trace_sites(t)[e->site], or 0
+ * (also for a NULL t or e). */
+uint64_t omplens_trace_codeptr(const omplens_trace *t, const omplens_event *e);
 /* Human-readable description of damage found while reading, or NULL. */
 const char *omplens_trace_damage(const omplens_trace *t);
 const char *omplens_trace_path(const omplens_trace *t);

@@ -55,6 +55,10 @@ struct omplens_trace {
   size_t num_events;
   omplens_region *regions;
   size_t num_regions, cap_regions;
+  uint64_t *sites;           /* distinct codeptrs; sites[0] == 0 */
+  size_t num_sites, cap_sites;
+  uint32_t *site_slots;      /* while reading: open addressing over sites */
+  size_t cap_site_slots;     /* a power of two, or 0 */
   size_t *thread_region_base; /* first region index of each thread */
   size_t *thread_region_count;
   uint32_t num_threads;
@@ -64,6 +68,8 @@ struct omplens_trace {
   int quiet; /* damage is not recorded (the second decoding pass) */
   uint64_t last_ns;
 };
+
+_Static_assert(sizeof(omplens_event) == 64, "an event is 64 bytes: one cache line");
 
 const char *omplens_trace_strerror(int err) {
   switch (err) {
@@ -428,6 +434,9 @@ typedef struct decoder {
   size_t num_thread_runs;
   const uint32_t *slot;  /* PLACE: each event's sorted position, in decode order */
   size_t num_regions;    /* PLACE: regions met so far (indices as in SCAN) */
+  const uint32_t *region_site; /* PLACE: each region's site */
+  uint64_t own_codeptr;  /* the op being decoded: its own codeptr, if flagged */
+  int oom;               /* PLACE: a site could not be added */
 } decoder;
 
 typedef struct thread_ctx {
@@ -484,13 +493,52 @@ static omplens_event *next_event(decoder *d, omplens_event *scratch, int *why) {
   return d->num_events < d->t->num_events ? &d->t->events[d->slot[d->num_events]] : NULL;
 }
 
+/* The site of codeptr: its index in t->sites, added when new. Returns 0
+ * (the unknown site) when the tables cannot grow. */
+static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
+  if (!codeptr)
+    return 0;
+  if (2 * (t->num_sites + 1) > t->cap_site_slots) {
+    size_t cap = t->cap_site_slots ? 2 * t->cap_site_slots : 256;
+    uint32_t *slots = calloc(cap, sizeof *slots);
+    if (!slots || t->num_sites >= UINT32_MAX - 1) {
+      free(slots);
+      *oom = 1;
+      return 0;
+    }
+    for (size_t i = 1; i < t->num_sites; i++) {
+      size_t j = (size_t)(t->sites[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+      while (slots[j])
+        j = (j + 1) & (cap - 1);
+      slots[j] = (uint32_t)i;
+    }
+    free(t->site_slots);
+    t->site_slots = slots;
+    t->cap_site_slots = cap;
+  }
+  size_t mask = t->cap_site_slots - 1;
+  size_t j = (size_t)(codeptr * 0x9e3779b97f4a7c15ull >> 20) & mask;
+  for (; t->site_slots[j]; j = (j + 1) & mask)
+    if (t->sites[t->site_slots[j]] == codeptr)
+      return t->site_slots[j];
+  if (grow((void **)&t->sites, &t->cap_sites, t->num_sites + 1, sizeof *t->sites)) {
+    *oom = 1;
+    return 0;
+  }
+  t->sites[t->num_sites] = codeptr;
+  t->site_slots[j] = (uint32_t)t->num_sites;
+  return (uint32_t)t->num_sites++;
+}
+
 /* Ends the event that next_event() gave: SCAN keeps its begin time, PLACE
- * gives it its construct's codeptr. */
+ * gives it its site, its construct's or its own. */
 static void end_event(decoder *d, omplens_event *e) {
   if (d->pass == PASS_SCAN)
     d->begin[d->num_events] = e->begin_ns;
-  else if (e->region != OMPLENS_NO_REGION && !(e->flags & OMPLENS_EVF_OWN_CODEPTR))
-    e->codeptr = d->t->regions[e->region].codeptr;
+  else if (e->flags & OMPLENS_EVF_OWN_CODEPTR)
+    e->site = site_of(d->t, d->own_codeptr, &d->oom);
+  else if (e->region != OMPLENS_NO_REGION)
+    e->site = d->region_site[e->region];
   d->num_events++;
 }
 
@@ -607,7 +655,7 @@ static int dec_op_extras(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags,
     if (omplens_tf__get_sv(&r->p, r->end, &dc))
       return REC_BAD;
     r->st.code += (uint64_t)dc;
-    e->codeptr = r->st.code;
+    d->own_codeptr = r->st.code;
     e->flags |= OMPLENS_EVF_OWN_CODEPTR;
   }
   return REC_OK;
@@ -637,7 +685,7 @@ static int dec_op(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
   r->st.dev += (uint64_t)dd;
   *e = (omplens_event){.begin_ns = ts, .end_ns = ts + dur, .host_addr = r->st.host,
                        .dev_addr = r->st.dev, .bytes = bytes, .region = OMPLENS_NO_REGION,
-                       .thread = tc->thread, .device = dev < 0 ? 0 : dev, .peer_device = peer,
+                       .thread = (uint16_t)tc->thread, .device = dev < 0 ? 0 : dev, .peer_device = peer,
                        .kind = (uint8_t)kind};
   if (ob & OMPLENS_TF_OP_ASYNC)
     e->flags |= OMPLENS_EVF_ASYNC;
@@ -663,7 +711,7 @@ static int dec_kernel(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
   if (!e)
     return rc;
   *e = (omplens_event){.begin_ns = ts, .end_ns = ts + dur, .bytes = teams,
-                       .region = OMPLENS_NO_REGION, .thread = tc->thread,
+                       .region = OMPLENS_NO_REGION, .thread = (uint16_t)tc->thread,
                        .device = dev < 0 ? 0 : dev, .peer_device = OMPLENS_HOST,
                        .kind = OMPLENS_EV_KERNEL};
   note_device(d->t, dev);
@@ -1134,18 +1182,38 @@ static int scan_records(decoder *d, const source *src, const chunk_ref *refs, si
   return rc;
 }
 
+/* Each region's site (caller frees with omplens_bulk_free), the sites
+ * taking the regions' codeptrs in region order; NULL when out of memory. */
+static uint32_t *region_sites(omplens_trace *t) {
+  uint32_t *site = omplens_bulk_alloc(t->num_regions, sizeof *site);
+  int oom = 0;
+  for (size_t i = 0; site && i < t->num_regions && !oom; i++)
+    site[i] = site_of(t, t->regions[i].codeptr, &oom);
+  if (oom) {
+    omplens_bulk_free(site);
+    return NULL;
+  }
+  return site;
+}
+
 /* PLACE pass: decodes the events again, each into its sorted slot. */
 static int place_events(omplens_trace *t, const source *src, const chunk_ref *refs, size_t n,
                         uint8_t *buf, const uint32_t *slot) {
   if (!t->num_events)
     return 0;
   t->events = omplens_bulk_alloc(t->num_events, sizeof *t->events);
-  if (!t->events)
+  uint32_t *region_site = region_sites(t);
+  if (!t->events || !region_site) {
+    omplens_bulk_free(region_site);
     return OMPLENS_TRACE_ENOMEM;
-  decoder d = {.t = t, .pass = PASS_PLACE, .slot = slot};
+  }
+  decoder d = {.t = t, .pass = PASS_PLACE, .slot = slot, .region_site = region_site};
   t->quiet = 1; /* SCAN reported the damage */
   int rc = decode_all(&d, src, refs, n, buf);
   t->quiet = 0;
+  omplens_bulk_free(region_site);
+  if (!rc && d.oom)
+    rc = OMPLENS_TRACE_ENOMEM;
   if (!rc && (d.num_events != t->num_events || d.num_regions != t->num_regions))
     rc = OMPLENS_TRACE_EIO;
   if (rc == OMPLENS_TRACE_EIO)
@@ -1159,7 +1227,9 @@ static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, si
   /* Thread ids come from the file: far beyond the chunks present they are
    * damage, not a reason to allocate. */
   uint64_t wanted = n ? (uint64_t)refs[n - 1].thread + 1 : 0;
-  uint32_t nthreads = (uint32_t)(wanted > n * 64 ? n * 64 : wanted);
+  if (wanted > n * 64)
+    wanted = n * 64;
+  uint32_t nthreads = (uint32_t)(wanted > OMPLENS_MAX_THREADS ? OMPLENS_MAX_THREADS : wanted);
   uint32_t largest = 1;
   for (size_t i = 0; i < n; i++)
     if (refs[i].used > largest)
@@ -1184,6 +1254,9 @@ static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, si
   if (!rc)
     rc = place_events(t, src, refs, n, buf, slot);
   omplens_bulk_free(slot);
+  free(t->site_slots); /* the sites are complete */
+  t->site_slots = NULL;
+  t->cap_site_slots = 0;
   free(buf);
   return rc;
 }
@@ -1211,7 +1284,9 @@ static int open_source(const source *src, const char *path, omplens_trace **out)
   if (!t)
     return OMPLENS_TRACE_ENOMEM;
   t->path = strdup(path);
-  int rc = t->path ? read_trace(t, src) : OMPLENS_TRACE_ENOMEM;
+  t->sites = omplens_bulk_zalloc(1, sizeof *t->sites); /* site 0: unknown */
+  t->num_sites = t->cap_sites = 1;
+  int rc = t->path && t->sites ? read_trace(t, src) : OMPLENS_TRACE_ENOMEM;
   if (rc) {
     omplens_trace_close(t);
     return rc;
@@ -1254,6 +1329,8 @@ void omplens_trace_close(omplens_trace *t) {
   free(t->strings_cmd);
   omplens_bulk_free(t->events);
   omplens_bulk_free(t->regions);
+  omplens_bulk_free(t->sites);
+  free(t->site_slots);
   free(t->thread_region_base);
   free(t->thread_region_count);
   free(t->damage);
@@ -1271,6 +1348,16 @@ const omplens_map_arg *omplens_trace_args(const omplens_trace *t, size_t *count)
   if (count)
     *count = t ? t->num_args : 0;
   return t ? t->args : NULL;
+}
+
+const uint64_t *omplens_trace_sites(const omplens_trace *t, size_t *count) {
+  if (count)
+    *count = t ? t->num_sites : 0;
+  return t ? t->sites : NULL;
+}
+
+uint64_t omplens_trace_codeptr(const omplens_trace *t, const omplens_event *e) {
+  return t && e && e->site < t->num_sites ? t->sites[e->site] : 0;
 }
 
 const omplens_trace_info *omplens_trace_get_info(const omplens_trace *t) {

@@ -34,10 +34,7 @@ static int load(loaded *l, const char *path) {
     fprintf(stderr, "render_report: cannot read %s\n", path);
     return -1;
   }
-  size_t n;
-  const omplens_event *ev = omplens_trace_events(t, &n);
-  omplens_detect_params params = {omplens_trace_get_info(t)->duration_ns};
-  if (omplens_detect_run(ev, n, &params, &l->analyses[l->n])) {
+  if (omplens_detect_trace(t, &l->analyses[l->n])) {
     omplens_trace_close(t);
     return -1;
   }

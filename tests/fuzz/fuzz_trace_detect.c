@@ -67,10 +67,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (omplens_trace_open_memory(data, size, &t))
     return 0;
   size_t n;
-  const omplens_event *ev = omplens_trace_events(t, &n);
-  omplens_detect_params params = {omplens_trace_get_info(t)->duration_ns};
+  omplens_trace_events(t, &n);
   omplens_analysis *a = NULL;
-  int rc = omplens_detect_run(ev, n, &params, &a);
+  int rc = omplens_detect_trace(t, &a);
   if (rc == 0) {
     walk_findings(a, n);
     walk_rest(a, n);

@@ -75,7 +75,13 @@ static void walk_events(const omplens_trace *t, size_t nregions) {
   const omplens_event *e = omplens_trace_events(t, &n);
   if (n && !e)
     broken("events holds its count");
+  size_t nsites;
+  const uint64_t *sites = omplens_trace_sites(t, &nsites);
+  if (!sites || nsites < 1 || sites[0] != 0)
+    broken("sites start with the unknown site 0");
   for (size_t i = 0; i < n; i++) {
+    if (e[i].site >= nsites)
+      broken("event.site indexes omplens_trace_sites()");
     if (e[i].kind < OMPLENS_EV_ALLOC || e[i].kind > OMPLENS_EV_KERNEL)
       broken("event.kind is an omplens_event_kind");
     if (e[i].region != OMPLENS_NO_REGION && e[i].region >= nregions)
@@ -85,7 +91,7 @@ static void walk_events(const omplens_trace *t, size_t nregions) {
     if (i && e[i - 1].begin_ns > e[i].begin_ns)
       broken("events are sorted by begin time");
     sink += e[i].end_ns ^ e[i].host_addr ^ e[i].dev_addr ^ e[i].bytes ^ e[i].hash ^
-            e[i].codeptr ^ e[i].thread ^ (uint64_t)e[i].peer_device ^ e[i].flags;
+            sites[e[i].site] ^ e[i].thread ^ (uint64_t)e[i].peer_device ^ e[i].flags;
     sink += strlen(omplens_event_kind_name(e[i].kind));
   }
 }

@@ -58,7 +58,7 @@ static uint32_t add(seq *s, int kind, int dev, uint64_t host, uint64_t daddr,
   e->dev_addr = daddr;
   e->bytes = bytes;
   e->hash = hash;
-  e->codeptr = s->codeptr;
+  e->site = (uint32_t)s->codeptr; /* no sites table: a site is its codeptr */
   e->region = s->region;
   e->device = (int16_t)dev;
   e->peer_device = OMPLENS_HOST;
@@ -278,6 +278,47 @@ static void test_names(void **state) {
 }
 
 /* ---- A clean target region --------------------------------------------- */
+
+/* With the trace's sites table, findings, directive totals and leftovers
+ * name the table's code addresses, and a site past the table is 0. */
+static void test_sites_table(void **state) {
+  (void)state;
+  static const uint64_t sites[] = {0, 0x7f0000401000, 0x7f0000402000};
+  seq s;
+  seq_init(&s);
+  directive(&s, 1);
+  alloc(&s, 0, 0xa000, 0xd000, 800);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 77);
+  kernel(&s, 0);
+  directive(&s, 2);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 77); /* duplicate, at site 2 */
+  kernel(&s, 0);
+  directive(&s, 9); /* past the table */
+  h2d(&s, 0, 0xa000, 0xd000, 800, 77);
+  kernel(&s, 0);
+  omplens_detect_params p = {.run_ns = 1000000, .sites = sites, .num_sites = 3};
+  omplens_analysis *a = NULL;
+  assert_int_equal(omplens_detect_run(s.ev, s.n, &p, &a), OMPLENS_DETECT_OK);
+  size_t n, nd, nl;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  const omplens_directive_total *d = omplens_analysis_directives(a, &nd);
+  const omplens_leftover *l = omplens_analysis_leftovers(a, &nl);
+  int seen_site2 = 0, seen_unknown = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (f[i].category != OMPLENS_CAT_DUPLICATE_SAME_BUFFER)
+      continue;
+    seen_site2 += f[i].codeptr == sites[2];
+    seen_unknown += f[i].codeptr == 0;
+  }
+  assert_int_equal(seen_site2, 1);
+  assert_int_equal(seen_unknown, 1);
+  for (size_t i = 0; i < nd; i++)
+    assert_true(d[i].codeptr == sites[2] || d[i].codeptr == 0);
+  assert_int_equal(nl, 1); /* never deleted: a leftover of site 1 */
+  assert_int_equal(l[0].codeptr, sites[1]);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
 
 static void test_single_target_is_clean(void **state) {
   (void)state;
@@ -1182,7 +1223,7 @@ static void compare_category(const omplens_analysis *a, const omplens_event *ev,
     seen += f[i].num_instances;
     for (size_t j = 0; j < f[i].num_instances; j++) {
       const omplens_event *e = &ev[f[i].instances[j].event];
-      assert_int_equal(f[i].codeptr, e->codeptr);
+      assert_int_equal(f[i].codeptr, e->site);
       assert_int_equal(f[i].host_addr, e->host_addr);
       assert_int_equal(f[i].bytes, e->bytes);
     }
@@ -1348,6 +1389,7 @@ int main(void) {
       cmocka_unit_test(test_empty_input),
       cmocka_unit_test(test_null_analysis),
       cmocka_unit_test(test_invalid_arguments),
+      cmocka_unit_test(test_sites_table),
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_single_target_is_clean),
       cmocka_unit_test(test_duplicate_same_buffer),

@@ -558,13 +558,14 @@ static void test_timeline_million_events(void **state) {
     static const uint8_t kinds[] = {OMPLENS_EV_ALLOC, OMPLENS_EV_H2D, OMPLENS_EV_KERNEL, OMPLENS_EV_D2H,
                                     OMPLENS_EV_DELETE};
     ev[i] = (omplens_event){.begin_ns = 100 * i, .end_ns = 100 * i + 80, .bytes = 4096,
-                            .codeptr = 0x401234, .device = (int16_t)(i % 2), .kind = kinds[i % 5]};
+                            .site = 1, .device = (int16_t)(i % 2), .kind = kinds[i % 5]};
   }
   json_t *doc = document("./big", directive(location(NULL, 0, NULL)), finding(location(NULL, 0, NULL), 3));
   const json_t *proc = json_array_get(json_object_get(doc, "processes"), 0);
   const char *ids[] = {"p0-f0"}, *labels[] = {"Round trip \xc2\xb7 </script>"}, *sites[] = {"p.c:3"};
   omplens_timeline_labels l = {1, ids, labels, sites};
-  omplens_timeline_input in = {ev, n, NULL, 0, 100 * n};
+  static const uint64_t codeptrs[] = {0, 0x401234};
+  omplens_timeline_input in = {ev, n, NULL, 0, 100 * n, codeptrs, 2};
   omplens_strbuf b = {0};
   assert_int_equal(omplens_html__timeline_json(&b, &in, proc, &l), 0);
   assert_false(b.failed);

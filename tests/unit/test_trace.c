@@ -126,6 +126,7 @@ static void open_writer(omplens_tw *w, const char *path, uint32_t chunk_bytes) {
 typedef struct expect_thread {
   omplens_event *ev;
   uint64_t *ev_region_id;
+  uint64_t *ev_codeptr; /* each event's codeptr, when its own */
   size_t nev, cap;
   omplens_region rg[EXPECT_REGIONS];
   uint8_t rg_call[EXPECT_REGIONS]; /* the region has an entry call */
@@ -157,6 +158,7 @@ static void expect_free(expect *x) {
   for (int i = 0; i < EXPECT_THREADS; i++) {
     free(x->th[i].ev);
     free(x->th[i].ev_region_id);
+    free(x->th[i].ev_codeptr);
   }
   free(x);
 }
@@ -178,10 +180,13 @@ static omplens_event *push_event(expect_thread *e, uint64_t region_id) {
     e->cap = e->cap ? 2 * e->cap : 256;
     e->ev = realloc(e->ev, e->cap * sizeof *e->ev);
     e->ev_region_id = realloc(e->ev_region_id, e->cap * sizeof *e->ev_region_id);
+    e->ev_codeptr = realloc(e->ev_codeptr, e->cap * sizeof *e->ev_codeptr);
     assert_non_null(e->ev);
     assert_non_null(e->ev_region_id);
+    assert_non_null(e->ev_codeptr);
   }
   e->ev_region_id[e->nev] = region_id;
+  e->ev_codeptr[e->nev] = 0;
   omplens_event *ev = &e->ev[e->nev++];
   memset(ev, 0, sizeof *ev);
   return ev;
@@ -256,7 +261,7 @@ static void x_op(expect *x, omplens_tw_stream *s, const omplens_tw_op *op) {
                         (op->async ? OMPLENS_EVF_ASYNC : 0) |
                         (op->early ? OMPLENS_EVF_EARLY_HASH : 0));
   if (!op->region && op->own_codeptr) {
-    ev->codeptr = op->own_codeptr;
+    e->ev_codeptr[e->nev - 1] = op->own_codeptr;
     ev->flags |= OMPLENS_EVF_OWN_CODEPTR;
   }
   note(e, op->device, ev->end_ns);
@@ -284,6 +289,7 @@ static void x_device(expect *x, omplens_tw_stream *s, uint64_t t, int device) {
 
 typedef struct ordered {
   omplens_event ev;
+  uint64_t codeptr;
   uint64_t order; /* decode order: thread, then record */
 } ordered;
 
@@ -295,8 +301,9 @@ static int cmp_ordered(const void *a, const void *b) {
 }
 
 /* The events the reader must return: regions resolved, sorted by begin
- * time, ties in decode order. Caller frees. */
-static omplens_event *expected_events(const expect *x, size_t *count) {
+ * time, ties in decode order, and each one's codeptr in *codeptrs. Caller
+ * frees both. */
+static omplens_event *expected_events(const expect *x, size_t *count, uint64_t **codeptrs) {
   size_t base[EXPECT_THREADS + 1] = {0}, n = 0;
   for (int t = 0; t < EXPECT_THREADS; t++) {
     base[t + 1] = base[t] + x->th[t].nrg;
@@ -308,6 +315,7 @@ static omplens_event *expected_events(const expect *x, size_t *count) {
   for (int t = 0; t < EXPECT_THREADS; t++) {
     for (size_t i = 0; i < x->th[t].nev; i++, k++) {
       o[k].ev = x->th[t].ev[i];
+      o[k].codeptr = x->th[t].ev_codeptr[i];
       o[k].order = k;
       uint64_t id = x->th[t].ev_region_id[i];
       o[k].ev.region = OMPLENS_NO_REGION;
@@ -317,14 +325,18 @@ static omplens_event *expected_events(const expect *x, size_t *count) {
       assert_true(th < EXPECT_THREADS && local < x->th[th].nrg);
       o[k].ev.region = (uint32_t)(base[th] + local);
       if (!(o[k].ev.flags & OMPLENS_EVF_OWN_CODEPTR))
-        o[k].ev.codeptr = x->th[th].rg[local].codeptr;
+        o[k].codeptr = x->th[th].rg[local].codeptr;
     }
   }
   qsort(o, n, sizeof *o, cmp_ordered);
   omplens_event *ev = calloc(n ? n : 1, sizeof *ev);
+  *codeptrs = calloc(n ? n : 1, sizeof **codeptrs);
   assert_non_null(ev);
-  for (size_t i = 0; i < n; i++)
+  assert_non_null(*codeptrs);
+  for (size_t i = 0; i < n; i++) {
     ev[i] = o[i].ev;
+    (*codeptrs)[i] = o[i].codeptr;
+  }
   free(o);
   *count = n;
   return ev;
@@ -340,7 +352,9 @@ static omplens_event *expected_events(const expect *x, size_t *count) {
     assert_int_equal((got).field, (want).field);                               \
   } while (0)
 
-static void assert_event_equal(size_t i, const omplens_event *g, const omplens_event *w) {
+/* The event's codeptr comes through its site in the trace's table. */
+static void assert_event_equal(size_t i, const omplens_event *g, const omplens_event *w,
+                               const uint64_t *sites, size_t num_sites, uint64_t codeptr) {
   ASSERT_FIELD("event", i, *g, *w, begin_ns);
   ASSERT_FIELD("event", i, *g, *w, end_ns);
   ASSERT_FIELD("event", i, *g, *w, kind);
@@ -348,13 +362,15 @@ static void assert_event_equal(size_t i, const omplens_event *g, const omplens_e
   ASSERT_FIELD("event", i, *g, *w, dev_addr);
   ASSERT_FIELD("event", i, *g, *w, bytes);
   ASSERT_FIELD("event", i, *g, *w, hash);
-  ASSERT_FIELD("event", i, *g, *w, codeptr);
+  assert_in_range(g->site, 0, num_sites - 1);
+  if (sites[g->site] != codeptr)
+    print_error("event %zu: codeptr\n", i);
+  assert_int_equal(sites[g->site], codeptr);
   ASSERT_FIELD("event", i, *g, *w, region);
   ASSERT_FIELD("event", i, *g, *w, thread);
   ASSERT_FIELD("event", i, *g, *w, device);
   ASSERT_FIELD("event", i, *g, *w, peer_device);
   ASSERT_FIELD("event", i, *g, *w, flags);
-  ASSERT_FIELD("event", i, *g, *w, reserved);
 }
 
 static void assert_string_or_null(const char *got, const char *want) {
@@ -402,12 +418,19 @@ static void assert_args_match(const omplens_trace *t, const expect *x) {
 /* Checks events and regions of t against x. */
 static void assert_trace_matches(const omplens_trace *t, const expect *x) {
   size_t nwant, ngot, nrg;
-  omplens_event *want = expected_events(x, &nwant);
+  uint64_t *codeptrs;
+  size_t nsites;
+  omplens_event *want = expected_events(x, &nwant, &codeptrs);
   const omplens_event *got = omplens_trace_events(t, &ngot);
+  const uint64_t *sites = omplens_trace_sites(t, &nsites);
+  assert_non_null(sites);
+  assert_true(nsites >= 1);
+  assert_int_equal(sites[0], 0);
   assert_int_equal(ngot, nwant);
   for (size_t i = 0; i < nwant; i++)
-    assert_event_equal(i, &got[i], &want[i]);
+    assert_event_equal(i, &got[i], &want[i], sites, nsites, codeptrs[i]);
   free(want);
+  free(codeptrs);
   const omplens_region *rg = omplens_trace_regions(t, &nrg);
   size_t k = 0, arg_base = 0;
   for (int th = 0; th < EXPECT_THREADS; th++) {
@@ -1247,6 +1270,11 @@ static void test_null_trace(void **state) {
   assert_int_equal(n, 0);
   assert_null(omplens_trace_damage(NULL));
   assert_null(omplens_trace_path(NULL));
+  n = 99;
+  assert_null(omplens_trace_sites(NULL, &n));
+  assert_int_equal(n, 0);
+  omplens_event e = {.site = 1};
+  assert_int_equal(omplens_trace_codeptr(NULL, &e), 0);
   omplens_trace_close(NULL);
 }
 

@@ -402,7 +402,7 @@ static void test_findings_match_detect(void **state) {
     op(&t, OMPLENS_EV_DELETE, now + 90, now + 97, r);
     now += 150;
   }
-  omplens_detect_params params = {now};
+  omplens_detect_params params = {.run_ns = now};
   omplens_analysis *a = NULL;
   assert_int_equal(omplens_detect_run(t.ev, t.n, &params, &a), 0);
   size_t nf;

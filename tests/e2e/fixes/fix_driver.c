@@ -70,10 +70,7 @@ static int load(const char *path, const options *o, loaded *l) {
     fprintf(stderr, "fix_driver: %s: %s\n", path, omplens_trace_strerror(rc));
     return EXIT_DATAERR;
   }
-  size_t n;
-  const omplens_event *ev = omplens_trace_events(l->trace, &n);
-  omplens_detect_params params = {omplens_trace_get_info(l->trace)->duration_ns};
-  if (omplens_detect_run(ev, n, &params, &l->analysis)) {
+  if (omplens_detect_trace(l->trace, &l->analysis)) {
     fprintf(stderr, "fix_driver: %s: cannot analyse\n", path);
     return EXIT_SOFTWARE;
   }
@@ -116,7 +113,7 @@ static void print_unreferenced(loaded *l) {
       size_t ops = 0;
       for (size_t e = 0; e < nev; e++) {
         omplens_variable v;
-        if (ev[e].codeptr == r[i].codeptr &&
+        if (omplens_trace_codeptr(l->trace, &ev[e]) == r[i].codeptr &&
             (ev[e].kind == OMPLENS_EV_H2D || ev[e].kind == OMPLENS_EV_D2H ||
              ev[e].kind == OMPLENS_EV_ALLOC) &&
             !omplens_annotate_variable(l->annot, &ev[e], &v) && !strcmp(v.name, u[j].name))
