@@ -824,8 +824,8 @@ static void render_page(html_ctx *h, const json_t *doc, const omplens_render_opt
        {"css", omplens_tpl__report_css}, {"nav", omplens_strbuf_str(&nav)},
        {"body", omplens_strbuf_str(h->body)}, {"data", omplens_strbuf_str(h->data)},
        {"js", omplens_tpl__report_js});
-  if (nav.failed)
-    page->failed = 1;
+  if (nav.failed && !h->err)
+    h->err = OMPLENS_REPORT_ENOMEM;
   omplens_strbuf_free(&nav);
 }
 
@@ -834,7 +834,7 @@ int omplens_render_html(const json_t *doc, const omplens_trace *const *traces, s
   if (!json_is_object(doc) || !out)
     return OMPLENS_REPORT_EINVAL;
   char cwd[4096];
-  omplens_strbuf body = {0}, data = {0}, page = {0};
+  omplens_strbuf body = {0}, data = {0}, page = {.sink = out};
   html_ctx h = {.body = &body, .data = &data,
                 .base = opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd),
                 .max_instances = opt && opt->max_instances ? opt->max_instances : 50};
@@ -848,10 +848,11 @@ int omplens_render_html(const json_t *doc, const omplens_trace *const *traces, s
   if (!h.num_procs)
     empty_state(&h, &body, "No traced process", "The program left no trace: was it built with -fopenmp and "
                                                 "offloading, and linked with LLVM's libomp?");
-  render_page(&h, doc, opt, &page);
-  int rc = h.err ? h.err : body.failed || data.failed || page.failed ? OMPLENS_REPORT_ENOMEM : 0;
-  if (!rc && (fwrite(omplens_strbuf_str(&page), 1, page.len, out) != page.len || fflush(out)))
-    rc = OMPLENS_REPORT_EIO;
+  int rc = h.err ? h.err : body.failed || data.failed ? OMPLENS_REPORT_ENOMEM : 0;
+  if (!rc) { /* the page goes straight to out */
+    render_page(&h, doc, opt, &page);
+    rc = h.err ? h.err : page.failed || fflush(out) ? OMPLENS_REPORT_EIO : 0;
+  }
   omplens_strbuf_free(&body);
   omplens_strbuf_free(&data);
   omplens_strbuf_free(&page);

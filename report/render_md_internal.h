@@ -13,11 +13,15 @@
 
 /* ---- Text buffer ---------------------------------------------------------
  * Appends never fail visibly: on allocation failure the buffer keeps what it
- * had and sets `failed`, checked once at the end (cf. curl's dynbuf). */
+ * had and sets `failed`, checked once at the end (cf. curl's dynbuf).
+ * A buffer with a sink keeps nothing: what is appended goes straight to the
+ * stream (`failed` then means a write failed), so that a page of megabytes
+ * is not held in memory just to be written out. */
 typedef struct omplens_strbuf {
   char *data;   /* NUL-terminated once anything was appended; owned */
   size_t len, cap;
   int failed;
+  FILE *sink;   /* or NULL; len then counts the bytes written */
 } omplens_strbuf;
 
 void omplens_strbuf_free(omplens_strbuf *b);

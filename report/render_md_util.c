@@ -41,6 +41,12 @@ static int strbuf_reserve(omplens_strbuf *b, size_t extra) {
 }
 
 void omplens_strbuf_add(omplens_strbuf *b, const char *s, size_t n) {
+  if (b->sink) {
+    if (!b->failed && fwrite(s, 1, n, b->sink) != n)
+      b->failed = 1;
+    b->len += n;
+    return;
+  }
   if (strbuf_reserve(b, n))
     return;
   memcpy(b->data + b->len, s, n);
@@ -64,6 +70,14 @@ void omplens_strbuf_printf(omplens_strbuf *b, const char *fmt, ...) {
     omplens_strbuf_add(b, small, (size_t)n);
     return;
   }
+  if (b->sink) {
+    va_start(ap, fmt);
+    if (!b->failed && vfprintf(b->sink, fmt, ap) != n)
+      b->failed = 1;
+    va_end(ap);
+    b->len += (size_t)n;
+    return;
+  }
   if (strbuf_reserve(b, (size_t)n))
     return;
   va_start(ap, fmt);
@@ -72,6 +86,7 @@ void omplens_strbuf_printf(omplens_strbuf *b, const char *fmt, ...) {
   b->len += (size_t)n;
 }
 
+/* A buffer with a sink has nothing to show: "". */
 const char *omplens_strbuf_str(const omplens_strbuf *b) {
   return b->data ? b->data : "";
 }

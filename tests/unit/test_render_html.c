@@ -435,6 +435,12 @@ static void test_render_rejects_bad_input(void **state) {
   assert_int_equal(omplens_render_html(NULL, NULL, 0, NULL, stdout), OMPLENS_REPORT_EINVAL);
   assert_int_equal(omplens_render_html(doc, NULL, 0, NULL, NULL), OMPLENS_REPORT_EINVAL);
   assert_int_equal(omplens_render_markdown(NULL, NULL, stdout), OMPLENS_REPORT_EINVAL);
+  /* The page is written as it is made: a full disk is a write error. */
+  FILE *full = fopen("/dev/full", "w");
+  if (full) {
+    assert_int_equal(omplens_render_html(doc, NULL, 0, NULL, full), OMPLENS_REPORT_EIO);
+    fclose(full);
+  }
   json_decref(doc);
 }
 
