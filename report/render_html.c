@@ -28,8 +28,7 @@ typedef struct source_ref {
 } source_ref;
 
 typedef struct html_ctx {
-  omplens_strbuf *body;  /* the page's main part */
-  omplens_strbuf *data;  /* <script type="application/json"> blocks */
+  omplens_strbuf *body;  /* the page's main part: a sink, written as it is made */
   const char *base;      /* paths are shown relative to it */
   size_t max_instances;
   int err;               /* first error of a template fill */
@@ -605,7 +604,7 @@ static void section_timeline(html_ctx *h) {
                                    "</h2></div><p class=\"muted\">No trace was given to the renderer.</p></section>\n", id);
     return;
   }
-  omplens_strbuf json = {0}, legend = {0};
+  omplens_strbuf legend = {0};
   omplens_timeline_labels labels = {h->num_shown, (const char *const *)h->finding_ids,
                                     (const char *const *)h->finding_labels,
                                     (const char *const *)h->site_labels};
@@ -614,9 +613,6 @@ static void section_timeline(html_ctx *h) {
   in.regions = omplens_trace_regions(h->trace, &in.num_regions);
   in.site_codeptrs = omplens_trace_sites(h->trace, &in.num_sites);
   in.duration_ns = omplens_trace_get_info(h->trace) ? omplens_trace_get_info(h->trace)->duration_ns : 0;
-  int rc = omplens_html__timeline_json(&json, &in, h->proc, &labels);
-  if (rc && !h->err)
-    h->err = rc;
   timeline_legend(&legend);
   size_t nev = 0;
   omplens_trace_events(h->trace, &nev);
@@ -626,13 +622,15 @@ static void section_timeline(html_ctx *h) {
   FILL(h, h->body, omplens_tpl__timeline_html, {"id", id}, {"subtitle", subtitle}, {"data_id", data_id},
        {"legend", omplens_strbuf_str(&legend)}, {"label", "Timeline of kernels, transfers and allocations"},
        {"note", nev > OMPLENS_TIMELINE_EXACT ? "Dense tracks show buckets of operations, with their count." : ""});
-  /* The JSON is built by omplens_html__json_string: it holds no '<'. */
-  omplens_strbuf_printf(h->data, "<script type=\"application/json\" id=\"%s\">", data_id);
-  omplens_strbuf_puts(h->data, omplens_strbuf_str(&json));
-  omplens_strbuf_puts(h->data, "</script>\n");
-  if (json.failed || legend.failed)
+  /* The data follows its section, streamed like the rest of the page. The
+   * JSON is built by omplens_html__json_string: it holds no '<'. */
+  omplens_strbuf_printf(h->body, "<script type=\"application/json\" id=\"%s\">", data_id);
+  int rc = omplens_html__timeline_json(h->body, &in, h->proc, &labels);
+  if (rc && !h->err)
+    h->err = rc;
+  omplens_strbuf_puts(h->body, "</script>\n");
+  if (legend.failed)
     h->body->failed = 1;
-  omplens_strbuf_free(&json);
   omplens_strbuf_free(&legend);
 }
 
@@ -814,19 +812,26 @@ static void page_nav(omplens_strbuf *b, const json_t *doc) {
   }
 }
 
-static void render_page(html_ctx *h, const json_t *doc, const omplens_render_options *opt, omplens_strbuf *page) {
+/* Fills the part of the page template before its {{{body}}} (head) or
+ * after it (tail) into page. */
+static void page_part(html_ctx *h, const json_t *doc, const omplens_render_options *opt, int head,
+                      omplens_strbuf *page) {
+  static const char mark[] = "{{{body}}}";
+  const char *tpl = omplens_tpl__page_html, *at = strstr(tpl, mark);
+  char *part = !at ? NULL : head ? strndup(tpl, (size_t)(at - tpl)) : strdup(at + sizeof mark - 1);
   omplens_strbuf nav = {0};
   const json_t *first = json_array_get(omplens_render__array(doc, "processes"), 0);
   const char *title = opt && opt->title ? opt->title : first ? program_name(first) : "omplens report";
   const char *version = omplens_render__str(doc, "omplens_version");
   page_nav(&nav, doc);
-  FILL(h, page, omplens_tpl__page_html, {"version", version ? version : "?"}, {"title", title},
-       {"css", omplens_tpl__report_css}, {"nav", omplens_strbuf_str(&nav)},
-       {"body", omplens_strbuf_str(h->body)}, {"data", omplens_strbuf_str(h->data)},
-       {"js", omplens_tpl__report_js});
-  if (nav.failed && !h->err)
-    h->err = OMPLENS_REPORT_ENOMEM;
+  if (part)
+    FILL(h, page, part, {"version", version ? version : "?"}, {"title", title},
+         {"css", omplens_tpl__report_css}, {"nav", omplens_strbuf_str(&nav)},
+         {"js", omplens_tpl__report_js});
+  if ((!part || nav.failed) && !h->err)
+    h->err = at ? OMPLENS_REPORT_ENOMEM : OMPLENS_REPORT_EINVAL;
   omplens_strbuf_free(&nav);
+  free(part);
 }
 
 int omplens_render_html(const json_t *doc, const omplens_trace *const *traces, size_t num_traces,
@@ -834,27 +839,27 @@ int omplens_render_html(const json_t *doc, const omplens_trace *const *traces, s
   if (!json_is_object(doc) || !out)
     return OMPLENS_REPORT_EINVAL;
   char cwd[4096];
-  omplens_strbuf body = {0}, data = {0}, page = {.sink = out};
-  html_ctx h = {.body = &body, .data = &data,
+  /* The page is written as it is made, never held whole in memory. */
+  omplens_strbuf page = {.sink = out};
+  html_ctx h = {.body = &page,
                 .base = opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd),
                 .max_instances = opt && opt->max_instances ? opt->max_instances : 50};
+  page_part(&h, doc, opt, 1, &page);
   const json_t *procs = omplens_render__array(doc, "processes");
   h.num_procs = json_array_size(procs);
-  for (h.index = 0; h.index < h.num_procs; h.index++) {
+  for (h.index = 0; h.index < h.num_procs && !h.err && !page.failed; h.index++) {
     h.proc = json_array_get(procs, h.index);
     h.trace = traces && h.index < num_traces ? traces[h.index] : NULL;
     render_process(&h);
   }
   if (!h.num_procs)
-    empty_state(&h, &body, "No traced process", "The program left no trace: was it built with -fopenmp and "
+    empty_state(&h, &page, "No traced process", "The program left no trace: was it built with -fopenmp and "
                                                 "offloading, and linked with LLVM's libomp?");
-  int rc = h.err ? h.err : body.failed || data.failed ? OMPLENS_REPORT_ENOMEM : 0;
-  if (!rc) { /* the page goes straight to out */
-    render_page(&h, doc, opt, &page);
-    rc = h.err ? h.err : page.failed || fflush(out) ? OMPLENS_REPORT_EIO : 0;
-  }
-  omplens_strbuf_free(&body);
-  omplens_strbuf_free(&data);
-  omplens_strbuf_free(&page);
-  return rc;
+  page_part(&h, doc, opt, 0, &page);
+  /* A part that failed was out of memory, unless the stream failed. */
+  if (h.err)
+    return h.err;
+  if (page.failed)
+    return ferror(out) ? OMPLENS_REPORT_EIO : OMPLENS_REPORT_ENOMEM;
+  return fflush(out) ? OMPLENS_REPORT_EIO : 0;
 }
