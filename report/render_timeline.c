@@ -100,7 +100,8 @@ typedef struct tl_proc {
   size_t index;            /* position among rendered processes: the pid */
   uint64_t offset_ns;      /* trace start minus the timeline's origin */
   uint8_t *ev_lane, *rg_lane;
-  size_t *rg_order;        /* regions by begin time, longest first on ties */
+  uint32_t *rg_order;      /* regions by begin time, longest first on ties
+                              (fewer than OMPLENS_NO_REGION) */
   tl_mark *marks;          /* by event, then finding */
   size_t nmarks;
   tl_finding *finding_info; /* by the document's index */
@@ -499,12 +500,13 @@ static int event_group(int kind) {
 
 static int region_cmp(const void *a, const void *b, void *ctx) {
   const omplens_region *rg = ctx;
-  const omplens_region *x = &rg[*(const size_t *)a], *y = &rg[*(const size_t *)b];
+  uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+  const omplens_region *x = &rg[i], *y = &rg[j];
   if (x->begin_ns != y->begin_ns)
     return x->begin_ns < y->begin_ns ? -1 : 1;
   if (x->end_ns != y->end_ns)
     return x->end_ns > y->end_ns ? -1 : 1;
-  return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+  return i < j ? -1 : 1;
 }
 
 /* Sizes the track tables from the events and regions. */
@@ -525,7 +527,7 @@ static int alloc_layout(tl_proc *p) {
   if (!p->dev_tracks || !p->thr_tracks || !p->ev_lane || !p->rg_lane || !p->rg_order)
     return OMPLENS_REPORT_ENOMEM;
   for (size_t i = 0; i < p->nrg; i++)
-    p->rg_order[i] = i;
+    p->rg_order[i] = (uint32_t)i;
   qsort_r(p->rg_order, p->nrg, sizeof *p->rg_order, region_cmp, (void *)p->rg);
   return 0;
 }

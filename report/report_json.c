@@ -399,16 +399,20 @@ static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_
  * finding only the source can give, not counted in the detectors' totals. */
 static void append_unreferenced(doc_ctx *x, json_t *arr) {
   omplens_annotator *a = x->in->procs[x->proc].annotator;
-  size_t nr;
+  size_t nr, nsites;
   const omplens_region *r = omplens_trace_regions(x->in->procs[x->proc].trace, &nr);
-  uint64_t *seen = calloc(nr ? nr : 1, sizeof *seen);
+  /* Directives seen so far: no more than the trace's distinct codeptrs. */
+  omplens_trace_sites(x->in->procs[x->proc].trace, &nsites);
+  uint64_t *seen = calloc(nsites ? nsites : 1, sizeof *seen);
   size_t nseen = 0;
   for (size_t i = 0; a && seen && i < nr; i++) {
-    if (r[i].kind != OMPLENS_CONSTRUCT_TARGET)
+    if (r[i].kind != OMPLENS_CONSTRUCT_TARGET || (nseen && seen[nseen - 1] == r[i].codeptr))
       continue;
     size_t k = 0;
     while (k < nseen && seen[k] != r[i].codeptr)
       k++;
+    if (k == nsites)
+      break; /* cannot happen: every region's codeptr is a site */
     if (k < nseen)
       continue;
     seen[nseen++] = r[i].codeptr;
