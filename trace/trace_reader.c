@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -472,13 +473,17 @@ static int dec_device(rec_ctx *r, int16_t *dev) {
   return 0;
 }
 
-static void note_device(omplens_trace *t, int16_t dev) {
-  if (dev >= 0 && dev + 1 > t->info.num_devices)
+/* SCAN notes devices and times; PLACE, which may run on two threads, sees
+ * the same again and leaves the trace alone. */
+static void note_device(decoder *d, int16_t dev) {
+  omplens_trace *t = d->t;
+  if (d->pass == PASS_SCAN && dev >= 0 && dev + 1 > t->info.num_devices)
     t->info.num_devices = dev + 1;
 }
 
-static void note_time(omplens_trace *t, uint64_t ns) {
-  if (ns > t->last_ns)
+static void note_time(decoder *d, uint64_t ns) {
+  omplens_trace *t = d->t;
+  if (d->pass == PASS_SCAN && ns > t->last_ns)
     t->last_ns = ns;
 }
 
@@ -530,14 +535,30 @@ static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
   return (uint32_t)t->num_sites++;
 }
 
-/* Ends the event that next_event() gave: SCAN keeps its begin time, PLACE
- * gives it its site, its construct's or its own. */
+/* The site of a codeptr already added (PLACE only reads the table, so
+ * that its threads can share it); 0 when it is not there. */
+static uint32_t site_find(const omplens_trace *t, uint64_t codeptr) {
+  if (!codeptr || !t->cap_site_slots)
+    return 0;
+  size_t mask = t->cap_site_slots - 1;
+  size_t j = (size_t)(codeptr * 0x9e3779b97f4a7c15ull >> 20) & mask;
+  for (; t->site_slots[j]; j = (j + 1) & mask)
+    if (t->sites[t->site_slots[j]] == codeptr)
+      return t->site_slots[j];
+  return 0;
+}
+
+/* Ends the event that next_event() gave: SCAN keeps its begin time and
+ * adds an own codeptr to the sites, PLACE gives the event its site, its
+ * construct's or its own. */
 static void end_event(decoder *d, omplens_event *e) {
-  if (d->pass == PASS_SCAN)
+  if (d->pass == PASS_SCAN) {
     d->begin[d->num_events] = e->begin_ns;
-  else if (e->flags & OMPLENS_EVF_OWN_CODEPTR)
-    e->site = site_of(d->t, d->own_codeptr, &d->oom);
-  else if (e->region != OMPLENS_NO_REGION)
+    if (e->flags & OMPLENS_EVF_OWN_CODEPTR)
+      site_of(d->t, d->own_codeptr, &d->oom);
+  } else if (e->flags & OMPLENS_EVF_OWN_CODEPTR) {
+    e->site = site_find(d->t, d->own_codeptr);
+  } else if (e->region != OMPLENS_NO_REGION)
     e->site = d->region_site[e->region];
   d->num_events++;
 }
@@ -619,8 +640,8 @@ static int dec_region_begin(decoder *d, rec_ctx *r, thread_ctx *tc) {
   if (tc->depth < MAX_STACK)
     tc->stack[tc->depth] = index;
   tc->depth++;
-  note_device(t, dev);
-  note_time(t, ts);
+  note_device(d, dev);
+  note_time(d, ts);
   return REC_OK;
 }
 
@@ -633,7 +654,7 @@ static int dec_region_end(decoder *d, rec_ctx *r, thread_ctx *tc) {
     if (tc->depth < MAX_STACK && d->pass == PASS_SCAN)
       d->t->regions[tc->stack[tc->depth]].end_ns = ts;
   }
-  note_time(d->t, ts);
+  note_time(d, ts);
   return REC_OK;
 }
 
@@ -693,8 +714,8 @@ static int dec_op(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
     e->flags |= OMPLENS_EVF_EARLY_HASH;
   rc = dec_op_extras(d, r, tc, flags, e);
   if (!rc) {
-    note_device(d->t, dev);
-    note_time(d->t, e->end_ns);
+    note_device(d, dev);
+    note_time(d, e->end_ns);
   }
   end_event(d, e);
   return rc;
@@ -714,8 +735,8 @@ static int dec_kernel(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
                        .region = OMPLENS_NO_REGION, .thread = (uint16_t)tc->thread,
                        .device = dev < 0 ? 0 : dev, .peer_device = OMPLENS_HOST,
                        .kind = OMPLENS_EV_KERNEL};
-  note_device(d->t, dev);
-  note_time(d->t, e->end_ns);
+  note_device(d, dev);
+  note_time(d, e->end_ns);
   rc = dec_region_ref(d, r, tc, flags, e);
   end_event(d, e);
   return rc;
@@ -726,7 +747,7 @@ static int dec_device_rec(decoder *d, rec_ctx *r) {
   int16_t dev;
   if (dec_time(r, &ts) || dec_device(r, &dev))
     return REC_BAD;
-  note_device(d->t, dev);
+  note_device(d, dev);
   return REC_OK;
 }
 
@@ -1178,6 +1199,8 @@ static int scan_records(decoder *d, const source *src, const chunk_ref *refs, si
   if (!d->begin || !d->thread_first)
     return OMPLENS_TRACE_ENOMEM;
   int rc = decode_all(d, src, refs, n, buf);
+  if (!rc && d->oom)
+    rc = OMPLENS_TRACE_ENOMEM;
   t->num_events = d->num_events;
   return rc;
 }
@@ -1196,9 +1219,83 @@ static uint32_t *region_sites(omplens_trace *t) {
   return site;
 }
 
-/* PLACE pass: decodes the events again, each into its sorted slot. */
+/* PLACE on one thread: a range of chunks, decoded from where SCAN stood
+ * when it reached them, to where SCAN stood after them. */
+typedef struct place_job {
+  decoder d;
+  const source *src;
+  const chunk_ref *refs;
+  size_t n;
+  uint8_t *buf;
+  size_t end_events, end_regions;
+  int rc;
+} place_job;
+
+static void *place_run(void *arg) {
+  place_job *j = arg;
+  j->rc = decode_all(&j->d, j->src, j->refs, j->n, j->buf);
+  if (!j->rc && (j->d.num_events != j->end_events || j->d.num_regions != j->end_regions))
+    j->rc = OMPLENS_TRACE_EIO;
+  return NULL;
+}
+
+/* Below this many events a second thread is not worth starting. */
+#define PLACE_SPLIT_MIN_EVENTS (1u << 16)
+
+/* The chunk that starts the thread run nearest to half of the events, and
+ * that run's number in *run; 0 when there is no such split (one thread). */
+static size_t place_split(const omplens_trace *t, const decoder *scan, const chunk_ref *refs,
+                          size_t n, size_t *run) {
+  size_t best = 0, r = 0;
+  uint64_t best_gap = UINT64_MAX;
+  uint32_t prev = UINT32_MAX;
+  for (size_t i = 0; i < n && r < scan->num_thread_runs; i++) {
+    if (refs[i].thread >= t->num_threads || refs[i].thread == prev)
+      continue;
+    prev = refs[i].thread;
+    uint64_t twice = 2 * (uint64_t)scan->thread_first[r];
+    uint64_t gap = twice > t->num_events ? twice - t->num_events : t->num_events - twice;
+    if (r > 0 && gap < best_gap) {
+      best = i;
+      *run = r;
+      best_gap = gap;
+    }
+    r++;
+  }
+  return best;
+}
+
+/* Starts a second thread on the chunks from the split on; returns 1 when
+ * it runs. Threads write disjoint slots and only read the trace. */
+static int start_place_thread(place_job *second, pthread_t *thread, const place_job *first,
+                              const decoder *scan) {
+  omplens_trace *t = first->d.t;
+  size_t run = 0, split = 0;
+  if (t->num_events >= PLACE_SPLIT_MIN_EVENTS && sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+    split = place_split(t, scan, first->refs, first->n, &run);
+  if (!split)
+    return 0;
+  uint32_t largest = 1;
+  for (size_t i = split; i < first->n; i++)
+    if (first->refs[i].used > largest)
+      largest = first->refs[i].used;
+  *second = *first;
+  second->refs = first->refs + split;
+  second->n = first->n - split;
+  second->d.num_events = scan->thread_first[run];
+  second->d.num_regions = t->thread_region_base[first->refs[split].thread];
+  second->buf = malloc(largest);
+  if (!second->buf || pthread_create(thread, NULL, place_run, second)) {
+    free(second->buf);
+    return 0;
+  }
+  return 1;
+}
+
+/* PLACE pass: decodes the events again, each into its sorted slot; on two
+ * threads when the trace has several host threads and many events. */
 static int place_events(omplens_trace *t, const source *src, const chunk_ref *refs, size_t n,
-                        uint8_t *buf, const uint32_t *slot) {
+                        uint8_t *buf, const uint32_t *slot, const decoder *scan) {
   if (!t->num_events)
     return 0;
   t->events = omplens_bulk_alloc(t->num_events, sizeof *t->events);
@@ -1207,15 +1304,28 @@ static int place_events(omplens_trace *t, const source *src, const chunk_ref *re
     omplens_bulk_free(region_site);
     return OMPLENS_TRACE_ENOMEM;
   }
-  decoder d = {.t = t, .pass = PASS_PLACE, .slot = slot, .region_site = region_site};
+  place_job first = {.d = {.t = t, .pass = PASS_PLACE, .slot = slot, .region_site = region_site},
+                     .src = src, .refs = refs, .n = n, .buf = buf,
+                     .end_events = t->num_events, .end_regions = t->num_regions};
+  place_job second;
+  pthread_t thread;
   t->quiet = 1; /* SCAN reported the damage */
-  int rc = decode_all(&d, src, refs, n, buf);
+  int threaded = start_place_thread(&second, &thread, &first, scan);
+  if (threaded) {
+    first.n -= second.n;
+    first.end_events = second.d.num_events;
+    first.end_regions = second.d.num_regions;
+  }
+  place_run(&first);
+  int rc = first.rc;
+  if (threaded) {
+    pthread_join(thread, NULL);
+    free(second.buf);
+    if (!rc)
+      rc = second.rc;
+  }
   t->quiet = 0;
   omplens_bulk_free(region_site);
-  if (!rc && d.oom)
-    rc = OMPLENS_TRACE_ENOMEM;
-  if (!rc && (d.num_events != t->num_events || d.num_regions != t->num_regions))
-    rc = OMPLENS_TRACE_EIO;
   if (rc == OMPLENS_TRACE_EIO)
     errno = EAGAIN; /* the file changed between the passes: reading again may work */
   return rc;
@@ -1250,9 +1360,10 @@ static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, si
   if (!rc)
     resolve_regions(t);
   omplens_bulk_free(d.begin);
-  free(d.thread_first);
+  d.begin = NULL;
   if (!rc)
-    rc = place_events(t, src, refs, n, buf, slot);
+    rc = place_events(t, src, refs, n, buf, slot, &d);
+  free(d.thread_first);
   omplens_bulk_free(slot);
   free(t->site_slots); /* the sites are complete */
   t->site_slots = NULL;

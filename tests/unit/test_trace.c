@@ -675,6 +675,7 @@ typedef struct writer_thread {
   expect *x;
   pthread_barrier_t *go;
   omplens_tw_stream s;
+  uint64_t iterations; /* constructs to write, with 5 ops each */
 } writer_thread;
 
 static void *write_concurrently(void *arg) {
@@ -682,7 +683,7 @@ static void *write_concurrently(void *arg) {
   omplens_tw_stream_init(&wt->s, wt->w, 1000);
   pthread_barrier_wait(wt->go);
   uint64_t th = wt->s.thread;
-  for (uint64_t i = 0; i < 300; i++) {
+  for (uint64_t i = 0; i < wt->iterations; i++) {
     /* Distinct times across threads: no ties to order. */
     uint64_t t = START_NS + (i * EXPECT_THREADS + th) * 1000;
     uint64_t host = (th << 40) | (i * 64);
@@ -699,14 +700,21 @@ static void *write_concurrently(void *arg) {
     op = make_op(OMPLENS_EV_DELETE, t + 6, 1, (int)th % 4, 0, host + 8, 0, r);
     x_op(wt->x, &wt->s, &op);
     x_region_end(wt->x, &wt->s, t + 7);
+    if (i % 97 == 0) { /* now and then an op outside any construct, with its own codeptr */
+      op = make_op(OMPLENS_EV_H2D, t + 8, 1, (int)th % 4, host, host + 8, 64, 0);
+      op.own_codeptr = 0x900000 + th;
+      x_op(wt->x, &wt->s, &op);
+    }
   }
   omplens_tw_stream_finish(&wt->s);
   return NULL;
 }
 
-static void test_concurrent_streams(void **state) {
+/* THREADS streams of iterations constructs each, written at once, read
+ * back exactly. */
+static void concurrent_streams(const char *name, uint64_t iterations) {
   enum { THREADS = 4 };
-  const char *path = tmp_path("concurrent.trace");
+  const char *path = tmp_path(name);
   omplens_tw w;
   expect *x = expect_new();
   pthread_barrier_t go;
@@ -716,7 +724,7 @@ static void test_concurrent_streams(void **state) {
   open_writer(&w, path, SMALL_CHUNK);
   pthread_barrier_init(&go, NULL, THREADS);
   for (int i = 0; i < THREADS; i++) {
-    wt[i] = (writer_thread){&w, x, &go, {0}};
+    wt[i] = (writer_thread){&w, x, &go, {0}, iterations};
     assert_int_equal(pthread_create(&tid[i], NULL, write_concurrently, &wt[i]), 0);
   }
   for (int i = 0; i < THREADS; i++)
@@ -734,6 +742,14 @@ static void test_concurrent_streams(void **state) {
   omplens_trace_close(tr);
   expect_free(x);
   free(wt);
+}
+
+static void test_concurrent_streams(void **state) { concurrent_streams("concurrent.trace", 300); }
+
+/* Enough events (over 80,000) that the reader's second pass splits the
+ * threads' chunks between two threads: the result is the same. */
+static void test_concurrent_streams_split_place(void **state) {
+  concurrent_streams("split.trace", 4000);
 }
 
 /* Regions nested deeper than the writer's own stack (8): ops still land in
@@ -1284,6 +1300,7 @@ int main(void) {
       cmocka_unit_test(test_open_memory_matches_file),
       cmocka_unit_test(test_no_events),
       cmocka_unit_test(test_concurrent_streams),
+      cmocka_unit_test(test_concurrent_streams_split_place),
       cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_order_late_events_and_ties),
       cmocka_unit_test(test_every_prefix),
