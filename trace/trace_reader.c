@@ -1265,9 +1265,10 @@ static size_t place_split(const omplens_trace *t, const decoder *scan, const chu
   return best;
 }
 
-/* Starts a second thread on the chunks from the split on; returns 1 when
- * it runs. Threads write disjoint slots and only read the trace. */
-static int start_place_thread(place_job *second, pthread_t *thread, const place_job *first,
+/* Starts a second thread on the chunks from the split on, leaving first
+ * the chunks before it; returns 1 when it runs. Threads write disjoint
+ * slots and only read the trace. */
+static int start_place_thread(place_job *second, pthread_t *thread, place_job *first,
                               const decoder *scan) {
   omplens_trace *t = first->d.t;
   size_t run = 0, split = 0;
@@ -1285,8 +1286,16 @@ static int start_place_thread(place_job *second, pthread_t *thread, const place_
   second->d.num_events = scan->thread_first[run];
   second->d.num_regions = t->thread_region_base[first->refs[split].thread];
   second->buf = malloc(largest);
-  if (!second->buf || pthread_create(thread, NULL, place_run, second)) {
+  if (!second->buf)
+    return 0;
+  /* Set before the thread starts: from then on it moves its own counts. */
+  place_job rest = *first;
+  first->n = split;
+  first->end_events = second->d.num_events;
+  first->end_regions = second->d.num_regions;
+  if (pthread_create(thread, NULL, place_run, second)) {
     free(second->buf);
+    *first = rest;
     return 0;
   }
   return 1;
@@ -1311,11 +1320,6 @@ static int place_events(omplens_trace *t, const source *src, const chunk_ref *re
   pthread_t thread;
   t->quiet = 1; /* SCAN reported the damage */
   int threaded = start_place_thread(&second, &thread, &first, scan);
-  if (threaded) {
-    first.n -= second.n;
-    first.end_events = second.d.num_events;
-    first.end_regions = second.d.num_regions;
-  }
   place_run(&first);
   int rc = first.rc;
   if (threaded) {
