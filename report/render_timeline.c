@@ -509,6 +509,38 @@ static int region_cmp(const void *a, const void *b, void *ctx) {
   return i < j ? -1 : 1;
 }
 
+/* Runs merged at once at most; more (regions far from time order) go to
+ * qsort. */
+#define TL_MAX_RUNS 16
+
+static int region_less(const omplens_region *rg, uint32_t i, uint32_t j) {
+  return region_cmp(&i, &j, (void *)rg) < 0;
+}
+
+/* Regions come thread by thread, each thread's in time order: a few
+ * ascending runs, merged here into order[] without the copy that qsort
+ * makes. Returns 0 when there are too many runs to merge this way. */
+static int merge_region_runs(const omplens_region *rg, size_t n, uint32_t *order) {
+  uint32_t at[TL_MAX_RUNS], end[TL_MAX_RUNS];
+  size_t runs = 0;
+  for (size_t i = 0; i < n; runs++) {
+    if (runs == TL_MAX_RUNS)
+      return 0;
+    at[runs] = (uint32_t)i;
+    while (++i < n && region_less(rg, (uint32_t)i - 1, (uint32_t)i))
+      ;
+    end[runs] = (uint32_t)i;
+  }
+  for (size_t k = 0; k < n; k++) {
+    size_t best = runs;
+    for (size_t r = 0; r < runs; r++)
+      if (at[r] < end[r] && (best == runs || region_less(rg, at[r], at[best])))
+        best = r;
+    order[k] = at[best]++;
+  }
+  return 1;
+}
+
 /* Sizes the track tables from the events and regions. */
 static int alloc_layout(tl_proc *p) {
   int max_dev = -1;
@@ -526,6 +558,8 @@ static int alloc_layout(tl_proc *p) {
   p->rg_order = malloc((p->nrg + 1) * sizeof *p->rg_order);
   if (!p->dev_tracks || !p->thr_tracks || !p->ev_lane || !p->rg_lane || !p->rg_order)
     return OMPLENS_REPORT_ENOMEM;
+  if (merge_region_runs(p->rg, p->nrg, p->rg_order))
+    return 0;
   for (size_t i = 0; i < p->nrg; i++)
     p->rg_order[i] = (uint32_t)i;
   qsort_r(p->rg_order, p->nrg, sizeof *p->rg_order, region_cmp, (void *)p->rg);

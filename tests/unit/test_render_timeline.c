@@ -1,7 +1,8 @@
 /* Unit tests of what the fast path of the timeline.json renderer
  * (report/render_timeline.c) must keep exact: the args of each kind of
  * operation, hand-formatted numbers at their limits, directive labels past
- * the label cache, and texts larger than the output buffer. The layout,
+ * the label cache, regions out of time order (merged runs and the sort
+ * behind them), and texts larger than the output buffer. The layout,
  * findings and escaping are tested in test_render_sarif.c. Design:
  * docs/sarif-and-timeline.md. */
 #include <stdarg.h>
@@ -241,6 +242,48 @@ static void timeline_many_directives(void **state) {
   free_trace(fx);
 }
 
+/* ---- Regions out of time order ----------------------------------------- */
+
+static unsigned backward_regions; /* how many regions write_backward writes */
+
+/* Each region begins before the one written before it: every region is a
+ * run of its own, so the renderer must order them itself. */
+static void write_backward(omplens_tw_stream *s) {
+  for (uint64_t i = 0; i < backward_regions; i++) {
+    uint64_t begin = T0 + 1000000 - 1000 * i;
+    omplens_tw_region_begin(s, begin, OMPLENS_CONSTRUCT_TARGET, 0, 0, MODULE_BASE + 0x40);
+    omplens_tw_region_end(s, begin + 500);
+  }
+}
+
+/* Region slices come out by begin time, whether the renderer merges the
+ * regions' runs (a few) or sorts them (many). */
+static void timeline_regions_in_time_order(void **state) {
+  const unsigned counts[] = {10, 40};
+  for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+    backward_regions = counts[k];
+    fixture *fx = make_trace(write_backward);
+    char *text = timeline_text(NULL, fx);
+    json_t *tl = parse(text);
+    size_t i, seen = 0;
+    double last = -1;
+    const json_t *e;
+    json_array_foreach(json_object_get(tl, "traceEvents"), i, e) {
+      if (strcmp(str(e, "ph"), "X") || strcmp(str(e, "cat"), "region"))
+        continue;
+      double ts = json_number_value(json_object_get(e, "ts"));
+      if (ts < last)
+        fail_msg("%u regions: slice %zu at %f after one at %f", counts[k], seen, ts, last);
+      last = ts;
+      seen++;
+    }
+    assert_int_equal(seen, counts[k]);
+    json_decref(tl);
+    free(text);
+    free_trace(fx);
+  }
+}
+
 /* ---- Texts larger than the output buffer ------------------------------- */
 
 static void write_two_copies(omplens_tw_stream *s) {
@@ -327,6 +370,7 @@ int main(void) {
     cmocka_unit_test(timeline_args_by_kind),
     cmocka_unit_test(timeline_number_limits),
     cmocka_unit_test(timeline_many_directives),
+    cmocka_unit_test(timeline_regions_in_time_order),
     cmocka_unit_test(timeline_long_texts),
     cmocka_unit_test(timeline_limited_document),
   };
