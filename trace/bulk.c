@@ -90,14 +90,26 @@ void *omplens_bulk_zalloc(size_t n, size_t size) {
   return bytes ? allocate(bytes, 1) : NULL;
 }
 
-/* A mapped array grows or shrinks in place or by moving its pages. */
+/* A mapped array shrinks in place, and grows in place when the addresses
+ * after it are free; else its pages move (no copy) to the head of a new
+ * aligned mapping. A resized mapping is a whole number of huge pages, so
+ * that the pieces a move leaves meet on huge-page boundaries and all of
+ * the array can be backed by huge pages. */
 static void *remap(header *h, size_t bytes) {
-  size_t length = page_round(sizeof(header) + bytes);
-  header *g = length == h->mapped ? h : mremap(h, h->mapped, length, MREMAP_MAYMOVE);
+  size_t length = (sizeof(header) + bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  header *g = length == h->mapped ? h : mremap(h, h->mapped, length, 0);
+  if (g == MAP_FAILED && length > h->mapped) {
+    header *fresh = map_aligned(length);
+    if (!fresh)
+      return NULL;
+    g = mremap(h, h->mapped, h->mapped, MREMAP_MAYMOVE | MREMAP_FIXED, fresh);
+    if (g == MAP_FAILED) {
+      munmap(fresh, length);
+      return NULL;
+    }
+  }
   if (g == MAP_FAILED)
     return NULL;
-  if (length > g->mapped)
-    madvise(g, length, MADV_HUGEPAGE);
   g->mapped = length;
   g->bytes = bytes;
   return g + 1;
