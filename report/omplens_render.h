@@ -34,7 +34,7 @@ json_t *omplens_report_document_limited(const omplens_report_input *in, size_t m
                                         size_t max_instances);
 /* The limits `omplens report` renders its pages with. */
 #define OMPLENS_RENDER_MAX_FINDINGS 250
-#define OMPLENS_RENDER_MAX_INSTANCES 20
+#define OMPLENS_RENDER_MAX_INSTANCES 10
 
 /* GitHub-flavoured Markdown for code review: summary table, top directives
  * with file:line, suggested fixes as ```diff blocks. */
