@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -474,27 +475,68 @@ static void run_output(output_job *j) {
   }
 }
 
-static void *run_output_thread(void *job) {
-  run_output(job);
+/* Which outputs are written on which thread. findings.json, the summary
+ * and the patch ask the annotators and fixers, whose caches are not shared
+ * between threads: the main thread writes them, in this order. The others
+ * read only the document and the traces, so either thread takes the next
+ * of them, the longest first: timeline.json, as long to write as
+ * findings.json, then report.html. */
+static const enum output_id MAIN_OUTPUTS[] = {OUT_JSON, OUT_SUMMARY, OUT_PATCH};
+static const enum output_id SHARED_OUTPUTS[] = {OUT_TIMELINE, OUT_HTML, OUT_SARIF, OUT_MARKDOWN};
+#define NUM_SHARED (sizeof SHARED_OUTPUTS / sizeof *SHARED_OUTPUTS)
+
+typedef struct output_plan {
+  output_job jobs[NUM_OUTPUTS];  /* by enum output_id */
+  unsigned todo;                 /* selected outputs, bits by output_id */
+  atomic_size_t next_shared;     /* index into SHARED_OUTPUTS */
+} output_plan;
+
+/* Writes the shared outputs until none is left. */
+static void write_shared(output_plan *p, int on_main) {
+  for (size_t k; (k = atomic_fetch_add(&p->next_shared, 1)) < NUM_SHARED;) {
+    enum output_id id = SHARED_OUTPUTS[k];
+    if (!(p->todo & (1u << id)))
+      continue;
+    if (on_main) /* the progress line is the main thread's */
+      omplens_progress_stage("writing %s", OUTPUTS[id].file);
+    run_output(&p->jobs[id]);
+  }
+}
+
+static void *write_shared_thread(void *plan) {
+  write_shared(plan, 0);
   return NULL;
 }
 
-static int write_output(const output *out, const output_ctx *c) {
-  output_job j = {out, c, 0, ""};
-  run_output(&j);
-  if (j.rc)
-    error("%s", j.message);
-  return j.rc;
-}
-
-/* timeline.json reads only the traces and the document, and is as long to
- * write as all the rest: on a second thread it costs no wall time. */
-static int start_timeline(output_job *job, pthread_t *thread, unsigned *todo) {
-  if (!(*todo & (1u << OUT_TIMELINE)) || !(*todo & ~(1u << OUT_TIMELINE)) ||
-      sysconf(_SC_NPROCESSORS_ONLN) < 2 || pthread_create(thread, NULL, run_output_thread, job))
-    return 0;
-  *todo &= ~(1u << OUT_TIMELINE);
-  return 1;
+/* Writes every selected output, on two threads when there are two CPUs;
+ * every output is tried, each failure is printed, and the first failure's
+ * exit code (in OUTPUTS order) is returned. */
+static int write_outputs(const output_ctx *c, unsigned todo) {
+  output_plan p = {.todo = todo};
+  atomic_init(&p.next_shared, 0);
+  for (size_t i = 0; i < NUM_OUTPUTS; i++)
+    p.jobs[i] = (output_job){&OUTPUTS[i], c, 0, ""};
+  pthread_t thread;
+  int threaded = sysconf(_SC_NPROCESSORS_ONLN) >= 2 &&
+                 !pthread_create(&thread, NULL, write_shared_thread, &p);
+  for (size_t i = 0; i < sizeof MAIN_OUTPUTS / sizeof *MAIN_OUTPUTS; i++)
+    if (todo & (1u << MAIN_OUTPUTS[i])) {
+      omplens_progress_stage("writing %s", OUTPUTS[MAIN_OUTPUTS[i]].file);
+      run_output(&p.jobs[MAIN_OUTPUTS[i]]);
+    }
+  write_shared(&p, 1);
+  if (threaded) {
+    omplens_progress_stage("writing the last output");
+    pthread_join(thread, NULL);
+  }
+  int rc = 0;
+  for (size_t i = 0; i < NUM_OUTPUTS; i++)
+    if (p.jobs[i].rc) {
+      error("%s", p.jobs[i].message);
+      if (!rc)
+        rc = p.jobs[i].rc;
+    }
+  return rc;
 }
 
 /* Writes the selected outputs for the loaded traces; summary to `summary_out`. */
@@ -522,24 +564,7 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
     return EXIT_SOFTWARE;
   }
   output_ctx c = {&in, doc, l, o};
-  unsigned todo = o->outputs;
-  output_job timeline = {&OUTPUTS[OUT_TIMELINE], &c, 0, ""};
-  pthread_t thread;
-  int threaded = start_timeline(&timeline, &thread, &todo);
-  int rc = 0;
-  for (size_t i = 0; i < NUM_OUTPUTS && !rc; i++)
-    if (todo & (1u << i)) {
-      omplens_progress_stage("writing %s", OUTPUTS[i].file);
-      rc = write_output(&OUTPUTS[i], &c);
-    }
-  if (threaded) {
-    omplens_progress_stage("writing %s", OUTPUTS[OUT_TIMELINE].file);
-    pthread_join(thread, NULL);
-    if (timeline.rc)
-      error("%s", timeline.message);
-    if (!rc)
-      rc = timeline.rc;
-  }
+  int rc = write_outputs(&c, o->outputs);
   json_decref(doc);
   omplens_progress_stop();
   if (!rc && !o->quiet) {
