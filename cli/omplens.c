@@ -516,8 +516,13 @@ static int write_outputs(const output_ctx *c, unsigned todo) {
   atomic_init(&p.next_shared, 0);
   for (size_t i = 0; i < NUM_OUTPUTS; i++)
     p.jobs[i] = (output_job){&OUTPUTS[i], c, 0, ""};
+  unsigned shared = 0;
+  for (size_t i = 0; i < NUM_SHARED; i++)
+    shared |= 1u << SHARED_OUTPUTS[i];
+  /* A second thread when it has something to do beside the main one. */
+  int two = (todo & shared) && (todo & (todo - 1));
   pthread_t thread;
-  int threaded = sysconf(_SC_NPROCESSORS_ONLN) >= 2 &&
+  int threaded = two && sysconf(_SC_NPROCESSORS_ONLN) >= 2 &&
                  !pthread_create(&thread, NULL, write_shared_thread, &p);
   for (size_t i = 0; i < sizeof MAIN_OUTPUTS / sizeof *MAIN_OUTPUTS; i++)
     if (todo & (1u << MAIN_OUTPUTS[i])) {

@@ -498,6 +498,16 @@ static omplens_event *next_event(decoder *d, omplens_event *scratch, int *why) {
   return d->num_events < d->t->num_events ? &d->t->events[d->slot[d->num_events]] : NULL;
 }
 
+/* The slot of codeptr in a table of cap slots over sites: the one that
+ * holds it, or the empty one it would take. */
+static size_t site_slot(const uint32_t *slots, size_t cap, const uint64_t *sites,
+                        uint64_t codeptr) {
+  size_t j = (size_t)(codeptr * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+  while (slots[j] && sites[slots[j]] != codeptr)
+    j = (j + 1) & (cap - 1);
+  return j;
+}
+
 /* The site of codeptr: its index in t->sites, added when new. Returns 0
  * (the unknown site) when the tables cannot grow. */
 static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
@@ -511,21 +521,15 @@ static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
       *oom = 1;
       return 0;
     }
-    for (size_t i = 1; i < t->num_sites; i++) {
-      size_t j = (size_t)(t->sites[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-      while (slots[j])
-        j = (j + 1) & (cap - 1);
-      slots[j] = (uint32_t)i;
-    }
+    for (size_t i = 1; i < t->num_sites; i++)
+      slots[site_slot(slots, cap, t->sites, t->sites[i])] = (uint32_t)i;
     free(t->site_slots);
     t->site_slots = slots;
     t->cap_site_slots = cap;
   }
-  size_t mask = t->cap_site_slots - 1;
-  size_t j = (size_t)(codeptr * 0x9e3779b97f4a7c15ull >> 20) & mask;
-  for (; t->site_slots[j]; j = (j + 1) & mask)
-    if (t->sites[t->site_slots[j]] == codeptr)
-      return t->site_slots[j];
+  size_t j = site_slot(t->site_slots, t->cap_site_slots, t->sites, codeptr);
+  if (t->site_slots[j])
+    return t->site_slots[j];
   if (grow((void **)&t->sites, &t->cap_sites, t->num_sites + 1, sizeof *t->sites)) {
     *oom = 1;
     return 0;
@@ -540,12 +544,7 @@ static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
 static uint32_t site_find(const omplens_trace *t, uint64_t codeptr) {
   if (!codeptr || !t->cap_site_slots)
     return 0;
-  size_t mask = t->cap_site_slots - 1;
-  size_t j = (size_t)(codeptr * 0x9e3779b97f4a7c15ull >> 20) & mask;
-  for (; t->site_slots[j]; j = (j + 1) & mask)
-    if (t->sites[t->site_slots[j]] == codeptr)
-      return t->site_slots[j];
-  return 0;
+  return t->site_slots[site_slot(t->site_slots, t->cap_site_slots, t->sites, codeptr)];
 }
 
 /* Ends the event that next_event() gave: SCAN keeps its begin time and
