@@ -122,6 +122,14 @@ void *omplens_bulk_realloc(void *p, size_t n, size_t size) {
   if (!p)
     return allocate(bytes, 0);
   header *h = (header *)p - 1;
+  if (h->mapped && !wants_mapping(bytes)) { /* small again: to the heap */
+    void *q = allocate(bytes, 0);
+    if (!q)
+      return NULL;
+    memcpy(q, p, bytes);
+    munmap(h, h->mapped);
+    return q;
+  }
   if (h->mapped)
     return remap(h, bytes);
   if (!wants_mapping(bytes)) {

@@ -1153,6 +1153,76 @@ static int merge_directive_copies(omplens_trace *t) {
   return 0;
 }
 
+static int same_arg_list(const omplens_trace *t, const omplens_region *a,
+                         const omplens_region *b) {
+  if (a->num_args != b->num_args)
+    return 0;
+  for (uint32_t i = 0; i < a->num_args; i++) {
+    const omplens_map_arg *x = &t->args[a->first_arg + i], *y = &t->args[b->first_arg + i];
+    if (x->base != y->base || x->begin != y->begin || x->size != y->size || x->type != y->type ||
+        x->name != y->name)
+      return 0;
+  }
+  return 1;
+}
+
+static uint64_t hash_arg_list(const omplens_trace *t, const omplens_region *g) {
+  uint64_t h = g->num_args;
+  for (uint32_t i = 0; i < g->num_args; i++) {
+    const omplens_map_arg *a = &t->args[g->first_arg + i];
+    h = mix64(h ^ a->base) ^ mix64(a->begin + a->size) ^ a->type ^ (uint64_t)(uintptr_t)a->name;
+  }
+  return mix64(h);
+}
+
+/* A directive run again on the same buffers (a loop) passes the same map
+ * arguments each time: regions with equal lists (names as interned
+ * strings) share the first one, and only distinct lists are kept, in the
+ * order first met. Lists are appended as regions are, so moving each kept
+ * one down never overwrites a list not yet seen. Left as they are when a
+ * table cannot be had. */
+static void share_arg_lists(omplens_trace *t) {
+  size_t cap = 64, kept = 0, next = 0;
+  for (size_t i = 0; i < t->num_regions; i++) { /* as appended: never back */
+    const omplens_region *g = &t->regions[i];
+    if (g->num_args && (g->first_arg < next || g->num_args > t->num_args - g->first_arg))
+      return;
+    if (g->num_args)
+      next = g->first_arg + g->num_args;
+  }
+  while (cap < 2 * t->num_regions + 2)
+    cap *= 2;
+  uint32_t *tab = t->num_args ? calloc(cap, sizeof *tab) : NULL; /* region + 1 */
+  if (!tab)
+    return;
+  for (size_t i = 0; i < t->num_regions; i++) {
+    omplens_region *g = &t->regions[i];
+    if (!g->num_args)
+      continue;
+    size_t j = (size_t)hash_arg_list(t, g) & (cap - 1);
+    while (tab[j] && !same_arg_list(t, &t->regions[tab[j] - 1], g))
+      j = (j + 1) & (cap - 1);
+    if (tab[j]) {
+      g->first_arg = t->regions[tab[j] - 1].first_arg;
+      continue;
+    }
+    memmove(&t->args[kept], &t->args[g->first_arg], g->num_args * sizeof *t->args);
+    g->first_arg = (uint32_t)kept;
+    kept += g->num_args;
+    tab[j] = (uint32_t)i + 1;
+  }
+  free(tab);
+  for (size_t i = 0; i < t->num_regions; i++) /* lists of no argument point at the end */
+    if (!t->regions[i].num_args && t->regions[i].first_arg > kept)
+      t->regions[i].first_arg = (uint32_t)kept;
+  t->num_args = kept;
+  omplens_map_arg *fit = omplens_bulk_realloc(t->args, kept, sizeof *t->args);
+  if (fit) {
+    t->args = fit;
+    t->cap_args = kept;
+  }
+}
+
 /* After SCAN: regions and arguments get their strings, and copies of one
  * directive one codeptr (which PLACE then gives the events). */
 static void resolve_regions(omplens_trace *t) {
@@ -1166,6 +1236,7 @@ static void resolve_regions(omplens_trace *t) {
   omplens_bulk_free(t->arg_name_ptrs);
   t->region_loc_ptrs = NULL;
   t->arg_name_ptrs = NULL;
+  share_arg_lists(t);
 }
 
 static void finish_info(omplens_trace *t) {
