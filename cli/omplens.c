@@ -1,5 +1,5 @@
 /* omplens command line: run a program under the collector, report on traces,
- * dump a trace's events. See `omplens --help` and docs/cli.md. */
+ * dump a trace's events. See `omplens --help` and the README's "Use". */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
