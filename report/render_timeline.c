@@ -90,8 +90,7 @@ typedef struct tl_proc {
   const omplens_trace_info *info;
   const omplens_event *ev;
   size_t nev;
-  const uint64_t *sites;   /* the events' code addresses, by site */
-  size_t nsites;
+  const omplens_trace *trace; /* for the events' code addresses */
   const omplens_region *rg;
   size_t nrg;
   const omplens_map_arg *args;
@@ -879,7 +878,7 @@ static void event_args(tl_out *o, tl_proc *p, size_t i) {
   if (e->flags & OMPLENS_EVF_ASYNC)
     out_lit(o, ",\"async\":true");
   out_key(o, "directive");
-  out_label(o, p, e->site < p->nsites ? p->sites[e->site] : 0, e->region);
+  out_label(o, p, omplens_trace_codeptr(p->trace, e), e->region);
 }
 
 /* A kernel, transfer or allocation; marks[m, end) are its findings. */
@@ -1058,7 +1057,7 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
   tl_proc p = {.info = omplens_trace_get_info(t), .index = index,
                .findings = json_object_get(doc_proc, "findings")};
   p.ev = omplens_trace_events(t, &p.nev);
-  p.sites = omplens_trace_sites(t, &p.nsites);
+  p.trace = t;
   p.rg = omplens_trace_regions(t, &p.nrg);
   p.args = omplens_trace_args(t, &p.nargs);
   if (!p.info)

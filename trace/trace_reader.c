@@ -437,7 +437,7 @@ typedef struct decoder {
   size_t num_regions;    /* PLACE: regions met so far (indices as in SCAN) */
   const uint32_t *region_site; /* PLACE: each region's site */
   uint64_t own_codeptr;  /* the op being decoded: its own codeptr, if flagged */
-  int oom;               /* PLACE: a site could not be added */
+  int oom;               /* SCAN: a site could not be added */
 } decoder;
 
 typedef struct thread_ctx {
@@ -1289,6 +1289,15 @@ static uint32_t *region_sites(omplens_trace *t) {
   return site;
 }
 
+/* Bytes of the largest of n chunks, at least 1: the decoding buffer. */
+static uint32_t largest_chunk(const chunk_ref *refs, size_t n) {
+  uint32_t largest = 1;
+  for (size_t i = 0; i < n; i++)
+    if (refs[i].used > largest)
+      largest = refs[i].used;
+  return largest;
+}
+
 /* PLACE on one thread: a range of chunks, decoded from where SCAN stood
  * when it reached them, to where SCAN stood after them. */
 typedef struct place_job {
@@ -1346,16 +1355,12 @@ static int start_place_thread(place_job *second, pthread_t *thread, place_job *f
     split = place_split(t, scan, first->refs, first->n, &run);
   if (!split)
     return 0;
-  uint32_t largest = 1;
-  for (size_t i = split; i < first->n; i++)
-    if (first->refs[i].used > largest)
-      largest = first->refs[i].used;
   *second = *first;
   second->refs = first->refs + split;
   second->n = first->n - split;
   second->d.num_events = scan->thread_first[run];
   second->d.num_regions = t->thread_region_base[first->refs[split].thread];
-  second->buf = malloc(largest);
+  second->buf = malloc(largest_chunk(second->refs, second->n));
   if (!second->buf)
     return 0;
   /* Set before the thread starts: from then on it moves its own counts. */
@@ -1414,10 +1419,7 @@ static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, si
   if (wanted > n * 64)
     wanted = n * 64;
   uint32_t nthreads = (uint32_t)(wanted > OMPLENS_MAX_THREADS ? OMPLENS_MAX_THREADS : wanted);
-  uint32_t largest = 1;
-  for (size_t i = 0; i < n; i++)
-    if (refs[i].used > largest)
-      largest = refs[i].used;
+  uint32_t largest = largest_chunk(refs, n);
   t->thread_region_base = calloc((size_t)nthreads + 1, sizeof(size_t));
   t->thread_region_count = calloc((size_t)nthreads + 1, sizeof(size_t));
   t->num_threads = nthreads;
