@@ -1,7 +1,9 @@
 /* Public entry points of the detectors, the survey and the scan; the
  * detectors live in allocs.c and transfers.c, grouping and totals in
  * findings.c. Design note: docs/detectors.md. */
+#include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "detect_internal.h"
 
@@ -274,7 +276,7 @@ static int survey(omplens_detect__ctx *c,
 
 /* ---- Scan ---------------------------------------------------------------
  * One pass in time order that hands each event to the detectors of its
- * kind; their maps live together in c->scan and go when it ends. */
+ * kind. */
 
 static int prepare_scan(omplens_detect__ctx *c) {
   int rc = omplens_detect__kernels_build(&c->kernels, c->kernel_list,
@@ -296,30 +298,119 @@ static int prepare_scan(omplens_detect__ctx *c) {
   return 0;
 }
 
+/* ---- Lanes ----------------------------------------------------------------
+ * The scan's detectors fall into two lanes that share nothing but the
+ * events: the content lane (duplicates and round trips: on_content) and
+ * the main lane (allocations, and the H2D copies kernels should read:
+ * on_target). Large inputs run the content lane on a second thread, in a
+ * context of its own with its own maps, groups and removals; its findings
+ * are merged before unused transfers are emitted, which must see the
+ * content lane's removals. Every result is the same either way: groups
+ * come out in a total order of their keys, and within a category the
+ * instances keep time order (docs/detectors.md). */
+
+size_t omplens_detect__split_min_events = (size_t)1 << 16;
+
+typedef enum lane_mask {
+  LANE_MAIN = 1,
+  LANE_CONTENT = 2,
+} lane_mask;
+
 /* Zero-byte copies move nothing; D2D copies carry no hash. */
-static int scan_event(omplens_detect__ctx *c, uint32_t i) {
+static int scan_event(omplens_detect__ctx *c, uint32_t i, unsigned lanes) {
   const omplens_event *e = &c->ev[i];
+  int rc = 0;
   switch (e->kind) {
   case OMPLENS_EV_ALLOC:
-    return omplens_detect__on_alloc(c, i);
+    return (lanes & LANE_MAIN) ? omplens_detect__on_alloc(c, i) : 0;
   case OMPLENS_EV_DELETE:
-    return omplens_detect__on_delete(c, i);
+    return (lanes & LANE_MAIN) ? omplens_detect__on_delete(c, i) : 0;
   case OMPLENS_EV_H2D:
   case OMPLENS_EV_D2H:
-    return e->bytes ? omplens_detect__on_transfer(c, i) : 0;
+    if (!e->bytes)
+      return 0;
+    if (lanes & LANE_CONTENT)
+      rc = omplens_detect__on_content(c, i);
+    if (rc == 0 && (lanes & LANE_MAIN))
+      rc = omplens_detect__on_target(c, i);
+    return rc;
   default:
     return 0;
   }
 }
 
-static int scan(omplens_detect__ctx *c) {
-  int rc = prepare_scan(c);
+/* One pass in time order over the detectors of lanes; their maps live in
+ * c->scan and go when it ends. */
+static int scan(omplens_detect__ctx *c, unsigned lanes) {
+  int rc = 0;
   for (uint32_t i = 0; i < c->n && rc == 0; i++) {
-    if (c->n - i > OMPLENS_DETECT__LOOK_AHEAD)
+    if ((lanes & LANE_CONTENT) && c->n - i > OMPLENS_DETECT__LOOK_AHEAD)
       omplens_detect__look_ahead(c, i + OMPLENS_DETECT__LOOK_AHEAD);
-    rc = scan_event(c, i);
+    rc = scan_event(c, i, lanes);
   }
   omplens_detect__scan_free(&c->scan);
+  return rc;
+}
+
+/* The content lane on its thread: the scan, then its last emissions
+ * grouped. */
+typedef struct content_lane {
+  omplens_detect__ctx c;
+  int rc;
+} content_lane;
+
+static void *run_content_lane(void *arg) {
+  content_lane *l = arg;
+  l->rc = scan(&l->c, LANE_CONTENT);
+  if (l->rc == 0)
+    l->rc = omplens_detect__flush(&l->c);
+  return NULL;
+}
+
+static int split_wanted(const omplens_detect__ctx *c) {
+  return c->n >= omplens_detect__split_min_events &&
+         (omplens_detect__split_min_events == 0 ||
+          sysconf(_SC_NPROCESSORS_ONLN) >= 2);
+}
+
+/* Starts the content lane on a second thread; returns 1 when it runs. It
+ * reads the events and the sites, and owns the rest of its context. */
+static int start_content_lane(const omplens_detect__ctx *c, content_lane *l,
+                              pthread_t *thread) {
+  *l = (content_lane){.c = {.ev = c->ev, .n = c->n, .sites = c->sites,
+                            .num_sites = c->num_sites}};
+  l->c.removed = omplens_detect__bitmap(c->n);
+  if (!l->c.removed)
+    return 0;
+  if (pthread_create(thread, NULL, run_content_lane, l)) {
+    omplens_detect__free(l->c.removed);
+    return 0;
+  }
+  return 1;
+}
+
+/* The detectors: the scan, then the instances that needed later events. */
+static int detect(omplens_detect__ctx *c) {
+  content_lane lane;
+  pthread_t thread;
+  int split = split_wanted(c) && start_content_lane(c, &lane, &thread);
+  int rc = scan(c, split ? LANE_MAIN : LANE_MAIN | LANE_CONTENT);
+  if (rc == 0)
+    rc = omplens_detect__allocations(c);
+  if (split) {
+    pthread_join(thread, NULL);
+    if (rc == 0)
+      rc = lane.rc;
+    if (rc == 0)
+      rc = omplens_detect__flush(c);
+    if (rc == 0)
+      rc = omplens_detect__merge_lane(c, &lane.c);
+    omplens_detect__ctx_free(&lane.c);
+  }
+  if (rc == 0)
+    rc = omplens_detect__unused_transfers(c);
+  if (rc == 0)
+    rc = omplens_detect__flush(c);
   return rc;
 }
 
@@ -337,13 +428,9 @@ static void drop_detector_state(omplens_detect__ctx *c) {
 }
 
 static int run_passes(omplens_detect__ctx *c, omplens_analysis *a) {
-  int rc = scan(c);
+  int rc = prepare_scan(c);
   if (rc == 0)
-    rc = omplens_detect__allocations(c);
-  if (rc == 0)
-    rc = omplens_detect__unused_transfers(c);
-  if (rc == 0)
-    rc = omplens_detect__flush(c);
+    rc = detect(c);
   drop_detector_state(c);
   if (rc == 0)
     rc = omplens_detect__finish(c, a);

@@ -234,10 +234,14 @@ uint64_t omplens_detect__kernel_after(omplens_detect__kernels *k, int device,
 int omplens_detect__kernel_overlaps(omplens_detect__kernels *k, int device,
                                     uint64_t begin, uint64_t end);
 
-/* The scan calls these for each event of their kind, in time order. */
+/* The scan calls these for each event of their kind, in time order; the
+ * transfer detectors for each H2D and D2H that moved bytes. on_content
+ * (duplicates, round trips) shares no state with the others, so that it can
+ * run on a lane of its own (see omplens_detect__split_min_events). */
 int omplens_detect__on_alloc(omplens_detect__ctx *c, uint32_t i);
 int omplens_detect__on_delete(omplens_detect__ctx *c, uint32_t i);
-int omplens_detect__on_transfer(omplens_detect__ctx *c, uint32_t i);
+int omplens_detect__on_content(omplens_detect__ctx *c, uint32_t i);
+int omplens_detect__on_target(omplens_detect__ctx *c, uint32_t i);
 /* Starts the cache misses that scanning event i will meet; the scan calls
  * it OMPLENS_DETECT__LOOK_AHEAD events before it scans i. */
 #define OMPLENS_DETECT__LOOK_AHEAD 16u
@@ -263,6 +267,10 @@ int omplens_detect__add_removal(omplens_detect__ctx *c, int category,
                                 uint32_t event, uint64_t ns);
 /* Groups the queued emissions; the detectors' last step. */
 int omplens_detect__flush(omplens_detect__ctx *c);
+/* Moves the groups, instances and removals of lane (flushed; its
+ * categories are none of into's) into into, leaving lane without them. */
+int omplens_detect__merge_lane(omplens_detect__ctx *into,
+                               omplens_detect__ctx *lane);
 
 /* Groups the instances into findings and computes the totals. Moves the
  * findings, instances and leftovers into a. */
@@ -294,8 +302,13 @@ void omplens_detect__free(void *p);
  * at array (a T **), capacity *cap, doubling. On failure nothing changes. */
 int omplens_detect__reserve(void *array, size_t *cap, size_t need,
                             size_t size);
-/* Test hook: when nonzero, the countdown-th allocation from now fails. */
-extern size_t omplens_detect__fail_countdown;
+/* Test hook: when nonzero, the countdown-th allocation from now fails
+ * (whichever thread makes it). */
+extern _Atomic size_t omplens_detect__fail_countdown;
+/* Inputs of at least this many events run the content detectors on a
+ * second thread, when there is a second CPU. Tests set it to 0 (always) or
+ * SIZE_MAX (never). */
+extern size_t omplens_detect__split_min_events;
 
 /* Bitmaps over n indices (events, allocation ordinals). */
 static inline uint64_t *omplens_detect__bitmap(uint32_t n) {

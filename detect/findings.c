@@ -164,6 +164,54 @@ int omplens_detect__add_removal(omplens_detect__ctx *c, int category,
   return enqueue(c, category, event, OMPLENS_DETECT__NONE, ns, 1);
 }
 
+/* ---- Lanes -------------------------------------------------------------
+ * A lane's categories are its own, so its groups are new to into: they
+ * keep their order after into's, and its instances name them with that
+ * offset. Each block of the lane's goes as soon as it is copied. */
+
+static int merge_groups(omplens_detect__ctx *into, omplens_detect__ctx *lane) {
+  size_t size = sizeof(omplens_detect__group);
+  for (size_t g = 0; g < lane->groups.count; g++) {
+    void *to = omplens_detect__blocks_push(&into->groups, size);
+    if (!to)
+      return OMPLENS_DETECT_ENOMEM;
+    memcpy(to, omplens_detect__blocks_at(&lane->groups, g, size), size);
+  }
+  omplens_detect__blocks_free(&lane->groups);
+  omplens_detect__map_free(&lane->group_of);
+  return 0;
+}
+
+static int merge_instances(omplens_detect__ctx *into, omplens_detect__ctx *lane,
+                           uint32_t offset) {
+  size_t per_block = (size_t)1 << OMPLENS_DETECT__BLOCK_BITS;
+  omplens_detect__blocks *from = &lane->raw;
+  for (size_t r = 0; r < from->count; r++) {
+    const omplens_detect__raw *in =
+        omplens_detect__blocks_at(from, r, sizeof *in);
+    omplens_detect__raw *out =
+        omplens_detect__blocks_push(&into->raw, sizeof *out);
+    if (!out)
+      return OMPLENS_DETECT_ENOMEM;
+    *out = (omplens_detect__raw){in->event, in->related, in->group + offset};
+    if ((r + 1) % per_block == 0) {
+      omplens_detect__free(from->block[r / per_block]);
+      from->block[r / per_block] = NULL;
+    }
+  }
+  omplens_detect__blocks_free(from);
+  return 0;
+}
+
+int omplens_detect__merge_lane(omplens_detect__ctx *into,
+                               omplens_detect__ctx *lane) {
+  uint32_t offset = (uint32_t)into->groups.count;
+  for (size_t w = 0; w < ((size_t)into->n + 63) / 64; w++)
+    into->removed[w] |= lane->removed[w];
+  int rc = merge_groups(into, lane);
+  return rc < 0 ? rc : merge_instances(into, lane, offset);
+}
+
 /* ---- Grouping ----------------------------------------------------------
  * A stable counting sort by group: each category was emitted in time
  * order, so every group's instances come out sorted by time. On success

@@ -218,29 +218,28 @@ int omplens_detect__unused_transfers(omplens_detect__ctx *c) {
 
 /* ---- The scan's entry ---------------------------------------------------- */
 
-static int is_receipt(const omplens_event *e) {
-  return (e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H) &&
-         e->bytes != 0 && is_hashed(e);
-}
-
 /* The content map outgrows the cache and its lookups are random: asking
  * for a transfer's slot some events before its turn hides the wait. */
 void omplens_detect__look_ahead(const omplens_detect__ctx *c, uint32_t i) {
-  if (is_receipt(&c->ev[i]))
-    omplens_detect__map_prefetch(&c->scan.content, content_hash(&c->ev[i]));
+  const omplens_event *e = &c->ev[i];
+  if ((e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H) || !e->bytes)
+    return;
+  if (is_hashed(e))
+    omplens_detect__map_prefetch(&c->scan.content, content_hash(e));
+  omplens_detect__map_prefetch(&c->scan.stream_of, stream_hash(e));
 }
 
-/* An H2D or D2H with bytes: a receipt, a step of its buffer's stream and,
- * for an H2D, a copy a kernel should read. */
-int omplens_detect__on_transfer(omplens_detect__ctx *c, uint32_t i) {
+/* An H2D or D2H with bytes: a receipt and a step of its buffer's stream. */
+int omplens_detect__on_content(omplens_detect__ctx *c, uint32_t i) {
   int rc = 0;
   if (is_hashed(&c->ev[i]))
     rc = on_receipt(c, i);
-  if (rc == 0)
-    rc = on_stream(c, i);
-  if (rc == 0 && c->ev[i].kind == OMPLENS_EV_H2D)
-    rc = on_h2d(c, i);
-  return rc;
+  return rc < 0 ? rc : on_stream(c, i);
+}
+
+/* An H2D with bytes: a copy a kernel should read. */
+int omplens_detect__on_target(omplens_detect__ctx *c, uint32_t i) {
+  return c->ev[i].kind == OMPLENS_EV_H2D ? on_h2d(c, i) : 0;
 }
 
 void omplens_detect__scan_free(omplens_detect__scan *s) {

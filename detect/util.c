@@ -1,17 +1,22 @@
 /* Allocation helpers (bulk arrays with a failure-injection hook) and the
  * block arrays. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "detect_internal.h"
 #include "omplens_bulk.h"
 
-size_t omplens_detect__fail_countdown;
+_Atomic size_t omplens_detect__fail_countdown;
 
 /* Lets the unit tests fail the n-th allocation to check ENOMEM paths. */
 static int injected_failure(void) {
-  if (omplens_detect__fail_countdown == 0)
-    return 0;
-  return --omplens_detect__fail_countdown == 0;
+  size_t left = atomic_load_explicit(&omplens_detect__fail_countdown,
+                                     memory_order_relaxed);
+  while (left != 0 &&
+         !atomic_compare_exchange_weak(&omplens_detect__fail_countdown, &left,
+                                       left - 1))
+    ;
+  return left == 1;
 }
 
 void *omplens_detect__array(size_t n, size_t size) {

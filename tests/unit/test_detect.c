@@ -1316,8 +1316,10 @@ static void test_map_random(void **state) {
   static uint64_t keys[N];
   static int present[N];
   omplens_detect__map m = {0};
-  for (uint32_t i = 0; i < N; i++)
+  for (uint32_t i = 0; i < N; i++) {
     keys[i] = (uint64_t)i * 0x10001u;
+    present[i] = 0; /* main() runs every test twice */
+  }
   srand(7);
   for (int round = 0; round < 60000; round++) {
     uint32_t i = (uint32_t)rand() % N;
@@ -1343,6 +1345,114 @@ static void test_map_random(void **state) {
   }
   assert_int_equal(count, m.count);
   omplens_detect__map_free(&m);
+}
+
+/* ---- Lanes --------------------------------------------------------------
+ * main() runs every test with one lane and again with the content lane on
+ * its own thread; this one compares the two analyses of the same large
+ * random inputs field by field. */
+
+static omplens_analysis *run_lanes(const seq *s, size_t split_min_events) {
+  size_t saved = omplens_detect__split_min_events;
+  omplens_detect__split_min_events = split_min_events;
+  omplens_analysis *a = run(s);
+  omplens_detect__split_min_events = saved;
+  return a;
+}
+
+static void assert_same_findings(const omplens_analysis *a,
+                                 const omplens_analysis *b) {
+  size_t na, nb;
+  const omplens_finding *fa = omplens_analysis_findings(a, &na);
+  const omplens_finding *fb = omplens_analysis_findings(b, &nb);
+  assert_int_equal(na, nb);
+  for (size_t i = 0; i < na; i++) {
+    assert_int_equal(fa[i].category, fb[i].category);
+    assert_int_equal(fa[i].device, fb[i].device);
+    assert_int_equal(fa[i].codeptr, fb[i].codeptr);
+    assert_int_equal(fa[i].host_addr, fb[i].host_addr);
+    assert_int_equal(fa[i].bytes, fb[i].bytes);
+    assert_int_equal(fa[i].total_bytes, fb[i].total_bytes);
+    assert_int_equal(fa[i].total_ns, fb[i].total_ns);
+    assert_int_equal(fa[i].savings_ns, fb[i].savings_ns);
+    assert_int_equal(fa[i].num_instances, fb[i].num_instances);
+    assert_memory_equal(fa[i].instances, fb[i].instances,
+                        fa[i].num_instances * sizeof *fa[i].instances);
+  }
+}
+
+/* Field by field: padding bytes may differ. */
+static void assert_same_counts(const uint32_t *ca, const uint64_t *ba,
+                               const uint32_t *cb, const uint64_t *bb) {
+  assert_memory_equal(ca, cb, OMPLENS_CAT_COUNT * sizeof *ca);
+  assert_memory_equal(ba, bb, OMPLENS_CAT_COUNT * sizeof *ba);
+}
+
+static void assert_same_totals(const omplens_analysis *a,
+                               const omplens_analysis *b) {
+  size_t na, nb;
+  const omplens_directive_total *da = omplens_analysis_directives(a, &na);
+  const omplens_directive_total *db = omplens_analysis_directives(b, &nb);
+  assert_int_equal(na, nb);
+  for (size_t i = 0; i < na; i++) {
+    assert_int_equal(da[i].codeptr, db[i].codeptr);
+    assert_same_counts(da[i].count, da[i].bytes, db[i].count, db[i].bytes);
+    assert_int_equal(da[i].savings_ns, db[i].savings_ns);
+    assert_int_equal(da[i].transfer_ns, db[i].transfer_ns);
+    assert_int_equal(da[i].transfer_bytes, db[i].transfer_bytes);
+    assert_int_equal(da[i].executions, db[i].executions);
+  }
+  const omplens_program_total *pa = omplens_analysis_total(a);
+  const omplens_program_total *pb = omplens_analysis_total(b);
+  assert_int_equal(pa->savings_ns, pb->savings_ns);
+  assert_true(pa->speedup == pb->speedup);
+  assert_same_counts(pa->count, pa->bytes, pb->count, pb->bytes);
+  const omplens_leftover *la = omplens_analysis_leftovers(a, &na);
+  const omplens_leftover *lb = omplens_analysis_leftovers(b, &nb);
+  assert_int_equal(na, nb);
+  for (size_t i = 0; i < na; i++) {
+    assert_int_equal(la[i].alloc_event, lb[i].alloc_event);
+    assert_int_equal(la[i].device, lb[i].device);
+    assert_int_equal(la[i].dev_addr, lb[i].dev_addr);
+  }
+}
+
+/* Many buffers and contents, so that both lanes' maps grow, and an H2D
+ * is often both a duplicate (content lane) and an unused transfer (main
+ * lane): each removal must count once, as with one lane. */
+static void test_lanes_agree(void **state) {
+  (void)state;
+  uint64_t r = 0x2545f4914f6cdd1dull;
+  for (int round = 0; round < 8; round++) {
+    seq s;
+    seq_init(&s);
+    for (size_t i = 0; i < 20000; i++) {
+      s.now += rnd(&r, 20);
+      if (rnd(&r, 16) == 0)
+        directive(&s, CP_TARGET + 0x10 * rnd(&r, 5));
+      int dev = (int)rnd(&r, 3);
+      uint64_t buf = rnd(&r, 300), hash = rnd(&r, 50);
+      switch (rnd(&r, 6)) {
+      case 0: alloc(&s, dev, 0x10000 * buf, 0x900000 + 0x100 * buf, 64); break;
+      case 1: del(&s, dev, 0x900000 + 0x100 * buf); break;
+      case 2: case 3:
+        h2d(&s, dev, 0x10000 * buf, 0x900000 + 0x100 * buf, 64, hash); break;
+      case 4: d2h(&s, dev, 0x10000 * buf, 0x900000 + 0x100 * buf, 64, hash); break;
+      default: kernel(&s, dev); break;
+      }
+    }
+    omplens_analysis *one = run_lanes(&s, SIZE_MAX);
+    omplens_analysis *two = run_lanes(&s, 0);
+    assert_true(num_findings(one) > 100);
+    for (int cat = 0; cat < OMPLENS_CAT_COUNT; cat++)
+      assert_true(count_of(one, cat) > 0);
+    assert_same_findings(one, two);
+    assert_same_totals(one, two);
+    check_consistency(two);
+    omplens_analysis_free(one);
+    omplens_analysis_free(two);
+    seq_free(&s);
+  }
 }
 
 /* Fails each allocation in turn: every run either succeeds or returns
@@ -1422,6 +1532,11 @@ int main(void) {
       cmocka_unit_test(test_many_allocations),
       cmocka_unit_test(test_map_random),
       cmocka_unit_test(test_out_of_memory),
+      cmocka_unit_test(test_lanes_agree),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  omplens_detect__split_min_events = SIZE_MAX;
+  int failed = cmocka_run_group_tests_name("one lane", tests, NULL, NULL);
+  omplens_detect__split_min_events = 0;
+  failed += cmocka_run_group_tests_name("two lanes", tests, NULL, NULL);
+  return failed;
 }
