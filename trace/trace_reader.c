@@ -1135,19 +1135,29 @@ static int merge_directive_copies(omplens_trace *t) {
   struct slot {
     const char *source;
     uint64_t codeptr;
-  } *tab = calloc(cap, sizeof *tab);
+  } *tab = calloc(2 * cap, sizeof *tab), *by_ptr = tab + cap;
   if (!tab)
     return OMPLENS_TRACE_ENOMEM;
+  /* Regions mostly repeat a few interned strings: a table by pointer
+   * answers them without hashing the text; a table by text unites the
+   * copies. Both keep the first codeptr of their key. */
   for (size_t i = 0; i < t->num_regions; i++) {
     omplens_region *g = &t->regions[i];
     if (!g->source)
       continue;
-    size_t j = (size_t)hash_text(g->source) & (cap - 1);
-    while (tab[j].source && strcmp(tab[j].source, g->source))
-      j = (j + 1) & (cap - 1);
-    if (!tab[j].source)
-      tab[j] = (struct slot){g->source, g->codeptr};
-    g->codeptr = tab[j].codeptr;
+    size_t k = (size_t)mix64((uint64_t)(uintptr_t)g->source) & (cap - 1);
+    while (by_ptr[k].source && by_ptr[k].source != g->source)
+      k = (k + 1) & (cap - 1);
+    if (!by_ptr[k].source) {
+      size_t j = (size_t)hash_text(g->source) & (cap - 1);
+      while (tab[j].source && strcmp(tab[j].source, g->source))
+        j = (j + 1) & (cap - 1);
+      if (!tab[j].source)
+        tab[j] = (struct slot){g->source, g->codeptr};
+      by_ptr[k] = tab[j];
+      by_ptr[k].source = g->source;
+    }
+    g->codeptr = by_ptr[k].codeptr;
   }
   free(tab);
   return 0;

@@ -797,6 +797,47 @@ static void test_repeated_arg_lists(void **state) {
   expect_free(x);
 }
 
+/* A directive the compiler duplicated calls the runtime from two places,
+ * each copy with its own location string of the same text: its regions
+ * take the first copy's codeptr. Another text, or no entry call, keeps its
+ * own. */
+static void test_directive_copies_merge(void **state) {
+  (void)state;
+  static const struct {
+    uint64_t loc;   /* 0: no entry call */
+    uint64_t codeptr, merged;
+  } rg[] = {
+      {0x500100, 0x401000, 0x401000}, {0x500200, 0x401100, 0x401000}, /* a copy */
+      {0x500100, 0x401200, 0x401000}, {0x500300, 0x401300, 0x401300}, /* other line */
+      {0, 0x401100, 0x401100},        {0x500200, 0x401400, 0x401000},
+  };
+  const char *path = tmp_path("copies.trace");
+  omplens_tw w;
+  omplens_tw_stream s = {0};
+  uint64_t t = START_NS;
+  open_writer(&w, path, 0);
+  omplens_tw_stream_init(&s, &w, 1);
+  omplens_tw_string(&s, 0x500100, ";copy.c;main;7;1;;");
+  omplens_tw_string(&s, 0x500200, ";copy.c;main;7;1;;");
+  omplens_tw_string(&s, 0x500300, ";copy.c;main;9;1;;");
+  for (size_t i = 0; i < sizeof rg / sizeof *rg; i++) {
+    if (rg[i].loc)
+      omplens_tw_call(&s, rg[i].loc, rg[i].codeptr, 0);
+    omplens_tw_region_begin(&s, t += 100, OMPLENS_CONSTRUCT_TARGET, 0, 0, rg[i].codeptr);
+    omplens_tw_region_end(&s, t += 50);
+  }
+  omplens_tw_stream_finish(&s);
+  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  size_t n;
+  const omplens_region *got = omplens_trace_regions(tr, &n);
+  assert_int_equal(n, sizeof rg / sizeof *rg);
+  for (size_t i = 0; i < n; i++)
+    assert_int_equal(got[i].codeptr, rg[i].merged);
+  omplens_trace_close(tr);
+}
+
 static void test_deep_nesting(void **state) {
   enum { DEPTH = OMPLENS_TW_MAX_NESTING + 3 };
   const char *path = tmp_path("nesting.trace");
@@ -1345,6 +1386,7 @@ int main(void) {
       cmocka_unit_test(test_concurrent_streams_split_place),
       cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_repeated_arg_lists),
+      cmocka_unit_test(test_directive_copies_merge),
       cmocka_unit_test(test_order_late_events_and_ties),
       cmocka_unit_test(test_every_prefix),
       cmocka_unit_test(test_bad_chunk_magic),
