@@ -2,6 +2,7 @@
  * codes and kinds, and the order in which a lookup reads sources (the file
  * itself, or the unit that includes it) before matching. Design notes:
  * docs/directives.md. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,13 @@ void omplens_directive_index_destroy(omplens_directive_index *ix)
   omplens_directives__vec_free(&ix->compdbs);
   omplens_directives__vec_free(&ix->files); /* the records are in the pool */
   free_pointers(&ix->units);
+  for (size_t i = 0; i < ix->resolved.len; i++) {
+    omplens_directives__resolved *r =
+        &OMPLENS_DIRECTIVES__AT(ix->resolved, omplens_directives__resolved, i);
+    free(r->file);
+    free(r->real);
+  }
+  omplens_directives__vec_free(&ix->resolved);
   free_strings(ix->extra_args, ix->num_extra_args);
   free_strings(ix->sources, ix->num_sources);
   free(ix->comp_dir);
@@ -213,11 +221,43 @@ static bool unit_read(const omplens_directive_index *ix, const char *path)
   return false;
 }
 
+/* The answer resolve() gave for file before: 1 with *real a malloc'd copy
+ * (NULL: not found), 0 when file was not asked yet or the copy failed. */
+static int resolved_before(const omplens_directive_index *ix, const char *file, char **real)
+{
+  for (size_t i = 0; i < ix->resolved.len; i++) {
+    const omplens_directives__resolved *r =
+        &OMPLENS_DIRECTIVES__AT(ix->resolved, omplens_directives__resolved, i);
+    if (strcmp(r->file, file) == 0) {
+      *real = r->real != NULL ? omplens_directives__strndup(r->real, strlen(r->real)) : NULL;
+      return r->real == NULL || *real != NULL;
+    }
+  }
+  return 0;
+}
+
+/* Keeps the answer for file; without memory it is simply not kept. */
+static void remember_resolved(omplens_directive_index *ix, const char *file, const char *real)
+{
+  omplens_directives__resolved r = {
+      omplens_directives__strndup(file, strlen(file)),
+      real != NULL ? omplens_directives__strndup(real, strlen(real)) : NULL};
+  if (r.file == NULL || (real != NULL && r.real == NULL) ||
+      omplens_directives__vec_push(&ix->resolved, sizeof r, &r) == NULL) {
+    free(r.file);
+    free(r.real);
+  }
+}
+
 /* The absolute, symlink-free name of file (relative: against comp_dir,
  * then the working directory). malloc'd; NULL with *err set. */
-static char *resolve(const omplens_directive_index *ix, const char *file, int *err)
+static char *resolve(omplens_directive_index *ix, const char *file, int *err)
 {
   char *real = NULL;
+  if (resolved_before(ix, file, &real)) {
+    *err = real != NULL ? 0 : OMPLENS_DIRECTIVES_ENOENT;
+    return real;
+  }
   if (file[0] != '/' && ix->comp_dir != NULL) {
     size_t n = strlen(ix->comp_dir) + strlen(file) + 2;
     char *joined = malloc(n);
@@ -232,6 +272,8 @@ static char *resolve(const omplens_directive_index *ix, const char *file, int *e
   if (real == NULL)
     real = realpath(file, NULL);
   *err = real != NULL ? 0 : OMPLENS_DIRECTIVES_ENOENT;
+  if (real != NULL || errno != ENOMEM)
+    remember_resolved(ix, file, real);
   return real;
 }
 

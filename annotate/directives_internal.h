@@ -300,8 +300,16 @@ struct omplens_directive_index {
   omplens_directives__vec compdbs;  /* omplens_directives__compdb *  */
   omplens_directives__vec files;    /* omplens_directives__file *    */
   omplens_directives__vec units;    /* char *: units already read    */
+  omplens_directives__vec resolved; /* omplens_directives__resolved   */
   void *cx;                         /* CXIndex, created lazily       */
 };
+
+/* A file name as a lookup gave it, and its resolved name (NULL: none), so
+ * that realpath runs once per name, not once per finding. */
+typedef struct omplens_directives__resolved {
+  char *file;
+  char *real;
+} omplens_directives__resolved;
 
 /* directives.c */
 const omplens_directives__file *

@@ -527,14 +527,22 @@ static void test_missing_file(void **state)
   assert_non_null(strstr(omplens_directives_strerror(err), "not found"));
   assert_int_equal(m.confidence, OMPLENS_MATCH_NONE);
   assert_null(m.directive);
+  /* Asked again (names are resolved once, then remembered): the same. */
+  err = omplens_directive_find(ix, fixture("no_such_file.c"), 10, 0, NULL,
+                               OMPLENS_RUNTIME_TARGET, &m);
+  assert_int_equal(err, OMPLENS_DIRECTIVES_ENOENT);
   /* A relative name, as DWARF keeps it, resolves against comp_dir. */
   omplens_directive_options o = {.comp_dir = fixture_dir};
   omplens_directive_index *rel = NULL;
   assert_int_equal(omplens_directive_index_create(&o, &rel), 0);
-  err = omplens_directive_find(rel, "kinds.c", line_of("kinds.c", "@target"), 0, NULL,
-                               OMPLENS_RUNTIME_TARGET, &m);
-  assert_int_equal(err, 0);
-  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  for (int again = 0; again < 2; again++) {
+    err = omplens_directive_find(rel, "kinds.c", line_of("kinds.c", "@target"), 0, NULL,
+                                 OMPLENS_RUNTIME_TARGET, &m);
+    assert_int_equal(err, 0);
+    assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+    err = omplens_directive_find(rel, "no_such_file.c", 10, 0, NULL, OMPLENS_RUNTIME_TARGET, &m);
+    assert_int_equal(err, OMPLENS_DIRECTIVES_ENOENT);
+  }
   omplens_directive_index_destroy(rel);
 }
 
