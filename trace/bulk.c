@@ -156,24 +156,3 @@ void omplens_bulk_free(void *p) {
   else
     free(h);
 }
-
-/* MADV_POPULATE_WRITE (Linux 5.14) faults the pages in without writing
- * them; elsewhere a zero written to every page does it. */
-void omplens_bulk_populate(void *p, size_t n, size_t size) {
-  if (!p)
-    return;
-  header *h = (header *)p - 1;
-  size_t bytes = bytes_of(n, size);
-  if (!h->mapped || !bytes)
-    return;
-  if (bytes > h->bytes)
-    bytes = h->bytes;
-  size_t length = page_round(sizeof(header) + bytes);
-#ifdef MADV_POPULATE_WRITE
-  if (madvise(h, length, MADV_POPULATE_WRITE) == 0)
-    return;
-#endif
-  size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  for (size_t at = page; at < length; at += page)
-    ((volatile char *)h)[at] = 0;
-}

@@ -39,12 +39,6 @@ void *omplens_bulk_zalloc(size_t n, size_t size);
 void *omplens_bulk_realloc(void *p, size_t n, size_t size);
 /* NULL is ignored. */
 void omplens_bulk_free(void *p);
-/* Puts in place, on the calling thread, the pages of the first n elements
- * of p, an array not written yet (its contents stay undefined, or zero).
- * The kernel clears fresh memory when it is first touched: a second thread
- * can take that work while the first does something else, as long as no
- * other thread uses p meanwhile. Arrays from malloc are left alone. */
-void omplens_bulk_populate(void *p, size_t n, size_t size);
 
 #ifdef __cplusplus
 }

@@ -1392,6 +1392,7 @@ static int place_events(omplens_trace *t, const source *src, const chunk_ref *re
                         uint8_t *buf, const uint32_t *slot, const decoder *scan) {
   if (!t->num_events)
     return 0;
+  t->events = omplens_bulk_alloc(t->num_events, sizeof *t->events);
   uint32_t *region_site = region_sites(t);
   if (!t->events || !region_site) {
     omplens_bulk_free(region_site);
@@ -1419,43 +1420,6 @@ static int place_events(omplens_trace *t, const source *src, const chunk_ref *re
   return rc;
 }
 
-/* The events' array, allocated once SCAN has counted them, is faulted in
- * by a second thread while this one orders the events and resolves the
- * regions: PLACE then writes memory that is already there. */
-typedef struct event_pages {
-  pthread_t thread;
-  omplens_trace *t;
-  int running;
-} event_pages;
-
-static void *populate_events(void *arg) {
-  const omplens_trace *t = ((event_pages *)arg)->t;
-  omplens_bulk_populate(t->events, t->num_events, sizeof *t->events);
-  return NULL;
-}
-
-/* Below this many events the pages are few: no thread. */
-#define POPULATE_MIN_EVENTS (1u << 16)
-
-static int alloc_events(omplens_trace *t, event_pages *pages) {
-  pages->running = 0;
-  if (!t->num_events)
-    return 0;
-  t->events = omplens_bulk_alloc(t->num_events, sizeof *t->events);
-  if (!t->events)
-    return OMPLENS_TRACE_ENOMEM;
-  pages->t = t;
-  if (t->num_events >= POPULATE_MIN_EVENTS && sysconf(_SC_NPROCESSORS_ONLN) >= 2)
-    pages->running = !pthread_create(&pages->thread, NULL, populate_events, pages);
-  return 0;
-}
-
-static void join_events(event_pages *pages) {
-  if (pages->running)
-    pthread_join(pages->thread, NULL);
-  pages->running = 0;
-}
-
 static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, size_t n) {
   if (n)
     qsort(refs, n, sizeof *refs, cmp_chunk);
@@ -1473,11 +1437,8 @@ static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, si
   decoder d = {.t = t, .pass = PASS_SCAN};
   uint32_t *slot = NULL;
   int rc = (!t->thread_region_base || !t->thread_region_count || !buf) ? OMPLENS_TRACE_ENOMEM : 0;
-  event_pages pages = {0};
   if (!rc)
     rc = scan_records(&d, src, refs, n, buf);
-  if (!rc)
-    rc = alloc_events(t, &pages);
   /* Ordering comes before resolve_regions(): once that frees its large table,
    * glibc serves slot from the heap, which keeps it resident after free. */
   if (!rc)
@@ -1486,7 +1447,6 @@ static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, si
     resolve_regions(t);
   omplens_bulk_free(d.begin);
   d.begin = NULL;
-  join_events(&pages);
   if (!rc)
     rc = place_events(t, src, refs, n, buf, slot, &d);
   free(d.thread_first);

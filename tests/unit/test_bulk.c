@@ -8,10 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "omplens_bulk.h"
 
@@ -90,60 +87,12 @@ static void test_overflow_is_refused(void **state) {
   omplens_bulk_free(a);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MALLOC_ONLY 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MALLOC_ONLY 1
-#endif
-#endif
-
-/* Resident pages of [p, p + bytes), by mincore. */
-static size_t resident_pages(const void *p, size_t bytes) {
-  size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  uintptr_t start = (uintptr_t)p & ~(uintptr_t)(page - 1);
-  size_t pages = ((uintptr_t)p + bytes - start + page - 1) / page, count = 0;
-  unsigned char *vec = malloc(pages);
-  assert_non_null(vec);
-  assert_int_equal(mincore((void *)start, pages * page, vec), 0);
-  for (size_t i = 0; i < pages; i++)
-    count += vec[i] & 1;
-  free(vec);
-  return count;
-}
-
-/* Populating puts the pages of the first n elements in place, and only
- * those; the array stays zero and writable. Arrays from malloc (small, or
- * every array under AddressSanitizer) are left alone. */
-static void test_populate(void **state) {
-  (void)state;
-  size_t n = (size_t)16 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
-  unsigned char *p = omplens_bulk_zalloc(n, 1);
-  assert_non_null(p);
-  omplens_bulk_populate(p, n / 2, 1);
-#ifndef MALLOC_ONLY
-  assert_true(resident_pages(p, n / 2) >= n / 2 / page);
-  assert_true(resident_pages(p + n / 2 + (4 << 20), n / 2 - (4 << 20)) == 0);
-#endif
-  for (size_t i = 0; i < n; i += 4093)
-    if (p[i])
-      fail_msg("byte %zu is %d after populate", i, p[i]);
-  memset(p, 0x5a, n);
-  omplens_bulk_free(p);
-  unsigned char *small = omplens_bulk_zalloc(100, 1);
-  omplens_bulk_populate(small, 100, 1);
-  omplens_bulk_populate(NULL, 100, 1);
-  assert_int_equal(small[99], 0);
-  omplens_bulk_free(small);
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_zeroed_small_and_mapped),
       cmocka_unit_test(test_zero_count_is_unique),
       cmocka_unit_test(test_growth_keeps_contents),
       cmocka_unit_test(test_overflow_is_refused),
-      cmocka_unit_test(test_populate),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
