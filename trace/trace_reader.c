@@ -1130,7 +1130,7 @@ static uint64_t hash_text(const char *s) {
  * copy's codeptr, so that everything downstream sees one directive. */
 static int merge_directive_copies(omplens_trace *t) {
   size_t cap = 64;
-  while (cap < 2 * t->num_regions + 2)
+  while (cap < 2 * t->num_strings + 2) /* a source is one of the strings */
     cap *= 2;
   struct slot {
     const char *source;
