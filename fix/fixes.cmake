@@ -4,8 +4,9 @@
 # (the fixer then predicts savings with it) and after annotate/ (the
 # directive index, omplens_directives, comes with omplens_annotate).
 #
-# Needs libxxhash, and libclang 19 (Debian libclang-19-dev) through
-# omplens_libclang (annotate/directives.cmake), which loads it on first need.
+# Needs libclang 19 (Debian libclang-19-dev) through omplens_libclang
+# (annotate/directives.cmake), which loads it on first need. The hash of a
+# zero-filled buffer comes from omplens_trace (trace/content_hash.c).
 if(NOT TARGET omplens_libclang)
   message(FATAL_ERROR "include annotate/ before fix/: omplens_fix needs omplens_libclang")
 endif()
@@ -23,7 +24,7 @@ add_library(omplens_fix STATIC
 target_include_directories(omplens_fix PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(omplens_fix
   PUBLIC omplens_annotate omplens_detect omplens_trace
-  PRIVATE omplens_libclang PkgConfig::XXHASH)
+  PRIVATE omplens_libclang)
 # The directive finder: part of omplens_annotate once annotate/directives.cmake
 # is included there; named here too so that the link order holds either way.
 if(TARGET omplens_directives)
