@@ -11,7 +11,6 @@
  * matches. The what-if model (docs/whatif.md) predicts BEFORE's run time
  * without the operations of the findings that are gone, which is compared
  * with AFTER's measured run time. */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -24,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "diff.h"
+#include "trace_dir.h"
 #include "omplens_annotate.h"
 #include "omplens_config.h"
 #include "omplens_detect.h"
@@ -207,61 +207,6 @@ static int load_trace(diff_run *r, const char *path) {
   return 0;
 }
 
-static int cmp_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void free_names(char **names, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    free(names[i]);
-  free(names);
-}
-
-/* Whether dir/name is a *.trace file (want_dirs 0) or a directory (1):
- * 1 with its path in *path (caller frees), 0 when not, -1 out of memory. */
-static int wanted_entry(const char *dir, const char *name, int want_dirs, char **path) {
-  size_t len = strlen(name);
-  if (name[0] == '.' || (!want_dirs && (len < 7 || strcmp(name + len - 6, ".trace"))))
-    return 0;
-  if (asprintf(path, "%s/%s", dir, name) < 0)
-    return -1;
-  struct stat st;
-  if (!stat(*path, &st) && (S_ISDIR(st.st_mode) != 0) == (want_dirs != 0))
-    return 1;
-  free(*path);
-  return 0;
-}
-
-/* Paths of dir's entries that are *.trace files (want_dirs 0) or
- * directories (1), in name order. Returns the count; *out: caller frees
- * with free_names. -1 when dir cannot be listed. */
-static long list_dir(const char *dir, int want_dirs, char ***out) {
-  *out = NULL;
-  DIR *d = opendir(dir);
-  if (!d)
-    return -1;
-  char **names = NULL, *path;
-  size_t n = 0;
-  struct dirent *e;
-  int ok;
-  while ((e = readdir(d)) && (ok = wanted_entry(dir, e->d_name, want_dirs, &path)) >= 0) {
-    if (!ok)
-      continue;
-    char **grown = realloc(names, (n + 1) * sizeof *names);
-    if (!grown) {
-      free(path);
-      break;
-    }
-    names = grown;
-    names[n++] = path;
-  }
-  closedir(d);
-  if (n)
-    qsort(names, n, sizeof *names, cmp_name);
-  *out = names;
-  return (long)n;
-}
-
 static int load_traces(diff_run *r, char **names, size_t n) {
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++)
@@ -277,17 +222,17 @@ static long latest_run(const char *dir, char **source, char ***names) {
   *names = NULL;
   if (asprintf(&runs_dir, "%s/traces", dir) < 0)
     return 0;
-  long nruns = list_dir(runs_dir, 1, &runs);
+  long nruns = omplens_cli_list_dir(runs_dir, 1, &runs);
   free(runs_dir);
   long n = 0;
   for (long i = nruns - 1; i >= 0 && n <= 0; i--) {
-    free_names(*names, 0);
-    n = list_dir(runs[i], 0, names);
+    omplens_cli_free_names(*names, 0);
+    n = omplens_cli_list_dir(runs[i], 0, names);
     if (n > 0)
       *source = strdup(runs[i]);
   }
   if (nruns > 0)
-    free_names(runs, (size_t)nruns);
+    omplens_cli_free_names(runs, (size_t)nruns);
   return n > 0 ? n : 0;
 }
 
@@ -295,7 +240,7 @@ static int load_findings_json(diff_run *r, const char *path);
 
 static int load_dir(diff_run *r, const char *dir) {
   char **names;
-  long n = list_dir(dir, 0, &names);
+  long n = omplens_cli_list_dir(dir, 0, &names);
   if (n < 0) {
     diff_error("cannot open directory %s: %s", dir, strerror(errno));
     return DIFF_NOINPUT;
@@ -308,7 +253,7 @@ static int load_dir(diff_run *r, const char *dir) {
   }
   if (n > 0) {
     int rc = load_traces(r, names, (size_t)n);
-    free_names(names, (size_t)n);
+    omplens_cli_free_names(names, (size_t)n);
     return rc;
   }
   free(names);

@@ -1,6 +1,5 @@
 /* omplens command line: run a program under the collector, report on traces,
  * dump a trace's events. See `omplens --help` and the README's "Use". */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -26,6 +25,7 @@
 #include "omplens_report.h"
 #include "omplens_trace.h"
 #include "progress.h"
+#include "trace_dir.h"
 
 extern char **environ;
 
@@ -305,44 +305,20 @@ static int handle_trace_file(loaded *l, const char *path) {
   return 0;
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* A directory stands for the *.trace files in it, in name order. */
 static int handle_trace_dir(loaded *l, const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) {
+  char **names;
+  long n = omplens_cli_list_dir(dir, 0, &names);
+  if (n < 0) {
     error("cannot open directory %s: %s", dir, strerror(errno));
     return EXIT_NOINPUT;
   }
-  char **names = NULL;
-  size_t n = 0;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    size_t len = strlen(e->d_name);
-    if (len < 7 || strcmp(e->d_name + len - 6, ".trace"))
-      continue;
-    char **p = realloc(names, (n + 1) * sizeof *names);
-    if (!p)
-      break;
-    names = p;
-    if (asprintf(&names[n], "%s/%s", dir, e->d_name) < 0)
-      break;
-    n++;
-  }
-  closedir(d);
-  if (n)
-    qsort(names, n, sizeof *names, cmp_str);
   int rc = n ? 0 : EXIT_NOINPUT;
   if (!n)
     error("no .trace files in %s", dir);
-  for (size_t i = 0; i < n; i++) {
-    if (!rc)
-      rc = handle_trace_file(l, names[i]);
-    free(names[i]);
-  }
-  free(names);
+  for (long i = 0; i < n && !rc; i++)
+    rc = handle_trace_file(l, names[i]);
+  omplens_cli_free_names(names, (size_t)n);
   return rc;
 }
 

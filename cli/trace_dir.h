@@ -1,0 +1,17 @@
+/* Listing a directory for the commands that take one: `omplens report DIR`
+ * and `omplens diff` read the *.trace files in it; `diff` also lists the
+ * run directories of an `omplens run` output directory. */
+#ifndef OMPLENS_CLI_TRACE_DIR_H
+#define OMPLENS_CLI_TRACE_DIR_H
+
+#include <stddef.h>
+
+/* The paths (dir/name) of dir's *.trace entries (want_dirs 0) or of its
+ * directories (1), in name order; names starting with '.' are left out.
+ * Returns the count, with *out to free with omplens_cli_free_names; -1
+ * when dir cannot be listed (errno says why). Out of memory, the listing
+ * ends early. */
+long omplens_cli_list_dir(const char *dir, int want_dirs, char ***out);
+void omplens_cli_free_names(char **names, size_t n);
+
+#endif
