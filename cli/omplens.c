@@ -105,7 +105,8 @@ static void print_usage(FILE *out) {
           "Environment: OMPLENS_COLLECTOR overrides the collector library path;\n"
           "OMPLENS_LIBOMP_DIR (default " OMPLENS_LLVM_DIR "/lib) is appended to\n"
           "LD_LIBRARY_PATH, because libomptarget finds OMPT through libomp.so there;\n"
-          "OMPLENS_LIBCLANG names the libclang to load for reading sources.\n",
+          "OMPLENS_LIBCLANG names the libclang to load for reading sources;\n"
+          "OMPLENS_STAGE_TIMES=1 prints when each stage starts and ends, on stderr.\n",
           DEFAULT_TOP);
 }
 
@@ -475,7 +476,10 @@ static void write_shared(output_plan *p, int on_main) {
       continue;
     if (on_main) /* the progress line is the main thread's */
       omplens_progress_stage("writing %s", OUTPUTS[id].file);
+    else
+      omplens_progress_time("writing %s (second thread)", OUTPUTS[id].file);
     run_output(&p->jobs[id]);
+    omplens_progress_time("wrote %s", OUTPUTS[id].file);
   }
 }
 
@@ -504,12 +508,14 @@ static int write_outputs(const output_ctx *c, unsigned todo) {
     if (todo & (1u << MAIN_OUTPUTS[i])) {
       omplens_progress_stage("writing %s", OUTPUTS[MAIN_OUTPUTS[i]].file);
       run_output(&p.jobs[MAIN_OUTPUTS[i]]);
+      omplens_progress_time("wrote %s", OUTPUTS[MAIN_OUTPUTS[i]].file);
     }
   write_shared(&p, 1);
   if (threaded) {
     omplens_progress_stage("writing the last output");
     pthread_join(thread, NULL);
   }
+  omplens_progress_time("outputs written");
   int rc = 0;
   for (size_t i = 0; i < NUM_OUTPUTS; i++)
     if (p.jobs[i].rc) {

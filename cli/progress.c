@@ -74,14 +74,48 @@ void omplens_progress_start(int quiet) {
     progress.running = 1;
 }
 
-void omplens_progress_stage(const char *fmt, ...) {
-  if (!progress.running)
+/* OMPLENS_STAGE_TIMES: read once, with the clock's start, before any
+ * second thread exists (the first stage comes first). */
+static struct {
+  pthread_once_t once;
+  pthread_mutex_t lock; /* lines come out in the order of their times */
+  int on;
+  struct timespec start;
+} times = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void times_init(void) {
+  const char *env = getenv("OMPLENS_STAGE_TIMES");
+  times.on = env && *env;
+  clock_gettime(CLOCK_MONOTONIC, &times.start);
+}
+
+static void print_time(const char *text) {
+  pthread_once(&times.once, times_init);
+  if (!times.on)
     return;
+  pthread_mutex_lock(&times.lock);
+  fprintf(stderr, "omplens: %8.3f s  %s\n", seconds_since(&times.start), text);
+  pthread_mutex_unlock(&times.lock);
+}
+
+void omplens_progress_time(const char *fmt, ...) {
   char text[STAGE_BYTES];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
+  print_time(text);
+}
+
+void omplens_progress_stage(const char *fmt, ...) {
+  char text[STAGE_BYTES];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  print_time(text);
+  if (!progress.running)
+    return;
   pthread_mutex_lock(&progress.lock);
   memcpy(progress.stage, text, sizeof text);
   progress.pending = 1;

@@ -4,7 +4,7 @@
 # the end; with stderr not a terminal, or with -q, nothing but the usual
 # output appears. OMPLENS_PROGRESS_AFTER_MS=0 stands in for a long analysis.
 # Also: an output that cannot be written while timeline.json is written on a
-# second thread.
+# second thread, and the stage times of OMPLENS_STAGE_TIMES.
 # usage: progress.sh OMPLENS GEN_TRACE WORKDIR
 set -uo pipefail
 omplens=$1 gen_trace=$2 work=$3
@@ -51,6 +51,21 @@ status=$?
 for f in findings.json summary.txt findings.sarif report.md report.html; do
   [ -s "$work/taken/$f" ] || fail "unwritable timeline.json: $f not written"
 done
+
+# OMPLENS_STAGE_TIMES: each stage and each output's start and end, from
+# both threads, as lines "omplens: SECONDS s  TEXT" on stderr, even with -q;
+# the times never go back.
+OMPLENS_STAGE_TIMES=1 "$omplens" report -q -o "$work/times" "$work/big.trace" \
+  >/dev/null 2>"$work/times.err" || fail "report with OMPLENS_STAGE_TIMES failed"
+for text in 'reading big.trace' 'finding wasted data movement' 'building the report' \
+  'writing findings.json' 'wrote findings.json' 'wrote timeline.json' 'outputs written'; do
+  grep -Eq "^omplens: +[0-9]+\.[0-9]{3} s  $text" "$work/times.err" ||
+    { fail "OMPLENS_STAGE_TIMES: no line for '$text':"; cat "$work/times.err"; }
+done
+awk '{ t = $2 + 0; if (t < last) bad = 1; last = t } END { exit bad }' "$work/times.err" ||
+  fail "OMPLENS_STAGE_TIMES: times go back"
+[ "$(grep -vc '^omplens: ' "$work/times.err")" = 0 ] ||
+  { fail "OMPLENS_STAGE_TIMES: other text on stderr:"; cat "$work/times.err"; }
 
 [ $failed = 0 ] && echo "progress: all checks passed"
 exit $failed
