@@ -218,8 +218,9 @@ int omplens_detect__unused_transfers(omplens_detect__ctx *c) {
 
 /* ---- The scan's entry ---------------------------------------------------- */
 
-/* The content map outgrows the cache and its lookups are random: asking
- * for a transfer's slot some events before its turn hides the wait. */
+/* The content and stream maps outgrow the cache and their lookups are
+ * random: asking for a transfer's slots some events before its turn hides
+ * the wait. */
 void omplens_detect__look_ahead(const omplens_detect__ctx *c, uint32_t i) {
   const omplens_event *e = &c->ev[i];
   if ((e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H) || !e->bytes)

@@ -752,9 +752,6 @@ static void test_concurrent_streams_split_place(void **state) {
   concurrent_streams("split.trace", 4000);
 }
 
-/* Regions nested deeper than the writer's own stack (8): ops still land in
- * the region they name, and the writer never reads past its stack of open
- * regions (only sanitizers see that read). */
 /* A loop runs one directive on the same buffers 40 times, with another
  * list of arguments in between: the reader keeps each distinct list once,
  * and every region still finds its own. */
@@ -838,6 +835,9 @@ static void test_directive_copies_merge(void **state) {
   omplens_trace_close(tr);
 }
 
+/* Regions nested deeper than the writer's own stack (8): ops still land in
+ * the region they name, and the writer never reads past its stack of open
+ * regions (only sanitizers see that read). */
 static void test_deep_nesting(void **state) {
   enum { DEPTH = OMPLENS_TW_MAX_NESTING + 3 };
   const char *path = tmp_path("nesting.trace");
