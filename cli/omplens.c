@@ -468,19 +468,23 @@ typedef struct output_plan {
   atomic_size_t next_shared;     /* index into SHARED_OUTPUTS */
 } output_plan;
 
+/* Writes output id, if selected, announcing it; the progress line is the
+ * main thread's. */
+static void write_one(output_plan *p, enum output_id id, int on_main) {
+  if (!(p->todo & (1u << id)))
+    return;
+  if (on_main)
+    omplens_progress_stage("writing %s", OUTPUTS[id].file);
+  else
+    omplens_progress_time("writing %s (second thread)", OUTPUTS[id].file);
+  run_output(&p->jobs[id]);
+  omplens_progress_time("wrote %s", OUTPUTS[id].file);
+}
+
 /* Writes the shared outputs until none is left. */
 static void write_shared(output_plan *p, int on_main) {
-  for (size_t k; (k = atomic_fetch_add(&p->next_shared, 1)) < NUM_SHARED;) {
-    enum output_id id = SHARED_OUTPUTS[k];
-    if (!(p->todo & (1u << id)))
-      continue;
-    if (on_main) /* the progress line is the main thread's */
-      omplens_progress_stage("writing %s", OUTPUTS[id].file);
-    else
-      omplens_progress_time("writing %s (second thread)", OUTPUTS[id].file);
-    run_output(&p->jobs[id]);
-    omplens_progress_time("wrote %s", OUTPUTS[id].file);
-  }
+  for (size_t k; (k = atomic_fetch_add(&p->next_shared, 1)) < NUM_SHARED;)
+    write_one(p, SHARED_OUTPUTS[k], on_main);
 }
 
 static void *write_shared_thread(void *plan) {
@@ -505,11 +509,7 @@ static int write_outputs(const output_ctx *c, unsigned todo) {
   int threaded = two && sysconf(_SC_NPROCESSORS_ONLN) >= 2 &&
                  !pthread_create(&thread, NULL, write_shared_thread, &p);
   for (size_t i = 0; i < sizeof MAIN_OUTPUTS / sizeof *MAIN_OUTPUTS; i++)
-    if (todo & (1u << MAIN_OUTPUTS[i])) {
-      omplens_progress_stage("writing %s", OUTPUTS[MAIN_OUTPUTS[i]].file);
-      run_output(&p.jobs[MAIN_OUTPUTS[i]]);
-      omplens_progress_time("wrote %s", OUTPUTS[MAIN_OUTPUTS[i]].file);
-    }
+    write_one(&p, MAIN_OUTPUTS[i], 1);
   write_shared(&p, 1);
   if (threaded) {
     omplens_progress_stage("writing the last output");

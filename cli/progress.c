@@ -74,8 +74,8 @@ void omplens_progress_start(int quiet) {
     progress.running = 1;
 }
 
-/* OMPLENS_STAGE_TIMES: read once, with the clock's start, before any
- * second thread exists (the first stage comes first). */
+/* OMPLENS_STAGE_TIMES: read once, at the first stage or note, which also
+ * starts its clock. */
 static struct {
   pthread_once_t once;
   pthread_mutex_t lock; /* lines come out in the order of their times */
@@ -89,38 +89,41 @@ static void times_init(void) {
   clock_gettime(CLOCK_MONOTONIC, &times.start);
 }
 
-static void print_time(const char *text) {
+/* A stage (stage set: also the progress line's new text) or a timed note;
+ * formatted only when something shows it. */
+static void vnote(int stage, const char *fmt, va_list ap) {
   pthread_once(&times.once, times_init);
-  if (!times.on)
+  int line = stage && progress.running;
+  if (!times.on && !line)
     return;
-  pthread_mutex_lock(&times.lock);
-  fprintf(stderr, "omplens: %8.3f s  %s\n", seconds_since(&times.start), text);
-  pthread_mutex_unlock(&times.lock);
-}
-
-void omplens_progress_time(const char *fmt, ...) {
   char text[STAGE_BYTES];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  print_time(text);
-}
-
-void omplens_progress_stage(const char *fmt, ...) {
-  char text[STAGE_BYTES];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  print_time(text);
-  if (!progress.running)
+  if (times.on) {
+    pthread_mutex_lock(&times.lock);
+    fprintf(stderr, "omplens: %8.3f s  %s\n", seconds_since(&times.start), text);
+    pthread_mutex_unlock(&times.lock);
+  }
+  if (!line)
     return;
   pthread_mutex_lock(&progress.lock);
   memcpy(progress.stage, text, sizeof text);
   progress.pending = 1;
   pthread_cond_signal(&progress.wake); /* shown at once, once past the delay */
   pthread_mutex_unlock(&progress.lock);
+}
+
+void omplens_progress_time(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vnote(0, fmt, ap);
+  va_end(ap);
+}
+
+void omplens_progress_stage(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vnote(1, fmt, ap);
+  va_end(ap);
 }
 
 void omplens_progress_stop(void) {
