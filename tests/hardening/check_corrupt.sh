@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Damaged input through the CLI: empty, garbage, truncated, newer-version
-# and corrupted traces, and directories without traces. `omplens report` and
-# `omplens dump` must either fail with exactly one line on stderr, starting
+# and corrupted traces, and directories without traces. `omplens report`,
+# `omplens dump` and (for a directory) `omplens diff` must either fail with exactly one line on stderr, starting
 # with "omplens: ", and the documented exit code (65 unreadable trace,
 # 66 missing input), or write a report that lists the damage. Never a crash.
 # usage: check_corrupt.sh OMPLENS JSON_GET BINARY WORKDIR
@@ -28,6 +28,21 @@ poke() {
 cut_at() { head -c "$2" "$good" >"$work/in/$1.trace" && echo "$work/in/$1.trace"; }
 
 # check_error NAME STATUS WANT_STATUS STDERR: a one-line error with WANT_STATUS
+# omplens diff BEFORE AFTER: one-line error and exit status; when a third
+# argument is given, the error line must match it too.
+case_diff() {
+  local name=$1 want=$2 before=$3 after=$4 out=$work/out/diff-$1 status=0
+  cases=$((cases + 1))
+  mkdir -p "$work/out"
+  "$omplens" diff "$before" "$after" >"$out.stdout" 2>"$out.stderr" || status=$?
+  if [ "$status" -ge 128 ]; then
+    fail "diff $name: omplens diff crashed (exit status $status)"
+    return
+  fi
+  check_error "diff $name" "$status" "$want" "$out.stderr"
+  [ -z "${5:-}" ] || expect_match "diff $name: error names the cause" "$5" "$out.stderr"
+}
+
 check_error() {
   expect_eq "$1: exit status" "$3" "$2"
   expect_eq "$1: lines on stderr" 1 "$(wc -l <"$4")"
@@ -142,6 +157,7 @@ echo notes >"$work/in/no-traces/readme.txt"
 case_report no-traces 66 "$work/in/no-traces"
 case_report missing 66 "$work/in/does-not-exist.trace"
 case_report dir-named-trace 65 "$work/in/with-dir"
+case_diff dir-named-trace 65 "$work/in/with-dir" "$good" 'sub\.trace: Is a directory'
 case_dump directory 65 "$work/in/no-traces"
 case_report good-then-bad 65 "$good" "$work/in/empty.trace"
 
