@@ -14,13 +14,13 @@
 # /usr/bin/time -v (Debian package `time`) inside bench/walltime, and the
 # script prints every run's wall time, then events per second (events /
 # median wall time of the whole process) and the largest peak RSS in bytes
-# per event. The median, because a shared VM's speed drifts between runs. Targets: >= 2M events/s, <= 100
-# bytes per event. bench/analysis_stages then repeats the work stage by
-# stage (read, detect, annotate, findings.json, summary) to show where time
-# and memory go. When `omplens report` fails (e.g. detectors unfinished), the
-# failure is printed and what works is measured: read and detect, or read
-# alone. The trace is in the page cache when it is read (it has just been
-# written).
+# per event. The median, because a shared VM's speed drifts between runs.
+# Targets: >= 2M events/s, <= 100 bytes per event. bench/analysis_stages
+# then repeats the work stage by stage (read, detect, annotate,
+# findings.json, summary) to show where time and memory go. When `omplens
+# report` fails (e.g. detectors unfinished), the failure is printed and
+# what works is measured: read and detect, or read alone. The trace is in
+# the page cache when it is read (it has just been written).
 set -euo pipefail
 RUNS=${RUNS:-5}
 
