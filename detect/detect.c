@@ -244,22 +244,39 @@ static int add_codeptr_event(omplens_detect__ctx *c, uint32_t i) {
   return add_execution(c, r, i);
 }
 
+/* The event sums of every codeptr (directive totals), a pass of their own:
+ * only omplens_detect__finish() reads them, so on a large input the
+ * content lane's thread makes them while the main lane scans. They are
+ * the only fields of c it writes: sums, sums_of, recent, region_owner and
+ * executions. */
+static int count_codeptr_events(omplens_detect__ctx *c) {
+  int rc = 0;
+  for (unsigned t = 0; t < OMPLENS_DETECT__RECENT; t++)
+    c->recent[t].sums = OMPLENS_DETECT__NONE;
+  for (uint32_t i = 0; i < c->n && rc == 0; i++)
+    rc = add_codeptr_event(c, i);
+  omplens_detect__free(c->region_owner);
+  c->region_owner = NULL;
+  c->num_owned = 0;
+  omplens_detect__map_free(&c->executions);
+  return rc;
+}
+
 static int survey_event(omplens_detect__ctx *c, uint32_t i) {
   const omplens_event *e = &c->ev[i];
   add_program_event(&c->events_total, e);
   c->max_allocs += e->kind == OMPLENS_EV_ALLOC;
-  int rc = e->kind == OMPLENS_EV_KERNEL ? list_kernel(c, e) : 0;
-  return rc < 0 ? rc : add_codeptr_event(c, i);
+  return e->kind == OMPLENS_EV_KERNEL ? list_kernel(c, e) : 0;
 }
 
-/* Returns 0, OMPLENS_DETECT_EINVAL when the events are not sorted, or
+/* What the scan needs first: the order checked, the program's totals, the
+ * allocations counted and the kernels listed. Returns 0,
+ * OMPLENS_DETECT_EINVAL when the events are not sorted, or
  * OMPLENS_DETECT_ENOMEM. */
 static int survey(omplens_detect__ctx *c,
                   const omplens_detect_params *params) {
   uint64_t end = 0;
   int rc = 0;
-  for (unsigned t = 0; t < OMPLENS_DETECT__RECENT; t++)
-    c->recent[t].sums = OMPLENS_DETECT__NONE;
   for (uint32_t i = 0; i < c->n && rc == 0; i++) {
     if (i > 0 && c->ev[i].begin_ns < c->ev[i - 1].begin_ns)
       return OMPLENS_DETECT_EINVAL;
@@ -267,9 +284,6 @@ static int survey(omplens_detect__ctx *c,
       end = c->ev[i].end_ns;
     rc = survey_event(c, i);
   }
-  omplens_detect__free(c->region_owner);
-  c->region_owner = NULL;
-  omplens_detect__map_free(&c->executions);
   c->run_ns = params && params->run_ns ? params->run_ns : end;
   return rc;
 }
@@ -352,16 +366,20 @@ static int scan(omplens_detect__ctx *c, unsigned lanes) {
   return rc;
 }
 
-/* The content lane on its thread: the scan, then its last emissions
+/* The content lane on its thread: the codeptr sums of the main context
+ * first (count_codeptr_events), then the scan, then its last emissions
  * grouped. */
 typedef struct content_lane {
   omplens_detect__ctx c;
+  omplens_detect__ctx *main;
   int rc;
 } content_lane;
 
 static void *run_content_lane(void *arg) {
   content_lane *l = arg;
-  l->rc = scan(&l->c, LANE_CONTENT);
+  l->rc = count_codeptr_events(l->main);
+  if (l->rc == 0)
+    l->rc = scan(&l->c, LANE_CONTENT);
   if (l->rc == 0)
     l->rc = omplens_detect__flush(&l->c);
   return NULL;
@@ -375,10 +393,11 @@ static int split_wanted(const omplens_detect__ctx *c) {
 
 /* Starts the content lane on a second thread; returns 1 when it runs. It
  * reads the events and the sites, and owns the rest of its context. */
-static int start_content_lane(const omplens_detect__ctx *c, content_lane *l,
+static int start_content_lane(omplens_detect__ctx *c, content_lane *l,
                               pthread_t *thread) {
   *l = (content_lane){.c = {.ev = c->ev, .n = c->n, .sites = c->sites,
-                            .num_sites = c->num_sites}};
+                            .num_sites = c->num_sites},
+                      .main = c};
   l->c.removed = omplens_detect__bitmap(c->n);
   if (!l->c.removed)
     return 0;
@@ -394,7 +413,11 @@ static int detect(omplens_detect__ctx *c) {
   content_lane lane;
   pthread_t thread;
   int split = split_wanted(c) && start_content_lane(c, &lane, &thread);
-  int rc = scan(c, split ? LANE_MAIN : LANE_MAIN | LANE_CONTENT);
+  int rc = split ? 0 : count_codeptr_events(c);
+  if (rc == 0)
+    rc = prepare_scan(c);
+  if (rc == 0)
+    rc = scan(c, split ? LANE_MAIN : LANE_MAIN | LANE_CONTENT);
   if (rc == 0)
     rc = omplens_detect__allocations(c);
   if (split) {
@@ -428,9 +451,7 @@ static void drop_detector_state(omplens_detect__ctx *c) {
 }
 
 static int run_passes(omplens_detect__ctx *c, omplens_analysis *a) {
-  int rc = prepare_scan(c);
-  if (rc == 0)
-    rc = detect(c);
+  int rc = detect(c);
   drop_detector_state(c);
   if (rc == 0)
     rc = omplens_detect__finish(c, a);
