@@ -374,16 +374,21 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
 /* Items of executed kernels that their body never names, without a finding
  * of the detectors: a group each (the report lists them as findings). */
 static int plan_unreferenced(omplens_fixer *fx) {
+  size_t nsites;
+  omplens_trace_sites(fx->trace, &nsites);
+  bool *seen = calloc(nsites + 1, sizeof *seen); /* a region of the site came before */
+  if (!seen)
+    return OMPLENS_FIX_ENOMEM;
   for (size_t r = 0; r < fx->num_regions; r++) {
+    uint32_t site = omplens_trace_site_index(fx->trace, fx->regions[r].codeptr);
+    bool first = !seen[site];
+    seen[site] = true;
     if (fx->regions[r].kind != OMPLENS_CONSTRUCT_TARGET)
       continue;
-    bool seen = false;
-    for (size_t q = 0; q < r && !seen; q++)
-      seen = fx->regions[q].codeptr == fx->regions[r].codeptr;
     omplens_fix__file *file;
     const omplens_directive *d =
-        seen ? NULL
-             : omplens_fix__directive_of(fx, fx->regions[r].codeptr, OMPLENS_RUNTIME_TARGET, &file);
+        !first ? NULL
+               : omplens_fix__directive_of(fx, fx->regions[r].codeptr, OMPLENS_RUNTIME_TARGET, &file);
     for (size_t k = 0; d && k < d->num_unreferenced; k++) {
       size_t i = (size_t)(d->unreferenced[k] - d->items);
       if (i >= d->num_items || !d->items[i].var ||
@@ -400,8 +405,10 @@ static int plan_unreferenced(omplens_fixer *fx) {
         s.reason = "the body calls functions, which may use the item";
       omplens_fix__group *g = group_for(fx, s.reason ? OMPLENS_FIX_MANUAL : OMPLENS_FIX_REMOVE_ITEM,
                                         &s, OMPLENS_FIX__NONE);
-      if (!g)
+      if (!g) {
+        free(seen);
         return OMPLENS_FIX_ENOMEM;
+      }
       g->unreferenced = true;
       g->intended = OMPLENS_FIX_REMOVE_ITEM;
       g->codeptr = fx->regions[r].codeptr;
@@ -409,6 +416,7 @@ static int plan_unreferenced(omplens_fixer *fx) {
         omplens_fix__buf_str(&g->reason, s.reason);
     }
   }
+  free(seen);
   return 0;
 }
 

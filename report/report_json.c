@@ -399,23 +399,18 @@ static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_
  * finding only the source can give, not counted in the detectors' totals. */
 static void append_unreferenced(doc_ctx *x, json_t *arr) {
   omplens_annotator *a = x->in->procs[x->proc].annotator;
+  const omplens_trace *t = x->in->procs[x->proc].trace;
   size_t nr, nsites;
-  const omplens_region *r = omplens_trace_regions(x->in->procs[x->proc].trace, &nr);
-  /* Directives seen so far: no more than the trace's distinct codeptrs. */
-  omplens_trace_sites(x->in->procs[x->proc].trace, &nsites);
-  uint64_t *seen = calloc(nsites ? nsites : 1, sizeof *seen);
-  size_t nseen = 0;
+  const omplens_region *r = omplens_trace_regions(t, &nr);
+  omplens_trace_sites(t, &nsites);
+  unsigned char *seen = calloc(nsites + 1, 1); /* per site: a target region came before */
   for (size_t i = 0; a && seen && i < nr; i++) {
-    if (r[i].kind != OMPLENS_CONSTRUCT_TARGET || (nseen && seen[nseen - 1] == r[i].codeptr))
+    if (r[i].kind != OMPLENS_CONSTRUCT_TARGET)
       continue;
-    size_t k = 0;
-    while (k < nseen && seen[k] != r[i].codeptr)
-      k++;
-    if (k == nsites)
-      break; /* cannot happen: every region's codeptr is a site */
-    if (k < nseen)
+    uint32_t site = omplens_trace_site_index(t, r[i].codeptr);
+    if (seen[site])
       continue;
-    seen[nseen++] = r[i].codeptr;
+    seen[site] = 1;
     omplens_unreferenced u[16];
     size_t nu = omplens_annotate_unreferenced(a, r[i].codeptr, u, 16);
     for (size_t j = 0; j < nu && j < 16; j++) {

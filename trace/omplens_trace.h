@@ -170,6 +170,10 @@ const omplens_map_arg *omplens_trace_args(const omplens_trace *t, size_t *count)
 /* The distinct code addresses of the events' directives, indexed by
  * omplens_event.site; entry 0 is 0 (unknown), so count >= 1 for any trace. */
 const uint64_t *omplens_trace_sites(const omplens_trace *t, size_t *count);
+/* The index of codeptr in omplens_trace_sites(), or 0 when it is not there
+ * (also for a NULL t). Every region's codeptr is there: a caller can keep a
+ * flag per site instead of a set of code addresses. */
+uint32_t omplens_trace_site_index(const omplens_trace *t, uint64_t codeptr);
 /* The code address of e's directive: omplens_trace_sites(t)[e->site], or 0
  * (also for a NULL t or e). */
 uint64_t omplens_trace_codeptr(const omplens_trace *t, const omplens_event *e);

@@ -58,7 +58,7 @@ struct omplens_trace {
   size_t num_regions, cap_regions;
   uint64_t *sites;           /* distinct codeptrs; sites[0] == 0 */
   size_t num_sites, cap_sites;
-  uint32_t *site_slots;      /* while reading: open addressing over sites */
+  uint32_t *site_slots;      /* open addressing over sites (site_find) */
   size_t cap_site_slots;     /* a power of two, or 0 */
   size_t *thread_region_base; /* first region index of each thread */
   size_t *thread_region_count;
@@ -540,7 +540,8 @@ static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
 }
 
 /* The site of a codeptr already added (PLACE only reads the table, so
- * that its threads can share it); 0 when it is not there. */
+ * that its threads can share it, and so do readers of the finished trace:
+ * omplens_trace_site_index); 0 when it is not there. */
 static uint32_t site_find(const omplens_trace *t, uint64_t codeptr) {
   if (!codeptr || !t->cap_site_slots)
     return 0;
@@ -1451,9 +1452,6 @@ static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, si
     rc = place_events(t, src, refs, n, buf, slot, &d);
   free(d.thread_first);
   omplens_bulk_free(slot);
-  free(t->site_slots); /* the sites are complete */
-  t->site_slots = NULL;
-  t->cap_site_slots = 0;
   free(buf);
   return rc;
 }
@@ -1551,6 +1549,10 @@ const uint64_t *omplens_trace_sites(const omplens_trace *t, size_t *count) {
   if (count)
     *count = t ? t->num_sites : 0;
   return t ? t->sites : NULL;
+}
+
+uint32_t omplens_trace_site_index(const omplens_trace *t, uint64_t codeptr) {
+  return t ? site_find(t, codeptr) : 0;
 }
 
 uint64_t omplens_trace_codeptr(const omplens_trace *t, const omplens_event *e) {
