@@ -25,6 +25,8 @@
 #define TL_OUT_BUF (1u << 18) /* output buffer, written out when full */
 #define TL_LABEL_SLOTS 1024   /* label cache; beyond 3/4 full, labels are made each time */
 #define TL_MAX_CATS 8         /* categories named on one operation */
+#define TL_HEAD_SLOTS 64      /* device slots whose slice heads are cached */
+#define TL_HEAD_KINDS 16      /* event kinds, by value (enum omplens_event_kind) */
 
 /* Tracks of a device process; tid = group * TL_SUBLANES + lane + 1. */
 enum tl_group { TL_KERNELS, TL_TRANSFERS, TL_ALLOCS, TL_FINDINGS, TL_GROUPS };
@@ -70,6 +72,11 @@ typedef struct tl_cached_label {
   uint32_t off, len;  /* in tl_proc.text; len 0: free slot */
 } tl_cached_label;
 
+/* A piece of tl_proc.text; len 0: not made yet. */
+typedef struct tl_text_ref {
+  uint32_t off, len;
+} tl_text_ref;
+
 /* What the document says of one finding, prepared once. */
 typedef struct tl_finding {
   const char *category; /* NULL when the document has none */
@@ -112,6 +119,8 @@ typedef struct tl_proc {
   tl_label_entry *labels;  /* from the document, by codeptr */
   size_t nlabels;
   tl_cached_label *label_cache; /* TL_LABEL_SLOTS, open addressing */
+  tl_text_ref *heads;      /* an operation's slice up to its cat, by slot,
+                              group, lane and kind (head_index); NULL: none */
   size_t label_cache_used;
   tl_out text;             /* escaped labels and finding texts */
 } tl_proc;
@@ -306,18 +315,26 @@ static void out_str(tl_out *o, const char *s) {
 
 /* ---- Event framing ----------------------------------------------------- */
 
-static void event_start(tl_writer *w, char ph, uint64_t pid, uint64_t tid) {
-  tl_out *o = &w->out;
-  char head[] = ",\n{\"ph\":\"X\",\"pid\":";
-  head[9] = ph;
-  if (w->first) /* no separator before the first event */
-    out_mem(o, head + 2, sizeof head - 3);
-  else
-    out_lit(o, head);
+/* The separator before every event but the first. */
+static void event_separator(tl_writer *w) {
+  if (!w->first)
+    out_lit(&w->out, ",\n");
   w->first = 0;
+}
+
+/* {"ph":"X","pid":1,"tid":2 */
+static void event_open(tl_out *o, char ph, uint64_t pid, uint64_t tid) {
+  char head[] = "{\"ph\":\"X\",\"pid\":";
+  head[7] = ph;
+  out_lit(o, head);
   out_decimal(o, pid);
   out_lit(o, ",\"tid\":");
   out_decimal(o, tid);
+}
+
+static void event_start(tl_writer *w, char ph, uint64_t pid, uint64_t tid) {
+  event_separator(w);
+  event_open(&w->out, ph, pid, tid);
 }
 
 /* ,"key": with key a literal */
@@ -555,6 +572,9 @@ static int alloc_layout(tl_proc *p) {
   p->ev_lane = malloc(p->nev + 1);
   p->rg_lane = malloc(p->nrg + 1);
   p->rg_order = malloc((p->nrg + 1) * sizeof *p->rg_order);
+  int head_slots = p->nslots < TL_HEAD_SLOTS ? p->nslots : TL_HEAD_SLOTS;
+  p->heads = calloc((size_t)head_slots * TL_GROUPS * TL_SUBLANES * TL_HEAD_KINDS,
+                    sizeof *p->heads); /* NULL: heads made each time */
   if (!p->dev_tracks || !p->thr_tracks || !p->ev_lane || !p->rg_lane || !p->rg_order)
     return OMPLENS_REPORT_ENOMEM;
   if (merge_region_runs(p->rg, p->nrg, p->rg_order))
@@ -881,30 +901,68 @@ static void event_args(tl_out *o, tl_proc *p, size_t i) {
   out_label(o, p, omplens_trace_codeptr(p->trace, e), e->region);
 }
 
-/* A kernel, transfer or allocation; marks[m, end) are its findings. */
-static void event_slice(tl_writer *w, tl_proc *p, size_t i, size_t m, size_t end) {
-  static const char *const group_cats[] = {"kernel", "transfer", "alloc"};
-  tl_out *o = &w->out;
-  const omplens_event *e = &p->ev[i];
+static const char *const group_cats[] = {"kernel", "transfer", "alloc"};
+
+/* An operation's slice up to its cat, when no finding marks it:
+ * {"ph":"X","pid":1,"tid":2,"name":"H2D","cat":"transfer" */
+static void plain_head(tl_out *o, const tl_proc *p, const omplens_event *e, int lane) {
   int group = event_group(e->kind);
-  const tl_finding *cats[TL_MAX_CATS];
-  size_t ncats = mark_categories(p, m, end, cats);
-  event_start(w, 'X', device_pid(p, device_slot(e->device)), tid_of(group, p->ev_lane[i]));
+  event_open(o, 'X', device_pid(p, device_slot(e->device)), tid_of(group, lane));
   out_lit(o, ",\"name\":\"");
   const char *name = event_name(e->kind);
   out_escaped(o, name, strlen(name));
-  if (ncats) {
-    out_lit(o, " (");
-    out_categories(o, cats, ncats, 0);
-    out_byte(o, ')');
-  }
   out_lit(o, "\",\"cat\":\"");
   out_mem(o, group_cats[group], strlen(group_cats[group]));
+  out_byte(o, '"');
+}
+
+/* The same, copied from p->heads: made once per slot, group, lane and
+ * kind (a few dozen in all), where a million operations repeat them. */
+static void out_plain_head(tl_out *o, tl_proc *p, const omplens_event *e, int lane) {
+  int slot = device_slot(e->device);
+  if (!p->heads || slot >= TL_HEAD_SLOTS || e->kind >= TL_HEAD_KINDS) {
+    plain_head(o, p, e, lane);
+    return;
+  }
+  size_t at = (((size_t)slot * TL_GROUPS + (size_t)event_group(e->kind)) * TL_SUBLANES +
+               (size_t)lane) * TL_HEAD_KINDS + e->kind;
+  tl_text_ref *h = &p->heads[at];
+  if (!h->len) {
+    size_t start = p->text.len;
+    plain_head(&p->text, p, e, lane);
+    if (p->text.failed || p->text.len > UINT32_MAX) {
+      p->text.len = start;
+      plain_head(o, p, e, lane);
+      return;
+    }
+    *h = (tl_text_ref){(uint32_t)start, (uint32_t)(p->text.len - start)};
+  }
+  out_mem(o, p->text.buf + h->off, h->len);
+}
+
+/* A kernel, transfer or allocation; marks[m, end) are its findings. */
+static void event_slice(tl_writer *w, tl_proc *p, size_t i, size_t m, size_t end) {
+  tl_out *o = &w->out;
+  const omplens_event *e = &p->ev[i];
+  const tl_finding *cats[TL_MAX_CATS];
+  size_t ncats = mark_categories(p, m, end, cats);
   if (ncats) {
+    int group = event_group(e->kind);
+    event_start(w, 'X', device_pid(p, device_slot(e->device)), tid_of(group, p->ev_lane[i]));
+    out_lit(o, ",\"name\":\"");
+    const char *name = event_name(e->kind);
+    out_escaped(o, name, strlen(name));
+    out_lit(o, " (");
+    out_categories(o, cats, ncats, 0);
+    out_lit(o, ")\",\"cat\":\"");
+    out_mem(o, group_cats[group], strlen(group_cats[group]));
     out_lit(o, ",finding,");
     out_categories(o, cats, ncats, 1);
+    out_byte(o, '"');
+  } else {
+    event_separator(w);
+    out_plain_head(o, p, e, p->ev_lane[i]);
   }
-  out_byte(o, '"');
   slice_times(o, p, e->begin_ns, e->end_ns);
   event_args(o, p, i);
   if (ncats) {
@@ -1046,6 +1104,7 @@ static void proc_free(tl_proc *p) {
   free(p->marks);
   free(p->finding_info);
   free(p->label_cache);
+  free(p->heads);
   free(p->text.buf);
   free(p->ev_lane);
   free(p->rg_lane);
