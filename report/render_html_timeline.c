@@ -35,6 +35,13 @@ typedef struct tl_track {
   tl_item open[TL_KINDS];     /* bucket being filled, per kind */
 } tl_track;
 
+/* A region's codeptr and its directive index (site_of), cached. */
+#define TL_SITE_CACHE 256
+typedef struct tl_site_cache {
+  uint64_t codeptr;
+  int32_t site; /* 0 in a fresh slot: codeptr 0 is never looked up here */
+} tl_site_cache;
+
 /* An event that is an instance of finding `finding` of the document. */
 typedef struct tl_mark {
   uint32_t event;
@@ -52,6 +59,8 @@ typedef struct tl_ctx {
   size_t num_marks;
   uint64_t *sites;      /* codeptr of each directive of the document */
   size_t num_sites;
+  int32_t *event_site;  /* by the events' site: site_of() its codeptr */
+  tl_site_cache site_cache[TL_SITE_CACHE]; /* regions' codeptrs: site_of() */
   size_t num_devices, num_threads;
   tl_track *tracks;     /* threads first, then kernels and data per device */
   uint64_t span, quantum;
@@ -91,6 +100,22 @@ static int32_t site_of(const tl_ctx *c, uint64_t codeptr) {
     if (c->sites[i] == codeptr)
       return (int32_t)i;
   return -1;
+}
+
+/* site_of() an event's codeptr: looked up once per site of the trace. */
+static int32_t event_site(const tl_ctx *c, const omplens_event *e) {
+  return e->site < c->num_event_sites ? c->event_site[e->site] : site_of(c, 0);
+}
+
+/* site_of() a region's codeptr, through a direct-mapped cache (a trace
+ * repeats a few directives over and over). */
+static int32_t region_site(tl_ctx *c, uint64_t codeptr) {
+  if (!codeptr)
+    return site_of(c, 0);
+  tl_site_cache *slot = &c->site_cache[(codeptr * 0x9e3779b97f4a7c15ull) >> 56];
+  if (slot->codeptr != codeptr)
+    *slot = (tl_site_cache){codeptr, site_of(c, codeptr)};
+  return slot->site;
 }
 
 /* ---- Building the items ------------------------------------------------------ */
@@ -156,8 +181,7 @@ static void add_events(tl_ctx *c) {
     int32_t finding = m < c->num_marks && c->marks[m].event == i ? c->marks[m].finding : -1;
     tl_item it = {e->begin_ns, e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns,
                   e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, finding >= 0,
-                  finding, site_of(c, e->site < c->num_event_sites ? c->site_codeptrs[e->site] : 0),
-                  (uint8_t)k};
+                  finding, event_site(c, e), (uint8_t)k};
     track_add(c, t, &it);
   }
 }
@@ -169,7 +193,7 @@ static void add_regions(tl_ctx *c) {
     if (k < 0 || r->thread >= c->num_threads)
       continue;
     tl_item it = {r->begin_ns, r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns, 0, 1, 0, -1,
-                  site_of(c, r->codeptr), (uint8_t)k};
+                  region_site(c, r->codeptr), (uint8_t)k};
     track_add(c, &c->tracks[r->thread], &it);
   }
 }
@@ -242,7 +266,8 @@ static int map_findings(tl_ctx *c, const json_t *findings) {
 static int map_sites(tl_ctx *c, const json_t *directives) {
   c->num_sites = json_array_size(directives);
   c->sites = calloc(c->num_sites + 1, sizeof *c->sites);
-  if (!c->sites)
+  c->event_site = malloc((c->num_event_sites + 1) * sizeof *c->event_site);
+  if (!c->sites || !c->event_site)
     return -1;
   size_t i;
   const json_t *d;
@@ -250,6 +275,8 @@ static int map_sites(tl_ctx *c, const json_t *directives) {
     const char *cp = omplens_render__str(json_object_get(d, "location"), "codeptr");
     c->sites[i] = cp ? strtoull(cp, NULL, 16) : 0;
   }
+  for (i = 0; i < c->num_event_sites; i++)
+    c->event_site[i] = site_of(c, c->site_codeptrs ? c->site_codeptrs[i] : 0);
   return 0;
 }
 
@@ -320,6 +347,7 @@ static void ctx_free(tl_ctx *c) {
   free(c->tracks);
   free(c->marks);
   free(c->sites);
+  free(c->event_site);
 }
 
 int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input *in,
