@@ -27,6 +27,9 @@
 #define TL_MAX_CATS 8         /* categories named on one operation */
 #define TL_HEAD_SLOTS 64      /* device slots whose slice heads are cached */
 #define TL_HEAD_KINDS 16      /* event kinds, by value (enum omplens_event_kind) */
+#define TL_HEAD_THREADS 64    /* host threads whose construct heads are cached */
+#define TL_REGION_KINDS 8     /* construct kinds, by value */
+#define TL_MAPS_SLOTS 1024    /* map lists cached, direct-mapped */
 
 /* Tracks of a device process; tid = group * TL_SUBLANES + lane + 1. */
 enum tl_group { TL_KERNELS, TL_TRANSFERS, TL_ALLOCS, TL_FINDINGS, TL_GROUPS };
@@ -77,6 +80,15 @@ typedef struct tl_text_ref {
   uint32_t off, len;
 } tl_text_ref;
 
+/* A construct's map list as it is written (",\"maps\":\"to a[0:n]\"", or
+ * nothing), by its arguments (the reader keeps one copy of a list that
+ * repeats). */
+typedef struct tl_cached_maps {
+  uint32_t first, num; /* the arguments: omplens_region first_arg, num_args */
+  tl_text_ref text;
+  int made;
+} tl_cached_maps;
+
 /* What the document says of one finding, prepared once. */
 typedef struct tl_finding {
   const char *category; /* NULL when the document has none */
@@ -120,7 +132,9 @@ typedef struct tl_proc {
   size_t nlabels;
   tl_cached_label *label_cache; /* TL_LABEL_SLOTS, open addressing */
   tl_text_ref *heads;      /* an operation's slice up to its cat, by slot,
-                              group, lane and kind (head_index); NULL: none */
+                              group, lane and kind (out_plain_head); NULL: none */
+  tl_text_ref *region_heads; /* a construct's, by thread, lane and kind */
+  tl_cached_maps *maps;    /* TL_MAPS_SLOTS; NULL: made each time */
   size_t label_cache_used;
   tl_out text;             /* escaped labels and finding texts */
 } tl_proc;
@@ -451,6 +465,21 @@ static int cache_text(tl_out *text, const char *s, uint32_t *off, uint32_t *len)
   return 0;
 }
 
+/* Keeps what was made in p->text since start as *ref; returns -1 (and
+ * drops it) when the text could not hold it. */
+static int keep_piece(tl_proc *p, size_t start, tl_text_ref *ref) {
+  if (p->text.failed || p->text.len > UINT32_MAX) {
+    p->text.len = start;
+    return -1;
+  }
+  *ref = (tl_text_ref){(uint32_t)start, (uint32_t)(p->text.len - start)};
+  return 0;
+}
+
+static void out_piece(tl_out *o, const tl_proc *p, const tl_text_ref *ref) {
+  out_mem(o, p->text.buf + ref->off, ref->len);
+}
+
 /* The label of a directive as a JSON string; made once per code address
  * and source string, then copied from the cache. */
 static void out_label(tl_out *o, tl_proc *p, uint64_t codeptr, uint32_t region) {
@@ -575,6 +604,9 @@ static int alloc_layout(tl_proc *p) {
   int head_slots = p->nslots < TL_HEAD_SLOTS ? p->nslots : TL_HEAD_SLOTS;
   p->heads = calloc((size_t)head_slots * TL_GROUPS * TL_SUBLANES * TL_HEAD_KINDS,
                     sizeof *p->heads); /* NULL: heads made each time */
+  p->region_heads = calloc((size_t)TL_HEAD_THREADS * TL_SUBLANES * TL_REGION_KINDS,
+                           sizeof *p->region_heads);
+  p->maps = p->nargs ? calloc(TL_MAPS_SLOTS, sizeof *p->maps) : NULL;
   if (!p->dev_tracks || !p->thr_tracks || !p->ev_lane || !p->rg_lane || !p->rg_order)
     return OMPLENS_REPORT_ENOMEM;
   if (merge_region_runs(p->rg, p->nrg, p->rg_order))
@@ -792,14 +824,63 @@ static void out_maps(tl_out *o, const tl_proc *p, const omplens_region *r) {
     out_byte(o, '"');
 }
 
-static void region_slice(tl_writer *w, tl_proc *p, size_t i) {
-  tl_out *o = &w->out;
-  const omplens_region *r = &p->rg[i];
+/* A construct's slice up to its cat:
+ * {"ph":"X","pid":100000,"tid":1,"name":"target","cat":"region" */
+static void region_head(tl_out *o, const tl_proc *p, const omplens_region *r, int lane) {
   const char *kind = omplens_construct_kind_name(r->kind);
-  event_start(w, 'X', host_pid(p), (uint64_t)r->thread * TL_SUBLANES + p->rg_lane[i] + 1);
+  event_open(o, 'X', host_pid(p), (uint64_t)r->thread * TL_SUBLANES + (uint64_t)lane + 1);
   out_key(o, "name");
   out_str(o, kind ? kind : "construct");
   out_lit(o, ",\"cat\":\"region\"");
+}
+
+/* The same, made once per thread, lane and kind (p->region_heads). */
+static void out_region_head(tl_out *o, tl_proc *p, const omplens_region *r, int lane) {
+  if (!p->region_heads || r->thread >= TL_HEAD_THREADS || r->kind >= TL_REGION_KINDS) {
+    region_head(o, p, r, lane);
+    return;
+  }
+  tl_text_ref *h =
+      &p->region_heads[((size_t)r->thread * TL_SUBLANES + (size_t)lane) * TL_REGION_KINDS + r->kind];
+  if (!h->len) {
+    size_t start = p->text.len;
+    region_head(&p->text, p, r, lane);
+    if (keep_piece(p, start, h)) {
+      region_head(o, p, r, lane);
+      return;
+    }
+  }
+  out_piece(o, p, h);
+}
+
+/* out_maps(), made once per list of arguments (p->maps). */
+static void out_maps_cached(tl_out *o, tl_proc *p, const omplens_region *r) {
+  if (!p->maps || !r->num_args) {
+    out_maps(o, p, r);
+    return;
+  }
+  tl_cached_maps *m =
+      &p->maps[(((uint64_t)r->first_arg << 20 ^ r->num_args) * 0x9e3779b97f4a7c15ull) >> 54];
+  if (!m->made || m->first != r->first_arg || m->num != r->num_args) {
+    size_t start = p->text.len;
+    out_maps(&p->text, p, r);
+    if (keep_piece(p, start, &m->text)) {
+      m->made = 0;
+      out_maps(o, p, r);
+      return;
+    }
+    m->first = r->first_arg;
+    m->num = r->num_args;
+    m->made = 1;
+  }
+  out_piece(o, p, &m->text);
+}
+
+static void region_slice(tl_writer *w, tl_proc *p, size_t i) {
+  tl_out *o = &w->out;
+  const omplens_region *r = &p->rg[i];
+  event_separator(w);
+  out_region_head(o, p, r, p->rg_lane[i]);
   slice_times(o, p, r->begin_ns, r->end_ns);
   out_lit(o, ",\"args\":{\"region\":");
   out_u64(o, i);
@@ -811,7 +892,7 @@ static void region_slice(tl_writer *w, tl_proc *p, size_t i) {
   } else {
     out_lit(o, ",\"device\":\"host\"");
   }
-  out_maps(o, p, r);
+  out_maps_cached(o, p, r);
   if (r->nowait)
     out_lit(o, ",\"nowait\":true");
   if (r->end_ns <= r->begin_ns)
@@ -930,14 +1011,12 @@ static void out_plain_head(tl_out *o, tl_proc *p, const omplens_event *e, int la
   if (!h->len) {
     size_t start = p->text.len;
     plain_head(&p->text, p, e, lane);
-    if (p->text.failed || p->text.len > UINT32_MAX) {
-      p->text.len = start;
+    if (keep_piece(p, start, h)) {
       plain_head(o, p, e, lane);
       return;
     }
-    *h = (tl_text_ref){(uint32_t)start, (uint32_t)(p->text.len - start)};
   }
-  out_mem(o, p->text.buf + h->off, h->len);
+  out_piece(o, p, h);
 }
 
 /* A kernel, transfer or allocation; marks[m, end) are its findings. */
@@ -1105,6 +1184,8 @@ static void proc_free(tl_proc *p) {
   free(p->finding_info);
   free(p->label_cache);
   free(p->heads);
+  free(p->region_heads);
+  free(p->maps);
   free(p->text.buf);
   free(p->ev_lane);
   free(p->rg_lane);
