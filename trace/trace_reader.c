@@ -47,6 +47,9 @@ struct omplens_trace {
   omplens_map_arg *args;
   uint64_t *arg_name_ptrs;   /* resolved into args[].name at the end */
   size_t num_args, cap_args, cap_arg_ptrs;
+  uint32_t *list_slots;      /* SCAN: open addressing over the distinct
+                                argument lists, by region index + 1 */
+  size_t num_lists, cap_list_slots;
   uint64_t *region_loc_ptrs; /* resolved into regions[].source */
   size_t cap_region_ptrs;
   omplens_trace_info info;
@@ -498,6 +501,13 @@ static omplens_event *next_event(decoder *d, omplens_event *scratch, int *why) {
   return d->num_events < d->t->num_events ? &d->t->events[d->slot[d->num_events]] : NULL;
 }
 
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return x;
+}
+
 /* The slot of codeptr in a table of cap slots over sites: the one that
  * holds it, or the empty one it would take. */
 static size_t site_slot(const uint32_t *slots, size_t cap, const uint64_t *sites,
@@ -592,6 +602,71 @@ static int dec_region_ref(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags,
   return REC_OK;
 }
 
+/* The SCAN-time key of a region's argument list: addresses, sizes, types
+ * and the names' program addresses (resolved to text later). */
+static uint64_t hash_raw_list(const omplens_trace *t, const omplens_region *g) {
+  uint64_t h = g->num_args;
+  for (uint32_t i = 0; i < g->num_args; i++) {
+    const omplens_map_arg *a = &t->args[g->first_arg + i];
+    h = mix64(h ^ a->base) ^ mix64(a->begin + a->size) ^ a->type ^ t->arg_name_ptrs[g->first_arg + i];
+  }
+  return mix64(h);
+}
+
+static int same_raw_list(const omplens_trace *t, const omplens_region *a,
+                         const omplens_region *b) {
+  if (a->num_args != b->num_args)
+    return 0;
+  for (uint32_t i = 0; i < a->num_args; i++) {
+    const omplens_map_arg *x = &t->args[a->first_arg + i], *y = &t->args[b->first_arg + i];
+    if (x->base != y->base || x->begin != y->begin || x->size != y->size || x->type != y->type ||
+        t->arg_name_ptrs[a->first_arg + i] != t->arg_name_ptrs[b->first_arg + i])
+      return 0;
+  }
+  return 1;
+}
+
+static size_t list_slot(const omplens_trace *t, const uint32_t *slots, size_t cap,
+                        const omplens_region *g) {
+  size_t j = (size_t)hash_raw_list(t, g) & (cap - 1);
+  while (slots[j] && !same_raw_list(t, &t->regions[slots[j] - 1], g))
+    j = (j + 1) & (cap - 1);
+  return j;
+}
+
+/* SCAN: region index's arguments, the last ones appended, are dropped when
+ * an earlier region has the same list, and the region points at that one.
+ * A loop passes the same arguments on every iteration: without this, every
+ * copy would take 56 bytes an argument until share_arg_lists(), which
+ * still unites lists whose names agree only once resolved. Returns REC_OK
+ * or REC_NOMEM. */
+static int keep_arg_list(omplens_trace *t, size_t index) {
+  omplens_region *g = &t->regions[index];
+  if (!g->num_args || g->first_arg + (size_t)g->num_args != t->num_args)
+    return REC_OK;
+  if (2 * (t->num_lists + 1) > t->cap_list_slots) {
+    size_t cap = t->cap_list_slots ? 2 * t->cap_list_slots : 256;
+    uint32_t *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+      return REC_NOMEM;
+    for (size_t j = 0; j < t->cap_list_slots; j++)
+      if (t->list_slots[j])
+        slots[list_slot(t, slots, cap, &t->regions[t->list_slots[j] - 1])] = t->list_slots[j];
+    free(t->list_slots);
+    t->list_slots = slots;
+    t->cap_list_slots = cap;
+  }
+  size_t j = list_slot(t, t->list_slots, t->cap_list_slots, g);
+  if (t->list_slots[j]) {
+    t->num_args = g->first_arg;
+    g->first_arg = t->regions[t->list_slots[j] - 1].first_arg;
+    return REC_OK;
+  }
+  t->list_slots[j] = (uint32_t)index + 1;
+  t->num_lists++;
+  return REC_OK;
+}
+
 /* SCAN: appends a region, with the entry call waiting for it. */
 static int add_region(omplens_trace *t, thread_ctx *tc, uint64_t ts, uint8_t kb, int16_t dev,
                       uint64_t codeptr) {
@@ -611,7 +686,7 @@ static int add_region(omplens_trace *t, thread_ctx *tc, uint64_t ts, uint8_t kb,
     g->num_args = (uint32_t)(t->num_args - tc->call_first_arg);
   }
   t->num_regions++;
-  return REC_OK;
+  return keep_arg_list(t, t->num_regions - 1);
 }
 
 static int dec_region_begin(decoder *d, rec_ctx *r, thread_ctx *tc) {
@@ -749,13 +824,6 @@ static int dec_device_rec(decoder *d, rec_ctx *r) {
     return REC_BAD;
   note_device(d, dev);
   return REC_OK;
-}
-
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return x;
 }
 
 static int strings_put(omplens_trace *t, uint64_t ptr, char *text) {
@@ -1189,40 +1257,66 @@ static uint64_t hash_arg_list(const omplens_trace *t, const omplens_region *g) {
 /* A directive run again on the same buffers (a loop) passes the same map
  * arguments each time: regions with equal lists (names as interned
  * strings) share the first one, and only distinct lists are kept, in the
- * order first met. Lists are appended as regions are, so moving each kept
- * one down never overwrites a list not yet seen. Left as they are when a
- * table cannot be had. */
+ * order first met. A region's list was appended after the earlier ones
+ * (fresh), or points back at the start of an earlier fresh list
+ * (keep_arg_list), so moving each kept one down never overwrites a list not
+ * yet seen, and moved[] tells where a list that is pointed back at went.
+ * Left as they are when that structure does not hold or memory cannot be
+ * had. */
 static void share_arg_lists(omplens_trace *t) {
   size_t cap = 64, kept = 0, next = 0;
-  for (size_t i = 0; i < t->num_regions; i++) { /* as appended: never back */
+  uint32_t *moved = t->num_args ? malloc(t->num_args * sizeof *moved) : NULL;
+  if (!moved)
+    return;
+  for (size_t i = 0; i < t->num_args; i++)
+    moved[i] = UINT32_MAX; /* not the start of a fresh list */
+  for (size_t i = 0; i < t->num_regions; i++) {
     const omplens_region *g = &t->regions[i];
-    if (g->num_args && (g->first_arg < next || g->num_args > t->num_args - g->first_arg))
+    if (!g->num_args)
+      continue;
+    if (g->num_args > t->num_args - g->first_arg ||
+        (g->first_arg < next && moved[g->first_arg] == UINT32_MAX)) {
+      free(moved);
       return;
-    if (g->num_args)
+    }
+    if (g->first_arg >= next) {
+      moved[g->first_arg] = 0;
       next = g->first_arg + g->num_args;
+    }
   }
   while (cap < 2 * t->num_regions + 2)
     cap *= 2;
-  uint32_t *tab = t->num_args ? calloc(cap, sizeof *tab) : NULL; /* region + 1 */
-  if (!tab)
+  uint32_t *tab = calloc(cap, sizeof *tab); /* region + 1 */
+  if (!tab) {
+    free(moved);
     return;
+  }
+  next = 0;
   for (size_t i = 0; i < t->num_regions; i++) {
     omplens_region *g = &t->regions[i];
     if (!g->num_args)
       continue;
+    if (g->first_arg < next) { /* points back: its list is placed already */
+      g->first_arg = moved[g->first_arg];
+      continue;
+    }
+    size_t fresh = g->first_arg;
+    next = fresh + g->num_args;
     size_t j = (size_t)hash_arg_list(t, g) & (cap - 1);
     while (tab[j] && !same_arg_list(t, &t->regions[tab[j] - 1], g))
       j = (j + 1) & (cap - 1);
     if (tab[j]) {
       g->first_arg = t->regions[tab[j] - 1].first_arg;
-      continue;
+    } else {
+      memmove(&t->args[kept], &t->args[g->first_arg], g->num_args * sizeof *t->args);
+      g->first_arg = (uint32_t)kept;
+      kept += g->num_args;
+      tab[j] = (uint32_t)i + 1;
     }
-    memmove(&t->args[kept], &t->args[g->first_arg], g->num_args * sizeof *t->args);
-    g->first_arg = (uint32_t)kept;
-    kept += g->num_args;
-    tab[j] = (uint32_t)i + 1;
+    moved[fresh] = g->first_arg;
   }
   free(tab);
+  free(moved);
   for (size_t i = 0; i < t->num_regions; i++) /* lists of no argument point at the end */
     if (!t->regions[i].num_args && t->regions[i].first_arg > kept)
       t->regions[i].first_arg = (uint32_t)kept;
@@ -1247,6 +1341,9 @@ static void resolve_regions(omplens_trace *t) {
   omplens_bulk_free(t->arg_name_ptrs);
   t->region_loc_ptrs = NULL;
   t->arg_name_ptrs = NULL;
+  free(t->list_slots);
+  t->list_slots = NULL;
+  t->cap_list_slots = t->num_lists = 0;
   share_arg_lists(t);
 }
 
@@ -1536,6 +1633,7 @@ void omplens_trace_close(omplens_trace *t) {
   omplens_bulk_free(t->args);
   omplens_bulk_free(t->arg_name_ptrs);
   omplens_bulk_free(t->region_loc_ptrs);
+  free(t->list_slots);
   free(t);
 }
 

@@ -794,6 +794,65 @@ static void test_repeated_arg_lists(void **state) {
   expect_free(x);
 }
 
+/* The first pass already points a repeated list back at its first copy;
+ * the lists still end up shared as before: one after the arguments of a
+ * call no construct took moves down, and two whose names are unknown (other
+ * program addresses, no string) are one list once the names are resolved. */
+static void test_arg_lists_pointed_back(void **state) {
+  const char *path = tmp_path("arg_lists_back.trace");
+  omplens_tw w;
+  omplens_tw_stream s = {0};
+  expect *x = expect_new();
+  uint64_t t = START_NS;
+  const char *loc = ";back.c;main;5;1;;", *upd = ";back.c;main;9;1;;";
+  const char *a = ";a[0:n];back.c;5;20;;";
+  open_writer(&w, path, 0);
+  omplens_tw_stream_init(&s, &w, 1);
+  omplens_tw_string(&s, 0x500100, loc);
+  omplens_tw_string(&s, 0x500110, upd);
+  omplens_tw_string(&s, 0x500200, a);
+  uint64_t first_a = 0, first_u = 0;
+  for (int i = 0; i < 6; i++) {
+    x_call(x, &s, 0x500100, loc, 0x402000, 1);
+    x_arg(x, &s, 0x7f0000000000, 0x7f0000000000, 4096, OMPLENS_MAPBIT_TO, 0x500200, a);
+    x_region_begin(x, &s, t += 100, OMPLENS_CONSTRUCT_TARGET, 0, 0, 0x402000);
+    x_region_end(x, &s, t += 50);
+    if (i == 0) { /* a call whose construct never comes */
+      x_call(x, &s, 0x500100, loc, 0x402000, 2);
+      x_arg(x, &s, 0x7f0000300000, 0x7f0000300000, 64, OMPLENS_MAPBIT_FROM, 0, NULL);
+      x_arg(x, &s, 0x7f0000400000, 0x7f0000400000, 64, OMPLENS_MAPBIT_FROM, 0, NULL);
+    }
+    x_call(x, &s, 0x500110, upd, 0x402100, 1);
+    x_arg(x, &s, 0x7f0000100000, 0x7f0000100000, 64, OMPLENS_MAPBIT_FROM, 0x600000 + (i & 1), NULL);
+    x_region_begin(x, &s, t += 100, OMPLENS_CONSTRUCT_UPDATE, 0, 0, 0x402100);
+    x_region_end(x, &s, t += 50);
+  }
+  omplens_tw_stream_finish(&s);
+  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  assert_trace_matches(tr, x);
+  size_t nargs, nrg;
+  const omplens_map_arg *args = omplens_trace_args(tr, &nargs);
+  assert_int_equal(nargs, 2); /* (a) and (the unnamed one): 12 lists written */
+  const omplens_region *rg = omplens_trace_regions(tr, &nrg);
+  assert_int_equal(nrg, 12);
+  for (size_t i = 0; i < nrg; i += 2) {
+    if (!i) {
+      first_a = rg[0].first_arg;
+      first_u = rg[1].first_arg;
+    }
+    assert_int_equal(rg[i].first_arg, first_a);
+    assert_int_equal(rg[i + 1].first_arg, first_u);
+  }
+  assert_int_equal(first_a, 0);
+  assert_int_equal(first_u, 1); /* moved down over the dropped call's two */
+  assert_string_equal(args[first_a].name, a);
+  assert_null(args[first_u].name);
+  omplens_trace_close(tr);
+  expect_free(x);
+}
+
 /* A directive the compiler duplicated calls the runtime from two places,
  * each copy with its own location string of the same text: its regions
  * take the first copy's codeptr. Another text, or no entry call, keeps its
@@ -1384,6 +1443,7 @@ int main(void) {
       cmocka_unit_test(test_no_events),
       cmocka_unit_test(test_concurrent_streams),
       cmocka_unit_test(test_concurrent_streams_split_place),
+      cmocka_unit_test(test_arg_lists_pointed_back),
       cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_repeated_arg_lists),
       cmocka_unit_test(test_directive_copies_merge),
