@@ -19,7 +19,7 @@ int omplens_report__locate(const omplens_report_input *in, size_t proc, uint64_t
 
 /* Number formatting for the writers of large outputs (findings.json,
  * timeline.json), where numbers are most of the text: inline, two digits
- * per division, no printf. Each writes at d and returns the end. */
+ * a step, no printf. Each writes at d and returns the end. */
 
 /* The decimal digits of v (20 bytes at most). */
 static inline char *omplens_report__format_u64(char *d, uint64_t v) {
@@ -27,9 +27,19 @@ static inline char *omplens_report__format_u64(char *d, uint64_t v) {
                               "31323334353637383940414243444546474849505152535455565758596061"
                               "62636465666768697071727374757677787980818283848586878889909192"
                               "939495969798" "99";
-  int n = 1;
-  for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
-    n++;
+  static const uint64_t pow10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+                                     1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+                                     10000000000ull, 100000000000ull, 1000000000000ull,
+                                     10000000000000ull, 100000000000000ull,
+                                     1000000000000000ull, 10000000000000000ull,
+                                     100000000000000000ull, 1000000000000000000ull,
+                                     10000000000000000000ull};
+  /* The digits from the bit length (log10(2) is about 1233 / 4096), which
+   * one comparison settles: no loop over the powers of ten. */
+  int bits = 64 - __builtin_clzll(v | 1);
+  int t10 = (bits * 1233) >> 12;
+  int n = t10 + (v >= pow10[t10]);
+  n += !n; /* 0 has one digit */
   char *end = d + n, *t = end;
   while (v >= 100) {
     t -= 2;
@@ -45,10 +55,17 @@ static inline char *omplens_report__format_u64(char *d, uint64_t v) {
 
 /* "0x1f" with its quotes: lowercase, no leading zeros (20 bytes at most). */
 static inline char *omplens_report__format_hex(char *d, uint64_t v) {
+  static const char hex[] = "0123456789abcdef";
   size_t digits = (size_t)(67 - __builtin_clzll(v | 1)) / 4;
   memcpy(d, "\"0x", 3);
-  for (size_t i = digits; i--; v >>= 4)
-    d[3 + i] = "0123456789abcdef"[v & 15];
+  char *t = d + 3 + digits;
+  for (; t - 2 >= d + 3; v >>= 8) { /* two digits a step */
+    t -= 2;
+    t[0] = hex[(v >> 4) & 15];
+    t[1] = hex[v & 15];
+  }
+  if (t > d + 3)
+    t[-1] = hex[v & 15];
   d[3 + digits] = '"';
   return d + digits + 4;
 }

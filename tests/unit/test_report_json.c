@@ -183,18 +183,41 @@ static void failed_writes(void **state) {
   assert_int_equal(omplens_report_stream_json(NULL, stdout), OMPLENS_REPORT_EINVAL);
 }
 
+static void assert_formats(uint64_t v) {
+  char got[32], want[32];
+  *omplens_report__format_u64(got, v) = 0;
+  snprintf(want, sizeof want, "%" PRIu64, v);
+  assert_string_equal(got, want);
+  *omplens_report__format_hex(got, v) = 0;
+  snprintf(want, sizeof want, "\"0x%" PRIx64 "\"", v);
+  assert_string_equal(got, want);
+}
+
+/* Against printf: where the digit counts change (every power of ten and of
+ * two, and one either side), the limits, and pseudo-random values of every
+ * length. */
 static void number_formatting(void **state) {
   (void)state;
   const uint64_t values[] = {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65535, 4294967295u,
                              1234567890123u, (uint64_t)INT64_MAX, UINT64_MAX - 1, UINT64_MAX};
-  for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
-    char got[32], want[32];
-    *omplens_report__format_u64(got, values[i]) = 0;
-    snprintf(want, sizeof want, "%" PRIu64, values[i]);
-    assert_string_equal(got, want);
-    *omplens_report__format_hex(got, values[i]) = 0;
-    snprintf(want, sizeof want, "\"0x%" PRIx64 "\"", values[i]);
-    assert_string_equal(got, want);
+  for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+    assert_formats(values[i]);
+  for (uint64_t p = 1;; p *= 10) {
+    assert_formats(p - 1);
+    assert_formats(p);
+    assert_formats(p + 1);
+    if (p > UINT64_MAX / 10)
+      break;
+  }
+  for (int b = 0; b < 64; b++) {
+    assert_formats((1ull << b) - 1);
+    assert_formats(1ull << b);
+    assert_formats((1ull << b) + 1);
+  }
+  uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 100000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    assert_formats(x >> (x & 63));
   }
 }
 
