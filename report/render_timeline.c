@@ -480,6 +480,25 @@ static void out_piece(tl_out *o, const tl_proc *p, const tl_text_ref *ref) {
   out_mem(o, p->text.buf + ref->off, ref->len);
 }
 
+/* Text that make() writes for (what, lane), copied from *ref: made into
+ * p->text the first time (ref->len 0). A NULL ref, or text the cache
+ * cannot hold, is made straight into o. */
+typedef void tl_maker(tl_out *o, const tl_proc *p, const void *what, int lane);
+
+static void out_cached(tl_out *o, tl_proc *p, tl_text_ref *ref, tl_maker *make,
+                       const void *what, int lane) {
+  if (ref && !ref->len) {
+    size_t start = p->text.len;
+    make(&p->text, p, what, lane);
+    if (keep_piece(p, start, ref))
+      ref = NULL;
+  }
+  if (ref)
+    out_piece(o, p, ref);
+  else
+    make(o, p, what, lane);
+}
+
 /* The label of a directive as a JSON string; made once per code address
  * and source string, then copied from the cache. */
 static void out_label(tl_out *o, tl_proc *p, uint64_t codeptr, uint32_t region) {
@@ -826,7 +845,8 @@ static void out_maps(tl_out *o, const tl_proc *p, const omplens_region *r) {
 
 /* A construct's slice up to its cat:
  * {"ph":"X","pid":100000,"tid":1,"name":"target","cat":"region" */
-static void region_head(tl_out *o, const tl_proc *p, const omplens_region *r, int lane) {
+static void region_head(tl_out *o, const tl_proc *p, const void *what, int lane) {
+  const omplens_region *r = what;
   const char *kind = omplens_construct_kind_name(r->kind);
   event_open(o, 'X', host_pid(p), (uint64_t)r->thread * TL_SUBLANES + (uint64_t)lane + 1);
   out_key(o, "name");
@@ -836,21 +856,11 @@ static void region_head(tl_out *o, const tl_proc *p, const omplens_region *r, in
 
 /* The same, made once per thread, lane and kind (p->region_heads). */
 static void out_region_head(tl_out *o, tl_proc *p, const omplens_region *r, int lane) {
-  if (!p->region_heads || r->thread >= TL_HEAD_THREADS || r->kind >= TL_REGION_KINDS) {
-    region_head(o, p, r, lane);
-    return;
-  }
-  tl_text_ref *h =
-      &p->region_heads[((size_t)r->thread * TL_SUBLANES + (size_t)lane) * TL_REGION_KINDS + r->kind];
-  if (!h->len) {
-    size_t start = p->text.len;
-    region_head(&p->text, p, r, lane);
-    if (keep_piece(p, start, h)) {
-      region_head(o, p, r, lane);
-      return;
-    }
-  }
-  out_piece(o, p, h);
+  tl_text_ref *h = NULL;
+  if (p->region_heads && r->thread < TL_HEAD_THREADS && r->kind < TL_REGION_KINDS)
+    h = &p->region_heads[((size_t)r->thread * TL_SUBLANES + (size_t)lane) * TL_REGION_KINDS +
+                         r->kind];
+  out_cached(o, p, h, region_head, r, lane);
 }
 
 /* out_maps(), made once per list of arguments (p->maps). */
@@ -986,7 +996,8 @@ static const char *const group_cats[] = {"kernel", "transfer", "alloc"};
 
 /* An operation's slice up to its cat, when no finding marks it:
  * {"ph":"X","pid":1,"tid":2,"name":"H2D","cat":"transfer" */
-static void plain_head(tl_out *o, const tl_proc *p, const omplens_event *e, int lane) {
+static void plain_head(tl_out *o, const tl_proc *p, const void *what, int lane) {
+  const omplens_event *e = what;
   int group = event_group(e->kind);
   event_open(o, 'X', device_pid(p, device_slot(e->device)), tid_of(group, lane));
   out_lit(o, ",\"name\":\"");
@@ -1001,22 +1012,11 @@ static void plain_head(tl_out *o, const tl_proc *p, const omplens_event *e, int 
  * kind (a few dozen in all), where a million operations repeat them. */
 static void out_plain_head(tl_out *o, tl_proc *p, const omplens_event *e, int lane) {
   int slot = device_slot(e->device);
-  if (!p->heads || slot >= TL_HEAD_SLOTS || e->kind >= TL_HEAD_KINDS) {
-    plain_head(o, p, e, lane);
-    return;
-  }
-  size_t at = (((size_t)slot * TL_GROUPS + (size_t)event_group(e->kind)) * TL_SUBLANES +
-               (size_t)lane) * TL_HEAD_KINDS + e->kind;
-  tl_text_ref *h = &p->heads[at];
-  if (!h->len) {
-    size_t start = p->text.len;
-    plain_head(&p->text, p, e, lane);
-    if (keep_piece(p, start, h)) {
-      plain_head(o, p, e, lane);
-      return;
-    }
-  }
-  out_piece(o, p, h);
+  tl_text_ref *h = NULL;
+  if (p->heads && slot < TL_HEAD_SLOTS && e->kind < TL_HEAD_KINDS)
+    h = &p->heads[(((size_t)slot * TL_GROUPS + (size_t)event_group(e->kind)) * TL_SUBLANES +
+                   (size_t)lane) * TL_HEAD_KINDS + e->kind];
+  out_cached(o, p, h, plain_head, e, lane);
 }
 
 /* A kernel, transfer or allocation; marks[m, end) are its findings. */

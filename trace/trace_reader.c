@@ -602,34 +602,40 @@ static int dec_region_ref(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags,
   return REC_OK;
 }
 
-/* The SCAN-time key of a region's argument list: addresses, sizes, types
- * and the names' program addresses (resolved to text later). */
-static uint64_t hash_raw_list(const omplens_trace *t, const omplens_region *g) {
-  uint64_t h = g->num_args;
-  for (uint32_t i = 0; i < g->num_args; i++) {
-    const omplens_map_arg *a = &t->args[g->first_arg + i];
-    h = mix64(h ^ a->base) ^ mix64(a->begin + a->size) ^ a->type ^ t->arg_name_ptrs[g->first_arg + i];
-  }
-  return mix64(h);
+/* What identifies argument i's name: its program address while reading
+ * (SCAN keeps those), the interned text once resolve_regions() has
+ * resolved them (equal text, same pointer). */
+static uint64_t arg_name_key(const omplens_trace *t, size_t i) {
+  return t->arg_name_ptrs ? t->arg_name_ptrs[i] : (uint64_t)(uintptr_t)t->args[i].name;
 }
 
-static int same_raw_list(const omplens_trace *t, const omplens_region *a,
+static int same_arg_list(const omplens_trace *t, const omplens_region *a,
                          const omplens_region *b) {
   if (a->num_args != b->num_args)
     return 0;
   for (uint32_t i = 0; i < a->num_args; i++) {
     const omplens_map_arg *x = &t->args[a->first_arg + i], *y = &t->args[b->first_arg + i];
     if (x->base != y->base || x->begin != y->begin || x->size != y->size || x->type != y->type ||
-        t->arg_name_ptrs[a->first_arg + i] != t->arg_name_ptrs[b->first_arg + i])
+        arg_name_key(t, a->first_arg + i) != arg_name_key(t, b->first_arg + i))
       return 0;
   }
   return 1;
 }
 
+static uint64_t hash_arg_list(const omplens_trace *t, const omplens_region *g) {
+  uint64_t h = g->num_args;
+  for (uint32_t i = 0; i < g->num_args; i++) {
+    const omplens_map_arg *a = &t->args[g->first_arg + i];
+    h = mix64(h ^ a->base) ^ mix64(a->begin + a->size) ^ a->type ^
+        arg_name_key(t, g->first_arg + i);
+  }
+  return mix64(h);
+}
+
 static size_t list_slot(const omplens_trace *t, const uint32_t *slots, size_t cap,
                         const omplens_region *g) {
-  size_t j = (size_t)hash_raw_list(t, g) & (cap - 1);
-  while (slots[j] && !same_raw_list(t, &t->regions[slots[j] - 1], g))
+  size_t j = (size_t)hash_arg_list(t, g) & (cap - 1);
+  while (slots[j] && !same_arg_list(t, &t->regions[slots[j] - 1], g))
     j = (j + 1) & (cap - 1);
   return j;
 }
@@ -1230,28 +1236,6 @@ static int merge_directive_copies(omplens_trace *t) {
   }
   free(tab);
   return 0;
-}
-
-static int same_arg_list(const omplens_trace *t, const omplens_region *a,
-                         const omplens_region *b) {
-  if (a->num_args != b->num_args)
-    return 0;
-  for (uint32_t i = 0; i < a->num_args; i++) {
-    const omplens_map_arg *x = &t->args[a->first_arg + i], *y = &t->args[b->first_arg + i];
-    if (x->base != y->base || x->begin != y->begin || x->size != y->size || x->type != y->type ||
-        x->name != y->name)
-      return 0;
-  }
-  return 1;
-}
-
-static uint64_t hash_arg_list(const omplens_trace *t, const omplens_region *g) {
-  uint64_t h = g->num_args;
-  for (uint32_t i = 0; i < g->num_args; i++) {
-    const omplens_map_arg *a = &t->args[g->first_arg + i];
-    h = mix64(h ^ a->base) ^ mix64(a->begin + a->size) ^ a->type ^ (uint64_t)(uintptr_t)a->name;
-  }
-  return mix64(h);
 }
 
 /* A directive run again on the same buffers (a loop) passes the same map
