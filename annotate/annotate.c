@@ -13,6 +13,7 @@
 typedef struct code_entry {
   uint64_t codeptr;
   uint32_t region; /* a region with this codeptr that has a source, or any */
+  omplens_location *loc; /* omplens_annotate_location's answer, once asked */
 } code_entry;
 
 struct omplens_annotator {
@@ -93,7 +94,7 @@ static int index_regions(omplens_annotator *a) {
         j = code_slot(a->codes, a->cap_codes, r[i].codeptr);
       }
       used++;
-      a->codes[j] = (code_entry){r[i].codeptr, (uint32_t)i};
+      a->codes[j] = (code_entry){r[i].codeptr, (uint32_t)i, NULL};
     } else if (!r[a->codes[j].region].source && r[i].source) {
       a->codes[j].region = (uint32_t)i;
     }
@@ -101,16 +102,22 @@ static int index_regions(omplens_annotator *a) {
   return 0;
 }
 
-static const omplens_region *region_of(const omplens_annotator *a, uint64_t codeptr) {
+/* The entry of a directive's code address, or NULL. */
+static code_entry *code_of(const omplens_annotator *a, uint64_t codeptr) {
   if (!codeptr || !a->cap_codes)
     return NULL;
   size_t j = slot_of(codeptr, a->cap_codes);
   while (a->codes[j].codeptr) {
     if (a->codes[j].codeptr == codeptr)
-      return &omplens_trace_regions(a->trace, NULL)[a->codes[j].region];
+      return &a->codes[j];
     j = (j + 1) & (a->cap_codes - 1);
   }
   return NULL;
+}
+
+static const omplens_region *region_of(const omplens_annotator *a, uint64_t codeptr) {
+  const code_entry *c = code_of(a, codeptr);
+  return c ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
 }
 
 int omplens_annotator_create(const omplens_trace *t, const omplens_annotate_options *opt,
@@ -148,6 +155,8 @@ void omplens_annotator_destroy(omplens_annotator *a) {
   for (size_t i = 0; i < a->num_owned; i++)
     free(a->owned[i]);
   free(a->owned);
+  for (size_t i = 0; i < a->cap_codes; i++)
+    free(a->codes[i].loc);
   free(a->codes);
   free(a);
 }
@@ -341,11 +350,18 @@ int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_lo
   memset(out, 0, sizeof *out);
   if (!a)
     return OMPLENS_ANNOTATE_EINVAL;
-  const omplens_region *r = region_of(a, codeptr);
-  if (r && r->source)
-    from_runtime(a, r->source, out);
-  from_symbolizer(a, codeptr, out);
-  find_directive(a, r, out);
+  code_entry *c = code_of(a, codeptr);
+  if (c && c->loc) { /* a directive's location is asked for once per finding */
+    *out = *c->loc;
+  } else {
+    const omplens_region *r = c ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
+    if (r && r->source)
+      from_runtime(a, r->source, out);
+    from_symbolizer(a, codeptr, out);
+    find_directive(a, r, out);
+    if (c && (c->loc = malloc(sizeof *c->loc)))
+      *c->loc = *out;
+  }
   return out->via == OMPLENS_VIA_NONE ? OMPLENS_ANNOTATE_ENOTFOUND : 0;
 }
 
