@@ -10,6 +10,11 @@
 #include "omplens_directives.h"
 #include "omplens_symbolize.h"
 
+/* The map item and variable named by one of the trace's arguments. */
+typedef struct omplens_arg_var {
+  const char *item, *name; /* NULL: not made yet */
+} omplens_arg_var;
+
 typedef struct code_entry {
   uint64_t codeptr;
   uint32_t region; /* a region with this codeptr that has a source, or any */
@@ -26,6 +31,7 @@ struct omplens_annotator {
   char *compile_commands;    /* option, or NULL */
   char **owned;              /* every string handed out */
   size_t num_owned, cap_owned;
+  omplens_arg_var *arg_vars; /* by omplens_trace_args() index, made on first use */
 };
 
 const char *omplens_annotate_strerror(int err) {
@@ -157,6 +163,7 @@ void omplens_annotator_destroy(omplens_annotator *a) {
   free(a->owned);
   for (size_t i = 0; i < a->cap_codes; i++)
     free(a->codes[i].loc);
+  free(a->arg_vars);
   free(a->codes);
   free(a);
 }
@@ -475,16 +482,32 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
   if (!regions[e->region].num_args) /* no runtime names: guess from the source */
     return guess_variable(a, e, out);
   const omplens_map_arg *arg = match_arg(a->trace, &regions[e->region], e->host_addr, e->bytes);
-  const char *f[1];
-  size_t n[1];
-  if (!arg || split_fields(arg->name, f, n, 1) < 1 || !n[0])
+  if (!arg)
     return OMPLENS_ANNOTATE_ENOTFOUND;
-  size_t skip, len = base_name(f[0], n[0], &skip);
-  out->item = own(a, f[0], n[0]);
-  out->name = len ? own(a, f[0] + skip, len) : out->item;
+  /* A trace keeps each list of arguments once (omplens_trace_args), so
+   * the item and its variable are made once per argument. */
+  size_t nargs;
+  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
+  if (!a->arg_vars && !(a->arg_vars = calloc(nargs, sizeof *a->arg_vars)))
+    return OMPLENS_ANNOTATE_ENOMEM;
+  omplens_arg_var *v = &a->arg_vars[arg - args];
+  if (!v->item) {
+    const char *f[1];
+    size_t n[1];
+    if (split_fields(arg->name, f, n, 1) < 1 || !n[0])
+      return OMPLENS_ANNOTATE_ENOTFOUND;
+    size_t skip, len = base_name(f[0], n[0], &skip);
+    const char *item = own(a, f[0], n[0]);
+    const char *name = len ? own(a, f[0] + skip, len) : item;
+    if (!item || !name)
+      return OMPLENS_ANNOTATE_ENOMEM;
+    *v = (omplens_arg_var){item, name};
+  }
+  out->item = v->item;
+  out->name = v->name;
   out->map_type = arg->type;
   out->certain = 1;
-  return out->item && out->name ? 0 : OMPLENS_ANNOTATE_ENOMEM;
+  return 0;
 }
 
 size_t omplens_annotate_unreferenced(omplens_annotator *a, uint64_t codeptr,
