@@ -14,20 +14,22 @@
 #include "omplens_render.h"
 #include "report_internal.h"
 
-/* Locations of the codeptrs already described: one directive's location is
- * shared by all its findings, so it is built once and referenced. */
-typedef struct location_cache {
-  uint64_t *codeptrs;
+/* Objects already built, by a 64-bit key: one directive's location is
+ * shared by all its findings, one fix by all the findings of its group, so
+ * each is built once and referenced. */
+typedef struct json_cache {
+  uint64_t *keys;
   json_t **values;
   size_t cap, n; /* cap is a power of two, or 0 */
-} location_cache;
+} json_cache;
 
 /* What every part of one process's document needs. */
 typedef struct doc_ctx {
   const omplens_report_input *in;
   size_t proc;
   size_t max_instances; /* listed per finding */
-  location_cache locations;
+  json_cache locations; /* by codeptr */
+  json_cache fixes;     /* by the fix's address */
 } doc_ctx;
 
 static json_t *hex(uint64_t v) {
@@ -120,56 +122,70 @@ static json_t *describe_location(const omplens_report_input *in, size_t proc, ui
   return o;
 }
 
-static size_t slot_of(const location_cache *c, uint64_t codeptr) {
-  size_t i = (size_t)((codeptr * 0x9e3779b97f4a7c15u) >> 20) & (c->cap - 1);
-  while (c->values[i] && c->codeptrs[i] != codeptr)
+static size_t slot_of(const json_cache *c, uint64_t key) {
+  size_t i = (size_t)((key * 0x9e3779b97f4a7c15u) >> 20) & (c->cap - 1);
+  while (c->values[i] && c->keys[i] != key)
     i = (i + 1) & (c->cap - 1);
   return i;
 }
 
-static int cache_grow(location_cache *c) {
-  location_cache bigger = {calloc(c->cap ? c->cap * 2 : 64, sizeof *c->codeptrs),
-                           calloc(c->cap ? c->cap * 2 : 64, sizeof *c->values),
-                           c->cap ? c->cap * 2 : 64, c->n};
-  if (!bigger.codeptrs || !bigger.values) {
-    free(bigger.codeptrs);
+static int cache_grow(json_cache *c) {
+  json_cache bigger = {calloc(c->cap ? c->cap * 2 : 64, sizeof *c->keys),
+                       calloc(c->cap ? c->cap * 2 : 64, sizeof *c->values),
+                       c->cap ? c->cap * 2 : 64, c->n};
+  if (!bigger.keys || !bigger.values) {
+    free(bigger.keys);
     free(bigger.values);
     return -1;
   }
   for (size_t i = 0; i < c->cap; i++)
     if (c->values[i]) {
-      size_t k = slot_of(&bigger, c->codeptrs[i]);
-      bigger.codeptrs[k] = c->codeptrs[i];
+      size_t k = slot_of(&bigger, c->keys[i]);
+      bigger.keys[k] = c->keys[i];
       bigger.values[k] = c->values[i];
     }
-  free(c->codeptrs);
+  free(c->keys);
   free(c->values);
   *c = bigger;
   return 0;
 }
 
-static void cache_free(location_cache *c) {
+static void cache_free(json_cache *c) {
   for (size_t i = 0; i < c->cap; i++)
     json_decref(c->values[i]);
-  free(c->codeptrs);
+  free(c->keys);
   free(c->values);
-  *c = (location_cache){0};
+  *c = (json_cache){0};
+}
+
+/* The object cached for key, or NULL. */
+static json_t *cache_get(const json_cache *c, uint64_t key) {
+  return c->cap ? c->values[slot_of(c, key)] : NULL;
+}
+
+/* Keeps a reference to o (not NULL) for key; without room it is not kept,
+ * which is still correct. Returns o. */
+static json_t *cache_put(json_cache *c, uint64_t key, json_t *o) {
+  if (!o || ((c->n + 1) * 2 > c->cap && cache_grow(c)))
+    return o;
+  size_t k = slot_of(c, key);
+  c->keys[k] = key;
+  c->values[k] = json_incref(o);
+  c->n++;
+  return o;
+}
+
+static void doc_ctx_free(doc_ctx *x) {
+  cache_free(&x->locations);
+  cache_free(&x->fixes);
 }
 
 /* A new reference to the location object of codeptr. */
 static json_t *location(doc_ctx *x, uint64_t codeptr) {
-  location_cache *c = &x->locations;
-  json_t *known = c->cap ? c->values[slot_of(c, codeptr)] : NULL;
+  json_t *known = cache_get(&x->locations, codeptr);
   if (known)
     return json_incref(known);
-  json_t *o = describe_location(x->in, x->proc, codeptr);
-  if (!o || ((c->n + 1) * 2 > c->cap && cache_grow(c)))
-    return o; /* uncached: still correct */
-  size_t k = slot_of(c, codeptr);
-  c->codeptrs[k] = codeptr;
-  c->values[k] = json_incref(o);
-  c->n++;
-  return o;
+  return cache_put(&x->locations, codeptr, describe_location(x->in, x->proc, codeptr));
 }
 
 /* The map item of a finding's operations (they share one buffer). */
@@ -244,7 +260,7 @@ static json_t *instance(const omplens_event *ev, size_t nev, const omplens_insta
 }
 
 /* The suggested change (docs/fixes.md); NULL when there is none. */
-static json_t *fix_object(const omplens_fix *fx) {
+static json_t *make_fix_object(const omplens_fix *fx) {
   if (!fx)
     return NULL;
   json_t *o = json_object();
@@ -264,6 +280,16 @@ static json_t *fix_object(const omplens_fix *fx) {
   json_object_set_new(o, "predicted_savings_ns", num(fx->predicted_savings_ns));
   json_object_set_new(o, "predicted_speedup", json_real(fx->predicted_speedup));
   return o;
+}
+
+/* A new reference to fx's object, shared by the findings of its group. */
+static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
+  if (!fx)
+    return NULL;
+  json_t *known = cache_get(&x->fixes, (uint64_t)(uintptr_t)fx);
+  if (known)
+    return json_incref(known);
+  return cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, make_fix_object(fx));
 }
 
 /* hole: when not NULL, the value of "instances", to be written by the
@@ -300,7 +326,7 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_
     json_object_set_new(o, "instances_omitted", num(f->num_instances - listed));
   const omplens_fix *fx = NULL;
   if (in->procs[proc].fixer && !omplens_fix_for_finding(in->procs[proc].fixer, index, &fx))
-    json_object_set_new(o, "fix", fix_object(fx));
+    json_object_set_new(o, "fix", fix_object(x, fx));
   return o;
 }
 
@@ -391,7 +417,7 @@ static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_
   const omplens_fix *fx = NULL;
   if (in->procs[p].fixer &&
       !omplens_fix_for_unreferenced(in->procs[p].fixer, codeptr, u->name, &fx))
-    json_object_set_new(o, "fix", fix_object(fx));
+    json_object_set_new(o, "fix", fix_object(x, fx));
   return o;
 }
 
@@ -485,9 +511,9 @@ static json_t *document(const omplens_report_input *in, size_t max_findings, siz
   json_t *root = root_head(in);
   json_t *procs = json_array();
   for (size_t p = 0; p < in->num_procs; p++) {
-    doc_ctx x = {in, p, max_instances, {0}};
+    doc_ctx x = {in, p, max_instances, {0}, {0}};
     json_array_append_new(procs, process(&x, max_findings));
-    cache_free(&x.locations);
+    doc_ctx_free(&x);
   }
   json_object_set_new(root, "processes", procs);
   return root;
@@ -662,11 +688,11 @@ int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
   omplens_jout_key(j, 1, "processes", &first);
   omplens_jout_raw(j, in->num_procs ? "[" : "[]", in->num_procs ? 1 : 2);
   for (size_t p = 0; p < in->num_procs && !rc; p++) {
-    doc_ctx x = {in, p, OMPLENS_REPORT_MAX_INSTANCES, {0}};
+    doc_ctx x = {in, p, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}};
     omplens_jout_raw(j, p ? "," : "", p ? 1 : 0);
     omplens_jout_newline(j, 2);
     rc = stream_process(j, &x, 2);
-    cache_free(&x.locations);
+    doc_ctx_free(&x);
   }
   if (in->num_procs) {
     omplens_jout_newline(j, 1);
