@@ -11,9 +11,9 @@
 #include "omplens_symbolize.h"
 
 /* The map item and variable named by one of the trace's arguments. */
-typedef struct omplens_arg_var {
+typedef struct arg_var {
   const char *item, *name; /* NULL: not made yet */
-} omplens_arg_var;
+} arg_var;
 
 typedef struct code_entry {
   uint64_t codeptr;
@@ -31,7 +31,7 @@ struct omplens_annotator {
   char *compile_commands;    /* option, or NULL */
   char **owned;              /* every string handed out */
   size_t num_owned, cap_owned;
-  omplens_arg_var *arg_vars; /* by omplens_trace_args() index, made on first use */
+  arg_var *arg_vars; /* by omplens_trace_args() index, made on first use */
 };
 
 const char *omplens_annotate_strerror(int err) {
@@ -490,7 +490,7 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
   const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
   if (!a->arg_vars && !(a->arg_vars = calloc(nargs, sizeof *a->arg_vars)))
     return OMPLENS_ANNOTATE_ENOMEM;
-  omplens_arg_var *v = &a->arg_vars[arg - args];
+  arg_var *v = &a->arg_vars[arg - args];
   if (!v->item) {
     const char *f[1];
     size_t n[1];
@@ -501,7 +501,7 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
     const char *name = len ? own(a, f[0] + skip, len) : item;
     if (!item || !name)
       return OMPLENS_ANNOTATE_ENOMEM;
-    *v = (omplens_arg_var){item, name};
+    *v = (arg_var){item, name};
   }
   out->item = v->item;
   out->name = v->name;
