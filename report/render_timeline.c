@@ -994,18 +994,33 @@ static void event_args(tl_out *o, tl_proc *p, size_t i) {
 
 static const char *const group_cats[] = {"kernel", "transfer", "alloc"};
 
-/* An operation's slice up to its cat, when no finding marks it:
- * {"ph":"X","pid":1,"tid":2,"name":"H2D","cat":"transfer" */
-static void plain_head(tl_out *o, const tl_proc *p, const void *what, int lane) {
-  const omplens_event *e = what;
+/* An operation's slice up to its cat; the categories of the findings
+ * that mark it (cats[0, ncats)) go into its name and cat:
+ * {"ph":"X","pid":1,"tid":2,"name":"H2D (round-trip)","cat":"transfer,finding,round-trip" */
+static void slice_head(tl_out *o, const tl_proc *p, const omplens_event *e, int lane,
+                       const tl_finding *const *cats, size_t ncats) {
   int group = event_group(e->kind);
   event_open(o, 'X', device_pid(p, device_slot(e->device)), tid_of(group, lane));
   out_lit(o, ",\"name\":\"");
   const char *name = event_name(e->kind);
   out_escaped(o, name, strlen(name));
+  if (ncats) {
+    out_lit(o, " (");
+    out_categories(o, cats, ncats, 0);
+    out_byte(o, ')');
+  }
   out_lit(o, "\",\"cat\":\"");
   out_mem(o, group_cats[group], strlen(group_cats[group]));
+  if (ncats) {
+    out_lit(o, ",finding,");
+    out_categories(o, cats, ncats, 1);
+  }
   out_byte(o, '"');
+}
+
+/* The same when no finding marks the operation (a tl_maker). */
+static void plain_head(tl_out *o, const tl_proc *p, const void *what, int lane) {
+  slice_head(o, p, what, lane, NULL, 0);
 }
 
 /* The same, copied from p->heads: made once per slot, group, lane and
@@ -1025,23 +1040,11 @@ static void event_slice(tl_writer *w, tl_proc *p, size_t i, size_t m, size_t end
   const omplens_event *e = &p->ev[i];
   const tl_finding *cats[TL_MAX_CATS];
   size_t ncats = mark_categories(p, m, end, cats);
-  if (ncats) {
-    int group = event_group(e->kind);
-    event_start(w, 'X', device_pid(p, device_slot(e->device)), tid_of(group, p->ev_lane[i]));
-    out_lit(o, ",\"name\":\"");
-    const char *name = event_name(e->kind);
-    out_escaped(o, name, strlen(name));
-    out_lit(o, " (");
-    out_categories(o, cats, ncats, 0);
-    out_lit(o, ")\",\"cat\":\"");
-    out_mem(o, group_cats[group], strlen(group_cats[group]));
-    out_lit(o, ",finding,");
-    out_categories(o, cats, ncats, 1);
-    out_byte(o, '"');
-  } else {
-    event_separator(w);
+  event_separator(w);
+  if (ncats)
+    slice_head(o, p, e, p->ev_lane[i], cats, ncats);
+  else
     out_plain_head(o, p, e, p->ev_lane[i]);
-  }
   slice_times(o, p, e->begin_ns, e->end_ns);
   event_args(o, p, i);
   if (ncats) {
