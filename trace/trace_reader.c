@@ -632,6 +632,8 @@ static uint64_t hash_arg_list(const omplens_trace *t, const omplens_region *g) {
   return mix64(h);
 }
 
+/* The slot of g's list in a table of cap slots (region index + 1): the one
+ * holding an equal list, or the empty one it would take. */
 static size_t list_slot(const omplens_trace *t, const uint32_t *slots, size_t cap,
                         const omplens_region *g) {
   size_t j = (size_t)hash_arg_list(t, g) & (cap - 1);
@@ -1286,9 +1288,7 @@ static void share_arg_lists(omplens_trace *t) {
     }
     size_t fresh = g->first_arg;
     next = fresh + g->num_args;
-    size_t j = (size_t)hash_arg_list(t, g) & (cap - 1);
-    while (tab[j] && !same_arg_list(t, &t->regions[tab[j] - 1], g))
-      j = (j + 1) & (cap - 1);
+    size_t j = list_slot(t, tab, cap, g);
     if (tab[j]) {
       g->first_arg = t->regions[tab[j] - 1].first_arg;
     } else {
