@@ -358,7 +358,7 @@ int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_lo
   if (!a)
     return OMPLENS_ANNOTATE_EINVAL;
   code_entry *c = code_of(a, codeptr);
-  if (c && c->loc) { /* a directive's location is asked for once per finding */
+  if (c && c->loc) { /* worked out at the first ask: every finding asks again */
     *out = *c->loc;
   } else {
     const omplens_region *r = c ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
