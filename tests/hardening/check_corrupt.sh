@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Damaged input through the CLI: empty, garbage, truncated, newer-version
 # and corrupted traces, and directories without traces. `omplens report`,
-# `omplens dump` and (for a directory) `omplens diff` must either fail with exactly one line on stderr, starting
-# with "omplens: ", and the documented exit code (65 unreadable trace,
-# 66 missing input), or write a report that lists the damage. Never a crash.
+# `omplens dump` and (for a directory) `omplens diff` must either fail with
+# exactly one line on stderr, starting with "omplens: ", and the documented
+# exit code (65 unreadable trace, 66 missing input), or write a report that
+# lists the damage. Never a crash.
 # usage: check_corrupt.sh OMPLENS JSON_GET BINARY WORKDIR
 #   BINARY: an offload program whose complete trace is the material
 set -euo pipefail
@@ -28,8 +29,15 @@ poke() {
 cut_at() { head -c "$2" "$good" >"$work/in/$1.trace" && echo "$work/in/$1.trace"; }
 
 # check_error NAME STATUS WANT_STATUS STDERR: a one-line error with WANT_STATUS
-# omplens diff BEFORE AFTER: one-line error and exit status; when a third
-# argument is given, the error line must match it too.
+check_error() {
+  expect_eq "$1: exit status" "$3" "$2"
+  expect_eq "$1: lines on stderr" 1 "$(wc -l <"$4")"
+  expect_match "$1: error line" "^omplens: " "$4"
+}
+
+# case_diff NAME WANT BEFORE AFTER [PATTERN]: `omplens diff BEFORE AFTER`
+# fails with a one-line error and exit status WANT; with PATTERN, the line
+# must match it too.
 case_diff() {
   local name=$1 want=$2 before=$3 after=$4 out=$work/out/diff-$1 status=0
   cases=$((cases + 1))
@@ -41,12 +49,6 @@ case_diff() {
   fi
   check_error "diff $name" "$status" "$want" "$out.stderr"
   [ -z "${5:-}" ] || expect_match "diff $name: error names the cause" "$5" "$out.stderr"
-}
-
-check_error() {
-  expect_eq "$1: exit status" "$3" "$2"
-  expect_eq "$1: lines on stderr" 1 "$(wc -l <"$4")"
-  expect_match "$1: error line" "^omplens: " "$4"
 }
 
 # case_report NAME WANT INPUT...: `omplens report` on INPUT. WANT is an exit

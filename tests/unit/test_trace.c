@@ -444,6 +444,18 @@ static void assert_trace_matches(const omplens_trace *t, const expect *x) {
   assert_args_match(t, x);
 }
 
+/* Finishes stream s, closes w at end_ns and reads path back, which must
+ * hold what x expects; the caller closes the trace. */
+static omplens_trace *finish_and_read(omplens_tw *w, omplens_tw_stream *s, uint64_t end_ns,
+                                      const char *path, const expect *x) {
+  omplens_tw_stream_finish(s);
+  assert_int_equal(omplens_tw_close(w, end_ns, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  assert_trace_matches(tr, x);
+  return tr;
+}
+
 static int expected_devices(const expect *x) {
   int max = -1;
   for (int th = 0; th < EXPECT_THREADS; th++)
@@ -778,11 +790,7 @@ static void test_repeated_arg_lists(void **state) {
     x_kernel(x, &s, t + 10, t + 20, 0, 1, r);
     x_region_end(x, &s, t += 50);
   }
-  omplens_tw_stream_finish(&s);
-  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
-  assert_trace_matches(tr, x);
+  omplens_trace *tr = finish_and_read(&w, &s, t + 1, path, x);
   size_t nargs, nrg;
   omplens_trace_args(tr, &nargs);
   assert_int_equal(nargs, 3); /* (a, b) and (b): 80 written */
@@ -811,7 +819,6 @@ static void test_arg_lists_pointed_back(void **state) {
   omplens_tw_string(&s, 0x500100, loc);
   omplens_tw_string(&s, 0x500110, upd);
   omplens_tw_string(&s, 0x500200, a);
-  uint64_t first_a = 0, first_u = 0;
   for (int i = 0; i < 6; i++) {
     x_call(x, &s, 0x500100, loc, 0x402000, 1);
     x_arg(x, &s, 0x7f0000000000, 0x7f0000000000, 4096, OMPLENS_MAPBIT_TO, 0x500200, a);
@@ -827,21 +834,14 @@ static void test_arg_lists_pointed_back(void **state) {
     x_region_begin(x, &s, t += 100, OMPLENS_CONSTRUCT_UPDATE, 0, 0, 0x402100);
     x_region_end(x, &s, t += 50);
   }
-  omplens_tw_stream_finish(&s);
-  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
-  assert_trace_matches(tr, x);
+  omplens_trace *tr = finish_and_read(&w, &s, t + 1, path, x);
   size_t nargs, nrg;
   const omplens_map_arg *args = omplens_trace_args(tr, &nargs);
   assert_int_equal(nargs, 2); /* (a) and (the unnamed one): 12 lists written */
   const omplens_region *rg = omplens_trace_regions(tr, &nrg);
   assert_int_equal(nrg, 12);
+  uint32_t first_a = rg[0].first_arg, first_u = rg[1].first_arg;
   for (size_t i = 0; i < nrg; i += 2) {
-    if (!i) {
-      first_a = rg[0].first_arg;
-      first_u = rg[1].first_arg;
-    }
     assert_int_equal(rg[i].first_arg, first_a);
     assert_int_equal(rg[i + 1].first_arg, first_u);
   }
@@ -918,11 +918,7 @@ static void test_deep_nesting(void **state) {
   }
   for (int d = 0; d < DEPTH; d++)
     x_region_end(x, &s, t += 10);
-  omplens_tw_stream_finish(&s);
-  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
-  assert_trace_matches(tr, x);
+  omplens_trace *tr = finish_and_read(&w, &s, t + 1, path, x);
   omplens_trace_close(tr);
   expect_free(x);
 }
