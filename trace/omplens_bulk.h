@@ -8,6 +8,9 @@
  *   writes miss the TLB less;
  * - capacity never written costs no memory, so arrays may be sized by a
  *   bound rather than grown by copying;
+ * - a mapping whose last huge page would be at least 3/4 used is made a
+ *   whole number of huge pages, so that its tail is not faulted in 4 KiB
+ *   at a time;
  * - growing remaps pages instead of copying them;
  * - freeing returns the memory to the system at once, where glibc's heap
  *   would keep a large freed block resident.
