@@ -385,15 +385,18 @@ typedef struct output {
   const char *name;
   const char *file;
   int (*write)(const output_ctx *, FILE *);
+  /* The writer hands the stream whole buffers of its own (64-256 KiB):
+   * stdio's would only split each in two system calls. */
+  int unbuffered;
 } output;
 
 enum output_id { OUT_JSON, OUT_SUMMARY, OUT_SARIF, OUT_TIMELINE, OUT_MARKDOWN, OUT_HTML, OUT_PATCH };
 
 static const output OUTPUTS[] = {
-    [OUT_JSON] = {"json", "findings.json", write_json},
+    [OUT_JSON] = {"json", "findings.json", write_json, 1},
     [OUT_SUMMARY] = {"summary", "summary.txt", write_summary},
     [OUT_SARIF] = {"sarif", "findings.sarif", write_sarif},
-    [OUT_TIMELINE] = {"timeline", "timeline.json", write_timeline},
+    [OUT_TIMELINE] = {"timeline", "timeline.json", write_timeline, 1},
     [OUT_MARKDOWN] = {"markdown", "report.md", write_markdown},
     [OUT_HTML] = {"html", "report.html", write_html},
     [OUT_PATCH] = {"patch", "fixes.patch", write_patch},
@@ -439,6 +442,8 @@ static void run_output(output_job *j) {
   }
   snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
   FILE *f = fopen(tmp, "w");
+  if (f && j->out->unbuffered)
+    setvbuf(f, NULL, _IONBF, 0);
   int rc = f ? j->out->write(j->c, f) : OMPLENS_REPORT_EIO;
   if (f && fclose(f))
     rc = OMPLENS_REPORT_EIO;
