@@ -385,7 +385,7 @@ typedef struct output {
   const char *name;
   const char *file;
   int (*write)(const output_ctx *, FILE *);
-  /* The writer hands the stream whole buffers of its own (64-256 KiB):
+  /* The writer hands the stream whole buffers of its own (256 KiB):
    * stdio's would only split each in two system calls. */
   int unbuffered;
 } output;

@@ -15,7 +15,7 @@
 
 typedef struct omplens_jout {
   FILE *f;
-  char buf[1 << 16];
+  char buf[1 << 18]; /* written out when full: 256 KiB per write call */
   size_t len;
   int failed;
 } omplens_jout;
