@@ -12,7 +12,7 @@
 #   omplens report -q -o TMP TRACE
 # runs RUNS times (environment, default 5; a fresh TMP each time) under
 # /usr/bin/time -v (Debian package `time`) inside bench/walltime, and the
-# script prints every run's wall time, then events per second (events /
+# script prints every run's wall and CPU time, then events per second (events /
 # median wall time of the whole process) and the largest peak RSS in bytes
 # per event. The median, because a shared VM's speed drifts between runs.
 # Targets: >= 2M events/s, <= 100 bytes per event. bench/analysis_stages
@@ -74,17 +74,21 @@ report_one() {
   events=$(awk '/^events/ { print $2; exit }' "$work/gen.txt")
   trace_bytes=$(stat -c %s "$trace")
   echo "  omplens report -q -o TMP TRACE   (trace: $trace_bytes bytes; $RUNS runs)"
-  local times ns status=0 walls=() rss_kb=0 kb
+  local times ns status=0 walls=() cpus=() rss_kb=0 kb
   for ((run = 0; run < RUNS && status == 0; run++)); do
     rm -rf "$work/out" && mkdir "$work/out"
     times=$("$walltime" /usr/bin/time -v -o "$work/time.txt" "$omplens" report -q -o "$work/out" "$trace") ||
       status=$?
     walls+=("${times%% *}")
+    cpus+=("${times##* }")
     kb=$(time_field 'Maximum resident set size (kbytes)')
     [ "$status" != 0 ] || [ "$kb" -le "$rss_kb" ] || rss_kb=$kb
   done
   ns=$(printf '%s\n' "${walls[@]}" | sort -n | awk '{ w[NR] = $1 } END { print w[int((NR + 1) / 2)] }')
   echo "  wall times (s): $(printf '%s\n' "${walls[@]}" | awk '{ printf "%.3f ", $1 / 1e9 }')"
+  # User + system time of all threads: how much of the wall time the two
+  # CPUs were busy.
+  echo "  CPU times (s):  $(printf '%s\n' "${cpus[@]}" | awk '{ printf "%.3f ", $1 / 1e9 }')"
   if [ "$status" != 0 ]; then
     echo "  omplens report FAILED with status $status:"
     "$omplens" report -q -o "$work/out" "$trace" 2>&1 | sed 's/^/    /' || true
