@@ -112,13 +112,16 @@ static const char *own_text(omplens_fixer *fx, char *s) {
   return owned;
 }
 
+/* Formatted texts are kept once each: a reason repeats for every finding
+ * of its directive (8,859 copies of "the directive has no source line
+ * ..." at 1M events, 0.8 MB; 5.9 MB in the stress mix). */
 const char *omplens_fix__ownf(omplens_fixer *fx, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char *s = NULL;
   int n = vasprintf(&s, fmt, ap);
   va_end(ap);
-  return n < 0 ? NULL : omplens_fix__own(fx, s);
+  return n < 0 ? NULL : own_text(fx, s);
 }
 
 /* ---- lifetime ---- */

@@ -415,7 +415,8 @@ struct omplens_fixer {
   size_t num_texts, cap_texts;
 };
 
-/* Strings the fixer owns (NULL on ENOMEM). */
+/* Strings the fixer owns (NULL on ENOMEM); ownf's equal texts share one
+ * copy. */
 const char *omplens_fix__own(omplens_fixer *fx, char *s);
 const char *omplens_fix__ownf(omplens_fixer *fx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
