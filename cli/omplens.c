@@ -819,7 +819,7 @@ int main(int argc, char **argv) {
    * from the start. A report makes and frees many blocks of 128 KiB to a
    * few MiB (growing tables, the renderers' buffers and lanes); mapped
    * apart, each would be unmapped when freed and its pages faulted in
-   * again when the next block takes its place. 6% less time at 1M events
+   * again when the next block takes its place. 5% less time at 1M events
    * here, with the same peak RSS (docs/performance.md). */
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 64 << 20);

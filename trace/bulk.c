@@ -28,11 +28,13 @@ typedef struct header {
   char pad[64 - 2 * sizeof(size_t)];
 } header;
 
-/* n * size, with n == 0 counted as 1; 0 on overflow. */
+/* n * size, with n == 0 counted as 1; 0 on overflow. The bound leaves
+ * room for what a mapping adds: the header, the page and huge-page
+ * rounding (mapping_length, remap) and map_aligned's extra huge page. */
 static size_t bytes_of(size_t n, size_t size) {
   if (n == 0)
     n = 1;
-  if (size == 0 || n > (SIZE_MAX - HUGE_PAGE - sizeof(header)) / size)
+  if (size == 0 || n > (SIZE_MAX - 3 * HUGE_PAGE - sizeof(header)) / size)
     return 0;
   return n * size;
 }

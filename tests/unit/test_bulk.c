@@ -79,6 +79,12 @@ static void test_overflow_is_refused(void **state) {
   assert_null(omplens_bulk_alloc(SIZE_MAX / 2, 4));
   assert_null(omplens_bulk_zalloc(SIZE_MAX, 2));
   assert_null(omplens_bulk_alloc(4, 0));
+  /* Sizes that pass the product check must not wrap when the mapping adds
+   * its header and rounds up to huge pages: no system maps them. */
+  for (size_t slack = 0; slack < ((size_t)8 << 20); slack += (size_t)1 << 18) {
+    assert_null(omplens_bulk_alloc(1, SIZE_MAX - slack));
+    assert_null(omplens_bulk_zalloc(SIZE_MAX / 4096 - slack / 4096, 4096));
+  }
   uint32_t *a = omplens_bulk_alloc(10, sizeof *a);
   assert_non_null(a);
   fill(a, 10, 3);
