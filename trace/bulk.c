@@ -6,18 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "asan.h"
 #include "omplens_bulk.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define BULK_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BULK_SANITIZED 1
-#endif
-#endif
-#ifndef BULK_SANITIZED
-#define BULK_SANITIZED 0
-#endif
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
@@ -45,7 +35,7 @@ static size_t page_round(size_t n) {
 }
 
 static int wants_mapping(size_t bytes) {
-  return !BULK_SANITIZED && bytes >= OMPLENS_BULK_MAPPED;
+  return !OMPLENS_ASAN && bytes >= OMPLENS_BULK_MAPPED;
 }
 
 /* A mapping that starts on a huge-page boundary, so that all of it can be

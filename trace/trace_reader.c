@@ -2,6 +2,7 @@
  * Input is untrusted: every length is checked, allocations are bounded by the
  * input size, and damage after a readable header is skipped and described
  * instead of failing the whole read. */
+#include "asan.h"
 #include "omplens_bulk.h"
 #include "omplens_trace.h"
 #include "trace_format.h"
@@ -18,19 +19,10 @@
 
 /* Streamed stores (store_event) where the target has them, except under
  * AddressSanitizer, which checks plain stores only. */
-#if defined(__SANITIZE_ADDRESS__)
-#define READER_STREAM 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define READER_STREAM 0
-#endif
-#endif
-#ifndef READER_STREAM
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !OMPLENS_ASAN
 #define READER_STREAM 1
 #else
 #define READER_STREAM 0
-#endif
 #endif
 #if READER_STREAM
 #include <emmintrin.h>
