@@ -85,8 +85,7 @@ typedef struct tl_text_ref {
  * repeats). */
 typedef struct tl_cached_maps {
   uint32_t first, num; /* the arguments: omplens_region first_arg, num_args */
-  tl_text_ref text;
-  int made;
+  tl_text_ref text;    /* len 0: not made for them (yet) */
 } tl_cached_maps;
 
 /* What the document says of one finding, prepared once. */
@@ -863,27 +862,22 @@ static void out_region_head(tl_out *o, tl_proc *p, const omplens_region *r, int 
   out_cached(o, p, h, region_head, r, lane);
 }
 
-/* out_maps(), made once per list of arguments (p->maps). */
+/* out_maps() as a tl_maker. */
+static void maps_text(tl_out *o, const tl_proc *p, const void *what, int lane) {
+  (void)lane;
+  out_maps(o, p, what);
+}
+
+/* out_maps(), made once per list of arguments (p->maps): a slot taken by
+ * another list is made afresh for this one. */
 static void out_maps_cached(tl_out *o, tl_proc *p, const omplens_region *r) {
-  if (!p->maps || !r->num_args) {
-    out_maps(o, p, r);
-    return;
+  tl_cached_maps *m = NULL;
+  if (p->maps && r->num_args) {
+    m = &p->maps[(((uint64_t)r->first_arg << 20 ^ r->num_args) * 0x9e3779b97f4a7c15ull) >> 54];
+    if (m->first != r->first_arg || m->num != r->num_args)
+      *m = (tl_cached_maps){r->first_arg, r->num_args, {0, 0}};
   }
-  tl_cached_maps *m =
-      &p->maps[(((uint64_t)r->first_arg << 20 ^ r->num_args) * 0x9e3779b97f4a7c15ull) >> 54];
-  if (!m->made || m->first != r->first_arg || m->num != r->num_args) {
-    size_t start = p->text.len;
-    out_maps(&p->text, p, r);
-    if (keep_piece(p, start, &m->text)) {
-      m->made = 0;
-      out_maps(o, p, r);
-      return;
-    }
-    m->first = r->first_arg;
-    m->num = r->num_args;
-    m->made = 1;
-  }
-  out_piece(o, p, &m->text);
+  out_cached(o, p, m ? &m->text : NULL, maps_text, r, 0);
 }
 
 static void region_slice(tl_writer *w, tl_proc *p, size_t i) {
