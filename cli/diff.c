@@ -43,6 +43,11 @@ enum diff_exit {
 
 enum { BEFORE = 0, AFTER = 1 };
 
+/* Version of the --json document. 2: findings use the categories of
+ * findings.json version 2, and each run says which version its findings
+ * follow (findings_schema_version). */
+#define DIFF_SCHEMA_VERSION 2
+
 /* How a finding fared. */
 enum diff_status { STATUS_GONE, STATUS_NEW, STATUS_UNCHANGED, STATUS_MERGED };
 static const char *const status_names[] = {"gone", "new", "unchanged", "merged"};
@@ -127,6 +132,7 @@ typedef struct diff_run {
   diff_process *procs;
   size_t num_procs, cap_procs;
   json_t *document;    /* findings.json, when read instead of traces */
+  int findings_version; /* findings.json schema whose categories its findings follow */
   diff_totals totals;
 } diff_run;
 
@@ -466,6 +472,7 @@ static int load_findings_json(diff_run *r, const char *path) {
     diff_error("%s is not an omplens findings.json this version can read", path);
     return DIFF_DATAERR;
   }
+  r->findings_version = (int)version;
   return 0;
 }
 
@@ -757,7 +764,7 @@ static void print_entry(const diff_entry *e, FILE *out) {
   char where[PATH_MAX + 32], what[256], dev[32];
   format_directive(it, where, sizeof where);
   format_buffer(it, what, sizeof what);
-  fprintf(out, "  %-10s %-19s %-9s %s  %s  %" PRIu64 " -> %" PRIu64, status_names[e->status],
+  fprintf(out, "  %-10s %-23s %-9s %s  %s  %" PRIu64 " -> %" PRIu64, status_names[e->status],
           omplens_category_name(it->category), device_name(it->device, dev), where, what,
           e->count[BEFORE], e->count[AFTER]);
   if (e->item[BEFORE] && e->item[AFTER] && e->item[BEFORE]->file &&
@@ -868,10 +875,21 @@ static void print_source(const diff_run *r, const char *name, FILE *out) {
             r->num_procs == 1 ? "" : "s");
 }
 
+/* Version 1 counted resets and later unchanged returns as duplicates or
+ * round trips: such findings may show as gone on one side and new on the other. */
+static void print_version_note(const diff_result *d, FILE *out) {
+  int before = d->runs[BEFORE].findings_version, after = d->runs[AFTER].findings_version;
+  if (before != after)
+    fprintf(out, "  note: the findings of before follow findings.json version %d, those of after "
+                 "version %d;\n        categories changed between them (docs/findings-schema.md)\n",
+            before, after);
+}
+
 static int print_text(const diff_result *d, FILE *out) {
   fputs("omplens diff\n", out);
   print_source(&d->runs[BEFORE], "before:", out);
   print_source(&d->runs[AFTER], "after:", out);
+  print_version_note(d, out);
   fputc('\n', out);
   int rc = print_findings(d, out);
   print_measures(d, out);
@@ -906,6 +924,7 @@ static json_t *run_json(const diff_run *r) {
   json_object_set_new(o, "input", text(r->input));
   json_object_set_new(o, "source", text(r->source));
   json_object_set_new(o, "traces", num(r->num_procs));
+  json_object_set_new(o, "findings_schema_version", json_integer(r->findings_version));
   json_object_set_new(o, "run_ns", num(t->run_ns));
   json_object_set_new(o, "transfers", num(t->transfers));
   json_object_set_new(o, "transfer_bytes", num(t->transfer_bytes));
@@ -993,7 +1012,7 @@ static json_t *whatif_json(const diff_result *d) {
 static json_t *diff_json(const diff_result *d) {
   json_t *root = json_object();
   json_object_set_new(root, "schema", json_string("omplens-diff"));
-  json_object_set_new(root, "schema_version", json_integer(1));
+  json_object_set_new(root, "schema_version", json_integer(DIFF_SCHEMA_VERSION));
   json_object_set_new(root, "omplens_version", json_string(OMPLENS_VERSION));
   json_object_set_new(root, "before", run_json(&d->runs[BEFORE]));
   json_object_set_new(root, "after", run_json(&d->runs[AFTER]));
@@ -1083,6 +1102,9 @@ int omplens_cmd_diff(int argc, char **argv) {
   diff_result d = {0};
   d.runs[BEFORE].input = argv[first];
   d.runs[AFTER].input = argv[first + 1];
+  /* Runs analysed from their traces follow this version; a findings.json its own. */
+  for (int run = BEFORE; run <= AFTER; run++)
+    d.runs[run].findings_version = OMPLENS_FINDINGS_SCHEMA_VERSION;
   int rc = load_input(&d.runs[BEFORE]);
   if (!rc)
     rc = load_input(&d.runs[AFTER]);

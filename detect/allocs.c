@@ -60,19 +60,15 @@ static int first_of_buffer(omplens_detect__ctx *c, uint32_t i,
 }
 
 /* An allocation without a host buffer (omp_target_alloc) cannot repeat a
- * mapping, so host_addr 0 is left out of repeated allocations. A repeated
- * allocation is known at once; its delete's duration is added to the
- * instance's removal when the delete comes. */
+ * mapping, so host_addr 0 is left out of repeated allocations. Whether a
+ * repeated one is wasted as repeated or as unused is known once its
+ * lifetime ends: both are emitted after the scan. */
 static int repeat_of_buffer(omplens_detect__ctx *c, uint32_t ord) {
-  uint32_t i = c->alloc_event[ord], first;
+  uint32_t i = c->alloc_event[ord];
+  c->alloc_first[ord] = OMPLENS_DETECT__NONE;
   if (c->ev[i].host_addr == 0)
     return 0;
-  int rc = first_of_buffer(c, i, &first);
-  if (rc < 0 || first == OMPLENS_DETECT__NONE)
-    return rc;
-  omplens_detect__set_bit(c->repeated_allocs, ord);
-  return omplens_detect__emit(c, OMPLENS_CAT_REPEATED_ALLOC, i, first,
-                              omplens_detect__dur(&c->ev[i]));
+  return first_of_buffer(c, i, &c->alloc_first[ord]);
 }
 
 int omplens_detect__on_alloc(omplens_detect__ctx *c, uint32_t i) {
@@ -111,11 +107,7 @@ int omplens_detect__on_delete(omplens_detect__ctx *c, uint32_t i) {
   omplens_detect__map_remove(live, at);
   c->alloc_delete[ord] = i;
   judge_use(c, ord, e->end_ns);
-  if (!omplens_detect__bit(c->repeated_allocs, ord))
-    return 0;
-  return omplens_detect__add_removal(c, OMPLENS_CAT_REPEATED_ALLOC,
-                                     c->alloc_event[ord],
-                                     omplens_detect__dur(e));
+  return 0;
 }
 
 static int collect_leftovers(omplens_detect__ctx *c) {
@@ -138,23 +130,29 @@ static int collect_leftovers(omplens_detect__ctx *c) {
   return 0;
 }
 
-/* Fixing an unused allocation removes it and its delete. */
-static int emit_unused(omplens_detect__ctx *c, uint32_t ord) {
+/* Fixing a repeated or an unused allocation removes it and its delete.
+ * Unused comes first: what no kernel needs is removed, not hoisted. */
+static int emit_allocation(omplens_detect__ctx *c, uint32_t ord) {
   uint32_t i = c->alloc_event[ord], d = c->alloc_delete[ord];
+  int unused = omplens_detect__bit(c->unused_allocs, ord);
+  if (!unused && c->alloc_first[ord] == OMPLENS_DETECT__NONE)
+    return 0;
   uint64_t removal = omplens_detect__dur(&c->ev[i]);
   if (d != OMPLENS_DETECT__NONE)
     removal += omplens_detect__dur(&c->ev[d]);
-  return omplens_detect__emit(c, OMPLENS_CAT_UNUSED_ALLOC, i,
-                              OMPLENS_DETECT__NONE, removal);
+  if (unused)
+    return omplens_detect__emit(c, OMPLENS_CAT_UNUSED_ALLOC, i,
+                                OMPLENS_DETECT__NONE, removal);
+  return omplens_detect__emit(c, OMPLENS_CAT_REPEATED_ALLOC, i,
+                              c->alloc_first[ord], removal);
 }
 
 /* After the scan: the allocations never deleted are leftovers, and their
- * use is judged up to the end of time; then the unused ones, in time
+ * use is judged up to the end of time; then the wasted ones, in time
  * order. */
 int omplens_detect__allocations(omplens_detect__ctx *c) {
   int rc = collect_leftovers(c);
   for (uint32_t ord = 0; ord < c->num_allocs && rc == 0; ord++)
-    if (omplens_detect__bit(c->unused_allocs, ord))
-      rc = emit_unused(c, ord);
+    rc = emit_allocation(c, ord);
   return rc;
 }

@@ -12,6 +12,8 @@ static const char *const category_names[OMPLENS_CAT_COUNT] = {
     [OMPLENS_CAT_DUPLICATE_SAME_BUFFER] = "duplicate-transfer",
     [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] = "duplicate-content",
     [OMPLENS_CAT_ROUND_TRIP] = "round-trip",
+    [OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER] = "round-trip-other-buffer",
+    [OMPLENS_CAT_REINIT] = "reinitialization",
     [OMPLENS_CAT_REPEATED_ALLOC] = "repeated-alloc",
     [OMPLENS_CAT_UNUSED_ALLOC] = "unused-alloc",
     [OMPLENS_CAT_UNUSED_TRANSFER] = "unused-transfer",
@@ -21,6 +23,8 @@ static const char *const category_titles[OMPLENS_CAT_COUNT] = {
     [OMPLENS_CAT_DUPLICATE_SAME_BUFFER] = "Duplicate transfer",
     [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] = "Duplicate content",
     [OMPLENS_CAT_ROUND_TRIP] = "Round trip",
+    [OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER] = "Round trip through another buffer",
+    [OMPLENS_CAT_REINIT] = "Re-initialization",
     [OMPLENS_CAT_REPEATED_ALLOC] = "Repeated allocation",
     [OMPLENS_CAT_UNUSED_ALLOC] = "Unused allocation",
     [OMPLENS_CAT_UNUSED_TRANSFER] = "Unused transfer",
@@ -61,7 +65,7 @@ void omplens_detect__ctx_free(omplens_detect__ctx *c) {
   omplens_detect__kernels_free(&c->kernels);
   omplens_detect__free(c->alloc_event);
   omplens_detect__free(c->alloc_delete);
-  omplens_detect__free(c->repeated_allocs);
+  omplens_detect__free(c->alloc_first);
   omplens_detect__free(c->unused_allocs);
   omplens_detect__scan_free(&c->scan);
   omplens_detect__free(c->unused);
@@ -91,6 +95,10 @@ static void add_program_event(omplens_program_total *p,
   } else if (e->kind == OMPLENS_EV_ALLOC) {
     p->alloc_ns += ns;
     p->num_allocs++;
+  } else if (e->kind == OMPLENS_EV_DELETE) {
+    p->alloc_ns += ns; /* what fixing an allocation saves includes it */
+    p->free_ns += ns;
+    p->num_frees++;
   } else if (e->kind == OMPLENS_EV_KERNEL) {
     p->kernel_ns += ns;
     p->num_kernels++;
@@ -302,11 +310,11 @@ static int prepare_scan(omplens_detect__ctx *c) {
   c->alloc_event = omplens_detect__array(c->max_allocs, sizeof *c->alloc_event);
   c->alloc_delete =
       omplens_detect__array(c->max_allocs, sizeof *c->alloc_delete);
-  c->repeated_allocs = omplens_detect__bitmap(c->max_allocs);
+  c->alloc_first = omplens_detect__array(c->max_allocs, sizeof *c->alloc_first);
   c->unused_allocs = omplens_detect__bitmap(c->max_allocs);
   c->unused = omplens_detect__bitmap(c->n);
   c->removed = omplens_detect__bitmap(c->n);
-  if (!c->alloc_event || !c->alloc_delete || !c->repeated_allocs ||
+  if (!c->alloc_event || !c->alloc_delete || !c->alloc_first ||
       !c->unused_allocs || !c->unused || !c->removed)
     return OMPLENS_DETECT_ENOMEM;
   return 0;
@@ -357,6 +365,7 @@ static int scan_event(omplens_detect__ctx *c, uint32_t i, unsigned lanes) {
  * c->scan and go when it ends. */
 static int scan(omplens_detect__ctx *c, unsigned lanes) {
   int rc = 0;
+  c->scan.free_content = OMPLENS_DETECT__NONE;
   for (uint32_t i = 0; i < c->n && rc == 0; i++) {
     if ((lanes & LANE_CONTENT) && c->n - i > OMPLENS_DETECT__LOOK_AHEAD)
       omplens_detect__look_ahead(c, i + OMPLENS_DETECT__LOOK_AHEAD);
@@ -396,7 +405,9 @@ static int split_wanted(const omplens_detect__ctx *c) {
 static int start_content_lane(omplens_detect__ctx *c, content_lane *l,
                               pthread_t *thread) {
   *l = (content_lane){.c = {.ev = c->ev, .n = c->n, .sites = c->sites,
-                            .num_sites = c->num_sites},
+                            .num_sites = c->num_sites, .regions = c->regions,
+                            .num_regions = c->num_regions, .args = c->args,
+                            .num_args = c->num_args},
                       .main = c};
   l->c.removed = omplens_detect__bitmap(c->n);
   if (!l->c.removed)
@@ -431,6 +442,8 @@ static int detect(omplens_detect__ctx *c) {
     omplens_detect__ctx_free(&lane.c);
   }
   if (rc == 0)
+    rc = omplens_detect__flush(c); /* removals known before unused ones */
+  if (rc == 0)
     rc = omplens_detect__unused_transfers(c);
   if (rc == 0)
     rc = omplens_detect__flush(c);
@@ -442,12 +455,12 @@ static void drop_detector_state(omplens_detect__ctx *c) {
   omplens_detect__kernels_free(&c->kernels);
   omplens_detect__free(c->alloc_event);
   omplens_detect__free(c->alloc_delete);
-  omplens_detect__free(c->repeated_allocs);
+  omplens_detect__free(c->alloc_first);
   omplens_detect__free(c->unused_allocs);
   omplens_detect__free(c->unused);
   omplens_detect__free(c->removed);
-  c->alloc_event = c->alloc_delete = NULL;
-  c->repeated_allocs = c->unused_allocs = c->unused = c->removed = NULL;
+  c->alloc_event = c->alloc_delete = c->alloc_first = NULL;
+  c->unused_allocs = c->unused = c->removed = NULL;
 }
 
 static int run_passes(omplens_detect__ctx *c, omplens_analysis *a) {
@@ -456,6 +469,16 @@ static int run_passes(omplens_detect__ctx *c, omplens_analysis *a) {
   if (rc == 0)
     rc = omplens_detect__finish(c, a);
   return rc;
+}
+
+static void context_params(omplens_detect__ctx *c,
+                           const omplens_detect_params *p) {
+  c->sites = p->sites;
+  c->num_sites = p->num_sites;
+  c->regions = p->regions;
+  c->num_regions = p->regions ? p->num_regions : 0;
+  c->args = p->args;
+  c->num_args = p->args ? p->num_args : 0;
 }
 
 int omplens_detect_run(const omplens_event *events, size_t num_events,
@@ -467,9 +490,9 @@ int omplens_detect_run(const omplens_event *events, size_t num_events,
   /* Event indices are 32-bit and UINT32_MAX means "none". */
   if ((!events && num_events) || num_events >= UINT32_MAX)
     return OMPLENS_DETECT_EINVAL;
-  omplens_detect__ctx c = {.ev = events, .n = (uint32_t)num_events,
-                           .sites = params ? params->sites : NULL,
-                           .num_sites = params ? params->num_sites : 0};
+  omplens_detect__ctx c = {.ev = events, .n = (uint32_t)num_events};
+  if (params)
+    context_params(&c, params);
   omplens_analysis *a = NULL;
   int rc = survey(&c, params);
   if (rc == 0) {
@@ -493,8 +516,10 @@ int omplens_detect_trace(const omplens_trace *t, omplens_analysis **out) {
   }
   size_t n;
   const omplens_event *ev = omplens_trace_events(t, &n);
-  omplens_detect_params params = {omplens_trace_get_info(t)->duration_ns, NULL, 0};
+  omplens_detect_params params = {.run_ns = omplens_trace_get_info(t)->duration_ns};
   params.sites = omplens_trace_sites(t, &params.num_sites);
+  params.regions = omplens_trace_regions(t, &params.num_regions);
+  params.args = omplens_trace_args(t, &params.num_args);
   return omplens_detect_run(ev, n, &params, out);
 }
 

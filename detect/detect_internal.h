@@ -77,24 +77,36 @@ typedef struct omplens_detect__buffer {
   int16_t device;
 } omplens_detect__buffer;
 
-/* A buffer stream of the round-trip detector (transfers.c). */
-typedef struct omplens_detect__stream {
+/* A receiver's view of one host buffer (transfers.c): the content the
+ * trace last showed in it. */
+typedef struct omplens_detect__copy {
   uint64_t host_addr, bytes;
-  uint64_t last_hash, opposite_hash; /* content of last and opposite    */
-  uint32_t last;     /* latest transfer on the buffer                    */
-  uint32_t opposite; /* latest transfer in the other direction, or NONE  */
-  int16_t device;
-  uint8_t last_kind;
-  uint8_t flags;     /* which contents are known; clean                  */
-} omplens_detect__stream;
+  uint32_t content; /* index into contents, or NONE: unknown            */
+  uint32_t since;   /* the transfer since which it holds content        */
+  int16_t side;     /* device, or OMPLENS_HOST                          */
+} omplens_detect__copy;
+
+/* One content as one side holds it (transfers.c), while a copy does. */
+typedef struct omplens_detect__content {
+  uint64_t hash, bytes;
+  uint32_t holders;   /* copies holding it now                          */
+  uint32_t since;     /* the transfer since which some copy holds it (or
+                         last held it)                                   */
+  uint32_t sent;      /* the side's latest send of it that has not come
+                         back unchanged, or NONE                          */
+  uint32_t sent_copy; /* the copy it was sent from                      */
+  int16_t side;
+} omplens_detect__content;
 
 /* A device buffer of the unused-transfer detector. */
 typedef struct omplens_detect__target {
   uint64_t dev_addr;
   uint64_t reader; /* begin of the first kernel on the device at or after
                       the end of h2d, or UINT64_MAX                     */
+  uint64_t hash, bytes; /* h2d's content (hash valid when hashed)      */
   uint32_t h2d;    /* latest H2D to the buffer                          */
   int16_t device;
+  uint8_t hashed;
 } omplens_detect__target;
 
 /* The detectors' maps, alive during the scan. Values are event indices
@@ -105,13 +117,18 @@ typedef struct omplens_detect__scan {
                                     into buffers                         */
   omplens_detect__buffer *buffers;
   size_t num_buffers, cap_buffers;
-  omplens_detect__map content; /* (receiver, hash, bytes) -> first receipt */
-  omplens_detect__map content_buffer; /* + host_addr, for buffers other
-                                         than the first: first receipt    */
-  omplens_detect__map stream_of; /* (device, host_addr, bytes) -> index
-                                    into streams                         */
-  omplens_detect__stream *streams;
-  size_t num_streams, cap_streams;
+  omplens_detect__map copy_of; /* (side, host_addr, bytes) -> index into
+                                  copies                                 */
+  omplens_detect__copy *copies;
+  size_t num_copies, cap_copies;
+  omplens_detect__map content_of; /* (side, hash, bytes) -> index into
+                                     contents                           */
+  omplens_detect__content *contents; /* only those some copy holds      */
+  size_t num_contents, cap_contents;
+  uint32_t free_content; /* a freed record, chained through sent; NONE  */
+  omplens_detect__map seen; /* (device, hash, bytes) -> the transfer since
+                               which a copy last held it, for contents no
+                               copy of that device holds now             */
   omplens_detect__map target_of; /* (device, dev_addr) -> index into
                                     targets                              */
   omplens_detect__target *targets;
@@ -151,7 +168,8 @@ typedef struct omplens_detect__raw {
 /* A finding while the detectors run: its key and running sums. The public
  * omplens_finding is made from it once every instance is known. */
 typedef struct omplens_detect__group {
-  uint64_t codeptr, host_addr, bytes;
+  uint64_t codeptr, variable, bytes; /* the key, with category, device    */
+  uint64_t host_addr;  /* of the first instance                          */
   uint64_t total_ns;   /* durations of the instances' events              */
   uint64_t savings_ns; /* durations of the operations the instances remove */
   uint64_t first_ns;   /* of those, the operations no instance removed
@@ -169,7 +187,6 @@ typedef struct omplens_detect__emission {
   uint64_t removal_ns;
   uint32_t event, related;
   uint8_t category;
-  uint8_t added_removal; /* see omplens_detect__add_removal */
 } omplens_detect__emission;
 
 /* ---- Context ------------------------------------------------------------ */
@@ -181,6 +198,11 @@ typedef struct omplens_detect__ctx {
   uint32_t n;
   const uint64_t *sites; /* the events' code addresses, or NULL */
   size_t num_sites;
+  const omplens_region *regions; /* the events' regions and their map
+                                    arguments, or NULL                  */
+  size_t num_regions;
+  const omplens_map_arg *args;
+  size_t num_args;
   uint64_t run_ns;
   /* Survey. */
   omplens_program_total events_total; /* the event sums of the total    */
@@ -201,7 +223,8 @@ typedef struct omplens_detect__ctx {
   uint32_t num_allocs;
   uint32_t *alloc_event;  /* by ordinal (time order): the ALLOC event     */
   uint32_t *alloc_delete; /* its delete, or OMPLENS_DETECT__NONE           */
-  uint64_t *repeated_allocs; /* bit per ordinal: a repeated allocation    */
+  uint32_t *alloc_first;  /* the first allocation of its buffer when it
+                             repeats one, else OMPLENS_DETECT__NONE       */
   uint64_t *unused_allocs;   /* bit per ordinal: no kernel in its lifetime */
   omplens_detect__scan scan;
   uint64_t *unused;  /* bit per event: an H2D found unused                */
@@ -254,17 +277,12 @@ int omplens_detect__unused_transfers(omplens_detect__ctx *c);
 
 /* Records that event is wasteful in category (related: see
  * omplens_instance); fixing it removes operations lasting removal_ns, all
- * of them counted at event in c->removed. Detectors emit each category in
- * time order. Emissions are queued, so that the cache misses of their
- * group lookups overlap, until the queue fills or the detectors flush. */
+ * of them counted at event in c->removed. Each operation is emitted at most
+ * once. Detectors emit each category in time order. Emissions are queued,
+ * so that the cache misses of their group lookups overlap, until the queue
+ * fills or the detectors flush. */
 int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
                          uint32_t related, uint64_t removal_ns);
-/* Adds an operation lasting ns to the removal of the instance emitted
- * earlier for event in category: one found later and removed by no other
- * instance (the delete of a repeated allocation; unused allocations are
- * emitted after the scan). */
-int omplens_detect__add_removal(omplens_detect__ctx *c, int category,
-                                uint32_t event, uint64_t ns);
 /* Groups the queued emissions; the detectors' last step. */
 int omplens_detect__flush(omplens_detect__ctx *c);
 /* Moves the groups, instances and removals of lane (flushed; its

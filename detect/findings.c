@@ -11,8 +11,28 @@
 typedef struct group_key {
   int category;
   int16_t device;
-  uint64_t codeptr, host_addr, bytes;
+  uint64_t codeptr, variable, bytes;
+  uint64_t host_addr; /* of the event: not part of the key */
 } group_key;
+
+/* The map item of e's directive whose section begins at e's host buffer:
+ * its position in the directive's arguments, which names the same
+ * variable in every execution whatever buffer it points to (swapped or
+ * re-allocated arrays). Without one, the host buffer stands for it. */
+#define VARIABLE_ITEM (UINT64_C(1) << 63)
+static uint64_t variable_of(const omplens_detect__ctx *c,
+                            const omplens_event *e) {
+  if (e->region >= c->num_regions)
+    return e->host_addr;
+  const omplens_region *r = &c->regions[e->region];
+  for (uint32_t k = 0; k < r->num_args; k++) {
+    size_t at = (size_t)r->first_arg + k;
+    if (at < c->num_args && c->args[at].begin == e->host_addr &&
+        c->args[at].size == e->bytes)
+      return VARIABLE_ITEM | k;
+  }
+  return e->host_addr;
+}
 
 /* D2H duplicates are received by the host, so they group under it. */
 static group_key key_of(const omplens_detect__ctx *c, const omplens_event *e,
@@ -21,7 +41,8 @@ static group_key key_of(const omplens_detect__ctx *c, const omplens_event *e,
                 (category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
                  category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER);
   return (group_key){category, on_host ? (int16_t)OMPLENS_HOST : e->device,
-                     omplens_detect__codeptr(c, e), e->host_addr, e->bytes};
+                     omplens_detect__codeptr(c, e), variable_of(c, e),
+                     e->bytes, e->host_addr};
 }
 
 static omplens_detect__group *group_at(const omplens_detect__ctx *c,
@@ -34,7 +55,7 @@ static int group_eq(const void *ctx, uint32_t stored, const void *key) {
   const omplens_detect__group *g = group_at(ctx, stored);
   const group_key *k = key;
   return g->category == k->category && g->device == k->device &&
-         g->codeptr == k->codeptr && g->host_addr == k->host_addr &&
+         g->codeptr == k->codeptr && g->variable == k->variable &&
          g->bytes == k->bytes;
 }
 
@@ -42,7 +63,7 @@ static uint64_t group_hash(const group_key *k) {
   uint64_t h = omplens_detect__mix(((uint64_t)(uint16_t)k->device << 8) |
                                    (uint64_t)k->category);
   h = omplens_detect__hash_add(h, k->codeptr);
-  h = omplens_detect__hash_add(h, k->host_addr);
+  h = omplens_detect__hash_add(h, k->variable);
   return omplens_detect__hash_add(h, k->bytes);
 }
 
@@ -65,7 +86,8 @@ static int group_of(omplens_detect__ctx *c, const group_key *k, uint64_t hash,
   }
   *g = (omplens_detect__group){
       .category = (uint8_t)k->category, .device = k->device,
-      .codeptr = k->codeptr, .host_addr = k->host_addr, .bytes = k->bytes};
+      .codeptr = k->codeptr, .variable = k->variable,
+      .host_addr = k->host_addr, .bytes = k->bytes};
   return 0;
 }
 
@@ -94,20 +116,6 @@ static int add_instance(omplens_detect__ctx *c,
   return 0;
 }
 
-/* An operation that no other instance removed before. */
-static int add_removal(omplens_detect__ctx *c,
-                       const omplens_detect__emission *q) {
-  group_key k = key_of(c, &c->ev[q->event], q->category);
-  uint32_t id;
-  int rc = group_of(c, &k, q->hash, &id);
-  if (rc < 0)
-    return rc;
-  omplens_detect__group *g = group_at(c, id);
-  g->savings_ns += q->removal_ns;
-  g->first_ns += q->removal_ns;
-  return 0;
-}
-
 /* The group an emission probably goes to: the one in its home slot. */
 static const omplens_detect__group *
 likely_group(const omplens_detect__ctx *c, const omplens_detect__emission *q) {
@@ -133,8 +141,7 @@ int omplens_detect__flush(omplens_detect__ctx *c) {
   }
   int rc = 0;
   for (unsigned k = 0; k < c->queued && rc == 0; k++) {
-    const omplens_detect__emission *q = &c->queue[k];
-    rc = q->added_removal ? add_removal(c, q) : add_instance(c, q);
+    rc = add_instance(c, &c->queue[k]);
   }
   c->queued = 0;
   return rc;
@@ -142,26 +149,15 @@ int omplens_detect__flush(omplens_detect__ctx *c) {
 
 /* Queues an emission; its group's slot is fetched into the cache
  * meanwhile. */
-static int enqueue(omplens_detect__ctx *c, int category, uint32_t event,
-                   uint32_t related, uint64_t removal_ns, int added_removal) {
+int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
+                         uint32_t related, uint64_t removal_ns) {
   group_key k = key_of(c, &c->ev[event], category);
   omplens_detect__emission *q = &c->queue[c->queued++];
   *q = (omplens_detect__emission){
       .hash = group_hash(&k), .removal_ns = removal_ns, .event = event,
-      .related = related, .category = (uint8_t)category,
-      .added_removal = (uint8_t)added_removal};
+      .related = related, .category = (uint8_t)category};
   omplens_detect__map_prefetch(&c->group_of, q->hash);
   return c->queued == OMPLENS_DETECT__QUEUE ? omplens_detect__flush(c) : 0;
-}
-
-int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
-                         uint32_t related, uint64_t removal_ns) {
-  return enqueue(c, category, event, related, removal_ns, 0);
-}
-
-int omplens_detect__add_removal(omplens_detect__ctx *c, int category,
-                                uint32_t event, uint64_t ns) {
-  return enqueue(c, category, event, OMPLENS_DETECT__NONE, ns, 1);
 }
 
 /* ---- Lanes -------------------------------------------------------------
@@ -330,6 +326,7 @@ static int compare_ranked(const void *pa, const void *pb) {
   const omplens_detect__group *a = ra->group, *b = rb->group;
   CMP_ASC(a->codeptr, b->codeptr);
   CMP_ASC(a->host_addr, b->host_addr);
+  CMP_ASC(a->variable, b->variable);
   CMP_ASC(a->category, b->category);
   CMP_ASC(a->device, b->device);
   CMP_ASC(a->bytes, b->bytes);

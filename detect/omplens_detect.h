@@ -17,10 +17,17 @@
 extern "C" {
 #endif
 
+/* Each operation is in at most one category (docs/detectors.md, "One
+ * category per operation"). */
 enum omplens_category {
-  OMPLENS_CAT_DUPLICATE_SAME_BUFFER = 0, /* same host buffer re-sent          */
-  OMPLENS_CAT_DUPLICATE_OTHER_BUFFER,    /* same content from another buffer  */
-  OMPLENS_CAT_ROUND_TRIP,
+  OMPLENS_CAT_DUPLICATE_SAME_BUFFER = 0, /* the receiver still holds it, in
+                                            the same host buffer's copy     */
+  OMPLENS_CAT_DUPLICATE_OTHER_BUFFER,    /* ... in another buffer's copy    */
+  OMPLENS_CAT_ROUND_TRIP,                /* first unchanged return of a copy
+                                            to the buffer that sent it      */
+  OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER,   /* ... through another host buffer */
+  OMPLENS_CAT_REINIT,                    /* re-sent after the receiver's copy
+                                            changed: a reset (sum = 0)      */
   OMPLENS_CAT_REPEATED_ALLOC,
   OMPLENS_CAT_UNUSED_ALLOC,
   OMPLENS_CAT_UNUSED_TRANSFER,
@@ -43,14 +50,15 @@ typedef struct omplens_instance {
 } omplens_instance;
 
 /* A finding groups the instances of one category that share device,
- * directive and buffer. */
+ * directive, variable (map item; without one, host buffer) and size. */
 typedef struct omplens_finding {
   int category;          /* enum omplens_category                       */
   int16_t device;        /* the device side of the operations (receiver,
                             holder, or source of a D2H that completes a
                             round trip); OMPLENS_HOST for D2H duplicates */
   uint64_t codeptr;      /* directive of the wasteful operations        */
-  uint64_t host_addr;    /* host buffer                                  */
+  uint64_t host_addr;    /* host buffer of the first instance; others may
+                            differ (swapped or re-allocated buffers)     */
   uint64_t bytes;        /* size of one operation                       */
   size_t num_instances;
   const omplens_instance *instances; /* sorted by time                  */
@@ -86,7 +94,8 @@ typedef struct omplens_program_total {
   uint32_t count[OMPLENS_CAT_COUNT];
   uint64_t bytes[OMPLENS_CAT_COUNT];
   uint64_t transfer_ns, transfer_bytes, num_transfers;
-  uint64_t alloc_ns, num_allocs;
+  uint64_t alloc_ns, num_allocs; /* alloc_ns: allocations and frees      */
+  uint64_t free_ns, num_frees;   /* the frees (DELETE events) alone       */
   uint64_t kernel_ns, num_kernels;
 } omplens_program_total;
 
@@ -98,13 +107,22 @@ typedef struct omplens_detect_params {
                             num_sites is 0. NULL (or NULL params): each
                             event's site is its code address itself      */
   size_t num_sites;
+  const omplens_region *regions; /* omplens_trace_regions() and
+                                    omplens_trace_args(): an instance's map
+                                    item names its variable, so findings
+                                    group by variable across host buffers.
+                                    NULL: by host buffer                  */
+  size_t num_regions;
+  const omplens_map_arg *args;
+  size_t num_args;
 } omplens_detect_params;
 
 typedef struct omplens_analysis omplens_analysis;
 
 const char *omplens_detect_strerror(int err);
 /* Stable names: duplicate-transfer, duplicate-content, round-trip,
- * repeated-alloc, unused-alloc, unused-transfer. */
+ * round-trip-other-buffer, reinitialization, repeated-alloc, unused-alloc,
+ * unused-transfer. */
 const char *omplens_category_name(int category);
 const char *omplens_category_title(int category); /* "Duplicate transfer"  ... */
 

@@ -1,159 +1,260 @@
-/* Transfer detectors: duplicates, round trips and unused transfers.
- * Definitions: docs/detectors.md. The scan hands each H2D and D2H with
- * content to all three, in time order; their maps are in c->scan. */
+/* Transfer detectors: held content (duplicates, round trips,
+ * re-initializations) and unused transfers. Definitions: docs/detectors.md.
+ * The scan hands each H2D and D2H with bytes to both, in time order; their
+ * maps are in c->scan. */
 #include "detect_internal.h"
 
 static int is_hashed(const omplens_event *e) {
   return (e->flags & OMPLENS_EVF_HASHED) != 0;
 }
 
-/* ---- Duplicates --------------------------------------------------------
- * content: (receiver, hash, bytes) -> first transfer that brought it.
- * buffer: (receiver, hash, bytes, host_addr) -> first transfer of that
- * content from that buffer, kept only for buffers other than the first one,
- * so that the common case (no duplicates) costs a single map. */
+/* ---- Held content -----------------------------------------------------
+ * Duplicates, round trips and re-initializations are one model: what each
+ * side holds. A copy is a receiver's (a device's, or the host's) view of
+ * one host buffer, keyed (receiver, host_addr, bytes); it holds the content
+ * the trace last showed in it: received into it, or sent out of it. A
+ * content record, keyed (receiver, hash, bytes), counts the copies holding
+ * it and remembers the receiver's latest send of it that has not come back
+ * yet. Records keep their keys, so that no earlier event is read again. */
 
-static int receiver(const omplens_event *e) {
-  return e->kind == OMPLENS_EV_H2D ? e->device : OMPLENS_HOST;
+static int is_h2d(const omplens_event *e) { return e->kind == OMPLENS_EV_H2D; }
+
+static int16_t receiver_of(const omplens_event *e) {
+  return is_h2d(e) ? e->device : (int16_t)OMPLENS_HOST;
+}
+
+static int16_t sender_of(const omplens_event *e) {
+  return is_h2d(e) ? (int16_t)OMPLENS_HOST : e->device;
+}
+
+typedef struct side_key {
+  uint64_t a, bytes; /* host_addr of a copy, or hash of a content */
+  int16_t side;
+} side_key;
+
+static uint64_t side_hash(const side_key *k) {
+  uint64_t h = omplens_detect__mix((uint64_t)(uint16_t)k->side);
+  return omplens_detect__hash_add(omplens_detect__hash_add(h, k->a), k->bytes);
+}
+
+static int copy_eq(const void *ctx, uint32_t stored, const void *key) {
+  const omplens_detect__copy *cp =
+      &((const omplens_detect__ctx *)ctx)->scan.copies[stored];
+  const side_key *k = key;
+  return cp->side == k->side && cp->host_addr == k->a && cp->bytes == k->bytes;
 }
 
 static int content_eq(const void *ctx, uint32_t stored, const void *key) {
-  const omplens_event *a = &((const omplens_event *)ctx)[stored];
-  const omplens_event *k = key;
-  return receiver(a) == receiver(k) && a->hash == k->hash &&
-         a->bytes == k->bytes;
+  const omplens_detect__content *ct =
+      &((const omplens_detect__ctx *)ctx)->scan.contents[stored];
+  const side_key *k = key;
+  return ct->side == k->side && ct->hash == k->a && ct->bytes == k->bytes;
 }
 
-static int content_buffer_eq(const void *ctx, uint32_t stored,
-                             const void *key) {
-  const omplens_event *a = &((const omplens_event *)ctx)[stored];
-  return content_eq(ctx, stored, key) &&
-         a->host_addr == ((const omplens_event *)key)->host_addr;
-}
-
-static uint64_t content_hash(const omplens_event *e) {
-  uint64_t h = omplens_detect__mix((uint64_t)(int64_t)receiver(e));
-  return omplens_detect__hash_add(omplens_detect__hash_add(h, e->hash),
-                                  e->bytes);
-}
-
-/* Content already received: from this buffer before, or from another. */
-static int on_repeat(omplens_detect__ctx *c, uint32_t i, uint64_t h,
-                     uint32_t first) {
-  const omplens_event *e = &c->ev[i];
-  uint64_t removal = omplens_detect__dur(e);
-  if (c->ev[first].host_addr == e->host_addr)
-    return omplens_detect__emit(c, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, i,
-                                first, removal);
-  omplens_detect__map *buffer = &c->scan.content_buffer;
-  size_t at;
-  int rc = omplens_detect__map_insert(buffer,
-                                      omplens_detect__hash_add(h, e->host_addr),
-                                      i, content_buffer_eq, c->ev, e, &at);
-  if (rc < 0)
-    return rc;
-  if (rc == 0)
-    return omplens_detect__emit(c, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, i,
-                                omplens_detect__map_value(buffer, at),
-                                removal);
-  return omplens_detect__emit(c, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, i,
-                              first, removal);
-}
-
-static int on_receipt(omplens_detect__ctx *c, uint32_t i) {
-  const omplens_event *e = &c->ev[i];
-  uint64_t h = content_hash(e);
-  size_t at;
-  int rc = omplens_detect__map_insert(&c->scan.content, h, i, content_eq,
-                                      c->ev, e, &at);
-  if (rc != 0)
-    return rc < 0 ? rc : 0;
-  return on_repeat(c, i, h, omplens_detect__map_value(&c->scan.content, at));
-}
-
-/* ---- Round trips -------------------------------------------------------
- * One stream per buffer (device, host_addr, bytes). A stream is a sequence
- * of same-direction runs; the run's "opposite" is the last transfer of the
- * previous run, and clean says every transfer of the current run so far
- * carried the opposite's content. The stream keeps the content of its last
- * and opposite transfers, so that advancing it reads no earlier event. */
-
-enum { STREAM_LAST_HASHED = 1, STREAM_OPPOSITE_HASHED = 2, STREAM_CLEAN = 4 };
-
-static int stream_eq(const void *ctx, uint32_t stored, const void *key) {
-  const omplens_detect__ctx *c = ctx;
-  const omplens_detect__stream *st = &c->scan.streams[stored];
-  const omplens_event *k = key;
-  return st->device == k->device && st->host_addr == k->host_addr &&
-         st->bytes == k->bytes;
-}
-
-static uint64_t stream_hash(const omplens_event *e) {
-  uint64_t h = omplens_detect__mix((uint64_t)e->device);
-  return omplens_detect__hash_add(omplens_detect__hash_add(h, e->host_addr),
-                                  e->bytes);
-}
-
-/* Does e carry the content of the stream's opposite? (Same stream: same
- * size.) */
-static int carries_opposite(const omplens_detect__stream *st,
-                            const omplens_event *e) {
-  return (st->flags & STREAM_OPPOSITE_HASHED) && is_hashed(e) &&
-         st->opposite_hash == e->hash;
-}
-
-/* Returns the start of the trip event i completes, or NONE. */
-static uint32_t advance(omplens_detect__stream *st, const omplens_event *e,
-                        uint32_t i) {
-  int clean;
-  if (st->last_kind != e->kind) {
-    st->opposite = st->last;
-    st->opposite_hash = st->last_hash;
-    st->flags = (st->flags & STREAM_LAST_HASHED) ? STREAM_OPPOSITE_HASHED : 0;
-    clean = carries_opposite(st, e);
-  } else {
-    clean = (st->flags & STREAM_CLEAN) && carries_opposite(st, e);
-  }
-  st->last = i;
-  st->last_kind = e->kind;
-  st->last_hash = e->hash;
-  st->flags = (uint8_t)((st->flags & STREAM_OPPOSITE_HASHED) |
-                        (is_hashed(e) ? STREAM_LAST_HASHED : 0) |
-                        (clean ? STREAM_CLEAN : 0));
-  return clean ? st->opposite : OMPLENS_DETECT__NONE;
-}
-
-static omplens_detect__stream new_stream(const omplens_event *e, uint32_t i) {
-  return (omplens_detect__stream){
-      .host_addr = e->host_addr, .bytes = e->bytes, .last_hash = e->hash,
-      .last = i, .opposite = OMPLENS_DETECT__NONE, .device = e->device,
-      .last_kind = e->kind, .flags = is_hashed(e) ? STREAM_LAST_HASHED : 0};
-}
-
-static int on_stream(omplens_detect__ctx *c, uint32_t i) {
+/* The copy of side k (k.a = host_addr), created empty when new. */
+static int copy_of(omplens_detect__ctx *c, const side_key *k, uint32_t *id) {
   omplens_detect__scan *s = &c->scan;
-  const omplens_event *e = &c->ev[i];
   size_t at;
-  uint32_t id = (uint32_t)s->num_streams;
-  int rc = omplens_detect__reserve(&s->streams, &s->cap_streams,
-                                   s->num_streams + 1, sizeof *s->streams);
+  int rc = omplens_detect__reserve(&s->copies, &s->cap_copies,
+                                   s->num_copies + 1, sizeof *s->copies);
   if (rc < 0)
     return rc;
-  rc = omplens_detect__map_insert(&s->stream_of, stream_hash(e), id,
-                                  stream_eq, c, e, &at);
+  rc = omplens_detect__map_insert(&s->copy_of, side_hash(k),
+                                  (uint32_t)s->num_copies, copy_eq, c, k, &at);
   if (rc < 0)
     return rc;
-  if (rc == 1) {
-    s->streams[s->num_streams++] = new_stream(e, i);
+  if (rc == 1)
+    s->copies[s->num_copies++] = (omplens_detect__copy){
+        .host_addr = k->a, .bytes = k->bytes,
+        .content = OMPLENS_DETECT__NONE, .since = OMPLENS_DETECT__NONE,
+        .side = k->side};
+  *id = omplens_detect__map_value(&s->copy_of, at);
+  return 0;
+}
+
+/* A record no copy holds is taken from the map and its slot reused, so
+ * that records grow with the buffers, not with the contents; freed records
+ * chain through their sent field. */
+static uint32_t new_content(omplens_detect__scan *s) {
+  uint32_t id = s->free_content;
+  if (id != OMPLENS_DETECT__NONE)
+    s->free_content = s->contents[id].sent;
+  else
+    id = (uint32_t)s->num_contents++;
+  return id;
+}
+
+/* The content record of side k (k.a = hash), held by some copy; *fresh
+ * says it was created (no copy holds it yet). */
+static int content_of(omplens_detect__ctx *c, const side_key *k, uint32_t *id,
+                      int *fresh) {
+  omplens_detect__scan *s = &c->scan;
+  size_t at;
+  int rc = omplens_detect__reserve(&s->contents, &s->cap_contents,
+                                   s->num_contents + 1, sizeof *s->contents);
+  if (rc < 0)
+    return rc;
+  uint32_t next = s->free_content != OMPLENS_DETECT__NONE
+                      ? s->free_content : (uint32_t)s->num_contents;
+  rc = omplens_detect__map_insert(&s->content_of, side_hash(k), next,
+                                  content_eq, c, k, &at);
+  if (rc < 0)
+    return rc;
+  *fresh = rc == 1;
+  if (rc == 1)
+    s->contents[new_content(s)] = (omplens_detect__content){
+        .hash = k->a, .bytes = k->bytes, .since = OMPLENS_DETECT__NONE,
+        .sent = OMPLENS_DETECT__NONE, .sent_copy = OMPLENS_DETECT__NONE,
+        .side = k->side};
+  *id = omplens_detect__map_value(&s->content_of, at);
+  return 0;
+}
+
+/* A device's past contents, (device, hash, bytes) -> the transfer since
+ * which a copy last held it: what a re-initialization resends. The key is
+ * read from that event (a device's transfer of that content). */
+static int seen_eq(const void *ctx, uint32_t stored, const void *key) {
+  const omplens_event *a = &((const omplens_detect__ctx *)ctx)->ev[stored];
+  const side_key *k = key;
+  return a->device == k->side && a->hash == k->a && a->bytes == k->bytes;
+}
+
+/* The last copy of record id let it go. A device remembers it as seen. */
+static int retire(omplens_detect__ctx *c, uint32_t id) {
+  omplens_detect__scan *s = &c->scan;
+  omplens_detect__content *x = &s->contents[id];
+  side_key k = {x->hash, x->bytes, x->side};
+  uint64_t h = side_hash(&k);
+  omplens_detect__map_remove(
+      &s->content_of, omplens_detect__map_find(&s->content_of, h, content_eq,
+                                               c, &k));
+  x->sent = s->free_content;
+  s->free_content = id;
+  if (k.side == OMPLENS_HOST)
     return 0;
+  size_t at;
+  int rc = omplens_detect__map_insert(&s->seen, h, x->since, seen_eq, c, &k,
+                                      &at);
+  if (rc == 0)
+    omplens_detect__map_set(&s->seen, at, x->since);
+  return rc < 0 ? rc : 0;
+}
+
+/* The transfer since which device side last held content k, or NONE. */
+static uint32_t seen_since(const omplens_detect__ctx *c, const side_key *k) {
+  size_t at = omplens_detect__map_find(&c->scan.seen, side_hash(k), seen_eq, c,
+                                       k);
+  return at == OMPLENS_DETECT__MAP_NONE
+             ? OMPLENS_DETECT__NONE
+             : omplens_detect__map_value(&c->scan.seen, at);
+}
+
+/* Copy cp now holds content (NONE: unknown), as transfer i showed. What it
+ * held before loses a holder, and a send from it that never came back can
+ * no longer come back unchanged. */
+static int hold(omplens_detect__ctx *c, uint32_t cp, uint32_t content,
+                uint32_t i) {
+  omplens_detect__scan *s = &c->scan;
+  omplens_detect__copy *k = &s->copies[cp];
+  uint32_t old = k->content;
+  if (old == content)
+    return 0;
+  if (content != OMPLENS_DETECT__NONE && s->contents[content].holders++ == 0)
+    s->contents[content].since = i;
+  k->content = content;
+  k->since = i;
+  if (old == OMPLENS_DETECT__NONE)
+    return 0;
+  omplens_detect__content *x = &s->contents[old];
+  if (x->sent_copy == cp)
+    x->sent = x->sent_copy = OMPLENS_DETECT__NONE;
+  return --x->holders == 0 ? retire(c, old) : 0;
+}
+
+/* The sender's copy shows what transfer i carried out of it. Content it
+ * did not hold before was produced there: the sender holds it as sent. */
+static int on_sent(omplens_detect__ctx *c, uint32_t i) {
+  const omplens_event *e = &c->ev[i];
+  omplens_detect__scan *s = &c->scan;
+  side_key k = {e->host_addr, e->bytes, sender_of(e)};
+  uint32_t cp, ct = OMPLENS_DETECT__NONE;
+  int fresh, rc = copy_of(c, &k, &cp);
+  if (rc < 0)
+    return rc;
+  uint32_t held = s->copies[cp].content;
+  if (held != OMPLENS_DETECT__NONE && s->contents[held].hash == e->hash &&
+      is_hashed(e))
+    return 0; /* unchanged */
+  if (is_hashed(e)) {
+    k.a = e->hash;
+    rc = content_of(c, &k, &ct, &fresh);
+    if (rc < 0)
+      return rc;
   }
-  omplens_detect__stream *st =
-      &s->streams[omplens_detect__map_value(&s->stream_of, at)];
-  uint32_t start = advance(st, e, i);
-  if (start == OMPLENS_DETECT__NONE)
-    return 0;
-  return omplens_detect__emit(c, OMPLENS_CAT_ROUND_TRIP, i, start,
-                              omplens_detect__dur(e));
+  rc = hold(c, cp, ct, i);
+  if (ct != OMPLENS_DETECT__NONE) {
+    s->contents[ct].sent = i;
+    s->contents[ct].sent_copy = cp;
+  }
+  return rc;
+}
+
+/* What receiving content ct into copy cp is, given what the receiver
+ * holds (seen: since when it last held it, for a content no copy holds);
+ * *related receives the event that makes it wasteful. */
+static int judge_receipt(const omplens_detect__scan *s, uint32_t cp,
+                         uint32_t ct, uint32_t seen, uint32_t *related) {
+  const omplens_detect__copy *k = &s->copies[cp];
+  const omplens_detect__content *x = &s->contents[ct];
+  int returning = x->sent != OMPLENS_DETECT__NONE;
+  if (k->content == ct && returning && x->sent_copy == cp) {
+    *related = x->sent;
+    return OMPLENS_CAT_ROUND_TRIP;
+  }
+  if (k->content == ct) {
+    *related = k->since;
+    return OMPLENS_CAT_DUPLICATE_SAME_BUFFER;
+  }
+  if (x->holders > 0) {
+    *related = returning ? x->sent : x->since;
+    return returning ? OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER
+                     : OMPLENS_CAT_DUPLICATE_OTHER_BUFFER;
+  }
+  if (seen != OMPLENS_DETECT__NONE) {
+    *related = seen;
+    return OMPLENS_CAT_REINIT;
+  }
+  return -1;
+}
+
+/* The receiver's copy now holds what transfer i brought, which is wasteful
+ * when the receiver held it already or held it before. */
+static int on_received(omplens_detect__ctx *c, uint32_t i) {
+  const omplens_event *e = &c->ev[i];
+  omplens_detect__scan *s = &c->scan;
+  side_key k = {e->host_addr, e->bytes, receiver_of(e)};
+  uint32_t cp, ct = OMPLENS_DETECT__NONE, related = OMPLENS_DETECT__NONE;
+  int fresh = 1, category = -1, rc = copy_of(c, &k, &cp);
+  if (rc < 0)
+    return rc;
+  if (is_hashed(e)) {
+    k.a = e->hash;
+    rc = content_of(c, &k, &ct, &fresh);
+    if (rc < 0)
+      return rc;
+    /* Held once and changed since: the host resets what the device
+     * changed. The reverse (the device sends again what the host changed)
+     * is the host asking for the result anew: only H2D copies qualify. */
+    uint32_t seen = fresh && is_h2d(e) ? seen_since(c, &k) : OMPLENS_DETECT__NONE;
+    category = judge_receipt(s, cp, ct, seen, &related);
+  }
+  if (category == OMPLENS_CAT_ROUND_TRIP ||
+      category == OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER)
+    s->contents[ct].sent = s->contents[ct].sent_copy = OMPLENS_DETECT__NONE;
+  rc = hold(c, cp, ct, i);
+  if (rc < 0 || category < 0)
+    return rc;
+  return omplens_detect__emit(c, category, i, related, omplens_detect__dur(e));
 }
 
 /* ---- Unused transfers --------------------------------------------------
@@ -170,6 +271,12 @@ static int target_eq(const void *ctx, uint32_t stored, const void *key) {
 static uint64_t target_hash(const omplens_event *e) {
   return omplens_detect__hash_add(omplens_detect__mix((uint64_t)e->device),
                                   e->dev_addr);
+}
+
+static int same_content(const omplens_detect__target *t,
+                        const omplens_event *e) {
+  return t->hashed && is_hashed(e) && t->hash == e->hash &&
+         t->bytes == e->bytes;
 }
 
 static int on_h2d(omplens_detect__ctx *c, uint32_t i) {
@@ -194,19 +301,25 @@ static int on_h2d(omplens_detect__ctx *c, uint32_t i) {
     s->num_targets++;
   omplens_detect__target *t =
       &s->targets[omplens_detect__map_value(&s->target_of, at)];
-  /* Overwritten before any kernel could read it. */
-  if (rc == 0 && t->reader > e->begin_ns)
+  /* Overwritten with other content before any kernel could read it. The
+   * same content again leaves the first copy to be read: the second is
+   * the waste, and the content detectors name it. */
+  if (rc == 0 && t->reader > e->begin_ns && !same_content(t, e))
     omplens_detect__set_bit(c->unused, t->h2d);
-  *t = (omplens_detect__target){e->dev_addr, reader, i, e->device};
+  *t = (omplens_detect__target){e->dev_addr, reader,     e->hash,
+                                e->bytes,    i,          e->device,
+                                (uint8_t)is_hashed(e)};
   return 0;
 }
 
 /* Emitted after the scan, once later copies could overwrite them, so that
- * the category stays in time order. */
+ * the category stays in time order. A copy that a content category holds
+ * already (c->removed) stays there: one category per operation. */
 int omplens_detect__unused_transfers(omplens_detect__ctx *c) {
   int rc = 0;
   for (size_t w = 0; w < ((size_t)c->n + 63) / 64 && rc == 0; w++) {
-    for (uint64_t bits = c->unused[w]; bits && rc == 0; bits &= bits - 1) {
+    for (uint64_t bits = c->unused[w] & ~c->removed[w]; bits && rc == 0;
+         bits &= bits - 1) {
       uint32_t i = (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
       rc = omplens_detect__emit(c, OMPLENS_CAT_UNUSED_TRANSFER, i,
                                 OMPLENS_DETECT__NONE,
@@ -218,24 +331,28 @@ int omplens_detect__unused_transfers(omplens_detect__ctx *c) {
 
 /* ---- The scan's entry ---------------------------------------------------- */
 
-/* The content and stream maps outgrow the cache and their lookups are
+/* The copy and content maps outgrow the cache and their lookups are
  * random: asking for a transfer's slots some events before its turn hides
  * the wait. */
 void omplens_detect__look_ahead(const omplens_detect__ctx *c, uint32_t i) {
   const omplens_event *e = &c->ev[i];
   if ((e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H) || !e->bytes)
     return;
-  if (is_hashed(e))
-    omplens_detect__map_prefetch(&c->scan.content, content_hash(e));
-  omplens_detect__map_prefetch(&c->scan.stream_of, stream_hash(e));
+  side_key sent = {e->host_addr, e->bytes, sender_of(e)};
+  side_key received = {e->host_addr, e->bytes, receiver_of(e)};
+  omplens_detect__map_prefetch(&c->scan.copy_of, side_hash(&sent));
+  omplens_detect__map_prefetch(&c->scan.copy_of, side_hash(&received));
+  if (is_hashed(e)) {
+    received.a = e->hash;
+    omplens_detect__map_prefetch(&c->scan.content_of, side_hash(&received));
+  }
 }
 
-/* An H2D or D2H with bytes: a receipt and a step of its buffer's stream. */
+/* An H2D or D2H with bytes: it shows what the sender's copy held, then
+ * what the receiver's copy holds. */
 int omplens_detect__on_content(omplens_detect__ctx *c, uint32_t i) {
-  int rc = 0;
-  if (is_hashed(&c->ev[i]))
-    rc = on_receipt(c, i);
-  return rc < 0 ? rc : on_stream(c, i);
+  int rc = on_sent(c, i);
+  return rc < 0 ? rc : on_received(c, i);
 }
 
 /* An H2D with bytes: a copy a kernel should read. */
@@ -247,10 +364,11 @@ void omplens_detect__scan_free(omplens_detect__scan *s) {
   omplens_detect__map_free(&s->live);
   omplens_detect__map_free(&s->buffer_of);
   omplens_detect__free(s->buffers);
-  omplens_detect__map_free(&s->content);
-  omplens_detect__map_free(&s->content_buffer);
-  omplens_detect__map_free(&s->stream_of);
-  omplens_detect__free(s->streams);
+  omplens_detect__map_free(&s->copy_of);
+  omplens_detect__free(s->copies);
+  omplens_detect__map_free(&s->content_of);
+  omplens_detect__free(s->contents);
+  omplens_detect__map_free(&s->seen);
   omplens_detect__map_free(&s->target_of);
   omplens_detect__free(s->targets);
   *s = (omplens_detect__scan){0};

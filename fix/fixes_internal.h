@@ -342,10 +342,20 @@ typedef struct omplens_fix__site {
   const char *reason; /* why there is none (owned by the fixer) */
 } omplens_fix__site;
 
+/* Rules that only a recipe describes: the change is to the program's code
+ * (a kernel, the host's copies), not to a directive. A manual group's
+ * intended rule, never a published kind. */
+enum {
+  OMPLENS_FIX__INIT_ON_DEVICE = 100, /* re-initialization: set it on the device  */
+  OMPLENS_FIX__SWAP_ON_DEVICE,       /* round trip through another buffer: keep
+                                        the result on the device, swap pointers */
+};
+
 /* The findings one change removes. */
 typedef struct omplens_fix__group {
   int kind;               /* the rule chosen (enum omplens_fix_kind) */
-  int intended;           /* manual groups: the rule that would apply */
+  int intended;           /* manual groups: the rule that would apply (a kind,
+                             or one of OMPLENS_FIX__*_ON_DEVICE) */
   omplens_fix__site site; /* the first finding's */
   uint32_t loop;          /* wraps, hoists and guards: the loop node  */
   uint32_t call;          /* KEEP_RESIDENT_CALLER: the call site      */

@@ -192,6 +192,27 @@ bool omplens_fix__unreferenced(const omplens_directive *d, size_t item) {
 
 static bool copies_to(int t) { return t == OMPLENS_MAP_TO || t == OMPLENS_MAP_TOFROM; }
 
+static bool recipe_only(int rule) {
+  return rule == OMPLENS_FIX__INIT_ON_DEVICE || rule == OMPLENS_FIX__SWAP_ON_DEVICE;
+}
+
+/* The rule of a category whose change is to the program's code whatever the
+ * directive (MANUAL for the others); *why says why there is no diff. */
+static int recipe_rule(int category, const char **why) {
+  switch (category) {
+  case OMPLENS_CAT_REINIT:
+    *why = "initializing the data on the device is a change to the code, not to the "
+           "directive";
+    return OMPLENS_FIX__INIT_ON_DEVICE;
+  case OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER:
+    *why = "keeping a result on the device instead of copying it through the host is a "
+           "change to the code, not to the directive";
+    return OMPLENS_FIX__SWAP_ON_DEVICE;
+  default:
+    return OMPLENS_FIX_MANUAL;
+  }
+}
+
 /* The rule for a finding at a resolved site (MANUAL with *why otherwise). */
 static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix__site *s,
                   const char **why) {
@@ -206,7 +227,8 @@ static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix
     if (e->kind == OMPLENS_EV_H2D && region && copies_to(mt))
       return OMPLENS_FIX_KEEP_RESIDENT;
     *why = "the same buffer is sent again by a directive that has no region to keep it in "
-           "(target update, enter data): whether the device still holds it cannot be seen";
+           "(target update, enter data): whether its device copy stayed allocated in between "
+           "cannot be seen";
     return OMPLENS_FIX_MANUAL;
   case OMPLENS_CAT_DUPLICATE_OTHER_BUFFER:
     if (e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA &&
@@ -242,6 +264,9 @@ static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix
       return OMPLENS_FIX_REMOVE_ITEM;
     *why = "the allocation belongs to a kernel's own map";
     return OMPLENS_FIX_MANUAL;
+  case OMPLENS_CAT_REINIT:
+  case OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER:
+    return recipe_rule(f->category, why);
   case OMPLENS_CAT_UNUSED_TRANSFER:
     if (dk == OMPLENS_DIRECTIVE_TARGET_UPDATE)
       return OMPLENS_FIX_REMOVE_ITEM;
@@ -289,15 +314,17 @@ static bool add_finding(omplens_fix__group *g, size_t finding, const omplens_fix
 }
 
 /* The group a finding joins: same rule and, for keep-resident, same loop;
- * else same directive and item. */
-static omplens_fix__group *group_for(omplens_fixer *fx, int kind, const omplens_fix__site *s,
-                                     uint32_t loop) {
+ * else same directive and item. A manual group whose intended rule only a
+ * recipe gives takes no finding that needs another change. */
+static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
+                                     const omplens_fix__site *s, uint32_t loop) {
   /* Without a directive item nothing can be shared: skip the scan, which
    * made planning quadratic on traces whose sources are unknown. */
   size_t n = s->dir && s->item != SIZE_MAX ? fx->num_groups : 0;
   for (size_t i = 0; i < n; i++) {
     omplens_fix__group *g = &fx->groups[i];
-    if (g->kind != kind || g->leftover != SIZE_MAX)
+    if (g->kind != kind || g->leftover != SIZE_MAX ||
+        (g->intended != intended && (recipe_only(g->intended) || recipe_only(intended))))
       continue;
     bool resident = kind == OMPLENS_FIX_KEEP_RESIDENT || kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
     if (resident ? g->site.file == s->file && g->loop == loop
@@ -307,6 +334,7 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, const omplens_
   omplens_fix__group *g = new_group(fx);
   if (g) {
     g->kind = kind;
+    g->intended = intended;
     g->site = *s;
     g->loop = loop;
   }
@@ -316,7 +344,7 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, const omplens_
 /* The manual group of the findings of f's directive and category when the
  * directive has no source: they can only share the same recipe. */
 static omplens_fix__group *sourceless_group(omplens_fixer *fx, const omplens_finding *f,
-                                            const omplens_fix__site *s) {
+                                            int intended, const omplens_fix__site *s) {
   for (size_t k = 0; k < fx->num_sourceless; k++) {
     omplens_fix__group *g = &fx->groups[fx->sourceless[k]];
     if (g->codeptr == f->codeptr && g->category == f->category)
@@ -325,7 +353,7 @@ static omplens_fix__group *sourceless_group(omplens_fixer *fx, const omplens_fin
   if (!omplens_fix__room(&fx->sourceless, fx->num_sourceless, &fx->cap_sourceless,
                          sizeof *fx->sourceless, 16))
     return NULL;
-  omplens_fix__group *g = group_for(fx, OMPLENS_FIX_MANUAL, s, OMPLENS_FIX__NONE);
+  omplens_fix__group *g = group_for(fx, OMPLENS_FIX_MANUAL, intended, s, OMPLENS_FIX__NONE);
   if (g) {
     g->codeptr = f->codeptr;
     g->category = f->category;
@@ -345,6 +373,8 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
     s.reason = "the finding has no instance";
   } else if (resolve_site(fx, f, &s)) {
     kind = intended = choose(fx, f, &s, &why);
+    if (recipe_only(kind))
+      kind = OMPLENS_FIX_MANUAL;
     if (kind == OMPLENS_FIX_KEEP_RESIDENT &&
         !omplens_fix__resident_loop(fx, &s, &loop, &call, &why))
       kind = OMPLENS_FIX_MANUAL;
@@ -354,14 +384,14 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
       s.reason = why;
   } else if (s.dir && s.item != SIZE_MAX) {
     intended = choose(fx, f, &s, &why); /* for the recipe */
+  } else {
+    intended = recipe_rule(f->category, &why);
   }
-  omplens_fix__group *g = f->num_instances && !s.dir ? sourceless_group(fx, f, &s)
-                                                     : group_for(fx, kind, &s, loop);
+  omplens_fix__group *g = f->num_instances && !s.dir ? sourceless_group(fx, f, intended, &s)
+                                                     : group_for(fx, kind, intended, &s, loop);
   if (!g || !add_finding(g, i, &s))
     return OMPLENS_FIX_ENOMEM;
   g->call = call;
-  if (g->num_findings == 1)
-    g->intended = intended;
   if (kind == OMPLENS_FIX_REMOVE_ITEM && omplens_fix__unreferenced(s.dir, s.item)) {
     g->unreferenced = true;
     g->codeptr = f->codeptr;
@@ -404,7 +434,7 @@ static int plan_unreferenced(omplens_fixer *fx) {
       if (!s.reason && !omplens_fix__unreferenced(d, i))
         s.reason = "the body calls functions, which may use the item";
       omplens_fix__group *g = group_for(fx, s.reason ? OMPLENS_FIX_MANUAL : OMPLENS_FIX_REMOVE_ITEM,
-                                        &s, OMPLENS_FIX__NONE);
+                                        OMPLENS_FIX_REMOVE_ITEM, &s, OMPLENS_FIX__NONE);
       if (!g) {
         free(seen);
         return OMPLENS_FIX_ENOMEM;

@@ -113,6 +113,25 @@ static void recipe(omplens_fix__ctx *c) {
         "device (before the host frees it).",
         it, it);
     break;
+  case OMPLENS_FIX__INIT_ON_DEVICE:
+    omplens_fix__buf_printf(
+        r,
+        "the copy of %s at %s resets data that the device changed (a start value such as "
+        "sum = 0, a loop flag, a counter): initialize %s on the device instead, in the kernel or "
+        "in a small `#pragma omp target` region that sets it before the kernel, and stop sending "
+        "it (map it `from` instead of `tofrom`, `alloc` instead of `to`, or drop it from "
+        "`target update to`).",
+        it, where, it);
+    break;
+  case OMPLENS_FIX__SWAP_ON_DEVICE:
+    omplens_fix__buf_printf(
+        r,
+        "%s brings back to the device at %s a result the device computed, copied into it by "
+        "the host: keep the result on the device instead, swap the device pointers of the two "
+        "buffers between steps (or let the kernel use the device buffer that holds the result "
+        "directly), and copy to the host only what the host reads.",
+        it, where);
+    break;
   default:
     if (strchr(it, '.') || strstr(it, "->"))
       omplens_fix__buf_printf(
@@ -279,7 +298,7 @@ static bool guard_update(omplens_fix__ctx *c, const omplens_fix__pragma *p,
     omplens_fix__buf_printf(
         &g->summary,
         first ? "only the first copy of %s by `%s` at %s:%u is needed (later ones re-send what "
-                "the device already holds): run it only in the first iteration with `%s`"
+                "the device still holds): run it only in the first iteration with `%s`"
               : "the last copy of %s by `%s` at %s:%u is read by no kernel: skip it in the "
                 "last iteration with `%s`",
         it, s->dir->name, omplens_fix__short_name(c->file->path), s->dir->pragma.line, cond);
@@ -310,7 +329,7 @@ static bool build_update(omplens_fix__ctx *c) {
           &g->summary, "none of the %u copies of %s by `%s` at %s:%u is needed (%s): %s", ev.h2d,
           omplens_fix__item_text(s), s->dir->name, omplens_fix__short_name(c->file->path),
           s->dir->pragma.line,
-          all_category(c, OMPLENS_CAT_ROUND_TRIP) ? "the device already holds the same bytes"
+          all_category(c, OMPLENS_CAT_ROUND_TRIP) ? "the device still holds the same bytes"
                                                   : "no kernel reads them",
           g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE ? "remove the directive" : "remove the item");
   } else {

@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define OMPLENS_FINDINGS_SCHEMA_VERSION 1
+#define OMPLENS_FINDINGS_SCHEMA_VERSION 2
 /* Instances listed per finding in the document (the first ones in time);
  * counts, bytes and times always cover all of them. */
 #define OMPLENS_REPORT_MAX_INSTANCES 1000

@@ -327,7 +327,15 @@ static void directive_head(html_ctx *h, omplens_strbuf *b) {
   FILL(h, b, omplens_tpl__table_head_html, {"class", ""}, {"type", "text"}, {"title", "Source location, or module+offset"}, {"label", "Location"});
   FILL(h, b, omplens_tpl__table_head_html, {"class", ""}, {"type", "text"}, {"title", "OpenMP directive"}, {"label", "Directive"});
   static const char *const short_titles[OMPLENS_RENDER_CATEGORIES] = {
-      "Duplicate", "Same content", "Round trip", "Re-alloc", "Unused alloc", "Unused copy"};
+      [OMPLENS_CAT_DUPLICATE_SAME_BUFFER] = "Duplicate",
+      [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] = "Same content",
+      [OMPLENS_CAT_ROUND_TRIP] = "Round trip",
+      [OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER] = "Trip via other",
+      [OMPLENS_CAT_REINIT] = "Re-init",
+      [OMPLENS_CAT_REPEATED_ALLOC] = "Re-alloc",
+      [OMPLENS_CAT_UNUSED_ALLOC] = "Unused alloc",
+      [OMPLENS_CAT_UNUSED_TRANSFER] = "Unused copy",
+  };
   for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++)
     if (h->category_shown[c])
       FILL(h, b, omplens_tpl__table_head_html, {"class", "num"}, {"type", "num"},

@@ -22,19 +22,36 @@ typedef struct md_ctx {
 
 /* ---- Narrative (shared with report.html) --------------------------------- */
 
+/* Each format is given the finding's device twice ("device 0", "the host"). */
 static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
-    "The same bytes were sent to %s again from the same host buffer, although %s "
-    "already held them.",
-    "The same bytes were sent to %s again from another host buffer (zero-filled arrays "
-    "often do this), although %s already held them.",
-    "The data came back unchanged: each of these copies completes a round trip "
-    "(host to device and back, or the reverse) in which nothing modified it, here on %s.",
-    "The same host buffer was allocated again on %s with the same size: it is freed "
-    "and allocated again instead of staying allocated.",
-    "The buffer was allocated on %s and freed again without any kernel running on %s "
-    "in between.",
-    "No kernel on %s read this copy: a later copy overwrote it, or it arrived after %s "
-    "ran its last kernel.",
+    [OMPLENS_CAT_DUPLICATE_SAME_BUFFER] =
+        "The same bytes were sent to %s again from the same host buffer, although %s "
+        "still holds them: nothing changed its copy since it received them.",
+    [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] =
+        "The same bytes were sent to %s from another host buffer (zero-filled arrays often "
+        "do this), although %s still holds them in that other buffer's copy.",
+    [OMPLENS_CAT_ROUND_TRIP] =
+        "The data came back unchanged: each of these copies completes a round trip between "
+        "the host and %s (host to device and back, or the reverse), returning a copy to the "
+        "buffer that sent it with nothing modifying it in between.",
+    [OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER] =
+        "The data came back unchanged through another host buffer: each of these copies "
+        "returns content to the side that sent it out (here between the host and %s) after "
+        "it was copied into this buffer, for example a device result that the host copies "
+        "into the input array of the next step.",
+    [OMPLENS_CAT_REINIT] =
+        "Each of these copies re-initializes data on %s: %s held this content before, but "
+        "its copy changed since, so this is not a duplicate. The host resets data the device "
+        "changed, such as a reduction's start value (sum = 0), a loop flag or a counter.",
+    [OMPLENS_CAT_REPEATED_ALLOC] =
+        "The same host buffer was allocated again on %s with the same size: it is freed "
+        "and allocated again instead of staying allocated.",
+    [OMPLENS_CAT_UNUSED_ALLOC] =
+        "The buffer was allocated on %s and freed again without any kernel running on %s "
+        "in between.",
+    [OMPLENS_CAT_UNUSED_TRANSFER] =
+        "No kernel on %s read this copy: a later copy overwrote it, or it arrived after %s "
+        "ran its last kernel.",
 };
 
 static int category_index(const char *name) {

@@ -62,8 +62,8 @@ const char *omplens_render__display_path(const char *path, const char *base);
 const char *omplens_render__location_label(const json_t *location, const char *base, char *buf,
                                            size_t size);
 
-/* Categories in the fixed order of docs/detectors.md. */
-enum { OMPLENS_RENDER_CATEGORIES = 6 };
+/* Categories in the fixed order of docs/detectors.md (enum omplens_category). */
+enum { OMPLENS_RENDER_CATEGORIES = OMPLENS_CAT_COUNT };
 const char *omplens_render__category_name(int c);  /* "round-trip"       */
 const char *omplens_render__category_title(int c); /* "Round trip"       */
 /* Title for any name found in a document; unknown names are shown as is. */

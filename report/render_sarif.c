@@ -30,23 +30,25 @@ typedef struct sarif_rule {
 
 static const sarif_rule rules[] = {
   {"OMPL001", "duplicate-transfer", "DuplicateTransfer",
-   "A buffer is sent to a device (or the host) that already received the same content from it.",
+   "A buffer is sent to a device (or the host) that still holds the same content from it.",
    "The same host buffer is transferred again with content identical (same hash and size) to "
-   "what the receiver already got from it earlier in the run.",
+   "what the receiver still holds from it: nothing in the trace changed the receiver's copy "
+   "since it received (or produced and sent) this content.",
    "Keep the data resident on the device instead of mapping it anew at every construct: map it "
    "once around the loop with `#pragma omp target data map(...)` or `target enter data`, and use "
    "`target update` only when the host really changed it."},
   {"OMPL002", "duplicate-content", "DuplicateContent",
-   "A transfer sends content that the receiver already holds from another buffer.",
-   "A transfer carries content identical (same hash and size) to content the receiver already "
-   "received from a different host buffer, typically zero-filled or constant arrays.",
+   "A transfer sends content that the receiver still holds in another buffer's copy.",
+   "A transfer carries content identical (same hash and size) to content the receiver still "
+   "holds in the copy of a different host buffer, typically zero-filled or constant arrays.",
    "Create the data on the device instead of copying it there: map the array with "
    "`map(alloc: ...)` and initialize it in a target region (for example fill it with zeros), or "
    "reuse the device copy that already holds this content."},
   {"OMPL003", "round-trip", "RoundTrip",
    "Data makes a round trip between host and device and comes back unchanged.",
-   "A buffer is copied one way and then back the other way with the same content: the device "
-   "did not change it (host to device to host), or the host did not (device to host to device).",
+   "A copy returns unchanged, for the first time, to the buffer that sent it: the device did "
+   "not change it (host to device to host), or the host did not (device to host to device). "
+   "Later unchanged re-sends are duplicates.",
    "Drop the copy that brings back unchanged data: use `map(to: ...)` instead of "
    "`map(tofrom: ...)` for data the kernel only reads, or remove the `target update` that "
    "refreshes a copy nobody modified."},
@@ -74,6 +76,22 @@ static const sarif_rule rules[] = {
    "Reserved for a detector that compares map clauses with the variables a target region "
    "references. No finding uses this rule yet.",
    "Remove the variable from the map clause."},
+  {"OMPL008", "round-trip-other-buffer", "RoundTripOtherBuffer",
+   "Data that a device (or the host) sent out comes back to it unchanged through another buffer.",
+   "Content that the receiver sent out returns to it unchanged through a different host "
+   "buffer: for example the device computes a new grid, the host copies it into the old grid's "
+   "array and sends that array back.",
+   "Keep the result on the device: swap the device pointers between steps (or use the device "
+   "buffer directly) instead of copying the result through the host and sending it back."},
+  {"OMPL009", "reinitialization", "Reinitialization",
+   "Data that the receiver changed is reset by a copy (sum = 0, a loop flag, a counter).",
+   "A transfer sends content that the receiver held before, but its copy changed since (a copy "
+   "with other content came back in between): the data is re-initialized, for example a "
+   "reduction's start value, a loop flag or a counter. It is not a duplicate: the receiver no "
+   "longer holds this content.",
+   "Initialize the data on the device instead of copying it there: set it in the kernel, or in "
+   "a small `#pragma omp target` region that sets it, and drop it from the map clause or the "
+   "`target update to(...)`."},
 };
 
 #define NUM_RULES (sizeof rules / sizeof rules[0])
@@ -330,9 +348,13 @@ static const char *device_phrase(const json_t *dev, char *buf, size_t size) {
 /* What happens, per category, after the data; %1$s is the receiver. */
 static const char *category_predicate(const char *category) {
   static const struct { const char *category, *format; } predicates[] = {
-    {"duplicate-transfer", "is sent to %1$s again although %1$s already received the same content"},
-    {"duplicate-content", "sends %1$s content that %1$s already received from another buffer"},
+    {"duplicate-transfer", "is sent to %1$s again although %1$s still holds the same content"},
+    {"duplicate-content", "sends %1$s content that %1$s still holds from another buffer"},
     {"round-trip", "goes between the host and %1$s and comes back unchanged"},
+    {"round-trip-other-buffer", "brings back unchanged, between the host and %1$s, content that "
+                                "its receiver sent out, through another host buffer"},
+    {"reinitialization", "is sent to %1$s again to reset data that %1$s changed (not a "
+                         "duplicate: %1$s held this content before its copy changed)"},
     {"repeated-alloc", "is allocated on %1$s again with the same size"},
     {"unused-alloc", "is allocated on %1$s while no kernel runs there"},
     {"unused-transfer", "is sent to %1$s but no kernel reads it before it is overwritten or "

@@ -733,9 +733,12 @@ static int load_marks(tl_proc *p, tl_writer *w) {
 /* What a finding says, for the instant event. */
 static const char *finding_message(const json_t *f) {
   static const struct { const char *category, *text; } texts[] = {
-    {"duplicate-transfer", "the receiver already had this content from the same buffer"},
-    {"duplicate-content", "the receiver already had this content from another buffer"},
+    {"duplicate-transfer", "the receiver still holds this content from the same buffer"},
+    {"duplicate-content", "the receiver still holds this content in another buffer's copy"},
     {"round-trip", "this copy brings back data that did not change"},
+    {"round-trip-other-buffer", "this copy brings back, through another host buffer, data the "
+                                "receiver sent out unchanged"},
+    {"reinitialization", "this copy resets data the receiver changed (not a duplicate)"},
     {"repeated-alloc", "the same buffer was allocated again with the same size"},
     {"unused-alloc", "no kernel ran on the device while this allocation lived"},
     {"unused-transfer", "no kernel read this copy before it was overwritten or the run ended"},

@@ -30,9 +30,9 @@ static void print_damage(FILE *out, const char *damage) {
 
 static void print_categories(FILE *out, const omplens_program_total *tot) {
   char a[32], b[32];
-  fprintf(out, "\n  %-22s %10s %12s\n", "category", "instances", "bytes");
+  fprintf(out, "\n  %-24s %10s %12s\n", "category", "instances", "bytes");
   for (int c = 0; c < OMPLENS_CAT_COUNT; c++)
-    fprintf(out, "  %-22s %10" PRIu32 " %12s\n", omplens_category_name(c), tot->count[c],
+    fprintf(out, "  %-24s %10" PRIu32 " %12s\n", omplens_category_name(c), tot->count[c],
             omplens_format_bytes(tot->bytes[c], a));
   fprintf(out, "\n  predicted savings %s of %s: ", omplens_format_ns(tot->savings_ns, a),
           omplens_format_ns(tot->run_ns, b));
@@ -42,10 +42,18 @@ static void print_categories(FILE *out, const omplens_program_total *tot) {
     fprintf(out, "speedup n/a (overlapping work)\n");
 }
 
-/* "dup 9, trip 3" for the categories a directive has. */
+/* "duplicate 9, round-trip 3" for the categories a directive has. */
 static void format_counts(const omplens_directive_total *d, char *buf, size_t size) {
-  static const char *const abbrev[OMPLENS_CAT_COUNT] = {"duplicate", "dup-content", "round-trip",
-                                                        "realloc",   "unused-alloc", "unused-xfer"};
+  static const char *const abbrev[OMPLENS_CAT_COUNT] = {
+      [OMPLENS_CAT_DUPLICATE_SAME_BUFFER] = "duplicate",
+      [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] = "dup-content",
+      [OMPLENS_CAT_ROUND_TRIP] = "round-trip",
+      [OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER] = "trip-other",
+      [OMPLENS_CAT_REINIT] = "reinit",
+      [OMPLENS_CAT_REPEATED_ALLOC] = "realloc",
+      [OMPLENS_CAT_UNUSED_ALLOC] = "unused-alloc",
+      [OMPLENS_CAT_UNUSED_TRANSFER] = "unused-xfer",
+  };
   size_t len = 0;
   buf[0] = 0;
   for (int c = 0; c < OMPLENS_CAT_COUNT && len < size; c++)

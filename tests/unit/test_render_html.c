@@ -65,10 +65,11 @@ static char *render(int html, const json_t *doc, const omplens_render_options *o
 }
 
 static json_t *counts_object(const char *category, json_int_t n) {
-  json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "duplicate-transfer", (json_int_t)0,
+  json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "duplicate-transfer", (json_int_t)0,
                         "duplicate-content", (json_int_t)0, "round-trip", (json_int_t)0,
-                        "repeated-alloc", (json_int_t)0, "unused-alloc", (json_int_t)0,
-                        "unused-transfer", (json_int_t)0);
+                        "round-trip-other-buffer", (json_int_t)0, "reinitialization",
+                        (json_int_t)0, "repeated-alloc", (json_int_t)0, "unused-alloc",
+                        (json_int_t)0, "unused-transfer", (json_int_t)0);
   if (category)
     json_object_set_new(o, category, json_integer(n));
   return o;
@@ -112,7 +113,8 @@ static json_t *document(const char *command, json_t *directive, json_t *finding)
   json_object_set_new(proc, "directives", directive ? json_pack("[o]", directive) : json_array());
   json_object_set_new(proc, "findings", finding ? json_pack("[o]", finding) : json_array());
   json_object_set_new(proc, "mappings_at_exit", json_array());
-  return json_pack("{s:s,s:i,s:s,s:[o]}", "schema", "omplens-findings", "schema_version", 1,
+  return json_pack("{s:s,s:i,s:s,s:[o]}", "schema", "omplens-findings", "schema_version",
+                   OMPLENS_FINDINGS_SCHEMA_VERSION,
                    "omplens_version", "0.1.0", "processes", proc);
 }
 
@@ -501,7 +503,7 @@ static void test_markdown_structure(void **state) {
   char *md = render(0, doc, &(omplens_render_options){.base_dir = "/src"});
   /* Tables: summary, categories, directives, instances. */
   assert_true(assert_table(md, "| Measure | Value |") >= 8);
-  assert_int_equal(assert_table(md, "| Category | Instances | Bytes |"), 6);
+  assert_int_equal(assert_table(md, "| Category | Instances | Bytes |"), 8);
   assert_int_equal(assert_table(md, "| # | Directive | Kind | Savings | Findings |"), 1);
   assert_int_equal(assert_table(md, "| # | Kind | Time | Duration | Bytes | Hash |"), 3);
   assert_non_null(strstr(md, "| Program | `` ./prog a\\|b `c` `` (pid 123) |"));
@@ -530,6 +532,46 @@ static void test_markdown_structure(void **state) {
   assert_non_null(strstr(html, "a[0:n]|b (probably)"));
   free(html);
   free(md);
+  json_decref(doc);
+}
+
+/* A re-initialization reads as a reset of data the device changed, never as
+ * a duplicate to keep resident; every category of version 2 is counted. */
+static void test_version_2_categories(void **state) {
+  (void)state;
+  const char *text = "#pragma omp target map(tofrom: sum)";
+  json_t *f = finding(location("/src/p.c", 12, text), 3);
+  json_object_set_new(f, "category", json_string("reinitialization"));
+  json_object_set_new(f, "variable",
+                      json_pack("{s:s,s:s,s:b}", "item", "sum", "name", "sum", "certain", 1));
+  json_t *d = directive(location("/src/p.c", 12, text));
+  json_object_set_new(d, "counts", counts_object("reinitialization", 3));
+  json_object_set_new(d, "bytes", counts_object("reinitialization", 24));
+  json_t *doc = document("./prog", d, f);
+  json_t *tot = json_object_get(json_array_get(json_object_get(doc, "processes"), 0), "totals");
+  json_object_set_new(tot, "counts", counts_object("reinitialization", 3));
+  json_object_set_new(tot, "bytes", counts_object("reinitialization", 24));
+
+  char *md = render(0, doc, &(omplens_render_options){.base_dir = "/src"});
+  assert_int_equal(assert_table(md, "| Category | Instances | Bytes |"), 8);
+  assert_non_null(strstr(md, "| Re-initialization | 3 | 24 B |"));
+  assert_non_null(strstr(md, "| Round trip through another buffer | 0 |"));
+  assert_non_null(strstr(md, "re-initializes data on device 0"));
+  assert_non_null(strstr(md, "not a duplicate"));
+  assert_null(strstr(md, "resident"));
+  assert_null(strstr(md, "still holds"));
+  assert_null(strstr(md, "already"));
+  free(md);
+
+  char *html = render(1, doc, &(omplens_render_options){.base_dir = "/src"});
+  assert_non_null(
+      strstr(html, "<span class=\"chip cat-reinitialization\">Re-initialization</span>"));
+  assert_non_null(strstr(html, "category cat-reinitialization\""));
+  assert_non_null(strstr(html, "category cat-round-trip-other-buffer zero\""));
+  assert_non_null(strstr(html, "re-initializes data on device 0"));
+  assert_null(strstr(html, "resident"));
+  assert_targets_exist(html);
+  free(html);
   json_decref(doc);
 }
 
@@ -625,6 +667,7 @@ int main(void) {
       cmocka_unit_test(test_html_big_source_and_two_processes),
       cmocka_unit_test(test_render_rejects_bad_input),
       cmocka_unit_test(test_markdown_structure),
+      cmocka_unit_test(test_version_2_categories),
       cmocka_unit_test(test_markdown_code_fences),
       cmocka_unit_test(test_timeline_million_events),
   };

@@ -90,12 +90,12 @@ static void assert_has_text(const json_t *o, const char *key) {
 static json_t *document(json_t *findings) {
   return json_pack("{s:s, s:i, s:s, s:i, s:[{s:s, s:i, s:s, s:s, s:I, s:b, s:i, s:i, s:[],"
                    " s:[], s:o, s:[]}]}",
-                   "schema", "omplens-findings", "schema_version", 1, "omplens_version", "0.1.0",
-                   "program_exit_status", 0, "processes", "trace", "/tmp/t/prog-123.trace",
-                   "pid", 123, "executable", PROG, "command_line", "./prog 10", "start_unix_ns",
-                   (json_int_t)1763719000000000000, "complete", 1, "devices", 1,
-                   "dropped_events", 0, "damage", "directives", "findings", findings,
-                   "mappings_at_exit");
+                   "schema", "omplens-findings", "schema_version", OMPLENS_FINDINGS_SCHEMA_VERSION,
+                   "omplens_version", "0.1.0", "program_exit_status", 0, "processes", "trace",
+                   "/tmp/t/prog-123.trace", "pid", 123, "executable", PROG, "command_line",
+                   "./prog 10", "start_unix_ns", (json_int_t)1763719000000000000, "complete", 1,
+                   "devices", 1, "dropped_events", 0, "damage", "directives", "findings",
+                   findings, "mappings_at_exit");
 }
 
 static json_t *first_process(json_t *doc) {
@@ -138,7 +138,8 @@ static const struct {
   {"OMPL001", "duplicate-transfer"}, {"OMPL002", "duplicate-content"},
   {"OMPL003", "round-trip"},         {"OMPL004", "repeated-alloc"},
   {"OMPL005", "unused-alloc"},       {"OMPL006", "unused-transfer"},
-  {"OMPL007", "mapped-but-unreferenced"},
+  {"OMPL007", "mapped-but-unreferenced"}, {"OMPL008", "round-trip-other-buffer"},
+  {"OMPL009", "reinitialization"},
 };
 
 static void check_rule(const json_t *rule) {
@@ -319,6 +320,58 @@ static void sarif_without_attribution(void **state) {
   assert_null(json_object_get(loc, "physicalLocation"));
   logical = json_array_get(json_object_get(loc, "logicalLocations"), 0);
   assert_string_equal(str(logical, "name"), "0x1234");
+  json_decref(log);
+  json_decref(doc);
+}
+
+static const json_t *rule_of(const json_t *run, const json_t *result) {
+  const json_t *rules = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"),
+                                        "rules");
+  return json_array_get(rules, (size_t)num(result, "ruleIndex"));
+}
+
+static void assert_lacks(const char *text, const char *word) {
+  if (strstr(text, word))
+    fail_msg("'%s' should not say '%s'", text, word);
+}
+
+/* The categories of findings.json version 2: their own rules, and a reset is
+ * never worded as a duplicate nor fixed by keeping the data resident. */
+static void sarif_version_2_categories(void **state) {
+  json_t *fs = json_array();
+  json_t *reinit = finding("reinitialization", module_location("0x5555555553e5", "0x13e5"));
+  set_variable(reinit, "sum", 1);
+  json_array_append_new(fs, reinit);
+  json_array_append_new(fs, finding("round-trip-other-buffer", module_location("0x55", "0x1400")));
+  json_t *doc = document(fs);
+  json_t *log = sarif(doc, BASE);
+  const json_t *run = check_log(log);
+
+  const json_t *r = result_at(run, 0);
+  assert_string_equal(str(r, "ruleId"), "OMPL009");
+  const json_t *rule = rule_of(run, r);
+  assert_string_equal(str(rule, "name"), "Reinitialization");
+  const char *text = str(json_object_get(r, "message"), "text");
+  assert_non_null(
+      strstr(text, "'sum' is sent to device 0 again to reset data that device 0 changed"));
+  assert_non_null(strstr(text, "not a duplicate"));
+  const char *help = str(json_object_get(rule, "help"), "text");
+  assert_non_null(strstr(help, "#pragma omp target"));
+  const char *texts[] = {text, help, str(json_object_get(rule, "shortDescription"), "text"),
+                         str(json_object_get(rule, "fullDescription"), "text")};
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    assert_lacks(texts[i], "resident");
+    assert_lacks(texts[i], "already");
+    assert_lacks(texts[i], "still holds");
+  }
+
+  r = result_at(run, 1);
+  assert_string_equal(str(r, "ruleId"), "OMPL008");
+  rule = rule_of(run, r);
+  assert_string_equal(str(rule, "name"), "RoundTripOtherBuffer");
+  assert_non_null(
+      strstr(str(json_object_get(r, "message"), "text"), "through another host buffer"));
+  assert_non_null(strstr(str(json_object_get(rule, "help"), "text"), "swap the device pointers"));
   json_decref(log);
   json_decref(doc);
 }
@@ -577,9 +630,10 @@ static void sarif_errors(void **state) {
   json_t *doc = document(json_array());
   assert_int_equal(omplens_render_sarif(NULL, NULL, stdout), OMPLENS_REPORT_EINVAL);
   assert_int_equal(omplens_render_sarif(doc, NULL, NULL), OMPLENS_REPORT_EINVAL);
-  json_object_set_new(doc, "schema_version", json_integer(2));
+  json_object_set_new(doc, "schema_version", json_integer(OMPLENS_FINDINGS_SCHEMA_VERSION + 1));
   assert_int_equal(omplens_render_sarif(doc, NULL, stdout), OMPLENS_REPORT_EINVAL);
-  json_object_set_new(doc, "schema_version", json_integer(1));
+  json_object_set_new(doc, "schema_version", json_integer(1)); /* written before version 2 */
+  json_decref(sarif(doc, NULL));
   FILE *full = fopen("/dev/full", "w");
   if (full) {
     assert_int_equal(omplens_render_sarif(doc, NULL, full), OMPLENS_REPORT_EIO);
@@ -1059,6 +1113,7 @@ int main(void) {
     cmocka_unit_test(sarif_rules_are_stable),
     cmocka_unit_test(sarif_empty_documents),
     cmocka_unit_test(sarif_without_attribution),
+    cmocka_unit_test(sarif_version_2_categories),
     cmocka_unit_test(sarif_with_attribution),
     cmocka_unit_test(sarif_line_table_only),
     cmocka_unit_test(sarif_fingerprints),
