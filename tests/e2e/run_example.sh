@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end golden test of one example: the program behaves the same with and
-# without omplens, and its findings match examples/NAME.expected exactly.
+# without omplens, its findings match examples/NAME.expected exactly, and the
+# figures of its findings.json agree with each other (consistency_check, built
+# next to DIGEST by precision/CMakeLists.txt).
 # usage: run_example.sh OMPLENS DIGEST BINARY EXPECTED WORKDIR [RUN-OPTIONS]
 set -euo pipefail
 omplens=$1 digest=$2 bin=$3 expected=$4 work=$5 run_options=${6:-}
@@ -27,7 +29,13 @@ awk '/^directive / { $1 = $1; print; next }
   | LC_ALL=C sort >"$work/expected.txt"
 "$digest" "$work/report/findings.json" | awk '/^directive / { $1 = $1 } { print }' \
   | LC_ALL=C sort >"$work/actual.txt"
+failed=0
 if ! diff -u "$work/expected.txt" "$work/actual.txt"; then
-  echo "FAIL: findings differ from $(basename "$expected") (- expected, + actual)"; exit 1
+  echo "FAIL: findings differ from $(basename "$expected") (- expected, + actual)"; failed=1
 fi
-echo "ok: $(basename "$bin"): $(wc -l <"$work/actual.txt") finding rows as expected, output unchanged"
+check=$(dirname "$digest")/consistency_check
+if ! "$check" "$work/report/findings.json"; then
+  echo "FAIL: the figures of findings.json disagree ($check)"; failed=1
+fi
+[ "$failed" = 0 ] || exit 1
+echo "ok: $(basename "$bin"): $(wc -l <"$work/actual.txt") finding rows as expected, output unchanged, figures consistent"

@@ -1,0 +1,258 @@
+/* consistency_check: the figures of a findings.json must agree with each
+ * other (docs/testing.md, "Precision corpus").
+ *
+ *   consistency_check FINDINGS.json
+ *
+ * For every process, with one category per operation:
+ * - no event is an instance of two detector findings (a finding with
+ *   `instances_omitted` lists only some of its instances and is skipped);
+ * - the instances counted in totals.counts are at most transfers +
+ *   allocations: no more wasteful operations than operations;
+ * - the bytes of the transfer categories in totals.bytes are at most
+ *   totals.transfer_bytes;
+ * - totals.counts and totals.bytes of each category are the sums of its
+ *   findings' count and total_bytes;
+ * - the findings' savings_ns add up to totals.savings_ns.
+ * `mapped-but-unreferenced` findings come from the source alone, outside
+ * the totals, and are left out of every check. Each failed check prints
+ * one line with both numbers. */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum exit_code {
+  EXIT_CONSISTENT = 0,   /* every check passed */
+  EXIT_INCONSISTENT = 1, /* a check failed: one line each on stdout */
+  EXIT_USAGE = 2,        /* bad command line, unreadable or malformed file */
+};
+
+/* The detectors' categories; is_transfer: its instances are transfers. */
+static const struct category {
+  const char *name;
+  int is_transfer;
+} categories[] = {
+    {"duplicate-transfer", 1}, {"duplicate-content", 1},       {"round-trip", 1},
+    {"round-trip-other-buffer", 1}, {"reinitialization", 1},   {"unused-transfer", 1},
+    {"repeated-alloc", 0},     {"unused-alloc", 0},
+};
+#define NUM_CATEGORIES (sizeof categories / sizeof categories[0])
+
+static const char *source_only_category = "mapped-but-unreferenced";
+
+static const char *path;   /* the findings.json being checked */
+static int failures;
+
+/* One line per failed check: where, what, and both numbers. */
+static void fail(const json_t *proc, const char *what, long long got, const char *relation,
+                 long long limit) {
+  printf("FAIL: %s: process %lld: %s %lld, %s %lld\n", path,
+         (long long)json_integer_value(json_object_get(proc, "pid")), what, got, relation, limit);
+  failures++;
+}
+
+static long long number(const json_t *object, const char *key) {
+  return (long long)json_integer_value(json_object_get(object, key));
+}
+
+/* Index of category `name` in categories[], or -1. */
+static int category_index(const char *name) {
+  for (size_t i = 0; name && i < NUM_CATEGORIES; i++)
+    if (!strcmp(categories[i].name, name))
+      return (int)i;
+  return -1;
+}
+
+typedef struct instance_ref {
+  long long event;
+  size_t finding; /* index in the process's findings */
+} instance_ref;
+
+static int cmp_ref(const void *a, const void *b) {
+  const instance_ref *x = a, *y = b;
+  if (x->event != y->event)
+    return x->event < y->event ? -1 : 1;
+  return x->finding < y->finding ? -1 : x->finding > y->finding;
+}
+
+static int is_detector_finding(const json_t *f) {
+  const char *c = json_string_value(json_object_get(f, "category"));
+  return !(c && !strcmp(c, source_only_category)) && !json_is_true(json_object_get(f, "source_only"));
+}
+
+/* The listed instances of every complete detector finding; caller frees
+ * *refs. -1 when out of memory. */
+static int collect_instances(const json_t *findings, instance_ref **refs, size_t *n) {
+  size_t fi, ii, cap = 0;
+  const json_t *f, *inst;
+  *refs = NULL;
+  *n = 0;
+  json_array_foreach(findings, fi, f) {
+    if (!is_detector_finding(f) || json_object_get(f, "instances_omitted"))
+      continue;
+    json_array_foreach(json_object_get(f, "instances"), ii, inst) {
+      if (*n == cap) {
+        cap = cap ? 2 * cap : 256;
+        instance_ref *grown = realloc(*refs, cap * sizeof **refs);
+        if (!grown)
+          return -1;
+        *refs = grown;
+      }
+      (*refs)[(*n)++] = (instance_ref){number(inst, "event"), fi};
+    }
+  }
+  return 0;
+}
+
+static void describe(const json_t *findings, size_t fi, char *buf, size_t size) {
+  const json_t *f = json_array_get(findings, fi);
+  const json_t *loc = json_object_get(f, "location");
+  const char *file = json_string_value(json_object_get(loc, "file"));
+  const char *slash = file ? strrchr(file, '/') : NULL;
+  snprintf(buf, size, "#%zu %s %s:%lld", fi, json_string_value(json_object_get(f, "category")),
+           slash ? slash + 1 : file ? file : "?", number(loc, "line"));
+}
+
+/* No event is an instance of two findings (nor twice of one). */
+static int check_overlap(const json_t *proc) {
+  const json_t *findings = json_object_get(proc, "findings");
+  instance_ref *refs;
+  size_t n;
+  if (collect_instances(findings, &refs, &n)) {
+    free(refs);
+    fprintf(stderr, "consistency_check: out of memory\n");
+    return -1;
+  }
+  if (n)
+    qsort(refs, n, sizeof *refs, cmp_ref);
+  for (size_t i = 1; i < n; i++) {
+    if (refs[i].event != refs[i - 1].event)
+      continue;
+    char a[256], b[256];
+    describe(findings, refs[i - 1].finding, a, sizeof a);
+    describe(findings, refs[i].finding, b, sizeof b);
+    printf("FAIL: %s: process %lld: event %lld is an instance of finding %s and of finding %s\n",
+           path, number(proc, "pid"), refs[i].event, a, b);
+    failures++;
+  }
+  free(refs);
+  return 0;
+}
+
+/* Per category: the findings' count, total_bytes; and all their savings. */
+typedef struct finding_sums {
+  long long count[NUM_CATEGORIES], bytes[NUM_CATEGORIES], savings_ns;
+} finding_sums;
+
+static int sum_findings(const json_t *proc, finding_sums *s) {
+  size_t fi;
+  const json_t *f;
+  memset(s, 0, sizeof *s);
+  json_array_foreach(json_object_get(proc, "findings"), fi, f) {
+    if (!is_detector_finding(f))
+      continue;
+    const char *name = json_string_value(json_object_get(f, "category"));
+    int c = category_index(name);
+    if (c < 0) {
+      fprintf(stderr, "consistency_check: %s: unknown category %s\n", path, name ? name : "(none)");
+      return -1;
+    }
+    s->count[c] += number(f, "count");
+    s->bytes[c] += number(f, "total_bytes");
+    s->savings_ns += number(f, "savings_ns");
+  }
+  return 0;
+}
+
+/* totals.counts/bytes hold exactly the known categories. */
+static int check_category_keys(const json_t *totals) {
+  const char *keys[] = {"counts", "bytes"};
+  for (size_t k = 0; k < 2; k++) {
+    const char *name;
+    const json_t *v;
+    const json_t *table = json_object_get(totals, keys[k]);
+    if (!json_is_object(table)) {
+      fprintf(stderr, "consistency_check: %s: totals.%s missing\n", path, keys[k]);
+      return -1;
+    }
+    json_object_foreach((json_t *)table, name, v) {
+      if (category_index(name) < 0) {
+        fprintf(stderr, "consistency_check: %s: unknown category %s in totals.%s\n", path, name,
+                keys[k]);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* The program totals against the operations and against the findings. */
+static void check_totals(const json_t *proc, const finding_sums *s) {
+  const json_t *totals = json_object_get(proc, "totals");
+  const json_t *counts = json_object_get(totals, "counts");
+  const json_t *bytes = json_object_get(totals, "bytes");
+  long long wasteful = 0, wasted_transfer_bytes = 0;
+  for (size_t c = 0; c < NUM_CATEGORIES; c++) {
+    long long n = number(counts, categories[c].name), b = number(bytes, categories[c].name);
+    char what[128];
+    wasteful += n;
+    if (categories[c].is_transfer)
+      wasted_transfer_bytes += b;
+    snprintf(what, sizeof what, "totals.counts.%s", categories[c].name);
+    if (n != s->count[c])
+      fail(proc, what, n, "but its findings count", s->count[c]);
+    snprintf(what, sizeof what, "totals.bytes.%s", categories[c].name);
+    if (b != s->bytes[c])
+      fail(proc, what, b, "but its findings' total_bytes add up to", s->bytes[c]);
+  }
+  long long operations = number(totals, "transfers") + number(totals, "allocations");
+  if (wasteful > operations)
+    fail(proc, "wasteful operations (totals.counts)", wasteful,
+         "more than transfers + allocations", operations);
+  if (wasted_transfer_bytes > number(totals, "transfer_bytes"))
+    fail(proc, "bytes of the transfer categories", wasted_transfer_bytes,
+         "more than totals.transfer_bytes", number(totals, "transfer_bytes"));
+  if (s->savings_ns != number(totals, "savings_ns"))
+    fail(proc, "findings' savings_ns add up to", s->savings_ns, "but totals.savings_ns is",
+         number(totals, "savings_ns"));
+}
+
+static int check_process(const json_t *proc) {
+  finding_sums sums;
+  if (check_category_keys(json_object_get(proc, "totals")) || sum_findings(proc, &sums))
+    return -1;
+  check_totals(proc, &sums);
+  return check_overlap(proc);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: consistency_check FINDINGS.json\n");
+    return EXIT_USAGE;
+  }
+  path = argv[1];
+  json_error_t err;
+  json_t *root = json_load_file(path, 0, &err);
+  if (!root) {
+    fprintf(stderr, "consistency_check: %s: %s (line %d)\n", path, err.text, err.line);
+    return EXIT_USAGE;
+  }
+  const json_t *procs = json_object_get(root, "processes");
+  if (!json_is_array(procs) || json_array_size(procs) == 0) {
+    fprintf(stderr, "consistency_check: %s: no processes\n", path);
+    json_decref(root);
+    return EXIT_USAGE;
+  }
+  size_t pi;
+  const json_t *proc;
+  int rc = 0;
+  json_array_foreach(procs, pi, proc) {
+    if (!rc)
+      rc = check_process(proc);
+  }
+  json_decref(root);
+  if (rc)
+    return EXIT_USAGE;
+  return failures ? EXIT_INCONSISTENT : EXIT_CONSISTENT;
+}
