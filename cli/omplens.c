@@ -226,6 +226,7 @@ typedef struct loaded {
   omplens_fixer **fixers;
   const char *compile_commands; /* for the annotators' libclang parses */
   omplens_report_process *procs;
+  omplens_report_figures *figures; /* per process, shared by the outputs */
   size_t n, cap;
 } loaded;
 
@@ -241,6 +242,7 @@ static void loaded_free(loaded *l) {
   free(l->annotators);
   free(l->fixers);
   free(l->procs);
+  free(l->figures);
   memset(l, 0, sizeof *l);
 }
 
@@ -535,14 +537,16 @@ static int write_outputs(const output_ctx *c, unsigned todo) {
 /* Writes the selected outputs for the loaded traces; summary to `summary_out`. */
 static int write_reports(loaded *l, const options *o, FILE *summary_out, int exit_status) {
   l->procs = calloc(l->n ? l->n : 1, sizeof *l->procs);
-  if (!l->procs) {
+  l->figures = calloc(l->n ? l->n : 1, sizeof *l->figures);
+  if (!l->procs || !l->figures) {
     error("out of memory");
     return EXIT_SOFTWARE;
   }
   for (size_t i = 0; i < l->n; i++)
-    l->procs[i] =
-        (omplens_report_process){l->traces[i], l->analyses[i], l->annotators[i], l->fixers[i]};
+    l->procs[i] = (omplens_report_process){l->traces[i], l->analyses[i], l->annotators[i],
+                                           l->fixers[i], &l->figures[i]};
   omplens_report_input in = {l->procs, l->n, exit_status};
+  omplens_report_prepare(&in); /* before the outputs' threads share them */
   if (make_dir(o->output_dir))
     return EXIT_CANTCREAT;
   omplens_progress_stage("building the report");

@@ -432,37 +432,89 @@ int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const
   return 0;
 }
 
+static size_t patch_ops(const omplens_fixer *fx) {
+  size_t n = 0;
+  for (size_t i = 0; i < fx->num_groups; i++)
+    n += fx->fixes[i].diff && !fx->groups[i].left_out ? fx->fixes[i].num_removed : 0;
+  return n;
+}
+
+/* Predicts removing ids[0..n) at once (sorted and made distinct here;
+ * ids is freed). */
+static int predict_joint(omplens_fixer *fx, uint32_t *ids, size_t n, uint64_t *savings_ns,
+                         double *speedup, size_t *num_removed) {
+  omplens_fix__sort_unique(ids, &n);
+  omplens_fix joint = {0};
+  joint.removed = ids;
+  joint.num_removed = n;
+  omplens_fix__predict(fx, &joint);
+  free(ids);
+  if (savings_ns)
+    *savings_ns = joint.predicted_savings_ns;
+  if (speedup)
+    *speedup = joint.predicted_speedup;
+  if (num_removed)
+    *num_removed = n;
+  return 0;
+}
+
+/* Appends to all (room for it made by the caller) the removed events of
+ * every fix with a diff that the patch keeps; returns the new count. */
+static size_t add_patch_ops(const omplens_fixer *fx, uint32_t *all, size_t k) {
+  for (size_t i = 0; i < fx->num_groups; i++)
+    if (fx->fixes[i].diff && !fx->groups[i].left_out && fx->fixes[i].num_removed) {
+      memcpy(all + k, fx->fixes[i].removed, fx->fixes[i].num_removed * sizeof *all);
+      k += fx->fixes[i].num_removed;
+    }
+  return k;
+}
+
 int omplens_fix_predict_all(omplens_fixer *fx, uint64_t *savings_ns, double *speedup,
                             size_t *num_removed) {
   const char *patch;
   int rc = omplens_fix_patch(fx, 0, &patch, NULL); /* decides which fixes go in */
   if (rc)
     return rc;
-  size_t n = 0;
-  for (size_t i = 0; i < fx->num_groups; i++)
-    n += fx->fixes[i].diff && !fx->groups[i].left_out ? fx->fixes[i].num_removed : 0;
+  uint32_t *all = malloc((patch_ops(fx) + 1) * sizeof *all);
+  if (!all)
+    return OMPLENS_FIX_ENOMEM;
+  return predict_joint(fx, all, add_patch_ops(fx, all, 0), savings_ns, speedup, num_removed);
+}
+
+/* An operation and, for an allocation, its delete. */
+static size_t add_op(const omplens_fixer *fx, uint32_t *all, size_t k, uint32_t ev) {
+  if (ev >= fx->num_events)
+    return k;
+  all[k++] = ev;
+  if (fx->events[ev].kind == OMPLENS_EV_ALLOC && fx->delete_of &&
+      fx->delete_of[ev] != OMPLENS_FIX__NONE)
+    all[k++] = fx->delete_of[ev];
+  return k;
+}
+
+int omplens_fix_predict_every(omplens_fixer *fx, const uint32_t *extra, size_t num_extra,
+                              uint64_t *savings_ns, double *speedup, size_t *num_removed) {
+  const char *patch;
+  int rc = omplens_fix_patch(fx, 0, &patch, NULL);
+  if (rc)
+    return rc;
+  if (!fx->whatif && !patch_ops(fx))
+    return OMPLENS_FIX_ENOTFOUND; /* the findings' plain sum is the answer */
+  if (!fx->delete_of)
+    omplens_fix__deletes(fx);
+  size_t n = patch_ops(fx) + 2 * num_extra;
+  for (size_t i = 0; i < fx->num_findings; i++)
+    n += 2 * fx->findings[i].num_instances;
   uint32_t *all = malloc((n + 1) * sizeof *all);
   if (!all)
     return OMPLENS_FIX_ENOMEM;
-  size_t k = 0;
-  for (size_t i = 0; i < fx->num_groups; i++)
-    if (fx->fixes[i].diff && !fx->groups[i].left_out && fx->fixes[i].num_removed) {
-      memcpy(all + k, fx->fixes[i].removed, fx->fixes[i].num_removed * sizeof *all);
-      k += fx->fixes[i].num_removed;
-    }
-  omplens_fix__sort_unique(all, &k);
-  omplens_fix joint = {0};
-  joint.removed = all;
-  joint.num_removed = k;
-  omplens_fix__predict(fx, &joint);
-  free(all);
-  if (savings_ns)
-    *savings_ns = joint.predicted_savings_ns;
-  if (speedup)
-    *speedup = joint.predicted_speedup;
-  if (num_removed)
-    *num_removed = k;
-  return 0;
+  size_t k = add_patch_ops(fx, all, 0);
+  for (size_t i = 0; i < fx->num_findings; i++)
+    for (size_t j = 0; j < fx->findings[i].num_instances; j++)
+      k = add_op(fx, all, k, fx->findings[i].instances[j].event);
+  for (size_t i = 0; i < num_extra; i++)
+    k = add_op(fx, all, k, extra[i]);
+  return predict_joint(fx, all, k, savings_ns, speedup, num_removed);
 }
 
 static void print_fix(const omplens_fixer *fx, const omplens_fix *f, size_t n, FILE *out,

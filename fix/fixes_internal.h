@@ -469,6 +469,8 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
 void omplens_fix__sort_unique(uint32_t *ids, size_t *n);
 /* Fills f->predicted_* from f->removed. */
 void omplens_fix__predict(omplens_fixer *fx, omplens_fix *f);
+/* Builds fx->delete_of (left NULL without memory). */
+void omplens_fix__deletes(omplens_fixer *fx);
 /* Whether the kernel at codeptr moved or allocated var. */
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var);
 /* Whether every instance of finding f carries XXH3-64 of f->bytes zeros. */

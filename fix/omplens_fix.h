@@ -154,6 +154,17 @@ int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const
 int omplens_fix_predict_all(omplens_fixer *fx, uint64_t *savings_ns, double *speedup,
                             size_t *num_removed);
 
+/* The prediction for fixing every finding: the removed events of every fix
+ * of omplens_fix_patch(), every finding's operations (with an allocation's
+ * delete) and extra[0..num_extra) (operations of findings the report adds,
+ * with their deletes), predicted at once. The what-if model is monotone in
+ * what it removes, so no single fix's prediction exceeds it. The model
+ * costs memory per event: when no fix has a diff (so none needed it),
+ * nothing is predicted and OMPLENS_FIX_ENOTFOUND says that the findings'
+ * summed savings are the answer. */
+int omplens_fix_predict_every(omplens_fixer *fx, const uint32_t *extra, size_t num_extra,
+                              uint64_t *savings_ns, double *speedup, size_t *num_removed);
+
 /* Prints every fix (summary, kind, confidence, findings, prediction, then
  * the diff or the manual recipe) for a terminal or a log. */
 int omplens_fix_print(omplens_fixer *fx, FILE *out, int relative);

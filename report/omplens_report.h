@@ -18,6 +18,9 @@ extern "C" {
 #endif
 
 #define OMPLENS_FINDINGS_SCHEMA_VERSION 2
+/* The category of findings only the source gives: a map item whose
+ * variable the construct's body never names. */
+#define OMPLENS_REPORT_UNREFERENCED "mapped-but-unreferenced"
 /* Instances listed per finding in the document (the first ones in time);
  * counts, bytes and times always cover all of them. */
 #define OMPLENS_REPORT_MAX_INSTANCES 1000
@@ -29,11 +32,25 @@ enum omplens_report_error {
   OMPLENS_REPORT_EINVAL = -3,
 };
 
+/* A process's figures that every output shows alike: what its findings
+ * take (mapped-but-unreferenced included) and what fixing all of them is
+ * predicted to save. Zero-initialize; the first output that needs them
+ * fills them (a single thread must build the first output). */
+typedef struct omplens_report_figures {
+  int known;
+  uint64_t savings_ns;           /* the findings' savings, summed         */
+  uint64_t predicted_savings_ns; /* fixing every finding (what-if model)  */
+  double predicted_speedup;      /* 0.0: undefined                         */
+  uint64_t unreferenced_count, unreferenced_bytes, unreferenced_ns;
+} omplens_report_figures;
+
 typedef struct omplens_report_process {
   const omplens_trace *trace;
   const omplens_analysis *analysis;
   omplens_annotator *annotator; /* may be NULL: then module+offset only */
   omplens_fixer *fixer;         /* may be NULL: then no suggested fixes */
+  omplens_report_figures *figures; /* may be NULL: then worked out anew by
+                                      each output that shows them        */
 } omplens_report_process;
 
 typedef struct omplens_report_input {
@@ -50,6 +67,10 @@ int omplens_report_write_json(const omplens_report_input *in, const char *path);
  * finding at a time, whatever the number of findings. */
 int omplens_report_stream_json(const omplens_report_input *in, FILE *out);
 /* Prints the terminal summary: counts per category and the top directives. */
+/* Works out every process's figures (omplens_report_figures) where it has
+ * storage for them. Call it before writing outputs on several threads. */
+void omplens_report_prepare(const omplens_report_input *in);
+
 int omplens_report_print_text(const omplens_report_input *in, FILE *out, size_t top);
 
 /* Formats helpers shared by the renderers; buf must hold 32 bytes. */

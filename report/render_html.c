@@ -44,6 +44,7 @@ typedef struct html_ctx {
   char **finding_ids, **finding_labels; /* per finding shown */
   char **site_labels, **targets;        /* per directive: label, element id to open */
   int category_shown[OMPLENS_RENDER_CATEGORIES];
+  omplens_render__shown card_fixes, note_fixes; /* each change shown once */
 } html_ctx;
 
 #define FILL(h, b, tpl, ...)                                                                    \
@@ -216,6 +217,8 @@ static void release_process(html_ctx *h) {
   h->sources = NULL;
   h->num_sources = 0;
   h->finding_ids = h->finding_labels = h->site_labels = h->targets = NULL;
+  omplens_render__shown_free(&h->card_fixes);
+  omplens_render__shown_free(&h->note_fixes);
 }
 
 /* ---- Shared fragments -------------------------------------------------------------- */
@@ -227,9 +230,10 @@ static const char *program_name(const json_t *proc) {
   return s && *s ? s : "(unknown program)";
 }
 
-static void markdown_html(omplens_strbuf *out, const json_t *finding, const char *base) {
+static void markdown_html(omplens_strbuf *out, const json_t *finding, const char *base,
+                          const char *same_fix) {
   omplens_strbuf md = {0};
-  omplens_md__finding(&md, finding, base);
+  omplens_md__finding(&md, finding, base, same_fix);
   omplens_html__markdown(out, omplens_strbuf_str(&md));
   if (md.failed)
     out->failed = 1;
@@ -277,7 +281,7 @@ static void summary_categories(html_ctx *h, omplens_strbuf *b, const json_t *tot
 
 static void section_summary(html_ctx *h) {
   const json_t *p = h->proc, *tot = json_object_get(p, "totals");
-  uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__u64(tot, "savings_ns");
+  uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__predicted_savings(tot);
   uint64_t tns = omplens_render__u64(tot, "transfer_ns"), ans = omplens_render__u64(tot, "alloc_ns");
   uint64_t kns = omplens_render__u64(tot, "kernel_ns");
   double speedup = omplens_render__real(tot, "predicted_speedup");
@@ -335,6 +339,7 @@ static void directive_head(html_ctx *h, omplens_strbuf *b) {
       [OMPLENS_CAT_REPEATED_ALLOC] = "Re-alloc",
       [OMPLENS_CAT_UNUSED_ALLOC] = "Unused alloc",
       [OMPLENS_CAT_UNUSED_TRANSFER] = "Unused copy",
+      [OMPLENS_RENDER_UNREFERENCED] = "Unreferenced",
   };
   for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++)
     if (h->category_shown[c])
@@ -525,7 +530,8 @@ static void finding(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *f) {
   char subject[512], dev[32], count[32], by[32], sv[32], facts[512], loc[4096];
   const char *category = omplens_render__str(f, "category");
   size_t d = directive_of(h, f), n = json_array_size(omplens_render__array(f, "instances"));
-  markdown_html(&narrative, f, h->base);
+  markdown_html(&narrative, f, h->base,
+                omplens_render__fix_shown(&h->card_fixes, f, h->finding_labels[i]));
   finding_instances(h, &rows, f);
   if (n > h->max_instances)
     omplens_strbuf_printf(&more, "<p class=\"more\">and %zu more instances (all are in findings.json)</p>",
@@ -663,7 +669,8 @@ static void source_note(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
   omplens_strbuf narrative = {0};
   char subject[512], dev[32], count[32], by[32], sv[32];
   const char *category = omplens_render__str(f, "category");
-  markdown_html(&narrative, f, h->base);
+  markdown_html(&narrative, f, h->base,
+                omplens_render__fix_shown(&h->note_fixes, f, h->finding_labels[i]));
   FILL(h, b, omplens_tpl__source_note_html, {"category", category},
        {"category_title", omplens_render__category_title_of(category)},
        {"subject", omplens_render__finding_subject(f, subject, sizeof subject)},

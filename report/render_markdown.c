@@ -3,6 +3,7 @@
  * part of the report; omplens_render_markdown() is the loop over processes.
  * Every text from the program, the trace or the sources is escaped
  * (omplens_md__text, omplens_md__code). Design: docs/report.md. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,7 @@ typedef struct md_ctx {
   omplens_strbuf *b;
   const char *base;     /* paths are shown relative to it */
   size_t max_instances; /* per finding */
+  omplens_render__shown fixes; /* of the process being written */
 } md_ctx;
 
 /* ---- Narrative (shared with report.html) --------------------------------- */
@@ -52,6 +54,9 @@ static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
     [OMPLENS_CAT_UNUSED_TRANSFER] =
         "No kernel on %s read this copy: a later copy overwrote it, or it arrived after %s "
         "ran its last kernel.",
+    [OMPLENS_RENDER_UNREFERENCED] =
+        "The construct maps this item to %s although its body never names the variable: "
+        "these copies and allocations serve no kernel.",
 };
 
 static int category_index(const char *name) {
@@ -75,7 +80,7 @@ void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base
                           omplens_render__u64(tot, "allocations"),
                           omplens_render__u64(tot, "kernels"));
   } else {
-    uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__u64(tot, "savings_ns");
+    uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__predicted_savings(tot);
     omplens_strbuf_printf(b, "omplens found **%" PRIu64 " wasteful operations** in %zu finding%s at %zu "
                           "directive%s. ",
                           omplens_render__total_count(tot), nfind, nfind == 1 ? "" : "s",
@@ -89,6 +94,13 @@ void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base
     else
       omplens_strbuf_puts(b, "; no speedup can be predicted, because the operations overlapped "
                              "in time on several threads or devices.\n");
+    size_t k;
+    const json_t *note;
+    json_array_foreach(omplens_render__array(tot, "model_notes"), k, note) {
+      omplens_strbuf_puts(b, "\n*Note:* ");
+      omplens_md__text(b, json_string_value(note), 0);
+      omplens_strbuf_puts(b, "\n");
+    }
     const json_t *top = json_array_get(dirs, 0);
     if (top) {
       char loc[4096];
@@ -144,7 +156,8 @@ static void finding_fix(omplens_strbuf *b, const json_t *fix) {
   }
 }
 
-void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *base) {
+void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *base,
+                         const char *same_fix) {
   const char *explanation = omplens_render__str(finding, "explanation");
   if (explanation) {
     omplens_md__text(b, explanation, 0);
@@ -153,8 +166,13 @@ void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *b
     finding_generic_explanation(b, finding);
   }
   const json_t *fix = json_object_get(finding, "fix");
-  if (json_is_object(fix))
+  if (json_is_object(fix) && same_fix) {
+    omplens_strbuf_puts(b, "\n**Suggested fix:** the same change as for ");
+    omplens_md__text(b, same_fix, 0);
+    omplens_strbuf_puts(b, " above removes this finding too.\n");
+  } else if (json_is_object(fix)) {
     finding_fix(b, fix);
+  }
 }
 
 /* ---- report.md ------------------------------------------------------------ */
@@ -192,7 +210,7 @@ static void md_process_table(md_ctx *m, const json_t *proc) {
   snprintf(v, sizeof v, "%" PRIu64 " (%s)", omplens_render__u64(tot, "kernels"),
            omplens_format_ns(omplens_render__u64(tot, "kernel_ns"), t1));
   md_row(m, "Kernels", v);
-  uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__u64(tot, "savings_ns");
+  uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__predicted_savings(tot);
   snprintf(v, sizeof v, "%s (%.1f %% of the run)", omplens_format_ns(saved, t1),
            run ? 100.0 * (double)saved / (double)run : 0.0);
   omplens_strbuf_printf(b, "| Predicted savings | **%s** |\n", v);
@@ -327,7 +345,13 @@ static void md_finding(md_ctx *m, const json_t *f) {
                         omplens_format_bytes(omplens_render__u64(f, "total_bytes"), t2),
                         omplens_format_ns(omplens_render__u64(f, "total_ns"), t3),
                         omplens_format_ns(omplens_render__u64(f, "savings_ns"), t4));
-  omplens_md__finding(m->b, f, m->base);
+  char where[600];
+  int n = snprintf(where, sizeof where, "the %s of %s on %s",
+                   omplens_render__category_title_of(omplens_render__str(f, "category")), subject,
+                   dev);
+  if (n > 4)
+    where[4] = (char)tolower((unsigned char)where[4]); /* "the round trip" */
+  omplens_md__finding(m->b, f, m->base, omplens_render__fix_shown(&m->fixes, f, where));
   md_instances(m, f);
 }
 
@@ -392,6 +416,7 @@ static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count
       break;
     md_directive(m, i + 1, d, omplens_render__array(proc, "findings"));
   }
+  omplens_render__shown_free(&m->fixes);
   size_t left = json_array_size(omplens_render__array(proc, "mappings_at_exit"));
   if (left)
     omplens_strbuf_printf(m->b, "\nNote: %zu mapping%s still present when the program ended.\n", left,

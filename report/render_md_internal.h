@@ -62,12 +62,19 @@ const char *omplens_render__display_path(const char *path, const char *base);
 const char *omplens_render__location_label(const json_t *location, const char *base, char *buf,
                                            size_t size);
 
-/* Categories in the fixed order of docs/detectors.md (enum omplens_category). */
-enum { OMPLENS_RENDER_CATEGORIES = OMPLENS_CAT_COUNT };
+/* Categories in the fixed order of docs/detectors.md (enum omplens_category),
+ * then the one only the source gives (OMPLENS_REPORT_UNREFERENCED). */
+enum {
+  OMPLENS_RENDER_UNREFERENCED = OMPLENS_CAT_COUNT,
+  OMPLENS_RENDER_CATEGORIES = OMPLENS_CAT_COUNT + 1
+};
 const char *omplens_render__category_name(int c);  /* "round-trip"       */
 const char *omplens_render__category_title(int c); /* "Round trip"       */
 /* Title for any name found in a document; unknown names are shown as is. */
 const char *omplens_render__category_title_of(const char *name);
+/* What fixing every finding saves: the what-if prediction of a process's
+ * totals (predicted_savings_ns), else the sum of the findings' savings. */
+uint64_t omplens_render__predicted_savings(const json_t *totals);
 /* Number of distinct wasteful operations over all categories of an object
  * with a "counts" member. */
 uint64_t omplens_render__total_count(const json_t *o);
@@ -96,6 +103,22 @@ void omplens_md__code_block(omplens_strbuf *b, const char *info, const char *s);
 void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base);
 /* A finding's explanation, then its suggested fix (summary, ```diff block,
  * manual recipe) when the document has one. */
-void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *base);
+/* same_fix: where the finding's fix was shown already (a label), or NULL
+ * to show it here. */
+void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *base,
+                         const char *same_fix);
+
+/* The fixes a page has shown, by their id in findings.json, with where: a
+ * change that removes several findings is shown once. Zero-initialize. */
+typedef struct omplens_render__shown {
+  uint64_t *keys; /* id + 1; 0: empty slot */
+  char **where;
+  size_t cap, n;  /* cap: a power of two, or 0 */
+} omplens_render__shown;
+/* Where finding's fix was shown, or NULL when it was not (then it is
+ * recorded as shown at where) or has no id. */
+const char *omplens_render__fix_shown(omplens_render__shown *s, const json_t *finding,
+                                      const char *where);
+void omplens_render__shown_free(omplens_render__shown *s);
 
 #endif

@@ -166,18 +166,24 @@ const char *omplens_render__location_label(const json_t *location, const char *b
 /* ---- Categories ---------------------------------------------------------- */
 
 const char *omplens_render__category_name(int c) {
-  return omplens_category_name(c);
+  return c == OMPLENS_RENDER_UNREFERENCED ? OMPLENS_REPORT_UNREFERENCED : omplens_category_name(c);
 }
 
 const char *omplens_render__category_title(int c) {
-  return omplens_category_title(c);
+  return c == OMPLENS_RENDER_UNREFERENCED ? "Mapped but unreferenced" : omplens_category_title(c);
 }
 
 const char *omplens_render__category_title_of(const char *name) {
   for (int c = 0; name && c < OMPLENS_RENDER_CATEGORIES; c++)
-    if (!strcmp(name, omplens_category_name(c)))
-      return omplens_category_title(c);
+    if (!strcmp(name, omplens_render__category_name(c)))
+      return omplens_render__category_title(c);
   return name ? name : "unknown";
+}
+
+uint64_t omplens_render__predicted_savings(const json_t *totals) {
+  return json_object_get(totals, "predicted_savings_ns")
+             ? omplens_render__u64(totals, "predicted_savings_ns")
+             : omplens_render__u64(totals, "savings_ns");
 }
 
 uint64_t omplens_render__total_count(const json_t *o) {
@@ -305,4 +311,66 @@ void omplens_md__code_block(omplens_strbuf *b, const char *info, const char *s) 
     omplens_strbuf_puts(b, "\n");
   add_fence(b, '`', fence);
   omplens_strbuf_puts(b, "\n");
+}
+
+/* ---- Fixes shown once ------------------------------------------------------ */
+
+static size_t shown_slot(const omplens_render__shown *s, uint64_t key) {
+  size_t i = (size_t)((key * 0x9e3779b97f4a7c15u) >> 17) & (s->cap - 1);
+  while (s->keys[i] && s->keys[i] != key)
+    i = (i + 1) & (s->cap - 1);
+  return i;
+}
+
+static int shown_grow(omplens_render__shown *s) {
+  omplens_render__shown bigger = {calloc(s->cap ? 2 * s->cap : 64, sizeof *s->keys),
+                                  calloc(s->cap ? 2 * s->cap : 64, sizeof *s->where),
+                                  s->cap ? 2 * s->cap : 64, s->n};
+  if (!bigger.keys || !bigger.where) {
+    free(bigger.keys);
+    free(bigger.where);
+    return -1;
+  }
+  for (size_t i = 0; i < s->cap; i++)
+    if (s->keys[i]) {
+      size_t k = shown_slot(&bigger, s->keys[i]);
+      bigger.keys[k] = s->keys[i];
+      bigger.where[k] = s->where[i];
+    }
+  free(s->keys);
+  free(s->where);
+  *s = bigger;
+  return 0;
+}
+
+const char *omplens_render__fix_shown(omplens_render__shown *s, const json_t *finding,
+                                      const char *where) {
+  const json_t *id = json_object_get(json_object_get(finding, "fix"), "id");
+  if (!json_is_integer(id) || json_integer_value(id) < 0)
+    return NULL;
+  uint64_t key = (uint64_t)json_integer_value(id) + 1;
+  if (s->cap) {
+    size_t k = shown_slot(s, key);
+    if (s->keys[k])
+      return s->where[k];
+  }
+  if ((s->n + 1) * 2 > s->cap && shown_grow(s))
+    return NULL; /* without room it is shown again: still correct */
+  char *copy = strdup(where ? where : "");
+  if (!copy)
+    return NULL;
+  size_t k = shown_slot(s, key);
+  s->keys[k] = key;
+  s->where[k] = copy;
+  s->n++;
+  return NULL;
+}
+
+void omplens_render__shown_free(omplens_render__shown *s) {
+  for (size_t i = 0; i < s->cap; i++)
+    if (s->keys[i])
+      free(s->where[i]);
+  free(s->keys);
+  free(s->where);
+  *s = (omplens_render__shown){0};
 }

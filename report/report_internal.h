@@ -14,6 +14,11 @@ const char *omplens_report__base_name(const char *path);
 const char *omplens_report__str_at(const json_t *o, const char *key);
 json_int_t omplens_report__int_at(const json_t *o, const char *key);
 
+/* The figures of process proc (in->procs[proc].figures when filled, else
+ * worked out into *scratch, and kept in figures when there is one). */
+const omplens_report_figures *omplens_report__figures(const omplens_report_input *in, size_t proc,
+                                                      omplens_report_figures *scratch);
+
 int omplens_report__locate(const omplens_report_input *in, size_t proc, uint64_t codeptr,
                            omplens_location *loc);
 

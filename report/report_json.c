@@ -23,6 +23,19 @@ typedef struct json_cache {
   size_t cap, n; /* cap is a power of two, or 0 */
 } json_cache;
 
+/* The mapped-but-unreferenced findings of one process (a finding only the
+ * source can give): the operations of an item the kernel never names that
+ * no detector finding holds, so that each operation is in one finding and
+ * the totals count them. Built once, before the totals. */
+typedef struct unreferenced_set {
+  int built;
+  json_t *findings;     /* array of finding objects        */
+  uint32_t *ops;        /* their operations (no deletes)   */
+  size_t num_ops, cap_ops;
+  uint64_t count, bytes, savings_ns;
+  uint8_t *held;        /* bit per event: in a detector finding */
+} unreferenced_set;
+
 /* What every part of one process's document needs. */
 typedef struct doc_ctx {
   const omplens_report_input *in;
@@ -30,6 +43,7 @@ typedef struct doc_ctx {
   size_t max_instances; /* listed per finding */
   json_cache locations; /* by codeptr */
   json_cache fixes;     /* by the fix's address */
+  unreferenced_set unreferenced;
 } doc_ctx;
 
 static json_t *hex(uint64_t v) {
@@ -178,6 +192,9 @@ static json_t *cache_put(json_cache *c, uint64_t key, json_t *o) {
 static void doc_ctx_free(doc_ctx *x) {
   cache_free(&x->locations);
   cache_free(&x->fixes);
+  json_decref(x->unreferenced.findings);
+  free(x->unreferenced.ops);
+  free(x->unreferenced.held);
 }
 
 /* A new reference to the location object of codeptr. */
@@ -209,20 +226,122 @@ static json_t *variable(const omplens_report_input *in, size_t proc, const omple
   return o;
 }
 
-static json_t *totals(const omplens_program_total *t) {
+/* Fixing every finding at once, as the what-if model predicts it when the
+ * fixer has it (the critical path), else the plain sum of the removed
+ * durations. */
+static void predict_every(doc_ctx *x, uint64_t savings_ns, uint64_t *predicted, double *speedup) {
+  const omplens_program_total *t = omplens_analysis_total(x->in->procs[x->proc].analysis);
+  omplens_fixer *fixer = x->in->procs[x->proc].fixer;
+  *predicted = savings_ns;
+  *speedup = !savings_ns ? 1.0
+             : savings_ns < t->run_ns ? (double)t->run_ns / (double)(t->run_ns - savings_ns)
+                                      : 0.0;
+  if (fixer)
+    omplens_fix_predict_every(fixer, x->unreferenced.ops, x->unreferenced.num_ops, predicted,
+                              speedup, NULL);
+}
+
+/* Operations that ran asynchronously (nowait regions, _async copies). */
+static size_t async_ops(const omplens_trace *t) {
+  size_t nev, nr, count = 0;
+  const omplens_event *ev = omplens_trace_events(t, &nev);
+  const omplens_region *r = omplens_trace_regions(t, &nr);
+  for (size_t i = 0; i < nev; i++)
+    count += (ev[i].flags & OMPLENS_EVF_ASYNC) || (ev[i].region < nr && r[ev[i].region].nowait);
+  return count;
+}
+
+/* One line each where the prediction is known to be rough, shown next to
+ * it. */
+static json_t *model_notes(doc_ctx *x, uint64_t savings, uint64_t predicted) {
+  json_t *notes = json_array();
+  char line[512], a[32], b[32];
+  size_t async = async_ops(x->in->procs[x->proc].trace);
+  if (savings > predicted && (savings - predicted) * 10 > savings) {
+    snprintf(line, sizeof line,
+             "%s of the %s that the wasteful operations take overlapped other work (threads, "
+             "devices, asynchronous copies): removing that part saves no time.",
+             omplens_format_ns(savings - predicted, a), omplens_format_ns(savings, b));
+    json_array_append_new(notes, json_string(line));
+  }
+  if (predicted > savings) {
+    snprintf(line, sizeof line,
+             "The fixes also remove operations that are not wasteful alone (a data region "
+             "copies once what each execution copied), so they save more than the %s the "
+             "wasteful operations take.", omplens_format_ns(savings, a));
+    json_array_append_new(notes, json_string(line));
+  }
+  if (async) {
+    snprintf(line, sizeof line,
+             "%zu operations ran asynchronously (nowait): where the host waited for them is "
+             "inferred from the trace's order, so their share of the prediction is rough.", async);
+    json_array_append_new(notes, json_string(line));
+  }
+  return notes;
+}
+
+static void build_unreferenced(doc_ctx *x);
+
+/* The figures of x's process, filled from its findings (the unreferenced
+ * ones built first). */
+static void work_out_figures(doc_ctx *x, omplens_report_figures *g) {
+  const omplens_program_total *t = omplens_analysis_total(x->in->procs[x->proc].analysis);
+  const unreferenced_set *u = &x->unreferenced;
+  if (!u->built)
+    build_unreferenced(x);
+  *g = (omplens_report_figures){.known = 1, .savings_ns = t->savings_ns + u->savings_ns,
+                                .unreferenced_count = u->count, .unreferenced_bytes = u->bytes,
+                                .unreferenced_ns = u->savings_ns};
+  predict_every(x, g->savings_ns, &g->predicted_savings_ns, &g->predicted_speedup);
+}
+
+const omplens_report_figures *omplens_report__figures(const omplens_report_input *in, size_t proc,
+                                                      omplens_report_figures *scratch) {
+  omplens_report_figures *kept = in->procs[proc].figures;
+  if (kept && kept->known)
+    return kept;
+  doc_ctx x = {in, proc, 0, {0}, {0}, {0}};
+  work_out_figures(&x, kept ? kept : scratch);
+  doc_ctx_free(&x);
+  return kept ? kept : scratch;
+}
+
+void omplens_report_prepare(const omplens_report_input *in) {
+  omplens_report_figures scratch;
+  for (size_t p = 0; in && p < in->num_procs; p++)
+    if (in->procs[p].figures)
+      omplens_report__figures(in, p, &scratch);
+}
+
+/* The program's figures. savings_ns, counts and bytes sum the findings
+ * (mapped-but-unreferenced included): each operation is in one finding. */
+static json_t *totals(doc_ctx *x) {
+  const omplens_program_total *t = omplens_analysis_total(x->in->procs[x->proc].analysis);
+  omplens_report_figures scratch = {0}, *g = x->in->procs[x->proc].figures;
+  if (!g)
+    g = &scratch;
+  if (!g->known)
+    work_out_figures(x, g);
   json_t *o = json_object();
   json_object_set_new(o, "run_ns", num(t->run_ns));
-  json_object_set_new(o, "savings_ns", num(t->savings_ns));
-  json_object_set_new(o, "predicted_speedup", json_real(t->speedup));
+  json_object_set_new(o, "savings_ns", num(g->savings_ns));
+  json_object_set_new(o, "predicted_savings_ns", num(g->predicted_savings_ns));
+  json_object_set_new(o, "predicted_speedup", json_real(g->predicted_speedup));
   json_object_set_new(o, "transfers", num(t->num_transfers));
   json_object_set_new(o, "transfer_bytes", num(t->transfer_bytes));
   json_object_set_new(o, "transfer_ns", num(t->transfer_ns));
   json_object_set_new(o, "allocations", num(t->num_allocs));
   json_object_set_new(o, "alloc_ns", num(t->alloc_ns));
+  json_object_set_new(o, "frees", num(t->num_frees));
+  json_object_set_new(o, "free_ns", num(t->free_ns));
   json_object_set_new(o, "kernels", num(t->num_kernels));
   json_object_set_new(o, "kernel_ns", num(t->kernel_ns));
-  json_object_set_new(o, "counts", per_category(t->count, NULL));
-  json_object_set_new(o, "bytes", per_category(NULL, t->bytes));
+  json_t *counts = per_category(t->count, NULL), *bytes = per_category(NULL, t->bytes);
+  json_object_set_new(counts, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_count));
+  json_object_set_new(bytes, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_bytes));
+  json_object_set_new(o, "counts", counts);
+  json_object_set_new(o, "bytes", bytes);
+  json_object_set_new(o, "model_notes", model_notes(x, g->savings_ns, g->predicted_savings_ns));
   return o;
 }
 
@@ -282,14 +401,22 @@ static json_t *make_fix_object(const omplens_fix *fx) {
   return o;
 }
 
-/* A new reference to fx's object, shared by the findings of its group. */
+/* A new reference to fx's object, shared by the findings of its group.
+ * Its id is its place in omplens_fix_list(): findings with the same id are
+ * removed by one change, which a page shows once. */
 static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
   if (!fx)
     return NULL;
   json_t *known = cache_get(&x->fixes, (uint64_t)(uintptr_t)fx);
   if (known)
     return json_incref(known);
-  return cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, make_fix_object(fx));
+  json_t *o = make_fix_object(fx);
+  const omplens_fix *list;
+  size_t n;
+  if (o && !omplens_fix_list(x->in->procs[x->proc].fixer, &list, &n) && fx >= list &&
+      fx < list + n)
+    json_object_set_new(o, "id", num((uint64_t)(fx - list)));
+  return cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, o);
 }
 
 /* hole: when not NULL, the value of "instances", to be written by the
@@ -368,9 +495,39 @@ static json_t *process_info(const omplens_trace *t) {
   return o;
 }
 
-/* The operations of directive `codeptr` that moved variable `name`. */
+/* The delete that ends allocation a, or 0 when none follows: the
+ * first DELETE of its device address before it is allocated again. */
+static uint64_t delete_ns(const omplens_event *ev, size_t nev, size_t a) {
+  for (size_t i = a + 1; i < nev; i++) {
+    if (ev[i].device != ev[a].device || ev[i].dev_addr != ev[a].dev_addr)
+      continue;
+    if (ev[i].kind == OMPLENS_EV_DELETE)
+      return ev[i].end_ns > ev[i].begin_ns ? ev[i].end_ns - ev[i].begin_ns : 0;
+    if (ev[i].kind == OMPLENS_EV_ALLOC)
+      return 0;
+  }
+  return 0;
+}
+
+static int keep_op(unreferenced_set *u, uint32_t op) {
+  if (u->num_ops == u->cap_ops) {
+    size_t cap = u->cap_ops ? 2 * u->cap_ops : 64;
+    uint32_t *grown = realloc(u->ops, cap * sizeof *grown);
+    if (!grown)
+      return -1;
+    u->ops = grown;
+    u->cap_ops = cap;
+  }
+  u->ops[u->num_ops++] = op;
+  return 0;
+}
+
+/* The operations of directive `codeptr` that moved variable `name` and
+ * that no detector finding holds; NULL when there are none (the findings
+ * on that item then carry the removal). */
 static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_unreferenced *u) {
   const omplens_report_input *in = x->in;
+  unreferenced_set *set = &x->unreferenced;
   size_t p = x->proc, nev, count = 0;
   const omplens_event *ev = omplens_trace_events(in->procs[p].trace, &nev);
   omplens_annotator *a = in->procs[p].annotator;
@@ -381,23 +538,30 @@ static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_
     omplens_variable v;
     const omplens_event *e = &ev[i];
     if ((e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H && e->kind != OMPLENS_EV_ALLOC) ||
+        (set->held[i >> 3] >> (i & 7) & 1) ||
         omplens_trace_codeptr(in->procs[p].trace, e) != codeptr)
       continue;
-    if (omplens_annotate_variable(a, e, &v) || strcmp(v.name, u->name))
+    if (omplens_annotate_variable(a, e, &v) || strcmp(v.name, u->name) || keep_op(set, (uint32_t)i))
       continue;
     omplens_instance one = {(uint32_t)i, UINT32_MAX};
     if (count++ < x->max_instances)
       json_array_append_new(inst, instance(ev, nev, &one));
-    bytes += e->bytes;
+    if (e->kind != OMPLENS_EV_ALLOC)
+      bytes += e->bytes; /* bytes moved */
     ns += e->end_ns - e->begin_ns;
+    if (e->kind == OMPLENS_EV_ALLOC)
+      ns += delete_ns(ev, nev, i);
     device = e->device;
   }
   if (!count) {
     json_decref(inst);
     return NULL;
   }
+  set->count += count;
+  set->bytes += bytes;
+  set->savings_ns += ns;
   json_t *o = json_object();
-  json_object_set_new(o, "category", json_string("mapped-but-unreferenced"));
+  json_object_set_new(o, "category", json_string(OMPLENS_REPORT_UNREFERENCED));
   json_object_set_new(o, "device", json_integer(device));
   json_object_set_new(o, "location", location(x, codeptr));
   json_t *var = json_object();
@@ -421,31 +585,56 @@ static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_
   return o;
 }
 
-/* Map items of executed target constructs that the body never names: a
- * finding only the source can give, not counted in the detectors' totals. */
-static void append_unreferenced(doc_ctx *x, json_t *arr) {
+/* A bit per event held by a detector finding. */
+static uint8_t *held_events(const omplens_analysis *an, size_t nev) {
+  uint8_t *held = calloc(nev / 8 + 1, 1);
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(an, &n);
+  for (size_t i = 0; held && i < n; i++)
+    for (size_t k = 0; k < f[i].num_instances; k++)
+      if (f[i].instances[k].event < nev)
+        held[f[i].instances[k].event >> 3] |= (uint8_t)(1u << (f[i].instances[k].event & 7));
+  return held;
+}
+
+/* Map items of executed target constructs that the body never names. */
+static void build_unreferenced(doc_ctx *x) {
+  unreferenced_set *u = &x->unreferenced;
   omplens_annotator *a = x->in->procs[x->proc].annotator;
   const omplens_trace *t = x->in->procs[x->proc].trace;
-  size_t nr, nsites;
+  size_t nr, nsites, nev;
   const omplens_region *r = omplens_trace_regions(t, &nr);
+  omplens_trace_events(t, &nev);
   omplens_trace_sites(t, &nsites);
+  u->built = 1;
+  u->findings = json_array();
+  if (!a)
+    return;
+  u->held = held_events(x->in->procs[x->proc].analysis, nev);
   unsigned char *seen = calloc(nsites + 1, 1); /* per site: a target region came before */
-  for (size_t i = 0; a && seen && i < nr; i++) {
+  for (size_t i = 0; u->held && seen && i < nr; i++) {
     if (r[i].kind != OMPLENS_CONSTRUCT_TARGET)
       continue;
     uint32_t site = omplens_trace_site_index(t, r[i].codeptr);
     if (seen[site])
       continue;
     seen[site] = 1;
-    omplens_unreferenced u[16];
-    size_t nu = omplens_annotate_unreferenced(a, r[i].codeptr, u, 16);
+    omplens_unreferenced items[16];
+    size_t nu = omplens_annotate_unreferenced(a, r[i].codeptr, items, 16);
     for (size_t j = 0; j < nu && j < 16; j++) {
-      json_t *f = unreferenced_finding(x, r[i].codeptr, &u[j]);
+      json_t *f = unreferenced_finding(x, r[i].codeptr, &items[j]);
       if (f)
-        json_array_append_new(arr, f);
+        json_array_append_new(u->findings, f);
     }
   }
   free(seen);
+}
+
+/* Appends the process's mapped-but-unreferenced findings to arr. */
+static void append_unreferenced(doc_ctx *x, json_t *arr) {
+  if (!x->unreferenced.built)
+    build_unreferenced(x);
+  json_array_extend(arr, x->unreferenced.findings);
 }
 
 static json_t *directive_list(doc_ctx *x) {
@@ -469,7 +658,7 @@ static json_t *leftover_list(doc_ctx *x) {
 /* A process up to its findings: where it ran, totals and directives. */
 static json_t *process_head(doc_ctx *x) {
   json_t *o = process_info(x->in->procs[x->proc].trace);
-  json_object_set_new(o, "totals", totals(omplens_analysis_total(x->in->procs[x->proc].analysis)));
+  json_object_set_new(o, "totals", totals(x));
   json_object_set_new(o, "directives", directive_list(x));
   return o;
 }
@@ -511,7 +700,7 @@ static json_t *document(const omplens_report_input *in, size_t max_findings, siz
   json_t *root = root_head(in);
   json_t *procs = json_array();
   for (size_t p = 0; p < in->num_procs; p++) {
-    doc_ctx x = {in, p, max_instances, {0}, {0}};
+    doc_ctx x = {in, p, max_instances, {0}, {0}, {0}};
     json_array_append_new(procs, process(&x, max_findings));
     doc_ctx_free(&x);
   }
@@ -688,7 +877,7 @@ int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
   omplens_jout_key(j, 1, "processes", &first);
   omplens_jout_raw(j, in->num_procs ? "[" : "[]", in->num_procs ? 1 : 2);
   for (size_t p = 0; p < in->num_procs && !rc; p++) {
-    doc_ctx x = {in, p, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}};
+    doc_ctx x = {in, p, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}};
     omplens_jout_raw(j, p ? "," : "", p ? 1 : 0);
     omplens_jout_newline(j, 2);
     rc = stream_process(j, &x, 2);

@@ -28,16 +28,20 @@ static void print_damage(FILE *out, const char *damage) {
   }
 }
 
-static void print_categories(FILE *out, const omplens_program_total *tot) {
+/* The same figures as the pages (omplens_report__figures). */
+static void print_categories(FILE *out, const omplens_program_total *tot,
+                             const omplens_report_figures *g) {
   char a[32], b[32];
   fprintf(out, "\n  %-24s %10s %12s\n", "category", "instances", "bytes");
   for (int c = 0; c < OMPLENS_CAT_COUNT; c++)
     fprintf(out, "  %-24s %10" PRIu32 " %12s\n", omplens_category_name(c), tot->count[c],
             omplens_format_bytes(tot->bytes[c], a));
-  fprintf(out, "\n  predicted savings %s of %s: ", omplens_format_ns(tot->savings_ns, a),
+  fprintf(out, "  %-24s %10" PRIu64 " %12s\n", OMPLENS_REPORT_UNREFERENCED, g->unreferenced_count,
+          omplens_format_bytes(g->unreferenced_bytes, a));
+  fprintf(out, "\n  predicted savings %s of %s: ", omplens_format_ns(g->predicted_savings_ns, a),
           omplens_format_ns(tot->run_ns, b));
-  if (tot->speedup > 0)
-    fprintf(out, "speedup %.2fx\n", tot->speedup);
+  if (g->predicted_speedup > 0)
+    fprintf(out, "speedup %.2fx\n", g->predicted_speedup);
   else /* savings reach the run time: work overlapped across threads or devices */
     fprintf(out, "speedup n/a (overlapping work)\n");
 }
@@ -100,7 +104,8 @@ int omplens_report_print_text(const omplens_report_input *in, FILE *out, size_t 
       fputc('\n', out);
     print_header(out, in->procs[p].trace, tot);
     print_damage(out, omplens_trace_damage(in->procs[p].trace));
-    print_categories(out, tot);
+    omplens_report_figures scratch;
+    print_categories(out, tot, omplens_report__figures(in, p, &scratch));
     print_directives(out, in, p, top);
     print_leftovers(out, in->procs[p].analysis);
   }

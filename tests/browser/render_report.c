@@ -40,7 +40,7 @@ static int load(loaded *l, const char *path) {
   }
   l->traces[l->n] = t;
   omplens_annotator_create(t, NULL, &l->annotators[l->n]); /* NULL: module+offset only */
-  l->procs[l->n] = (omplens_report_process){t, l->analyses[l->n], l->annotators[l->n], NULL};
+  l->procs[l->n] = (omplens_report_process){t, l->analyses[l->n], l->annotators[l->n], NULL, NULL};
   l->n++;
   return 0;
 }

@@ -503,7 +503,7 @@ static void test_markdown_structure(void **state) {
   char *md = render(0, doc, &(omplens_render_options){.base_dir = "/src"});
   /* Tables: summary, categories, directives, instances. */
   assert_true(assert_table(md, "| Measure | Value |") >= 8);
-  assert_int_equal(assert_table(md, "| Category | Instances | Bytes |"), 8);
+  assert_int_equal(assert_table(md, "| Category | Instances | Bytes |"), 9);
   assert_int_equal(assert_table(md, "| # | Directive | Kind | Savings | Findings |"), 1);
   assert_int_equal(assert_table(md, "| # | Kind | Time | Duration | Bytes | Hash |"), 3);
   assert_non_null(strstr(md, "| Program | `` ./prog a\\|b `c` `` (pid 123) |"));
@@ -537,6 +537,33 @@ static void test_markdown_structure(void **state) {
 
 /* A re-initialization reads as a reset of data the device changed, never as
  * a duplicate to keep resident; every category of version 2 is counted. */
+/* Two findings removed by one change: its text and diff appear once, and
+ * the second finding points at the first, in report.md and report.html. */
+static void test_shared_fix_shown_once(void **state) {
+  (void)state;
+  json_t *loc = location("/src/p.c", 36, "#pragma omp target map(tofrom: a[0:n])");
+  json_t *fix = json_pack("{s:s,s:s,s:I,s:I,s:f}", "summary", "wrap the loop in target data",
+                          "diff", "--- a/p.c\n+++ b/p.c\n@@ -1 +1 @@\n-x\n+UNIQUE_DIFF_LINE\n",
+                          "id", (json_int_t)0, "predicted_savings_ns", (json_int_t)5400000,
+                          "predicted_speedup", 1.07);
+  json_t *f1 = finding(json_deep_copy(loc), 2), *f2 = finding(json_deep_copy(loc), 2);
+  json_object_set_new(f2, "category", json_string("repeated-alloc"));
+  json_object_set(f1, "fix", fix);
+  json_object_set_new(f2, "fix", fix);
+  json_t *doc = document("./prog", directive(loc), f1);
+  json_array_append_new(json_object_get(json_array_get(json_object_get(doc, "processes"), 0),
+                                        "findings"), f2);
+  for (int html = 0; html < 2; html++) {
+    char *out = render(html, doc, &(omplens_render_options){.base_dir = "/src"});
+    const char *first = strstr(out, "UNIQUE_DIFF_LINE");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "UNIQUE_DIFF_LINE"));
+    assert_non_null(strstr(out, "the same change as for"));
+    free(out);
+  }
+  json_decref(doc);
+}
+
 static void test_version_2_categories(void **state) {
   (void)state;
   const char *text = "#pragma omp target map(tofrom: sum)";
@@ -553,7 +580,7 @@ static void test_version_2_categories(void **state) {
   json_object_set_new(tot, "bytes", counts_object("reinitialization", 24));
 
   char *md = render(0, doc, &(omplens_render_options){.base_dir = "/src"});
-  assert_int_equal(assert_table(md, "| Category | Instances | Bytes |"), 8);
+  assert_int_equal(assert_table(md, "| Category | Instances | Bytes |"), 9);
   assert_non_null(strstr(md, "| Re-initialization | 3 | 24 B |"));
   assert_non_null(strstr(md, "| Round trip through another buffer | 0 |"));
   assert_non_null(strstr(md, "re-initializes data on device 0"));
@@ -668,6 +695,7 @@ int main(void) {
       cmocka_unit_test(test_render_rejects_bad_input),
       cmocka_unit_test(test_markdown_structure),
       cmocka_unit_test(test_version_2_categories),
+      cmocka_unit_test(test_shared_fix_shown_once),
       cmocka_unit_test(test_markdown_code_fences),
       cmocka_unit_test(test_timeline_million_events),
   };

@@ -80,7 +80,7 @@ static int setup(void **state) {
   const omplens_event *ev = omplens_trace_events(fx->trace, &nev);
   if (omplens_detect_run(ev, nev, NULL, &fx->analysis))
     return -1;
-  fx->proc = (omplens_report_process){fx->trace, fx->analysis, NULL, NULL};
+  fx->proc = (omplens_report_process){fx->trace, fx->analysis, NULL, NULL, NULL};
   fx->in = (omplens_report_input){&fx->proc, 1, 0};
   *state = fx;
   return 0;

@@ -12,10 +12,12 @@
  *   totals.transfer_bytes;
  * - totals.counts and totals.bytes of each category are the sums of its
  *   findings' count and total_bytes;
- * - the findings' savings_ns add up to totals.savings_ns.
- * `mapped-but-unreferenced` findings come from the source alone, outside
- * the totals, and are left out of every check. Each failed check prints
- * one line with both numbers. */
+ * - the findings' savings_ns add up to totals.savings_ns;
+ * - no fix is predicted to save more than fixing every finding
+ *   (totals.predicted_savings_ns).
+ * `mapped-but-unreferenced` findings (from the source alone) count like
+ * the others: they hold the operations of their item that no detector
+ * finding holds. Each failed check prints one line with both numbers. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,18 +30,16 @@ enum exit_code {
   EXIT_USAGE = 2,        /* bad command line, unreadable or malformed file */
 };
 
-/* The detectors' categories; is_transfer: its instances are transfers. */
+/* Every category; is_transfer: its total_bytes are bytes moved. */
 static const struct category {
   const char *name;
   int is_transfer;
 } categories[] = {
     {"duplicate-transfer", 1}, {"duplicate-content", 1},       {"round-trip", 1},
     {"round-trip-other-buffer", 1}, {"reinitialization", 1},   {"unused-transfer", 1},
-    {"repeated-alloc", 0},     {"unused-alloc", 0},
+    {"repeated-alloc", 0},     {"unused-alloc", 0},           {"mapped-but-unreferenced", 1},
 };
 #define NUM_CATEGORIES (sizeof categories / sizeof categories[0])
-
-static const char *source_only_category = "mapped-but-unreferenced";
 
 static const char *path;   /* the findings.json being checked */
 static int failures;
@@ -76,12 +76,7 @@ static int cmp_ref(const void *a, const void *b) {
   return x->finding < y->finding ? -1 : x->finding > y->finding;
 }
 
-static int is_detector_finding(const json_t *f) {
-  const char *c = json_string_value(json_object_get(f, "category"));
-  return !(c && !strcmp(c, source_only_category)) && !json_is_true(json_object_get(f, "source_only"));
-}
-
-/* The listed instances of every complete detector finding; caller frees
+/* The listed instances of every complete finding; caller frees
  * *refs. -1 when out of memory. */
 static int collect_instances(const json_t *findings, instance_ref **refs, size_t *n) {
   size_t fi, ii, cap = 0;
@@ -89,7 +84,7 @@ static int collect_instances(const json_t *findings, instance_ref **refs, size_t
   *refs = NULL;
   *n = 0;
   json_array_foreach(findings, fi, f) {
-    if (!is_detector_finding(f) || json_object_get(f, "instances_omitted"))
+    if (json_object_get(f, "instances_omitted"))
       continue;
     json_array_foreach(json_object_get(f, "instances"), ii, inst) {
       if (*n == cap) {
@@ -150,8 +145,6 @@ static int sum_findings(const json_t *proc, finding_sums *s) {
   const json_t *f;
   memset(s, 0, sizeof *s);
   json_array_foreach(json_object_get(proc, "findings"), fi, f) {
-    if (!is_detector_finding(f))
-      continue;
     const char *name = json_string_value(json_object_get(f, "category"));
     int c = category_index(name);
     if (c < 0) {
@@ -218,11 +211,27 @@ static void check_totals(const json_t *proc, const finding_sums *s) {
          number(totals, "savings_ns"));
 }
 
+/* One fix never saves more than fixing everything. */
+static void check_fixes(const json_t *proc) {
+  const json_t *totals = json_object_get(proc, "totals"), *f;
+  if (!json_object_get(totals, "predicted_savings_ns"))
+    return;
+  long long every = number(totals, "predicted_savings_ns");
+  size_t fi;
+  json_array_foreach(json_object_get(proc, "findings"), fi, f) {
+    long long one = number(json_object_get(f, "fix"), "predicted_savings_ns");
+    if (one > every)
+      fail(proc, "a fix's predicted_savings_ns", one,
+           "more than fixing every finding (totals.predicted_savings_ns)", every);
+  }
+}
+
 static int check_process(const json_t *proc) {
   finding_sums sums;
   if (check_category_keys(json_object_get(proc, "totals")) || sum_findings(proc, &sums))
     return -1;
   check_totals(proc, &sums);
+  check_fixes(proc);
   return check_overlap(proc);
 }
 
