@@ -84,18 +84,20 @@ typedef struct omplens_detect__copy {
   uint32_t content; /* index into contents, or NONE: unknown            */
   uint32_t since;   /* the transfer since which it holds content        */
   int16_t side;     /* device, or OMPLENS_HOST                          */
+  uint8_t pending;  /* its side produced content here (sent it out of
+                       it) and it has not come back                     */
 } omplens_detect__copy;
 
 /* One content as one side holds it (transfers.c), while a copy does. */
 typedef struct omplens_detect__content {
   uint64_t hash, bytes;
   uint32_t holders;   /* copies holding it now                          */
+  uint32_t pending_holders; /* of them, those with a pending production */
   uint32_t since;     /* the transfer since which some copy holds it (or
                          last held it)                                   */
-  uint32_t sent;      /* the side's latest send of it that has not come
-                         back unchanged, or NONE                          */
-  uint32_t sent_copy; /* the copy it was sent from                      */
+  uint32_t sent;      /* the side's latest production of it             */
   int16_t side;
+  uint8_t crossed;    /* came back through another buffer since then   */
 } omplens_detect__content;
 
 /* A device buffer of the unused-transfer detector. */

@@ -104,8 +104,7 @@ static int content_of(omplens_detect__ctx *c, const side_key *k, uint32_t *id,
   if (rc == 1)
     s->contents[new_content(s)] = (omplens_detect__content){
         .hash = k->a, .bytes = k->bytes, .since = OMPLENS_DETECT__NONE,
-        .sent = OMPLENS_DETECT__NONE, .sent_copy = OMPLENS_DETECT__NONE,
-        .side = k->side};
+        .sent = OMPLENS_DETECT__NONE, .side = k->side};
   *id = omplens_detect__map_value(&s->content_of, at);
   return 0;
 }
@@ -149,26 +148,41 @@ static uint32_t seen_since(const omplens_detect__ctx *c, const side_key *k) {
              : omplens_detect__map_value(&c->scan.seen, at);
 }
 
-/* Copy cp now holds content (NONE: unknown), as transfer i showed. What it
- * held before loses a holder, and a send from it that never came back can
- * no longer come back unchanged. */
+/* Copy cp's production is pending no more (it came back, or went). */
+static void returned(omplens_detect__scan *s, uint32_t cp) {
+  omplens_detect__copy *k = &s->copies[cp];
+  if (k->pending && k->content != OMPLENS_DETECT__NONE)
+    s->contents[k->content].pending_holders--;
+  k->pending = 0;
+}
+
+/* Copy cp now holds content (NONE: unknown), as transfer i showed; produced:
+ * its side sent it out of cp, where it was not before. What cp held before
+ * loses a holder, and a production of it can no longer come back. */
 static int hold(omplens_detect__ctx *c, uint32_t cp, uint32_t content,
-                uint32_t i) {
+                uint32_t i, int produced) {
   omplens_detect__scan *s = &c->scan;
   omplens_detect__copy *k = &s->copies[cp];
   uint32_t old = k->content;
   if (old == content)
     return 0;
-  if (content != OMPLENS_DETECT__NONE && s->contents[content].holders++ == 0)
-    s->contents[content].since = i;
+  returned(s, cp);
+  if (content != OMPLENS_DETECT__NONE) {
+    omplens_detect__content *x = &s->contents[content];
+    if (x->holders++ == 0)
+      x->since = i;
+    if (produced) {
+      x->pending_holders++;
+      x->sent = i;
+      x->crossed = 0;
+    }
+  }
   k->content = content;
   k->since = i;
+  k->pending = (uint8_t)(produced && content != OMPLENS_DETECT__NONE);
   if (old == OMPLENS_DETECT__NONE)
     return 0;
-  omplens_detect__content *x = &s->contents[old];
-  if (x->sent_copy == cp)
-    x->sent = x->sent_copy = OMPLENS_DETECT__NONE;
-  return --x->holders == 0 ? retire(c, old) : 0;
+  return --s->contents[old].holders == 0 ? retire(c, old) : 0;
 }
 
 /* The sender's copy shows what transfer i carried out of it. Content it
@@ -191,34 +205,32 @@ static int on_sent(omplens_detect__ctx *c, uint32_t i) {
     if (rc < 0)
       return rc;
   }
-  rc = hold(c, cp, ct, i);
-  if (ct != OMPLENS_DETECT__NONE) {
-    s->contents[ct].sent = i;
-    s->contents[ct].sent_copy = cp;
-  }
-  return rc;
+  return hold(c, cp, ct, i, 1);
 }
 
 /* What receiving content ct into copy cp is, given what the receiver
  * holds (seen: since when it last held it, for a content no copy holds);
- * *related receives the event that makes it wasteful. */
-static int judge_receipt(const omplens_detect__scan *s, uint32_t cp,
-                         uint32_t ct, uint32_t seen, uint32_t *related) {
+ * *related receives the event that makes it wasteful. Only a device takes
+ * back its own result through another buffer (the host copied it); the
+ * host receiving into one buffer what it holds in another is a
+ * duplicate. */
+static int judge_receipt(const omplens_detect__scan *s, const omplens_event *e,
+                         uint32_t cp, uint32_t ct, uint32_t seen,
+                         uint32_t *related) {
   const omplens_detect__copy *k = &s->copies[cp];
   const omplens_detect__content *x = &s->contents[ct];
-  int returning = x->sent != OMPLENS_DETECT__NONE;
-  if (k->content == ct && returning && x->sent_copy == cp) {
-    *related = x->sent;
-    return OMPLENS_CAT_ROUND_TRIP;
-  }
   if (k->content == ct) {
-    *related = k->since;
-    return OMPLENS_CAT_DUPLICATE_SAME_BUFFER;
+    *related = k->since; /* for a round trip: the production */
+    return k->pending ? OMPLENS_CAT_ROUND_TRIP
+                      : OMPLENS_CAT_DUPLICATE_SAME_BUFFER;
+  }
+  if (x->holders > 0 && is_h2d(e) && x->pending_holders > 0 && !x->crossed) {
+    *related = x->sent;
+    return OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER;
   }
   if (x->holders > 0) {
-    *related = returning ? x->sent : x->since;
-    return returning ? OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER
-                     : OMPLENS_CAT_DUPLICATE_OTHER_BUFFER;
+    *related = x->since;
+    return OMPLENS_CAT_DUPLICATE_OTHER_BUFFER;
   }
   if (seen != OMPLENS_DETECT__NONE) {
     *related = seen;
@@ -246,12 +258,14 @@ static int on_received(omplens_detect__ctx *c, uint32_t i) {
      * changed. The reverse (the device sends again what the host changed)
      * is the host asking for the result anew: only H2D copies qualify. */
     uint32_t seen = fresh && is_h2d(e) ? seen_since(c, &k) : OMPLENS_DETECT__NONE;
-    category = judge_receipt(s, cp, ct, seen, &related);
+    category = judge_receipt(s, e, cp, ct, seen, &related);
   }
-  if (category == OMPLENS_CAT_ROUND_TRIP ||
-      category == OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER)
-    s->contents[ct].sent = s->contents[ct].sent_copy = OMPLENS_DETECT__NONE;
-  rc = hold(c, cp, ct, i);
+  /* A trip returns its production: once. */
+  if (category == OMPLENS_CAT_ROUND_TRIP)
+    returned(s, cp);
+  if (category == OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER)
+    s->contents[ct].crossed = 1;
+  rc = hold(c, cp, ct, i, 0);
   if (rc < 0 || category < 0)
     return rc;
   return omplens_detect__emit(c, category, i, related, omplens_detect__dur(e));

@@ -554,6 +554,48 @@ static void test_round_trip_other_buffer(void **state) {
   seq_free(&s);
 }
 
+/* Several buffers start as zeros: each is its own production, so a buffer
+ * that comes back unchanged is a round trip whatever the map order. */
+static void test_round_trip_among_equal_buffers(void **state) {
+  (void)state;
+  for (int order = 0; order < 2; order++) {
+    seq s;
+    seq_init(&s);
+    uint64_t first = order ? 0xc000 : 0xa000, last = order ? 0xa000 : 0xc000;
+    h2d(&s, 0, first, first + 0x100000, 800, 77);
+    h2d(&s, 0, 0xb000, 0xb000 + 0x100000, 800, 77);
+    h2d(&s, 0, last, last + 0x100000, 800, 77);
+    kernel(&s, 0);
+    uint32_t back = d2h(&s, 0, 0xa000, 0xa000 + 0x100000, 800, 77);
+    omplens_analysis *a = run(&s);
+    assert_true(instance_of(a, OMPLENS_CAT_ROUND_TRIP, back, NULL));
+    assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER), 2);
+    check_consistency(a);
+    omplens_analysis_free(a);
+    seq_free(&s);
+  }
+}
+
+/* A kernel copies x into w, mapped from: the host receives into w what it
+ * holds in x. That is a duplicate on the host, not a trip: only a device
+ * takes its own result back through another buffer. */
+static void test_host_receives_what_it_holds_elsewhere(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  uint32_t x = h2d(&s, 0, 0xa000, 0xd000, 800, 5);
+  kernel(&s, 0);
+  uint32_t w = d2h(&s, 0, 0xb000, 0xe000, 800, 5);
+  omplens_analysis *a = run(&s);
+  uint32_t rel = 0;
+  assert_int_equal(count_of(a, OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER), 0);
+  assert_true(instance_of(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, w, &rel));
+  assert_int_equal(rel, x);
+  assert_int_equal(finding(a, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, 0)->device, OMPLENS_HOST);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
 /* ---- Re-initializations ------------------------------------------------ */
 
 /* A counter: the host sets count = 0 and sends it, a kernel increments it,
@@ -1365,39 +1407,58 @@ static int ref_holders(const omplens_event *ev, uint32_t t, int side,
   return held;
 }
 
-/* The latest send by side of content it did not hold in that copy. */
-static uint32_t ref_production(const omplens_event *ev, uint32_t t, int side,
-                               uint64_t hash, uint64_t bytes) {
-  uint32_t s = OMPLENS_DETECT__NONE;
-  for (uint32_t u = 0; u < t; u++)
-    if (ref_host_transfer(&ev[u]) && ref_sender(&ev[u]) == side &&
-        ref_hashed(&ev[u]) && ev[u].hash == hash && ev[u].bytes == bytes &&
-        !ref_holds(ref_copy_before(ev, u, side, ev[u].host_addr, bytes), hash))
-      s = u;
-  return s;
+/* Is u a production by side: a send of content the sending copy did not
+ * hold? */
+static int ref_produces(const omplens_event *ev, uint32_t u, int side) {
+  return ref_host_transfer(&ev[u]) && ref_sender(&ev[u]) == side &&
+         ref_hashed(&ev[u]) &&
+         !ref_holds(ref_copy_before(ev, u, side, ev[u].host_addr, ev[u].bytes),
+                    ev[u].hash);
 }
 
-/* A production not yet returned: its copy kept the content, and the side
- * has not received that content since, into that copy or into a copy that
- * did not hold it (a receipt into another copy that held it already is a
- * duplicate, and returns nothing). */
-static int ref_pending(const omplens_event *ev, uint32_t t, uint32_t s,
-                       int side) {
-  if (s == OMPLENS_DETECT__NONE)
+/* Is the production behind copy k (of side, buffer host) still pending at t:
+ * k holds what its side sent out of it, and nothing brought that content
+ * back into it since? */
+static int ref_pending(const omplens_event *ev, uint32_t t, ref_copy k,
+                       int side, uint64_t host) {
+  if (!k.known || k.since == OMPLENS_DETECT__NONE || !ref_produces(ev, k.since, side))
     return 0;
-  for (uint32_t u = s + 1; u < t; u++) {
-    const omplens_event *e = &ev[u];
-    if (ref_host_transfer(e) && ref_receiver(e) == side && ref_hashed(e) &&
-        e->hash == ev[s].hash && e->bytes == ev[s].bytes &&
-        (e->host_addr == ev[s].host_addr ||
-         !ref_holds(ref_copy_before(ev, u, side, e->host_addr, e->bytes),
-                    e->hash)))
-      return 0;
-    if (ref_touches(e, side, ev[s].host_addr, ev[s].bytes) &&
-        !(ref_hashed(e) && e->hash == ev[s].hash))
-      return 0;
-  }
+  for (uint32_t u = k.since + 1; u < t; u++)
+    if (ref_host_transfer(&ev[u]) && ref_receiver(&ev[u]) == side &&
+        ev[u].host_addr == host && ev[u].bytes == ev[k.since].bytes)
+      return 0; /* received into it: unchanged, so a return */
   return 1;
+}
+
+/* Some copy of side holds (hash, bytes) from a pending production, and the
+ * content has not come back through another buffer since the latest
+ * production (*latest) of it by side. */
+static int ref_pending_elsewhere(const omplens_event *ev, uint32_t t, int side,
+                                 uint64_t hash, uint64_t bytes,
+                                 const expected *x, uint32_t *latest) {
+  *latest = OMPLENS_DETECT__NONE;
+  int pending = 0;
+  for (uint32_t u = 0; u < t; u++) {
+    if (!ref_host_transfer(&ev[u]) || ev[u].bytes != bytes ||
+        (ref_receiver(&ev[u]) != side && ref_sender(&ev[u]) != side))
+      continue;
+    if (ev[u].hash == hash && ref_produces(ev, u, side))
+      *latest = u;
+    int first = 1; /* each copy once, at its first transfer */
+    for (uint32_t w = 0; w < u && first; w++)
+      first = !ref_touches(&ev[w], side, ev[u].host_addr, bytes);
+    if (first) {
+      ref_copy k = ref_copy_before(ev, t, side, ev[u].host_addr, bytes);
+      pending |= ref_holds(k, hash) && ref_pending(ev, t, k, side, ev[u].host_addr);
+    }
+  }
+  for (size_t i = 0; pending && i < x->count[OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER]; i++) {
+    uint32_t r = x->event[OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER][i];
+    if (r > *latest && r < t && ev[r].hash == hash && ev[r].bytes == bytes &&
+        ref_receiver(&ev[r]) == side)
+      pending = 0; /* crossed already */
+  }
+  return pending;
 }
 
 static int ref_seen(const omplens_event *ev, uint32_t t, int side) {
@@ -1413,15 +1474,15 @@ static void ref_content(const omplens_event *ev, uint32_t t, expected *x) {
   const omplens_event *e = &ev[t];
   int r = ref_receiver(e);
   ref_copy k = ref_copy_before(ev, t, r, e->host_addr, e->bytes);
-  uint32_t s = ref_production(ev, t, r, e->hash, e->bytes), since;
-  int pending = ref_pending(ev, t, s, r);
+  uint32_t since, latest;
   int holders = ref_holders(ev, t, r, e->hash, e->bytes, &since);
-  if (ref_holds(k, e->hash) && pending && ev[s].host_addr == e->host_addr)
-    expect(x, OMPLENS_CAT_ROUND_TRIP, t, s);
+  if (ref_holds(k, e->hash) && ref_pending(ev, t, k, r, e->host_addr))
+    expect(x, OMPLENS_CAT_ROUND_TRIP, t, k.since);
   else if (ref_holds(k, e->hash))
     expect(x, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, t, k.since);
-  else if (holders > 0 && pending)
-    expect(x, OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER, t, s);
+  else if (holders > 0 && e->kind == OMPLENS_EV_H2D &&
+           ref_pending_elsewhere(ev, t, r, e->hash, e->bytes, x, &latest))
+    expect(x, OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER, t, latest);
   else if (holders > 0)
     expect(x, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, t, since);
   else if (e->kind == OMPLENS_EV_H2D && ref_seen(ev, t, r))
@@ -1858,6 +1919,8 @@ int main(void) {
       cmocka_unit_test(test_devices_interleaved),
       cmocka_unit_test(test_d2h_duplicates_on_host),
       cmocka_unit_test(test_round_trip_other_buffer),
+      cmocka_unit_test(test_round_trip_among_equal_buffers),
+      cmocka_unit_test(test_host_receives_what_it_holds_elsewhere),
       cmocka_unit_test(test_counter_reset),
       cmocka_unit_test(test_reduction_start_value),
       cmocka_unit_test(test_loop_flag),
