@@ -471,8 +471,9 @@ static bool resident_evidence(omplens_fix__ctx *c, const omplens_fix__site *s) {
   if (!ev.h2d_unflagged_first_only)
     return omplens_fix__fail(
         c,
-        "%s is also sent with content the device did not have (%u of %u copies are "
-        "not flagged): the host changes it between iterations",
+        "%s is sent with content the device did not hold in %u of its %u copies (new "
+        "values, or resets of what the device changed): the host changes it between "
+        "iterations",
         omplens_fix__item_text(s), ev.h2d - ev.h2d_flagged, ev.h2d);
   return true;
 }

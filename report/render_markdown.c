@@ -28,7 +28,8 @@ typedef struct md_ctx {
 static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
     [OMPLENS_CAT_DUPLICATE_SAME_BUFFER] =
         "The same bytes were sent to %s again from the same host buffer, although %s "
-        "still holds them: nothing changed its copy since it received them.",
+        "still holds them as far as the trace shows: no copy back showed its copy changed "
+        "since (a kernel that writes it without copying it back would not show).",
     [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] =
         "The same bytes were sent to %s from another host buffer (zero-filled arrays often "
         "do this), although %s still holds them in that other buffer's copy.",
