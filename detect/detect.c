@@ -386,9 +386,7 @@ typedef struct content_lane {
 
 static void *run_content_lane(void *arg) {
   content_lane *l = arg;
-  l->rc = count_codeptr_events(l->main);
-  if (l->rc == 0)
-    l->rc = scan(&l->c, LANE_CONTENT);
+  l->rc = scan(&l->c, LANE_CONTENT);
   if (l->rc == 0)
     l->rc = omplens_detect__flush(&l->c);
   return NULL;
@@ -424,7 +422,7 @@ static int detect(omplens_detect__ctx *c) {
   content_lane lane;
   pthread_t thread;
   int split = split_wanted(c) && start_content_lane(c, &lane, &thread);
-  int rc = split ? 0 : count_codeptr_events(c);
+  int rc = count_codeptr_events(c);
   if (rc == 0)
     rc = prepare_scan(c);
   if (rc == 0)

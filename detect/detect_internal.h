@@ -81,6 +81,7 @@ typedef struct omplens_detect__buffer {
  * trace last showed in it. */
 typedef struct omplens_detect__copy {
   uint64_t host_addr, bytes;
+  uint64_t hash;    /* of content, when known: checked without it       */
   uint32_t content; /* index into contents, or NONE: unknown            */
   uint32_t since;   /* the transfer since which it holds content        */
   int16_t side;     /* device, or OMPLENS_HOST                          */
@@ -124,13 +125,11 @@ typedef struct omplens_detect__scan {
   omplens_detect__copy *copies;
   size_t num_copies, cap_copies;
   omplens_detect__map content_of; /* (side, hash, bytes) -> index into
-                                     contents                           */
+                                     contents; a device's past contents:
+                                     SEEN | event (transfers.c)          */
   omplens_detect__content *contents; /* only those some copy holds      */
   size_t num_contents, cap_contents;
   uint32_t free_content; /* a freed record, chained through sent; NONE  */
-  omplens_detect__map seen; /* (device, hash, bytes) -> the transfer since
-                               which a copy last held it, for contents no
-                               copy of that device holds now             */
   omplens_detect__map target_of; /* (device, dev_addr) -> index into
                                     targets                              */
   omplens_detect__target *targets;
@@ -182,13 +181,21 @@ typedef struct omplens_detect__group {
   uint8_t category;
 } omplens_detect__group;
 
-/* An emission (or an added removal) waiting for its group lookup. */
+/* What a finding groups by (findings.c). */
+typedef struct omplens_detect__group_key {
+  int category;
+  int16_t device;
+  uint64_t codeptr, variable, bytes;
+  uint64_t host_addr; /* of the event: not part of the key */
+} omplens_detect__group_key;
+
+/* An emission waiting for its group lookup. */
 #define OMPLENS_DETECT__QUEUE 64u
 typedef struct omplens_detect__emission {
-  uint64_t hash; /* of the group key */
+  omplens_detect__group_key key;
+  uint64_t hash; /* of the key */
   uint64_t removal_ns;
   uint32_t event, related;
-  uint8_t category;
 } omplens_detect__emission;
 
 /* ---- Context ------------------------------------------------------------ */

@@ -8,13 +8,6 @@
 
 /* ---- Emission ---------------------------------------------------------- */
 
-typedef struct group_key {
-  int category;
-  int16_t device;
-  uint64_t codeptr, variable, bytes;
-  uint64_t host_addr; /* of the event: not part of the key */
-} group_key;
-
 /* The map item of e's directive whose section begins at e's host buffer:
  * its position in the directive's arguments, which names the same
  * variable in every execution whatever buffer it points to (swapped or
@@ -35,12 +28,12 @@ static uint64_t variable_of(const omplens_detect__ctx *c,
 }
 
 /* D2H duplicates are received by the host, so they group under it. */
-static group_key key_of(const omplens_detect__ctx *c, const omplens_event *e,
+static omplens_detect__group_key key_of(const omplens_detect__ctx *c, const omplens_event *e,
                         int category) {
   int on_host = e->kind == OMPLENS_EV_D2H &&
                 (category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
                  category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER);
-  return (group_key){category, on_host ? (int16_t)OMPLENS_HOST : e->device,
+  return (omplens_detect__group_key){category, on_host ? (int16_t)OMPLENS_HOST : e->device,
                      omplens_detect__codeptr(c, e), variable_of(c, e),
                      e->bytes, e->host_addr};
 }
@@ -53,13 +46,13 @@ static omplens_detect__group *group_at(const omplens_detect__ctx *c,
 
 static int group_eq(const void *ctx, uint32_t stored, const void *key) {
   const omplens_detect__group *g = group_at(ctx, stored);
-  const group_key *k = key;
+  const omplens_detect__group_key *k = key;
   return g->category == k->category && g->device == k->device &&
          g->codeptr == k->codeptr && g->variable == k->variable &&
          g->bytes == k->bytes;
 }
 
-static uint64_t group_hash(const group_key *k) {
+static uint64_t group_hash(const omplens_detect__group_key *k) {
   uint64_t h = omplens_detect__mix(((uint64_t)(uint16_t)k->device << 8) |
                                    (uint64_t)k->category);
   h = omplens_detect__hash_add(h, k->codeptr);
@@ -68,7 +61,7 @@ static uint64_t group_hash(const group_key *k) {
 }
 
 /* The group of key k (whose hash is hash), created when new. */
-static int group_of(omplens_detect__ctx *c, const group_key *k, uint64_t hash,
+static int group_of(omplens_detect__ctx *c, const omplens_detect__group_key *k, uint64_t hash,
                     uint32_t *id) {
   size_t at;
   *id = (uint32_t)c->groups.count;
@@ -96,10 +89,10 @@ static int group_of(omplens_detect__ctx *c, const group_key *k, uint64_t hash,
 static int add_instance(omplens_detect__ctx *c,
                         const omplens_detect__emission *q) {
   const omplens_event *e = &c->ev[q->event];
-  group_key k = key_of(c, e, q->category);
+  const omplens_detect__group_key *k = &q->key;
   uint32_t id;
   omplens_detect__raw *r = NULL;
-  int rc = group_of(c, &k, q->hash, &id);
+  int rc = group_of(c, k, q->hash, &id);
   if (rc == 0)
     r = omplens_detect__blocks_push(&c->raw, sizeof *r);
   if (!r)
@@ -151,11 +144,11 @@ int omplens_detect__flush(omplens_detect__ctx *c) {
  * meanwhile. */
 int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
                          uint32_t related, uint64_t removal_ns) {
-  group_key k = key_of(c, &c->ev[event], category);
   omplens_detect__emission *q = &c->queue[c->queued++];
-  *q = (omplens_detect__emission){
-      .hash = group_hash(&k), .removal_ns = removal_ns, .event = event,
-      .related = related, .category = (uint8_t)category};
+  *q = (omplens_detect__emission){.key = key_of(c, &c->ev[event], category),
+                                  .removal_ns = removal_ns, .event = event,
+                                  .related = related};
+  q->hash = group_hash(&q->key);
   omplens_detect__map_prefetch(&c->group_of, q->hash);
   return c->queued == OMPLENS_DETECT__QUEUE ? omplens_detect__flush(c) : 0;
 }

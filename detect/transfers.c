@@ -44,10 +44,20 @@ static int copy_eq(const void *ctx, uint32_t stored, const void *key) {
   return cp->side == k->side && cp->host_addr == k->a && cp->bytes == k->bytes;
 }
 
+/* A device's past contents stay in content_of after their record goes:
+ * the slot then holds SEEN | the transfer since which a copy last held it
+ * (a device's transfer of that content, which gives the key), so that a
+ * re-initialization is found by the lookup every receipt makes anyway. */
+#define SEEN 0x80000000u
+
 static int content_eq(const void *ctx, uint32_t stored, const void *key) {
-  const omplens_detect__content *ct =
-      &((const omplens_detect__ctx *)ctx)->scan.contents[stored];
+  const omplens_detect__ctx *c = ctx;
   const side_key *k = key;
+  if (stored & SEEN) {
+    const omplens_event *a = &c->ev[stored & ~SEEN];
+    return a->device == k->side && a->hash == k->a && a->bytes == k->bytes;
+  }
+  const omplens_detect__content *ct = &c->scan.contents[stored];
   return ct->side == k->side && ct->hash == k->a && ct->bytes == k->bytes;
 }
 
@@ -84,10 +94,11 @@ static uint32_t new_content(omplens_detect__scan *s) {
   return id;
 }
 
-/* The content record of side k (k.a = hash), held by some copy; *fresh
- * says it was created (no copy holds it yet). */
+/* The content record of side k (k.a = hash), created when no copy holds
+ * it; *seen then says since when a copy of that device last held it
+ * (NONE: never, or a copy holds it now). */
 static int content_of(omplens_detect__ctx *c, const side_key *k, uint32_t *id,
-                      int *fresh) {
+                      uint32_t *seen) {
   omplens_detect__scan *s = &c->scan;
   size_t at;
   int rc = omplens_detect__reserve(&s->contents, &s->cap_contents,
@@ -100,52 +111,33 @@ static int content_of(omplens_detect__ctx *c, const side_key *k, uint32_t *id,
                                   content_eq, c, k, &at);
   if (rc < 0)
     return rc;
-  *fresh = rc == 1;
-  if (rc == 1)
-    s->contents[new_content(s)] = (omplens_detect__content){
+  uint32_t value = omplens_detect__map_value(&s->content_of, at);
+  *seen = rc == 0 && (value & SEEN) ? value & ~SEEN : OMPLENS_DETECT__NONE;
+  if (rc == 1 || *seen != OMPLENS_DETECT__NONE) {
+    value = new_content(s);
+    omplens_detect__map_set(&s->content_of, at, value);
+    s->contents[value] = (omplens_detect__content){
         .hash = k->a, .bytes = k->bytes, .since = OMPLENS_DETECT__NONE,
         .sent = OMPLENS_DETECT__NONE, .side = k->side};
-  *id = omplens_detect__map_value(&s->content_of, at);
+  }
+  *id = value;
   return 0;
 }
 
-/* A device's past contents, (device, hash, bytes) -> the transfer since
- * which a copy last held it: what a re-initialization resends. The key is
- * read from that event (a device's transfer of that content). */
-static int seen_eq(const void *ctx, uint32_t stored, const void *key) {
-  const omplens_event *a = &((const omplens_detect__ctx *)ctx)->ev[stored];
-  const side_key *k = key;
-  return a->device == k->side && a->hash == k->a && a->bytes == k->bytes;
-}
-
-/* The last copy of record id let it go. A device remembers it as seen. */
-static int retire(omplens_detect__ctx *c, uint32_t id) {
+/* The last copy of record id let it go: its slot goes, or on a device
+ * (events numbered below SEEN) it remembers the content as seen. */
+static void retire(omplens_detect__ctx *c, uint32_t id) {
   omplens_detect__scan *s = &c->scan;
   omplens_detect__content *x = &s->contents[id];
   side_key k = {x->hash, x->bytes, x->side};
-  uint64_t h = side_hash(&k);
-  omplens_detect__map_remove(
-      &s->content_of, omplens_detect__map_find(&s->content_of, h, content_eq,
-                                               c, &k));
+  size_t at = omplens_detect__map_find(&s->content_of, side_hash(&k), content_eq,
+                                       c, &k);
+  if (k.side != OMPLENS_HOST && x->since < SEEN)
+    omplens_detect__map_set(&s->content_of, at, SEEN | x->since);
+  else
+    omplens_detect__map_remove(&s->content_of, at);
   x->sent = s->free_content;
   s->free_content = id;
-  if (k.side == OMPLENS_HOST)
-    return 0;
-  size_t at;
-  int rc = omplens_detect__map_insert(&s->seen, h, x->since, seen_eq, c, &k,
-                                      &at);
-  if (rc == 0)
-    omplens_detect__map_set(&s->seen, at, x->since);
-  return rc < 0 ? rc : 0;
-}
-
-/* The transfer since which device side last held content k, or NONE. */
-static uint32_t seen_since(const omplens_detect__ctx *c, const side_key *k) {
-  size_t at = omplens_detect__map_find(&c->scan.seen, side_hash(k), seen_eq, c,
-                                       k);
-  return at == OMPLENS_DETECT__MAP_NONE
-             ? OMPLENS_DETECT__NONE
-             : omplens_detect__map_value(&c->scan.seen, at);
 }
 
 /* Copy cp's production is pending no more (it came back, or went). */
@@ -178,11 +170,17 @@ static int hold(omplens_detect__ctx *c, uint32_t cp, uint32_t content,
     }
   }
   k->content = content;
+  k->hash = content != OMPLENS_DETECT__NONE ? s->contents[content].hash : 0;
   k->since = i;
   k->pending = (uint8_t)(produced && content != OMPLENS_DETECT__NONE);
-  if (old == OMPLENS_DETECT__NONE)
-    return 0;
-  return --s->contents[old].holders == 0 ? retire(c, old) : 0;
+  if (old != OMPLENS_DETECT__NONE && --s->contents[old].holders == 0)
+    retire(c, old);
+  return 0;
+}
+
+/* Does the copy hold what transfer e carries? (Same copy: same size.) */
+static int holds(const omplens_detect__copy *k, const omplens_event *e) {
+  return k->content != OMPLENS_DETECT__NONE && is_hashed(e) && k->hash == e->hash;
 }
 
 /* The sender's copy shows what transfer i carried out of it. Content it
@@ -191,17 +189,15 @@ static int on_sent(omplens_detect__ctx *c, uint32_t i) {
   const omplens_event *e = &c->ev[i];
   omplens_detect__scan *s = &c->scan;
   side_key k = {e->host_addr, e->bytes, sender_of(e)};
-  uint32_t cp, ct = OMPLENS_DETECT__NONE;
-  int fresh, rc = copy_of(c, &k, &cp);
+  uint32_t cp, ct = OMPLENS_DETECT__NONE, seen;
+  int rc = copy_of(c, &k, &cp);
   if (rc < 0)
     return rc;
-  uint32_t held = s->copies[cp].content;
-  if (held != OMPLENS_DETECT__NONE && s->contents[held].hash == e->hash &&
-      is_hashed(e))
+  if (holds(&s->copies[cp], e))
     return 0; /* unchanged */
   if (is_hashed(e)) {
     k.a = e->hash;
-    rc = content_of(c, &k, &ct, &fresh);
+    rc = content_of(c, &k, &ct, &seen);
     if (rc < 0)
       return rc;
   }
@@ -246,19 +242,23 @@ static int on_received(omplens_detect__ctx *c, uint32_t i) {
   omplens_detect__scan *s = &c->scan;
   side_key k = {e->host_addr, e->bytes, receiver_of(e)};
   uint32_t cp, ct = OMPLENS_DETECT__NONE, related = OMPLENS_DETECT__NONE;
-  int fresh = 1, category = -1, rc = copy_of(c, &k, &cp);
+  int category = -1, rc = copy_of(c, &k, &cp);
   if (rc < 0)
     return rc;
-  if (is_hashed(e)) {
+  if (holds(&s->copies[cp], e)) { /* the common duplicate: no lookup */
+    ct = s->copies[cp].content;
+    category = judge_receipt(s, e, cp, ct, OMPLENS_DETECT__NONE, &related);
+  } else if (is_hashed(e)) {
+    uint32_t seen;
     k.a = e->hash;
-    rc = content_of(c, &k, &ct, &fresh);
+    rc = content_of(c, &k, &ct, &seen);
     if (rc < 0)
       return rc;
     /* Held once and changed since: the host resets what the device
      * changed. The reverse (the device sends again what the host changed)
      * is the host asking for the result anew: only H2D copies qualify. */
-    uint32_t seen = fresh && is_h2d(e) ? seen_since(c, &k) : OMPLENS_DETECT__NONE;
-    category = judge_receipt(s, e, cp, ct, seen, &related);
+    category = judge_receipt(s, e, cp, ct, is_h2d(e) ? seen : OMPLENS_DETECT__NONE,
+                             &related);
   }
   /* A trip returns its production: once. */
   if (category == OMPLENS_CAT_ROUND_TRIP)
@@ -357,8 +357,9 @@ void omplens_detect__look_ahead(const omplens_detect__ctx *c, uint32_t i) {
   omplens_detect__map_prefetch(&c->scan.copy_of, side_hash(&sent));
   omplens_detect__map_prefetch(&c->scan.copy_of, side_hash(&received));
   if (is_hashed(e)) {
-    received.a = e->hash;
+    received.a = sent.a = e->hash;
     omplens_detect__map_prefetch(&c->scan.content_of, side_hash(&received));
+    omplens_detect__map_prefetch(&c->scan.content_of, side_hash(&sent));
   }
 }
 
@@ -382,7 +383,6 @@ void omplens_detect__scan_free(omplens_detect__scan *s) {
   omplens_detect__free(s->copies);
   omplens_detect__map_free(&s->content_of);
   omplens_detect__free(s->contents);
-  omplens_detect__map_free(&s->seen);
   omplens_detect__map_free(&s->target_of);
   omplens_detect__free(s->targets);
   *s = (omplens_detect__scan){0};

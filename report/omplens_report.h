@@ -42,6 +42,7 @@ typedef struct omplens_report_figures {
   uint64_t predicted_savings_ns; /* fixing every finding (what-if model)  */
   double predicted_speedup;      /* 0.0: undefined                         */
   uint64_t unreferenced_count, unreferenced_bytes, unreferenced_ns;
+  uint64_t async_ops;            /* operations of nowait regions or _async */
 } omplens_report_figures;
 
 typedef struct omplens_report_process {

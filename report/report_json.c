@@ -242,8 +242,9 @@ static void predict_every(doc_ctx *x, uint64_t savings_ns, uint64_t *predicted, 
 }
 
 /* Operations that ran asynchronously (nowait regions, _async copies). */
-static size_t async_ops(const omplens_trace *t) {
-  size_t nev, nr, count = 0;
+static uint64_t async_ops(const omplens_trace *t) {
+  size_t nev, nr;
+  uint64_t count = 0;
   const omplens_event *ev = omplens_trace_events(t, &nev);
   const omplens_region *r = omplens_trace_regions(t, &nr);
   for (size_t i = 0; i < nev; i++)
@@ -253,10 +254,11 @@ static size_t async_ops(const omplens_trace *t) {
 
 /* One line each where the prediction is known to be rough, shown next to
  * it. */
-static json_t *model_notes(doc_ctx *x, uint64_t savings, uint64_t predicted) {
+static json_t *model_notes(const omplens_report_figures *g) {
   json_t *notes = json_array();
   char line[512], a[32], b[32];
-  size_t async = async_ops(x->in->procs[x->proc].trace);
+  uint64_t savings = g->savings_ns, predicted = g->predicted_savings_ns;
+  uint64_t async = g->async_ops;
   if (savings > predicted && (savings - predicted) * 10 > savings) {
     snprintf(line, sizeof line,
              "%s of the %s that the wasteful operations take overlapped other work (threads, "
@@ -273,8 +275,9 @@ static json_t *model_notes(doc_ctx *x, uint64_t savings, uint64_t predicted) {
   }
   if (async) {
     snprintf(line, sizeof line,
-             "%zu operations ran asynchronously (nowait): where the host waited for them is "
-             "inferred from the trace's order, so their share of the prediction is rough.", async);
+             "%" PRIu64 " operations ran asynchronously (nowait): where the host waited for them "
+             "is inferred from the trace's order, so their share of the prediction is rough.",
+             async);
     json_array_append_new(notes, json_string(line));
   }
   return notes;
@@ -291,7 +294,8 @@ static void work_out_figures(doc_ctx *x, omplens_report_figures *g) {
     build_unreferenced(x);
   *g = (omplens_report_figures){.known = 1, .savings_ns = t->savings_ns + u->savings_ns,
                                 .unreferenced_count = u->count, .unreferenced_bytes = u->bytes,
-                                .unreferenced_ns = u->savings_ns};
+                                .unreferenced_ns = u->savings_ns,
+                                .async_ops = async_ops(x->in->procs[x->proc].trace)};
   predict_every(x, g->savings_ns, &g->predicted_savings_ns, &g->predicted_speedup);
 }
 
@@ -341,7 +345,7 @@ static json_t *totals(doc_ctx *x) {
   json_object_set_new(bytes, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_bytes));
   json_object_set_new(o, "counts", counts);
   json_object_set_new(o, "bytes", bytes);
-  json_object_set_new(o, "model_notes", model_notes(x, g->savings_ns, g->predicted_savings_ns));
+  json_object_set_new(o, "model_notes", model_notes(g));
   return o;
 }
 
