@@ -472,7 +472,7 @@ static int generate(gen *g) {
     init_thread(g, &g->threads[i], i);
   }
   for (int i = 0; i < o->devices; i++)
-    omplens_tw_device(&g->threads[0].stream, g->threads[0].now, i);
+    omplens_tw_device(&g->threads[0].stream, g->threads[0].now, i, 0);
   while (g->c.events < o->events)
     step(g);
   uint64_t end = 0;

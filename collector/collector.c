@@ -128,13 +128,19 @@ static uint64_t hash_bytes(const void *p, size_t n) {
 
 /* ---- callbacks ------------------------------------------------------- */
 
+static void write_string_once(thread_state *ts, const char *text);
+
+/* The device's type ("generic-64bit" for host offload, the plugin's name on
+ * a GPU) goes into the trace with its number. */
 static void on_device_initialize(int device_num, const char *type, ompt_device_t *device,
                                  ompt_function_lookup_t lookup, const char *doc) {
   int cur = atomic_load(&g.num_devices);
   while (device_num + 1 > cur &&
          !atomic_compare_exchange_weak(&g.num_devices, &cur, device_num + 1))
     ;
-  omplens_tw_device(&self()->stream, now_ns(), device_num);
+  thread_state *ts = self();
+  write_string_once(ts, type);
+  omplens_tw_device(&ts->stream, now_ns(), device_num, (uint64_t)(uintptr_t)type);
 }
 
 static void on_device_finalize(int device_num) {}

@@ -43,6 +43,7 @@ typedef struct omplens_report_figures {
   double predicted_speedup;      /* 0.0: undefined                         */
   uint64_t unreferenced_count, unreferenced_bytes, unreferenced_ns;
   uint64_t async_ops;            /* operations of nowait regions or _async */
+  int host_offload;              /* the devices are the host               */
 } omplens_report_figures;
 
 typedef struct omplens_report_process {

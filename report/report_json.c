@@ -241,6 +241,16 @@ static void predict_every(doc_ctx *x, uint64_t savings_ns, uint64_t *predicted, 
                               speedup, NULL);
 }
 
+/* Host offload: LLVM's host plugin names its devices "generic-64bit". */
+static int host_offload(const omplens_trace *t) {
+  for (int d = 0; d < omplens_trace_get_info(t)->num_devices; d++) {
+    const char *type = omplens_trace_device_type(t, d);
+    if (type && !strncmp(type, "generic", 7))
+      return 1;
+  }
+  return 0;
+}
+
 /* Operations that ran asynchronously (nowait regions, _async copies). */
 static uint64_t async_ops(const omplens_trace *t) {
   size_t nev, nr;
@@ -273,6 +283,13 @@ static json_t *model_notes(const omplens_report_figures *g) {
              "wasteful operations take.", omplens_format_ns(savings, a));
     json_array_append_new(notes, json_string(line));
   }
+  if (g->host_offload) {
+    snprintf(line, sizeof line,
+             "The devices are the host (host offload): a copy is a memory copy within one "
+             "memory, and the first copy into fresh memory pays its page faults, so the "
+             "measured durations, and the prediction, can differ much from a GPU's.");
+    json_array_append_new(notes, json_string(line));
+  }
   if (async) {
     snprintf(line, sizeof line,
              "%" PRIu64 " operations ran asynchronously (nowait): where the host waited for them "
@@ -295,7 +312,8 @@ static void work_out_figures(doc_ctx *x, omplens_report_figures *g) {
   *g = (omplens_report_figures){.known = 1, .savings_ns = t->savings_ns + u->savings_ns,
                                 .unreferenced_count = u->count, .unreferenced_bytes = u->bytes,
                                 .unreferenced_ns = u->savings_ns,
-                                .async_ops = async_ops(x->in->procs[x->proc].trace)};
+                                .async_ops = async_ops(x->in->procs[x->proc].trace),
+                                .host_offload = host_offload(x->in->procs[x->proc].trace)};
   predict_every(x, g->savings_ns, &g->predicted_savings_ns, &g->predicted_speedup);
 }
 
@@ -494,6 +512,12 @@ static json_t *process_info(const omplens_trace *t) {
   json_object_set_new(o, "start_unix_ns", num(i->start_realtime_ns));
   json_object_set_new(o, "complete", json_boolean(i->complete));
   json_object_set_new(o, "devices", json_integer(i->num_devices));
+  json_t *types = json_array();
+  for (int d = 0; d < i->num_devices; d++) {
+    const char *type = omplens_trace_device_type(t, d);
+    json_array_append_new(types, type ? text(type) : json_null());
+  }
+  json_object_set_new(o, "device_types", types);
   json_object_set_new(o, "dropped_events", num(i->dropped));
   json_object_set_new(o, "damage", damage_list(omplens_trace_damage(t)));
   return o;

@@ -180,6 +180,12 @@ uint64_t omplens_trace_codeptr(const omplens_trace *t, const omplens_event *e);
 /* Human-readable description of damage found while reading, or NULL. */
 const char *omplens_trace_damage(const omplens_trace *t);
 const char *omplens_trace_path(const omplens_trace *t);
+/* The runtime's type string of a device (OMPT device_initialize:
+ * "generic-64bit" for host offload with LLVM, the plugin's name on a GPU),
+ * or NULL when the trace does not say (older traces, devices numbered
+ * OMPLENS_TRACE_TYPED_DEVICES or more). */
+#define OMPLENS_TRACE_TYPED_DEVICES 64
+const char *omplens_trace_device_type(const omplens_trace *t, int device);
 
 /* The content hash of a transfer's bytes: XXH3-64, except that a buffer of
  * OMPLENS_HASH_SPLIT bytes or more is hashed as omplens_hash_combine() of

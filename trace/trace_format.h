@@ -8,7 +8,9 @@
 #include <string.h>
 
 #define OMPLENS_TF_MAGIC "OMPLTRC\0"
-#define OMPLENS_TF_VERSION 1u
+/* 2: a DEVICE record may carry the runtime's device type (a flag that a
+ * version 1 reader would not skip). */
+#define OMPLENS_TF_VERSION 2u
 #define OMPLENS_TF_ALIGN 4096u          /* header and chunks start here */
 #define OMPLENS_TF_CHUNK_MAGIC 0x4b434c4fu /* "OLCK" little-endian */
 #define OMPLENS_TF_CHUNK_BYTES (64u * 1024u)
@@ -61,13 +63,17 @@ enum omplens_tf_rec {
   OMPLENS_TF_REC_REGION_END = 2,   /* t */
   OMPLENS_TF_REC_OP = 3,           /* t, dur, optype, dev, peer, host, dev_addr, bytes [hash] [region] [codeptr] */
   OMPLENS_TF_REC_KERNEL = 4,       /* t, dur, teams [region] */
-  OMPLENS_TF_REC_DEVICE = 5,       /* t, device number */
+  OMPLENS_TF_REC_DEVICE = 5,       /* t, device number [type ptr]: see
+                                      OMPLENS_TF_DEVICE_TYPED           */
   OMPLENS_TF_REC_STRING = 6,       /* ptr, len, bytes: text at a program address */
   OMPLENS_TF_REC_CALL = 7,         /* loc ptr, caller delta, nargs: next region's entry call */
   OMPLENS_TF_REC_ARG = 8,          /* base, begin, size, map type, name ptr */
 };
 /* Longest string a STRING record carries; longer ones are cut. */
 #define OMPLENS_TF_MAX_STRING 400u
+/* Flag of DEVICE records: the address of the runtime's device type string
+ * follows (its text is in a STRING record). */
+#define OMPLENS_TF_DEVICE_TYPED 0x10
 /* Flags of OP and KERNEL records. */
 #define OMPLENS_TF_F_HASH 0x10       /* an 8-byte hash follows */
 #define OMPLENS_TF_F_REGION 0x20     /* explicit region id (else current region / none) */

@@ -64,6 +64,8 @@ struct omplens_trace {
   size_t num_lists, cap_list_slots;
   uint64_t *region_loc_ptrs; /* resolved into regions[].source */
   size_t cap_region_ptrs;
+  uint64_t device_type_ptrs[OMPLENS_TRACE_TYPED_DEVICES]; /* SCAN: by device */
+  const char *device_types[OMPLENS_TRACE_TYPED_DEVICES];  /* resolved      */
   omplens_trace_info info;
   omplens_module *modules;
   char *strings_exe, *strings_cmd;
@@ -864,12 +866,15 @@ static int dec_kernel(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
   return rc;
 }
 
-static int dec_device_rec(decoder *d, rec_ctx *r) {
-  uint64_t ts;
+static int dec_device_rec(decoder *d, rec_ctx *r, uint8_t flags) {
+  uint64_t ts, type = 0;
   int16_t dev;
-  if (dec_time(r, &ts) || dec_device(r, &dev))
+  if (dec_time(r, &ts) || dec_device(r, &dev) ||
+      ((flags & OMPLENS_TF_DEVICE_TYPED) && omplens_tf__get_uv(&r->p, r->end, &type)))
     return REC_BAD;
   note_device(d, dev);
+  if (d->pass == PASS_SCAN && type && dev >= 0 && dev < OMPLENS_TRACE_TYPED_DEVICES)
+    d->t->device_type_ptrs[dev] = type;
   return REC_OK;
 }
 
@@ -976,7 +981,7 @@ static int dec_record(decoder *d, rec_ctx *r, thread_ctx *tc) {
   case OMPLENS_TF_REC_REGION_END: return dec_region_end(d, r, tc);
   case OMPLENS_TF_REC_OP: return dec_op(d, r, tc, flags);
   case OMPLENS_TF_REC_KERNEL: return dec_kernel(d, r, tc, flags);
-  case OMPLENS_TF_REC_DEVICE: return dec_device_rec(d, r);
+  case OMPLENS_TF_REC_DEVICE: return dec_device_rec(d, r, flags);
   case OMPLENS_TF_REC_STRING: return dec_string(d, r);
   case OMPLENS_TF_REC_CALL: return dec_call(d, r, tc);
   case OMPLENS_TF_REC_ARG: return dec_arg(d, r, tc);
@@ -1354,6 +1359,8 @@ static void share_arg_lists(omplens_trace *t) {
 /* After SCAN: regions and arguments get their strings, and copies of one
  * directive one codeptr (which PLACE then gives the events). */
 static void resolve_regions(omplens_trace *t) {
+  for (int i = 0; i < OMPLENS_TRACE_TYPED_DEVICES; i++)
+    t->device_types[i] = strings_get(t, t->device_type_ptrs[i]);
   for (size_t i = 0; i < t->num_regions; i++)
     t->regions[i].source = strings_get(t, t->region_loc_ptrs[i]);
   if (merge_directive_copies(t))
@@ -1699,6 +1706,11 @@ const omplens_region *omplens_trace_regions(const omplens_trace *t, size_t *coun
 
 const char *omplens_trace_damage(const omplens_trace *t) {
   return t ? t->damage : NULL;
+}
+
+const char *omplens_trace_device_type(const omplens_trace *t, int device) {
+  return t && device >= 0 && device < OMPLENS_TRACE_TYPED_DEVICES ? t->device_types[device]
+                                                                   : NULL;
 }
 
 const char *omplens_trace_path(const omplens_trace *t) {

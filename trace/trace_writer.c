@@ -327,15 +327,17 @@ void omplens_tw_kernel(omplens_tw_stream *s, uint64_t begin_ns, uint64_t end_ns,
   stream_commit(s, n);
 }
 
-void omplens_tw_device(omplens_tw_stream *s, uint64_t t_ns, int device) {
+void omplens_tw_device(omplens_tw_stream *s, uint64_t t_ns, int device, uint64_t type_ptr) {
   uint64_t t = rel(s, t_ns);
   uint8_t *p = stream_reserve(s, t);
   if (!p)
     return;
   size_t n = 1;
-  p[0] = OMPLENS_TF_REC_DEVICE;
+  p[0] = OMPLENS_TF_REC_DEVICE | (type_ptr ? OMPLENS_TF_DEVICE_TYPED : 0);
   n += put_time(s, p + n, t);
   n += omplens_tf__put_sv(p + n, device);
+  if (type_ptr)
+    n += omplens_tf__put_uv(p + n, type_ptr);
   stream_commit(s, n);
 }
 

@@ -79,7 +79,9 @@ typedef struct omplens_tw_op {
 void omplens_tw_op_write(omplens_tw_stream *s, const omplens_tw_op *op);
 void omplens_tw_kernel(omplens_tw_stream *s, uint64_t begin_ns, uint64_t end_ns,
                        int device, uint64_t teams, uint64_t region);
-void omplens_tw_device(omplens_tw_stream *s, uint64_t t_ns, int device);
+/* type_ptr: the address of the runtime's device type string, whose text
+ * the caller writes first with omplens_tw_string(); 0 when unknown. */
+void omplens_tw_device(omplens_tw_stream *s, uint64_t t_ns, int device, uint64_t type_ptr);
 
 /* Entry-call details (LLVM passes them to __tgt_* entry points): the text at
  * a program address (the directive's ident_t psource, a map-name string),

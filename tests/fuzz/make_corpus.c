@@ -175,7 +175,8 @@ static int no_modules(void *ctx,
 
 /* One thread: every record type and flag, nesting, ops outside regions. */
 static void synth_thread(omplens_tw_stream *s, uint64_t t) {
-  omplens_tw_device(s, t, 0);
+  omplens_tw_string(s, 0x500300, "generic-64bit");
+  omplens_tw_device(s, t, 0, 0x500300);
   omplens_tw_string(s, 0x500100, ";synth.c;main;10;1;;");
   omplens_tw_string(s, 0x500200, ";a[0:n];synth.c;10;30;;");
   omplens_tw_call(s, 0x500100, 0x401000, 1);

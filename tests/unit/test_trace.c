@@ -282,8 +282,11 @@ static void x_kernel(expect *x, omplens_tw_stream *s, uint64_t begin, uint64_t e
   note(e, device, ev->end_ns);
 }
 
-static void x_device(expect *x, omplens_tw_stream *s, uint64_t t, int device) {
-  omplens_tw_device(s, t, device);
+/* type: the runtime's device type string, or NULL. */
+static void x_device(expect *x, omplens_tw_stream *s, uint64_t t, int device, const char *type) {
+  if (type)
+    omplens_tw_string(s, (uint64_t)(uintptr_t)type, type);
+  omplens_tw_device(s, t, device, (uint64_t)(uintptr_t)type);
   note(expect_of(x, s), device, 0);
 }
 
@@ -498,8 +501,8 @@ static omplens_tw_op make_op(uint8_t kind, uint64_t begin, uint64_t dur, int dev
  * regions, negative time and address deltas, extreme values. Returns the
  * id of its target region (thread 1 refers to it). */
 static uint64_t write_thread0(expect *x, omplens_tw_stream *s, uint64_t *t) {
-  x_device(x, s, *t += 10, 0);
-  x_device(x, s, *t += 10, 3);
+  x_device(x, s, *t += 10, 0, NULL);
+  x_device(x, s, *t += 10, 3, "generic-64bit");
   uint64_t enter = x_region_begin(x, s, *t += 100, OMPLENS_CONSTRUCT_ENTER_DATA, 0, 0, 0x401000);
   omplens_tw_op op =
       make_op(OMPLENS_EV_ALLOC, *t += 10, 40, 0, 0x7ffd00001000, 0x10000, 8192, enter);
@@ -623,6 +626,10 @@ static void test_round_trip_all_fields(void **state) {
   assert_int_equal(info->duration_ns, end - START_NS);
   assert_int_equal(info->num_devices, expected_devices(x));
   assert_int_equal(info->num_devices, 6);
+  assert_string_equal(omplens_trace_device_type(tr, 3), "generic-64bit");
+  assert_null(omplens_trace_device_type(tr, 0)); /* an untyped record */
+  assert_null(omplens_trace_device_type(tr, -1));
+  assert_null(omplens_trace_device_type(tr, OMPLENS_TRACE_TYPED_DEVICES));
   assert_null(omplens_trace_damage(tr));
   assert_string_equal(omplens_trace_path(tr), path);
   assert_trace_matches(tr, x);
@@ -956,7 +963,7 @@ static void test_order_late_events_and_ties(void **state) {
   for (uint64_t i = 0; i < 300; i++)
     x_op_at(x, &s[2], 1000, tag++);
   /* Thread 3: no event; thread 4: one, at time 0. */
-  x_device(x, &s[3], START_NS + 5, 1);
+  x_device(x, &s[3], START_NS + 5, 1, NULL);
   x_op_at(x, &s[4], 0, tag++);
   /* Thread 5: times from a small range, in random order, and kernels. */
   uint64_t rnd = 0x9e3779b97f4a7c15ull;
