@@ -15,21 +15,28 @@ static uint64_t live_hash(const omplens_event *e) {
                                   e->dev_addr);
 }
 
-/* Host buffers, keyed by (device, host_addr, bytes); value: index into
+/* What an allocation allocates for: its host buffer, or, without one (the
+ * device memory API: omp_target_alloc), the call site that allocates, so
+ * that the same size allocated at the same call site every step repeats
+ * itself. The top bit keeps call sites apart from host addresses. */
+#define CALL_SITE (UINT64_C(1) << 63)
+static uint64_t owner_of(const omplens_detect__ctx *c, const omplens_event *e) {
+  return e->host_addr ? e->host_addr : CALL_SITE | omplens_detect__codeptr(c, e);
+}
+
+/* Buffers, keyed by (device, owner, bytes); value: index into
  * scan.buffers, which keeps the key: the buffer's earlier allocations are
  * seldom still cached. */
 static int buffer_eq(const void *ctx, uint32_t stored, const void *key) {
   const omplens_detect__ctx *c = ctx;
   const omplens_detect__buffer *b = &c->scan.buffers[stored];
   const omplens_event *k = key;
-  return b->device == k->device && b->host_addr == k->host_addr &&
-         b->bytes == k->bytes;
+  return b->device == k->device && b->owner == owner_of(c, k) && b->bytes == k->bytes;
 }
 
-static uint64_t buffer_hash(const omplens_event *e) {
+static uint64_t buffer_hash(const omplens_detect__ctx *c, const omplens_event *e) {
   uint64_t h = omplens_detect__mix((uint64_t)e->device);
-  return omplens_detect__hash_add(omplens_detect__hash_add(h, e->host_addr),
-                                  e->bytes);
+  return omplens_detect__hash_add(omplens_detect__hash_add(h, owner_of(c, e)), e->bytes);
 }
 
 /* The first allocation of the buffer of allocation i, or NONE when i is
@@ -44,13 +51,13 @@ static int first_of_buffer(omplens_detect__ctx *c, uint32_t i,
                                    s->num_buffers + 1, sizeof *s->buffers);
   if (rc < 0)
     return rc;
-  rc = omplens_detect__map_insert(&s->buffer_of, buffer_hash(e), id,
+  rc = omplens_detect__map_insert(&s->buffer_of, buffer_hash(c, e), id,
                                   buffer_eq, c, e, &at);
   if (rc < 0)
     return rc;
   if (rc == 1) {
     s->buffers[s->num_buffers++] = (omplens_detect__buffer){
-        .host_addr = e->host_addr, .bytes = e->bytes, .first = i,
+        .owner = owner_of(c, e), .bytes = e->bytes, .first = i,
         .device = e->device};
     *first = OMPLENS_DETECT__NONE;
     return 0;
@@ -59,15 +66,11 @@ static int first_of_buffer(omplens_detect__ctx *c, uint32_t i,
   return 0;
 }
 
-/* An allocation without a host buffer (omp_target_alloc) cannot repeat a
- * mapping, so host_addr 0 is left out of repeated allocations. Whether a
- * repeated one is wasted as repeated or as unused is known once its
- * lifetime ends: both are emitted after the scan. */
+/* Whether a repeated allocation is wasted as repeated or as unused is
+ * known once its lifetime ends: both are emitted after the scan. */
 static int repeat_of_buffer(omplens_detect__ctx *c, uint32_t ord) {
   uint32_t i = c->alloc_event[ord];
   c->alloc_first[ord] = OMPLENS_DETECT__NONE;
-  if (c->ev[i].host_addr == 0)
-    return 0;
   return first_of_buffer(c, i, &c->alloc_first[ord]);
 }
 

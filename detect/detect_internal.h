@@ -70,9 +70,10 @@ typedef struct omplens_detect__kernels {
  * The detectors' records keep their keys, so that finding one reads no
  * earlier event (those are seldom still cached). */
 
-/* A host buffer of the repeated-allocation detector. */
+/* A buffer of the repeated-allocation detector: its host buffer, or for
+ * the device memory API its call site (allocs.c, owner_of). */
 typedef struct omplens_detect__buffer {
-  uint64_t host_addr, bytes;
+  uint64_t owner, bytes;
   uint32_t first; /* event of its first allocation */
   int16_t device;
 } omplens_detect__buffer;

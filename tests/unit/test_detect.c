@@ -965,19 +965,53 @@ static void test_address_reuse(void **state) {
   seq_free(&s);
 }
 
-/* omp_target_alloc has no host buffer: equal sizes are not a repetition. */
+/* omp_target_alloc has no host buffer: its call site stands for it. The
+ * same size allocated at the same call site every step repeats itself;
+ * another call site, or another size, is another buffer. */
 static void test_alloc_without_host_buffer(void **state) {
   (void)state;
   seq s;
   seq_init(&s);
+  uint32_t first = 0, last = 0;
   for (int it = 0; it < 3; it++) {
-    alloc(&s, 0, 0, 0xd000, 800);
+    directive(&s, CP_OTHER); /* the omp_target_alloc call */
+    last = alloc(&s, 0, 0, 0xd000 + 0x1000 * (uint64_t)it, 800);
+    if (it == 0)
+      first = last;
+    directive(&s, CP_ENTER); /* another call site, same size */
+    alloc(&s, 0, 0, 0x9000, 800);
+    directive(&s, CP_TARGET);
     kernel(&s, 0);
-    del(&s, 0, 0xd000);
+    directive(&s, CP_EXIT);
+    del(&s, 0, 0xd000 + 0x1000 * (uint64_t)it);
+    if (it == 0)
+      del(&s, 0, 0x9000);
   }
   omplens_analysis *a = run(&s);
+  uint32_t rel = 0;
+  assert_int_equal(count_of(a, OMPLENS_CAT_REPEATED_ALLOC), 4);
+  assert_int_equal(findings_of(a, OMPLENS_CAT_REPEATED_ALLOC), 2);
+  assert_true(instance_of(a, OMPLENS_CAT_REPEATED_ALLOC, last, &rel));
+  assert_int_equal(rel, first);
+  assert_int_equal(finding(a, OMPLENS_CAT_REPEATED_ALLOC, 0)->host_addr, 0);
+  check_consistency(a);
+  omplens_analysis_free(a);
+
+  /* Twin: allocated once before the loop. */
+  seq t;
+  seq_init(&t);
+  directive(&t, CP_OTHER);
+  alloc(&t, 0, 0, 0xd000, 800);
+  for (int it = 0; it < 3; it++) {
+    directive(&t, CP_TARGET);
+    kernel(&t, 0);
+  }
+  directive(&t, CP_EXIT);
+  del(&t, 0, 0xd000);
+  a = run(&t);
   assert_int_equal(num_findings(a), 0);
   omplens_analysis_free(a);
+  seq_free(&t);
   seq_free(&s);
 }
 
@@ -1560,9 +1594,11 @@ static void ref_allocation(const omplens_event *ev, size_t n, uint32_t a,
     expect(x, OMPLENS_CAT_UNUSED_ALLOC, a, OMPLENS_DETECT__NONE);
     return;
   }
-  for (uint32_t u = 0; u < a && ev[a].host_addr; u++) {
+  /* Without a host buffer (omp_target_alloc), the call site stands for it. */
+  for (uint32_t u = 0; u < a; u++) {
     if (ev[u].kind == OMPLENS_EV_ALLOC && ev[u].device == ev[a].device &&
-        ev[u].host_addr == ev[a].host_addr && ev[u].bytes == ev[a].bytes) {
+        ev[u].host_addr == ev[a].host_addr && ev[u].bytes == ev[a].bytes &&
+        (ev[a].host_addr || ev[u].site == ev[a].site)) {
       expect(x, OMPLENS_CAT_REPEATED_ALLOC, a, u);
       break;
     }
