@@ -131,6 +131,7 @@ typedef struct omplens_detect__scan {
   omplens_detect__content *contents; /* only those some copy holds      */
   size_t num_contents, cap_contents;
   uint32_t free_content; /* a freed record, chained through sent; NONE  */
+  uint64_t zeros_bytes, zeros_hash; /* the hash of that many zero bytes */
   omplens_detect__map target_of; /* (device, dev_addr) -> index into
                                     targets                              */
   omplens_detect__target *targets;

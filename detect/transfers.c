@@ -204,15 +204,25 @@ static int on_sent(omplens_detect__ctx *c, uint32_t i) {
   return hold(c, cp, ct, i, 1);
 }
 
+/* Zeros look alike whatever wrote them: an array the host zero-fills is no
+ * device result coming back. The hash of n zero bytes is cached per size. */
+static int is_zeros(omplens_detect__ctx *c, const omplens_event *e) {
+  if (c->scan.zeros_bytes != e->bytes) {
+    c->scan.zeros_bytes = e->bytes;
+    c->scan.zeros_hash = omplens_content_hash_of_zeros(e->bytes);
+  }
+  return e->hash == c->scan.zeros_hash;
+}
+
 /* What receiving content ct into copy cp is, given what the receiver
  * holds (seen: since when it last held it, for a content no copy holds);
  * *related receives the event that makes it wasteful. Only a device takes
- * back its own result through another buffer (the host copied it); the
- * host receiving into one buffer what it holds in another is a
- * duplicate. */
-static int judge_receipt(const omplens_detect__scan *s, const omplens_event *e,
-                         uint32_t cp, uint32_t ct, uint32_t seen,
-                         uint32_t *related) {
+ * back its own result through another buffer (the host copied it), and
+ * not zeros; the host receiving into one buffer what it holds in another
+ * is a duplicate. */
+static int judge_receipt(omplens_detect__ctx *c, const omplens_event *e, uint32_t cp,
+                         uint32_t ct, uint32_t seen, uint32_t *related) {
+  const omplens_detect__scan *s = &c->scan;
   const omplens_detect__copy *k = &s->copies[cp];
   const omplens_detect__content *x = &s->contents[ct];
   if (k->content == ct) {
@@ -220,7 +230,8 @@ static int judge_receipt(const omplens_detect__scan *s, const omplens_event *e,
     return k->pending ? OMPLENS_CAT_ROUND_TRIP
                       : OMPLENS_CAT_DUPLICATE_SAME_BUFFER;
   }
-  if (x->holders > 0 && is_h2d(e) && x->pending_holders > 0 && !x->crossed) {
+  if (x->holders > 0 && is_h2d(e) && x->pending_holders > 0 && !x->crossed &&
+      !is_zeros(c, e)) {
     *related = x->sent;
     return OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER;
   }
@@ -247,7 +258,7 @@ static int on_received(omplens_detect__ctx *c, uint32_t i) {
     return rc;
   if (holds(&s->copies[cp], e)) { /* the common duplicate: no lookup */
     ct = s->copies[cp].content;
-    category = judge_receipt(s, e, cp, ct, OMPLENS_DETECT__NONE, &related);
+    category = judge_receipt(c, e, cp, ct, OMPLENS_DETECT__NONE, &related);
   } else if (is_hashed(e)) {
     uint32_t seen;
     k.a = e->hash;
@@ -257,7 +268,7 @@ static int on_received(omplens_detect__ctx *c, uint32_t i) {
     /* Held once and changed since: the host resets what the device
      * changed. The reverse (the device sends again what the host changed)
      * is the host asking for the result anew: only H2D copies qualify. */
-    category = judge_receipt(s, e, cp, ct, is_h2d(e) ? seen : OMPLENS_DETECT__NONE,
+    category = judge_receipt(c, e, cp, ct, is_h2d(e) ? seen : OMPLENS_DETECT__NONE,
                              &related);
   }
   /* A trip returns its production: once. */

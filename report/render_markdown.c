@@ -60,6 +60,18 @@ static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
         "these copies and allocations serve no kernel.",
 };
 
+/* Where the host is the receiver (device-to-host duplicates, whose device
+ * is "host"), the bytes came from the device. */
+static const char *const host_explanation[OMPLENS_RENDER_CATEGORIES] = {
+    [OMPLENS_CAT_DUPLICATE_SAME_BUFFER] =
+        "The host received again, into the same buffer, bytes it still holds there as far as "
+        "the trace shows: the device sent back data that did not change since it last did.",
+    [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] =
+        "The host received into this buffer bytes it already holds in another buffer: the "
+        "device sent back data the host has (a kernel that copies one array into another "
+        "does this).",
+};
+
 static int category_index(const char *name) {
   for (int c = 0; name && c < OMPLENS_RENDER_CATEGORIES; c++)
     if (!strcmp(name, omplens_render__category_name(c)))
@@ -124,7 +136,8 @@ static void finding_generic_explanation(omplens_strbuf *b, const json_t *finding
     omplens_strbuf_puts(b, "See docs/detectors.md for this category.\n");
     return;
   }
-  omplens_strbuf_printf(b, generic_explanation[c], dev, dev);
+  const char *host = json_is_string(json_object_get(finding, "device")) ? host_explanation[c] : NULL;
+  omplens_strbuf_printf(b, host ? host : generic_explanation[c], dev, dev);
   omplens_strbuf_puts(b, "\n");
 }
 

@@ -435,8 +435,9 @@ static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
   json_t *o = make_fix_object(fx);
   const omplens_fix *list;
   size_t n;
-  if (o && !omplens_fix_list(x->in->procs[x->proc].fixer, &list, &n) && fx >= list &&
-      fx < list + n)
+  /* A recipe is no change: it may name "the buffer" for several variables. */
+  if (o && fx->diff && !omplens_fix_list(x->in->procs[x->proc].fixer, &list, &n) &&
+      fx >= list && fx < list + n)
     json_object_set_new(o, "id", num((uint64_t)(fx - list)));
   return cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, o);
 }
