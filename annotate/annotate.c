@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "omplens_directives.h"
 #include "omplens_symbolize.h"
@@ -15,10 +14,17 @@ typedef struct arg_var {
   const char *item, *name; /* NULL: not made yet */
 } arg_var;
 
+/* What is known of one code address: where it is, and the directive. */
+typedef struct located {
+  omplens_location loc;
+  omplens_directive_match match;
+  int matched; /* match holds the index's answer */
+} located;
+
 typedef struct code_entry {
   uint64_t codeptr;
   uint32_t region; /* a region with this codeptr that has a source, or any */
-  omplens_location *loc; /* omplens_annotate_location's answer, once asked */
+  located *found;  /* worked out at the first ask, or NULL */
 } code_entry;
 
 struct omplens_annotator {
@@ -31,6 +37,7 @@ struct omplens_annotator {
   char *compile_commands;    /* option, or NULL */
   char **owned;              /* every string handed out */
   size_t num_owned, cap_owned;
+  int said_flags;            /* the note on the build's flags was given */
   arg_var *arg_vars; /* by omplens_trace_args() index, made on first use */
 };
 
@@ -121,11 +128,6 @@ static code_entry *code_of(const omplens_annotator *a, uint64_t codeptr) {
   return NULL;
 }
 
-static const omplens_region *region_of(const omplens_annotator *a, uint64_t codeptr) {
-  const code_entry *c = code_of(a, codeptr);
-  return c ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
-}
-
 int omplens_annotator_create(const omplens_trace *t, const omplens_annotate_options *opt,
                              omplens_annotator **out) {
   *out = NULL;
@@ -162,7 +164,7 @@ void omplens_annotator_destroy(omplens_annotator *a) {
     free(a->owned[i]);
   free(a->owned);
   for (size_t i = 0; i < a->cap_codes; i++)
-    free(a->codes[i].loc);
+    free(a->codes[i].found);
   free(a->arg_vars);
   free(a->codes);
   free(a);
@@ -238,43 +240,31 @@ static const char *symbol_note(int status) {
   }
 }
 
-/* The runtime names files as the compiler was given them, often relative to
- * the build directory; DWARF's absolute path of the same call tells where
- * that was. Keeps the relative name when nothing better is known. */
-static void absolute_runtime_file(omplens_annotator *a, const omplens_source_loc *s,
-                                  omplens_location *loc) {
-  const char *rel = loc->file;
-  if (!rel || rel[0] == '/' || !s->file || s->file[0] != '/')
-    return;
-  while (rel[0] == '.' && rel[1] == '/')
-    rel += 2;
-  size_t nf = strlen(s->file), nr = strlen(rel);
-  if (nf > nr && s->file[nf - nr - 1] == '/' && !strcmp(s->file + nf - nr, rel)) {
-    loc->file = s->file;
-    return;
-  }
-  const char *slash = strrchr(s->file, '/');
-  char buf[4096];
-  int k = snprintf(buf, sizeof buf, "%.*s/%s", (int)(slash - s->file), s->file, rel);
-  if (k > 0 && (size_t)k < sizeof buf && !access(buf, F_OK))
-    loc->file = own(a, buf, (size_t)k);
+/* The runtime and DWARF name files as the compiler was given them, from
+ * its working directory (DW_AT_comp_dir): the unit that holds the code
+ * makes the name absolute, and says which MD5 it compiled. A relative name
+ * stays as it is when no unit is known. */
+static void source_file(omplens_annotator *a, uint64_t codeptr, omplens_location *loc,
+                        omplens_source_file *file) {
+  if (omplens_symbolize_source_file(a->sym, codeptr, loc->file, file) == 0 && file->path)
+    loc->file = file->path;
 }
 
-static void from_symbolizer(omplens_annotator *a, uint64_t codeptr, omplens_location *loc) {
+static void from_symbolizer(omplens_annotator *a, uint64_t codeptr, omplens_location *loc,
+                            omplens_source_file *file) {
   omplens_source_loc s;
   omplens_symbolize(a->sym, codeptr, &s);
   loc->module = s.module;
   loc->offset = s.module_offset;
-  if (loc->via == OMPLENS_VIA_RUNTIME) {
-    absolute_runtime_file(a, &s, loc);
-    return;
-  }
-  if (s.status == OMPLENS_SYM_OK && s.file && s.line) {
+  if (loc->via != OMPLENS_VIA_RUNTIME && s.status == OMPLENS_SYM_OK && s.file && s.line) {
     loc->file = s.file;
     loc->line = s.line;
     loc->column = s.column;
     loc->function = s.function;
     loc->via = OMPLENS_VIA_DEBUG_INFO;
+  }
+  if (loc->file) {
+    source_file(a, codeptr, loc, file);
     return;
   }
   if (s.status == OMPLENS_SYM_NO_DEBUG_INFO && s.symbol) {
@@ -312,63 +302,85 @@ struct omplens_directive_index *omplens_annotator_directives(omplens_annotator *
   return a->directives;
 }
 
-static int match_directive(omplens_annotator *a, const omplens_region *r,
-                           const omplens_location *loc, omplens_directive_match *m) {
-  if (!loc->file || !omplens_annotator_directives(a))
-    return OMPLENS_DIRECTIVES_EINVAL;
-  return omplens_directive_find(a->directives, loc->file, loc->line, loc->column, loc->function,
-                                r ? r->kind : OMPLENS_RUNTIME_ANY, m);
+/* Said once per process, on the first directive it concerns. */
+static const char FLAGS_NOTE[] =
+    "sources were parsed without the build's flags (no compile_commands.json): "
+    "pass --compile-commands FILE, made by CMAKE_EXPORT_COMPILE_COMMANDS=ON or bear -- make";
+
+static const char *stale_note(const omplens_source_file *file) {
+  return file->has_md5 ? "the source changed after the build: its MD5 is not the one compiled"
+                       : "the source changed after the build: the directive is no longer on this line";
 }
 
-static void find_directive(omplens_annotator *a, const omplens_region *r, omplens_location *loc) {
+/* The directive at the location: the file and line decide, the runtime's
+ * line being the pragma's own; the unit's MD5 tells an edited file. */
+static void find_directive(omplens_annotator *a, const omplens_region *r, located *l,
+                           const omplens_source_file *file) {
+  omplens_location *loc = &l->loc;
   omplens_location_directive *d = &loc->directive;
-  if (!loc->file)
-    return;
-  omplens_directive_match m;
-  int rc = match_directive(a, r, loc, &m);
-  if (rc == OMPLENS_DIRECTIVES_EINVAL && !a->directives)
-    return; /* no index could be made */
+  if (!loc->file || !omplens_annotator_directives(a))
+    return; /* no source, or no index could be made */
+  omplens_directive_query q = {.file = loc->file, .line = loc->line, .column = loc->column,
+                               .function = loc->function,
+                               .runtime_kind = r ? r->kind : OMPLENS_RUNTIME_ANY,
+                               .md5 = file->has_md5 ? file->md5 : NULL,
+                               .pragma_line = loc->via == OMPLENS_VIA_RUNTIME};
+  omplens_directive_match *m = &l->match;
+  int rc = omplens_directive_find_query(a->directives, &q, m);
   if (rc) {
     d->note = rc == OMPLENS_DIRECTIVES_ENOENT ? "the source file is missing" : omplens_directives_strerror(rc);
     return;
   }
-  d->confidence = confidence_name(m.confidence);
-  d->partial_parse = !!(m.flags & OMPLENS_MATCHF_PARTIAL);
-  d->stale = !!(m.flags & OMPLENS_MATCHF_STALE);
-  for (size_t i = 0; i < m.num_candidates && i < 8; i++)
-    d->candidate_lines[d->num_candidates++] = m.candidates[i]->pragma.line;
-  /* The runtime's line is where the compiled pragma was: a file without a
-   * directive exactly there has changed since the build. */
-  if (loc->via == OMPLENS_VIA_RUNTIME &&
-      (m.confidence != OMPLENS_MATCH_EXACT || !m.directive || m.directive->pragma.line != loc->line)) {
-    d->stale = 1;
-    d->note = "the source changed after the build: the directive is no longer on this line";
+  l->matched = 1;
+  d->confidence = confidence_name(m->confidence);
+  d->partial_parse = !!(m->flags & OMPLENS_MATCHF_PARTIAL);
+  d->stale = !!(m->flags & OMPLENS_MATCHF_STALE);
+  for (size_t i = 0; i < m->num_candidates && i < 8; i++)
+    d->candidate_lines[d->num_candidates++] = m->candidates[i]->pragma.line;
+  if (d->stale) {
+    d->note = stale_note(file);
+  } else if ((m->flags & OMPLENS_MATCHF_GUESSED_FLAGS) && !a->said_flags) {
+    d->note = FLAGS_NOTE;
+    a->said_flags = 1;
   }
-  if (!m.directive)
+  if (!m->directive)
     return;
-  d->kind = m.directive->name;
-  d->text = m.directive->text;
-  d->file = m.directive->pragma.file;
-  d->line = m.directive->pragma.line;
-  d->end_line = m.directive->pragma.end_line;
+  d->kind = m->directive->name;
+  d->text = m->directive->text;
+  d->file = m->directive->pragma.file;
+  d->line = m->directive->pragma.line;
+  d->end_line = m->directive->pragma.end_line;
+}
+
+/* Where codeptr is and which directive: from the region's runtime location
+ * first, then DWARF. Made once per code address (every finding asks again);
+ * into *scratch when the address has no entry. */
+static const located *locate(omplens_annotator *a, uint64_t codeptr, located *scratch) {
+  code_entry *c = code_of(a, codeptr);
+  if (c && c->found)
+    return c->found;
+  located *l = c ? calloc(1, sizeof *l) : NULL;
+  if (!l) {
+    l = scratch;
+    memset(l, 0, sizeof *l);
+  }
+  const omplens_region *r = c ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
+  omplens_source_file file = {0};
+  if (r && r->source)
+    from_runtime(a, r->source, &l->loc);
+  from_symbolizer(a, codeptr, &l->loc, &file);
+  find_directive(a, r, l, &file);
+  if (l != scratch)
+    c->found = l;
+  return l;
 }
 
 int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_location *out) {
   memset(out, 0, sizeof *out);
   if (!a)
     return OMPLENS_ANNOTATE_EINVAL;
-  code_entry *c = code_of(a, codeptr);
-  if (c && c->loc) { /* worked out at the first ask: every finding asks again */
-    *out = *c->loc;
-  } else {
-    const omplens_region *r = c ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
-    if (r && r->source)
-      from_runtime(a, r->source, out);
-    from_symbolizer(a, codeptr, out);
-    find_directive(a, r, out);
-    if (c && (c->loc = malloc(sizeof *c->loc)))
-      *c->loc = *out;
-  }
+  located scratch;
+  *out = locate(a, codeptr, &scratch)->loc;
   return out->via == OMPLENS_VIA_NONE ? OMPLENS_ANNOTATE_ENOTFOUND : 0;
 }
 
@@ -440,13 +452,11 @@ static size_t rank_in_region(const omplens_annotator *a, const omplens_event *e)
  * guess being the one in the op's rank (items already present move nothing
  * and shift the order, so it is never certain). */
 static int guess_variable(omplens_annotator *a, const omplens_event *e, omplens_variable *out) {
-  omplens_location loc;
-  omplens_directive_match m;
-  const omplens_region *r = &omplens_trace_regions(a->trace, NULL)[e->region];
-  omplens_annotate_location(a, omplens_trace_codeptr(a->trace, e), &loc);
-  if (match_directive(a, r, &loc, &m) || !m.directive)
+  located scratch;
+  const located *l = locate(a, omplens_trace_codeptr(a->trace, e), &scratch);
+  if (!l->matched || !l->match.directive)
     return OMPLENS_ANNOTATE_ENOTFOUND;
-  const omplens_directive *d = m.directive;
+  const omplens_directive *d = l->match.directive;
   const char *names[OMPLENS_VARIABLE_MAX_CANDIDATES];
   for (size_t i = 0; i < d->num_items && out->num_candidates < OMPLENS_VARIABLE_MAX_CANDIDATES; i++)
     if (d->items[i].var && item_fits(e->kind, d->items[i].clause_kind, d->items[i].map_type)) {
@@ -512,14 +522,15 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
 
 size_t omplens_annotate_unreferenced(omplens_annotator *a, uint64_t codeptr,
                                      omplens_unreferenced *out, size_t max) {
-  omplens_location loc;
-  omplens_directive_match m;
-  if (!a || omplens_annotate_location(a, codeptr, &loc) || loc.directive.stale)
+  if (!a)
     return 0;
-  const omplens_region *r = region_of(a, codeptr);
-  if (match_directive(a, r, &loc, &m) || m.confidence != OMPLENS_MATCH_EXACT || !m.directive)
+  located scratch;
+  const located *l = locate(a, codeptr, &scratch);
+  const omplens_directive_match *m = &l->match;
+  if (!l->matched || l->loc.directive.stale || m->confidence != OMPLENS_MATCH_EXACT ||
+      !m->directive)
     return 0;
-  const omplens_directive *d = m.directive;
+  const omplens_directive *d = m->directive;
   if (d->flags & OMPLENS_DIRF_MACRO) /* the body of a _Pragma macro is not seen */
     return 0;
   size_t n = 0;

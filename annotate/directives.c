@@ -377,6 +377,6 @@ int omplens_directive_list(omplens_directive_index *ix, const char *file,
   if (err != 0)
     return err;
   *directives = (const omplens_directive *const *)f->list;
-  *count = f->num_entries;
+  *count = f->num_listed;
   return 0;
 }

@@ -386,9 +386,9 @@ static CXTranslationUnit parse(const omplens_libclang *lc,
       options | CXTranslationUnit_KeepGoing, &tu);
   free(argv);
   if (err != CXError_Success || tu == NULL) {
-    char msg[96];
-    snprintf(msg, sizeof(msg), "libclang could not parse the file (error %d)",
-             (int)err);
+    char msg[128];
+    snprintf(msg, sizeof(msg), "libclang could not parse the file (error %d%s)", (int)err,
+             err == CXError_ASTReadError ? ": it refused the compile arguments" : "");
     note_error(u, msg);
     return NULL;
   }

@@ -151,13 +151,17 @@ static int text_drafts(builder *b)
   for (uint32_t k = 0; k < fw->scan.pragmas.len; k++) {
     const omplens_directives__pragma *p =
         &OMPLENS_DIRECTIVES__AT(fw->scan.pragmas, omplens_directives__pragma, k);
-    if (!p->omp || skipped(fw, p->begin))
+    if (!p->omp)
       continue;
+    /* Kept even where this parse's macros leave it out: the build's may
+     * not, and the runtime's line then names it. */
     bool seen = ast_at(fw, p->begin) != NULL;
+    bool left_out = skipped(fw, p->begin);
     draft d = {.text = p->text, .pos = p->pos, .len = p->len,
                .pragma_begin = p->begin, .pragma_end = p->end};
     d.flags = (p->operator_form ? OMPLENS_DIRF_MACRO : 0) |
-              (b->partial && !seen ? OMPLENS_DIRF_TEXT_ONLY : 0);
+              ((b->partial && !seen) || left_out ? OMPLENS_DIRF_TEXT_ONLY : 0) |
+              (left_out ? OMPLENS_DIRF_INACTIVE : 0);
     d.body = omplens_directives__takes_body(p->text, p->len) ? pragma_body(b, k)
                                                              : (span){NONE, NONE};
     d.stmt_begin = d.body.begin == NONE
@@ -537,7 +541,7 @@ static void item_uses(const builder *b, draft *d)
   for (size_t i = 0; i < b->fw->refs.len; i++)
     if (outer_ref(d, &refs[i]))
       mark_uses(d, &refs[i]);
-  if (b->partial || !b->fw->ast_seen)
+  if (b->partial || !b->fw->ast_seen || (d->flags & OMPLENS_DIRF_INACTIVE))
     text_uses(b, d);
 }
 
@@ -569,7 +573,8 @@ static size_t covering(const builder *b, size_t di, const char *name)
   for (size_t i = 0; i < b->drafts.len; i++) {
     const draft *e = &OMPLENS_DIRECTIVES__AT(b->drafts, draft, i);
     if (i == di || e->parsed.kind != OMPLENS_DIRECTIVE_TARGET_DATA ||
-        !in_span(e->body, d->pragma_begin) || listed_as(e, name) != -1)
+        (e->flags & OMPLENS_DIRF_INACTIVE) || !in_span(e->body, d->pragma_begin) ||
+        listed_as(e, name) != -1)
       continue;
     if (best == NONE ||
         e->body.begin >= OMPLENS_DIRECTIVES__AT(b->drafts, draft, best).body.begin)
@@ -775,10 +780,12 @@ static int emit(builder *b, omplens_directives__file **out)
   size_t n = b->drafts.len;
   rec->entries = alloc_array(&e, n, sizeof(*rec->entries));
   rec->list = alloc_array(&e, n, sizeof(*rec->list));
+  rec->guessed_flags = b->u->guessed_flags;
   for (size_t i = 0; !e.oom && i < n; i++) {
     emit_one(&e, &OMPLENS_DIRECTIVES__AT(b->drafts, draft, i), &rec->entries[i],
              rec->entries);
-    rec->list[i] = &rec->entries[i].pub;
+    if (!(rec->entries[i].pub.flags & OMPLENS_DIRF_INACTIVE))
+      rec->list[rec->num_listed++] = &rec->entries[i].pub;
   }
   rec->num_entries = n;
   emit_omp_lines(&e, b->fw);

@@ -417,7 +417,17 @@ static bool add_flag(omplens_directives__args *out, const kept_flag *f,
   return ok;
 }
 
-static bool keep_entry_flags(const compdb_entry *e, omplens_directives__args *out)
+/* Whether a kept flag agrees with the language chosen: a -std= of the
+ * other language would make clang refuse the pair. */
+static bool same_language(const char *arg, bool cxx)
+{
+  bool std = strncmp(arg, "-std=", 5) == 0 || strncmp(arg, "--std=", 6) == 0;
+  return !std || (strstr(arg, "++") != NULL) == cxx;
+}
+
+/* The entry's flags that change what the parser sees; the language is
+ * decided once (build_args), so -x is not copied. */
+static bool keep_entry_flags(const compdb_entry *e, bool cxx, omplens_directives__args *out)
 {
   size_t n = e->args.argv.len;
   bool ok = true;
@@ -431,20 +441,38 @@ static bool keep_entry_flags(const compdb_entry *e, omplens_directives__args *ou
         value = arg_at(&e->args, ++i);
       if (*value != '\0')
         ok = add_flag(out, f, value, e->directory);
-    } else if (kept_alone(a)) {
+    } else if (kept_alone(a) && same_language(a, cxx)) {
       ok = omplens_directives__args_add(out, a);
-    } else if (strcmp(a, "-x") == 0 && i + 1 < n) {
-      ok = omplens_directives__args_add(out, a) &&
-           omplens_directives__args_add(out, arg_at(&e->args, ++i));
+    } else if (strcmp(a, "-x") == 0) {
+      i++;
     }
   }
   return ok;
 }
 
-static bool entry_is_cxx(const compdb_entry *e)
+/* Whether the entry's command compiles C++: its last -x says so, else its
+ * -std=, else its driver (clang++ and g++ compile a .c file as C++), else
+ * the file's extension (by_extension). */
+static bool entry_is_cxx(const compdb_entry *e, bool by_extension)
 {
-  const char *cc = e->args.argv.len > 0 ? arg_at(&e->args, 0) : "";
-  return omplens_directives__is_cxx(e->file) || strstr(cc, "++") != NULL;
+  const char *lang = NULL, *std = NULL;
+  size_t n = e->args.argv.len;
+  for (size_t i = 1; i < n; i++) {
+    const char *a = arg_at(&e->args, i);
+    if (strcmp(a, "-x") == 0 && i + 1 < n)
+      lang = arg_at(&e->args, ++i);
+    else if (strncmp(a, "-x", 2) == 0 && a[2] != '\0')
+      lang = a + 2;
+    else if (strncmp(a, "-std=", 5) == 0 || strncmp(a, "--std=", 6) == 0)
+      std = strchr(a, '=') + 1;
+  }
+  if (lang != NULL)
+    return strncmp(lang, "c++", 3) == 0;
+  if (std != NULL)
+    return strstr(std, "++") != NULL;
+  const char *cc = n > 0 ? arg_at(&e->args, 0) : "";
+  const char *base = strrchr(cc, '/') != NULL ? strrchr(cc, '/') + 1 : cc;
+  return strstr(base, "++") != NULL || by_extension;
 }
 
 static bool add_include(omplens_directives__args *out, const char *dir)
@@ -459,16 +487,24 @@ int omplens_directives__build_args(omplens_directive_index *ix,
 {
   bool exact = false;
   const compdb_entry *e = entry_for(ix, main_path, &exact);
-  bool cxx = omplens_directives__is_cxx(main_path) ||
-             (omplens_directives__is_header(main_path) && e != NULL &&
-              entry_is_cxx(e));
+  /* A source is parsed in the language its command compiled it in; a
+   * header alone in that of the nearest entry, unless its own extension
+   * says C++; without an entry, by extension. */
+  bool own = omplens_directives__is_cxx(main_path);
+  bool cxx = own;
+  if (e != NULL && exact)
+    cxx = entry_is_cxx(e, own);
+  else if (e != NULL && omplens_directives__is_header(main_path))
+    cxx = own || entry_is_cxx(e, omplens_directives__is_cxx(e->file));
+  /* A source without an entry of its own borrows another's flags: a guess. */
+  out->from_compdb = exact || (e != NULL && omplens_directives__is_header(main_path));
   char *dir = dir_of(main_path);
   bool ok = dir != NULL;
-  /* Headers parsed alone need their language named; sources get it too,
-   * because a database entry may say -x for another file. */
+  /* Named always: a header parsed alone has no extension clang knows, and
+   * a .c file built by clang++ is C++. */
   ok = ok && omplens_directives__args_add(out, "-x") &&
        omplens_directives__args_add(out, cxx ? "c++" : "c");
-  ok = ok && (e == NULL || keep_entry_flags(e, out));
+  ok = ok && (e == NULL || keep_entry_flags(e, cxx, out));
   ok = ok && add_include(out, dir) && add_include(out, ix->comp_dir);
   for (size_t i = 0; ok && i < ix->num_extra_args; i++)
     ok = omplens_directives__args_add(out, ix->extra_args[i]);

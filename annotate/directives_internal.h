@@ -252,6 +252,8 @@ typedef struct omplens_directives__unit {
   omplens_directives__vec pragma_macros; /* see macro_spelling       */
   bool pragma_macros_done;
   bool errors;        /* libclang reported errors, or failed      */
+  bool guessed_flags; /* no compile_commands.json entry: the build's
+                         -D, -I and language are guessed             */
   char *first_error;  /* malloc'd                                 */
   bool oom;
 } omplens_directives__unit;
@@ -279,7 +281,9 @@ typedef struct omplens_directives__file {
   uint32_t num_lines;
   omplens_directives__entry *entries; /* in source order */
   size_t num_entries;
-  const omplens_directive **list;
+  const omplens_directive **list;     /* the entries not INACTIVE */
+  size_t num_listed;
+  bool guessed_flags; /* parsed without a compile_commands.json entry */
   uint32_t *omp_lines; /* pairs (line, end_line) of every omp pragma */
   size_t num_omp_lines;
   omplens_directives__span_lines *functions; /* as the parse saw them */
@@ -326,6 +330,8 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
 /* directives_ast.c */
 typedef struct omplens_directives__args {
   omplens_directives__vec argv; /* char *, malloc'd */
+  bool from_compdb;             /* the file's own compile_commands.json
+                                   entry gave them (a header: the nearest) */
 } omplens_directives__args;
 void omplens_directives__args_free(omplens_directives__args *a);
 bool omplens_directives__args_add(omplens_directives__args *a, const char *s);

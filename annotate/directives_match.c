@@ -1,5 +1,6 @@
-/* Which directive a source location stands for. The rules, in order (see
- * docs/directives.md for why each exists):
+/* Which directive a source location stands for. The file and line decide;
+ * names only break ties. The rules, in order (see docs/directives.md for why
+ * each exists):
  *   1. the line is within a directive's pragma, or is the closing line of a
  *      `target data` region seen exiting: exact;
  *   2. the line is in the body of a directive: the innermost one; exact on
@@ -7,10 +8,12 @@
  *      (clang puts loop constructs there), nearest elsewhere;
  *   3. otherwise, or for line 0: the only directive of the kind in the
  *      function is nearest; several are ambiguous.
- * Only directives whose kind fits the run-time kind take part. A line in no
- * directive is stale source, unless a stamp vouches for the file or the line
- * is inside the function DWARF names (optimized code). Anything suspicious
- * (file changed, other function) turns exact into nearest. */
+ * Only directives whose kind fits the run-time kind take part; one in a
+ * branch the parse left out (INACTIVE) is found by its lines only (1 and 2).
+ * The file is stale only when it really changed: a stamp differs, or
+ * without one the line is past the end, or is the pragma's own line (the
+ * runtime's location) and holds no OpenMP pragma. Staleness turns exact
+ * into nearest; nothing else does. */
 #include <string.h>
 
 #include "directives_internal.h"
@@ -56,20 +59,59 @@ static void decide(omplens_directive_match *m, int confidence, const char *rule)
 
 /* ---- function names ---- */
 
-/* The bare name in "ns::S::run(int)" or "scale<double>"; NULL when the
+static bool ident_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '$';
+}
+
+/* Where the name "operator..." ends; i is just past "operator". */
+static size_t operator_end(const char *f, size_t i)
+{
+  while (f[i] == ' ')
+    i++;
+  if ((f[i] == '(' && f[i + 1] == ')') || (f[i] == '[' && f[i + 1] == ']'))
+    return i + 2;
+  size_t j = i;
+  while (f[j] != '\0' && strchr("+-*/%^&|~!=<>,", f[j]) != NULL)
+    j++;
+  if (j == i) /* a conversion: "operator double" */
+    j += strcspn(f + j, "(<");
+  return j;
+}
+
+static bool operator_at(const char *f, size_t i)
+{
+  return strncmp(f + i, "operator", 8) == 0 && !ident_char(f[i + 8]) &&
+         (i == 0 || f[i - 1] == ':' || f[i - 1] == ' ');
+}
+
+/* The bare name in "ns::S<T>::run(int)", "scale<double>" or
+ * "matvec<A<int>>::operator()": the last component outside template
+ * arguments and parameters, without arguments of its own. False when the
  * name says nothing about the source (mangled, outlined region). */
 static bool bare_name(const char *f, const char **begin, size_t *len)
 {
   if (f == NULL || f[0] == '\0' || strncmp(f, "_Z", 2) == 0 ||
       strncmp(f, "__omp_offloading_", 17) == 0 || strstr(f, ".omp_outlined") != NULL)
     return false;
-  size_t end = strcspn(f, "(<");
   size_t start = 0;
-  for (size_t i = 0; i + 1 < end; i++)
-    if (f[i] == ':' && f[i + 1] == ':')
+  int depth = 0;
+  for (size_t i = 0; f[i] != '\0'; i++) {
+    if (depth == 0 && operator_at(f, i)) {
+      *begin = f + i;
+      *len = operator_end(f, i + 8) - i;
+      return true;
+    }
+    if (f[i] == '<' || f[i] == '(')
+      depth++;
+    else if ((f[i] == '>' || f[i] == ')') && depth > 0)
+      depth--;
+    else if (depth == 0 && f[i] == ':' && f[i + 1] == ':')
       start = i + 2;
+  }
   *begin = f + start;
-  *len = end - start;
+  *len = strcspn(f + start, "(<");
   return *len > 0;
 }
 
@@ -89,7 +131,27 @@ static bool usable_function(const char *f)
   return bare_name(f, &x, &n);
 }
 
+/* Several candidates: those in the function DWARF names, if any are. */
+static void narrow_by_function(omplens_directive_match *m, const char *function)
+{
+  if (!usable_function(function) || m->num_candidates < 2 ||
+      m->num_candidates > OMPLENS_DIRECTIVE_MAX_CANDIDATES)
+    return;
+  size_t kept = 0;
+  for (size_t i = 0; i < m->num_candidates; i++)
+    if (m->candidates[i]->function != NULL &&
+        same_function(m->candidates[i]->function, function))
+      m->candidates[kept++] = m->candidates[i];
+  if (kept > 0)
+    m->num_candidates = kept;
+}
+
 /* ---- the rules ---- */
+
+static bool inactive(const entry *e)
+{
+  return (e->pub.flags & OMPLENS_DIRF_INACTIVE) != 0;
+}
 
 static bool on_pragma_line(const entry *e, uint32_t line)
 {
@@ -131,6 +193,7 @@ static bool rule_pragma(const file *f, const omplens_directive_query *q,
     }
   }
   narrow_by_column(m, q->column);
+  narrow_by_function(m, q->function);
   if (m->num_candidates > 0) {
     decide(m, OMPLENS_MATCH_EXACT,
            closing ? "closing line of the target data region" : "pragma line");
@@ -172,6 +235,7 @@ static bool rule_body(const file *f, const omplens_directive_query *q,
         e->body_end == inner->body_end)
       add_candidate(m, e);
   }
+  narrow_by_function(m, q->function);
   bool first = inner->pub.kind == OMPLENS_DIRECTIVE_TARGET &&
                (inner->pub.body.line == q->line || inner->stmt_line == q->line);
   decide(m, first ? OMPLENS_MATCH_EXACT : OMPLENS_MATCH_NEAREST,
@@ -180,13 +244,14 @@ static bool rule_body(const file *f, const omplens_directive_query *q,
   return true;
 }
 
+/* A guess from names: a directive the parse left out has no function. */
 static void rule_function(const file *f, const omplens_directive_query *q,
                           omplens_directive_match *m)
 {
   bool by_name = usable_function(q->function);
   for (size_t i = 0; i < f->num_entries; i++) {
     const entry *e = &f->entries[i];
-    if (fits(e->pub.kind, q->runtime_kind) &&
+    if (fits(e->pub.kind, q->runtime_kind) && !inactive(e) &&
         (!by_name || (e->pub.function != NULL && same_function(e->pub.function, q->function))))
       add_candidate(m, e);
   }
@@ -202,10 +267,11 @@ static void rule_function(const file *f, const omplens_directive_query *q,
 
 /* ---- staleness ---- */
 
-static bool line_in_any(const file *f, uint32_t line)
+/* Whether an OpenMP pragma, active or not, is written on the line. */
+static bool pragma_at(const file *f, uint32_t line)
 {
   for (size_t i = 0; i < f->num_entries; i++)
-    if (on_pragma_line(&f->entries[i], line) || contains(&f->entries[i], line))
+    if (on_pragma_line(&f->entries[i], line))
       return true;
   for (size_t i = 0; i < f->num_omp_lines; i++)
     if (line >= f->omp_lines[2 * i] && line <= f->omp_lines[2 * i + 1])
@@ -223,66 +289,56 @@ static int stamps(const file *f, const omplens_directive_query *q)
   return differ ? -1 : any ? 1 : 0;
 }
 
-/* Whether the line lies in a function DWARF's name fits. Without a usable
- * name nothing can be said. */
-static bool within_function(const file *f, const omplens_directive_query *q)
+/* Only evidence that the file changed counts: a stamp that differs or,
+ * without one, a line the file no longer has, or a pragma line (the
+ * runtime's, exact) with no pragma on it. A DWARF line in no directive
+ * proves nothing: clang -O2 moves lines, and the parse may miss a pragma. */
+static bool changed(const file *f, const omplens_directive_query *q, int stamp)
 {
-  if (!usable_function(q->function))
-    return false;
-  for (size_t i = 0; i < f->num_functions; i++) {
-    const omplens_directives__span_lines *fn = &f->functions[i];
-    if (q->line >= fn->line && q->line <= fn->end_line &&
-        same_function(fn->name, q->function))
-      return true;
-  }
-  return false;
+  if (stamp != 0)
+    return stamp < 0;
+  return q->line > f->num_lines || (q->pragma_line && q->line != 0 && !pragma_at(f, q->line));
 }
 
-/* A line in no directive: optimized code when the file is known unchanged
- * or the line is inside the right function; else the source moved on. */
-static unsigned off_directive(const file *f, const omplens_directive_query *q,
-                              int stamp)
+/* The parse went without the build's flags, and it shows. */
+static bool shows_guessed_flags(const file *f, const omplens_directive_match *m)
 {
-  if (stamp < 0)
-    return OMPLENS_MATCHF_STALE; /* the stamp said it already */
-  if (stamp > 0 || within_function(f, q))
-    return OMPLENS_MATCHF_OFF_DIRECTIVE;
-  return OMPLENS_MATCHF_STALE;
+  return f->guessed_flags &&
+         (f->partial || (m->directive != NULL && (m->directive->flags & OMPLENS_DIRF_INACTIVE)));
 }
 
-static void finish(const omplens_directive_query *q, omplens_directive_match *m)
+static void finish(const file *f, const omplens_directive_query *q,
+                   omplens_directive_match *m)
 {
   if (m->directive != NULL && q->function != NULL &&
       !same_function(m->directive->function, q->function))
     m->flags |= OMPLENS_MATCHF_FUNCTION_MISMATCH;
-  bool doubt = m->flags & (OMPLENS_MATCHF_STALE | OMPLENS_MATCHF_FUNCTION_MISMATCH);
-  if (doubt && m->confidence == OMPLENS_MATCH_EXACT)
+  if (shows_guessed_flags(f, m))
+    m->flags |= OMPLENS_MATCHF_GUESSED_FLAGS;
+  if ((m->flags & OMPLENS_MATCHF_STALE) && m->confidence == OMPLENS_MATCH_EXACT)
     m->confidence = OMPLENS_MATCH_NEAREST;
 }
 
 void omplens_directives__match(const file *f, const omplens_directive_query *q,
                                omplens_directive_match *m)
 {
-  int stamp = stamps(f, q);
   if (f->partial) {
     m->flags |= OMPLENS_MATCHF_PARTIAL;
     m->diagnostic = f->diagnostic;
   }
-  if (stamp < 0)
+  if (changed(f, q, stamps(f, q)))
     m->flags |= OMPLENS_MATCHF_STALE;
-  if (q->line == 0)
+  if (q->line == 0) {
     m->flags |= OMPLENS_MATCHF_NO_LINE;
-  else if (q->line > f->num_lines)
-    m->flags |= OMPLENS_MATCHF_STALE;
-  else if (!line_in_any(f, q->line))
-    m->flags |= off_directive(f, q, stamp);
-  else if (rule_pragma(f, q, m) || rule_body(f, q, m)) {
-    finish(q, m);
+  } else if (q->line <= f->num_lines && (rule_pragma(f, q, m) || rule_body(f, q, m))) {
+    finish(f, q, m);
     return;
+  } else if (!(m->flags & OMPLENS_MATCHF_STALE)) {
+    m->flags |= OMPLENS_MATCHF_OFF_DIRECTIVE;
   }
   memset(m->candidates, 0, sizeof(m->candidates));
   m->num_candidates = 0;
   m->directive = NULL;
   rule_function(f, q, m);
-  finish(q, m);
+  finish(f, q, m);
 }

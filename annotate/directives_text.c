@@ -34,21 +34,29 @@ static int read_all(const char *path, char *buf, size_t size, size_t *got)
   return bad ? OMPLENS_DIRECTIVES_EIO : 0;
 }
 
+/* Whether t[i] ends a line as clang counts lines: "\n", the "\n" of
+ * "\r\n", or a lone "\r" (old Mac files, and stray ones in CRLF files).
+ * The "\r" of "\r\n" is not a break of its own: it is blank space. */
+static bool is_eol(const char *t, uint32_t n, uint32_t i)
+{
+  return t[i] == '\n' || (t[i] == '\r' && (i + 1 >= n || t[i + 1] != '\n'));
+}
+
 static int build_lines(omplens_directives__source *s)
 {
   uint32_t count = 1;
   for (uint32_t i = 0; i < s->size; i++)
-    count += s->text[i] == '\n';
+    count += is_eol(s->text, s->size, i);
   s->line_start = malloc(count * sizeof(*s->line_start));
   if (s->line_start == NULL)
     return OMPLENS_DIRECTIVES_ENOMEM;
   uint32_t n = 0;
   s->line_start[n++] = 0;
   for (uint32_t i = 0; i < s->size; i++)
-    if (s->text[i] == '\n')
+    if (is_eol(s->text, s->size, i))
       s->line_start[n++] = i + 1;
-  /* A final newline ends the last line; it does not open another. */
-  bool trailing = s->size > 0 && s->text[s->size - 1] == '\n';
+  /* A final line break ends the last line; it does not open another. */
+  bool trailing = s->size > 0 && is_eol(s->text, s->size, s->size - 1);
   s->num_lines = s->size == 0 ? 0 : (trailing ? n - 1 : n);
   return 0;
 }
@@ -157,11 +165,9 @@ static uint32_t splice_len(const char *t, uint32_t n, uint32_t i)
 {
   if (t[i] != '\\' || i + 1 >= n)
     return 0;
-  if (t[i + 1] == '\n')
-    return 2;
   if (t[i + 1] == '\r' && i + 2 < n && t[i + 2] == '\n')
     return 3;
-  return 0;
+  return is_eol(t, n, i + 1) ? 2 : 0;
 }
 
 static uint32_t skip_block_comment(const char *t, uint32_t n, uint32_t i)
@@ -175,7 +181,7 @@ static uint32_t skip_block_comment(const char *t, uint32_t n, uint32_t i)
 /* Returns the index of the newline that ends the comment (not consumed). */
 static uint32_t skip_line_comment(const char *t, uint32_t n, uint32_t i)
 {
-  while (i < n && t[i] != '\n') {
+  while (i < n && !is_eol(t, n, i)) {
     uint32_t s = splice_len(t, n, i);
     i += s > 0 ? s : 1;
   }
@@ -187,7 +193,7 @@ static uint32_t skip_line_comment(const char *t, uint32_t n, uint32_t i)
 static uint32_t skip_quoted(const char *t, uint32_t n, uint32_t i)
 {
   char q = t[i++];
-  while (i < n && t[i] != q && t[i] != '\n')
+  while (i < n && t[i] != q && !is_eol(t, n, i))
     i += (t[i] == '\\' && i + 1 < n) ? 2 : 1;
   return i < n && t[i] == q ? i + 1 : i;
 }
@@ -196,7 +202,7 @@ static uint32_t skip_quoted(const char *t, uint32_t n, uint32_t i)
 static uint32_t skip_raw_string(const char *t, uint32_t n, uint32_t i)
 {
   uint32_t d = i + 1;
-  while (d < n && d - i <= 17 && t[d] != '(' && t[d] != '\n')
+  while (d < n && d - i <= 17 && t[d] != '(' && !is_eol(t, n, d))
     d++;
   if (d >= n || t[d] != '(')
     return skip_quoted(t, n, i);
@@ -214,7 +220,7 @@ static uint32_t skip_gap(const char *t, uint32_t n, uint32_t i, bool newlines)
     uint32_t s = splice_len(t, n, i);
     if (s > 0)
       i += s;
-    else if (is_space(t[i]) || (newlines && t[i] == '\n'))
+    else if (is_space(t[i]) || (newlines && is_eol(t, n, i)))
       i++;
     else if (t[i] == '/' && i + 1 < n && t[i + 1] == '*')
       i = skip_block_comment(t, n, i);
@@ -227,7 +233,7 @@ static uint32_t skip_gap(const char *t, uint32_t n, uint32_t i, bool newlines)
 /* Index of the newline ending the logical line that holds i (or n). */
 static uint32_t logical_line_end(const char *t, uint32_t n, uint32_t i)
 {
-  while (i < n && t[i] != '\n') {
+  while (i < n && !is_eol(t, n, i)) {
     uint32_t s = splice_len(t, n, i);
     if (s > 0)
       i += s;
@@ -336,7 +342,7 @@ static uint32_t unescape_literal(const char *t, uint32_t n, uint32_t q,
                                  textbuf *raw)
 {
   uint32_t i = q + 1;
-  while (i < n && t[i] != '"' && t[i] != '\n') {
+  while (i < n && t[i] != '"' && !is_eol(t, n, i)) {
     if (t[i] == '\\' && i + 1 < n)
       i++;
     tb_put(raw, t[i], i);
@@ -533,8 +539,9 @@ int omplens_directives__scan_source(const omplens_directives__source *src,
   uint32_t i = 0;
   while (i < lx.n && !lx.oom) {
     uint32_t s = splice_len(t, lx.n, i);
-    if (t[i] == '\n' || s > 0 || is_space(t[i])) {
-      line_start = line_start || t[i] == '\n';
+    bool eol = is_eol(t, lx.n, i);
+    if (eol || s > 0 || is_space(t[i])) {
+      line_start = line_start || eol;
       i += s > 0 ? s : 1;
     } else if (t[i] == '/' && i + 1 < lx.n && t[i + 1] == '/') {
       i = skip_line_comment(t, lx.n, i);

@@ -120,6 +120,7 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
   int err = omplens_directives__unit_add_file(&u, main_path);
   if (err == 0)
     err = omplens_directives__build_args(ix, main_path, &args);
+  u.guessed_flags = !args.from_compdb;
   if (err == 0)
     err = omplens_directives__ast_read(&u, &args);
   if (err == 0)

@@ -40,7 +40,10 @@ typedef struct omplens_location_directive {
   int stale;              /* the source changed after the build */
   size_t num_candidates;  /* with "ambiguous": where it may be */
   unsigned candidate_lines[8];
-  const char *note;       /* why no directive was found (missing source ...) */
+  const char *note;       /* one line for the reader: why no directive was found
+                             (missing source), why it is in doubt (stale), or,
+                             once per annotator, that sources were parsed
+                             without the build's flags and how to give them */
 } omplens_location_directive;
 
 /* Where a code address is in the program. Strings belong to the annotator

@@ -74,6 +74,11 @@ enum omplens_directive_flags {
   OMPLENS_DIRF_BODY_CALLS = 1u << 4, /* the body calls functions: the
                                         reference analysis is lexical, a
                                         callee may use what it says is unused */
+  OMPLENS_DIRF_INACTIVE = 1u << 5,   /* in a preprocessor branch the parse
+                                        left out (#if with other macros than
+                                        the build's): read from its text
+                                        (with TEXT_ONLY), found only by a line
+                                        inside it, never listed           */
 };
 
 /* Clauses omplens reads; every other clause is OMPLENS_CLAUSE_OTHER with its
@@ -225,20 +230,26 @@ enum omplens_directive_match_flags {
   OMPLENS_MATCHF_PARTIAL = 1u << 0,  /* libclang reported errors: the file
                                         was read partly from its text       */
   OMPLENS_MATCHF_STALE = 1u << 1,    /* the file changed since the build:
-                                        its MD5, mtime or size differ, the
-                                        line is past the end, or the line is
-                                        in no directive and (no stamp says
-                                        the file is unchanged) outside the
-                                        function DWARF names                */
+                                        its MD5, mtime or size differ; or,
+                                        without a stamp, the line is past
+                                        the end, or is a pragma line (query
+                                        pragma_line) that holds no OpenMP
+                                        pragma                              */
   OMPLENS_MATCHF_FUNCTION_MISMATCH = 1u << 2, /* the caller's function is
-                                        not the directive's                 */
+                                        not the directive's (compared by
+                                        bare name); says nothing about the
+                                        confidence: lines decide            */
   OMPLENS_MATCHF_KIND_MISMATCH = 1u << 3, /* the line is a pragma of another
                                         kind than the run time saw          */
   OMPLENS_MATCHF_NO_LINE = 1u << 4,  /* line 0: chosen by function and kind */
-  OMPLENS_MATCHF_OFF_DIRECTIVE = 1u << 5, /* the line is in no directive but
-                                        within the function: optimized code
-                                        (clang -O2 moves lines); chosen by
-                                        function and kind                   */
+  OMPLENS_MATCHF_OFF_DIRECTIVE = 1u << 5, /* the line is in no directive,
+                                        and nothing says the file changed:
+                                        optimized code (clang -O2 moves
+                                        lines); chosen by function and kind */
+  OMPLENS_MATCHF_GUESSED_FLAGS = 1u << 6, /* the file was parsed without a
+                                        compile_commands.json entry, and it
+                                        shows: the parse is PARTIAL, or the
+                                        directive is INACTIVE               */
 };
 
 #define OMPLENS_DIRECTIVE_MAX_CANDIDATES 8
@@ -281,6 +292,9 @@ typedef struct omplens_directive_query {
   int64_t size;
   const uint8_t *md5;    /* the 16 bytes of DW_LNCT_MD5 (what clang
                             records in DWARF 5), or NULL                  */
+  int pragma_line;       /* 1: line is where the directive's pragma was
+                            when it was built (the runtime's location), not
+                            a line of code from DWARF                     */
 } omplens_directive_query;
 
 typedef struct omplens_directive_index omplens_directive_index;
@@ -312,15 +326,16 @@ int omplens_directive_find(omplens_directive_index *index, const char *file,
                            uint32_t line, uint32_t column,
                            const char *function, int runtime_kind,
                            omplens_directive_match *out);
-/* The same with the header's including source and DWARF file stamps. A
- * stamp that is given and matches makes the file trusted: a line in no
- * directive is then optimized code, never staleness. */
+/* The same with the header's including source, DWARF file stamps, and
+ * whether the line is the pragma's own. A stamp that is given decides
+ * staleness alone: when it matches, nothing the lines show is staleness. */
 int omplens_directive_find_query(omplens_directive_index *index,
                                  const omplens_directive_query *query,
                                  omplens_directive_match *out);
 
-/* Every target directive of file, in source order. *directives (owned by the
- * index) and *count are set to NULL and 0 on failure. */
+/* Every target directive of file the parse saw, in source order (not the
+ * INACTIVE ones). *directives (owned by the index) and *count are set to
+ * NULL and 0 on failure. */
 int omplens_directive_list(omplens_directive_index *index, const char *file,
                            const omplens_directive *const **directives,
                            size_t *count);

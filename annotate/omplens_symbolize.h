@@ -87,6 +87,22 @@ typedef struct omplens_source_loc {
                                function, the last one's the real function */
 } omplens_source_loc;
 
+/* What the compile unit holding an address records about one of its
+ * source files. Strings are owned by the symbolizer and valid until
+ * omplens_symbolizer_destroy(). */
+typedef struct omplens_source_file {
+  const char *path;      /* the name made absolute against comp_dir, "."
+                            and empty components dropped; NULL when it is
+                            relative and no comp_dir is known             */
+  const char *comp_dir;  /* DW_AT_comp_dir: the compiler's working
+                            directory, which relative names start from;
+                            NULL when unknown                             */
+  int listed;            /* the unit's line table names path             */
+  int has_md5;           /* listed with its MD5 (DW_LNCT_MD5, clang's
+                            DWARF 5): the content that was compiled      */
+  uint8_t md5[16];
+} omplens_source_file;
+
 typedef struct omplens_symbolizer omplens_symbolizer;
 
 const char *omplens_symbolize_strerror(int err);
@@ -108,6 +124,14 @@ void omplens_symbolizer_destroy(omplens_symbolizer *s);
  * (from a failed create) gives status UNRESOLVED and EINVAL. */
 int omplens_symbolize(omplens_symbolizer *s, uint64_t codeptr,
                       omplens_source_loc *out);
+
+/* Looks name up in the compile unit that holds codeptr (taken as a return
+ * address, like omplens_symbolize). name is absolute, or relative to the
+ * compiler's working directory, as the runtime's `ident_t` and DWARF give
+ * names. *out is always overwritten (zeroed when nothing is known). Returns
+ * 0, whatever was found; EINVAL for a NULL s, name or out; ENOMEM. */
+int omplens_symbolize_source_file(omplens_symbolizer *s, uint64_t codeptr,
+                                  const char *name, omplens_source_file *out);
 
 /* Writes a one-line description of loc into buf, like snprintf (returns the
  * length it needed, always terminates when size > 0):

@@ -249,6 +249,27 @@ int omplens_symbolize(omplens_symbolizer *s, uint64_t codeptr,
   return 0;
 }
 
+int omplens_symbolize_source_file(omplens_symbolizer *s, uint64_t codeptr,
+                                  const char *name, omplens_source_file *out)
+{
+  if (out != NULL)
+    memset(out, 0, sizeof(*out));
+  if (s == NULL || name == NULL || out == NULL)
+    return OMPLENS_SYMBOLIZE_EINVAL;
+  omplens_symbolize__module *m = codeptr != 0 ? find_module(s, codeptr) : NULL;
+  int err = m != NULL && !m->opened ? omplens_symbolize__module_open(m) : 0;
+  if (err == 0 && m != NULL && m->status == OMPLENS_SYM_OK)
+    err = omplens_symbolize__source_file(s, m, codeptr, name, out);
+  if (err == 0 && out->path == NULL && name[0] == '/') {
+    bool oom = false;
+    out->path = omplens_symbolize__intern_path(&s->strings, NULL, name, &oom);
+    err = oom ? OMPLENS_SYMBOLIZE_ENOMEM : 0;
+  }
+  if (err != 0)
+    memset(out, 0, sizeof(*out));
+  return err;
+}
+
 int omplens_symbolize_format(const omplens_source_loc *loc, char *buf,
                              size_t size)
 {

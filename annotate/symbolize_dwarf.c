@@ -16,7 +16,7 @@ const char *omplens_symbolize__die_name(Dwarf_Die *die)
   return name;
 }
 
-static const char *comp_dir(Dwarf_Die *cudie)
+const char *omplens_symbolize__comp_dir(Dwarf_Die *cudie)
 {
   Dwarf_Attribute attr;
   return dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr));
@@ -30,7 +30,7 @@ const char *omplens_symbolize__cu_file(omplens_symbolizer *s, Dwarf_Die *cudie,
   if (dwarf_getsrcfiles(cudie, &files, &count) != 0 || index >= count)
     return NULL;
   return omplens_symbolize__intern_path(
-      &s->strings, comp_dir(cudie), dwarf_filesrc(files, index, NULL, NULL),
+      &s->strings, omplens_symbolize__comp_dir(cudie), dwarf_filesrc(files, index, NULL, NULL),
       oom);
 }
 
@@ -66,7 +66,7 @@ omplens_symbolize__row_position(omplens_symbolizer *s, Dwarf_Die *cudie,
   dwarf_lineno(row, &line);
   dwarf_linecol(row, &column);
   at.file = omplens_symbolize__intern_path(
-      &s->strings, comp_dir(cudie), dwarf_linesrc(row, NULL, NULL), oom);
+      &s->strings, omplens_symbolize__comp_dir(cudie), dwarf_linesrc(row, NULL, NULL), oom);
   at.line = line > 0 ? (uint32_t)line : 0;
   at.column = column > 0 ? (uint32_t)column : 0;
   return at;

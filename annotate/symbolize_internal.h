@@ -39,6 +39,9 @@ typedef struct omplens_symbolize__module {
   Dwarf_Addr bias;   /* run-time address - DWARF address                  */
   omplens_symbolize__cu_range *ranges;
   size_t num_ranges;
+  Elf_Data *line_data; /* .debug_line, for the MD5s (symbolize_files.c) */
+  bool line_data_done; /* looked for                                   */
+  bool line_big_endian;
 } omplens_symbolize__module;
 
 /* Interned strings: each distinct string is stored once and lives until
@@ -102,10 +105,26 @@ omplens_symbolize__call_site(omplens_symbolizer *s, Dwarf_Die *cudie,
  * none) and sets *chain to a malloc'd array the caller frees. */
 int omplens_symbolize__function_chain(Dwarf_Die *scopedie, uint64_t addr,
                                       Dwarf_Die **chain);
+/* DW_AT_comp_dir of the CU (the compiler's working directory), or NULL. */
+const char *omplens_symbolize__comp_dir(Dwarf_Die *cudie);
 /* Source file number `index` of the CU, made absolute and interned; NULL
  * if unknown, or when out of memory with *oom set. */
 const char *omplens_symbolize__cu_file(omplens_symbolizer *s, Dwarf_Die *cudie,
                                        Dwarf_Word index, bool *oom);
+
+/* symbolize_files.c */
+/* The DW_LNCT_MD5 of file `index` in the DWARF 5 line table at offset of a
+ * .debug_line section of size bytes, into md5; false when it has none, the
+ * header is malformed, or it does not list count files. Reads nothing
+ * outside [section, section + size). */
+bool omplens_symbolize__line_table_md5(const uint8_t *section, size_t size, bool big_endian,
+                                       uint64_t offset, size_t index, size_t count,
+                                       uint8_t md5[16]);
+/* Fills out (zeroed by the caller) for name in the CU of codeptr in m, an
+ * opened module with status OK. Returns 0 or OMPLENS_SYMBOLIZE_ENOMEM. */
+int omplens_symbolize__source_file(omplens_symbolizer *s, omplens_symbolize__module *m,
+                                   uint64_t codeptr, const char *name,
+                                   omplens_source_file *out);
 
 /* symbolize_launch.c */
 /* When the call at addr (DWARF terms: codeptr - 1) is an offload kernel

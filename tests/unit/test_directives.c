@@ -116,6 +116,17 @@ static const omplens_directive_clause *clause(const omplens_directive *d, int ki
   return NULL;
 }
 
+static void write_compdb(const char *path, const char *fmt, ...)
+{
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(f, fmt, ap);
+  va_end(ap);
+  fclose(f);
+}
+
 /* ---- the golden dump ---- */
 
 static const char *base(const char *path)
@@ -495,6 +506,139 @@ static void test_cxx_template(void **state)
   assert_string(item(m.directive, "d[0:size]")->var, "d");
 }
 
+/* A member of a class template: the name has template arguments before the
+ * member's own name, and must not outweigh the line. */
+static void test_class_template_member(void **state)
+{
+  omplens_directive_index *ix = *state;
+  omplens_directive_query q = {.file = fixture("templ.cpp"),
+                               .line = line_of("templ.cpp", "@box_sum"),
+                               .function = "Box<double>::sum",
+                               .runtime_kind = OMPLENS_RUNTIME_TARGET, .pragma_line = 1};
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.flags, 0);
+  assert_string(m.directive->function, "sum");
+  q.line = line_of("templ.cpp", "@apply_call");
+  q.function = "ns::Apply<ns::Op<double, int>>::operator()";
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.flags, 0);
+  assert_string(m.directive->function, "operator()");
+  /* Without a line the names choose, and they must match. */
+  m = find(ix, "templ.cpp", 0, "Box<double>::sum", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_int_equal(m.directive->pragma.line, line_of("templ.cpp", "@box_sum"));
+  m = find(ix, "templ.cpp", 0, "ns::Apply<ns::Op<double, int> >::operator()",
+           OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_int_equal(m.directive->pragma.line, line_of("templ.cpp", "@apply_call"));
+}
+
+/* clang ends a line at "\n", "\r\n" and a lone "\r"; so must the index. */
+static void test_line_breaks(void **state)
+{
+  (void)state;
+  static const char text[] = "void f(double *a, int n)\r\n"   /* 1 */
+                             "{\r\n"                            /* 2 */
+                             "  int k = 0; /* a stray CR: */\r"  /* 3 */
+                             "  k++;\r\n"                       /* 4 */
+                             "#pragma omp target update to(a[0:n])\r\n" /* 5 */
+                             "  k++;\r"                          /* 6 */
+                             "#pragma omp target enter data map(to: a[0:n])\r" /* 7 */
+                             "}\r\n";
+  char dir[] = "/tmp/omplens-eol-XXXXXX", path[4200];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof(path), "%s/eol.c", dir);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  fwrite(text, 1, sizeof(text) - 1, f);
+  fclose(f);
+  omplens_directive_index *ix = new_index();
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find(ix, path, 5, 0, "f", OMPLENS_RUNTIME_UPDATE, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.directive->pragma.line, 5);
+  assert_string(m.directive->text, "#pragma omp target update to(a[0:n])");
+  /* A pragma ended by a lone CR stops there. */
+  assert_int_equal(omplens_directive_find(ix, path, 7, 0, "f", OMPLENS_RUNTIME_ENTER_DATA, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.directive->pragma.end_line, 7);
+  assert_string(m.directive->text, "#pragma omp target enter data map(to: a[0:n])");
+  omplens_directive_index_destroy(ix);
+  unlink(path);
+  rmdir(dir);
+}
+
+/* Under an #if the parse's macros leave out: found by the runtime's line
+ * from its text, never a reason to call the file stale. */
+static void test_inactive_branch(void **state)
+{
+  omplens_directive_index *ix = *state;
+  omplens_directive_query q = {.file = fixture("ifdef.c"),
+                               .line = line_of("ifdef.c", "@ifdef_kernel"),
+                               .function = "step",
+                               .runtime_kind = OMPLENS_RUNTIME_TARGET, .pragma_line = 1};
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_GUESSED_FLAGS);
+  const omplens_directive *d = m.directive;
+  assert_int_equal(d->flags & (OMPLENS_DIRF_INACTIVE | OMPLENS_DIRF_TEXT_ONLY),
+                   OMPLENS_DIRF_INACTIVE | OMPLENS_DIRF_TEXT_ONLY);
+  assert_string(d->name, "target teams distribute parallel for");
+  assert_int_equal(d->body.line, line_of("ifdef.c", "@ifdef_loop"));
+  assert_int_equal(item(d, "u[0:n]")->use, OMPLENS_USE_REFERENCED);
+  /* A line of its loop from DWARF finds it too; a guess by name does not. */
+  m = find(ix, "ifdef.c", line_of("ifdef.c", "@ifdef_loop"), "step", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  m = find(ix, "ifdef.c", 0, "step", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NONE);
+  /* The list is the program the parse saw. */
+  const omplens_directive *const *dirs = NULL;
+  size_t n = 9;
+  assert_int_equal(omplens_directive_list(ix, fixture("ifdef.c"), &dirs, &n), 0);
+  assert_int_equal(n, 0);
+}
+
+/* With the build's flags the branch is in; `#if 0` stays out for all. */
+static void test_inactive_with_flags(void **state)
+{
+  (void)state;
+  char dir[] = "/tmp/omplens-ifdef-XXXXXX", db[4200];
+  assert_non_null(mkdtemp(dir));
+  snprintf(db, sizeof(db), "%s/compile_commands.json", dir);
+  write_compdb(db,
+               "[{\"directory\": \"%s\", \"file\": \"ifdef.c\",\n"
+               "  \"command\": \"clang-19 -fopenmp -DUSE_OFFLOAD -c ifdef.c\"}]\n",
+               fixture_dir);
+  omplens_directive_options o = {.compile_commands = db};
+  omplens_directive_index *ix = NULL;
+  assert_int_equal(omplens_directive_index_create(&o, &ix), 0);
+  omplens_directive_query q = {.file = fixture("ifdef.c"),
+                               .line = line_of("ifdef.c", "@ifdef_kernel"),
+                               .runtime_kind = OMPLENS_RUNTIME_TARGET, .pragma_line = 1};
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.flags, 0);
+  assert_int_equal(m.directive->flags & OMPLENS_DIRF_INACTIVE, 0);
+  q.line = line_of("ifdef.c", "@if_zero");
+  q.runtime_kind = OMPLENS_RUNTIME_UPDATE;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.flags, 0); /* the build's own flags: nothing guessed */
+  assert_true(m.directive->flags & OMPLENS_DIRF_INACTIVE);
+  const omplens_directive *const *dirs = NULL;
+  size_t n = 0;
+  assert_int_equal(omplens_directive_list(ix, fixture("ifdef.c"), &dirs, &n), 0);
+  assert_int_equal(n, 1);
+  omplens_directive_index_destroy(ix);
+  unlink(db);
+  rmdir(dir);
+}
+
 static void test_partial(void **state)
 {
   omplens_directive_index *ix = *state;
@@ -636,20 +780,32 @@ static void test_off_directive(void **state)
   m = find(ix, "kinds.c", line, "every_kind", OMPLENS_RUNTIME_UPDATE);
   assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
   assert_int_equal(m.directive->kind, OMPLENS_DIRECTIVE_TARGET_UPDATE);
-  /* Without a function nothing tells optimization from an edit. */
+  /* A line of code from DWARF proves nothing about the file, with or
+   * without a function. */
   m = find(ix, "kinds.c", line, NULL, OMPLENS_RUNTIME_TARGET);
-  assert_true(m.flags & OMPLENS_MATCHF_STALE);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_OFF_DIRECTIVE);
 }
 
+/* Without a stamp, only the lines can tell the file changed: past the end,
+ * or the runtime's pragma line with no pragma on it. */
 static void test_stale_lines(void **state)
 {
   omplens_directive_index *ix = *state;
-  /* A line outside the function DWARF names, or past the end. */
-  omplens_directive_match m =
-      find(ix, "kinds.c", line_of("kinds.c", "@nothing"), "unused_map", OMPLENS_RUNTIME_TARGET);
-  assert_int_equal(m.flags, OMPLENS_MATCHF_STALE);
+  uint32_t nothing = line_of("kinds.c", "@nothing");
+  omplens_directive_match m = find(ix, "kinds.c", nothing, "unused_map", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_OFF_DIRECTIVE); /* a DWARF line */
   assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
   assert_int_equal(m.directive->pragma.line, line_of("kinds.c", "@unused"));
+  omplens_directive_query q = {.file = fixture("kinds.c"), .line = nothing,
+                               .function = "unused_map",
+                               .runtime_kind = OMPLENS_RUNTIME_TARGET, .pragma_line = 1};
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_STALE);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  q.line = line_of("kinds.c", "@unused"); /* the pragma is there */
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.flags, 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
   m = find(ix, "kinds.c", 100000, NULL, OMPLENS_RUNTIME_UPDATE);
   assert_true(m.flags & OMPLENS_MATCHF_STALE);
 }
@@ -668,18 +824,21 @@ static void test_stale_edited(void **state)
     strcat(prefix, "/**/\n");
   char *edited = copy_with_lines("kinds.c", prefix, dir);
   omplens_directive_match m;
-  /* The old line now lies before every_kind: stale, and no guess. */
-  assert_int_equal(omplens_directive_find(ix, edited, line, 0, "every_kind",
-                                          OMPLENS_RUNTIME_TARGET, &m), 0);
+  /* The runtime's pragma line now holds no pragma: stale, and no guess. */
+  omplens_directive_query q = {.file = edited, .line = line, .function = "every_kind",
+                               .runtime_kind = OMPLENS_RUNTIME_TARGET, .pragma_line = 1};
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
   assert_int_equal(m.flags, OMPLENS_MATCHF_STALE);
   assert_int_equal(m.confidence, OMPLENS_MATCH_AMBIGUOUS);
   assert_int_equal(m.num_candidates, 3);
-  /* Three lines only: still inside the function, and only the stamp
-   * tells the edit. */
+  /* Three lines only: the pragma line still tells the edit; a line of code
+   * from DWARF does not, and then only the stamp does. */
   edited = copy_with_lines("kinds.c", "/* 1 */\n/* 2 */\n/* 3 */\n", dir);
   omplens_directive_index *fresh = new_index();
-  omplens_directive_query q = {.file = edited, .line = line, .function = "every_kind",
-                               .runtime_kind = OMPLENS_RUNTIME_TARGET};
+  q.file = edited;
+  assert_int_equal(omplens_directive_find_query(fresh, &q, &m), 0);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_STALE);
+  q.pragma_line = 0;
   assert_int_equal(omplens_directive_find_query(fresh, &q, &m), 0);
   assert_int_equal(m.flags, OMPLENS_MATCHF_OFF_DIRECTIVE);
   q.md5 = built;
@@ -714,9 +873,10 @@ static void test_mismatches(void **state)
 {
   omplens_directive_index *ix = *state;
   uint32_t line = line_of("kinds.c", "@target");
+  /* Names never outweigh the line: the flag says so, the match stands. */
   omplens_directive_match m = find(ix, "kinds.c", line, "other_forms", OMPLENS_RUNTIME_TARGET);
-  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
-  assert_true(m.flags & OMPLENS_MATCHF_FUNCTION_MISMATCH);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_FUNCTION_MISMATCH);
   m = find(ix, "kinds.c", line, "__omp_offloading_10302_every_kind_l27", OMPLENS_RUNTIME_TARGET);
   assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT); /* says nothing */
   m = find(ix, "kinds.c", line, NULL, OMPLENS_RUNTIME_UPDATE);
@@ -726,17 +886,6 @@ static void test_mismatches(void **state)
 }
 
 /* ---- compile_commands.json ---- */
-
-static void write_compdb(const char *path, const char *fmt, ...)
-{
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(f, fmt, ap);
-  va_end(ap);
-  fclose(f);
-}
 
 static void count_app(omplens_directive_index *ix, size_t want, bool partial)
 {
@@ -784,6 +933,45 @@ static void test_compile_commands(void **state)
   write_compdb(db, "{ not an array");
   assert_int_equal(omplens_directive_index_create(&o, &ix), OMPLENS_DIRECTIVES_ECOMPDB);
   assert_null(ix);
+  unlink(db);
+  rmdir(dir);
+}
+
+/* A .c file that its command compiles as C++ (clang++, -x c++, -std=c++NN)
+ * is parsed as C++: -x c with -std=c++11 is a pair clang refuses. */
+static void test_language_from_command(void **state)
+{
+  (void)state;
+  static const char *const commands[] = {
+      "\"command\": \"clang++-19 -std=c++11 -fopenmp -c cxx.c\"",
+      "\"command\": \"/usr/bin/clang++ -fopenmp -c cxx.c\"",
+      "\"arguments\": [\"clang-19\", \"-x\", \"c++\", \"-fopenmp\", \"-c\", \"cxx.c\"]",
+      "\"arguments\": [\"cc\", \"-std=gnu++17\", \"-c\", \"cxx.c\"]",
+  };
+  char dir[] = "/tmp/omplens-lang-XXXXXX", db[4200];
+  assert_non_null(mkdtemp(dir));
+  snprintf(db, sizeof(db), "%s/compile_commands.json", dir);
+  uint32_t line = line_of("compdb/cxx.c", "@cxx_kernel");
+  for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+    write_compdb(db, "[{\"directory\": \"%s/compdb\", \"file\": \"cxx.c\", %s}]\n",
+                 fixture_dir, commands[i]);
+    omplens_directive_options o = {.compile_commands = db};
+    omplens_directive_index *ix = NULL;
+    assert_int_equal(omplens_directive_index_create(&o, &ix), 0);
+    omplens_directive_match m = find(ix, "compdb/cxx.c", line, "cxx_kernel",
+                                     OMPLENS_RUNTIME_TARGET);
+    if (m.flags != 0)
+      fail_msg("%s: flags 0x%x (%s)", commands[i], m.flags,
+               m.diagnostic != NULL ? m.diagnostic : "no diagnostic");
+    assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+    omplens_directive_index_destroy(ix);
+  }
+  /* Without the command it is C, with errors: and that is said. */
+  omplens_directive_index *ix = new_index();
+  omplens_directive_match m = find(ix, "compdb/cxx.c", line, "cxx_kernel",
+                                   OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.flags, OMPLENS_MATCHF_PARTIAL | OMPLENS_MATCHF_GUESSED_FLAGS);
+  omplens_directive_index_destroy(ix);
   unlink(db);
   rmdir(dir);
 }
@@ -964,6 +1152,10 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_header),
       cmocka_unit_test(test_pragma_macro),
       cmocka_unit_test(test_cxx_template),
+      cmocka_unit_test(test_class_template_member),
+      cmocka_unit_test(test_line_breaks),
+      cmocka_unit_test(test_inactive_branch),
+      cmocka_unit_test(test_inactive_with_flags),
       cmocka_unit_test(test_partial),
       cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_stale_stamps),
@@ -974,6 +1166,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_line_zero),
       cmocka_unit_test(test_mismatches),
       cmocka_unit_test(test_compile_commands),
+      cmocka_unit_test(test_language_from_command),
       cmocka_unit_test(test_null_and_names),
       cmocka_unit_test(test_cached),
       cmocka_unit_test(test_golden),

@@ -10,6 +10,7 @@
  * with OpenMP offloading to the host, PIE:
  *   fixture_O0, _O1, _O2     -g (O2 from relative source names)
  *   fixture_nodebug          no -g
+ *   fixture_dwarf4           -g -gdwarf-4 (no MD5 in the line table)
  *   fixture_variant          -g, other content, hence another build-id
  * SYMBOLIZE_FIXTURE_DIR and SYMBOLIZE_FIXTURE_SOURCE locate them; argv[1]
  * and argv[2] override both. */
@@ -51,6 +52,7 @@ static fixture_run run_O0 = {.binary = "fixture_O0"};
 static fixture_run run_O1 = {.binary = "fixture_O1"};
 static fixture_run run_O2 = {.binary = "fixture_O2"};
 static fixture_run run_nodebug = {.binary = "fixture_nodebug"};
+static fixture_run run_dwarf4 = {.binary = "fixture_dwarf4"};
 
 /* ---- reading the fixture and its source ---- */
 
@@ -516,6 +518,100 @@ static void test_no_module(void **state)
   omplens_symbolizer_destroy(s);
 }
 
+/* ---- the unit's source files ---- */
+
+/* The file's MD5, as `md5sum` computes it. */
+static void md5_of(const char *path, uint8_t out[16])
+{
+  char cmd[4200], hex[40] = {0};
+  snprintf(cmd, sizeof(cmd), "md5sum '%s'", path);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  assert_non_null(fgets(hex, sizeof(hex), p));
+  pclose(p);
+  for (int i = 0; i < 16; i++) {
+    unsigned byte;
+    assert_int_equal(sscanf(hex + 2 * i, "%2x", &byte), 1);
+    out[i] = (uint8_t)byte;
+  }
+}
+
+/* fixture.h next to the fixture's source. */
+static const char *fixture_header(void)
+{
+  static char path[4096];
+  snprintf(path, sizeof(path), "%s", fixture_source);
+  strcpy(strrchr(path, '/') + 1, "fixture.h");
+  return path;
+}
+
+static void assert_same_file(const char *actual, const char *expected)
+{
+  char *a = actual != NULL ? realpath(actual, NULL) : NULL, *e = realpath(expected, NULL);
+  if (a == NULL || e == NULL || strcmp(a, e) != 0)
+    fail_msg("got %s, expected %s", actual != NULL ? actual : "(null)", expected);
+  free(a);
+  free(e);
+}
+
+/* Names as the runtime gives them, relative to the compiler's directory
+ * (fixture_O2 was built from relative names there), and their MD5. */
+static void test_source_file(void **state)
+{
+  fixture_run *run = *state;
+  omplens_symbolizer *s = new_symbolizer(run);
+  uint64_t codeptr = find_record(run, "probe", "direct", 0);
+  uint8_t want[16];
+  static const char *const names[] = {"fixture.c", "./fixture.c", NULL};
+  for (int i = 0; names[i] != NULL; i++) {
+    omplens_source_file f;
+    assert_int_equal(omplens_symbolize_source_file(s, codeptr, names[i], &f), 0);
+    assert_same_file(f.path, fixture_source);
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", fixture_source);
+    *strrchr(dir, '/') = '\0';
+    assert_same_file(f.comp_dir, dir);
+    assert_true(f.listed);
+    assert_true(f.has_md5);
+    md5_of(fixture_source, want);
+    assert_memory_equal(f.md5, want, 16);
+  }
+  omplens_source_file f;
+  assert_int_equal(omplens_symbolize_source_file(s, codeptr, "./fixture.h", &f), 0);
+  assert_same_file(f.path, fixture_header());
+  assert_true(f.has_md5);
+  md5_of(fixture_header(), want);
+  assert_memory_equal(f.md5, want, 16);
+  /* Absolute names too; a file the unit does not list has no MD5. */
+  assert_int_equal(omplens_symbolize_source_file(s, codeptr, fixture_source, &f), 0);
+  assert_true(f.has_md5);
+  assert_int_equal(omplens_symbolize_source_file(s, codeptr, "elsewhere/none.c", &f), 0);
+  assert_non_null(f.path);
+  assert_false(f.listed);
+  assert_false(f.has_md5);
+  /* No unit: only an absolute name comes back. */
+  assert_int_equal(omplens_symbolize_source_file(s, 16, "fixture.c", &f), 0);
+  assert_null(f.path);
+  assert_null(f.comp_dir);
+  assert_int_equal(omplens_symbolize_source_file(s, 16, "/src/a.c", &f), 0);
+  assert_str(f.path, "/src/a.c");
+  assert_false(f.listed);
+  omplens_symbolizer_destroy(s);
+}
+
+/* DWARF 4 line tables record no MD5: the file is listed, unstamped. */
+static void test_source_file_dwarf4(void **state)
+{
+  fixture_run *run = *state;
+  omplens_symbolizer *s = new_symbolizer(run);
+  omplens_source_file f;
+  assert_int_equal(omplens_symbolize_source_file(s, find_record(run, "probe", "direct", 0),
+                                                 fixture_source, &f), 0);
+  assert_true(f.listed);
+  assert_false(f.has_md5);
+  omplens_symbolizer_destroy(s);
+}
+
 /* ---- API edges ---- */
 
 static void test_errors_and_names(void **state)
@@ -530,6 +626,10 @@ static void test_errors_and_names(void **state)
   assert_int_equal(omplens_symbolize(NULL, 0x1234, &loc), OMPLENS_SYMBOLIZE_EINVAL);
   assert_int_equal(loc.status, OMPLENS_SYM_UNRESOLVED);
   assert_int_equal(omplens_symbolize(NULL, 0x1234, NULL), OMPLENS_SYMBOLIZE_EINVAL);
+  omplens_source_file f;
+  assert_int_equal(omplens_symbolize_source_file(NULL, 0x1234, "a.c", &f),
+                   OMPLENS_SYMBOLIZE_EINVAL);
+  assert_null(f.path);
   omplens_symbolizer_destroy(NULL);
   assert_string_equal(omplens_symbolize_strerror(OMPLENS_SYMBOLIZE_ENOMEM), "out of memory");
   assert_string_equal(omplens_symbolize_strerror(-99), "unknown symbolizer error");
@@ -578,10 +678,11 @@ int main(int argc, char **argv)
       ON(run_O2, test_copies_modules),    ON(run_nodebug, test_no_debug_info),
       ON(run_O0, test_build_id_mismatch), ON(run_O0, test_module_missing),
       ON(run_O0, test_module_unreadable), ON(run_O0, test_no_module),
+      ON(run_O2, test_source_file),       ON(run_dwarf4, test_source_file_dwarf4),
       cmocka_unit_test(test_errors_and_names), cmocka_unit_test(test_format),
   };
   int failed = 0;
-  fixture_run *runs[] = {&run_O0, &run_O1, &run_O2, &run_nodebug};
+  fixture_run *runs[] = {&run_O0, &run_O1, &run_O2, &run_nodebug, &run_dwarf4};
   for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
     void *state = runs[i];
     if (run_fixture(&state) != 0)

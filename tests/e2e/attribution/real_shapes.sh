@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Shapes of real programs that the attribution must get right (sources in
+# shapes/, each built as its kind of project builds it). For every directive
+# with findings: the kind is known, the confidence is exact, the source is
+# not called changed, and the file is absolute, whatever directory omplens
+# runs in. CASE is one of:
+#   member_template  a member of a class template in a header found through
+#                    -I. ("./solver.hpp" at run time), -O0 and -O2, reported
+#                    from another directory
+#   line_breaks      CRLF line ends and one lone CR, which clang counts as a
+#                    line break
+#   ifdef            offload code under #ifdef USE_OFFLOAD, no
+#                    compile_commands.json: one note says how to give the
+#                    build's flags, and with --compile-commands none does
+#   cxx_as_c         a .c file built by clang++ -std=c++11, with its
+#                    compile_commands.json: parsed as C++, not partially
+# usage: real_shapes.sh OMPLENS JSON_GET CC CXX SHAPES_DIR WORKDIR CASE
+set -euo pipefail
+omplens=$1 json_get=$2 cc=$3 cxx=$4 shapes=$5 work=$6 case=$7
+flags=(-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -Wl,-rpath,/usr/lib/llvm-19/lib)
+note="sources were parsed without the build's flags"
+rm -rf "$work" && mkdir -p "$work/src" "$work/elsewhere"
+
+fail() { echo "FAIL: $case: $*"; exit 1; }
+
+# Every directive of OUT/findings.json: kind, exact, not stale, absolute file.
+check_directives() {
+  local json=$1/findings.json n i d
+  n=$("$json_get" "$json" processes.0.directives.#)
+  [ "$n" -gt 0 ] || fail "$1: no directive with findings"
+  for ((i = 0; i < n; i++)); do
+    d=processes.0.directives.$i.location
+    local where kind confidence stale file
+    where="$("$json_get" "$json" "$d.file"):$("$json_get" "$json" "$d.line")"
+    kind=$("$json_get" "$json" "$d.directive.kind") || fail "$1: $where: no directive kind"
+    confidence=$("$json_get" "$json" "$d.directive.confidence")
+    stale=$("$json_get" "$json" "$d.directive.stale")
+    file=$("$json_get" "$json" "$d.directive.file")
+    [ "$confidence" = exact ] || fail "$1: $where ($kind): confidence $confidence, expected exact"
+    [ "$stale" = false ] || fail "$1: $where ($kind): called stale"
+    [ "${file#/}" != "$file" ] || fail "$1: $where: file $file is not absolute"
+    [ "$("$json_get" "$json" "$d.directive.line")" = "$("$json_get" "$json" "$d.line")" ] ||
+      fail "$1: $where: the directive is on another line than the runtime's"
+  done
+}
+
+run_in_elsewhere() { # name binary [report options]
+  local name=$1 bin=$2
+  shift 2
+  (cd "$work/elsewhere" && "$omplens" run -q "$@" -o "$name" -- "$bin" >/dev/null) ||
+    fail "omplens run failed for $name"
+}
+
+case $case in
+member_template)
+  cp "$shapes/solver.hpp" "$shapes/member_template.cpp" "$work/src/"
+  for opt in O0 O2; do
+    (cd "$work/src" && "$cxx" "${flags[@]}" "-$opt" -I. member_template.cpp -o "$work/prog-$opt")
+    run_in_elsewhere "out-$opt" "$work/prog-$opt"
+    check_directives "$work/elsewhere/out-$opt"
+    grep -q '"file": "'"$work"'/src/solver.hpp"' "$work/elsewhere/out-$opt/findings.json" ||
+      fail "out-$opt: ./solver.hpp not resolved against the build's directory"
+  done
+  ;;
+line_breaks)
+  awk '{ printf "%s%s", $0, (index($0, "LONE-CR") ? "\r" : "\r\n") }' "$shapes/line_breaks.c" \
+    >"$work/src/line_breaks.c"
+  (cd "$work/src" && "$cc" "${flags[@]}" line_breaks.c -o "$work/prog")
+  run_in_elsewhere out "$work/prog"
+  check_directives "$work/elsewhere/out"
+  ;;
+ifdef)
+  cp "$shapes/ifdef_offload.c" "$work/src/"
+  (cd "$work/src" && "$cc" "${flags[@]}" -DUSE_OFFLOAD ifdef_offload.c -o "$work/prog")
+  run_in_elsewhere without "$work/prog"
+  check_directives "$work/elsewhere/without"
+  [ "$("$json_get" "$work/elsewhere/without/findings.json" processes.0.directives.#)" -ge 2 ] ||
+    fail "expected two directives with findings"
+  # Once: on one directive (its findings repeat their directive's location).
+  count=0
+  for ((i = 0; i < $("$json_get" "$work/elsewhere/without/findings.json" processes.0.directives.#); i++)); do
+    text=$("$json_get" "$work/elsewhere/without/findings.json" \
+           "processes.0.directives.$i.location.directive.note" || true)
+    case $text in "$note"*--compile-commands*) count=$((count + 1)) ;; esac
+  done
+  [ "$count" = 1 ] || fail "the note on the build's flags is on $count directives, expected one"
+  cat >"$work/elsewhere/compile_commands.json" <<JSON
+[{"directory": "$work/src", "file": "ifdef_offload.c",
+  "command": "$cc -fopenmp -DUSE_OFFLOAD -c ifdef_offload.c"}]
+JSON
+  (cd "$work/elsewhere" && "$omplens" report -q -o with \
+     --compile-commands "$work/elsewhere/compile_commands.json" without/traces/*/) ||
+    fail "omplens report --compile-commands failed"
+  check_directives "$work/elsewhere/with"
+  ! grep -q "$note" "$work/elsewhere/with/findings.json" || fail "the note is given with the build's flags"
+  ;;
+cxx_as_c)
+  cp "$shapes/cxx_as_c.c" "$work/src/"
+  (cd "$work/src" && "$cxx" "${flags[@]}" -std=c++11 cxx_as_c.c -o "$work/prog" 2>/dev/null)
+  cat >"$work/src/compile_commands.json" <<JSON
+[{"directory": "$work/src", "file": "cxx_as_c.c",
+  "command": "$cxx -std=c++11 -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -c cxx_as_c.c"}]
+JSON
+  run_in_elsewhere out "$work/prog"
+  check_directives "$work/elsewhere/out"
+  [ "$("$json_get" "$work/elsewhere/out/findings.json" processes.0.directives.0.location.directive.partial_parse)" = false ] ||
+    fail "parsed partially: not in the language its command compiles"
+  ;;
+*)
+  fail "unknown case"
+  ;;
+esac
+echo "ok: $case: every directive exact, unchanged source, absolute file"
