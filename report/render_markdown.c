@@ -79,6 +79,28 @@ static int category_index(const char *name) {
   return -1;
 }
 
+/* The annotator's notes on directives (sources parsed without the build's
+ * flags, say) concern the run, not one finding: each distinct one once. */
+static void directive_notes(omplens_strbuf *b, const json_t *proc) {
+  enum { MAX_NOTES = 4 };
+  const char *seen[MAX_NOTES];
+  size_t n = 0, i;
+  const json_t *f;
+  json_array_foreach(omplens_render__array(proc, "findings"), i, f) {
+    const json_t *d = json_object_get(json_object_get(f, "location"), "directive");
+    const char *note = omplens_render__str(d, "note");
+    size_t k = 0;
+    while (note && k < n && strcmp(seen[k], note))
+      k++;
+    if (!note || k < n || n == MAX_NOTES)
+      continue;
+    seen[n++] = note;
+    omplens_strbuf_puts(b, "\n*Note:* ");
+    omplens_md__text(b, note, 0);
+    omplens_strbuf_puts(b, "\n");
+  }
+}
+
 void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base) {
   const json_t *tot = json_object_get(proc, "totals");
   const json_t *dirs = omplens_render__array(proc, "directives");
@@ -123,6 +145,7 @@ void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base
       omplens_strbuf_printf(b, " (%s).\n", omplens_format_ns(omplens_render__u64(top, "savings_ns"), t1));
     }
   }
+  directive_notes(b, proc);
   if (!omplens_render__bool(proc, "complete", 1))
     omplens_strbuf_puts(b, "\n**The trace is incomplete**: the program crashed or ended with "
                            "`_exit()`, so only what was recorded is analysed.\n");

@@ -564,6 +564,26 @@ static void test_shared_fix_shown_once(void **state) {
   json_decref(doc);
 }
 
+/* A note of the annotator on directives (sources parsed without the
+ * build's flags) is said once in the summary, however many findings carry
+ * it. */
+static void test_directive_note_once(void **state) {
+  (void)state;
+  json_t *loc = location("/src/p.c", 36, "#pragma omp target map(tofrom: a[0:n])");
+  json_object_set_new(json_object_get(loc, "directive"), "note",
+                      json_string("sources were parsed without the build's flags UNIQUENOTE"));
+  json_t *f1 = finding(json_deep_copy(loc), 1), *f2 = finding(json_deep_copy(loc), 1);
+  json_t *doc = document("./prog", directive(loc), f1);
+  json_array_append_new(json_object_get(json_array_get(json_object_get(doc, "processes"), 0),
+                                        "findings"), f2);
+  char *md = render(0, doc, &(omplens_render_options){.base_dir = "/src"});
+  const char *first = strstr(md, "UNIQUENOTE");
+  assert_non_null(first);
+  assert_null(strstr(first + 1, "UNIQUENOTE"));
+  free(md);
+  json_decref(doc);
+}
+
 static void test_version_2_categories(void **state) {
   (void)state;
   const char *text = "#pragma omp target map(tofrom: sum)";
@@ -696,6 +716,7 @@ int main(void) {
       cmocka_unit_test(test_markdown_structure),
       cmocka_unit_test(test_version_2_categories),
       cmocka_unit_test(test_shared_fix_shown_once),
+      cmocka_unit_test(test_directive_note_once),
       cmocka_unit_test(test_markdown_code_fences),
       cmocka_unit_test(test_timeline_million_events),
   };
