@@ -96,8 +96,9 @@ static void print_usage(FILE *out) {
           "\n"
           "Outputs in DIR: report.html (open it in a browser), report.md (for code\n"
           "review), findings.json (docs/findings-schema.md), findings.sarif (SARIF\n"
-          "2.1.0), timeline.json (Perfetto), fixes.patch (the suggested changes that\n"
-          "apply together: `patch -p1 < DIR/fixes.patch`), summary.txt.\n"
+          "2.1.0), timeline.json (Perfetto), fixes.patch (the suggested diffs that\n"
+          "apply together; the summary prints the command that applies it from any\n"
+          "directory, when it holds one), summary.txt.\n"
           "`run` prints its summary on stderr so the program's stdout is unchanged,\n"
           "and exits with the program's status; `report` prints on stdout.\n"
           "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 70 internal\n"
@@ -364,12 +365,78 @@ static int write_html(const output_ctx *c, FILE *f) {
   return omplens_render_html(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, &ro, f);
 }
 
-/* Every suggested diff that can be applied together, relative to the current
- * directory (apply with `patch -p1`); fixes left out are listed on top. */
+/* Whether fixes.patch names files relative to the current directory (the
+ * fixers' base): only when every file a diff changes is under it; else its
+ * paths are absolute and it applies from "/". */
+static int patch_relative(const loaded *l) {
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd))
+    return 0;
+  size_t n = strlen(cwd);
+  for (size_t i = 0; i < l->n; i++) {
+    const omplens_fix *fixes;
+    size_t count;
+    if (!l->fixers[i] || omplens_fix_list(l->fixers[i], &fixes, &count))
+      continue;
+    for (size_t k = 0; k < count; k++)
+      if (fixes[k].diff && fixes[k].file && fixes[k].file[0] == '/' &&
+          n > 1 && (strncmp(fixes[k].file, cwd, n) || fixes[k].file[n] != '/'))
+        return 0;
+  }
+  return 1;
+}
+
+/* Whether fixes.patch holds a diff. */
+static int patch_has_diff(const loaded *l, int relative) {
+  for (size_t i = 0; i < l->n; i++) {
+    const char *patch = NULL;
+    if (l->fixers[i] && !omplens_fix_patch(l->fixers[i], relative, &patch, NULL) && patch &&
+        *patch)
+      return 1;
+  }
+  return 0;
+}
+
+/* A word for a POSIX shell: as it is when nothing in it is special, else
+ * in single quotes. */
+static void print_shell_word(FILE *out, const char *w) {
+  if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-,:@=%") ==
+                strlen(w)) {
+    fputs(w, out);
+    return;
+  }
+  fputc('\'', out);
+  for (; *w; w++)
+    if (*w == '\'')
+      fputs("'\\''", out); /* end the quote, a quoted quote, quote again */
+    else
+      fputc(*w, out);
+  fputc('\'', out);
+}
+
+/* The command that applies fixes.patch from any directory:
+ * `patch -p1 -d BASE < OUTDIR/fixes.patch`, both absolute. */
+static void print_patch_command(FILE *out, const loaded *l, const char *output_dir) {
+  char cwd[PATH_MAX], dir[PATH_MAX];
+  int relative = patch_relative(l);
+  const char *base = relative && getcwd(cwd, sizeof cwd) ? cwd : "/";
+  const char *abs = realpath(output_dir, dir) ? dir : output_dir;
+  fputs("patch -p1 -d ", out);
+  print_shell_word(out, base);
+  fputs(" < ", out);
+  print_shell_word(out, abs);
+  fputs("/fixes.patch", out);
+}
+
+/* Every suggested diff that can be applied together, with paths relative to
+ * the current directory when every file is under it, else absolute (the
+ * summary prints the command that applies it); fixes left out are listed on
+ * top. */
 static int write_patch(const output_ctx *c, FILE *f) {
+  int relative = patch_relative(c->l);
   for (size_t i = 0; i < c->l->n; i++) {
     const char *patch = NULL, *skipped = NULL;
-    if (!c->l->fixers[i] || omplens_fix_patch(c->l->fixers[i], 1, &patch, &skipped))
+    if (!c->l->fixers[i] || omplens_fix_patch(c->l->fixers[i], relative, &patch, &skipped))
       continue;
     if (skipped && *skipped)
       fprintf(f, "# Not in this patch (see report.html for these):\n# %s\n", skipped);
@@ -569,8 +636,10 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
     fprintf(summary_out, "\n  reports written to %s/", o->output_dir);
     if (o->outputs & (1u << OUT_HTML)) /* the one to open */
       fprintf(summary_out, ": open %s/report.html", o->output_dir);
-    if (o->outputs & (1u << OUT_PATCH))
-      fprintf(summary_out, "\n  suggested changes that apply together: %s/fixes.patch", o->output_dir);
+    if ((o->outputs & (1u << OUT_PATCH)) && patch_has_diff(l, patch_relative(l))) {
+      fputs("\n  apply the suggested changes: ", summary_out);
+      print_patch_command(summary_out, l, o->output_dir);
+    }
     fputc('\n', summary_out);
   }
   return rc;

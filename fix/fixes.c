@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "directives_internal.h" /* the index's parse arguments */
 #include "fixes_internal.h"
 #include "libclang_dl.h"
 
@@ -31,7 +32,7 @@ const char *omplens_fix_kind_name(int kind) {
   static const char *const names[] = {"manual",         "keep-resident", "keep-resident-caller",
                                       "drop-copy-back", "remove-item",   "remove-directive",
                                       "guard",          "hoist-alloc",   "map-alloc",
-                                      "zero-on-device", "add-exit-data"};
+                                      "zero-on-device", "add-exit-data", "init-on-device"};
   return kind >= 0 && (size_t)kind < sizeof names / sizeof *names ? names[kind] : "unknown";
 }
 
@@ -176,9 +177,16 @@ int omplens_fixer_create(const omplens_trace *t, const omplens_analysis *a,
   return 0;
 }
 
+static void free_args(char **args, size_t n) {
+  for (size_t i = 0; args && i < n; i++)
+    free(args[i]);
+  free(args);
+}
+
 static void file_free(omplens_fix__file *f) {
   if (!f)
     return;
+  free_args(f->args, f->num_args);
   free(f->path);
   omplens_fix__source_free(&f->src);
   if (!f->ast_rc)
@@ -261,10 +269,41 @@ omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, co
   return f;
 }
 
+/* The file is parsed as the directive index parses it (the compile
+ * database's -D, -I and -std, its language), so that the fixer sees the
+ * code the build compiled: the `#ifdef OMP_OFFLOAD` branch, not the other
+ * one. */
+const char *const *omplens_fix__file_args(omplens_fixer *fx, omplens_fix__file *f, size_t *n) {
+  if (!f->args_done) {
+    f->args_done = true;
+    omplens_directives__args ix = {0};
+    if (fx->index && omplens_directives__build_args(fx->index, f->path, &ix))
+      omplens_directives__args_free(&ix); /* out of memory: none of its own */
+    size_t k = ix.argv.len;
+    char **args = calloc(k + fx->num_args + 1, sizeof *args);
+    if (args && k)
+      memcpy(args, ix.argv.data, k * sizeof *args);
+    for (size_t i = 0; args && i < fx->num_args; i++)
+      if (!(args[k++] = strdup(fx->args[i])))
+        k--;
+    if (args) {
+      f->args = args;
+      f->num_args = k;
+      free(ix.argv.data); /* its strings are f->args' now */
+    } else {
+      omplens_directives__args_free(&ix);
+    }
+  }
+  *n = f->args ? f->num_args : fx->num_args;
+  return (const char *const *)(f->args ? f->args : fx->args);
+}
+
 bool omplens_fix__file_ast(omplens_fixer *fx, omplens_fix__file *f, const char **why) {
-  if (f->ast_rc == 1)
-    f->ast_rc =
-        omplens_fix__ast_parse(f->path, (const char *const *)fx->args, fx->num_args, &f->ast);
+  if (f->ast_rc == 1) {
+    size_t n;
+    const char *const *args = omplens_fix__file_args(fx, f, &n);
+    f->ast_rc = omplens_fix__ast_parse(f->path, args, n, &f->ast);
+  }
   if (f->ast_rc) {
     *why = omplens_libclang_load() ? "libclang could not parse the file"
                                    : omplens_libclang_strerror();

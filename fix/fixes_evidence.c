@@ -210,6 +210,113 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
   site_events_free(&se);
 }
 
+/* ---- re-sends: device buffers that stay mapped, kernels in between ---- */
+
+/* A host buffer on a device, as the copies between them left it. */
+typedef struct kept_buffer {
+  uint64_t host_addr, dev_addr;
+  int16_t device;
+  bool copied;   /* a copy to or from the device came before */
+  bool broken;   /* its device buffer was freed or allocated since */
+  uint32_t since; /* the event of that copy */
+} kept_buffer;
+
+static int cmp_id(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static kept_buffer *kept_of(kept_buffer *kb, size_t n, uint64_t host, int16_t device) {
+  for (size_t i = 0; i < n; i++)
+    if (kb[i].host_addr == host && kb[i].device == device)
+      return &kb[i];
+  return NULL;
+}
+
+/* Adds the constructs of the kernels on device that ran in (from, to). */
+static void kernels_in(const omplens_fixer *fx, uint32_t from, uint32_t to, int16_t device,
+                       omplens_fix__resends *out) {
+  for (uint32_t i = from + 1; i < to; i++) {
+    const omplens_event *e = &fx->events[i];
+    if (e->kind != OMPLENS_EV_KERNEL || e->device != device)
+      continue;
+    uint64_t code = omplens_trace_codeptr(fx->trace, e);
+    size_t k = 0;
+    while (k < out->num_kernels && out->kernels[k] != code)
+      k++;
+    if (k < out->num_kernels)
+      continue;
+    if (k == OMPLENS_FIX__MAX_KERNELS)
+      out->too_many = true;
+    else
+      out->kernels[out->num_kernels++] = code;
+  }
+}
+
+/* One pass over the events up to the last flagged H2D, following only the
+ * group's buffers. */
+static void walk_resends(const omplens_fixer *fx, const uint32_t *ids, size_t n, kept_buffer *kb,
+                         size_t nkb, omplens_fix__resends *out) {
+  for (uint32_t i = 0; n && i <= ids[n - 1]; i++) {
+    const omplens_event *e = &fx->events[i];
+    if (e->kind == OMPLENS_EV_DELETE) {
+      for (size_t b = 0; b < nkb; b++)
+        kb[b].broken |= kb[b].copied && kb[b].device == e->device && kb[b].dev_addr == e->dev_addr;
+      continue;
+    }
+    kept_buffer *b = kept_of(kb, nkb, e->host_addr, e->device);
+    if (!b)
+      continue;
+    if (e->kind == OMPLENS_EV_ALLOC) {
+      b->broken = true;
+    } else if (e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H) {
+      if (e->kind == OMPLENS_EV_H2D && bsearch(&i, ids, n, sizeof *ids, cmp_id)) {
+        if ((!b->copied || b->broken || b->dev_addr != e->dev_addr) &&
+            out->remapped == OMPLENS_FIX__NONE)
+          out->remapped = i;
+        if (b->copied)
+          kernels_in(fx, b->since, i, e->device, out);
+      }
+      *b = (kept_buffer){e->host_addr, e->dev_addr, e->device, true, false, i};
+    }
+  }
+}
+
+void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g,
+                                  omplens_fix__resends *out) {
+  memset(out, 0, sizeof *out);
+  out->remapped = OMPLENS_FIX__NONE;
+  size_t n = 0;
+  for (size_t k = 0; k < g->num_findings; k++)
+    n += fx->findings[g->findings[k]].num_instances;
+  uint32_t *ids = malloc((n + 1) * sizeof *ids);
+  kept_buffer *kb = malloc((n + 1) * sizeof *kb);
+  if (!ids || !kb) {
+    free(ids);
+    free(kb);
+    out->remapped = 0; /* nothing is proven */
+    return;
+  }
+  size_t m = 0, nkb = 0;
+  for (size_t k = 0; k < g->num_findings; k++) {
+    const omplens_finding *f = &fx->findings[g->findings[k]];
+    if (f->category != OMPLENS_CAT_ROUND_TRIP && f->category != OMPLENS_CAT_DUPLICATE_SAME_BUFFER)
+      continue; /* an unused copy may go whatever the device held */
+    for (size_t i = 0; i < f->num_instances; i++) {
+      const omplens_event *e = &fx->events[f->instances[i].event];
+      if (e->kind != OMPLENS_EV_H2D)
+        continue;
+      ids[m++] = f->instances[i].event;
+      if (!kept_of(kb, nkb, e->host_addr, e->device))
+        kb[nkb++] = (kept_buffer){e->host_addr, 0, e->device, false, false, 0};
+    }
+  }
+  qsort(ids, m, sizeof *ids, cmp_id);
+  walk_resends(fx, ids, m, kb, nkb, out);
+  free(ids);
+  free(kb);
+}
+
 /* ---- removed events ---- */
 
 typedef struct idset {
@@ -286,6 +393,7 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
   bool whole = g->kind == OMPLENS_FIX_KEEP_RESIDENT ||
                g->kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER ||
                g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE || g->unreferenced ||
+               g->kind == OMPLENS_FIX_INIT_ON_DEVICE || /* every copy, the first too */
                (g->kind == OMPLENS_FIX_REMOVE_ITEM && g->num_findings &&
                 fx->findings[g->findings[0]].category == OMPLENS_CAT_UNUSED_ALLOC);
   if (g->unreferenced && !g->num_findings)
@@ -293,7 +401,7 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
   for (size_t k = 0; whole && k < g->num_findings; k++) {
     bool seen = false; /* each site once */
     for (size_t j = 0; j < k; j++)
-      seen |= g->sites[j].dir == g->sites[k].dir && g->sites[j].item == g->sites[k].item;
+      seen |= omplens_fix__same_item(&g->sites[j], &g->sites[k]);
     if (!seen)
       site_ops(fx, g, &g->sites[k], &s);
   }

@@ -331,23 +331,35 @@ typedef struct omplens_fix__file {
   bool newer_than_binary; /* the source changed after the build */
   int omp_errors;         /* errors of the -fopenmp parse as it is;
                              -2 until asked */
+  char **args;            /* what libclang parses it with: the directive
+                             index's arguments for it, then the fixer's
+                             extra ones (see omplens_fix__file_args) */
+  size_t num_args;
+  bool args_done;
 } omplens_fix__file;
 
-/* A finding's directive item. */
+/* A finding's directive item: one written in a clause (item), or, for a
+ * variable no clause lists, the construct's implicit map of it. */
 typedef struct omplens_fix__site {
   omplens_fix__file *file;
   const omplens_directive *dir;
-  size_t item;        /* in dir->items; SIZE_MAX: unknown */
-  const char *var;    /* dir->items[item].var */
+  size_t item;                         /* in dir->items; SIZE_MAX: none written */
+  const omplens_implicit_map *implicit; /* no item written: its implicit map
+                                           (tofrom), else NULL              */
+  const char *var;    /* the item's or the implicit map's variable */
   const char *reason; /* why there is none (owned by the fixer) */
 } omplens_fix__site;
 
-/* Rules that only a recipe describes: the change is to the program's code
- * (a kernel, the host's copies), not to a directive. A manual group's
- * intended rule, never a published kind. */
+/* Whether two sites are the same item of the same directive. */
+bool omplens_fix__same_item(const omplens_fix__site *a, const omplens_fix__site *b);
+/* Whether var is a list item of one of d's reduction clauses. */
+bool omplens_fix__reduction_var(const omplens_directive *d, const char *var);
+
+/* A rule that only a recipe describes: the change is to the program's code
+ * (the host's copies), not to a directive. A manual group's intended rule,
+ * never a published kind. */
 enum {
-  OMPLENS_FIX__INIT_ON_DEVICE = 100, /* re-initialization: set it on the device  */
-  OMPLENS_FIX__SWAP_ON_DEVICE,       /* round trip through another buffer: keep
+  OMPLENS_FIX__SWAP_ON_DEVICE = 100, /* round trip through another buffer: keep
                                         the result on the device, swap pointers */
 };
 
@@ -376,6 +388,10 @@ typedef struct omplens_fix__group {
   uint64_t codeptr;     /* unreferenced groups: the kernel's address;
                            sourceless groups: the directive's        */
   int category;         /* sourceless groups: the findings' category */
+  const char *reset;    /* INIT_ON_DEVICE: the host statement that resets
+                           the item right before the directive, or NULL */
+  unsigned reset_line;
+  bool reset_decl;      /* ... a declaration with its initializer */
 } omplens_fix__group;
 
 struct omplens_fixer {
@@ -435,6 +451,9 @@ const char *omplens_fix__ownf(omplens_fixer *fx, const char *fmt, ...)
 omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, const char *module);
 /* Parses the file when first asked; false (and *why) when it cannot. */
 bool omplens_fix__file_ast(omplens_fixer *fx, omplens_fix__file *f, const char **why);
+/* The arguments every parse of the file uses, *n of them (f->args, made
+ * when first asked; the fixer's extra ones alone when out of memory). */
+const char *const *omplens_fix__file_args(omplens_fixer *fx, omplens_fix__file *f, size_t *n);
 /* The file's target directives (from the index). */
 void omplens_fix__file_dirs(omplens_fixer *fx, omplens_fix__file *f);
 
@@ -473,6 +492,24 @@ void omplens_fix__predict(omplens_fixer *fx, omplens_fix *f);
 void omplens_fix__deletes(omplens_fixer *fx);
 /* Whether the kernel at codeptr moved or allocated var. */
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var);
+/* What the trace says about the H2Ds that the group's round trips and
+ * duplicates flag (re-sends of what the device held). */
+#define OMPLENS_FIX__MAX_KERNELS 16
+typedef struct omplens_fix__resends {
+  /* The first that fills a device buffer not kept mapped since the previous
+   * copy of its host buffer to or from that device (another device address,
+   * or an allocation or free of it in between); NONE when every one refills
+   * a buffer that stayed. */
+  uint32_t remapped;
+  /* The target constructs whose kernels ran on that device between a
+   * re-send and that previous copy: they may have changed the device's copy
+   * where the trace cannot see it. */
+  uint64_t kernels[OMPLENS_FIX__MAX_KERNELS];
+  size_t num_kernels;
+  bool too_many; /* more constructs than that */
+} omplens_fix__resends;
+void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g,
+                                  omplens_fix__resends *out);
 /* Whether every instance of finding f carries XXH3-64 of f->bytes zeros. */
 bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f);
 /* The index of event e's construct kind as an OMPLENS_RUNTIME_* value. */
@@ -510,8 +547,24 @@ bool omplens_fix__has_clause(const omplens_directive *d, int kind);
 /* " device(...)" of a directive (owned by the fixer), or "". */
 const char *omplens_fix__device_clause(omplens_fix__ctx *c, const omplens_directive *d);
 
+/* Removes item s->item of the scanned pragma p, or the whole directive when
+ * it is the last data item (kind REMOVE_ITEM or REMOVE_DIRECTIVE); false
+ * (group manual) when a clause that must stay forbids it. */
+bool omplens_fix__remove_item_or_directive(omplens_fix__ctx *c, const omplens_fix__site *s,
+                                           const omplens_fix__pragma *p);
+
+/* fixes_init.c: init-on-device, and its recipe (appended to the group's
+ * recipe; where is "file:line" of the directive). */
+bool omplens_fix__build_init(omplens_fix__ctx *c);
+void omplens_fix__recipe_init(omplens_fix__ctx *c, const char *where);
+
 /* fixes_loops.c: keep-resident (both kinds) and hoist-alloc. */
 bool omplens_fix__build_resident(omplens_fix__ctx *c);
+/* Fails (group manual) when a kernel body [begin, end) writes through var
+ * (or passes it on, or assigns it): it is the item it, and consequence says
+ * what the change would then do wrong. */
+bool omplens_fix__device_reads_only(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
+                                    const char *it, const char *consequence);
 bool omplens_fix__build_hoist(omplens_fix__ctx *c);
 
 /* `for ([type] v = A; v < B; v++)` as read from the source. */

@@ -326,10 +326,8 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
   return true;
 }
 
-/* Fails when a kernel body [begin, end) writes through var (or passes it
- * on): then a kept copy would keep the kernel's changes. */
-static bool device_reads_only(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
-                              const char *it) {
+bool omplens_fix__device_reads_only(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
+                                    const char *it, const char *consequence) {
   const omplens_fix__ast *a = c->ast;
   for (size_t i = 0; i < a->num_nodes; i++) {
     const omplens_fix__node *n = &a->nodes[i];
@@ -339,10 +337,9 @@ static bool device_reads_only(omplens_fix__ctx *c, size_t begin, size_t end, uin
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
     if (use == OMPLENS_FIX__USE_WRITE || use == OMPLENS_FIX__USE_ESCAPE ||
         use == OMPLENS_FIX__USE_ASSIGNED)
-      return omplens_fix__fail(
-          c, "the kernel %s %s at line %u: a resident copy would keep its changes",
-          use == OMPLENS_FIX__USE_WRITE ? "writes" : "may change", it,
-          omplens_fix__ctx_line(c, n->begin));
+      return omplens_fix__fail(c, "the kernel %s %s at line %u: %s",
+                               use == OMPLENS_FIX__USE_WRITE ? "writes" : "may change", it,
+                               omplens_fix__ctx_line(c, n->begin), consequence);
   }
   return true;
 }
@@ -491,7 +488,8 @@ static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
   size_t e = omplens_fix__offset(c->src, s->dir->body.end_line, s->dir->body.end_column);
   if (b == SIZE_MAX || e == SIZE_MAX)
     return omplens_fix__fail(c, "the kernel's body is unknown");
-  return device_reads_only(c, b, e + 1, vd, s->dir->items[s->item].text);
+  return omplens_fix__device_reads_only(c, b, e + 1, vd, s->dir->items[s->item].text,
+                                        "a resident copy would keep its changes");
 }
 
 /* One wrap item per directive item of the group, placed before the loop. */

@@ -4,6 +4,7 @@
  * removes. Keep-resident fixes group by the loop they wrap, so that all the
  * items of that loop go into one `target data`; the others by directive,
  * item and rule. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,9 +92,23 @@ static const omplens_directive *locate(omplens_fixer *fx, uint64_t codeptr, int 
     *why = "the source changed after the build (stale): the line may not be the directive that ran";
     return NULL;
   }
+  if (m.directive && (m.directive->flags & OMPLENS_DIRF_INACTIVE)) {
+    *why = omplens_fix__ownf(fx,
+                             "the directive is in an `#if` branch that the parse of %s left out "
+                             "(%s): give the build's flags with --compile-commands",
+                             loc.file,
+                             (m.flags & OMPLENS_MATCHF_GUESSED_FLAGS)
+                                 ? "it has no compile_commands.json entry"
+                                 : "its compile_commands.json entry defines other macros");
+    return NULL;
+  }
   if (m.flags & OMPLENS_MATCHF_PARTIAL) {
-    *why = omplens_fix__ownf(fx, "libclang could not fully parse %s (%s)", loc.file,
-                             m.diagnostic ? m.diagnostic : "errors");
+    *why = omplens_fix__ownf(fx, "libclang could not fully parse %s (%s)%s", loc.file,
+                             m.diagnostic ? m.diagnostic : "errors",
+                             (m.flags & OMPLENS_MATCHF_GUESSED_FLAGS)
+                                 ? ", parsed without the build's flags: give them with "
+                                   "--compile-commands"
+                                 : "");
     return NULL;
   }
   if (m.confidence != OMPLENS_MATCH_EXACT || !m.directive) {
@@ -120,12 +135,14 @@ const omplens_directive *omplens_fix__directive_of(omplens_fixer *fx, uint64_t c
   return d;
 }
 
-/* The item of dir that the event's variable names. */
+/* The item of dir that the event's variable names: one written in a clause,
+ * else the construct's implicit map of it (*implicit; *item SIZE_MAX). */
 static bool pick_item(omplens_fixer *fx, const omplens_directive *dir, const omplens_event *e,
-                      size_t *item, const char **why) {
+                      size_t *item, const omplens_implicit_map **implicit, const char **why) {
   omplens_variable v;
   bool named = fx->annot && !omplens_annotate_variable(fx->annot, e, &v) && v.name;
   size_t found = SIZE_MAX, count = 0;
+  *implicit = NULL;
   for (size_t i = 0; named && i < dir->num_items; i++)
     if (dir->items[i].var && !strcmp(dir->items[i].var, v.name)) {
       if (!count++ || (v.item && !strcmp(dir->items[i].text, v.item)))
@@ -139,9 +156,13 @@ static bool pick_item(omplens_fixer *fx, const omplens_directive *dir, const omp
           !strcmp(dir->items[i].text, v.item))
         found = i;
   }
+  for (size_t i = 0; named && !count && i < dir->num_implicit; i++)
+    if (dir->implicit[i].treatment == OMPLENS_IMPLICIT_MAP &&
+        !strcmp(dir->implicit[i].var, v.name))
+      *implicit = &dir->implicit[i];
   if (found == SIZE_MAX && !named && dir->num_items == 1)
     found = 0;
-  if (found == SIZE_MAX) {
+  if (found == SIZE_MAX && !*implicit) {
     *why = named ? omplens_fix__ownf(fx, "no map item of the directive matches %s", v.item)
                  : "the map item is unknown (the trace has no map names: record without "
                    "--no-preload)";
@@ -149,6 +170,42 @@ static bool pick_item(omplens_fixer *fx, const omplens_directive *dir, const omp
   }
   *item = found;
   return true;
+}
+
+bool omplens_fix__same_item(const omplens_fix__site *a, const omplens_fix__site *b) {
+  return a->dir == b->dir && a->item == b->item && a->implicit == b->implicit;
+}
+
+/* The list of a reduction clause's argument ("+: a, b[0:n]") starts after
+ * its one ':' outside brackets that is not part of "::". */
+static const char *reduction_list(const char *arg) {
+  int depth = 0;
+  for (const char *p = arg; *p; p++) {
+    depth += (*p == '[' || *p == '(') - (*p == ']' || *p == ')');
+    if (*p == ':' && p[1] == ':')
+      p++;
+    else if (*p == ':' && !depth)
+      return p + 1;
+  }
+  return NULL;
+}
+
+bool omplens_fix__reduction_var(const omplens_directive *d, const char *var) {
+  size_t n = strlen(var);
+  for (size_t i = 0; i < d->num_clauses; i++) {
+    const char *p = d->clauses[i].kind == OMPLENS_CLAUSE_REDUCTION && d->clauses[i].argument
+                        ? reduction_list(d->clauses[i].argument)
+                        : NULL;
+    while (p && *p) { /* each list item: its leading name */
+      while (*p == ' ' || *p == ',')
+        p++;
+      if (!strncmp(p, var, n) && !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+        return true;
+      for (int depth = 0; *p && (*p != ',' || depth); p++)
+        depth += (*p == '[' || *p == '(') - (*p == ']' || *p == ')');
+    }
+  }
+  return false;
 }
 
 static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fix__site *s) {
@@ -165,10 +222,12 @@ static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fi
   }
   s->item = SIZE_MAX;
   size_t item;
+  const omplens_implicit_map *implicit;
   const char *item_why = NULL;
-  if (pick_item(fx, s->dir, e, &item, &item_why)) { /* named even when no diff may follow */
+  if (pick_item(fx, s->dir, e, &item, &implicit, &item_why)) { /* named even without a diff */
     s->item = item;
-    s->var = s->dir->items[item].var;
+    s->implicit = implicit;
+    s->var = implicit ? implicit->var : s->dir->items[item].var;
   }
   why = omplens_fix__directive_unsafe(s->dir, s->file->path, s->file->newer_than_binary);
   if (why && (s->dir->flags & OMPLENS_DIRF_MACRO) && s->dir->macro)
@@ -192,8 +251,10 @@ bool omplens_fix__unreferenced(const omplens_directive *d, size_t item) {
 
 static bool copies_to(int t) { return t == OMPLENS_MAP_TO || t == OMPLENS_MAP_TOFROM; }
 
-static bool recipe_only(int rule) {
-  return rule == OMPLENS_FIX__INIT_ON_DEVICE || rule == OMPLENS_FIX__SWAP_ON_DEVICE;
+/* Rules whose groups take no finding of another rule: a reset is never
+ * given a keep-resident recipe. */
+static bool separate(int rule) {
+  return rule == OMPLENS_FIX_INIT_ON_DEVICE || rule == OMPLENS_FIX__SWAP_ON_DEVICE;
 }
 
 /* The rule of a category whose change is to the program's code whatever the
@@ -201,9 +262,8 @@ static bool recipe_only(int rule) {
 static int recipe_rule(int category, const char **why) {
   switch (category) {
   case OMPLENS_CAT_REINIT:
-    *why = "initializing the data on the device is a change to the code, not to the "
-           "directive";
-    return OMPLENS_FIX__INIT_ON_DEVICE;
+    *why = "the host statement that resets the data cannot be located";
+    return OMPLENS_FIX_INIT_ON_DEVICE;
   case OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER:
     *why = "keeping a result on the device instead of copying it through the host is a "
            "change to the code, not to the directive";
@@ -213,22 +273,31 @@ static int recipe_rule(int category, const char **why) {
   }
 }
 
-/* The rule for a finding at a resolved site (MANUAL with *why otherwise). */
-static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix__site *s,
-                  const char **why) {
+/* Why a duplicate that no region can keep gets no diff. */
+static const char *duplicate_why(const omplens_event *e, int dk) {
+  if (e->kind == OMPLENS_EV_D2H)
+    return "the host receives bytes it still holds as far as the trace shows, but the trace "
+           "cannot see the host write its copy: whether the copy back is needed cannot be "
+           "proven";
+  if (dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA)
+    return "`target enter data` copies only when it maps the buffer anew: the mapping ended "
+           "between the copies, and where to keep it alive is a choice across directives";
+  return "the copy is made by a directive no rule changes for a duplicate";
+}
+
+/* The rule for a finding on an item of directive kind dk and map type mt
+ * (MANUAL with *why otherwise). */
+static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
+                    const char **why) {
   const omplens_event *e = &fx->events[f->instances[0].event];
-  const omplens_map_item *it = &s->dir->items[s->item];
-  int dk = s->dir->kind, mt = it->map_type;
   bool region = dk == OMPLENS_DIRECTIVE_TARGET || dk == OMPLENS_DIRECTIVE_TARGET_DATA;
-  if (omplens_fix__unreferenced(s->dir, s->item))
-    return OMPLENS_FIX_REMOVE_ITEM; /* whatever moved it, nothing needs it */
   switch (f->category) {
   case OMPLENS_CAT_DUPLICATE_SAME_BUFFER:
     if (e->kind == OMPLENS_EV_H2D && region && copies_to(mt))
       return OMPLENS_FIX_KEEP_RESIDENT;
-    *why = "the same buffer is sent again by a directive that has no region to keep it in "
-           "(target update, enter data): whether its device copy stayed allocated in between "
-           "cannot be seen";
+    if (e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_UPDATE)
+      return OMPLENS_FIX_REMOVE_ITEM; /* as a round trip: the device still holds it */
+    *why = duplicate_why(e, dk);
     return OMPLENS_FIX_MANUAL;
   case OMPLENS_CAT_DUPLICATE_OTHER_BUFFER:
     if (e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA &&
@@ -265,6 +334,7 @@ static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix
     *why = "the allocation belongs to a kernel's own map";
     return OMPLENS_FIX_MANUAL;
   case OMPLENS_CAT_REINIT:
+    return OMPLENS_FIX_INIT_ON_DEVICE; /* the rule decides from the source */
   case OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER:
     return recipe_rule(f->category, why);
   case OMPLENS_CAT_UNUSED_TRANSFER:
@@ -279,6 +349,26 @@ static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix
     *why = "unknown category";
     return OMPLENS_FIX_MANUAL;
   }
+}
+
+/* The rule for a finding at a resolved site (MANUAL with *why otherwise).
+ * An implicit map is an item whose clause is not written: the rules that
+ * change a map type write it (drop-copy-back adds `map(to: VAR)`); those
+ * that move or remove the item have no text to work on. */
+static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix__site *s,
+                  const char **why) {
+  if (!s->implicit && omplens_fix__unreferenced(s->dir, s->item))
+    return OMPLENS_FIX_REMOVE_ITEM; /* whatever moved it, nothing needs it */
+  int mt = s->implicit ? s->implicit->map_type : s->dir->items[s->item].map_type;
+  int rule = rule_for(fx, f, s->dir->kind, mt, why);
+  if (!s->implicit || rule == OMPLENS_FIX_MANUAL || rule == OMPLENS_FIX_DROP_COPY_BACK ||
+      separate(rule))
+    return rule;
+  *why = omplens_fix__ownf(fx,
+                           "%s has no map clause at line %u: the construct maps it implicitly "
+                           "(`%s`), and the change needs a written item",
+                           s->var, s->dir->pragma.line, omplens_map_type_name(mt));
+  return OMPLENS_FIX_MANUAL;
 }
 
 /* ---- groups ---- */
@@ -320,15 +410,15 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
                                      const omplens_fix__site *s, uint32_t loop) {
   /* Without a directive item nothing can be shared: skip the scan, which
    * made planning quadratic on traces whose sources are unknown. */
-  size_t n = s->dir && s->item != SIZE_MAX ? fx->num_groups : 0;
+  size_t n = s->dir && (s->item != SIZE_MAX || s->implicit) ? fx->num_groups : 0;
   for (size_t i = 0; i < n; i++) {
     omplens_fix__group *g = &fx->groups[i];
     if (g->kind != kind || g->leftover != SIZE_MAX ||
-        (g->intended != intended && (recipe_only(g->intended) || recipe_only(intended))))
+        (g->intended != intended && (separate(g->intended) || separate(intended))))
       continue;
     bool resident = kind == OMPLENS_FIX_KEEP_RESIDENT || kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
     if (resident ? g->site.file == s->file && g->loop == loop
-                 : g->site.dir == s->dir && g->site.item == s->item)
+                 : omplens_fix__same_item(&g->site, s))
       return g;
   }
   omplens_fix__group *g = new_group(fx);
@@ -373,7 +463,7 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
     s.reason = "the finding has no instance";
   } else if (resolve_site(fx, f, &s)) {
     kind = intended = choose(fx, f, &s, &why);
-    if (recipe_only(kind))
+    if (kind == OMPLENS_FIX__SWAP_ON_DEVICE)
       kind = OMPLENS_FIX_MANUAL;
     if (kind == OMPLENS_FIX_KEEP_RESIDENT &&
         !omplens_fix__resident_loop(fx, &s, &loop, &call, &why))
@@ -382,7 +472,7 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
       kind = OMPLENS_FIX_KEEP_RESIDENT_CALLER;
     if (kind == OMPLENS_FIX_MANUAL)
       s.reason = why;
-  } else if (s.dir && s.item != SIZE_MAX) {
+  } else if (s.dir && (s.item != SIZE_MAX || s.implicit)) {
     intended = choose(fx, f, &s, &why); /* for the recipe */
   } else {
     intended = recipe_rule(f->category, &why);
@@ -392,7 +482,8 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
   if (!g || !add_finding(g, i, &s))
     return OMPLENS_FIX_ENOMEM;
   g->call = call;
-  if (kind == OMPLENS_FIX_REMOVE_ITEM && omplens_fix__unreferenced(s.dir, s.item)) {
+  if (kind == OMPLENS_FIX_REMOVE_ITEM && !s.implicit &&
+      omplens_fix__unreferenced(s.dir, s.item)) {
     g->unreferenced = true;
     g->codeptr = f->codeptr;
   }
@@ -429,7 +520,7 @@ static int plan_unreferenced(omplens_fixer *fx) {
         grouped = fx->groups[g].site.dir == d && fx->groups[g].site.item == i;
       if (grouped)
         continue;
-      omplens_fix__site s = {file, d, i, d->items[i].var, NULL};
+      omplens_fix__site s = {file, d, i, NULL, d->items[i].var, NULL};
       s.reason = omplens_fix__directive_unsafe(d, file->path, file->newer_than_binary);
       if (!s.reason && !omplens_fix__unreferenced(d, i))
         s.reason = "the body calls functions, which may use the item";

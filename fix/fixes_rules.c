@@ -18,6 +18,8 @@
 /* ---- small helpers ---- */
 
 const char *omplens_fix__item_text(const omplens_fix__site *s) {
+  if (s->dir && s->implicit)
+    return s->implicit->var;
   return s->dir && s->item != SIZE_MAX ? s->dir->items[s->item].text : "the buffer";
 }
 
@@ -59,12 +61,18 @@ static void recipe(omplens_fix__ctx *c) {
         it, where, it, it, it);
     break;
   case OMPLENS_FIX_DROP_COPY_BACK:
-    omplens_fix__buf_printf(
-        r,
-        "if the device never changes %s, do not copy it back at %s: map it `to` instead of "
-        "`tofrom`, `release` instead of `from` on an exit data, or drop it from `target update "
-        "from`.",
-        it, where);
+    if (s->implicit)
+      omplens_fix__buf_printf(r,
+                              "%s has no map clause at %s, so it is mapped `tofrom`: if the "
+                              "device never changes it, add `map(to: %s)` to the directive.",
+                              it, where, it);
+    else
+      omplens_fix__buf_printf(
+          r,
+          "if the device never changes %s, do not copy it back at %s: map it `to` instead of "
+          "`tofrom`, `release` instead of `from` on an exit data, or drop it from `target "
+          "update from`.",
+          it, where);
     break;
   case OMPLENS_FIX_REMOVE_ITEM:
   case OMPLENS_FIX_REMOVE_DIRECTIVE:
@@ -113,15 +121,8 @@ static void recipe(omplens_fix__ctx *c) {
         "device (before the host frees it).",
         it, it);
     break;
-  case OMPLENS_FIX__INIT_ON_DEVICE:
-    omplens_fix__buf_printf(
-        r,
-        "the copy of %s at %s resets data that the device changed (a start value such as "
-        "sum = 0, a loop flag, a counter): initialize %s on the device instead, in the kernel or "
-        "in a small `#pragma omp target` region that sets it before the kernel, and stop sending "
-        "it (map it `from` instead of `tofrom`, `alloc` instead of `to`, or drop it from "
-        "`target update to`).",
-        it, where, it);
+  case OMPLENS_FIX_INIT_ON_DEVICE:
+    omplens_fix__recipe_init(c, where);
     break;
   case OMPLENS_FIX__SWAP_ON_DEVICE:
     omplens_fix__buf_printf(
@@ -133,7 +134,14 @@ static void recipe(omplens_fix__ctx *c) {
         it, where);
     break;
   default:
-    if (strchr(it, '.') || strstr(it, "->"))
+    if (s->implicit)
+      omplens_fix__buf_printf(
+          r,
+          "%s has no map clause at %s, so it is mapped `%s`: write the map it needs (`to` "
+          "when the device only reads it), then keep it on the device between uses with a "
+          "`target data` region or `target enter data`/`exit data` if it moves again.",
+          it, where, omplens_map_type_name(s->implicit->map_type));
+    else if (strchr(it, '.') || strstr(it, "->"))
       omplens_fix__buf_printf(
           r,
           "%s is a member: map the whole structure (or adjacent members) once with `target "
@@ -218,8 +226,8 @@ bool omplens_fix__has_clause(const omplens_directive *d, int kind) {
 
 /* ---- rule: target update items (round trip H2D, unused transfers) ---- */
 
-static bool remove_item_or_directive(omplens_fix__ctx *c, const omplens_fix__site *s,
-                                     const omplens_fix__pragma *p) {
+bool omplens_fix__remove_item_or_directive(omplens_fix__ctx *c, const omplens_fix__site *s,
+                                           const omplens_fix__pragma *p) {
   omplens_fix__group *g = c->g;
   const omplens_fix__pclause *cl = &p->clauses[p->items[s->item].clause];
   const char *why;
@@ -258,16 +266,28 @@ static bool last_copy(const omplens_fixer *fx, const omplens_finding *f) {
   return true;
 }
 
-/* An if clause on the update: only the first iteration (round trips: the
- * rest re-send what the device holds) or all but the last (the last copy is
- * read by no kernel). */
+/* Whether every finding of the group re-sends what the receiver holds: a
+ * round trip, or a duplicate of the same buffer (after one round trip, a
+ * returned copy sent again is a duplicate). */
+static bool resends(const omplens_fix__ctx *c) {
+  for (size_t k = 0; k < c->g->num_findings; k++) {
+    int cat = c->fx->findings[c->g->findings[k]].category;
+    if (cat != OMPLENS_CAT_ROUND_TRIP && cat != OMPLENS_CAT_DUPLICATE_SAME_BUFFER)
+      return false;
+  }
+  return true;
+}
+
+/* An if clause on the update: only the first iteration (re-sends: the rest
+ * send what the device holds) or all but the last (the last copy is read by
+ * no kernel). */
 static bool guard_update(omplens_fix__ctx *c, const omplens_fix__pragma *p,
                          const omplens_fix__evidence *ev) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
   const char *it = omplens_fix__item_text(s);
   /* One buffer: with several, "the first" is one per buffer, not one per loop. */
-  bool first = all_category(c, OMPLENS_CAT_ROUND_TRIP) && ev->h2d_unflagged_first_only &&
+  bool first = resends(c) && ev->h2d_unflagged_first_only &&
                ev->h2d - ev->h2d_flagged == 1 && ev->buffers == 1;
   bool last = all_category(c, OMPLENS_CAT_UNUSED_TRANSFER) && ev->h2d_flagged == 1 &&
               ev->buffers == 1 && last_copy(c->fx, &c->fx->findings[g->findings[0]]);
@@ -312,25 +332,102 @@ static bool guard_update(omplens_fix__ctx *c, const omplens_fix__pragma *p,
   return ok;
 }
 
+/* Whether none of the kernels that ran between the re-sends and the copies
+ * before them can have changed the device's copy: each is a construct of
+ * the update's function whose body calls nothing and does not write the
+ * variable (the trace sees no kernel write; aliases are assumed away). */
+static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
+  const omplens_fix__site *s = &c->g->site;
+  const char *it = omplens_fix__item_text(s);
+  if (rs->too_many)
+    return omplens_fix__fail(c, "more than %d kernels run between the copies of %s",
+                             OMPLENS_FIX__MAX_KERNELS, it);
+  if (!rs->num_kernels)
+    return true;
+  if (!omplens_fix__need_ast(c))
+    return false;
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
+  uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
+  if (fn == NONE || var == NONE)
+    return omplens_fix__fail(c, "%s is not declared where the update is, as libclang parsed it",
+                             s->var);
+  for (size_t k = 0; k < rs->num_kernels; k++) {
+    omplens_fix__file *kf;
+    const omplens_directive *d =
+        omplens_fix__directive_of(c->fx, rs->kernels[k], OMPLENS_RUNTIME_TARGET, &kf);
+    size_t kat = d && kf == c->file ? omplens_fix__pragma_at(c, d) : SIZE_MAX;
+    if (kat == SIZE_MAX || omplens_fix__ast_function_at(c->ast, kat) != fn)
+      return omplens_fix__fail(c,
+                               "a kernel outside the update's function runs between the copies "
+                               "of %s: whether it writes %s cannot be checked",
+                               it, s->var);
+    if (d->flags & OMPLENS_DIRF_BODY_CALLS)
+      return omplens_fix__fail(c,
+                               "the kernel at line %u runs between the copies of %s and calls "
+                               "functions, which may write it",
+                               d->pragma.line, it);
+    size_t b = omplens_fix__offset(c->src, d->body.line, d->body.column);
+    size_t e = omplens_fix__offset(c->src, d->body.end_line, d->body.end_column);
+    if (b == SIZE_MAX || e == SIZE_MAX)
+      return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
+    if (!omplens_fix__device_reads_only(c, b, e + 1, var, it,
+                                        "the update restores what the kernel changed")) {
+      omplens_fix__buf_free(&c->g->recipe); /* the update is needed as written */
+      omplens_fix__buf_printf(&c->g->recipe,
+                              "keep the update at %s:%u: the kernel at line %u overwrites %s on "
+                              "the device. To stop sending it again, let that kernel write a "
+                              "device buffer of its own (`map(alloc:)` scratch) instead of %s.",
+                              omplens_fix__short_name(c->file->path), s->dir->pragma.line,
+                              d->pragma.line, it, s->var);
+      return false;
+    }
+  }
+  omplens_fix__buf_str(&c->g->note, "the kernels between the copies do not write the variable; "
+                                    "this assumes they write no other pointer to its memory");
+  return true;
+}
+
 static bool build_update(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
   omplens_fix__evidence ev;
   omplens_fix__evidence_of(c->fx, g, s, &ev);
+  /* What the device holds is only still there if its buffer stayed, and
+   * if no kernel changed it since. */
+  omplens_fix__resends rs;
+  omplens_fix__resend_evidence(c->fx, g, &rs);
+  if (rs.remapped != NONE) {
+    const char *it = omplens_fix__item_text(s);
+    omplens_fix__buf_printf(&g->recipe,
+                            "map %s once around the loop (the `target enter data` that maps it "
+                            "before the loop, its `exit data` after it); the update at %s:%u "
+                            "then re-sends what the device holds and can go.",
+                            it, omplens_fix__short_name(c->file->path), s->dir->pragma.line);
+    return omplens_fix__fail(c,
+                             "the device buffer of %s is freed or mapped anew between its "
+                             "copies, so the update at line %u fills a fresh buffer each time",
+                             it, s->dir->pragma.line);
+  }
+  if (!kernels_keep(c, &rs))
+    return false;
   omplens_fix__pragma p;
   if (!omplens_fix__scan_site(c, s, &p))
     return false;
   g->confidence = OMPLENS_FIXC_CHECKED;
   bool ok;
-  if (ev.h2d && ev.h2d_flagged == ev.h2d) {
-    ok = remove_item_or_directive(c, s, &p);
+  uint32_t copies = ev.h2d + ev.d2h;
+  if (copies && ev.h2d_flagged == ev.h2d && ev.d2h_flagged == ev.d2h) {
+    ok = omplens_fix__remove_item_or_directive(c, s, &p);
     if (ok)
       omplens_fix__buf_printf(
-          &g->summary, "none of the %u copies of %s by `%s` at %s:%u is needed (%s): %s", ev.h2d,
+          &g->summary, "none of the %u copies of %s by `%s` at %s:%u is needed (%s): %s", copies,
           omplens_fix__item_text(s), s->dir->name, omplens_fix__short_name(c->file->path),
           s->dir->pragma.line,
-          all_category(c, OMPLENS_CAT_ROUND_TRIP) ? "the device still holds the same bytes"
-                                                  : "no kernel reads them",
+          all_category(c, OMPLENS_CAT_UNUSED_TRANSFER) ? "no kernel reads them"
+          : !resends(c) ? "the device still holds them, or no kernel reads them"
+          : ev.d2h      ? "the host still holds the same bytes"
+                        : "the device still holds the same bytes",
           g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE ? "remove the directive" : "remove the item");
   } else {
     ok = guard_update(c, &p, &ev);
@@ -340,6 +437,37 @@ static bool build_update(omplens_fix__ctx *c) {
 }
 
 /* ---- rule: drop a copy back (round trip D2H) ---- */
+
+/* A variable no clause lists, mapped `tofrom` by default (a structure,
+ * defaultmap): the map it needs is written, `to`. */
+static bool drop_implicit(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  if (omplens_fix__reduction_var(s->dir, s->var))
+    return omplens_fix__fail(c,
+                             "%s is a reduction variable: the kernel stores its result in it, "
+                             "which came back unchanged only in the recorded run",
+                             s->var);
+  int mt = s->implicit->map_type;
+  const char *type = mt == OMPLENS_MAP_TOFROM ? "to" : "alloc";
+  omplens_fix__pragma p;
+  if (!omplens_fix__scan_site(c, s, &p))
+    return false;
+  const char *clause = omplens_fix__ownf(c->fx, "map(%s: %s)", type, s->var);
+  const char *why = clause ? omplens_fix__pragma_add_clause(c->src, &p, clause, &g->edits)
+                           : "out of memory";
+  omplens_fix__pragma_free(&p);
+  if (why)
+    return omplens_fix__fail(c, "%s", why);
+  g->confidence = OMPLENS_FIXC_CHECKED;
+  omplens_fix__buf_printf(&g->summary,
+                          "%s has no map clause at %s:%u, so the construct maps it `%s`, and it "
+                          "comes back unchanged from device %d: add `%s`",
+                          s->var, omplens_fix__short_name(c->file->path), s->dir->pragma.line,
+                          omplens_map_type_name(mt), c->fx->findings[g->findings[0]].device,
+                          clause);
+  return true;
+}
 
 static bool build_drop(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -352,6 +480,8 @@ static bool build_drop(omplens_fix__ctx *c) {
                              ev.d2h - ev.d2h_flagged, ev.d2h);
   if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_UPDATE)
     return build_update(c);
+  if (s->implicit)
+    return drop_implicit(c);
   omplens_fix__pragma p;
   if (!omplens_fix__scan_site(c, s, &p))
     return false;
@@ -403,7 +533,7 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
   omplens_fix__pragma p;
   if (!omplens_fix__scan_site(c, s, &p))
     return false;
-  bool ok = remove_item_or_directive(c, s, &p);
+  bool ok = omplens_fix__remove_item_or_directive(c, s, &p);
   omplens_fix__pragma_free(&p);
   if (ok)
     omplens_fix__buf_printf(
@@ -528,12 +658,24 @@ static bool build_zero(omplens_fix__ctx *c) {
   bool ok = omplens_fix__need_ast(c);
   size_t at = omplens_fix__pragma_at(c, s->dir);
   uint32_t var = ok ? omplens_fix__ast_lookup(c->ast, s->var, at) : NONE;
-  if (ok && (var == NONE || (c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_ARITH &&
-                             c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_POINTER)))
+  if (ok && var == NONE)
+    ok = omplens_fix__fail(c,
+                           "no declaration of %s is visible at line %u as libclang parsed the "
+                           "file (code under an `#if` the parse did not take? give the build's "
+                           "flags with --compile-commands)",
+                           s->var, s->dir->pragma.line);
+  if (ok && c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_ARITH &&
+      c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_POINTER)
     ok = omplens_fix__fail(
         c, "the elements of %s are not numbers or pointers: `= 0` would not compile", s->var);
   if (ok && omplens_fix__ast_lookup(c->ast, "omplens_i", c->src->size) != NONE)
     ok = omplens_fix__fail(c, "the name omplens_i is taken");
+  /* A length that names more than a scalar or a macro (settings.max_iters)
+   * is read on the host: in the kernel, its structure would be mapped. */
+  bool plain = len && *len && len[strspn(len, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                      "0123456789_")] == 0;
+  if (ok && !plain && omplens_fix__ast_lookup(c->ast, "omplens_n", c->src->size) != NONE)
+    ok = omplens_fix__fail(c, "the name omplens_n is taken");
   omplens_fix__pragma p;
   if (ok && omplens_fix__scan_site(c, s, &p)) {
     const char *why = omplens_fix__pragma_set_type(c->src, &p, s->item, "alloc", &g->edits);
@@ -553,17 +695,26 @@ static bool build_zero(omplens_fix__ctx *c) {
     const char *kernel = omplens_fix__ownf(
         c->fx, "#pragma omp target teams distribute parallel for map(alloc: %s)%s\n", it, dev);
     const char *loop = omplens_fix__ownf(
-        c->fx, "for (long omplens_i = 0; omplens_i < (%s); omplens_i++) %s[omplens_i] = 0;\n", len,
-        s->var);
+        c->fx, "for (long omplens_i = 0; omplens_i < %s; omplens_i++) %s[omplens_i] = 0;\n",
+        plain ? len : "omplens_n", s->var);
+    const char *block = plain ? "" : omplens_fix__ownf(c->fx,
+                                                      "{\n  const long omplens_n = (%s);\n  %s  "
+                                                      "%s}\n",
+                                                      len, kernel ? kernel : "", loop ? loop : "");
     if (why) {
       ok = omplens_fix__fail(c, "%s", why);
-    } else if (!kernel || !loop) {
+    } else if (!kernel || !loop || !block) {
       ok = omplens_fix__fail(c, "out of memory");
+    } else if (!plain) { /* the length first, in a block of its own */
+      omplens_fix__insert_lines(&g->edits, c->src, p.last_line + 1, c->src->text + pind_at, pind,
+                                block);
     } else {
       omplens_fix__insert_lines(&g->edits, c->src, p.last_line + 1, c->src->text + pind_at, pind,
                                 kernel);
       omplens_fix__insert_lines(&g->edits, c->src, p.last_line + 1, c->src->text + sind_at, sind,
                                 loop);
+    }
+    if (ok && !why) {
       g->confidence = OMPLENS_FIXC_CHECKED;
       omplens_fix__buf_printf(&g->summary,
                               "%s is all zeros, and the same zeros already reached device "
@@ -614,6 +765,9 @@ void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
       break;
     case OMPLENS_FIX_ZERO_ON_DEVICE:
       build_zero(&c);
+      break;
+    case OMPLENS_FIX_INIT_ON_DEVICE:
+      omplens_fix__build_init(&c);
       break;
     default:
       omplens_fix__fail(&c, "no rule for this change");
@@ -757,12 +911,12 @@ bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplen
       *why = "internal: the diff does not apply to the file as it is";
   }
   if (text && !*why) {
+    size_t nargs;
+    const char *const *args = omplens_fix__file_args(fx, f, &nargs);
     if (f->omp_errors == -2)
-      f->omp_errors = omplens_fix__openmp_errors(f->path, f->src.text,
-                                                 (const char *const *)fx->args, fx->num_args, NULL);
+      f->omp_errors = omplens_fix__openmp_errors(f->path, f->src.text, args, nargs, NULL);
     char *first = NULL;
-    int after = omplens_fix__openmp_errors(f->path, text, (const char *const *)fx->args,
-                                           fx->num_args, &first);
+    int after = omplens_fix__openmp_errors(f->path, text, args, nargs, &first);
     if (after < 0 || f->omp_errors < 0)
       *why = "libclang cannot parse the changed file to check it";
     else if (after > f->omp_errors)

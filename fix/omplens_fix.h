@@ -44,7 +44,8 @@ enum omplens_fix_kind {
   OMPLENS_FIX_KEEP_RESIDENT,        /* wrap the enclosing loop in `target data`     */
   OMPLENS_FIX_KEEP_RESIDENT_CALLER, /* the same around the loop of the only
                                   call site, items translated to its arguments */
-  OMPLENS_FIX_DROP_COPY_BACK,       /* tofrom -> to, from -> release/alloc          */
+  OMPLENS_FIX_DROP_COPY_BACK,       /* tofrom -> to, from -> release/alloc; an
+                                       implicit tofrom map gets `map(to: VAR)`     */
   OMPLENS_FIX_REMOVE_ITEM,          /* drop a map/motion item (or its clause); also
                                        an item the kernel's body never names      */
   OMPLENS_FIX_REMOVE_DIRECTIVE,     /* drop a data directive left with no item      */
@@ -54,6 +55,9 @@ enum omplens_fix_kind {
   OMPLENS_FIX_MAP_ALLOC,            /* to -> alloc (tofrom -> from): nothing to send */
   OMPLENS_FIX_ZERO_ON_DEVICE,       /* alloc + a kernel that zeroes the array       */
   OMPLENS_FIX_ADD_EXIT_DATA,        /* exit data delete for a mapping never removed */
+  OMPLENS_FIX_INIT_ON_DEVICE,       /* a host reset sent by `target update to`
+                                       becomes a one-statement target region that
+                                       sets the same value on the device          */
 };
 
 enum omplens_fix_confidence {
@@ -110,7 +114,7 @@ typedef struct omplens_fixer omplens_fixer;
 const char *omplens_fix_strerror(int err);
 /* "manual", "keep-resident", "keep-resident-caller", "drop-copy-back",
  * "remove-item", "remove-directive", "guard", "hoist-alloc", "map-alloc",
- * "zero-on-device", "add-exit-data". */
+ * "zero-on-device", "add-exit-data", "init-on-device". */
 const char *omplens_fix_kind_name(int kind);
 /* "manual", "checked", "assumed". */
 const char *omplens_fix_confidence_name(int confidence);

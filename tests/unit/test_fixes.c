@@ -4,7 +4,10 @@
  * pragma removal, added clauses), indentation, unified diffs (hunk headers,
  * merging, CRLF, no final newline) and their strict check, plus the
  * syntax-tree queries the rules use and the "macro directive -> manual"
- * decision. Fixtures: tests/unit/fixes_fixture/ (FIXES_FIXTURE_DIR). */
+ * decision, the parse with the compile database's flags (code under
+ * `#ifdef`), reduction list items, and whether a re-sent buffer stayed
+ * mapped and which kernels ran since its previous copy.
+ * Fixtures: tests/unit/fixes_fixture/ (FIXES_FIXTURE_DIR). */
 /* cmocka.h needs these first, in this order. */
 /* clang-format off */
 #include <stdarg.h>
@@ -614,6 +617,133 @@ static void macro_directive_is_manual(void **state) {
   omplens_directive_index_destroy(ix);
 }
 
+/* ---- the build's flags, implicit items, buffers that stay mapped ---- */
+
+/* A fixer with nothing but an index, for the parse of files. */
+static omplens_fixer *bare_fixer(omplens_directive_index *ix) {
+  omplens_fixer *fx = calloc(1, sizeof *fx);
+  assert_non_null(fx);
+  fx->index = ix;
+  return fx;
+}
+
+/* The file parsed as the compile database says (-DOMP_OFFLOAD): w is
+ * declared where the directive is. Without the database the parse takes
+ * the #else branch, and w is not found (no longer reported as a wrong
+ * element type). */
+static void parse_with_build_flags(void **state) {
+  (void)state;
+  char dir[] = "/tmp/omplens-fixes-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char src[256], db[256], cmd[4400];
+  snprintf(src, sizeof src, "%s/ifdef.c", dir);
+  snprintf(db, sizeof db, "%s/compile_commands.json", dir);
+  snprintf(cmd, sizeof cmd, "cp '%s' '%s'", fixture("ifdef.c"), src);
+  assert_int_equal(system(cmd), 0);
+  FILE *f = fopen(db, "w");
+  assert_non_null(f);
+  fprintf(f, "[{\"directory\": \"%s\", \"file\": \"%s\", \"arguments\": [\"clang\", "
+             "\"-DOMP_OFFLOAD\", \"-fopenmp\", \"-c\", \"ifdef.c\"]}]\n",
+          dir, src);
+  fclose(f);
+  for (int with_db = 1; with_db >= 0; with_db--) {
+    if (!with_db)
+      unlink(db);
+    omplens_directive_options o = {0};
+    o.compile_commands = with_db ? dir : NULL;
+    omplens_directive_index *ix = NULL;
+    assert_int_equal(omplens_directive_index_create(&o, &ix), 0);
+    omplens_fixer *fx = bare_fixer(ix);
+    omplens_fix__file *file = omplens_fix__file_get(fx, src, NULL);
+    assert_non_null(file);
+    const char *why = NULL;
+    assert_true(omplens_fix__file_ast(fx, file, &why));
+    uint32_t w = omplens_fix__ast_lookup(&file->ast, "w", marked(&file->src, "ENTER", "#"));
+    if (with_db) {
+      if (w == OMPLENS_FIX__NONE)
+        fail_msg("w not found: the parse did not use -DOMP_OFFLOAD");
+      assert_int_equal(file->ast.nodes[w].elem, OMPLENS_FIX__ELEM_ARITH);
+    } else {
+      assert_int_equal(w, OMPLENS_FIX__NONE);
+    }
+    omplens_fixer_destroy(fx);
+    omplens_directive_index_destroy(ix);
+  }
+  unlink(src);
+  rmdir(dir);
+}
+
+static void reduction_list_items(void **state) {
+  (void)state;
+  const omplens_directive_clause cl[] = {
+      {OMPLENS_CLAUSE_MAP, "map", "map(to: total)", "to: total"},
+      {OMPLENS_CLAUSE_REDUCTION, "reduction", "reduction(+: sum, part[0:n])", "+: sum, part[0:n]"},
+      {OMPLENS_CLAUSE_REDUCTION, "reduction", "reduction(::std::max : best)", "::std::max : best"},
+  };
+  omplens_directive d = {0};
+  d.clauses = cl;
+  d.num_clauses = sizeof cl / sizeof *cl;
+  assert_true(omplens_fix__reduction_var(&d, "sum"));
+  assert_true(omplens_fix__reduction_var(&d, "part"));
+  assert_true(omplens_fix__reduction_var(&d, "best"));
+  assert_false(omplens_fix__reduction_var(&d, "su"));
+  assert_false(omplens_fix__reduction_var(&d, "n"));
+  assert_false(omplens_fix__reduction_var(&d, "total"));
+  assert_false(omplens_fix__reduction_var(&d, "std"));
+}
+
+/* Re-sends of host buffer A into device buffer D: flagged copies after a
+ * copy that left D mapped are fine; one after D was freed and allocated
+ * again, or into another device buffer, is not. Kernels that ran between a
+ * re-send and the copy before it are named (by construct), those before
+ * that copy are not. */
+static void resent_buffers(void **state) {
+  (void)state;
+  enum { A = 0x1000, D = 0x9000 };
+  omplens_event ev[] = {
+      {.kind = OMPLENS_EV_ALLOC, .host_addr = A, .dev_addr = D},
+      {.kind = OMPLENS_EV_H2D, .host_addr = A, .dev_addr = D},
+      {.kind = OMPLENS_EV_KERNEL}, /* 2: changes the device's copy, returned next */
+      {.kind = OMPLENS_EV_D2H, .host_addr = A, .dev_addr = D},
+      {.kind = OMPLENS_EV_H2D, .host_addr = A, .dev_addr = D}, /* 4: round trip */
+      {.kind = OMPLENS_EV_H2D, .host_addr = A, .dev_addr = D}, /* 5: duplicate */
+      {.kind = OMPLENS_EV_DELETE, .dev_addr = D},
+      {.kind = OMPLENS_EV_ALLOC, .host_addr = A, .dev_addr = D},
+      {.kind = OMPLENS_EV_H2D, .host_addr = A, .dev_addr = D}, /* 8: into a fresh buffer */
+  };
+  omplens_instance trip[] = {{4, 3}}, dups[] = {{5, 4}, {8, 5}};
+  omplens_finding f[] = {
+      {.category = OMPLENS_CAT_ROUND_TRIP, .host_addr = A, .num_instances = 1, .instances = trip},
+      {.category = OMPLENS_CAT_DUPLICATE_SAME_BUFFER, .host_addr = A, .num_instances = 1,
+       .instances = dups},
+  };
+  omplens_fixer fx = {0};
+  fx.events = ev;
+  fx.num_events = sizeof ev / sizeof *ev;
+  fx.findings = f;
+  fx.num_findings = 2;
+  size_t both[] = {0, 1};
+  omplens_fix__group g = {0};
+  g.findings = both;
+  g.num_findings = 2;
+  omplens_fix__resends r;
+  omplens_fix__resend_evidence(&fx, &g, &r);
+  assert_int_equal(r.remapped, OMPLENS_FIX__NONE);
+  assert_int_equal(r.num_kernels, 0);
+  f[1].num_instances = 2; /* now also the copy into the fresh buffer */
+  omplens_fix__resend_evidence(&fx, &g, &r);
+  assert_int_equal(r.remapped, 8);
+  ev[6].kind = ev[7].kind = OMPLENS_EV_KERNEL; /* no free, but another device buffer */
+  ev[8].dev_addr = D + 64;
+  omplens_fix__resend_evidence(&fx, &g, &r);
+  assert_int_equal(r.remapped, 8);
+  assert_int_equal(r.num_kernels, 1); /* both kernels: one construct (no trace: codeptr 0) */
+  ev[8].dev_addr = D;
+  omplens_fix__resend_evidence(&fx, &g, &r);
+  assert_int_equal(r.remapped, OMPLENS_FIX__NONE);
+  assert_int_equal(r.num_kernels, 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(lines_and_line_endings),
@@ -635,6 +765,9 @@ int main(void) {
       cmocka_unit_test(ast_uses),
       cmocka_unit_test(openmp_parse_catches_bad_clauses),
       cmocka_unit_test(macro_directive_is_manual),
+      cmocka_unit_test(parse_with_build_flags),
+      cmocka_unit_test(reduction_list_items),
+      cmocka_unit_test(resent_buffers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
