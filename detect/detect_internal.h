@@ -113,6 +113,12 @@ typedef struct omplens_detect__target {
   uint8_t hashed;
 } omplens_detect__target;
 
+/* The content hash of `bytes` zero bytes (transfers.c, is_zeros). */
+#define OMPLENS_DETECT__ZERO_SIZES 64u
+typedef struct omplens_detect__zeros {
+  uint64_t bytes, hash;
+} omplens_detect__zeros;
+
 /* The detectors' maps, alive during the scan. Values are event indices
  * unless said otherwise. */
 typedef struct omplens_detect__scan {
@@ -131,7 +137,7 @@ typedef struct omplens_detect__scan {
   omplens_detect__content *contents; /* only those some copy holds      */
   size_t num_contents, cap_contents;
   uint32_t free_content; /* a freed record, chained through sent; NONE  */
-  uint64_t zeros_bytes, zeros_hash; /* the hash of that many zero bytes */
+  omplens_detect__zeros zeros[OMPLENS_DETECT__ZERO_SIZES]; /* by size */
   omplens_detect__map target_of; /* (device, dev_addr) -> index into
                                     targets                              */
   omplens_detect__target *targets;

@@ -205,13 +205,16 @@ static int on_sent(omplens_detect__ctx *c, uint32_t i) {
 }
 
 /* Zeros look alike whatever wrote them: an array the host zero-fills is no
- * device result coming back. The hash of n zero bytes is cached per size. */
+ * device result coming back. The hash of n zero bytes costs a pass over n
+ * bytes: it is cached per size (programs use few sizes). */
 static int is_zeros(omplens_detect__ctx *c, const omplens_event *e) {
-  if (c->scan.zeros_bytes != e->bytes) {
-    c->scan.zeros_bytes = e->bytes;
-    c->scan.zeros_hash = omplens_content_hash_of_zeros(e->bytes);
+  omplens_detect__zeros *z =
+      &c->scan.zeros[omplens_detect__mix(e->bytes) % OMPLENS_DETECT__ZERO_SIZES];
+  if (z->bytes != e->bytes) {
+    z->bytes = e->bytes;
+    z->hash = omplens_content_hash_of_zeros(e->bytes);
   }
-  return e->hash == c->scan.zeros_hash;
+  return e->hash == z->hash;
 }
 
 /* What receiving content ct into copy cp is, given what the receiver
