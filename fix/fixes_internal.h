@@ -361,6 +361,8 @@ bool omplens_fix__reduction_var(const omplens_directive *d, const char *var);
 enum {
   OMPLENS_FIX__SWAP_ON_DEVICE = 100, /* round trip through another buffer: keep
                                         the result on the device, swap pointers */
+  OMPLENS_FIX__HOST_HOLDS = 101,     /* a device-to-host duplicate: the host
+                                        holds the bytes; copy back less      */
 };
 
 /* The findings one change removes. */

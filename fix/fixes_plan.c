@@ -254,7 +254,8 @@ static bool copies_to(int t) { return t == OMPLENS_MAP_TO || t == OMPLENS_MAP_TO
 /* Rules whose groups take no finding of another rule: a reset is never
  * given a keep-resident recipe. */
 static bool separate(int rule) {
-  return rule == OMPLENS_FIX_INIT_ON_DEVICE || rule == OMPLENS_FIX__SWAP_ON_DEVICE;
+  return rule == OMPLENS_FIX_INIT_ON_DEVICE || rule == OMPLENS_FIX__SWAP_ON_DEVICE ||
+         rule == OMPLENS_FIX__HOST_HOLDS;
 }
 
 /* The rule of a category whose change is to the program's code whatever the
@@ -291,6 +292,13 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
                     const char **why) {
   const omplens_event *e = &fx->events[f->instances[0].event];
   bool region = dk == OMPLENS_DIRECTIVE_TARGET || dk == OMPLENS_DIRECTIVE_TARGET_DATA;
+  if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
+                                    f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER)) {
+    /* The host is the receiver: it holds the bytes. */
+    *why = "whether the host may skip a copy back depends on when kernels write the data, "
+           "which the trace cannot show";
+    return OMPLENS_FIX__HOST_HOLDS;
+  }
   switch (f->category) {
   case OMPLENS_CAT_DUPLICATE_SAME_BUFFER:
     if (e->kind == OMPLENS_EV_H2D && region && copies_to(mt))
@@ -463,7 +471,7 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
     s.reason = "the finding has no instance";
   } else if (resolve_site(fx, f, &s)) {
     kind = intended = choose(fx, f, &s, &why);
-    if (kind == OMPLENS_FIX__SWAP_ON_DEVICE)
+    if (kind == OMPLENS_FIX__SWAP_ON_DEVICE || kind == OMPLENS_FIX__HOST_HOLDS)
       kind = OMPLENS_FIX_MANUAL;
     if (kind == OMPLENS_FIX_KEEP_RESIDENT &&
         !omplens_fix__resident_loop(fx, &s, &loop, &call, &why))
