@@ -19,11 +19,13 @@ typedef struct located {
   omplens_location loc;
   omplens_directive_match match;
   int matched; /* match holds the index's answer */
+  const omplens_api_call *call; /* an API call's own address: the call */
 } located;
 
 typedef struct code_entry {
   uint64_t codeptr;
-  uint32_t region; /* a region with this codeptr that has a source, or any */
+  uint32_t region; /* a region with this codeptr that has a source, or any;
+                      OMPLENS_NO_REGION for an op's own address */
   located *found;  /* worked out at the first ask, or NULL */
 } code_entry;
 
@@ -90,28 +92,43 @@ static int grow_codes(omplens_annotator *a) {
   return 0;
 }
 
-/* Keeps one region per codeptr, preferring one whose entry call was seen. */
+/* The slot of codeptr, made for region when new; NULL without memory. */
+static code_entry *add_code(omplens_annotator *a, uint64_t codeptr, uint32_t region,
+                            size_t *used) {
+  size_t j = code_slot(a->codes, a->cap_codes, codeptr);
+  if (a->codes[j].codeptr)
+    return &a->codes[j];
+  if (2 * (*used + 1) > a->cap_codes) {
+    if (grow_codes(a))
+      return NULL;
+    j = code_slot(a->codes, a->cap_codes, codeptr);
+  }
+  ++*used;
+  a->codes[j] = (code_entry){codeptr, region, NULL};
+  return &a->codes[j];
+}
+
+/* Keeps one region per codeptr, preferring one whose entry call was seen.
+ * The other sites are ops' own code addresses: calls of the device memory
+ * API (omp_target_memcpy, ...), which belong to no construct. */
 static int index_regions(omplens_annotator *a) {
-  size_t n, used = 0;
+  size_t n, nsites, used = 0;
   const omplens_region *r = omplens_trace_regions(a->trace, &n);
+  const uint64_t *sites = omplens_trace_sites(a->trace, &nsites);
   if (grow_codes(a))
     return OMPLENS_ANNOTATE_ENOMEM;
   for (size_t i = 0; i < n; i++) {
     if (!r[i].codeptr)
       continue;
-    size_t j = code_slot(a->codes, a->cap_codes, r[i].codeptr);
-    if (!a->codes[j].codeptr) {
-      if (2 * (used + 1) > a->cap_codes) {
-        if (grow_codes(a))
-          return OMPLENS_ANNOTATE_ENOMEM;
-        j = code_slot(a->codes, a->cap_codes, r[i].codeptr);
-      }
-      used++;
-      a->codes[j] = (code_entry){r[i].codeptr, (uint32_t)i, NULL};
-    } else if (!r[a->codes[j].region].source && r[i].source) {
-      a->codes[j].region = (uint32_t)i;
-    }
+    code_entry *c = add_code(a, r[i].codeptr, (uint32_t)i, &used);
+    if (!c)
+      return OMPLENS_ANNOTATE_ENOMEM;
+    if (!r[c->region].source && r[i].source)
+      c->region = (uint32_t)i;
   }
+  for (size_t i = 1; i < nsites; i++)
+    if (sites[i] && !add_code(a, sites[i], OMPLENS_NO_REGION, &used))
+      return OMPLENS_ANNOTATE_ENOMEM;
   return 0;
 }
 
@@ -312,6 +329,36 @@ static const char *stale_note(const omplens_source_file *file) {
                        : "the source changed after the build: the directive is no longer on this line";
 }
 
+/* What the index is asked about a location: the file as the unit that
+ * holds the code names it, that unit (a header is parsed through it), and
+ * the MD5 it compiled. */
+static omplens_directive_query query_of(const omplens_location *loc,
+                                        const omplens_source_file *file) {
+  return (omplens_directive_query){.file = loc->file, .line = loc->line,
+                                   .column = loc->column, .function = loc->function,
+                                   .unit = file->unit,
+                                   .md5 = file->has_md5 ? file->md5 : NULL,
+                                   .pragma_line = loc->via == OMPLENS_VIA_RUNTIME};
+}
+
+static const char *lookup_note(int rc) {
+  return rc == OMPLENS_DIRECTIVES_ENOENT ? "the source file is missing" : omplens_directives_strerror(rc);
+}
+
+/* The notes a match earns: the source changed, or (once) the build's flags
+ * were guessed. */
+static void match_notes(omplens_annotator *a, unsigned flags, const omplens_source_file *file,
+                        omplens_location_directive *d) {
+  d->partial_parse = !!(flags & OMPLENS_MATCHF_PARTIAL);
+  d->stale = !!(flags & OMPLENS_MATCHF_STALE);
+  if (d->stale) {
+    d->note = stale_note(file);
+  } else if ((flags & OMPLENS_MATCHF_GUESSED_FLAGS) && !a->said_flags) {
+    d->note = FLAGS_NOTE;
+    a->said_flags = 1;
+  }
+}
+
 /* The directive at the location: the file and line decide, the runtime's
  * line being the pragma's own; the unit's MD5 tells an edited file. */
 static void find_directive(omplens_annotator *a, const omplens_region *r, located *l,
@@ -320,29 +367,19 @@ static void find_directive(omplens_annotator *a, const omplens_region *r, locate
   omplens_location_directive *d = &loc->directive;
   if (!loc->file || !omplens_annotator_directives(a))
     return; /* no source, or no index could be made */
-  omplens_directive_query q = {.file = loc->file, .line = loc->line, .column = loc->column,
-                               .function = loc->function,
-                               .runtime_kind = r ? r->kind : OMPLENS_RUNTIME_ANY,
-                               .md5 = file->has_md5 ? file->md5 : NULL,
-                               .pragma_line = loc->via == OMPLENS_VIA_RUNTIME};
+  omplens_directive_query q = query_of(loc, file);
+  q.runtime_kind = r ? r->kind : OMPLENS_RUNTIME_ANY;
   omplens_directive_match *m = &l->match;
   int rc = omplens_directive_find_query(a->directives, &q, m);
   if (rc) {
-    d->note = rc == OMPLENS_DIRECTIVES_ENOENT ? "the source file is missing" : omplens_directives_strerror(rc);
+    d->note = lookup_note(rc);
     return;
   }
   l->matched = 1;
   d->confidence = confidence_name(m->confidence);
-  d->partial_parse = !!(m->flags & OMPLENS_MATCHF_PARTIAL);
-  d->stale = !!(m->flags & OMPLENS_MATCHF_STALE);
   for (size_t i = 0; i < m->num_candidates && i < 8; i++)
     d->candidate_lines[d->num_candidates++] = m->candidates[i]->pragma.line;
-  if (d->stale) {
-    d->note = stale_note(file);
-  } else if ((m->flags & OMPLENS_MATCHF_GUESSED_FLAGS) && !a->said_flags) {
-    d->note = FLAGS_NOTE;
-    a->said_flags = 1;
-  }
+  match_notes(a, m->flags, file, d);
   if (!m->directive)
     return;
   d->kind = m->directive->name;
@@ -350,6 +387,38 @@ static void find_directive(omplens_annotator *a, const omplens_region *r, locate
   d->file = m->directive->pragma.file;
   d->line = m->directive->pragma.line;
   d->end_line = m->directive->pragma.end_line;
+}
+
+/* An op's own code address is the return address of a call of the device
+ * memory API: the "directive" is that call, named after its routine, at its
+ * own line; never a pragma nearby. */
+static void find_api_call(omplens_annotator *a, located *l, const omplens_source_file *file) {
+  omplens_location *loc = &l->loc;
+  omplens_location_directive *d = &loc->directive;
+  if (!loc->file || !omplens_annotator_directives(a))
+    return;
+  omplens_directive_query q = query_of(loc, file);
+  omplens_api_call_match m;
+  int rc = omplens_directive_find_api_call(a->directives, &q, &m);
+  if (rc) {
+    d->note = lookup_note(rc);
+    return;
+  }
+  d->confidence = confidence_name(m.confidence);
+  match_notes(a, m.flags, file, d);
+  if (!m.call) {
+    if (!d->note)
+      d->note = m.confidence == OMPLENS_MATCH_AMBIGUOUS
+                    ? "several calls of the device memory API are on this line"
+                    : "no call of the device memory API is on this line";
+    return;
+  }
+  l->call = m.call;
+  d->kind = m.call->routine;
+  d->text = m.call->text;
+  d->file = m.call->call.file;
+  d->line = m.call->call.line;
+  d->end_line = m.call->call.end_line;
 }
 
 /* Where codeptr is and which directive: from the region's runtime location
@@ -364,12 +433,17 @@ static const located *locate(omplens_annotator *a, uint64_t codeptr, located *sc
     l = scratch;
     memset(l, 0, sizeof *l);
   }
-  const omplens_region *r = c ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
+  int own = c && c->region == OMPLENS_NO_REGION; /* an API call's own address */
+  const omplens_region *r =
+      c && !own ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
   omplens_source_file file = {0};
   if (r && r->source)
     from_runtime(a, r->source, &l->loc);
   from_symbolizer(a, codeptr, &l->loc, &file);
-  find_directive(a, r, l, &file);
+  if (own)
+    find_api_call(a, l, &file);
+  else
+    find_directive(a, r, l, &file);
   if (l != scratch)
     c->found = l;
   return l;
@@ -480,11 +554,41 @@ static int guess_variable(omplens_annotator *a, const omplens_event *e, omplens_
   return 0;
 }
 
+/* Which argument of an API call names the buffer of its event: the
+ * device pointer (omp_target_alloc's result, the one omp_target_free
+ * frees, the destination of a copy to a device, the source of a copy to
+ * the host), or the host pointer that is (dis)associated. */
+static const omplens_api_argument *api_argument(const omplens_api_call *call, int kind) {
+  size_t i;
+  switch (kind) {
+  case OMPLENS_EV_ALLOC: return call->result.text ? &call->result : NULL;
+  case OMPLENS_EV_D2H: i = 1; break;
+  default: i = 0; break; /* H2D, D2D: the destination; DELETE, (DIS)ASSOCIATE */
+  }
+  return i < call->num_args ? &call->args[i] : NULL;
+}
+
+/* An event of the device memory API: its variable is the call's argument
+ * as written at the call's own line. */
+static int api_variable(omplens_annotator *a, const omplens_event *e, omplens_variable *out) {
+  located scratch;
+  const located *l = locate(a, omplens_trace_codeptr(a->trace, e), &scratch);
+  const omplens_api_argument *arg = l->call ? api_argument(l->call, e->kind) : NULL;
+  if (!arg || !arg->text || l->loc.directive.stale)
+    return OMPLENS_ANNOTATE_ENOTFOUND;
+  out->item = arg->text;
+  out->name = arg->var ? arg->var : arg->text;
+  out->certain = 1;
+  return 0;
+}
+
 int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
                               omplens_variable *out) {
   memset(out, 0, sizeof *out);
   if (!a || !e)
     return OMPLENS_ANNOTATE_EINVAL;
+  if (e->flags & OMPLENS_EVF_OWN_CODEPTR)
+    return api_variable(a, e, out);
   size_t nreg;
   const omplens_region *regions = omplens_trace_regions(a->trace, &nreg);
   if (e->region >= nreg || !e->host_addr)

@@ -182,6 +182,7 @@ void omplens_directive_index_destroy(omplens_directive_index *ix)
   omplens_directives__vec_free(&ix->compdbs);
   omplens_directives__vec_free(&ix->files); /* the records are in the pool */
   free_pointers(&ix->units);
+  free_pointers(&ix->searched);
   for (size_t i = 0; i < ix->resolved.len; i++) {
     omplens_directives__resolved *r =
         &OMPLENS_DIRECTIVES__AT(ix->resolved, omplens_directives__resolved, i);
@@ -296,17 +297,61 @@ static int read_through_units(omplens_directive_index *ix, const char *unit)
   return err == OMPLENS_DIRECTIVES_ENOMEM ? err : 0;
 }
 
+/* A record of path made through a unit that includes it. */
+static bool through_unit(const omplens_directive_index *ix, const char *path)
+{
+  const omplens_directives__file *f = omplens_directives__file_lookup(ix, path);
+  return f != NULL && !f->alone;
+}
+
+/* Whether the compile database was searched for path's includers before;
+ * remembers that it now is. */
+static bool searched_before(omplens_directive_index *ix, const char *path, int *err)
+{
+  for (size_t i = 0; i < ix->searched.len; i++)
+    if (strcmp(OMPLENS_DIRECTIVES__AT(ix->searched, char *, i), path) == 0)
+      return true;
+  char *copy = strdup(path);
+  if (copy == NULL || !omplens_directives__vec_push(&ix->searched, sizeof(copy), &copy)) {
+    free(copy);
+    *err = OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  return false;
+}
+
+/* The compile database's sources that include path, nearest first. */
+static int read_through_includers(omplens_directive_index *ix, const char *path)
+{
+  int err = 0;
+  if (searched_before(ix, path, &err) || err != 0)
+    return err;
+  omplens_directives__vec includers = {0};
+  err = omplens_directives__compdb_includers(ix, path, &includers);
+  for (size_t i = 0; err == 0 && i < includers.len && !through_unit(ix, path); i++)
+    err = read_through_units(ix, OMPLENS_DIRECTIVES__AT(includers, char *, i));
+  free_pointers(&includers);
+  return err;
+}
+
+/* A header is read through a unit that includes it: the query's (DWARF's
+ * compile unit), the caller's sources, the compile database's sources
+ * that include it; alone only when none does. */
+static int read_header(omplens_directive_index *ix, const char *path, const char *unit)
+{
+  int err = read_through_units(ix, unit);
+  for (size_t i = 0; err == 0 && i < ix->num_sources && !through_unit(ix, path); i++)
+    err = read_through_units(ix, ix->sources[i]);
+  if (err == 0 && !through_unit(ix, path))
+    err = read_through_includers(ix, path);
+  return err;
+}
+
 static int record_for(omplens_directive_index *ix, const char *path,
                       const char *unit, const omplens_directives__file **out)
 {
   *out = omplens_directives__file_lookup(ix, path);
-  bool header = omplens_directives__is_header(path);
-  if (*out == NULL && header) { /* first through the unit(s) that include it */
-    int err = read_through_units(ix, unit);
-    for (size_t i = 0; err == 0 && i < ix->num_sources &&
-                       omplens_directives__file_lookup(ix, path) == NULL;
-         i++)
-      err = read_through_units(ix, ix->sources[i]);
+  if ((*out == NULL || (*out)->alone) && omplens_directives__is_header(path)) {
+    int err = read_header(ix, path, unit);
     if (err != 0)
       return err;
     *out = omplens_directives__file_lookup(ix, path);
@@ -350,6 +395,24 @@ int omplens_directive_find_query(omplens_directive_index *ix,
   if (err != 0)
     return err;
   omplens_directives__match(f, q, out);
+  return 0;
+}
+
+int omplens_directive_find_api_call(omplens_directive_index *ix,
+                                    const omplens_directive_query *q,
+                                    omplens_api_call_match *out)
+{
+  if (out == NULL)
+    return OMPLENS_DIRECTIVES_EINVAL;
+  memset(out, 0, sizeof(*out));
+  out->rule = "no lookup";
+  if (ix == NULL || q == NULL || q->file == NULL)
+    return OMPLENS_DIRECTIVES_EINVAL;
+  const omplens_directives__file *f = NULL;
+  int err = file_for(ix, q->file, q->unit, &f);
+  if (err != 0)
+    return err;
+  omplens_directives__match_api_call(f, q, out);
   return 0;
 }
 

@@ -48,6 +48,7 @@ add_library(omplens_directives STATIC
   ${CMAKE_CURRENT_LIST_DIR}/directives_build.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_clauses.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_compdb.c
+  ${CMAKE_CURRENT_LIST_DIR}/directives_includers.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_macro.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_match.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_md5.c

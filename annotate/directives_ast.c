@@ -26,6 +26,8 @@
 /* Below every OpenMP 5.0 feature test: omp.h then declares no variants,
  * which a parse without -fopenmp would reject. */
 #define PLAIN_OPENMP "-D_OPENMP=201511"
+/* The device memory API: omp_target_* (and LLVM's llvm_omp_target_*). */
+#define API_PREFIX "omp_target_"
 
 typedef omplens_directives__file_work file_work;
 typedef omplens_directives__span span;
@@ -208,6 +210,154 @@ static void add_function(visit *v, file_work *fw, CXCursor c, span s)
                    !omplens_directives__vec_push(&fw->functions, sizeof(f), &f));
 }
 
+/* ---- calls of the device memory API ---- */
+
+/* The variable an expression names first: a variable or parameter it
+ * refers to anywhere, else a member (`buf_` of `this`). */
+typedef struct var_search {
+  const omplens_libclang *lc;
+  char *var, *member;
+} var_search;
+
+static void consider_var(var_search *vs, CXCursor c)
+{
+  const omplens_libclang *lc = vs->lc;
+  enum CXCursorKind k = lc->getCursorKind(c);
+  if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+    return;
+  enum CXCursorKind d = lc->getCursorKind(lc->getCursorReferenced(c));
+  if (k == CXCursor_DeclRefExpr && vs->var == NULL &&
+      (d == CXCursor_VarDecl || d == CXCursor_ParmDecl))
+    vs->var = take_string(lc, lc->getCursorSpelling(c));
+  else if (k == CXCursor_MemberRefExpr && vs->member == NULL && d == CXCursor_FieldDecl)
+    vs->member = take_string(lc, lc->getCursorSpelling(c));
+}
+
+static enum CXChildVisitResult var_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+  (void)parent;
+  var_search *vs = data;
+  consider_var(vs, c);
+  return vs->var != NULL ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* e's text span in fw and the variable it names (in the scratch pool). */
+static bool call_arg(visit *v, file_work *fw, CXCursor e,
+                     omplens_directives__call_arg *out)
+{
+  span s;
+  *out = (omplens_directives__call_arg){{NONE, NONE}, NULL};
+  if (extent_of(v, e, &s) != fw || s.end <= s.begin)
+    return false;
+  out->text = s;
+  var_search vs = {v->lc, NULL, NULL};
+  consider_var(&vs, e);
+  if (vs.var == NULL)
+    v->lc->visitChildren(e, var_visit, &vs);
+  const char *name = vs.var != NULL ? vs.var : vs.member;
+  if (name != NULL) {
+    out->var = omplens_directives__pool_strdup(&v->u->scratch, name);
+    oom_if(v->u, out->var == NULL);
+  }
+  free(vs.var);
+  free(vs.member);
+  return true;
+}
+
+static bool mentions_api(const file_work *fw, span s)
+{
+  return s.end > s.begin &&
+         memmem(fw->src.text + s.begin, s.end - s.begin, API_PREFIX, sizeof(API_PREFIX) - 1);
+}
+
+static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Break;
+}
+
+/* `x = ...` and `T x = ...` whose text names the API: what a call inside
+ * them (omp_target_alloc) gives its value to. */
+static void assignment(visit *v, file_work *fw, CXCursor c, enum CXCursorKind k, span s)
+{
+  const omplens_libclang *lc = v->lc;
+  if (!mentions_api(fw, s))
+    return;
+  omplens_directives__assign a = {s.begin, s.end, {{NONE, NONE}, NULL}};
+  if (k == CXCursor_VarDecl) {
+    CXFile f = NULL;
+    unsigned at = 0;
+    lc->getExpansionLocation(lc->getCursorLocation(c), &f, NULL, NULL, &at);
+    char *name = take_string(lc, lc->getCursorSpelling(c));
+    size_t n = name != NULL ? strlen(name) : 0;
+    if (n == 0 || at + n > fw->src.size || memcmp(fw->src.text + at, name, n) != 0) {
+      free(name);
+      return; /* the name is not written where the parse says: a macro */
+    }
+    a.lhs = (omplens_directives__call_arg){{at, at + (uint32_t)n},
+                                           omplens_directives__pool_strdup(&v->u->scratch, name)};
+    oom_if(v->u, a.lhs.var == NULL);
+    free(name);
+  } else {
+    CXCursor lhs = lc->getNullCursor();
+    if (lc->getCursorBinaryOperatorKind(c) != CXBinaryOperator_Assign)
+      return;
+    lc->visitChildren(c, first_child, &lhs);
+    if (lc->Cursor_isNull(lhs) || !call_arg(v, fw, lhs, &a.lhs))
+      return;
+  }
+  oom_if(v->u, !omplens_directives__vec_push(&fw->assigns, sizeof(a), &a));
+}
+
+/* The innermost assignment whose right side holds the call at offset;
+ * they were met before the call, outermost first. */
+static omplens_directives__call_arg result_of(const file_work *fw, uint32_t offset)
+{
+  for (size_t i = fw->assigns.len; i-- > 0;) {
+    const omplens_directives__assign *a =
+        &OMPLENS_DIRECTIVES__AT(fw->assigns, omplens_directives__assign, i);
+    if (offset >= a->begin && offset < a->end &&
+        !(offset >= a->lhs.text.begin && offset < a->lhs.text.end))
+      return a->lhs;
+  }
+  return (omplens_directives__call_arg){{NONE, NONE}, NULL};
+}
+
+static bool is_api_routine(const char *name)
+{
+  return name != NULL && (strncmp(name, API_PREFIX, sizeof(API_PREFIX) - 1) == 0 ||
+                          strncmp(name, "llvm_" API_PREFIX, sizeof(API_PREFIX) + 4) == 0);
+}
+
+/* The routine's name is spelled near a call's start (after a wrapper
+ * macro's name at most): calls without it there are not asked for one. */
+#define API_NAME_WINDOW 256
+
+static void api_call(visit *v, file_work *fw, CXCursor c, span s)
+{
+  const omplens_libclang *lc = v->lc;
+  span head = {s.begin, s.end - s.begin > API_NAME_WINDOW ? s.begin + API_NAME_WINDOW : s.end};
+  if (!mentions_api(fw, head))
+    return;
+  char *routine = take_string(lc, lc->getCursorSpelling(c));
+  if (!is_api_routine(routine)) {
+    free(routine);
+    return;
+  }
+  int n = lc->Cursor_getNumArguments(c);
+  omplens_directives__api_draft d = {s.begin, s.end,
+                                     omplens_directives__pool_strdup(&v->u->scratch, routine),
+                                     result_of(fw, s.begin), NULL, 0};
+  free(routine);
+  if (n > 0)
+    d.args = omplens_directives__pool_alloc(&v->u->scratch, (size_t)n * sizeof(*d.args));
+  oom_if(v->u, d.routine == NULL || (n > 0 && d.args == NULL));
+  for (int i = 0; d.args != NULL && i < n; i++)
+    call_arg(v, fw, lc->Cursor_getArgument(c, (unsigned)i), &d.args[d.num_args++]);
+  oom_if(v->u, !omplens_directives__vec_push(&fw->api_calls, sizeof(d), &d));
+}
+
 static enum CXChildVisitResult plain_visit(CXCursor c, CXCursor parent,
                                            CXClientData data)
 {
@@ -220,15 +370,20 @@ static enum CXChildVisitResult plain_visit(CXCursor c, CXCursor parent,
   fw->ast_seen = true;
   if (v->lc->isStatement(k) || v->lc->isExpression(k))
     statement_candidate(fw, s);
-  if (k == CXCursor_DeclRefExpr)
+  if (k == CXCursor_DeclRefExpr) {
     add_ref(v, fw, c, s.begin);
-  else if (k == CXCursor_CallExpr)
+  } else if (k == CXCursor_CallExpr) {
     oom_if(v->u, !omplens_directives__vec_push(&fw->calls, sizeof(s.begin),
                                                &s.begin));
-  else if (k == CXCursor_BinaryOperator)
+    api_call(v, fw, c, s);
+  } else if (k == CXCursor_BinaryOperator) {
     loop_var(v, fw, c, parent, s);
-  else if (is_function(k))
+    assignment(v, fw, c, k, s);
+  } else if (k == CXCursor_VarDecl) {
+    assignment(v, fw, c, k, s);
+  } else if (is_function(k)) {
     add_function(v, fw, c, s);
+  }
   return CXChildVisit_Recurse;
 }
 
@@ -333,23 +488,53 @@ static void add_skipped(visit *v, size_t i)
 
 /* ---- parsing ---- */
 
+/* An error of the whole unit: every file of it is partial. */
 static void note_error(omplens_directives__unit *u, const char *msg)
 {
-  u->errors = true;
+  u->unit_error = true;
   if (u->first_error == NULL)
     u->first_error = strdup(msg);
 }
 
+/* An error in one file makes that file partial, not the unit's others: a
+ * header's status must not depend on the unit it was read through. */
+static void note_located_error(omplens_directives__unit *u, const char *file,
+                               const char *msg)
+{
+  omplens_directives__located_error e = {
+      omplens_directives__pool_strdup(&u->scratch, file),
+      omplens_directives__pool_strdup(&u->scratch, msg)};
+  oom_if(u, e.file == NULL || e.message == NULL ||
+                !omplens_directives__vec_push(&u->errors, sizeof(e), &e));
+}
+
+/* Where an error is: the file its expansion location is in (a macro's
+ * error is at its use, where the code is). NULL when nowhere. */
+static char *error_file(const omplens_libclang *lc, CXDiagnostic d)
+{
+  CXFile f = NULL;
+  lc->getExpansionLocation(lc->getDiagnosticLocation(d), &f, NULL, NULL, NULL);
+  return f != NULL ? file_path(lc, f) : NULL;
+}
+
+/* After a fatal error clang reports nothing more: the errors it would
+ * have found may be in any file. */
 static void read_diagnostics(const omplens_libclang *lc,
                              omplens_directives__unit *u, CXTranslationUnit tu)
 {
   unsigned n = lc->getNumDiagnostics(tu);
   for (unsigned i = 0; i < n; i++) {
     CXDiagnostic d = lc->getDiagnostic(tu, i);
-    if (lc->getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+    enum CXDiagnosticSeverity severity = lc->getDiagnosticSeverity(d);
+    if (severity >= CXDiagnostic_Error) {
       char *msg = take_string(lc, lc->formatDiagnostic(
           d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn));
-      note_error(u, msg != NULL ? msg : "error");
+      char *file = severity == CXDiagnostic_Fatal ? NULL : error_file(lc, d);
+      if (file != NULL)
+        note_located_error(u, file, msg != NULL ? msg : "error");
+      else
+        note_error(u, msg != NULL ? msg : "error");
+      free(file);
       free(msg);
     }
     lc->disposeDiagnostic(d);
@@ -404,7 +589,8 @@ typedef struct inclusion_scan {
   CXTranslationUnit tu;
 } inclusion_scan;
 
-/* Headers worth reading: outside system directories, with an omp pragma. */
+/* Headers worth reading: outside system directories, with an omp pragma
+ * or a call of the device memory API. */
 static void inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
                       CXClientData data)
 {
@@ -418,7 +604,8 @@ static void inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
   size_t size = 0;
   const char *text = lc->getFileContents(is->tu, f, &size);
   if (text == NULL || memmem(text, size, "omp", 3) == NULL ||
-      memmem(text, size, "pragma", 6) == NULL)
+      (memmem(text, size, "pragma", 6) == NULL && memmem(text, size, "Pragma", 6) == NULL &&
+       memmem(text, size, API_PREFIX, sizeof(API_PREFIX) - 1) == NULL))
     return;
   char *path = file_path(lc, f);
   if (path != NULL && omplens_directives__unit_source(is->u, path) != NULL) {

@@ -762,6 +762,61 @@ static void emit_omp_lines(emitter *e, const file_work *fw)
   e->rec->num_omp_lines = lines != NULL ? used : 0;
 }
 
+/* ---- calls of the device memory API ---- */
+
+static omplens_api_argument emit_argument(emitter *e, const omplens_directives__call_arg *a)
+{
+  omplens_api_argument out = {NULL, NULL};
+  if (a->text.begin == NONE)
+    return out;
+  char *text = omplens_directives__normalize(e->src->text + a->text.begin,
+                                             a->text.end - a->text.begin);
+  e->oom = e->oom || text == NULL;
+  out.text = text != NULL ? keep(e, text, strlen(text)) : NULL;
+  out.var = a->var != NULL ? keep(e, a->var, strlen(a->var)) : NULL;
+  free(text);
+  return out;
+}
+
+/* The whole lines the call spans: what a reader recognizes. */
+static const char *call_lines(emitter *e, const omplens_directive_extent *x)
+{
+  const omplens_directives__source *src = e->src;
+  if (x->line == 0 || x->end_line > src->num_lines)
+    return NULL;
+  uint32_t begin = src->line_start[x->line - 1];
+  uint32_t end = x->end_line < src->num_lines ? src->line_start[x->end_line] : src->size;
+  char *text = omplens_directives__normalize(src->text + begin, end - begin);
+  e->oom = e->oom || text == NULL;
+  const char *kept = text != NULL ? keep(e, text, strlen(text)) : NULL;
+  free(text);
+  return kept;
+}
+
+static void emit_api_calls(emitter *e, const file_work *fw)
+{
+  size_t n = fw->api_calls.len;
+  omplens_api_call *out = alloc_array(e, n, sizeof(*out));
+  for (size_t i = 0; out != NULL && i < n; i++) {
+    const omplens_directives__api_draft *d =
+        &OMPLENS_DIRECTIVES__AT(fw->api_calls, omplens_directives__api_draft, i);
+    omplens_api_call *c = &out[i];
+    c->routine = keep(e, d->routine, strlen(d->routine));
+    c->call = extent(e, (span){d->begin, d->end});
+    c->text = call_lines(e, &c->call);
+    const char *function = function_at(fw, d->begin);
+    c->function = function != NULL ? keep(e, function, strlen(function)) : NULL;
+    c->result = emit_argument(e, &d->result);
+    omplens_api_argument *args = alloc_array(e, d->num_args, sizeof(*args));
+    for (size_t k = 0; args != NULL && k < d->num_args; k++)
+      args[k] = emit_argument(e, &d->args[k]);
+    c->args = args;
+    c->num_args = args != NULL ? d->num_args : 0;
+  }
+  e->rec->api_calls = out;
+  e->rec->num_api_calls = out != NULL ? n : 0;
+}
+
 static int emit(builder *b, omplens_directives__file **out)
 {
   emitter e = {&b->u->index->pool, &b->fw->src, NULL, false};
@@ -771,9 +826,8 @@ static int emit(builder *b, omplens_directives__file **out)
   e.rec = rec;
   rec->path = keep(&e, b->fw->src.path, strlen(b->fw->src.path));
   rec->partial = b->partial;
-  rec->diagnostic = b->u->first_error != NULL
-                        ? keep(&e, b->u->first_error, strlen(b->u->first_error))
-                        : NULL;
+  const char *diagnostic = b->fw->error != NULL ? b->fw->error : b->u->first_error;
+  rec->diagnostic = diagnostic != NULL ? keep(&e, diagnostic, strlen(diagnostic)) : NULL;
   rec->mtime = b->fw->src.mtime;
   rec->size = b->fw->src.fsize;
   rec->num_lines = b->fw->src.num_lines;
@@ -790,6 +844,7 @@ static int emit(builder *b, omplens_directives__file **out)
   rec->num_entries = n;
   emit_omp_lines(&e, b->fw);
   emit_functions(&e, b->fw);
+  emit_api_calls(&e, b->fw);
   omplens_directives__md5(b->fw->src.text, b->fw->src.size, rec->md5);
   *out = e.oom ? NULL : rec;
   return e.oom ? OMPLENS_DIRECTIVES_ENOMEM : 0;
@@ -819,7 +874,8 @@ int omplens_directives__build_file(omplens_directives__unit *u,
                                    omplens_directives__file_work *fw,
                                    omplens_directives__file **out)
 {
-  builder b = {.u = u, .fw = fw, .partial = u->errors || !fw->ast_seen};
+  builder b = {.u = u, .fw = fw,
+               .partial = u->unit_error || fw->error != NULL || !fw->ast_seen};
   *out = NULL;
   int err = resolve_bodies(&b);
   if (err == 0)

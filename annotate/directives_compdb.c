@@ -511,3 +511,58 @@ int omplens_directives__build_args(omplens_directive_index *ix,
   free(dir);
   return ok ? 0 : OMPLENS_DIRECTIVES_ENOMEM;
 }
+
+/* ---- the database as a list of sources (directives_includers.c) ---- */
+
+const omplens_directives__compdb *
+omplens_directives__compdb_for(omplens_directive_index *ix, const char *file)
+{
+  return ix->compdb_path != NULL ? cached_db(ix, ix->compdb_path) : search_db(ix, file);
+}
+
+size_t omplens_directives__compdb_size(const omplens_directives__compdb *db)
+{
+  return db != NULL ? db->num_entries : 0;
+}
+
+const char *omplens_directives__compdb_file(const omplens_directives__compdb *db, size_t i)
+{
+  return db != NULL && i < db->num_entries ? db->entries[i].file : NULL;
+}
+
+static bool push_path(omplens_directives__vec *v, const char *dir, const char *value)
+{
+  char *path = absolute(dir, value);
+  if (path == NULL || !omplens_directives__vec_push(v, sizeof(path), &path)) {
+    free(path);
+    return false;
+  }
+  return true;
+}
+
+int omplens_directives__compdb_include_dirs(const omplens_directives__compdb *db,
+                                            size_t i, omplens_directives__vec *quote,
+                                            omplens_directives__vec *angle)
+{
+  if (db == NULL || i >= db->num_entries)
+    return 0;
+  const compdb_entry *e = &db->entries[i];
+  size_t n = e->args.argv.len;
+  bool ok = true;
+  for (size_t k = 1; k < n && ok; k++) {
+    const char *a = arg_at(&e->args, k);
+    size_t flen = 0;
+    const kept_flag *f = kept(a, &flen);
+    bool search = f != NULL && (strcmp(f->name, "-I") == 0 || strcmp(f->name, "-iquote") == 0 ||
+                                strcmp(f->name, "-isystem") == 0 ||
+                                strcmp(f->name, "-idirafter") == 0);
+    if (!search)
+      continue;
+    const char *value = a[flen] == '=' ? a + flen + 1 : a + flen;
+    if (*value == '\0' && k + 1 < n)
+      value = arg_at(&e->args, ++k);
+    if (*value != '\0')
+      ok = push_path(strcmp(f->name, "-iquote") == 0 ? quote : angle, e->directory, value);
+  }
+  return ok ? 0 : OMPLENS_DIRECTIVES_ENOMEM;
+}

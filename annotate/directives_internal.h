@@ -125,6 +125,11 @@ char *omplens_directives__normalize(const char *s, size_t n);
 char *omplens_directives__pragma_operator(const char *text, uint32_t size,
                                           uint32_t at, uint32_t *after);
 
+/* At p, a line past its leading blanks: `# include "x"` or `<x>`. Sets
+ * the name (not terminated), its length and delimiter ('"' or '<'). */
+bool omplens_directives__include_at(const char *p, const char *end, char *delim,
+                                    const char **name, size_t *len);
+
 /* directives_md5.c */
 void omplens_directives__md5(const void *data, size_t len, uint8_t out[16]);
 
@@ -222,6 +227,28 @@ typedef struct omplens_directives__macro_def {
   uint32_t begin, end;
 } omplens_directives__macro_def;
 
+/* A call of the device memory API the plain parse saw: spans are
+ * expansion offsets in the file, names in the unit's scratch pool. */
+typedef struct omplens_directives__call_arg {
+  omplens_directives__span text;
+  const char *var; /* the first variable it names, or NULL */
+} omplens_directives__call_arg;
+
+typedef struct omplens_directives__api_draft {
+  uint32_t begin, end;        /* the call expression              */
+  const char *routine;        /* "omp_target_memcpy"              */
+  omplens_directives__call_arg result; /* what its value is assigned to
+                                 (text.begin NONE: nothing)       */
+  omplens_directives__call_arg *args; /* in the scratch pool      */
+  size_t num_args;
+} omplens_directives__api_draft;
+
+/* `x = ...` or `T x = ...` around a call of the API: its left side. */
+typedef struct omplens_directives__assign {
+  uint32_t begin, end;
+  omplens_directives__call_arg lhs;
+} omplens_directives__assign;
+
 /* What the passes learned about one file of the unit. */
 typedef struct omplens_directives__file_work {
   omplens_directives__source src;
@@ -238,8 +265,16 @@ typedef struct omplens_directives__file_work {
   omplens_directives__vec ast_dirs;  /* ast_directive             */
   omplens_directives__vec macro_uses;/* macro_use                 */
   omplens_directives__vec skipped;   /* span: #if'd out           */
+  omplens_directives__vec api_calls; /* api_draft, in source order */
+  omplens_directives__vec assigns;   /* assign: around API calls  */
+  const char *error;   /* libclang's first error located here    */
   bool ast_seen;       /* the plain parse produced cursors here  */
 } omplens_directives__file_work;
+
+typedef struct omplens_directives__located_error {
+  const char *file;    /* absolute, in the scratch pool */
+  const char *message; /* in the scratch pool           */
+} omplens_directives__located_error;
 
 typedef struct omplens_directives__unit {
   omplens_directive_index *index;
@@ -251,10 +286,14 @@ typedef struct omplens_directives__unit {
                                          defined in, read on demand */
   omplens_directives__vec pragma_macros; /* see macro_spelling       */
   bool pragma_macros_done;
-  bool errors;        /* libclang reported errors, or failed      */
+  /* Errors decide per file: one located in a file makes that file
+   * partial. The unit's own (no parse, no libclang, a fatal error, after
+   * which clang reports nothing more) make every file partial. */
+  omplens_directives__vec errors; /* located_error                */
+  bool unit_error;
   bool guessed_flags; /* no compile_commands.json entry: the build's
                          -D, -I and language are guessed             */
-  char *first_error;  /* malloc'd                                 */
+  char *first_error;  /* the unit's own, malloc'd                  */
   bool oom;
 } omplens_directives__unit;
 
@@ -288,7 +327,12 @@ typedef struct omplens_directives__file {
   size_t num_omp_lines;
   omplens_directives__span_lines *functions; /* as the parse saw them */
   size_t num_functions;
+  omplens_api_call *api_calls;        /* in source order */
+  size_t num_api_calls;
   uint8_t md5[16];
+  /* Read as a header alone, or through a header read alone: no unit that
+   * includes it was known. Read again through the first one that does. */
+  bool alone;
 } omplens_directives__file;
 
 typedef struct omplens_directives__compdb omplens_directives__compdb;
@@ -305,6 +349,8 @@ struct omplens_directive_index {
   omplens_directives__vec files;    /* omplens_directives__file *    */
   omplens_directives__vec units;    /* char *: units already read    */
   omplens_directives__vec resolved; /* omplens_directives__resolved   */
+  omplens_directives__vec searched; /* char *: headers whose including
+                                       sources were looked for        */
   void *cx;                         /* CXIndex, created lazily       */
 };
 
@@ -385,9 +431,32 @@ int omplens_directives__build_file(omplens_directives__unit *u,
                                    omplens_directives__file_work *fw,
                                    omplens_directives__file **out);
 
+/* directives_includers.c: the sources of the compile database that
+ * include header, directly or through other headers (by their #include
+ * lines, resolved as the entry's -I, -iquote, -isystem and -idirafter
+ * say), nearest to the header first. Fills out with malloc'd paths. */
+int omplens_directives__compdb_includers(omplens_directive_index *ix,
+                                         const char *header,
+                                         omplens_directives__vec *out);
+/* The compile database that applies to file (given, or found above it);
+ * NULL when there is none. */
+const omplens_directives__compdb *
+omplens_directives__compdb_for(omplens_directive_index *ix, const char *file);
+size_t omplens_directives__compdb_size(const omplens_directives__compdb *db);
+const char *omplens_directives__compdb_file(const omplens_directives__compdb *db,
+                                            size_t i);
+/* The include search directories of entry i, in the order clang tries
+ * them for "x" (quoted first: -iquote) and <x>; malloc'd paths. */
+int omplens_directives__compdb_include_dirs(const omplens_directives__compdb *db,
+                                            size_t i, omplens_directives__vec *quote,
+                                            omplens_directives__vec *angle);
+
 /* directives_match.c */
 void omplens_directives__match(const omplens_directives__file *f,
                                const omplens_directive_query *q,
                                omplens_directive_match *out);
+void omplens_directives__match_api_call(const omplens_directives__file *f,
+                                        const omplens_directive_query *q,
+                                        omplens_api_call_match *out);
 
 #endif

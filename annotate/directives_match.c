@@ -342,3 +342,49 @@ void omplens_directives__match(const file *f, const omplens_directive_query *q,
   rule_function(f, q, m);
   finish(f, q, m);
 }
+
+/* ---- calls of the device memory API ---- */
+
+static bool call_on_line(const omplens_api_call *c, uint32_t line)
+{
+  return line >= c->call.line && line <= c->call.end_line;
+}
+
+/* The call's own code address names its line (and the column of its
+ * name): a call there is it. Several on the line: the column decides. */
+void omplens_directives__match_api_call(const file *f, const omplens_directive_query *q,
+                                        omplens_api_call_match *m)
+{
+  if (f->partial) {
+    m->flags |= OMPLENS_MATCHF_PARTIAL;
+    m->diagnostic = f->diagnostic;
+  }
+  omplens_directive_query code_line = *q;
+  code_line.pragma_line = 0;
+  if (changed(f, &code_line, stamps(f, q)))
+    m->flags |= OMPLENS_MATCHF_STALE;
+  if (f->guessed_flags && f->partial)
+    m->flags |= OMPLENS_MATCHF_GUESSED_FLAGS;
+  const omplens_api_call *first = NULL, *at_column = NULL;
+  size_t n = 0, n_column = 0;
+  for (size_t i = 0; q->line != 0 && i < f->num_api_calls; i++) {
+    const omplens_api_call *c = &f->api_calls[i];
+    if (!call_on_line(c, q->line))
+      continue;
+    n++;
+    first = first != NULL ? first : c;
+    if (q->column != 0 && c->call.line == q->line && c->call.column == q->column) {
+      n_column++;
+      at_column = c;
+    }
+  }
+  const omplens_api_call *found = n == 1 ? first : n_column == 1 ? at_column : NULL;
+  m->rule = n == 0 ? "no call of the device memory API on the line"
+            : found == NULL ? "several calls of the device memory API on the line"
+            : n == 1 ? "the call on the line" : "the call at the column";
+  m->confidence = n == 0 ? OMPLENS_MATCH_NONE
+                  : found == NULL ? OMPLENS_MATCH_AMBIGUOUS
+                  : (m->flags & OMPLENS_MATCHF_STALE) ? OMPLENS_MATCH_NEAREST
+                                                      : OMPLENS_MATCH_EXACT;
+  m->call = found;
+}

@@ -741,3 +741,30 @@ bool omplens_directives__text_names(const omplens_directives__source *src,
   }
   return false;
 }
+
+/* ---- #include lines (directives_includers.c) ---- */
+
+/* At p, after a line's leading blanks: `# include "x"` or `<x>`; the
+ * name and its delimiter, or false. */
+bool omplens_directives__include_at(const char *p, const char *end, char *delim,
+                                    const char **name, size_t *len)
+{
+  if (p >= end || *p != '#')
+    return false;
+  for (p++; p < end && (*p == ' ' || *p == '\t'); p++)
+    ;
+  if ((size_t)(end - p) < 7 || strncmp(p, "include", 7) != 0)
+    return false;
+  for (p += 7; p < end && (*p == ' ' || *p == '\t'); p++)
+    ;
+  if (p >= end || (*p != '"' && *p != '<'))
+    return false;
+  char close = *p == '"' ? '"' : '>';
+  const char *q = memchr(p + 1, close, (size_t)(end - p - 1));
+  if (q == NULL || q == p + 1)
+    return false;
+  *delim = *p == '"' ? '"' : '<';
+  *name = p + 1;
+  *len = (size_t)(q - p - 1);
+  return true;
+}

@@ -65,6 +65,8 @@ static void free_file_work(omplens_directives__file_work *fw)
   omplens_directives__vec_free(&fw->ast_dirs);
   omplens_directives__vec_free(&fw->macro_uses);
   omplens_directives__vec_free(&fw->skipped);
+  omplens_directives__vec_free(&fw->api_calls);
+  omplens_directives__vec_free(&fw->assigns);
 }
 
 static void free_unit(omplens_directives__unit *u)
@@ -81,20 +83,52 @@ static void free_unit(omplens_directives__unit *u)
   omplens_directives__vec_free(&u->sources);
   omplens_directives__vec_free(&u->macro_defs);
   omplens_directives__vec_free(&u->pragma_macros);
+  omplens_directives__vec_free(&u->errors);
   omplens_directives__pool_free(&u->scratch);
   free(u->first_error);
 }
 
-/* A header read before through another unit keeps its first record. */
-static int keep_records(omplens_directives__unit *u)
+/* Each file keeps the first error libclang located in it. */
+static void attribute_errors(omplens_directives__unit *u)
+{
+  for (size_t i = 0; i < u->errors.len; i++) {
+    const omplens_directives__located_error *e =
+        &OMPLENS_DIRECTIVES__AT(u->errors, omplens_directives__located_error, i);
+    for (size_t k = 0; k < u->num_files; k++)
+      if (u->files[k].error == NULL && strcmp(u->files[k].src.path, e->file) == 0)
+        u->files[k].error = e->message;
+  }
+}
+
+/* The slot of path's record in ix->files, or NULL. */
+static omplens_directives__file **record_slot(omplens_directive_index *ix, const char *path)
+{
+  for (size_t i = 0; i < ix->files.len; i++) {
+    omplens_directives__file **f = &OMPLENS_DIRECTIVES__AT(ix->files, omplens_directives__file *, i);
+    if (strcmp((*f)->path, path) == 0)
+      return f;
+  }
+  return NULL;
+}
+
+/* A file read before keeps its first record, unless that came from a
+ * header read alone and this unit is a source that includes it: the
+ * build never parsed the header alone. Records handed out before stay
+ * valid (they live in the pool). */
+static int keep_records(omplens_directives__unit *u, bool alone)
 {
   omplens_directive_index *ix = u->index;
   for (size_t i = 0; i < u->num_files; i++) {
-    if (omplens_directives__file_lookup(ix, u->files[i].src.path) != NULL)
+    omplens_directives__file **slot = record_slot(ix, u->files[i].src.path);
+    if (slot != NULL && (alone || !(*slot)->alone))
       continue;
     omplens_directives__file *rec = NULL;
     int err = omplens_directives__build_file(u, &u->files[i], &rec);
-    if (err == 0 && !omplens_directives__vec_push(&ix->files, sizeof(rec), &rec))
+    if (err == 0)
+      rec->alone = alone;
+    if (err == 0 && slot != NULL)
+      *slot = rec;
+    else if (err == 0 && !omplens_directives__vec_push(&ix->files, sizeof(rec), &rec))
       err = OMPLENS_DIRECTIVES_ENOMEM;
     if (err != 0)
       return err;
@@ -123,8 +157,10 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
   u.guessed_flags = !args.from_compdb;
   if (err == 0)
     err = omplens_directives__ast_read(&u, &args);
-  if (err == 0)
-    err = keep_records(&u);
+  if (err == 0) {
+    attribute_errors(&u);
+    err = keep_records(&u, omplens_directives__is_header(main_path));
+  }
   /* A unit that could not be read is tried again: it fails before parsing. */
   if (err == 0)
     err = remember_unit(ix, main_path);

@@ -23,14 +23,16 @@
   X(getInclusions) X(getSkippedRanges) X(disposeSourceRangeList)              \
   /* diagnostics and strings */                                               \
   X(getNumDiagnostics) X(getDiagnostic) X(getDiagnosticSeverity)              \
-  X(formatDiagnostic) X(disposeDiagnostic) X(getCString) X(disposeString)     \
+  X(getDiagnosticLocation) X(formatDiagnostic) X(disposeDiagnostic)           \
+  X(getCString) X(disposeString)                                              \
   /* cursors */                                                               \
   X(getCursorKind) X(getCursorSpelling) X(getCursorExtent)                    \
   X(getCursorLocation) X(getCursorReferenced) X(getCursorSemanticParent)      \
   X(getCursorType) X(isCursorDefinition) X(Cursor_isNull)                     \
   X(Cursor_getStorageClass) X(getCursorBinaryOperatorKind)                    \
   X(getCursorUnaryOperatorKind) X(isExpression) X(isStatement)                \
-  X(isPreprocessing)                                                          \
+  X(isPreprocessing) X(Cursor_getNumArguments) X(Cursor_getArgument)         \
+  X(getNullCursor)                                                            \
   /* types */                                                                 \
   X(getCanonicalType) X(getPointeeType) X(getArrayElementType)                \
   /* locations and files */                                                   \

@@ -29,10 +29,14 @@ enum omplens_location_via {
   OMPLENS_VIA_SYMBOL,    /* ELF symbol + offset only (no debug info)            */
 };
 
-/* The OpenMP directive at a location, from the source (libclang). */
+/* The OpenMP directive at a location, from the source (libclang). For an
+ * op of the device memory API (its own code address, no construct) it is
+ * the call: kind names the routine, text is the call's source lines. */
 typedef struct omplens_location_directive {
-  const char *kind;       /* "target teams distribute parallel for"; NULL: none found */
-  const char *text;       /* "#pragma omp ..." as written, continuations joined */
+  const char *kind;       /* "target teams distribute parallel for", or
+                             "omp_target_memcpy" for a call; NULL: none found */
+  const char *text;       /* "#pragma omp ..." as written, continuations
+                             joined; a call's lines, normalized            */
   const char *file;
   unsigned line, end_line;/* the pragma's lines */
   const char *confidence; /* "exact", "nearest" or "ambiguous" */
@@ -104,6 +108,9 @@ int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_lo
 /* Names the map item of a transfer or allocation event: exactly from the
  * runtime's map names when the trace has them, else a guess from the
  * directive's map items (libclang) by direction and order, marked as such.
+ * An event of the device memory API (OMPLENS_EVF_OWN_CODEPTR) is named
+ * exactly by the call's argument as written: the device pointer, or the
+ * host pointer of omp_target_(dis)associate_ptr.
  * Returns OMPLENS_ANNOTATE_ENOTFOUND when neither is possible. */
 int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
                               omplens_variable *out);

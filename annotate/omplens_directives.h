@@ -265,6 +265,42 @@ typedef struct omplens_directive_match {
   const char *diagnostic;  /* with PARTIAL: libclang's first error         */
 } omplens_directive_match;
 
+/* A call of the OpenMP device memory API (a routine named omp_target_*
+ * or llvm_omp_target_*: omp_target_alloc, omp_target_free,
+ * omp_target_memcpy[_rect][_async], omp_target_associate_ptr, ...) as the
+ * plain parse sees it. Its events carry the call's own code address. */
+typedef struct omplens_api_argument {
+  const char *text;  /* as written, whitespace normalized: "d_table + off";
+                        NULL when absent                                */
+  const char *var;   /* the first variable it names ("d_table"; "s" of
+                        "s->buf"; a member of `this`: "buf_"), or NULL   */
+} omplens_api_argument;
+
+typedef struct omplens_api_call {
+  const char *routine;           /* "omp_target_memcpy", as called     */
+  const char *text;              /* the source lines the call spans,
+                                    joined and whitespace normalized:
+                                    "d = omp_target_alloc(n, dev);"    */
+  omplens_directive_extent call; /* the call expression (expansion)    */
+  const char *function;          /* enclosing function, or NULL        */
+  omplens_api_argument result;   /* what its value is assigned to or
+                                    initializes (`d = omp_target_alloc(..)`,
+                                    `double *d = ...`); text NULL: none */
+  size_t num_args;
+  const omplens_api_argument *args;
+} omplens_api_call;
+
+typedef struct omplens_api_call_match {
+  int confidence;       /* EXACT: the one call on the line (the column
+                           separates several); NEAREST: the same in a
+                           STALE file; AMBIGUOUS: several, no column;
+                           NONE: no call of the API on the line        */
+  unsigned flags;       /* OMPLENS_MATCHF_PARTIAL, _STALE, _GUESSED_FLAGS */
+  const char *rule;     /* static text: the rule that decided          */
+  const omplens_api_call *call; /* EXACT and NEAREST; NULL otherwise   */
+  const char *diagnostic; /* with PARTIAL: libclang's first error      */
+} omplens_api_call_match;
+
 typedef struct omplens_directive_options {
   const char *const *extra_args; /* appended to every parse               */
   size_t num_extra_args;
@@ -274,7 +310,8 @@ typedef struct omplens_directive_options {
   /* DW_AT_comp_dir: resolves relative file names and is added with -I. */
   const char *comp_dir;
   /* Sources that include headers holding directives: a header is parsed
-   * through the first of them that includes it, else alone. */
+   * through the query's unit, else the first of these that includes it,
+   * else the compile database's sources that include it, else alone. */
   const char *const *sources;
   size_t num_sources;
 } omplens_directive_options;
@@ -286,8 +323,10 @@ typedef struct omplens_directive_query {
   uint32_t column;       /* 0: unknown                                    */
   const char *function;  /* enclosing function from DWARF, or NULL        */
   int runtime_kind;      /* enum omplens_runtime_kind                     */
-  const char *unit;      /* the source that included file (DWARF CU name),
-                            or NULL                                       */
+  const char *unit;      /* the source whose translation unit holds the
+                            code (DWARF CU name, relative: against
+                            comp_dir), or NULL: a header is read through
+                            it                                            */
   int64_t mtime;         /* as DWARF recorded them (seconds); 0: unknown  */
   int64_t size;
   const uint8_t *md5;    /* the 16 bytes of DW_LNCT_MD5 (what clang
@@ -332,6 +371,14 @@ int omplens_directive_find(omplens_directive_index *index, const char *file,
 int omplens_directive_find_query(omplens_directive_index *index,
                                  const omplens_directive_query *query,
                                  omplens_directive_match *out);
+
+/* The call of the device memory API at query's file:line (column, when
+ * not 0, picks one of several). Reads the file as omplens_directive_find
+ * does (unit, stamps); runtime_kind, function and pragma_line are not
+ * used. *out is always overwritten; errors as omplens_directive_find. */
+int omplens_directive_find_api_call(omplens_directive_index *index,
+                                    const omplens_directive_query *query,
+                                    omplens_api_call_match *out);
 
 /* Every target directive of file the parse saw, in source order (not the
  * INACTIVE ones). *directives (owned by the index) and *count are set to

@@ -97,6 +97,9 @@ typedef struct omplens_source_file {
   const char *comp_dir;  /* DW_AT_comp_dir: the compiler's working
                             directory, which relative names start from;
                             NULL when unknown                             */
+  const char *unit;      /* the unit's DW_AT_name (the source that was
+                            compiled: a header's code is parsed through
+                            it), made absolute like path; NULL unknown    */
   int listed;            /* the unit's line table names path             */
   int has_md5;           /* listed with its MD5 (DW_LNCT_MD5, clang's
                             DWARF 5): the content that was compiled      */

@@ -227,6 +227,9 @@ int omplens_symbolize__source_file(omplens_symbolizer *s, omplens_symbolize__mod
     cudie = cu->cudie;
     dir = omplens_symbolize__comp_dir(&cudie);
     out->comp_dir = omplens_symbolize__intern(&s->strings, dir, &oom);
+    const char *unit = dwarf_diename(&cudie);
+    if (unit != NULL && (unit[0] == '/' || dir != NULL))
+      out->unit = omplens_symbolize__intern_path(&s->strings, dir, unit, &oom);
   }
   if (name[0] == '/' || dir != NULL)
     out->path = omplens_symbolize__intern_path(&s->strings, dir, name, &oom);

@@ -659,6 +659,168 @@ static void test_partial(void **state)
   assert_int_equal(item(m.directive, "v->data[0:n]")->use, OMPLENS_USE_REFERENCED);
 }
 
+/* ---- headers read through the unit that includes them ---- */
+
+/* A header that is not self-contained is read through a source of the
+ * compile database that includes it (here through another header), never
+ * alone: no error, no PARTIAL. */
+static void test_header_through_includer(void **state)
+{
+  (void)state;
+  char dir[] = "/tmp/omplens-includer-XXXXXX", db[4200];
+  assert_non_null(mkdtemp(dir));
+  snprintf(db, sizeof(db), "%s/compile_commands.json", dir);
+  write_compdb(db,
+               "[{\"directory\": \"%s\", \"file\": \"kinds.c\",\n"
+               "  \"command\": \"clang-19 -fopenmp -c kinds.c\"},\n"
+               " {\"directory\": \"%s/unit_of_header\", \"file\": \"main.cpp\",\n"
+               "  \"command\": \"clang++-19 -std=c++17 -fopenmp -c main.cpp\"}]\n",
+               fixture_dir, fixture_dir);
+  omplens_directive_options o = {.compile_commands = db};
+  omplens_directive_index *ix = NULL;
+  assert_int_equal(omplens_directive_index_create(&o, &ix), 0);
+  omplens_directive_match m = find(ix, "unit_of_header/solver.hpp",
+                                   line_of("unit_of_header/solver.hpp", "@solver_kernel"),
+                                   "operator()", OMPLENS_RUNTIME_TARGET);
+  if (m.flags != 0)
+    fail_msg("flags 0x%x (%s)", m.flags, m.diagnostic != NULL ? m.diagnostic : "-");
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_string(m.directive->function, "operator()");
+  assert_int_equal(item(m.directive, "v.data[0:v.n]")->use, OMPLENS_USE_REFERENCED);
+  omplens_directive_index_destroy(ix);
+  unlink(db);
+  rmdir(dir);
+}
+
+static unsigned solver_flags(omplens_directive_index *ix, const char *unit)
+{
+  omplens_directive_query q = {
+      .file = fixture("unit_of_header/solver.hpp"),
+      .line = line_of("unit_of_header/solver.hpp", "@solver_kernel"),
+      .function = "operator()", .runtime_kind = OMPLENS_RUNTIME_TARGET,
+      .unit = unit != NULL ? fixture(unit) : NULL};
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  return m.flags;
+}
+
+/* A header's parse status does not depend on the order of lookups: an
+ * error of the unit's own source is that source's, and a header read
+ * alone is read again through the first unit that includes it. */
+static void test_header_status_any_order(void **state)
+{
+  (void)state;
+  omplens_directive_index *ix = new_index();
+  omplens_directive_match m = find(ix, "unit_of_header/other.cpp",
+                                   line_of("unit_of_header/other.cpp", "@other_error"),
+                                   NULL, OMPLENS_RUNTIME_ANY);
+  assert_true(m.flags & OMPLENS_MATCHF_PARTIAL);
+  assert_non_null(strstr(m.diagnostic, "undeclared_helper"));
+  assert_int_equal(solver_flags(ix, NULL), 0); /* read through other.cpp */
+  omplens_directive_index_destroy(ix);
+
+  ix = new_index();
+  assert_int_equal(solver_flags(ix, "unit_of_header/main.cpp"), 0);
+  assert_int_equal(solver_flags(ix, "unit_of_header/other.cpp"), 0);
+  omplens_directive_index_destroy(ix);
+
+  ix = new_index(); /* alone first: it does not parse, and that is said */
+  assert_true(solver_flags(ix, NULL) & OMPLENS_MATCHF_PARTIAL);
+  assert_int_equal(solver_flags(ix, "unit_of_header/main.cpp"), 0);
+  assert_int_equal(solver_flags(ix, NULL), 0);
+  omplens_directive_index_destroy(ix);
+}
+
+/* ---- calls of the device memory API ---- */
+
+static omplens_api_call_match find_call(omplens_directive_index *ix, const char *marker,
+                                        uint32_t delta, uint32_t column)
+{
+  omplens_directive_query q = {.file = fixture("device_api.c"),
+                               .line = line_of("device_api.c", marker) + delta,
+                               .column = column};
+  omplens_api_call_match m;
+  int err = omplens_directive_find_api_call(ix, &q, &m);
+  if (err != 0)
+    fail_msg("find_api_call %s: %s", marker, omplens_directives_strerror(err));
+  return m;
+}
+
+static const omplens_api_call *expect_call(omplens_directive_index *ix, const char *marker,
+                                           const char *routine)
+{
+  omplens_api_call_match m = find_call(ix, marker, 0, 0);
+  if (m.confidence != OMPLENS_MATCH_EXACT || m.call == NULL)
+    fail_msg("%s: confidence %s (%s)", marker, omplens_directive_confidence_name(m.confidence),
+             m.rule);
+  assert_int_equal(m.flags, 0);
+  assert_string(m.call->routine, routine);
+  assert_string(m.call->function, "steps");
+  assert_string(base(m.call->call.file), "device_api.c");
+  return m.call;
+}
+
+static void assert_argument(const omplens_api_argument *a, const char *text, const char *var)
+{
+  assert_string(a->text, text);
+  assert_string(a->var, var);
+}
+
+static void test_api_calls(void **state)
+{
+  omplens_directive_index *ix = *state;
+  const omplens_api_call *c = expect_call(ix, "@api_assign", "omp_target_alloc");
+  assert_string(c->text, "d_table = omp_target_alloc(n * sizeof(double), dev);");
+  assert_argument(&c->result, "d_table", "d_table");
+  assert_int_equal(c->num_args, 2);
+  assert_argument(&c->args[1], "dev", "dev");
+  c = expect_call(ix, "@api_init", "omp_target_alloc");
+  assert_argument(&c->result, "d_tmp", "d_tmp");
+  c = expect_call(ix, "@api_h2d", "omp_target_memcpy");
+  assert_int_equal(c->num_args, 7);
+  assert_argument(&c->args[0], "d_table", "d_table");
+  assert_argument(&c->args[1], "h", "h");
+  assert_null(c->result.text);
+  /* A call over two lines: found from either, its text joined. */
+  c = expect_call(ix, "@api_d2h", "omp_target_memcpy");
+  assert_int_equal(c->call.end_line, c->call.line + 1);
+  assert_string(c->text, "omp_target_memcpy(out, d_table + 1, (n - 1) * sizeof(double), "
+                         "0, 0, host, dev);");
+  assert_argument(&c->args[1], "d_table + 1", "d_table");
+  assert_ptr_equal(find_call(ix, "@api_d2h", 1, 0).call, c);
+  c = expect_call(ix, "@api_member", "omp_target_memcpy");
+  assert_argument(&c->args[0], "f->buf", "f");
+  c = expect_call(ix, "@api_associate", "omp_target_associate_ptr");
+  assert_argument(&c->args[0], "h", "h");
+  assert_argument(&c->args[1], "d_tmp", "d_tmp");
+  expect_call(ix, "@api_free", "omp_target_free");
+  /* Two calls on one line: the column picks one, else ambiguous. */
+  omplens_api_call_match m = find_call(ix, "@api_two", 0, 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_AMBIGUOUS);
+  assert_null(m.call);
+  m = find_call(ix, "@api_two", 0, 40);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_string(m.call->routine, "omp_target_free");
+  assert_argument(&m.call->args[0], "d_global", "d_global");
+  m = find_call(ix, "@api_two", 0, 14);
+  assert_string(m.call->routine, "omp_target_alloc");
+  assert_argument(&m.call->result, "d_global", "d_global");
+  m = find_call(ix, "@api_none", 0, 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NONE);
+  assert_null(m.call);
+  /* An edited file: the call is still named, but not exactly. */
+  omplens_directive_query q = {.file = fixture("device_api.c"),
+                               .line = line_of("device_api.c", "@api_free"),
+                               .md5 = (const uint8_t *)"0123456789abcdef"};
+  assert_int_equal(omplens_directive_find_api_call(ix, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_NEAREST);
+  assert_true(m.flags & OMPLENS_MATCHF_STALE);
+  assert_non_null(m.call);
+  assert_int_equal(omplens_directive_find_api_call(NULL, &q, &m), OMPLENS_DIRECTIVES_EINVAL);
+  assert_null(m.call);
+}
+
 /* ---- failures and doubts ---- */
 
 static void test_missing_file(void **state)
@@ -1157,6 +1319,9 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_inactive_branch),
       cmocka_unit_test(test_inactive_with_flags),
       cmocka_unit_test(test_partial),
+      cmocka_unit_test(test_header_through_includer),
+      cmocka_unit_test(test_header_status_any_order),
+      cmocka_unit_test(test_api_calls),
       cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_stale_stamps),
       cmocka_unit_test(test_stale_md5),

@@ -575,10 +575,13 @@ static void test_source_file(void **state)
     assert_true(f.has_md5);
     md5_of(fixture_source, want);
     assert_memory_equal(f.md5, want, 16);
+    assert_same_file(f.unit, fixture_source);
   }
   omplens_source_file f;
   assert_int_equal(omplens_symbolize_source_file(s, codeptr, "./fixture.h", &f), 0);
   assert_same_file(f.path, fixture_header());
+  /* A header's unit is the source that was compiled: it is parsed through it. */
+  assert_same_file(f.unit, fixture_source);
   assert_true(f.has_md5);
   md5_of(fixture_header(), want);
   assert_memory_equal(f.md5, want, 16);
@@ -593,6 +596,7 @@ static void test_source_file(void **state)
   assert_int_equal(omplens_symbolize_source_file(s, 16, "fixture.c", &f), 0);
   assert_null(f.path);
   assert_null(f.comp_dir);
+  assert_null(f.unit);
   assert_int_equal(omplens_symbolize_source_file(s, 16, "/src/a.c", &f), 0);
   assert_str(f.path, "/src/a.c");
   assert_false(f.listed);

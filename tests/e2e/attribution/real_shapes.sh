@@ -14,6 +14,9 @@
 #                    build's flags, and with --compile-commands none does
 #   cxx_as_c         a .c file built by clang++ -std=c++11, with its
 #                    compile_commands.json: parsed as C++, not partially
+#   header_unit      a class template in a header that does not compile
+#                    alone (smoother.hpp), no compile_commands.json: parsed
+#                    through DWARF's compile unit (header_unit.cpp), fully
 # usage: real_shapes.sh OMPLENS JSON_GET CC CXX SHAPES_DIR WORKDIR CASE
 set -euo pipefail
 omplens=$1 json_get=$2 cc=$3 cxx=$4 shapes=$5 work=$6 case=$7
@@ -105,6 +108,17 @@ JSON
   check_directives "$work/elsewhere/out"
   [ "$("$json_get" "$work/elsewhere/out/findings.json" processes.0.directives.0.location.directive.partial_parse)" = false ] ||
     fail "parsed partially: not in the language its command compiles"
+  ;;
+header_unit)
+  cp "$shapes/field.hpp" "$shapes/smoother.hpp" "$shapes/header_unit.cpp" "$work/src/"
+  (cd "$work/src" && "$cxx" "${flags[@]}" -I. header_unit.cpp -o "$work/prog")
+  run_in_elsewhere out "$work/prog"
+  check_directives "$work/elsewhere/out"
+  json=$work/elsewhere/out/findings.json
+  for ((i = 0; i < $("$json_get" "$json" processes.0.directives.#); i++)); do
+    [ "$("$json_get" "$json" "processes.0.directives.$i.location.directive.partial_parse")" = false ] ||
+      fail "directive $i: parsed partially: the header was not read through its unit"
+  done
   ;;
 *)
   fail "unknown case"

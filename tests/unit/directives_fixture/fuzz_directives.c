@@ -1,6 +1,7 @@
 /* libFuzzer harness for the parts of the directive index that read source
  * text without libclang: the pragma scanner, statement extents from tokens,
- * the clause parser and the _Pragma reader. They must survive any file.
+ * the clause parser, the _Pragma reader and the #include line reader. They
+ * must survive any file.
  *
  *   clang-19 -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
  *     -I annotate -isystem /usr/lib/llvm-19/include \
@@ -40,6 +41,23 @@ static void operators(const omplens_directives__source *src)
   }
 }
 
+/* Every line as the search for a header's including sources reads it. */
+static void include_lines(const omplens_directives__source *src)
+{
+  const char *end = src->text + src->size;
+  for (const char *line = src->text; line < end;) {
+    const char *eol = memchr(line, '\n', (size_t)(end - line));
+    eol = eol != NULL ? eol : end;
+    char delim;
+    const char *name;
+    size_t len;
+    if (omplens_directives__include_at(line, eol, &delim, &name, &len) &&
+        (name < line || name + len > eol || (delim != '"' && delim != '<')))
+      abort();
+    line = eol + 1;
+  }
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
   omplens_directives__source src;
@@ -52,6 +70,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     omplens_directives__scan_free(&scan);
   }
   operators(&src);
+  include_lines(&src);
   free(omplens_directives__normalize(src.text, src.size));
   omplens_directives__source_free(&src);
   return 0;
