@@ -11,10 +11,15 @@
 /* The map item of e's directive whose section begins at e's host buffer:
  * its position in the directive's arguments, which names the same
  * variable in every execution whatever buffer it points to (swapped or
- * re-allocated arrays). Without one, the host buffer stands for it. */
+ * re-allocated arrays). A device memory API call (its own code address,
+ * no construct) names one argument expression whatever rows or buffers
+ * it copies: the call stands for it. Without either, the host buffer. */
 #define VARIABLE_ITEM (UINT64_C(1) << 63)
+#define VARIABLE_CALL (VARIABLE_ITEM | UINT32_MAX)
 static uint64_t variable_of(const omplens_detect__ctx *c,
                             const omplens_event *e) {
+  if ((e->flags & OMPLENS_EVF_OWN_CODEPTR) && e->region == OMPLENS_NO_REGION)
+    return VARIABLE_CALL;
   if (e->region >= c->num_regions)
     return e->host_addr;
   const omplens_region *r = &c->regions[e->region];

@@ -897,6 +897,30 @@ static void test_pointer_swap_one_finding(void **state) {
   seq_free(&s);
 }
 
+/* omp_target_memcpy_rect copies row by row from one call: the call is the
+ * variable, so its rows re-sent each step make one finding, not one per
+ * row. */
+static void test_api_call_one_finding(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  for (int step = 0; step < 3; step++) {
+    for (uint64_t row = 0; row < 4; row++) {
+      directive(&s, CP_OTHER);
+      uint32_t e = h2d(&s, 0, 0xa000 + 0x100 * row, 0xd000 + 0x100 * row, 64, 10 + row);
+      s.ev[e].region = OMPLENS_NO_REGION;
+      s.ev[e].flags |= OMPLENS_EVF_OWN_CODEPTR;
+    }
+    kernel(&s, 0);
+  }
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 8);
+  assert_int_equal(findings_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 1);
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
 /* ---- Allocations --------------------------------------------------------- */
 
 static void test_repeated_alloc(void **state) {
@@ -1972,6 +1996,7 @@ int main(void) {
       cmocka_unit_test(test_loop_flag),
       cmocka_unit_test(test_returned_copy_resent),
       cmocka_unit_test(test_pointer_swap_one_finding),
+      cmocka_unit_test(test_api_call_one_finding),
       cmocka_unit_test(test_round_trip_h2d_d2h),
       cmocka_unit_test(test_round_trip_d2h_h2d),
       cmocka_unit_test(test_round_trip_at_most_once),
