@@ -348,6 +348,9 @@ typedef struct omplens_fix__site {
                                            (tofrom), else NULL              */
   const char *var;    /* the item's or the implicit map's variable */
   const char *reason; /* why there is none (owned by the fixer) */
+  const char *api;    /* no directive: the device memory API routine the
+                         operation is a call of ("omp_target_alloc"), or
+                         NULL (owned by the annotator)                   */
 } omplens_fix__site;
 
 /* Whether two sites are the same item of the same directive. */

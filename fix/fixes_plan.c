@@ -56,6 +56,16 @@ const char *omplens_fix__directive_unsafe(const omplens_directive *d, const char
   return NULL;
 }
 
+/* The device memory API routine an operation's code address is a call of
+ * (the annotator's location names it), or NULL. */
+static const char *api_routine(omplens_fixer *fx, uint64_t codeptr) {
+  omplens_location loc;
+  if (!fx->annot || omplens_annotate_location(fx->annot, codeptr, &loc))
+    return NULL;
+  const char *k = loc.directive.kind;
+  return k && strstr(k, "omp_target_") ? k : NULL;
+}
+
 /* The directive at a code address: the annotator's location, then the
  * index. *why (owned) explains a NULL. */
 static const omplens_directive *locate(omplens_fixer *fx, uint64_t codeptr, int kind,
@@ -79,6 +89,13 @@ static const omplens_directive *locate(omplens_fixer *fx, uint64_t codeptr, int 
   }
   if ((*file)->src_rc) {
     *why = omplens_fix__ownf(fx, "the source %s cannot be read", loc.file);
+    return NULL;
+  }
+  const char *routine = loc.directive.kind;
+  if (routine && strstr(routine, "omp_target_")) {
+    *why = omplens_fix__ownf(fx, "the operation is a call of %s at %s:%u, not a directive: the "
+                             "change is to the code around the call",
+                             routine, omplens_fix__short_name(loc.file), loc.line);
     return NULL;
   }
   omplens_directive_match m;
@@ -218,6 +235,8 @@ static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fi
     omplens_fix__file *file;
     locate(fx, f->codeptr, omplens_fix__runtime_kind(fx, e), &file, &w2); /* for the reason */
     s->reason = w2;
+    s->api = api_routine(fx, f->codeptr);
+    s->file = s->api ? file : NULL;
     return false;
   }
   s->item = SIZE_MAX;
@@ -528,7 +547,7 @@ static int plan_unreferenced(omplens_fixer *fx) {
         grouped = fx->groups[g].site.dir == d && fx->groups[g].site.item == i;
       if (grouped)
         continue;
-      omplens_fix__site s = {file, d, i, NULL, d->items[i].var, NULL};
+      omplens_fix__site s = {file, d, i, NULL, d->items[i].var, NULL, NULL};
       s.reason = omplens_fix__directive_unsafe(d, file->path, file->newer_than_binary);
       if (!s.reason && !omplens_fix__unreferenced(d, i))
         s.reason = "the body calls functions, which may use the item";

@@ -49,6 +49,18 @@ static void recipe(omplens_fix__ctx *c) {
   else
     snprintf(where, sizeof where, "%s", s->file ? omplens_fix__short_name(s->file->path) : "the directive");
   omplens_fix__buf *r = &g->recipe;
+  if (s->api) { /* a call: the change is to the code around it */
+    if (strstr(s->api, "alloc") || strstr(s->api, "free"))
+      omplens_fix__buf_printf(r, "allocate once with %s, before the loop that reaches the call, "
+                                 "free once after it, and keep the device pointer between steps.",
+                              s->api);
+    else
+      omplens_fix__buf_printf(r, "make the %s call only when its source changed: the device "
+                                 "keeps what it received until then (move the call out of the "
+                                 "loop, or guard it).",
+                              s->api);
+    return;
+  }
   switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
   case OMPLENS_FIX_KEEP_RESIDENT:
   case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
