@@ -380,6 +380,15 @@ static int file_for(omplens_directive_index *ix, const char *file,
 
 /* ---- lookups ---- */
 
+/* The indexed file a query names (parsed on first use). */
+static int file_of_query(omplens_directive_index *ix, const omplens_directive_query *q,
+                         const omplens_directives__file **f)
+{
+  if (ix == NULL || q == NULL || q->file == NULL)
+    return OMPLENS_DIRECTIVES_EINVAL;
+  return file_for(ix, q->file, q->unit, f);
+}
+
 int omplens_directive_find_query(omplens_directive_index *ix,
                                  const omplens_directive_query *q,
                                  omplens_directive_match *out)
@@ -388,14 +397,11 @@ int omplens_directive_find_query(omplens_directive_index *ix,
     return OMPLENS_DIRECTIVES_EINVAL;
   memset(out, 0, sizeof(*out));
   out->rule = "no lookup";
-  if (ix == NULL || q == NULL || q->file == NULL)
-    return OMPLENS_DIRECTIVES_EINVAL;
   const omplens_directives__file *f = NULL;
-  int err = file_for(ix, q->file, q->unit, &f);
-  if (err != 0)
-    return err;
-  omplens_directives__match(f, q, out);
-  return 0;
+  int err = file_of_query(ix, q, &f);
+  if (err == 0)
+    omplens_directives__match(f, q, out);
+  return err;
 }
 
 int omplens_directive_find_api_call(omplens_directive_index *ix,
@@ -406,14 +412,11 @@ int omplens_directive_find_api_call(omplens_directive_index *ix,
     return OMPLENS_DIRECTIVES_EINVAL;
   memset(out, 0, sizeof(*out));
   out->rule = "no lookup";
-  if (ix == NULL || q == NULL || q->file == NULL)
-    return OMPLENS_DIRECTIVES_EINVAL;
   const omplens_directives__file *f = NULL;
-  int err = file_for(ix, q->file, q->unit, &f);
-  if (err != 0)
-    return err;
-  omplens_directives__match_api_call(f, q, out);
-  return 0;
+  int err = file_of_query(ix, q, &f);
+  if (err == 0)
+    omplens_directives__match_api_call(f, q, out);
+  return err;
 }
 
 int omplens_directive_find(omplens_directive_index *ix, const char *file,
