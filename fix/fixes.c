@@ -409,50 +409,80 @@ static const char *display_name(const omplens_fixer *fx, const char *path, int r
 }
 
 /* Merges the edits of every fix with a diff, per file, in list order. */
-static int build_patch(omplens_fixer *fx, int relative) {
-  omplens_fix__buf out = {0}, skipped = {0};
-  omplens_fix__buf_str(&out, "");
+/* The edits of every fix with a diff on file, in trial, at once; false when
+ * they overlap or the merged file does not compile. One parse for the
+ * common case where every fix goes in. */
+static bool all_fit(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__edits *trial) {
+  for (size_t g = 0; g < fx->num_groups; g++) {
+    const omplens_fix__group *gr = &fx->groups[g];
+    if (!fx->fixes[g].diff || gr->site.file != file)
+      continue;
+    for (size_t i = 0; i < gr->edits.n; i++)
+      omplens_fix__edit_raw(trial, gr->edits.v[i].begin, gr->edits.v[i].end, gr->edits.v[i].text);
+  }
+  const char *why;
+  return !trial->failed && omplens_fix__edits_sort(trial) &&
+         omplens_fix__edits_ok(fx, file, trial, &why);
+}
+
+/* Else fix by fix, in list order: a fix whose edits overlap the earlier
+ * ones' or break the merged file is left out and named in skipped. */
+static void one_by_one(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__edits *all,
+                       omplens_fix__buf *skipped) {
+  for (size_t g = 0; g < fx->num_groups; g++) {
+    const omplens_fix__group *gr = &fx->groups[g];
+    if (!fx->fixes[g].diff || gr->site.file != file)
+      continue;
+    omplens_fix__edits trial = {0};
+    for (size_t i = 0; i < all->n; i++)
+      omplens_fix__edit_raw(&trial, all->v[i].begin, all->v[i].end, all->v[i].text);
+    for (size_t i = 0; i < gr->edits.n; i++)
+      omplens_fix__edit_raw(&trial, gr->edits.v[i].begin, gr->edits.v[i].end,
+                            gr->edits.v[i].text);
+    const char *why;
+    if (!trial.failed && omplens_fix__edits_sort(&trial) &&
+        omplens_fix__edits_ok(fx, file, &trial, &why)) {
+      omplens_fix__edits_free(all);
+      *all = trial;
+    } else {
+      omplens_fix__edits_free(&trial);
+      fx->groups[g].left_out = true;
+      omplens_fix__buf_printf(skipped, "%s%s:%u (%s)", skipped->len ? ", " : "",
+                              display_name(fx, file->path, 1), fx->fixes[g].line,
+                              omplens_fix_kind_name(fx->fixes[g].kind));
+    }
+  }
+}
+
+/* Both patches (absolute and relative paths) at once: which fixes go in
+ * does not depend on how the paths are written. */
+static int build_patch(omplens_fixer *fx) {
+  omplens_fix__buf out[2] = {{0}, {0}}, skipped = {0};
+  omplens_fix__buf_str(&out[0], "");
+  omplens_fix__buf_str(&out[1], "");
   for (size_t fi = 0; fi < fx->num_files; fi++) {
     omplens_fix__file *file = fx->files[fi];
     omplens_fix__edits all = {0};
-    for (size_t g = 0; g < fx->num_groups; g++) {
-      const omplens_fix__group *gr = &fx->groups[g];
-      if (!fx->fixes[g].diff || gr->site.file != file)
-        continue;
-      omplens_fix__edits trial = {0};
-      for (size_t i = 0; i < all.n; i++)
-        omplens_fix__edit_raw(&trial, all.v[i].begin, all.v[i].end, all.v[i].text);
-      for (size_t i = 0; i < gr->edits.n; i++)
-        omplens_fix__edit_raw(&trial, gr->edits.v[i].begin, gr->edits.v[i].end,
-                              gr->edits.v[i].text);
-      const char *why;
-      if (!trial.failed && omplens_fix__edits_sort(&trial) &&
-          omplens_fix__edits_ok(fx, file, &trial, &why)) {
-        omplens_fix__edits_free(&all);
-        all = trial;
-      } else {
-        omplens_fix__edits_free(&trial);
-        fx->groups[g].left_out = true;
-        omplens_fix__buf_printf(&skipped, "%s%s:%u (%s)", skipped.len ? ", " : "",
-                                display_name(fx, file->path, 1), fx->fixes[g].line,
-                                omplens_fix_kind_name(fx->fixes[g].kind));
-      }
+    if (!all_fit(fx, file, &all)) {
+      omplens_fix__edits_free(&all);
+      all = (omplens_fix__edits){0};
+      one_by_one(fx, file, &all, &skipped);
     }
-    omplens_fix__diff(&file->src, &all, display_name(fx, file->path, relative), &out);
+    for (int relative = 0; relative < 2; relative++)
+      omplens_fix__diff(&file->src, &all, display_name(fx, file->path, relative), &out[relative]);
     omplens_fix__edits_free(&all);
   }
-  free(fx->patch[relative]);
-  fx->patch[relative] = omplens_fix__buf_take(&out);
-  if (!fx->skipped) {
-    fx->skipped = omplens_fix__buf_take(&skipped);
-    if (fx->skipped && !*fx->skipped) {
-      free(fx->skipped);
-      fx->skipped = NULL;
-    }
-  } else {
-    omplens_fix__buf_free(&skipped);
+  for (int relative = 0; relative < 2; relative++) {
+    free(fx->patch[relative]);
+    fx->patch[relative] = omplens_fix__buf_take(&out[relative]);
   }
-  return fx->patch[relative] ? 0 : OMPLENS_FIX_ENOMEM;
+  free(fx->skipped);
+  fx->skipped = omplens_fix__buf_take(&skipped);
+  if (fx->skipped && !*fx->skipped) {
+    free(fx->skipped);
+    fx->skipped = NULL;
+  }
+  return fx->patch[0] && fx->patch[1] ? 0 : OMPLENS_FIX_ENOMEM;
 }
 
 int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const char **skipped) {
@@ -463,7 +493,7 @@ int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const
   if (rc)
     return rc;
   relative = relative != 0;
-  if (!fx->patch[relative] && (rc = build_patch(fx, relative)))
+  if (!fx->patch[relative] && (rc = build_patch(fx)))
     return rc;
   *patch = fx->patch[relative];
   if (skipped)
