@@ -409,20 +409,53 @@ static const char *display_name(const omplens_fixer *fx, const char *path, int r
 }
 
 /* Merges the edits of every fix with a diff, per file, in list order. */
-/* The edits of every fix with a diff on file, in trial, at once; false when
- * they overlap or the merged file does not compile. One parse for the
- * common case where every fix goes in. */
-static bool all_fit(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__edits *trial) {
-  for (size_t g = 0; g < fx->num_groups; g++) {
-    const omplens_fix__group *gr = &fx->groups[g];
-    if (!fx->fixes[g].diff || gr->site.file != file)
-      continue;
-    for (size_t i = 0; i < gr->edits.n; i++)
-      omplens_fix__edit_raw(trial, gr->edits.v[i].begin, gr->edits.v[i].end, gr->edits.v[i].text);
+/* Adds g's edits to all unless they overlap what all holds (all is then
+ * unchanged); true when added. */
+static bool add_if_apart(omplens_fix__edits *all, const omplens_fix__group *g) {
+  omplens_fix__edits trial = {0};
+  for (size_t i = 0; i < all->n; i++)
+    omplens_fix__edit_raw(&trial, all->v[i].begin, all->v[i].end, all->v[i].text);
+  for (size_t i = 0; i < g->edits.n; i++)
+    omplens_fix__edit_raw(&trial, g->edits.v[i].begin, g->edits.v[i].end, g->edits.v[i].text);
+  if (trial.failed || !omplens_fix__edits_sort(&trial)) {
+    omplens_fix__edits_free(&trial);
+    return false;
   }
+  omplens_fix__edits_free(all);
+  *all = trial;
+  return true;
+}
+
+static void skip(omplens_fixer *fx, size_t g, omplens_fix__file *file, omplens_fix__buf *skipped) {
+  fx->groups[g].left_out = true;
+  omplens_fix__buf_printf(skipped, "%s%s:%u (%s)", skipped->len ? ", " : "",
+                          display_name(fx, file->path, 1), fx->fixes[g].line,
+                          omplens_fix_kind_name(fx->fixes[g].kind));
+}
+
+/* Every fix with a diff on file whose edits keep apart from the earlier
+ * ones', in all, checked with one parse; false (all emptied, nothing left
+ * out) when that merged file does not compile. The common case. */
+static bool all_fit(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__edits *all,
+                    omplens_fix__buf *skipped) {
+  omplens_fix__buf apart = {0};
+  for (size_t g = 0; g < fx->num_groups; g++)
+    if (fx->fixes[g].diff && fx->groups[g].site.file == file && !add_if_apart(all, &fx->groups[g]))
+      skip(fx, g, file, &apart);
   const char *why;
-  return !trial->failed && omplens_fix__edits_sort(trial) &&
-         omplens_fix__edits_ok(fx, file, trial, &why);
+  if (all->n && omplens_fix__edits_ok(fx, file, all, &why)) {
+    if (apart.len)
+      omplens_fix__buf_printf(skipped, "%s%s", skipped->len ? ", " : "", apart.data);
+    omplens_fix__buf_free(&apart);
+    return true;
+  }
+  omplens_fix__buf_free(&apart);
+  for (size_t g = 0; g < fx->num_groups; g++)
+    if (fx->groups[g].site.file == file)
+      fx->groups[g].left_out = false;
+  omplens_fix__edits_free(all);
+  *all = (omplens_fix__edits){0};
+  return false;
 }
 
 /* Else fix by fix, in list order: a fix whose edits overlap the earlier
@@ -446,10 +479,7 @@ static void one_by_one(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__
       *all = trial;
     } else {
       omplens_fix__edits_free(&trial);
-      fx->groups[g].left_out = true;
-      omplens_fix__buf_printf(skipped, "%s%s:%u (%s)", skipped->len ? ", " : "",
-                              display_name(fx, file->path, 1), fx->fixes[g].line,
-                              omplens_fix_kind_name(fx->fixes[g].kind));
+      skip(fx, g, file, skipped);
     }
   }
 }
@@ -463,11 +493,8 @@ static int build_patch(omplens_fixer *fx) {
   for (size_t fi = 0; fi < fx->num_files; fi++) {
     omplens_fix__file *file = fx->files[fi];
     omplens_fix__edits all = {0};
-    if (!all_fit(fx, file, &all)) {
-      omplens_fix__edits_free(&all);
-      all = (omplens_fix__edits){0};
+    if (!all_fit(fx, file, &all, &skipped))
       one_by_one(fx, file, &all, &skipped);
-    }
     for (int relative = 0; relative < 2; relative++)
       omplens_fix__diff(&file->src, &all, display_name(fx, file->path, relative), &out[relative]);
     omplens_fix__edits_free(&all);

@@ -388,6 +388,7 @@ typedef struct omplens_fix__group {
   const char *new_type; /* map type the rule gives the item          */
   size_t leftover;      /* ADD_EXIT_DATA: its leftover, else SIZE_MAX */
   bool unreferenced;    /* removes an item the kernel never names   */
+  bool compile_pending; /* built, its compile check still to come     */
   bool left_out;        /* its edits overlap an earlier fix's: not in
                            the merged patch                           */
   uint64_t codeptr;     /* unreferenced groups: the kernel's address;
@@ -491,6 +492,9 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
 int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_t **out, size_t *n);
 /* Sorts ids and drops repeats; *n becomes the new count. */
 void omplens_fix__sort_unique(uint32_t *ids, size_t *n);
+/* Proves that the changes built so far compile: all of a file's at once,
+ * else one by one; a failing one becomes manual. */
+void omplens_fix__check_compiles(omplens_fixer *fx);
 /* Fills f->predicted_* from f->removed. */
 void omplens_fix__predict(omplens_fixer *fx, omplens_fix *f);
 /* Builds fx->delete_of (left NULL without memory). */

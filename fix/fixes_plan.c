@@ -594,10 +594,12 @@ int omplens_fix__derive(omplens_fixer *fx) {
   fx->fixes = rc ? NULL : calloc(fx->num_groups + 1, sizeof *fx->fixes);
   if (!fx->fixes)
     return rc ? rc : OMPLENS_FIX_ENOMEM;
+  for (size_t i = 0; i < fx->num_groups; i++)
+    if (fx->groups[i].leftover == SIZE_MAX)
+      omplens_fix__build(fx, &fx->groups[i]);
+  omplens_fix__check_compiles(fx);
   for (size_t i = 0; i < fx->num_groups && !rc; i++) {
     omplens_fix__group *g = &fx->groups[i];
-    if (g->leftover == SIZE_MAX)
-      omplens_fix__build(fx, g);
     rc = omplens_fix__publish(fx, i);
     for (size_t k = 0; k < g->num_findings; k++)
       fx->fix_of_finding[g->findings[k]] = i;

@@ -762,6 +762,19 @@ static bool build_zero(omplens_fix__ctx *c) {
 
 /* ---- dispatch ---- */
 
+/* The summary of a change that has no diff. */
+static void generic_summary(omplens_fixer *fx, omplens_fix__group *g) {
+  const omplens_finding *f = g->num_findings ? &fx->findings[g->findings[0]] : NULL;
+  omplens_fix__buf_printf(
+      &g->summary, "%s of %s%s%s%s: no safe diff, change it by hand",
+      f ? omplens_category_title(f->category) : "Finding", omplens_fix__item_text(&g->site),
+      g->site.file ? " at " : "", g->site.file ? omplens_fix__short_name(g->site.file->path) : "",
+      g->site.dir ? omplens_fix__ownf(fx, ":%u", g->site.dir->pragma.line) : "");
+}
+
+static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
+                      const char **why, bool compile);
+
 void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
   omplens_fix__ctx c = {fx, g, g->site.file, g->site.file ? &g->site.file->src : NULL, NULL};
   if (g->kind == OMPLENS_FIX_MANUAL || !g->site.dir) {
@@ -803,17 +816,14 @@ void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
     }
   }
   const char *why;
-  if (g->kind != OMPLENS_FIX_MANUAL && !omplens_fix__edits_ok(fx, c.file, &g->edits, &why))
+  /* The parse that proves the change compiles waits for the file's other
+   * changes: omplens_fix__check_compiles. */
+  if (g->kind != OMPLENS_FIX_MANUAL && !edits_fit(fx, c.file, &g->edits, &why, false))
     omplens_fix__fail(&c, "%s", why);
+  g->compile_pending = g->kind != OMPLENS_FIX_MANUAL;
   omplens_fix__edits_sort(&g->edits); /* checked above: they do not overlap */
-  if (!g->summary.len) {
-    const omplens_finding *f = g->num_findings ? &fx->findings[g->findings[0]] : NULL;
-    omplens_fix__buf_printf(
-        &g->summary, "%s of %s%s%s%s: no safe diff, change it by hand",
-        f ? omplens_category_title(f->category) : "Finding", omplens_fix__item_text(&g->site),
-        g->site.file ? " at " : "", g->site.file ? omplens_fix__short_name(g->site.file->path) : "",
-        g->site.dir ? omplens_fix__ownf(fx, ":%u", g->site.dir->pragma.line) : "");
-  }
+  if (!g->summary.len)
+    generic_summary(fx, g);
 }
 
 /* ---- leftovers ---- */
@@ -919,8 +929,10 @@ void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
 
 /* ---- the last checks of every diff ---- */
 
-bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
-                           const char **why) {
+/* The checks of a change that need no parse: not empty, no overlap, and a
+ * diff that applies; *why says which failed. */
+static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
+                      const char **why, bool compile) {
   omplens_fix__edits sorted = {0};
   for (size_t i = 0; i < e->n; i++)
     omplens_fix__edit_raw(&sorted, e->v[i].begin, e->v[i].end, e->v[i].text);
@@ -939,7 +951,7 @@ bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplen
     if (d.failed || !omplens_fix__diff_verify(&f->src, d.data, text))
       *why = "internal: the diff does not apply to the file as it is";
   }
-  if (text && !*why) {
+  if (text && !*why && compile) {
     size_t nargs;
     const char *const *args = omplens_fix__file_args(fx, f, &nargs);
     if (f->omp_errors == -2)
@@ -958,7 +970,72 @@ bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplen
   omplens_fix__buf_free(&d);
   free(text);
   omplens_fix__edits_free(&sorted);
-  if (*why)
-    return false;
-  return true;
+  return !*why;
+}
+
+bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
+                           const char **why) {
+  return edits_fit(fx, f, e, why, true);
+}
+
+/* The compile check of every group whose build left it pending: all of a
+ * file's changes at once, one parse when they all compile together (the
+ * common case: TeaLeaf's 13 diffs took 13 parses), else one by one. A
+ * change that fails becomes manual, with its reason, recipe and a summary
+ * that says so. */
+static void compile_failed(omplens_fixer *fx, omplens_fix__group *g, const char *why) {
+  omplens_fix__ctx c = {fx, g, g->site.file, g->site.file ? &g->site.file->src : NULL, NULL};
+  omplens_fix__fail(&c, "%s", why);
+  omplens_fix__buf_free(&g->summary);
+  generic_summary(fx, g);
+}
+
+/* Marks (in together) the pending changes of file that keep apart from
+ * each other, in list order, and returns whether the file with all of them
+ * compiles. */
+static bool file_compiles_with_all(omplens_fixer *fx, omplens_fix__file *file, bool *together) {
+  omplens_fix__edits all = {0};
+  for (size_t i = 0; i < fx->num_groups; i++) {
+    const omplens_fix__group *g = &fx->groups[i];
+    together[i] = false;
+    if (!g->compile_pending || g->site.file != file)
+      continue;
+    omplens_fix__edits trial = {0};
+    for (size_t k = 0; k < all.n; k++)
+      omplens_fix__edit_raw(&trial, all.v[k].begin, all.v[k].end, all.v[k].text);
+    for (size_t k = 0; k < g->edits.n; k++)
+      omplens_fix__edit_raw(&trial, g->edits.v[k].begin, g->edits.v[k].end, g->edits.v[k].text);
+    if (!trial.failed && omplens_fix__edits_sort(&trial)) {
+      omplens_fix__edits_free(&all);
+      all = trial;
+      together[i] = true;
+    } else {
+      omplens_fix__edits_free(&trial);
+    }
+  }
+  const char *why;
+  bool ok = all.n && !all.failed && omplens_fix__edits_ok(fx, file, &all, &why);
+  omplens_fix__edits_free(&all);
+  return ok;
+}
+
+void omplens_fix__check_compiles(omplens_fixer *fx) {
+  bool *together = calloc(fx->num_groups + 1, sizeof *together);
+  for (size_t i = 0; i < fx->num_groups; i++) {
+    omplens_fix__group *g = &fx->groups[i];
+    if (!g->compile_pending)
+      continue;
+    omplens_fix__file *file = g->site.file;
+    bool compiles = together && file_compiles_with_all(fx, file, together);
+    for (size_t k = i; k < fx->num_groups; k++) { /* the file's pending groups */
+      omplens_fix__group *h = &fx->groups[k];
+      if (!h->compile_pending || h->site.file != file)
+        continue;
+      h->compile_pending = false;
+      const char *why;
+      if (!(compiles && together[k]) && !omplens_fix__edits_ok(fx, file, &h->edits, &why))
+        compile_failed(fx, h, why);
+    }
+  }
+  free(together);
 }
