@@ -15,7 +15,13 @@ sed -n 's/.*Copying data from host to device, HstPtr=0x0*\([0-9a-f][0-9a-f]*\),.
   "$work/info.err" | LC_ALL=C sort >"$work/runtime.txt"
 
 trace=$(ls "$work"/report/traces/*/*.trace)
+# Where the runtime knows no name (Name=unknown: the device memory API's
+# copies), omplens may name the call's argument from the source: compare
+# direction, pointer and size only.
+awk '$4 == "unknown" { print $1, $2, $3 }' "$work/runtime.txt" >"$work/unnamed.txt"
 "$omplens" dump "$trace" | awk -F'\t' '$3 == "h2d" || $3 == "d2h" { print $3, $6, $8, $14 }' \
+  | awk 'FILENAME == ARGV[1] { unnamed[$0] = 1; next }
+         ($1 " " $2 " " $3) in unnamed { $4 = "unknown" } 1' "$work/unnamed.txt" - \
   | LC_ALL=C sort >"$work/collector.txt"
 
 if [ ! -s "$work/runtime.txt" ]; then
