@@ -11,7 +11,11 @@ void assemble(const double *u, double *out, Workspace *w, int n, int pass) {
   memset(count, 0, n * sizeof *count);
 #pragma omp target enter data map(to: flux[0:n], grad[0:n], count[0:n])
 #pragma omp target teams distribute parallel for map(to: u[0:n]) map(from: out[0:n])
-  for (int i = 1; i < n - 1; i++) {
+  for (int i = 0; i < n; i++) {
+    if (i == 0 || i == n - 1) { /* out is mapped from: every element is written */
+      out[i] = 0.0;
+      continue;
+    }
     flux[i] += u[i + 1] - u[i];
     grad[i] += 0.5 * (u[i + 1] - u[i - 1]);
     count[i] += 1 + pass;
