@@ -10,12 +10,14 @@ static int is_hashed(const omplens_event *e) {
 
 /* ---- Held content -----------------------------------------------------
  * Duplicates, round trips and re-initializations are one model: what each
- * side holds. A copy is a receiver's (a device's, or the host's) view of
- * one host buffer, keyed (receiver, host_addr, bytes); it holds the content
- * the trace last showed in it: received into it, or sent out of it. A
- * content record, keyed (receiver, hash, bytes), counts the copies holding
- * it and remembers the receiver's latest send of it that has not come back
- * yet. Records keep their keys, so that no earlier event is read again. */
+ * side holds. A copy is a side's (a device's, or the host's) view of one
+ * host buffer, keyed (side, host_addr, bytes); it holds the content the
+ * trace last showed in it, received into it or sent out of it, and whether
+ * its side produced that content there (pending until it comes back). A
+ * content record, keyed (side, hash, bytes), exists while a copy holds it:
+ * it counts its holders and pending holders and keeps the side's latest
+ * production of it. Records keep their keys, so that no earlier event is
+ * read again. */
 
 static int is_h2d(const omplens_event *e) { return e->kind == OMPLENS_EV_H2D; }
 
