@@ -412,15 +412,9 @@ static const char *display_name(const omplens_fixer *fx, const char *path, int r
 /* Adds g's edits to all unless they overlap what all holds (all is then
  * unchanged); true when added. */
 static bool add_if_apart(omplens_fix__edits *all, const omplens_fix__group *g) {
-  omplens_fix__edits trial = {0};
-  for (size_t i = 0; i < all->n; i++)
-    omplens_fix__edit_raw(&trial, all->v[i].begin, all->v[i].end, all->v[i].text);
-  for (size_t i = 0; i < g->edits.n; i++)
-    omplens_fix__edit_raw(&trial, g->edits.v[i].begin, g->edits.v[i].end, g->edits.v[i].text);
-  if (trial.failed || !omplens_fix__edits_sort(&trial)) {
-    omplens_fix__edits_free(&trial);
+  omplens_fix__edits trial;
+  if (!omplens_fix__edits_merged(all, &g->edits, &trial))
     return false;
-  }
   omplens_fix__edits_free(all);
   *all = trial;
   return true;
@@ -466,14 +460,9 @@ static void one_by_one(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__
     const omplens_fix__group *gr = &fx->groups[g];
     if (!fx->fixes[g].diff || gr->site.file != file)
       continue;
-    omplens_fix__edits trial = {0};
-    for (size_t i = 0; i < all->n; i++)
-      omplens_fix__edit_raw(&trial, all->v[i].begin, all->v[i].end, all->v[i].text);
-    for (size_t i = 0; i < gr->edits.n; i++)
-      omplens_fix__edit_raw(&trial, gr->edits.v[i].begin, gr->edits.v[i].end,
-                            gr->edits.v[i].text);
+    omplens_fix__edits trial;
     const char *why;
-    if (!trial.failed && omplens_fix__edits_sort(&trial) &&
+    if (omplens_fix__edits_merged(all, &gr->edits, &trial) &&
         omplens_fix__edits_ok(fx, file, &trial, &why)) {
       omplens_fix__edits_free(all);
       *all = trial;

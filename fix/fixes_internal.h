@@ -101,6 +101,10 @@ void omplens_fix__edits_free(omplens_fix__edits *e);
 /* Sorts by begin (stable); false when two edits overlap (an insertion at
  * the start of a replacement does not). */
 bool omplens_fix__edits_sort(omplens_fix__edits *e);
+/* a's and b's edits together, sorted, in *out (caller frees); false, with
+ * *out freed, when they overlap or memory ran out. */
+bool omplens_fix__edits_merged(const omplens_fix__edits *a, const omplens_fix__edits *b,
+                               omplens_fix__edits *out);
 /* Applies sorted edits: the new text (caller frees), NULL on ENOMEM. */
 char *omplens_fix__apply(const omplens_fix__source *s, const omplens_fix__edits *e);
 /* Appends to out the unified diff (3 lines of context, headers "--- a/" and

@@ -1000,17 +1000,11 @@ static bool file_compiles_with_all(omplens_fixer *fx, omplens_fix__file *file, b
     together[i] = false;
     if (!g->compile_pending || g->site.file != file)
       continue;
-    omplens_fix__edits trial = {0};
-    for (size_t k = 0; k < all.n; k++)
-      omplens_fix__edit_raw(&trial, all.v[k].begin, all.v[k].end, all.v[k].text);
-    for (size_t k = 0; k < g->edits.n; k++)
-      omplens_fix__edit_raw(&trial, g->edits.v[k].begin, g->edits.v[k].end, g->edits.v[k].text);
-    if (!trial.failed && omplens_fix__edits_sort(&trial)) {
+    omplens_fix__edits trial;
+    if (omplens_fix__edits_merged(&all, &g->edits, &trial)) {
       omplens_fix__edits_free(&all);
       all = trial;
       together[i] = true;
-    } else {
-      omplens_fix__edits_free(&trial);
     }
   }
   const char *why;

@@ -331,6 +331,19 @@ bool omplens_fix__edits_sort(omplens_fix__edits *e) {
   return true;
 }
 
+bool omplens_fix__edits_merged(const omplens_fix__edits *a, const omplens_fix__edits *b,
+                               omplens_fix__edits *out) {
+  *out = (omplens_fix__edits){0};
+  for (size_t i = 0; i < a->n; i++)
+    omplens_fix__edit_raw(out, a->v[i].begin, a->v[i].end, a->v[i].text);
+  for (size_t i = 0; i < b->n; i++)
+    omplens_fix__edit_raw(out, b->v[i].begin, b->v[i].end, b->v[i].text);
+  if (!out->failed && omplens_fix__edits_sort(out))
+    return true;
+  omplens_fix__edits_free(out);
+  return false;
+}
+
 char *omplens_fix__apply(const omplens_fix__source *s, const omplens_fix__edits *e) {
   omplens_fix__buf b = {0};
   size_t at = 0;
