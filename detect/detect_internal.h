@@ -180,10 +180,8 @@ typedef struct omplens_detect__group {
   uint64_t codeptr, variable, bytes; /* the key, with category, device    */
   uint64_t host_addr;  /* of the first instance                          */
   uint64_t total_ns;   /* durations of the instances' events              */
-  uint64_t savings_ns; /* durations of the operations the instances remove */
-  uint64_t first_ns;   /* of those, the operations no instance removed
-                          before: this group's share of its directive's and
-                          the program's savings                           */
+  uint64_t savings_ns; /* durations of the operations the instances remove,
+                          in no other group                               */
   uint32_t num_instances;
   int16_t device;
   uint8_t category;

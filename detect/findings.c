@@ -107,10 +107,8 @@ static int add_instance(omplens_detect__ctx *c,
   g->num_instances++;
   g->total_ns += omplens_detect__dur(e);
   g->savings_ns += q->removal_ns;
-  if (!omplens_detect__bit(c->removed, q->event)) {
-    omplens_detect__set_bit(c->removed, q->event);
-    g->first_ns += q->removal_ns;
-  }
+  /* Each operation is emitted once; unused transfers skip those marked. */
+  omplens_detect__set_bit(c->removed, q->event);
   return 0;
 }
 
@@ -281,8 +279,8 @@ static int directive_of(const omplens_detect__ctx *c, totals *t,
   return 0;
 }
 
-/* A group's first_ns holds the operations no other instance removed
- * before, so the directives' and the program's savings count each once. */
+/* Each operation is in one group, so the groups' savings add up to the
+ * directives' and the program's. */
 static int add_groups(const omplens_detect__ctx *c, totals *t,
                       omplens_program_total *p) {
   for (size_t i = 0; i < c->groups.count; i++) {
@@ -294,10 +292,10 @@ static int add_groups(const omplens_detect__ctx *c, totals *t,
       return rc;
     d->count[g->category] += g->num_instances;
     d->bytes[g->category] += bytes;
-    d->savings_ns += g->first_ns;
+    d->savings_ns += g->savings_ns;
     p->count[g->category] += g->num_instances;
     p->bytes[g->category] += bytes;
-    p->savings_ns += g->first_ns;
+    p->savings_ns += g->savings_ns;
   }
   return 0;
 }
