@@ -111,9 +111,8 @@ void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *b
 /* The fixes a page has shown, by their id in findings.json, with where: a
  * change that removes several findings is shown once. Zero-initialize. */
 typedef struct omplens_render__shown {
-  uint64_t *keys; /* id + 1; 0: empty slot */
-  char **where;
-  size_t cap, n;  /* cap: a power of two, or 0 */
+  char **where; /* by fix id: the label of the finding that shows it */
+  size_t cap;
 } omplens_render__shown;
 /* Where finding's fix was shown, or NULL when it was not (then it is
  * recorded as shown at where) or has no id. */

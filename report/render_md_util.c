@@ -315,62 +315,34 @@ void omplens_md__code_block(omplens_strbuf *b, const char *info, const char *s) 
 
 /* ---- Fixes shown once ------------------------------------------------------ */
 
-static size_t shown_slot(const omplens_render__shown *s, uint64_t key) {
-  size_t i = (size_t)((key * 0x9e3779b97f4a7c15u) >> 17) & (s->cap - 1);
-  while (s->keys[i] && s->keys[i] != key)
-    i = (i + 1) & (s->cap - 1);
-  return i;
-}
-
-static int shown_grow(omplens_render__shown *s) {
-  omplens_render__shown bigger = {calloc(s->cap ? 2 * s->cap : 64, sizeof *s->keys),
-                                  calloc(s->cap ? 2 * s->cap : 64, sizeof *s->where),
-                                  s->cap ? 2 * s->cap : 64, s->n};
-  if (!bigger.keys || !bigger.where) {
-    free(bigger.keys);
-    free(bigger.where);
-    return -1;
-  }
-  for (size_t i = 0; i < s->cap; i++)
-    if (s->keys[i]) {
-      size_t k = shown_slot(&bigger, s->keys[i]);
-      bigger.keys[k] = s->keys[i];
-      bigger.where[k] = s->where[i];
-    }
-  free(s->keys);
-  free(s->where);
-  *s = bigger;
-  return 0;
-}
-
+/* Fix ids are places in the process's fix list: an array by id serves. */
 const char *omplens_render__fix_shown(omplens_render__shown *s, const json_t *finding,
                                       const char *where) {
   const json_t *id = json_object_get(json_object_get(finding, "fix"), "id");
-  if (!json_is_integer(id) || json_integer_value(id) < 0)
+  /* An id past any fix list's length (a foreign document) is shown again. */
+  if (!json_is_integer(id) || json_integer_value(id) < 0 || json_integer_value(id) >= 1 << 24)
     return NULL;
-  uint64_t key = (uint64_t)json_integer_value(id) + 1;
-  if (s->cap) {
-    size_t k = shown_slot(s, key);
-    if (s->keys[k])
-      return s->where[k];
+  size_t k = (size_t)json_integer_value(id);
+  if (k < s->cap && s->where[k])
+    return s->where[k];
+  if (k >= s->cap) {
+    size_t cap = s->cap ? s->cap : 64;
+    while (cap <= k)
+      cap *= 2;
+    char **grown = realloc(s->where, cap * sizeof *grown);
+    if (!grown)
+      return NULL; /* without room it is shown again: still correct */
+    memset(grown + s->cap, 0, (cap - s->cap) * sizeof *grown);
+    s->where = grown;
+    s->cap = cap;
   }
-  if ((s->n + 1) * 2 > s->cap && shown_grow(s))
-    return NULL; /* without room it is shown again: still correct */
-  char *copy = strdup(where ? where : "");
-  if (!copy)
-    return NULL;
-  size_t k = shown_slot(s, key);
-  s->keys[k] = key;
-  s->where[k] = copy;
-  s->n++;
+  s->where[k] = strdup(where ? where : "");
   return NULL;
 }
 
 void omplens_render__shown_free(omplens_render__shown *s) {
   for (size_t i = 0; i < s->cap; i++)
-    if (s->keys[i])
-      free(s->where[i]);
-  free(s->keys);
+    free(s->where[i]);
   free(s->where);
   *s = (omplens_render__shown){0};
 }

@@ -561,6 +561,13 @@ static void test_shared_fix_shown_once(void **state) {
     assert_non_null(strstr(out, "the same change as for"));
     free(out);
   }
+  /* An id no fix list has (a foreign document): shown under each finding. */
+  json_object_set_new(fix, "id", json_integer((json_int_t)1 << 40));
+  char *md = render(0, doc, &(omplens_render_options){.base_dir = "/src"});
+  const char *first = strstr(md, "UNIQUE_DIFF_LINE");
+  assert_non_null(first);
+  assert_non_null(strstr(first + 1, "UNIQUE_DIFF_LINE"));
+  free(md);
   json_decref(doc);
 }
 
