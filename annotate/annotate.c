@@ -302,27 +302,39 @@ static const char *confidence_name(int c) {
   }
 }
 
+/* The index reads the build's flags from compile_commands.json, else from
+ * the commands the trace's modules recorded in DWARF. */
+static int create_directives(omplens_annotator *a) {
+  const omplens_trace_info *info = omplens_trace_get_info(a->trace);
+  const char **binaries = calloc(info->num_modules + 1, sizeof *binaries);
+  if (!binaries)
+    return OMPLENS_ANNOTATE_ENOMEM;
+  for (size_t i = 0; i < info->num_modules; i++)
+    binaries[i] = info->modules[i].path;
+  omplens_directive_options o = {.compile_commands = a->compile_commands,
+                                 .binaries = binaries,
+                                 .num_binaries = info->num_modules};
+  int rc = omplens_directive_index_create(&o, &a->directives);
+  free(binaries);
+  return rc;
+}
+
 /* Looks the location up in the source (libclang), creating the index on
  * first use. Construct kinds and the finder's runtime kinds share their
  * numbering. */
 struct omplens_directive_index *omplens_annotator_directives(omplens_annotator *a) {
   if (!a || a->directives_failed)
     return NULL;
-  if (!a->directives) {
-    omplens_directive_options o = {0};
-    o.compile_commands = a->compile_commands;
-    if (omplens_directive_index_create(&o, &a->directives)) {
-      a->directives_failed = 1;
-      return NULL;
-    }
-  }
+  if (!a->directives && create_directives(a))
+    a->directives_failed = 1;
   return a->directives;
 }
 
 /* Said once per process, on the first directive it concerns. */
 static const char FLAGS_NOTE[] =
-    "sources were parsed without the build's flags (no compile_commands.json): "
-    "pass --compile-commands FILE, made by CMAKE_EXPORT_COMPILE_COMMANDS=ON or bear -- make";
+    "sources were parsed without the build's flags (no compile_commands.json, no "
+    "-grecord-command-line): pass --compile-commands FILE, made by "
+    "CMAKE_EXPORT_COMPILE_COMMANDS=ON or bear -- make, or build with clang's -grecord-command-line";
 
 static const char *stale_note(const omplens_source_file *file) {
   return file->has_md5 ? "the source changed after the build: its MD5 is not the one compiled"

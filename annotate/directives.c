@@ -136,6 +136,8 @@ static int copy_options(omplens_directive_index *ix,
   ix->num_extra_args = ix->extra_args != NULL ? o->num_extra_args : 0;
   ix->sources = copy_strings(o->sources, o->num_sources, &ok);
   ix->num_sources = ix->sources != NULL ? o->num_sources : 0;
+  ix->binaries = copy_strings(o->binaries, o->num_binaries, &ok);
+  ix->num_binaries = ix->binaries != NULL ? o->num_binaries : 0;
   if (o->comp_dir != NULL && (ix->comp_dir = strdup(o->comp_dir)) == NULL)
     ok = false;
   if (o->compile_commands != NULL &&
@@ -192,6 +194,8 @@ void omplens_directive_index_destroy(omplens_directive_index *ix)
   omplens_directives__vec_free(&ix->resolved);
   free_strings(ix->extra_args, ix->num_extra_args);
   free_strings(ix->sources, ix->num_sources);
+  free_strings(ix->binaries, ix->num_binaries);
+  omplens_directives__compdb_free(ix->recorded);
   free(ix->comp_dir);
   free(ix->compdb_path);
   omplens_directives__ast_dispose(ix->cx);

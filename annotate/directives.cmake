@@ -1,10 +1,10 @@
 # omplens_directives: from a source location to the OpenMP target directive
 # responsible (omplens_directives.h, docs/directives.md). A static library of
-# its own, so that it can be tested without the symbolizer's libdw; include
+# its own, so that it can be tested without the symbolizer; include
 # this file from annotate/CMakeLists.txt after add_library(omplens_annotate)
 # and omplens_annotate links it too.
 #
-# Needs libclang 19 (Debian libclang-19-dev) and jansson. libclang is not
+# Needs libclang 19 (Debian libclang-19-dev), jansson and libdw. libclang is not
 # linked: omplens_libclang (libclang_dl.h) loads it with dlopen() on first
 # need, so only its headers and the name of the library matter here.
 find_library(OMPLENS_LIBCLANG NAMES clang-19 clang
@@ -53,11 +53,17 @@ add_library(omplens_directives STATIC
   ${CMAKE_CURRENT_LIST_DIR}/directives_match.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_md5.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_pool.c
+  ${CMAKE_CURRENT_LIST_DIR}/directives_producer.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_text.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_unit.c
 )
 target_include_directories(omplens_directives PUBLIC ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(omplens_directives PRIVATE omplens_libclang PkgConfig::JANSSON)
+# libdw reads the compile commands DWARF recorded (directives_producer.c).
+if(NOT TARGET PkgConfig::LIBDW)
+  pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw)
+endif()
+target_link_libraries(omplens_directives PRIVATE omplens_libclang PkgConfig::JANSSON
+                      PkgConfig::LIBDW)
 
 if(TARGET omplens_annotate)
   target_link_libraries(omplens_annotate PUBLIC omplens_directives)

@@ -1,6 +1,7 @@
 /* Compile arguments for libclang: from compile_commands.json when there is
  * one (given, or found next to the source or in a build/ directory above
- * it), else defaults. Only the flags that change what the preprocessor and
+ * it), else from the command DWARF recorded (directives_producer.c), else
+ * defaults. Only the flags that change what the preprocessor and
  * parser see are kept (-I, -D, -std, ...): code generation, dependency and
  * offloading flags make libclang fail or plan several jobs, and a gcc-only
  * flag would stop the parse. */
@@ -25,7 +26,7 @@ typedef struct compdb_entry {
 struct omplens_directives__compdb {
   char *path;
   compdb_entry *entries;
-  size_t num_entries;
+  size_t num_entries, cap_entries;
 };
 
 /* ---- argument vectors ---- */
@@ -183,6 +184,7 @@ static int read_entries(json_t *root, omplens_directives__compdb *db)
   db->entries = calloc(n > 0 ? n : 1, sizeof(*db->entries));
   if (db->entries == NULL)
     return OMPLENS_DIRECTIVES_ENOMEM;
+  db->cap_entries = n > 0 ? n : 1;
   for (size_t i = 0; i < n; i++) {
     compdb_entry *e = &db->entries[db->num_entries];
     int err = read_entry(json_array_get(root, i), e);
@@ -220,6 +222,49 @@ int omplens_directives__compdb_load(const char *path,
     return err;
   }
   *out = db;
+  return 0;
+}
+
+int omplens_directives__compdb_new(const char *path,
+                                   omplens_directives__compdb **out)
+{
+  *out = calloc(1, sizeof(**out));
+  if (*out != NULL && ((*out)->path = strdup(path)) != NULL)
+    return 0;
+  free(*out);
+  *out = NULL;
+  return OMPLENS_DIRECTIVES_ENOMEM;
+}
+
+static bool grow_entries(omplens_directives__compdb *db)
+{
+  if (db->num_entries < db->cap_entries)
+    return true;
+  size_t cap = db->cap_entries > 0 ? 2 * db->cap_entries : 16;
+  compdb_entry *e = realloc(db->entries, cap * sizeof(*e));
+  if (e == NULL)
+    return false;
+  db->entries = e;
+  db->cap_entries = cap;
+  return true;
+}
+
+int omplens_directives__compdb_add(omplens_directives__compdb *db,
+                                   const char *directory, const char *file,
+                                   omplens_directives__args *args)
+{
+  if (!grow_entries(db))
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  compdb_entry *e = &db->entries[db->num_entries];
+  *e = (compdb_entry){.directory = absolute(NULL, directory),
+                      .file = absolute(directory, file)};
+  if (e->directory == NULL || e->file == NULL) {
+    free_entry(e);
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  e->args = *args; /* taken over */
+  *args = (omplens_directives__args){0};
+  db->num_entries++;
   return 0;
 }
 
@@ -341,6 +386,8 @@ static omplens_directives__compdb *search_db(omplens_directive_index *ix,
   return db;
 }
 
+/* The file's own entry in compile_commands.json, else its recorded
+ * command, else (a header) the nearest entry of either, in that order. */
 static const compdb_entry *entry_for(omplens_directive_index *ix,
                                      const char *file, bool *exact)
 {
@@ -348,7 +395,15 @@ static const compdb_entry *entry_for(omplens_directive_index *ix,
       ix->compdb_path != NULL ? cached_db(ix, ix->compdb_path)
                               : search_db(ix, file);
   *exact = false;
-  return db != NULL ? find_entry(db, file, exact) : NULL;
+  const compdb_entry *e = db != NULL ? find_entry(db, file, exact) : NULL;
+  if (e != NULL && *exact)
+    return e;
+  const omplens_directives__compdb *recorded = omplens_directives__producer_db(ix);
+  const compdb_entry *r = recorded != NULL ? find_entry(recorded, file, exact) : NULL;
+  if (r != NULL && *exact)
+    return r;
+  *exact = false;
+  return e != NULL ? e : r;
 }
 
 /* ---- building the arguments ---- */

@@ -5,7 +5,8 @@
  * `_Pragma` directives (directives_ast.c, with directives_macro.c to rebuild
  * their text). directives_build.c turns them into directives, with the
  * clauses of directives_clauses.c; directives_match.c answers lookups;
- * directives_compdb.c finds compile arguments; directives_md5.c checks DWARF
+ * directives_compdb.c finds compile arguments (directives_producer.c: the
+ * ones DWARF recorded); directives_md5.c checks DWARF
  * file stamps; directives_pool.c holds the memory.
  * Design notes: docs/directives.md. */
 #ifndef OMPLENS_DIRECTIVES_INTERNAL_H
@@ -352,6 +353,11 @@ struct omplens_directive_index {
   omplens_directives__vec searched; /* char *: headers whose including
                                        sources were looked for        */
   void *cx;                         /* CXIndex, created lazily       */
+  char **binaries;                  /* the program's ELF files        */
+  size_t num_binaries;
+  omplens_directives__compdb *recorded; /* their DWARF's compile commands,
+                                       read on first need; NULL: none */
+  bool recorded_read;
 };
 
 /* A file name as a lookup gave it, and its resolved name (NULL: none), so
@@ -377,7 +383,8 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
 typedef struct omplens_directives__args {
   omplens_directives__vec argv; /* char *, malloc'd */
   bool from_compdb;             /* the file's own compile_commands.json
-                                   entry gave them (a header: the nearest) */
+                                   entry or recorded command gave them (a
+                                   header: the nearest)                  */
 } omplens_directives__args;
 void omplens_directives__args_free(omplens_directives__args *a);
 bool omplens_directives__args_add(omplens_directives__args *a, const char *s);
@@ -412,6 +419,27 @@ int omplens_directives__build_args(omplens_directive_index *ix,
 /* Splits a shell command line (compile_commands "command"). */
 int omplens_directives__split_command(const char *cmd,
                                       omplens_directives__args *out);
+/* An empty database made in memory; path says where it comes from. */
+int omplens_directives__compdb_new(const char *path,
+                                   omplens_directives__compdb **out);
+/* Adds the entry of file (relative: against directory) compiled by args
+ * (args[0] the compiler), which it takes over: args is left empty. */
+int omplens_directives__compdb_add(omplens_directives__compdb *db,
+                                   const char *directory, const char *file,
+                                   omplens_directives__args *args);
+
+/* directives_producer.c: compile commands recorded in DWARF (clang
+ * -grecord-command-line). */
+/* Appends to out the command a DW_AT_producer records (out[0] the
+ * compiler): 0, or 1 when it records none (not clang's, or clang's
+ * version alone), or ENOMEM. */
+int omplens_directives__producer_command(const char *producer,
+                                         omplens_directives__args *out);
+/* The compile database made of the commands the compile units of
+ * ix->binaries recorded, read on the first call; NULL when none did.
+ * Owned by the index. */
+const omplens_directives__compdb *
+omplens_directives__producer_db(omplens_directive_index *ix);
 
 /* directives_macro.c: the pragma text of a `_Pragma` directive. Returns a
  * malloc'd "#pragma ..." or NULL when it cannot be recovered. */

@@ -247,7 +247,8 @@ enum omplens_directive_match_flags {
                                         optimized code (clang -O2 moves
                                         lines); chosen by function and kind */
   OMPLENS_MATCHF_GUESSED_FLAGS = 1u << 6, /* the file was parsed without a
-                                        compile_commands.json entry, and it
+                                        compile_commands.json entry or a
+                                        command recorded in DWARF, and it
                                         shows: the parse is PARTIAL, or the
                                         directive is INACTIVE               */
 };
@@ -314,6 +315,11 @@ typedef struct omplens_directive_options {
    * else the compile database's sources that include it, else alone. */
   const char *const *sources;
   size_t num_sources;
+  /* The program's ELF files: a unit without a compile_commands.json entry
+   * is parsed with the command its DWARF compile unit recorded (clang
+   * -grecord-command-line), read from these on first need. */
+  const char *const *binaries;
+  size_t num_binaries;
 } omplens_directive_options;
 
 /* The full form of a lookup; omplens_directive_find() is the short one. */

@@ -12,6 +12,9 @@
 #   ifdef            offload code under #ifdef USE_OFFLOAD, no
 #                    compile_commands.json: one note says how to give the
 #                    build's flags, and with --compile-commands none does
+#   ifdef_recorded   the same built with -grecord-command-line: the flags
+#                    DWARF recorded are the build's, no note, no directive
+#                    left out; without -grecord-command-line the note is back
 #   cxx_as_c         a .c file built by clang++ -std=c++11, with its
 #                    compile_commands.json: parsed as C++, not partially
 #   header_unit      a class template in a header that does not compile
@@ -96,6 +99,20 @@ JSON
     fail "omplens report --compile-commands failed"
   check_directives "$work/elsewhere/with"
   ! grep -q "$note" "$work/elsewhere/with/findings.json" || fail "the note is given with the build's flags"
+  ;;
+ifdef_recorded)
+  cp "$shapes/ifdef_offload.c" "$work/src/"
+  for rec in recorded plain; do
+    record=(); [ $rec = recorded ] && record=(-grecord-command-line)
+    (cd "$work/src" && "$cc" "${flags[@]}" "${record[@]}" -DUSE_OFFLOAD ifdef_offload.c -o "$work/prog-$rec")
+    run_in_elsewhere "$rec" "$work/prog-$rec"
+    check_directives "$work/elsewhere/$rec"
+  done
+  json=$work/elsewhere/recorded/findings.json
+  ! grep -q "$note" "$json" || fail "the note is given although DWARF recorded the build's flags"
+  ! grep -q 'branch that the parse' "$json" || fail "a directive is left out of the parse"
+  grep -q "$note" "$work/elsewhere/plain/findings.json" ||
+    fail "no note without -grecord-command-line"
   ;;
 cxx_as_c)
   cp "$shapes/cxx_as_c.c" "$work/src/"

@@ -1,0 +1,151 @@
+/* Compile commands recorded in DWARF: clang's -grecord-command-line (and
+ * its alias -grecord-gcc-switches) appends the driver's command line to
+ * each compile unit's DW_AT_producer. Without a compile_commands.json
+ * entry, a unit is parsed with that command, read here from the program's
+ * ELF files into a compile database of its own (one entry per compile
+ * unit: DW_AT_name in DW_AT_comp_dir). Design notes: docs/directives.md,
+ * "Compile arguments". */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+#include "directives_internal.h"
+
+/* ---- the producer string (outside input: any bytes) ---- */
+
+/* clang escapes a space and a backslash inside an argument with a
+ * backslash (EscapeSpacesAndBackslashes) and joins the arguments with
+ * spaces; the version before them is written as is. */
+static int split_words(const char *s, omplens_directives__args *out)
+{
+  omplens_directives__vec w = {0};
+  bool ok = true;
+  for (const char *p = s; ok; p++) {
+    char c = *p;
+    if (c == ' ' || c == '\0') {
+      char nul = '\0';
+      if (w.len > 0)
+        ok = omplens_directives__vec_push(&w, 1, &nul) != NULL &&
+             omplens_directives__args_add(out, w.data);
+      w.len = 0;
+      if (c == '\0')
+        break;
+      continue;
+    }
+    if (c == '\\' && p[1] != '\0')
+      c = *++p;
+    ok = omplens_directives__vec_push(&w, 1, &c) != NULL;
+  }
+  omplens_directives__vec_free(&w);
+  return ok ? 0 : OMPLENS_DIRECTIVES_ENOMEM;
+}
+
+static const char *word_at(const omplens_directives__args *a, size_t i)
+{
+  return OMPLENS_DIRECTIVES__AT(a->argv, char *, i);
+}
+
+/* The command starts at the compiler, the word before the first option;
+ * the words before it are the version, which must be clang's: gcc's
+ * producer (-grecord-gcc-switches, on by default) leaves out -D, -U and
+ * -I, so it is not the build's flags. 0 when there is no command. */
+static size_t command_start(const omplens_directives__args *words)
+{
+  size_t first_option = 0;
+  while (first_option < words->argv.len && word_at(words, first_option)[0] != '-')
+    first_option++;
+  if (first_option < 2 || first_option == words->argv.len)
+    return 0;
+  for (size_t i = 0; i + 1 < first_option; i++)
+    if (strstr(word_at(words, i), "clang") != NULL)
+      return first_option - 1;
+  return 0;
+}
+
+int omplens_directives__producer_command(const char *producer,
+                                         omplens_directives__args *out)
+{
+  omplens_directives__args words = {0};
+  int err = producer != NULL ? split_words(producer, &words) : 0;
+  size_t start = err == 0 ? command_start(&words) : 0;
+  for (size_t i = start; err == 0 && start > 0 && i < words.argv.len; i++)
+    if (!omplens_directives__args_add(out, word_at(&words, i)))
+      err = OMPLENS_DIRECTIVES_ENOMEM;
+  omplens_directives__args_free(&words);
+  if (err != 0)
+    return err;
+  return start > 0 ? 0 : 1;
+}
+
+/* ---- the compile units of the program's ELF files ---- */
+
+static const char *unit_string(Dwarf_Die *die, unsigned name)
+{
+  Dwarf_Attribute attr;
+  return dwarf_formstring(dwarf_attr(die, name, &attr));
+}
+
+/* One entry for a unit that recorded its command; the skeleton of a split
+ * unit (-gsplit-dwarf) has it in its .dwo. */
+static int add_unit(omplens_directives__compdb *db, Dwarf_Die *cudie,
+                    Dwarf_Die *subdie)
+{
+  const char *producer = unit_string(cudie, DW_AT_producer);
+  if (producer == NULL && subdie != NULL)
+    producer = unit_string(subdie, DW_AT_producer);
+  const char *name = unit_string(cudie, DW_AT_name);
+  const char *dir = unit_string(cudie, DW_AT_comp_dir);
+  if (producer == NULL || name == NULL)
+    return 0;
+  omplens_directives__args args = {0};
+  int err = omplens_directives__producer_command(producer, &args);
+  if (err == 0)
+    err = omplens_directives__compdb_add(db, dir != NULL ? dir : "/", name, &args);
+  omplens_directives__args_free(&args);
+  return err < 0 ? err : 0;
+}
+
+/* A file that cannot be opened or has no DWARF adds nothing. */
+static int read_binary(omplens_directives__compdb *db, const char *path)
+{
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
+  int err = 0;
+  Dwarf_CU *cu = NULL;
+  Dwarf_Half version;
+  uint8_t unit_type;
+  Dwarf_Die cudie, subdie;
+  while (err == 0 && dw != NULL &&
+         dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
+    bool split = unit_type == DW_UT_skeleton && subdie.addr != NULL;
+    err = add_unit(db, &cudie, split ? &subdie : NULL);
+  }
+  dwarf_end(dw);
+  close(fd);
+  return err;
+}
+
+const omplens_directives__compdb *
+omplens_directives__producer_db(omplens_directive_index *ix)
+{
+  if (ix->recorded_read || ix->num_binaries == 0)
+    return ix->recorded;
+  ix->recorded_read = true;
+  omplens_directives__compdb *db = NULL;
+  int err = omplens_directives__compdb_new("(DWARF DW_AT_producer)", &db);
+  for (size_t i = 0; err == 0 && i < ix->num_binaries; i++)
+    err = read_binary(db, ix->binaries[i]);
+  /* Out of memory: parsed as without the commands, which the note says. */
+  if (err != 0 || omplens_directives__compdb_size(db) == 0) {
+    omplens_directives__compdb_free(db);
+    db = NULL;
+  }
+  ix->recorded = db;
+  return db;
+}
