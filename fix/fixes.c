@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "directives_internal.h" /* the index's parse arguments */
 #include "fixes_internal.h"
 #include "libclang_dl.h"
 
@@ -177,16 +176,10 @@ int omplens_fixer_create(const omplens_trace *t, const omplens_analysis *a,
   return 0;
 }
 
-static void free_args(char **args, size_t n) {
-  for (size_t i = 0; args && i < n; i++)
-    free(args[i]);
-  free(args);
-}
-
 static void file_free(omplens_fix__file *f) {
   if (!f)
     return;
-  free_args(f->args, f->num_args);
+  omplens_fix__units_free(f);
   free(f->path);
   omplens_fix__source_free(&f->src);
   if (!f->ast_rc)
@@ -257,7 +250,6 @@ omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, co
     return NULL;
   }
   f->ast_rc = 1;
-  f->omp_errors = -2;
   f->src_rc = omplens_fix__source_load(path, &f->src);
   /* A source newer than the binary may not be what was run. */
   struct stat ss, sb;
@@ -269,44 +261,27 @@ omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, co
   return f;
 }
 
-/* The file is parsed as the directive index parses it (the compile
- * database's -D, -I and -std, its language), so that the fixer sees the
- * code the build compiled: the `#ifdef OMP_OFFLOAD` branch, not the other
- * one. */
 const char *const *omplens_fix__file_args(omplens_fixer *fx, omplens_fix__file *f, size_t *n) {
-  if (!f->args_done) {
-    f->args_done = true;
-    omplens_directives__args ix = {0};
-    if (fx->index && omplens_directives__build_args(fx->index, f->path, &ix))
-      omplens_directives__args_free(&ix); /* out of memory: none of its own */
-    size_t k = ix.argv.len;
-    char **args = calloc(k + fx->num_args + 1, sizeof *args);
-    if (args && k)
-      memcpy(args, ix.argv.data, k * sizeof *args);
-    for (size_t i = 0; args && i < fx->num_args; i++)
-      if (!(args[k++] = strdup(fx->args[i])))
-        k--;
-    if (args) {
-      f->args = args;
-      f->num_args = k;
-      free(ix.argv.data); /* its strings are f->args' now */
-    } else {
-      omplens_directives__args_free(&ix);
-    }
-  }
-  *n = f->args ? f->num_args : fx->num_args;
-  return (const char *const *)(f->args ? f->args : fx->args);
+  return omplens_fix__unit_args(fx, f, 0, n);
 }
 
 bool omplens_fix__file_ast(omplens_fixer *fx, omplens_fix__file *f, const char **why) {
   if (f->ast_rc == 1) {
     size_t n;
     const char *const *args = omplens_fix__file_args(fx, f, &n);
-    f->ast_rc = omplens_fix__ast_parse(f->path, args, n, &f->ast);
+    const char *unit = f->num_units ? f->units[0].path : NULL;
+    f->ast_rc = omplens_fix__ast_parse_in(f->path, unit, args, n, &f->ast);
   }
   if (f->ast_rc) {
     *why = omplens_libclang_load() ? "libclang could not parse the file"
                                    : omplens_libclang_strerror();
+    return false;
+  }
+  if (f->ast.errors && f->header && f->num_units && strcmp(f->units[0].path, f->path)) {
+    *why = omplens_fix__ownf(fx, "libclang could not parse %s fully through %s (%s)",
+                             omplens_fix__short_name(f->path),
+                             omplens_fix__short_name(f->units[0].path),
+                             f->ast.first_error ? f->ast.first_error : "errors");
     return false;
   }
   if (f->ast.errors) {
@@ -656,6 +631,7 @@ int omplens_fix__publish(omplens_fixer *fx, size_t i) {
   if (has_diff) {
     f->diff = own_text(fx, group_diff(fx, g, 0));
     f->diff_relative = own_text(fx, group_diff(fx, g, 1));
+    omplens_fix__header_note(fx, g->site.file, &g->note);
     if (g->note.len)
       f->manual = own_text(fx, omplens_fix__buf_take(&g->note));
   } else {

@@ -15,6 +15,7 @@ add_library(omplens_fix STATIC
   ${CMAKE_CURRENT_LIST_DIR}/fixes.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_ast.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_evidence.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_header.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_init.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_loops.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_plan.c

@@ -4,7 +4,10 @@
  * -fopenmp, because clang wraps every OpenMP region body in a CapturedStmt
  * that the C API's visitor does not enter, so references inside regions
  * and nested directives would be invisible; the pragmas vanish and the whole
- * tree is there. */
+ * tree is there. A header is parsed through a translation unit that
+ * includes it, and only the nodes written in the header are kept; class and
+ * function templates are read as written (their pattern, not their
+ * instantiations). */
 #include <clang-c/Index.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,7 @@ typedef struct walk {
   omplens_fix__ast *a;
   size_t cap_nodes, cap_names, cap_macros;
   uint32_t *ref_loc; /* per node: the referenced declaration's offset */
+  CXFile file;       /* the file whose nodes are kept */
   int failed;
 } walk;
 
@@ -134,18 +138,27 @@ static int unary_op(const omplens_libclang *lc, CXCursor c) {
   }
 }
 
+static bool at_namespace_scope(const omplens_libclang *lc, CXCursor c) {
+  enum CXCursorKind k = lc->getCursorKind(lc->getCursorSemanticParent(c));
+  return k == CXCursor_TranslationUnit || k == CXCursor_Namespace;
+}
+
 /* Node kind and operator of a cursor. */
 static void kind_of(const omplens_libclang *lc, CXCursor c, omplens_fix__node *n) {
   enum CXCursorKind k = lc->getCursorKind(c);
   switch (k) {
   case CXCursor_FunctionDecl:
+  case CXCursor_FunctionTemplate:
+  case CXCursor_CXXMethod:
+  case CXCursor_Constructor:
+  case CXCursor_Destructor:
+  case CXCursor_ConversionFunction:
     n->kind = lc->isCursorDefinition(c) ? OMPLENS_FIX__N_FUNCTION : OMPLENS_FIX__N_OTHER;
     return;
   case CXCursor_VarDecl:
     n->kind = OMPLENS_FIX__N_VAR;
     n->elem = (uint8_t)classify_type(lc, lc->getCursorType(c));
-    n->global = lc->getCursorKind(lc->getCursorSemanticParent(c)) == CXCursor_TranslationUnit ||
-                lc->Cursor_getStorageClass(c) == CX_SC_Static;
+    n->global = at_namespace_scope(lc, c) || lc->Cursor_getStorageClass(c) == CX_SC_Static;
     return;
   case CXCursor_ParmDecl:
     n->kind = OMPLENS_FIX__N_PARM;
@@ -245,6 +258,12 @@ static void kind_of(const omplens_libclang *lc, CXCursor c, omplens_fix__node *n
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data);
 
+static bool in_file(const walk *w, CXSourceLocation loc) {
+  CXFile f = NULL;
+  w->lc->getExpansionLocation(loc, &f, NULL, NULL, NULL);
+  return f && w->lc->File_isEqual(f, w->file);
+}
+
 static void record(walk *w, level *lv, CXCursor c) {
   const omplens_libclang *lc = w->lc;
   omplens_fix__ast *a = w->a;
@@ -280,7 +299,7 @@ static void record(walk *w, level *lv, CXCursor c) {
     n->name = add_name(w, lc->getCursorSpelling(c));
   if (n->kind == OMPLENS_FIX__N_DECLREF || n->kind == OMPLENS_FIX__N_CALL) {
     CXCursor d = lc->getCursorReferenced(c);
-    if (!lc->Cursor_isNull(d) && lc->Location_isFromMainFile(lc->getCursorLocation(d)))
+    if (!lc->Cursor_isNull(d) && in_file(w, lc->getCursorLocation(d)))
       w->ref_loc[idx] = offset_of(lc, lc->getCursorLocation(d));
   }
   level sub = {w, idx, 0};
@@ -298,9 +317,14 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     add_macro(w, c);
     return CXChildVisit_Continue;
   }
-  if (k == CXCursor_MacroExpansion || k == CXCursor_InclusionDirective ||
-      !w->lc->Location_isFromMainFile(w->lc->getCursorLocation(c)))
+  if (k == CXCursor_MacroExpansion || k == CXCursor_InclusionDirective)
     return CXChildVisit_Continue;
+  if (!in_file(w, w->lc->getCursorLocation(c))) {
+    /* `extern "C" { #include "h" }`: the header's nodes are inside */
+    if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace)
+      w->lc->visitChildren(c, visit, lv);
+    return CXChildVisit_Continue;
+  }
   record(w, lv, c);
   return CXChildVisit_Continue;
 }
@@ -372,14 +396,21 @@ static void read_errors(const omplens_libclang *lc, omplens_fix__ast *a,
   }
 }
 
-int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
-                           omplens_fix__ast *out) {
-  memset(out, 0, sizeof *out);
-  const omplens_libclang *lc = omplens_libclang_load();
-  if (!lc)
-    return OMPLENS_FIX_EINVAL; /* as when libclang cannot parse the file */
-  const char **argv = calloc(num_args + 3, sizeof *argv);
-  char *dir = strdup(path);
+/* One parse of a translation unit: main's source (text replacing path's
+ * contents when not NULL), with lead (-D_OPENMP=... or -fopenmp), -I main's
+ * directory and args. *tu is NULL when libclang fails. */
+typedef struct parse_job {
+  const char *main, *path, *text, *lead;
+  const char *const *args;
+  size_t num_args;
+  unsigned options;
+} parse_job;
+
+static int parse_unit(const omplens_libclang *lc, CXIndex cx, const parse_job *j,
+                      CXTranslationUnit *tu) {
+  *tu = NULL;
+  const char **argv = calloc(j->num_args + 3, sizeof *argv);
+  char *dir = strdup(j->main);
   if (!argv || !dir) {
     free(argv);
     free(dir);
@@ -389,45 +420,70 @@ int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num
   char inc[4200];
   snprintf(inc, sizeof inc, "-I%s", slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".");
   size_t n = 0;
-  argv[n++] = PLAIN_OPENMP;
+  argv[n++] = j->lead;
   argv[n++] = inc;
-  for (size_t i = 0; i < num_args; i++)
-    argv[n++] = args[i];
-  CXIndex cx = lc->createIndex(0, 0);
-  CXTranslationUnit tu = NULL;
-  enum CXErrorCode err =
-      cx ? lc->parseTranslationUnit2(
-               cx, path, argv, (int)n, NULL, 0,
-               CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu)
-         : CXError_Failure;
+  for (size_t i = 0; i < j->num_args; i++)
+    argv[n++] = j->args[i];
+  struct CXUnsavedFile unsaved = {j->path, j->text, j->text ? (unsigned long)strlen(j->text) : 0};
+  enum CXErrorCode err = lc->parseTranslationUnit2(cx, j->main, argv, (int)n, &unsaved,
+                                                   j->text ? 1 : 0, j->options, tu);
   free(argv);
   free(dir);
-  if (err != CXError_Success || !tu) {
-    if (cx)
-      lc->disposeIndex(cx);
-    return OMPLENS_FIX_EINVAL;
-  }
-  read_errors(lc, out, tu);
-  walk w = {lc, out, 0, 0, 0, NULL, 0};
+  if (err != CXError_Success)
+    *tu = NULL;
+  return *tu ? 0 : OMPLENS_FIX_EINVAL;
+}
+
+/* The nodes of w->file in tu, into out (which holds tu's errors). */
+static int walk_file(const omplens_libclang *lc, CXTranslationUnit tu, walk *w) {
+  omplens_fix__ast *out = w->a;
   out->names = malloc(1);
   if (out->names) {
     out->names[0] = 0;
-    out->names_len = w.cap_names = 1;
+    out->names_len = w->cap_names = 1;
   }
-  level top = {&w, OMPLENS_FIX__NONE, 0};
-  w.failed = !out->names;
-  if (!w.failed)
+  level top = {w, OMPLENS_FIX__NONE, 0};
+  w->failed = !out->names;
+  if (!w->failed)
     lc->visitChildren(lc->getTranslationUnitCursor(tu), visit, &top);
-  if (!w.failed)
-    resolve_refs(&w);
-  free(w.ref_loc);
-  lc->disposeTranslationUnit(tu);
-  lc->disposeIndex(cx);
-  if (w.failed) {
+  if (!w->failed)
+    resolve_refs(w);
+  free(w->ref_loc);
+  if (w->failed) {
     omplens_fix__ast_free(out);
     return OMPLENS_FIX_ENOMEM;
   }
   return 0;
+}
+
+int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *const *args,
+                              size_t num_args, omplens_fix__ast *out) {
+  memset(out, 0, sizeof *out);
+  const omplens_libclang *lc = omplens_libclang_load();
+  if (!lc)
+    return OMPLENS_FIX_EINVAL; /* as when libclang cannot parse the file */
+  CXIndex cx = lc->createIndex(0, 0);
+  if (!cx)
+    return OMPLENS_FIX_EINVAL;
+  parse_job j = {unit ? unit : path, path, NULL, PLAIN_OPENMP, args, num_args,
+                 CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing};
+  CXTranslationUnit tu;
+  int rc = parse_unit(lc, cx, &j, &tu);
+  if (!rc) {
+    read_errors(lc, out, tu);
+    walk w = {lc, out, 0, 0, 0, NULL, lc->getFile(tu, path), 0};
+    if (!w.file && !out->errors++) /* the unit does not include it */
+      out->first_error = strdup("the unit that should include the file does not");
+    rc = walk_file(lc, tu, &w);
+    lc->disposeTranslationUnit(tu);
+  }
+  lc->disposeIndex(cx);
+  return rc;
+}
+
+int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
+                           omplens_fix__ast *out) {
+  return omplens_fix__ast_parse_in(path, NULL, args, num_args, out);
 }
 
 void omplens_fix__ast_free(omplens_fix__ast *a) {
@@ -681,38 +737,19 @@ int omplens_fix__ast_use(const omplens_fix__ast *a, uint32_t ref, uint32_t *othe
   }
 }
 
-int omplens_fix__openmp_errors(const char *path, const char *text, const char *const *args,
-                               size_t num_args, char **first) {
+int omplens_fix__openmp_errors_in(const char *path, const char *unit, const char *text,
+                                  const char *const *args, size_t num_args, char **first) {
   if (first)
     *first = NULL;
   const omplens_libclang *lc = omplens_libclang_load();
-  if (!lc)
+  CXIndex cx = lc ? lc->createIndex(0, 0) : NULL;
+  if (!cx)
     return -1;
-  const char **argv = calloc(num_args + 3, sizeof *argv);
-  char *dir = strdup(path);
-  if (!argv || !dir) {
-    free(argv);
-    free(dir);
-    return -1;
-  }
-  char *slash = strrchr(dir, '/');
-  char inc[4200];
-  snprintf(inc, sizeof inc, "-I%s", slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".");
-  size_t n = 0;
-  argv[n++] = "-fopenmp";
-  argv[n++] = inc;
-  for (size_t i = 0; i < num_args; i++)
-    argv[n++] = args[i];
-  struct CXUnsavedFile unsaved = {path, text, (unsigned long)strlen(text)};
-  CXIndex cx = lc->createIndex(0, 0);
-  CXTranslationUnit tu = NULL;
-  enum CXErrorCode err = cx ? lc->parseTranslationUnit2(cx, path, argv, (int)n, &unsaved, 1,
-                                                          CXTranslationUnit_KeepGoing, &tu)
-                            : CXError_Failure;
-  free(argv);
-  free(dir);
+  parse_job j = {unit ? unit : path, path,     text, "-fopenmp",
+                 args,               num_args, CXTranslationUnit_KeepGoing};
+  CXTranslationUnit tu;
   int errors = -1;
-  if (err == CXError_Success && tu) {
+  if (!parse_unit(lc, cx, &j, &tu)) {
     omplens_fix__ast a;
     memset(&a, 0, sizeof a);
     read_errors(lc, &a, tu);
@@ -723,7 +760,11 @@ int omplens_fix__openmp_errors(const char *path, const char *text, const char *c
       free(a.first_error);
     lc->disposeTranslationUnit(tu);
   }
-  if (cx)
-    lc->disposeIndex(cx);
+  lc->disposeIndex(cx);
   return errors;
+}
+
+int omplens_fix__openmp_errors(const char *path, const char *text, const char *const *args,
+                               size_t num_args, char **first) {
+  return omplens_fix__openmp_errors_in(path, NULL, text, args, num_args, first);
 }

@@ -274,12 +274,21 @@ typedef struct omplens_fix__ast {
  * and args. 0, OMPLENS_FIX_EINVAL (no parse at all) or OMPLENS_FIX_ENOMEM. */
 int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
                            omplens_fix__ast *out);
+/* The same through unit, a source that includes path (NULL: path itself):
+ * unit is parsed, and only the nodes written in path are kept. A unit that
+ * does not include path gives an error. */
+int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *const *args,
+                              size_t num_args, omplens_fix__ast *out);
 void omplens_fix__ast_free(omplens_fix__ast *a);
 /* Parses text as path's contents with -fopenmp (the OpenMP rules checked,
  * where the plain parse ignores pragmas): the number of errors, their first
  * in *first (caller frees; may be NULL), or -1 when libclang fails. */
 int omplens_fix__openmp_errors(const char *path, const char *text, const char *const *args,
                                size_t num_args, char **first);
+/* The same for the unit that includes path (NULL: path itself), with text
+ * as path's contents: the errors of the whole unit. */
+int omplens_fix__openmp_errors_in(const char *path, const char *unit, const char *text,
+                                  const char *const *args, size_t num_args, char **first);
 const char *omplens_fix__ast_name(const omplens_fix__ast *a, uint32_t node);
 /* True when node n lies within node ancestor (or is it). */
 bool omplens_fix__ast_within(const omplens_fix__ast *a, uint32_t n, uint32_t ancestor);
@@ -323,6 +332,20 @@ uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t expr);
 /* ---- the fixer (fixes.c, fixes_plan.c, fixes_rules.c, fixes_evidence.c) ---- */
 
 /* One source file as the fixer sees it. */
+/* A translation unit a file is parsed through: the file itself (a
+ * source), or a source of the compile database that includes it (a
+ * header: a header alone is not what the build compiled). */
+typedef struct omplens_fix__unit {
+  char *path;     /* the unit's main source */
+  char **args;    /* what libclang parses it with: the directive index's
+                     arguments for it, then the fixer's extra ones (see
+                     omplens_fix__unit_args) */
+  size_t num_args;
+  bool args_done;
+  int omp_errors; /* errors of its -fopenmp parse with the file as it is;
+                     -2 until asked */
+} omplens_fix__unit;
+
 typedef struct omplens_fix__file {
   char *path;
   int src_rc; /* 0: src is loaded */
@@ -333,13 +356,14 @@ typedef struct omplens_fix__file {
   size_t num_dirs;
   bool dirs_done;
   bool newer_than_binary; /* the source changed after the build */
-  int omp_errors;         /* errors of the -fopenmp parse as it is;
-                             -2 until asked */
-  char **args;            /* what libclang parses it with: the directive
-                             index's arguments for it, then the fixer's
-                             extra ones (see omplens_fix__file_args) */
-  size_t num_args;
-  bool args_done;
+  omplens_fix__unit *units; /* units[0] gives the syntax tree; a change
+                               must compile in each (omplens_fix__file_units) */
+  size_t num_units;
+  bool units_done;
+  bool header;              /* a header: parsed through the units that include it */
+  bool includers_capped;    /* more units may include it than units lists */
+  const char *header_why;   /* a header no diff may touch: why (owned by the
+                               fixer); NULL otherwise */
 } omplens_fix__file;
 
 /* A finding's directive item: one written in a clause (item), or, for a
@@ -461,9 +485,29 @@ const char *omplens_fix__ownf(omplens_fixer *fx, const char *fmt, ...)
 omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, const char *module);
 /* Parses the file when first asked; false (and *why) when it cannot. */
 bool omplens_fix__file_ast(omplens_fixer *fx, omplens_fix__file *f, const char **why);
-/* The arguments every parse of the file uses, *n of them (f->args, made
- * when first asked; the fixer's extra ones alone when out of memory). */
+/* The arguments every parse of the file's syntax tree uses: those of its
+ * first unit (omplens_fix__unit_args). */
 const char *const *omplens_fix__file_args(omplens_fixer *fx, omplens_fix__file *f, size_t *n);
+
+/* fixes_header.c: the units a file is parsed through, and whether a header
+ * is the program's own. */
+bool omplens_fix__is_header(const char *path);
+/* Fills f->units when first asked: the file itself, or for a header the
+ * compile database's sources that include it (nearest first), else the
+ * header alone. The number of units (0: out of memory). */
+size_t omplens_fix__file_units(omplens_fixer *fx, omplens_fix__file *f);
+/* The arguments of unit u of f, *n of them (made when first asked; the
+ * fixer's extra ones alone when out of memory). */
+const char *const *omplens_fix__unit_args(omplens_fixer *fx, omplens_fix__file *f, size_t u,
+                                          size_t *n);
+/* Why no diff may touch a directive in header f (a system header, one no
+ * unit of the compile database includes, one outside the program's source
+ * tree), or NULL: f is a source, or a header the program owns. */
+const char *omplens_fix__header_unsafe(omplens_fixer *fx, omplens_fix__file *f);
+/* Appends to b what a diff of header f reaches: the units that include it. */
+void omplens_fix__header_note(omplens_fixer *fx, omplens_fix__file *f, omplens_fix__buf *b);
+/* Frees f's units. */
+void omplens_fix__units_free(omplens_fix__file *f);
 /* The file's target directives (from the index). */
 void omplens_fix__file_dirs(omplens_fixer *fx, omplens_fix__file *f);
 
@@ -472,9 +516,14 @@ int omplens_fix__derive(omplens_fixer *fx);
 /* Whether item i of d is one its kernel's body never names (and the body
  * calls nothing that could). */
 bool omplens_fix__unreferenced(const omplens_directive *d, size_t item);
-/* Why no diff may touch directive d of file path (macro, header, partial
- * parse, newer than the binary), or NULL. */
+/* Why no diff may touch directive d of file path (macro, partial parse,
+ * newer than the binary; a header, whose including units are not known
+ * here), or NULL. */
 const char *omplens_fix__directive_unsafe(const omplens_directive *d, const char *path, bool newer);
+/* The same for the fixer's file f: a header may be changed when the
+ * program owns it (omplens_fix__header_unsafe). */
+const char *omplens_fix__site_unsafe(omplens_fixer *fx, const omplens_directive *d,
+                                     omplens_fix__file *f);
 /* The directive a code address belongs to (cached), or NULL. */
 const omplens_directive *omplens_fix__directive_of(omplens_fixer *fx, uint64_t codeptr,
                                                    int runtime_kind, omplens_fix__file **file);

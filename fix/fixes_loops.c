@@ -95,10 +95,13 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s, u
     }
   }
   if (calls != 1 || other) {
-    *why = omplens_fix__ownf(fx, "the directive is in no loop, and %s() is %s in this file", name,
+    *why = omplens_fix__ownf(fx, "the directive is in no loop, and %s() is %s in %s%s", name,
                              other   ? "used as a function pointer"
                              : calls ? "called from several places"
-                                     : "not called");
+                                     : "not called",
+                             omplens_fix__short_name(s->file->path),
+                             other || calls ? "" : " (a diff changes one file: its callers'"
+                                                   " loops are elsewhere)");
     *call = NONE;
     return false;
   }

@@ -34,26 +34,29 @@ int omplens_fix__runtime_kind(const omplens_fixer *fx, const omplens_event *e) {
   }
 }
 
-static bool is_header(const char *path) {
-  const char *dot = strrchr(path, '.');
-  const char *const ext[] = {".h", ".hh", ".hpp", ".hxx", ".inc", ".inl", NULL};
-  for (size_t i = 0; dot && ext[i]; i++)
-    if (!strcmp(dot, ext[i]))
-      return true;
-  return false;
-}
-
-const char *omplens_fix__directive_unsafe(const omplens_directive *d, const char *path,
-                                          bool newer) {
+/* What the directive's own text and the file's age rule out. */
+static const char *directive_text_unsafe(const omplens_directive *d, bool newer) {
   if (d->flags & OMPLENS_DIRF_MACRO)
     return "the directive is written in a macro: its text is the macro's, shared by every use";
   if (d->flags & (OMPLENS_DIRF_TEXT_ONLY | OMPLENS_DIRF_TEXT_INCOMPLETE))
     return "the directive was only read from the text (libclang could not parse the file)";
-  if (is_header(path))
-    return "the directive is in a header: a change would reach every file that includes it";
   if (newer)
     return "the source is newer than the program that ran (stale): rebuild and record again";
   return NULL;
+}
+
+const char *omplens_fix__directive_unsafe(const omplens_directive *d, const char *path,
+                                          bool newer) {
+  const char *why = directive_text_unsafe(d, newer);
+  if (!why && omplens_fix__is_header(path))
+    why = "the directive is in a header, and the units that include it are not known here";
+  return why;
+}
+
+const char *omplens_fix__site_unsafe(omplens_fixer *fx, const omplens_directive *d,
+                                     omplens_fix__file *f) {
+  const char *why = directive_text_unsafe(d, f->newer_than_binary);
+  return why ? why : omplens_fix__header_unsafe(fx, f);
 }
 
 /* The device memory API routine an operation's code address is a call of
@@ -248,7 +251,7 @@ static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fi
     s->implicit = implicit;
     s->var = implicit ? implicit->var : s->dir->items[item].var;
   }
-  why = omplens_fix__directive_unsafe(s->dir, s->file->path, s->file->newer_than_binary);
+  why = omplens_fix__site_unsafe(fx, s->dir, s->file);
   if (why && (s->dir->flags & OMPLENS_DIRF_MACRO) && s->dir->macro)
     why = omplens_fix__ownf(fx, "%s (macro %s)", why, s->dir->macro);
   s->reason = why ? why : item_why;
@@ -548,7 +551,7 @@ static int plan_unreferenced(omplens_fixer *fx) {
       if (grouped)
         continue;
       omplens_fix__site s = {file, d, i, NULL, d->items[i].var, NULL, NULL};
-      s.reason = omplens_fix__directive_unsafe(d, file->path, file->newer_than_binary);
+      s.reason = omplens_fix__site_unsafe(fx, d, file);
       if (!s.reason && !omplens_fix__unreferenced(d, i))
         s.reason = "the body calls functions, which may use the item";
       omplens_fix__group *g = group_for(fx, s.reason ? OMPLENS_FIX_MANUAL : OMPLENS_FIX_REMOVE_ITEM,

@@ -929,6 +929,43 @@ void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
 
 /* ---- the last checks of every diff ---- */
 
+/* Why f changed to text does not compile in unit u (the -fopenmp parse has
+ * more errors than with f as it is), or NULL. */
+static const char *unit_error(omplens_fixer *fx, omplens_fix__file *f, size_t u,
+                              const char *text) {
+  size_t nargs;
+  const char *const *args = omplens_fix__unit_args(fx, f, u, &nargs);
+  omplens_fix__unit *unit = &f->units[u];
+  const char *main = strcmp(unit->path, f->path) ? unit->path : NULL;
+  if (unit->omp_errors == -2)
+    unit->omp_errors =
+        omplens_fix__openmp_errors_in(f->path, main, f->src.text, args, nargs, NULL);
+  char *first = NULL;
+  int after = omplens_fix__openmp_errors_in(f->path, main, text, args, nargs, &first);
+  const char *why = NULL;
+  if (after < 0 || unit->omp_errors < 0)
+    why = "libclang cannot parse the changed file to check it";
+  else if (after > unit->omp_errors && main)
+    why = omplens_fix__ownf(fx, "the changed header would not compile in %s (%s)",
+                            omplens_fix__short_name(main), first ? first : "error");
+  else if (after > unit->omp_errors)
+    why = omplens_fix__ownf(fx, "the changed file would not compile (%s)", first ? first : "error");
+  free(first);
+  return why;
+}
+
+/* A change compiles in every unit of the file: a header's, each source of
+ * the compile database that includes it. */
+static const char *compile_error(omplens_fixer *fx, omplens_fix__file *f, const char *text) {
+  size_t n = omplens_fix__file_units(fx, f);
+  if (!n)
+    return "out of memory";
+  const char *why = NULL;
+  for (size_t u = 0; u < n && !why; u++)
+    why = unit_error(fx, f, u, text);
+  return why;
+}
+
 /* The checks of a change that need no parse: not empty, no overlap, and a
  * diff that applies; *why says which failed. */
 static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
@@ -951,20 +988,8 @@ static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix
     if (d.failed || !omplens_fix__diff_verify(&f->src, d.data, text))
       *why = "internal: the diff does not apply to the file as it is";
   }
-  if (text && !*why && compile) {
-    size_t nargs;
-    const char *const *args = omplens_fix__file_args(fx, f, &nargs);
-    if (f->omp_errors == -2)
-      f->omp_errors = omplens_fix__openmp_errors(f->path, f->src.text, args, nargs, NULL);
-    char *first = NULL;
-    int after = omplens_fix__openmp_errors(f->path, text, args, nargs, &first);
-    if (after < 0 || f->omp_errors < 0)
-      *why = "libclang cannot parse the changed file to check it";
-    else if (after > f->omp_errors)
-      *why =
-          omplens_fix__ownf(fx, "the changed file would not compile (%s)", first ? first : "error");
-    free(first);
-  }
+  if (text && !*why && compile)
+    *why = compile_error(fx, f, text);
   if (!text && !*why)
     *why = "out of memory";
   omplens_fix__buf_free(&d);
