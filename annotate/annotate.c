@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate_internal.h"
 #include "omplens_directives.h"
 #include "omplens_symbolize.h"
 
@@ -170,6 +171,10 @@ int omplens_annotator_create(const omplens_trace *t, const omplens_annotate_opti
   *out = a;
   return 0;
 }
+
+omplens_symbolizer *omplens_annotate__symbolizer(const omplens_annotator *a) { return a->sym; }
+
+const omplens_trace *omplens_annotate__trace(const omplens_annotator *a) { return a->trace; }
 
 void omplens_annotator_destroy(omplens_annotator *a) {
   if (!a)

@@ -23,6 +23,11 @@
 /* ---- memory (directives_pool.c) ---- */
 
 /* Everything an index hands out lives in its pool and dies with it. */
+/* Whether two function names (DWARF's qualified "ns::S<T>::run(int)", the
+ * runtime's bare "run") can name the same function: their last components
+ * agree, or either says nothing about the source. */
+bool omplens_directives__same_function(const char *a, const char *b);
+
 typedef struct omplens_directives__chunk omplens_directives__chunk;
 typedef struct omplens_directives__pool {
   omplens_directives__chunk *head;

@@ -115,7 +115,7 @@ static bool bare_name(const char *f, const char **begin, size_t *len)
   return *len > 0;
 }
 
-static bool same_function(const char *a, const char *b)
+bool omplens_directives__same_function(const char *a, const char *b)
 {
   const char *x, *y;
   size_t nx, ny;
@@ -140,7 +140,7 @@ static void narrow_by_function(omplens_directive_match *m, const char *function)
   size_t kept = 0;
   for (size_t i = 0; i < m->num_candidates; i++)
     if (m->candidates[i]->function != NULL &&
-        same_function(m->candidates[i]->function, function))
+        omplens_directives__same_function(m->candidates[i]->function, function))
       m->candidates[kept++] = m->candidates[i];
   if (kept > 0)
     m->num_candidates = kept;
@@ -252,7 +252,7 @@ static void rule_function(const file *f, const omplens_directive_query *q,
   for (size_t i = 0; i < f->num_entries; i++) {
     const entry *e = &f->entries[i];
     if (fits(e->pub.kind, q->runtime_kind) && !inactive(e) &&
-        (!by_name || (e->pub.function != NULL && same_function(e->pub.function, q->function))))
+        (!by_name || (e->pub.function != NULL && omplens_directives__same_function(e->pub.function, q->function))))
       add_candidate(m, e);
   }
   static const char *const rules[2][3] = {
@@ -311,7 +311,7 @@ static void finish(const file *f, const omplens_directive_query *q,
                    omplens_directive_match *m)
 {
   if (m->directive != NULL && q->function != NULL &&
-      !same_function(m->directive->function, q->function))
+      !omplens_directives__same_function(m->directive->function, q->function))
     m->flags |= OMPLENS_MATCHF_FUNCTION_MISMATCH;
   if (shows_guessed_flags(f, m))
     m->flags |= OMPLENS_MATCHF_GUESSED_FLAGS;

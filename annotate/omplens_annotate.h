@@ -115,6 +115,36 @@ int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_lo
 int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
                               omplens_variable *out);
 
+/* One call on the way to a directive: a source line in the calling
+ * function. Strings belong to the annotator. */
+typedef struct omplens_call_site {
+  const char *file;
+  unsigned line, column;
+  const char *function;
+} omplens_call_site;
+
+/* Enough for the recorded frames and a few inlined calls in each. */
+#define OMPLENS_MAX_CALL_SITES 16
+
+/* The calls that led to the directive at codeptr along a recorded call
+ * path (omplens_trace_event_call_path()), innermost first: the calls that
+ * inlined the directive's function into its caller, then each recorded
+ * frame with the calls inlined there. Frames without source (the C
+ * library's start) are left out. Fills up to max entries; returns how many. */
+size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32_t path,
+                                  omplens_call_site *out, size_t max);
+
+/* The call path most of the given events came by (an event number every
+ * stride bytes from events: omplens_instance arrays work), in source
+ * terms: paths that differ only in code addresses, such as an unrolled
+ * loop's copies of one call, are one. Fills up to max call sites like
+ * omplens_annotate_call_path(); *num_paths gets the number of distinct
+ * paths (the first OMPLENS_MAX_COMMON_PATHS recorded ones looked at). */
+#define OMPLENS_MAX_COMMON_PATHS 32
+size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
+                                         const uint32_t *events, size_t num_events, size_t stride,
+                                         omplens_call_site *out, size_t max, size_t *num_paths);
+
 /* A map item of a target construct whose body never names its variable:
  * only the source can tell (libclang). */
 typedef struct omplens_unreferenced {

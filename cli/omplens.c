@@ -837,6 +837,21 @@ static int handle_run(int argc, char **argv) {
 
 /* ---- dump ---------------------------------------------------------------- */
 
+/* The event's call path as "file:line<file:line...", innermost first. */
+static void print_call_path(const omplens_trace *t, size_t i, omplens_annotator *a) {
+  omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
+  size_t n = omplens_annotate_call_path(a, omplens_trace_codeptr(t, &omplens_trace_events(t, NULL)[i]),
+                                        omplens_trace_event_call_path(t, i), sites,
+                                        OMPLENS_MAX_CALL_SITES);
+  if (!n)
+    fputs("-", stdout);
+  for (size_t k = 0; k < n; k++)
+    printf("%s%s:%u", k ? "<" : "", strrchr(sites[k].file, '/') ? strrchr(sites[k].file, '/') + 1
+                                                                 : sites[k].file,
+           sites[k].line);
+  putchar('\n');
+}
+
 static void print_event(const omplens_trace *t, const omplens_event *e, const omplens_region *r,
                         size_t nr, omplens_annotator *a) {
   const char *construct = e->region < nr ? omplens_construct_kind_name(r[e->region].kind) : "-";
@@ -844,7 +859,7 @@ static void print_event(const omplens_trace *t, const omplens_event *e, const om
   omplens_variable v;
   const char *var = omplens_annotate_variable(a, e, &v) ? "-" : v.item;
   printf("%" PRIu64 "\t%" PRIu64 "\t%s\t%d\t%d\t0x%" PRIx64 "\t0x%" PRIx64 "\t%" PRIu64
-         "\t%016" PRIx64 "\t0x%" PRIx64 "\t%s\t%u\t%s\t%s\n",
+         "\t%016" PRIx64 "\t0x%" PRIx64 "\t%s\t%u\t%s\t%s\t",
          e->begin_ns, e->end_ns - e->begin_ns, omplens_event_kind_name(e->kind), e->device,
          e->peer_device, e->host_addr, e->dev_addr, e->bytes,
          (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, omplens_trace_codeptr(t, e), construct, e->thread, source, var);
@@ -870,11 +885,13 @@ static int handle_dump(int argc, char **argv) {
   const omplens_event *ev = omplens_trace_events(t, &n);
   const omplens_region *reg = omplens_trace_regions(t, &nr);
   printf("#begin_ns\tduration_ns\tkind\tdevice\tpeer\thost_addr\tdevice_addr\tbytes\thash\t"
-         "codeptr\tconstruct\tthread\tsource\tvariable\n");
+         "codeptr\tconstruct\tthread\tsource\tvariable\tcall_path\n");
   omplens_annotator *a = NULL;
   omplens_annotator_create(t, NULL, &a);
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++) {
     print_event(t, &ev[i], reg, nr, a);
+    print_call_path(t, i, a);
+  }
   omplens_annotator_destroy(a);
   const char *damage = omplens_trace_damage(t);
   if (damage)

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callpath.h"
 #include "collector_internal.h"
 #include "hasher.h"
 #include "modules.h"
@@ -33,6 +34,11 @@
 
 /* Program addresses of strings this thread already wrote (direct-mapped). */
 #define SEEN_STRINGS 256
+/* Call paths this thread already defined in its stream (direct-mapped). */
+#define SEEN_PATHS 64
+/* Frames searched for a directive's call site when no wrapper saw the call:
+ * the runtime's own frames lie between the callback and the program. */
+#define RUNTIME_FRAMES 32
 
 typedef struct thread_state {
   omplens_tw_stream stream;
@@ -44,6 +50,10 @@ typedef struct thread_state {
   uint32_t npending;
   omplens_tw_op pending[MAX_PENDING];
   uint64_t seen[SEEN_STRINGS];
+  uint64_t path_keys[SEEN_PATHS];
+  uint32_t path_ids[SEEN_PATHS];
+  uint32_t paths_defined;
+  omplens_callpath__cache unwinds; /* the last unwind per call site */
 } thread_state;
 
 /* The runtime entry call in progress on this thread, as the wrapper saw it
@@ -57,6 +67,8 @@ typedef struct entry_call {
   void *const *bases, *const *begins;
   const int64_t *sizes, *types;
   void *const *names;
+  uint32_t path_len;              /* the caller's call path */
+  uint64_t path[OMPLENS_TF_MAX_PATH];
 } entry_call;
 
 typedef struct collector {
@@ -171,7 +183,13 @@ void omplens_collector__begin_call(const char *loc, const void *caller, int nowa
                                    const int64_t *sizes, const int64_t *types,
                                    void *const *names) {
   tls_call = (entry_call){loc,   (uint64_t)(uintptr_t)caller, nowait, nargs, bases, begins,
-                          sizes, types, names};
+                          sizes, types, names, 0, {0}};
+  /* Unwound here, a few frames above the program (the wrappers): cheaper
+   * than from the callback, below the runtime's frames. */
+  thread_state *ts = g.active ? self() : NULL;
+  if (ts && !ts->stream.dead)
+    tls_call.path_len = omplens_callpath__capture(tls_call.caller, 6, tls_call.path,
+                                                  OMPLENS_TF_MAX_PATH, &ts->unwinds);
 }
 
 void omplens_collector__end_call(void) { tls_call.caller = 0; }
@@ -186,6 +204,33 @@ static void write_string_once(thread_state *ts, const char *text) {
     return;
   *slot = p;
   omplens_tw_string(&ts->stream, p, text);
+}
+
+/* Records the call path of the region or op about to be written: its
+ * frames the first time this thread meets it, else its id. */
+static void write_call_path(thread_state *ts, const uint64_t *frames, uint32_t n) {
+  if (!n)
+    return;
+  uint64_t key = omplens_callpath__key(frames, n);
+  uint32_t slot = (uint32_t)(key % SEEN_PATHS);
+  if (ts->path_keys[slot] == key) {
+    omplens_tw_call_path(&ts->stream, ts->path_ids[slot], NULL, 0);
+    return;
+  }
+  ts->path_keys[slot] = key;
+  ts->path_ids[slot] = ++ts->paths_defined;
+  omplens_tw_call_path(&ts->stream, ts->path_ids[slot], frames, n);
+}
+
+/* The call path above a call site the runtime reported, unwound from the
+ * callback (no wrapper saw the call). */
+static void write_runtime_call_path(thread_state *ts, uint64_t codeptr) {
+  uint64_t frames[OMPLENS_TF_MAX_PATH];
+  if (ts->stream.dead) /* nothing is written (the shared sink of threads beyond the pool) */
+    return;
+  uint32_t n = omplens_callpath__capture(codeptr, RUNTIME_FRAMES, frames, OMPLENS_TF_MAX_PATH,
+                                         &ts->unwinds);
+  write_call_path(ts, frames, n);
 }
 
 /* Records the entry call that opens the region about to begin. */
@@ -215,7 +260,10 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
       codeptr = tls_call.caller;
       nowait |= tls_call.nowait;
       write_entry_call(ts, &tls_call);
+      write_call_path(ts, tls_call.path, tls_call.path_len);
       tls_call.caller = 0;
+    } else {
+      write_runtime_call_path(ts, codeptr);
     }
     uint64_t id = omplens_tw_region_begin(&ts->stream, t, ck, nowait, device_num, codeptr);
     if (target_data)
@@ -340,6 +388,8 @@ static void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *t
     op.hashed = 1;
     op.early = s.kind == OMPLENS_EV_D2H && op.region;
   }
+  if (!op.region) /* a device memory API call: its own call path */
+    write_runtime_call_path(ts, op.own_codeptr);
   omplens_tw_op_write(&ts->stream, &op);
 }
 
@@ -472,6 +522,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
   }
   g.active = 1;
   overflow_state.copy_ticket = -1;
+  omplens_callpath__prime();
   omplens_hasher__start(); /* without it, hashes are computed inline */
   register_all(set_callback);
   check_libomptarget_link();

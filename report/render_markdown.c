@@ -193,6 +193,32 @@ static void finding_fix(omplens_strbuf *b, const json_t *fix) {
   }
 }
 
+/* "Called from `main.c:15` (main), from `driver.c:40` (run)": the calls
+ * that led to the directive, innermost first, and how many other paths. */
+static void finding_call_path(omplens_strbuf *b, const json_t *finding, const char *base) {
+  const json_t *path = omplens_render__array(finding, "call_path");
+  size_t i, others = omplens_render__u64(finding, "call_paths");
+  const json_t *site;
+  if (!json_array_size(path))
+    return;
+  json_array_foreach(path, i, site) {
+    char where[4096];
+    const char *fn = omplens_render__str(site, "function");
+    omplens_strbuf_puts(b, i ? ", from " : "\nCalled from ");
+    snprintf(where, sizeof where, "%s:%" PRIu64,
+             omplens_render__display_path(omplens_render__str(site, "file"), base),
+             omplens_render__u64(site, "line"));
+    omplens_md__code(b, where, 0);
+    if (fn) {
+      omplens_strbuf_puts(b, " in ");
+      omplens_md__code(b, fn, 0);
+    }
+  }
+  if (others > 1)
+    omplens_strbuf_printf(b, " (the most frequent of %zu call paths)", others);
+  omplens_strbuf_puts(b, ".\n");
+}
+
 void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *base,
                          const char *same_fix) {
   const char *explanation = omplens_render__str(finding, "explanation");
@@ -202,6 +228,7 @@ void omplens_md__finding(omplens_strbuf *b, const json_t *finding, const char *b
   } else {
     finding_generic_explanation(b, finding);
   }
+  finding_call_path(b, finding, base);
   const json_t *fix = json_object_get(finding, "fix");
   if (json_is_object(fix) && same_fix) {
     omplens_strbuf_puts(b, "\n**Suggested fix:** the same change as for ");

@@ -19,6 +19,12 @@ json_int_t omplens_report__int_at(const json_t *o, const char *key);
 const omplens_report_figures *omplens_report__figures(const omplens_report_input *in, size_t proc,
                                                       omplens_report_figures *scratch);
 
+/* The call path most of f's operations came by: see
+ * omplens_annotate_common_call_path(). */
+size_t omplens_report__call_path(const omplens_report_input *in, size_t proc,
+                                 const omplens_finding *f, omplens_call_site *out, size_t max,
+                                 size_t *num_paths);
+
 int omplens_report__locate(const omplens_report_input *in, size_t proc, uint64_t codeptr,
                            omplens_location *loc);
 

@@ -442,6 +442,26 @@ static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
   return cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, o);
 }
 
+/* The calls that led to f's directive (its operations' most common call
+ * path), innermost first; NULL when none is known. */
+static json_t *call_path(doc_ctx *x, const omplens_finding *f, size_t *num_paths) {
+  omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
+  size_t n = omplens_report__call_path(x->in, x->proc, f, sites, OMPLENS_MAX_CALL_SITES,
+                                       num_paths);
+  if (!n)
+    return NULL;
+  json_t *arr = json_array();
+  for (size_t i = 0; i < n; i++) {
+    json_t *c = json_object();
+    json_object_set_new(c, "file", text(sites[i].file));
+    json_object_set_new(c, "line", json_integer(sites[i].line));
+    if (sites[i].function)
+      json_object_set_new(c, "function", text(sites[i].function));
+    json_array_append_new(arr, c);
+  }
+  return arr;
+}
+
 /* hole: when not NULL, the value of "instances", to be written by the
  * caller (the streamed findings.json); otherwise the listed instances. */
 static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_t *hole) {
@@ -452,6 +472,12 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_
   json_object_set_new(o, "category", json_string(omplens_category_name(f->category)));
   json_object_set_new(o, "device", device(f->device));
   json_object_set_new(o, "location", location(x, f->codeptr));
+  size_t num_paths = 0;
+  json_t *path = call_path(x, f, &num_paths);
+  if (path)
+    json_object_set_new(o, "call_path", path);
+  if (num_paths > 1)
+    json_object_set_new(o, "call_paths", num(num_paths));
   json_t *var = variable(in, proc, f, ev, nev);
   if (var)
     json_object_set_new(o, "variable", var);

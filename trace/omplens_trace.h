@@ -91,6 +91,7 @@ typedef struct omplens_region {
   const char *source;
   uint32_t first_arg; /* index into omplens_trace_args() */
   uint32_t num_args;
+  uint32_t call_path; /* omplens_trace_call_path(); 0 when unknown */
 } omplens_region;
 
 /* Map-type bits of omplens_map_arg.type (LLVM's OpenMP offload ABI). */
@@ -177,6 +178,16 @@ uint32_t omplens_trace_site_index(const omplens_trace *t, uint64_t codeptr);
 /* The code address of e's directive: omplens_trace_sites(t)[e->site], or 0
  * (also for a NULL t or e). */
 uint64_t omplens_trace_codeptr(const omplens_trace *t, const omplens_event *e);
+/* Call paths: the user calls that led to a construct or a device memory
+ * API call, as return addresses (symbolize each like a codeptr), innermost
+ * caller first: the frame that called the directive's function comes
+ * first. Path 0 is unknown (older traces, an unwind that failed, a
+ * program not built with unwind tables). Returns the path's frames and
+ * their number in *count, or NULL and 0 for path 0 or one out of range. */
+const uint64_t *omplens_trace_call_path(const omplens_trace *t, uint32_t path, size_t *count);
+/* The call path of event number `event`: its region's, or for an op of
+ * the device memory API (own codeptr) its own; 0 when unknown. */
+uint32_t omplens_trace_event_call_path(const omplens_trace *t, size_t event);
 /* Human-readable description of damage found while reading, or NULL. */
 const char *omplens_trace_damage(const omplens_trace *t);
 const char *omplens_trace_path(const omplens_trace *t);

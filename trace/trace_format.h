@@ -10,7 +10,7 @@
 #define OMPLENS_TF_MAGIC "OMPLTRC\0"
 /* 2: a DEVICE record may carry the runtime's device type (a flag that a
  * version 1 reader would not skip). */
-#define OMPLENS_TF_VERSION 2u
+#define OMPLENS_TF_VERSION 3u
 #define OMPLENS_TF_ALIGN 4096u          /* header and chunks start here */
 #define OMPLENS_TF_CHUNK_MAGIC 0x4b434c4fu /* "OLCK" little-endian */
 #define OMPLENS_TF_CHUNK_BYTES (64u * 1024u)
@@ -68,7 +68,13 @@ enum omplens_tf_rec {
   OMPLENS_TF_REC_STRING = 6,       /* ptr, len, bytes: text at a program address */
   OMPLENS_TF_REC_CALL = 7,         /* loc ptr, caller delta, nargs: next region's entry call */
   OMPLENS_TF_REC_ARG = 8,          /* base, begin, size, map type, name ptr */
+  OMPLENS_TF_REC_CALL_PATH = 9,    /* id [n, n code deltas]: the next region's
+                                      (or own-codeptr op's) call path     */
 };
+/* Flag of CALL_PATH records: the path's frames follow (its definition). */
+#define OMPLENS_TF_PATH_FRAMES 0x10
+/* Most frames a call path holds: the callers above the directive's call. */
+#define OMPLENS_TF_MAX_PATH 8u
 /* Longest string a STRING record carries; longer ones are cut. */
 #define OMPLENS_TF_MAX_STRING 400u
 /* Flag of DEVICE records: the address of the runtime's device type string

@@ -3,6 +3,7 @@
  * input size, and damage after a readable header is skipped and described
  * instead of failing the whole read. */
 #include "asan.h"
+#include "call_paths.h"
 #include "omplens_bulk.h"
 #include "omplens_trace.h"
 #include "trace_format.h"
@@ -84,6 +85,7 @@ struct omplens_trace {
   size_t damage_len;
   unsigned damage_lines, damage_more;
   int quiet; /* damage is not recorded (the second decoding pass) */
+  omplens_cp_table paths; /* call paths (CALL_PATH records) */
   uint64_t last_ns;
 };
 
@@ -467,6 +469,7 @@ typedef struct thread_ctx {
   int call_pending;
   uint64_t call_loc, call_caller;
   size_t call_first_arg;
+  uint32_t call_path; /* SCAN: the call path waiting for its region or op */
 } thread_ctx;
 
 typedef struct rec_ctx {
@@ -727,7 +730,8 @@ static int add_region(omplens_trace *t, thread_ctx *tc, uint64_t ts, uint8_t kb,
     return REC_NOMEM;
   omplens_region *g = &t->regions[t->num_regions];
   *g = (omplens_region){ts, ts, codeptr, tc->thread, dev, (uint8_t)(kb & 0x0f),
-                        (uint8_t)((kb >> 4) & 1), NULL, 0, 0};
+                        (uint8_t)((kb >> 4) & 1), NULL, 0, 0, tc->call_path};
+  tc->call_path = 0;
   t->region_loc_ptrs[t->num_regions] = 0;
   if (tc->call_pending) {
     t->region_loc_ptrs[t->num_regions] = tc->call_loc;
@@ -802,6 +806,11 @@ static int dec_op_extras(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags,
     r->st.code += (uint64_t)dc;
     d->own_codeptr = r->st.code;
     e->flags |= OMPLENS_EVF_OWN_CODEPTR;
+    if (d->pass == PASS_SCAN && tc->call_path) {
+      if (omplens_cp__note_op(&d->t->paths, (uint32_t)d->num_events, tc->call_path))
+        return REC_NOMEM;
+      tc->call_path = 0;
+    }
   }
   return REC_OK;
 }
@@ -973,6 +982,33 @@ static int dec_arg(decoder *d, rec_ctx *r, thread_ctx *tc) {
   return REC_OK;
 }
 
+/* A call path: defined (frames follow) the first time a thread uses it,
+ * named by the thread's id afterwards; it belongs to what comes next. */
+static int dec_call_path(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
+  uint64_t id, n = 0, frames[OMPLENS_TF_MAX_PATH];
+  if (omplens_tf__get_uv(&r->p, r->end, &id))
+    return REC_BAD;
+  if ((flags & OMPLENS_TF_PATH_FRAMES) &&
+      (omplens_tf__get_uv(&r->p, r->end, &n) || !n || n > OMPLENS_TF_MAX_PATH))
+    return REC_BAD;
+  for (uint64_t i = 0; i < n; i++) {
+    int64_t dc;
+    if (omplens_tf__get_sv(&r->p, r->end, &dc))
+      return REC_BAD;
+    r->st.code += (uint64_t)dc;
+    frames[i] = r->st.code;
+  }
+  if (d->pass == PASS_PLACE)
+    return REC_OK;
+  omplens_cp_table *paths = &d->t->paths;
+  uint32_t path;
+  if (n && (omplens_cp__intern(paths, frames, (uint32_t)n, &path) ||
+            omplens_cp__set_local(paths, id, path)))
+    return REC_NOMEM;
+  tc->call_path = omplens_cp__local(paths, id);
+  return REC_OK;
+}
+
 static int dec_record(decoder *d, rec_ctx *r, thread_ctx *tc) {
   uint8_t tag = *r->p++;
   uint8_t flags = tag & 0xf0;
@@ -985,6 +1021,7 @@ static int dec_record(decoder *d, rec_ctx *r, thread_ctx *tc) {
   case OMPLENS_TF_REC_STRING: return dec_string(d, r);
   case OMPLENS_TF_REC_CALL: return dec_call(d, r, tc);
   case OMPLENS_TF_REC_ARG: return dec_arg(d, r, tc);
+  case OMPLENS_TF_REC_CALL_PATH: return dec_call_path(d, r, tc, flags);
   default: return REC_BAD;
   }
 }
@@ -1027,6 +1064,7 @@ static void start_thread(decoder *d, thread_ctx *tc, uint32_t thread) {
   tc->thread = thread;
   tc->base = d->t->num_regions;
   if (d->pass == PASS_SCAN) {
+    omplens_cp__thread_start(&d->t->paths);
     d->t->thread_region_base[thread] = d->t->num_regions;
     d->thread_first[d->num_thread_runs++] = d->num_events;
   }
@@ -1573,6 +1611,8 @@ static int read_records(omplens_trace *t, const source *src, chunk_ref *refs, si
   if (!rc)
     rc = order_events(&d, &slot);
   if (!rc)
+    omplens_cp__place_ops(&t->paths, slot);
+  if (!rc)
     resolve_regions(t);
   omplens_bulk_free(d.begin);
   d.begin = NULL;
@@ -1665,7 +1705,23 @@ void omplens_trace_close(omplens_trace *t) {
   omplens_bulk_free(t->arg_name_ptrs);
   omplens_bulk_free(t->region_loc_ptrs);
   free(t->list_slots);
+  omplens_cp__free(&t->paths);
   free(t);
+}
+
+const uint64_t *omplens_trace_call_path(const omplens_trace *t, uint32_t path, size_t *count) {
+  return omplens_cp__frames(t ? &t->paths : NULL, path, count);
+}
+
+uint32_t omplens_trace_event_call_path(const omplens_trace *t, size_t event) {
+  if (!t || event >= t->num_events)
+    return 0;
+  const omplens_event *e = &t->events[event];
+  if (e->region != OMPLENS_NO_REGION)
+    return e->region < t->num_regions ? t->regions[e->region].call_path : 0;
+  if (!(e->flags & OMPLENS_EVF_OWN_CODEPTR))
+    return 0;
+  return omplens_cp__op_path(&t->paths, (uint32_t)event);
 }
 
 const omplens_map_arg *omplens_trace_args(const omplens_trace *t, size_t *count) {

@@ -382,3 +382,22 @@ void omplens_tw_arg(omplens_tw_stream *s, uint64_t base, uint64_t begin, uint64_
   n += omplens_tf__put_uv(p + n, name_ptr);
   stream_commit(s, n);
 }
+
+void omplens_tw_call_path(omplens_tw_stream *s, uint32_t id, const uint64_t *frames, uint32_t n) {
+  uint8_t *p = stream_reserve(s, s->st.t);
+  if (!p)
+    return;
+  if (n > OMPLENS_TF_MAX_PATH)
+    n = OMPLENS_TF_MAX_PATH;
+  size_t k = 1;
+  p[0] = (uint8_t)(OMPLENS_TF_REC_CALL_PATH | (frames ? OMPLENS_TF_PATH_FRAMES : 0));
+  k += omplens_tf__put_uv(p + k, id);
+  if (frames) {
+    k += omplens_tf__put_uv(p + k, n);
+    for (uint32_t i = 0; i < n; i++) {
+      k += omplens_tf__put_sv(p + k, (int64_t)(frames[i] - s->st.code));
+      s->st.code = frames[i];
+    }
+  }
+  stream_commit(s, k);
+}

@@ -3,7 +3,9 @@
  * one line per finding, sorted ("-" when the variable is unknown, "name?"
  * when it is a guess), then
  *   directive file:line kind | text
- * once per directive with findings (when the source was found). A directive without a source line prints its
+ * once per directive with findings (when the source was found), and
+ *   called file:line < caller.c:line < ...
+ * once per directive and call path of its findings (base names). A directive without a source line prints its
  * module offset instead. */
 #include <jansson.h>
 #include <stdio.h>
@@ -94,6 +96,29 @@ int main(int argc, char **argv) {
       where(json_object_get(f, "location"), line, sizeof line);
       snprintf(key, sizeof key, "directive %s %s | %s", line, kind,
                json_string_value(json_object_get(d, "text")));
+      size_t i = 0;
+      while (i < n && strcmp(rows[i].key, key))
+        i++;
+      if (i == n && add_row(&rows, &n, key))
+        return 1;
+    }
+  }
+  /* One line per directive and call path. */
+  json_array_foreach(json_object_get(root, "processes"), pi, proc) {
+    json_array_foreach(json_object_get(proc, "findings"), fi, f) {
+      json_t *path = json_object_get(f, "call_path"), *site;
+      if (!json_array_size(path))
+        continue;
+      char line[256], key[512];
+      where(json_object_get(f, "location"), line, sizeof line);
+      int len = snprintf(key, sizeof key, "called %s", line);
+      size_t si;
+      json_array_foreach(path, si, site) {
+        char at[256];
+        where(site, at, sizeof at);
+        if (len >= 0 && (size_t)len < sizeof key)
+          len += snprintf(key + len, sizeof key - (size_t)len, " < %s", at);
+      }
       size_t i = 0;
       while (i < n && strcmp(rows[i].key, key))
         i++;

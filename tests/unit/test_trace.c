@@ -901,6 +901,62 @@ static void test_directive_copies_merge(void **state) {
   omplens_trace_close(tr);
 }
 
+/* Call paths: defined once per thread, named by id afterwards (also in
+ * later chunks), interned across threads; a region takes the path written
+ * before it, an op of the device memory API (own codeptr) too. */
+static void test_call_paths(void **state) {
+  (void)state;
+  static const uint64_t outer[] = {0x402000, 0x403000}, inner[] = {0x404000};
+  const char *path = tmp_path("paths.trace");
+  omplens_tw w;
+  omplens_tw_stream s[2] = {{0}};
+  uint64_t t = START_NS;
+  open_writer(&w, path, 4096); /* small chunks: ids used chunks after their definition */
+  for (int th = 0; th < 2; th++)
+    omplens_tw_stream_init(&s[th], &w, (uint64_t)th + 1);
+  for (int i = 0; i < 200; i++) {
+    omplens_tw_stream *st = &s[i % 2];
+    int first = i < 2;
+    omplens_tw_call_path(st, 1, first ? outer : NULL, first ? 2 : 0);
+    omplens_tw_region_begin(st, t += 100, OMPLENS_CONSTRUCT_TARGET, 0, 0, 0x401000);
+    omplens_tw_region_end(st, t += 50);
+    if (i % 2) /* thread 1 numbers the same frames 1 and another path 2 */
+      continue;
+    omplens_tw_call_path(st, 2, i == 0 ? inner : NULL, i == 0 ? 1 : 0);
+    omplens_tw_op op = make_op(OMPLENS_EV_H2D, t += 10, 5, 0, 0x8000, 0x9000, 8, 0);
+    op.own_codeptr = 0x405000;
+    omplens_tw_op_write(st, &op);
+  }
+  for (int th = 0; th < 2; th++)
+    omplens_tw_stream_finish(&s[th]);
+  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  size_t nr, ne, nf;
+  const omplens_region *rg = omplens_trace_regions(tr, &nr);
+  assert_int_equal(nr, 200);
+  uint32_t p = rg[0].call_path;
+  const uint64_t *f = omplens_trace_call_path(tr, p, &nf);
+  assert_non_null(f);
+  assert_int_equal(nf, 2);
+  assert_int_equal(f[0], outer[0]);
+  assert_int_equal(f[1], outer[1]);
+  for (size_t i = 0; i < nr; i++)
+    assert_int_equal(rg[i].call_path, p); /* both threads, one interned path */
+  omplens_trace_events(tr, &ne);
+  assert_int_equal(ne, 100);
+  for (size_t i = 0; i < ne; i++) {
+    f = omplens_trace_call_path(tr, omplens_trace_event_call_path(tr, i), &nf);
+    assert_int_equal(nf, 1);
+    assert_int_equal(f[0], inner[0]);
+  }
+  assert_null(omplens_trace_call_path(tr, 0, &nf));
+  assert_int_equal(nf, 0);
+  assert_null(omplens_trace_call_path(tr, 99, &nf));
+  assert_int_equal(omplens_trace_event_call_path(tr, ne), 0);
+  omplens_trace_close(tr);
+}
+
 /* Regions nested deeper than the writer's own stack (8): ops still land in
  * the region they name, and the writer never reads past its stack of open
  * regions (only sanitizers see that read). */
@@ -1448,6 +1504,7 @@ int main(void) {
       cmocka_unit_test(test_concurrent_streams_split_place),
       cmocka_unit_test(test_arg_lists_pointed_back),
       cmocka_unit_test(test_deep_nesting),
+      cmocka_unit_test(test_call_paths),
       cmocka_unit_test(test_repeated_arg_lists),
       cmocka_unit_test(test_directive_copies_merge),
       cmocka_unit_test(test_order_late_events_and_ties),

@@ -1,0 +1,133 @@
+/* Call paths in the program's terms: the recorded return addresses of a
+ * construct's callers (omplens_trace_call_path) and the calls the compiler
+ * inlined on the way, each a source line in the calling function. */
+#include "annotate_internal.h"
+#include "directives_internal.h"
+#include "omplens_annotate.h"
+#include "omplens_symbolize.h"
+
+#include <string.h>
+
+static size_t put(omplens_call_site *out, size_t n, size_t max, const char *file, unsigned line,
+                  unsigned column, const char *function) {
+  if (n < max && file && line)
+    out[n++] = (omplens_call_site){file, line, column, function};
+  return n;
+}
+
+/* The calls that inlined loc's function, innermost first, from the one that
+ * inlined `from` (NULL: from the first). */
+static size_t inlining_calls(const omplens_source_loc *loc, const char *from,
+                             omplens_call_site *out, size_t n, size_t max) {
+  size_t i = 0;
+  while (from && i < loc->num_inline &&
+         !omplens_directives__same_function(loc->inlined[i].function, from))
+    i++;
+  for (; i < loc->num_inline; i++)
+    n = put(out, n, max, loc->inlined[i].call_file, loc->inlined[i].call_line,
+            loc->inlined[i].call_column, loc->inlined[i].caller);
+  return n;
+}
+
+/* The system's libraries (the C library's start, libgomp, libstdc++)
+ * call user code but are not the program's: their frames are left out. */
+static int system_module(const char *path) {
+  static const char *const dirs[] = {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"};
+  for (size_t i = 0; path && i < sizeof dirs / sizeof *dirs; i++)
+    if (!strncmp(path, dirs[i], strlen(dirs[i])))
+      return 1;
+  return 0;
+}
+
+size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32_t path,
+                                  omplens_call_site *out, size_t max) {
+  omplens_symbolizer *sym = a ? omplens_annotate__symbolizer(a) : NULL;
+  if (!sym || !out)
+    return 0;
+  omplens_source_loc loc;
+  omplens_location directive;
+  size_t n = 0;
+  /* Of the calls inlined at the directive's call, only those that inlined
+   * the directive's own function lead to it: others (a vector's size()
+   * inlined into the map clause) are inside that function. */
+  omplens_annotate_location(a, codeptr, &directive);
+  if (codeptr && !omplens_symbolize(sym, codeptr, &loc) && loc.status == OMPLENS_SYM_OK)
+    n = inlining_calls(&loc, directive.function ? directive.function : "", out, n, max);
+  size_t num_frames;
+  const uint64_t *frames = omplens_trace_call_path(omplens_annotate__trace(a), path, &num_frames);
+  for (size_t i = 0; i < num_frames && n < max; i++) {
+    if (omplens_symbolize(sym, frames[i], &loc) || loc.status != OMPLENS_SYM_OK ||
+        system_module(loc.module))
+      continue; /* a module without debug info, the C library's start */
+    n = put(out, n, max, loc.file, loc.line, loc.column, loc.function);
+    n = inlining_calls(&loc, NULL, out, n, max);
+  }
+  return n;
+}
+
+/* The distinct call paths of the events (up to OMPLENS_MAX_COMMON_PATHS)
+ * and how many events came by each. */
+static size_t path_counts(const omplens_trace *t, const uint32_t *events, size_t num_events,
+                          size_t stride, uint32_t *ids, size_t *counts) {
+  size_t n = 0, k = 0;
+  for (size_t i = 0; i < num_events; i++) {
+    uint32_t event = *(const uint32_t *)(const void *)((const char *)events + i * stride);
+    uint32_t id = omplens_trace_event_call_path(t, event);
+    if (k >= n || ids[k] != id) /* most events come by the last one's */
+      for (k = 0; k < n && ids[k] != id; k++)
+        ;
+    if (k == n && n == OMPLENS_MAX_COMMON_PATHS)
+      continue;
+    if (k == n) {
+      ids[n] = id;
+      counts[n++] = 0;
+    }
+    counts[k]++;
+  }
+  return n;
+}
+
+static int same_sites(const omplens_call_site *a, size_t na, const omplens_call_site *b,
+                      size_t nb) {
+  if (na != nb)
+    return 0;
+  for (size_t i = 0; i < na; i++)
+    if (a[i].line != b[i].line || strcmp(a[i].file, b[i].file))
+      return 0;
+  return 1;
+}
+
+size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
+                                         const uint32_t *events, size_t num_events, size_t stride,
+                                         omplens_call_site *out, size_t max, size_t *num_paths) {
+  uint32_t ids[OMPLENS_MAX_COMMON_PATHS];
+  size_t counts[OMPLENS_MAX_COMMON_PATHS], best_count = 0, best = 0, distinct = 0;
+  omplens_call_site sites[OMPLENS_MAX_COMMON_PATHS][OMPLENS_MAX_CALL_SITES];
+  size_t len[OMPLENS_MAX_COMMON_PATHS], group_of[OMPLENS_MAX_COMMON_PATHS];
+  size_t group_count[OMPLENS_MAX_COMMON_PATHS] = {0};
+  *num_paths = 0;
+  if (!a || !out || !events)
+    return 0;
+  size_t n = path_counts(omplens_annotate__trace(a), events, num_events, stride, ids, counts);
+  /* Paths that differ only in code addresses (an unrolled loop's copies of
+   * one call) are one path in the source. */
+  for (size_t i = 0; i < n; i++) {
+    len[i] = omplens_annotate_call_path(a, codeptr, ids[i], sites[i], OMPLENS_MAX_CALL_SITES);
+    size_t g = 0;
+    while (g < i && !(group_of[g] == g && same_sites(sites[g], len[g], sites[i], len[i])))
+      g++;
+    group_of[i] = g;
+    distinct += g == i;
+    group_count[g] += counts[i];
+    if (group_count[g] > best_count) {
+      best_count = group_count[g];
+      best = g;
+    }
+  }
+  *num_paths = distinct;
+  if (!n)
+    return 0;
+  size_t k = len[best] < max ? len[best] : max;
+  memcpy(out, sites[best], k * sizeof *out);
+  return k;
+}
