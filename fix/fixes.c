@@ -409,7 +409,7 @@ static bool all_fit(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__edi
                     omplens_fix__buf *skipped) {
   omplens_fix__buf apart = {0};
   for (size_t g = 0; g < fx->num_groups; g++)
-    if (fx->fixes[g].diff && fx->groups[g].site.file == file && !add_if_apart(all, &fx->groups[g]))
+    if (fx->fixes[g].diff && fx->groups[g].edit_file == file && !add_if_apart(all, &fx->groups[g]))
       skip(fx, g, file, &apart);
   const char *why;
   if (all->n && omplens_fix__edits_ok(fx, file, all, &why)) {
@@ -420,7 +420,7 @@ static bool all_fit(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__edi
   }
   omplens_fix__buf_free(&apart);
   for (size_t g = 0; g < fx->num_groups; g++)
-    if (fx->groups[g].site.file == file)
+    if (fx->groups[g].edit_file == file)
       fx->groups[g].left_out = false;
   omplens_fix__edits_free(all);
   *all = (omplens_fix__edits){0};
@@ -433,7 +433,7 @@ static void one_by_one(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__
                        omplens_fix__buf *skipped) {
   for (size_t g = 0; g < fx->num_groups; g++) {
     const omplens_fix__group *gr = &fx->groups[g];
-    if (!fx->fixes[g].diff || gr->site.file != file)
+    if (!fx->fixes[g].diff || gr->edit_file != file)
       continue;
     omplens_fix__edits trial;
     const char *why;
@@ -614,7 +614,7 @@ int omplens_fix_print(omplens_fixer *fx, FILE *out, int relative) {
 static char *group_diff(omplens_fixer *fx, const omplens_fix__group *g, int relative) {
   omplens_fix__buf b = {0};
   omplens_fix__buf_str(&b, "");
-  omplens_fix__diff(&g->site.file->src, &g->edits, display_name(fx, g->site.file->path, relative),
+  omplens_fix__diff(&g->edit_file->src, &g->edits, display_name(fx, g->edit_file->path, relative),
                     &b);
   return omplens_fix__buf_take(&b);
 }
@@ -631,7 +631,7 @@ int omplens_fix__publish(omplens_fixer *fx, size_t i) {
   if (has_diff) {
     f->diff = own_text(fx, group_diff(fx, g, 0));
     f->diff_relative = own_text(fx, group_diff(fx, g, 1));
-    omplens_fix__header_note(fx, g->site.file, &g->note);
+    omplens_fix__header_note(fx, g->edit_file, &g->note);
     if (g->note.len)
       f->manual = own_text(fx, omplens_fix__buf_take(&g->note));
   } else {
@@ -643,7 +643,10 @@ int omplens_fix__publish(omplens_fixer *fx, size_t i) {
   }
   omplens_fix__buf_free(&g->reason); /* read only here */
   omplens_fix__buf_free(&g->recipe);
-  if (g->site.file) {
+  if (g->edit_file && g->edit_file != g->site.file && g->loop != OMPLENS_FIX__NONE) {
+    f->file = g->edit_file->path; /* the caller's loop, through the call path */
+    f->line = omplens_fix__line_of(&g->edit_file->src, g->edit_file->ast.nodes[g->loop].begin);
+  } else if (g->site.file) {
     f->file = g->site.file->path;
     f->line = g->site.dir ? g->site.dir->pragma.line : 0;
   }

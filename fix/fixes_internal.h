@@ -379,6 +379,9 @@ typedef struct omplens_fix__site {
   const char *api;    /* no directive: the device memory API routine the
                          operation is a call of ("omp_target_alloc"), or
                          NULL (owned by the annotator)                   */
+  uint32_t call;      /* keep-resident around a caller's loop: the call of
+                         the directive's function in that loop (a node of
+                         the group's edit_file); else OMPLENS_FIX__NONE   */
 } omplens_fix__site;
 
 /* Whether two sites are the same item of the same directive. */
@@ -402,8 +405,12 @@ typedef struct omplens_fix__group {
   int intended;           /* manual groups: the rule that would apply (a kind,
                              or one of OMPLENS_FIX__*_ON_DEVICE) */
   omplens_fix__site site; /* the first finding's */
-  uint32_t loop;          /* wraps, hoists and guards: the loop node  */
-  uint32_t call;          /* KEEP_RESIDENT_CALLER: the call site      */
+  omplens_fix__file *edit_file; /* the file its edits change: the site's,
+                             or, for a wrap around the loop of a call in
+                             another file (from the call path), that one */
+  uint32_t loop;          /* wraps, hoists and guards: the loop node
+                             (in edit_file's syntax tree; the calls of a
+                             wrap around a caller's loop are its sites') */
   size_t *findings;
   size_t num_findings, cap_findings;
   omplens_fix__site *sites; /* the sites of the findings, same order    */
@@ -513,6 +520,15 @@ void omplens_fix__file_dirs(omplens_fixer *fx, omplens_fix__file *f);
 
 /* fixes_plan.c */
 int omplens_fix__derive(omplens_fixer *fx);
+
+/* The loop a keep-resident wrap goes around: the directive's own, else the
+ * loop around the call of its function: the only call in its file, or the
+ * call the finding's call path names, in whichever file (*at: the file of
+ * the loop and the call; *call NONE for the directive's own loop). False
+ * with *why when there is none. */
+bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
+                                const omplens_finding *f, uint32_t *loop, uint32_t *call,
+                                omplens_fix__file **at, const char **why);
 /* Whether item i of d is one its kernel's body never names (and the body
  * calls nothing that could). */
 bool omplens_fix__unreferenced(const omplens_directive *d, size_t item);

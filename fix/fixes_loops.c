@@ -66,22 +66,11 @@ static bool no_jumps(omplens_fix__ctx *c, uint32_t loop) {
   return true;
 }
 
-bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s, uint32_t *loop,
-                                uint32_t *call, const char **why) {
-  *loop = *call = NONE;
-  if (!omplens_fix__file_ast(fx, s->file, why))
-    return false;
-  const omplens_fix__ast *a = &s->file->ast;
-  size_t at = omplens_fix__offset(&s->file->src, s->dir->pragma.line, s->dir->pragma.column);
-  uint32_t fn = omplens_fix__ast_function_at(a, at);
-  if (fn == NONE) {
-    *why = "the directive is in no function the parse shows";
-    return false;
-  }
-  *loop = omplens_fix__ast_loop_at(a, fn, at);
-  if (*loop != NONE)
-    return true;
-  const char *name = omplens_fix__ast_name(a, fn);
+/* The only call of the function named name in its own file (*call), when
+ * nothing else names it there; else a reason. */
+static bool only_call_here(omplens_fixer *fx, const omplens_fix__file *f, const char *name,
+                           uint32_t *call, const char **why) {
+  const omplens_fix__ast *a = &f->ast;
   size_t calls = 0, other = 0;
   for (size_t i = 0; i < a->num_nodes; i++) {
     if (strcmp(omplens_fix__ast_name(a, (uint32_t)i), name))
@@ -94,23 +83,101 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s, u
       other += !(p != NONE && a->nodes[p].kind == OMPLENS_FIX__N_CALL && a->nodes[ch].nth == 0);
     }
   }
-  if (calls != 1 || other) {
-    *why = omplens_fix__ownf(fx, "the directive is in no loop, and %s() is %s in %s%s", name,
-                             other   ? "used as a function pointer"
-                             : calls ? "called from several places"
-                                     : "not called",
-                             omplens_fix__short_name(s->file->path),
-                             other || calls ? "" : " (a diff changes one file: its callers'"
-                                                   " loops are elsewhere)");
-    *call = NONE;
+  if (calls == 1 && !other)
+    return true;
+  *call = NONE;
+  *why = omplens_fix__ownf(fx, "the directive is in no loop, and %s() is %s in %s", name,
+                           other   ? "used as a function pointer"
+                           : calls ? "called from several places"
+                                   : "not called",
+                           omplens_fix__short_name(f->path));
+  return false;
+}
+
+/* The call of name at file:line in f's syntax tree, or NONE. */
+static uint32_t call_at_line(const omplens_fix__file *f, const char *name, unsigned line) {
+  const omplens_fix__ast *a = &f->ast;
+  for (size_t i = 0; i < a->num_nodes; i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_CALL &&
+        !strcmp(omplens_fix__ast_name(a, (uint32_t)i), name) &&
+        omplens_fix__line_of(&f->src, a->nodes[i].begin) == line)
+      return (uint32_t)i;
+  return NONE;
+}
+
+/* The call that ran the directive's function, from the finding's call path
+ * (the one path all its operations came by), in whichever file it is:
+ * *at is that file. */
+static bool call_on_path(omplens_fixer *fx, const omplens_finding *f, const char *name,
+                         omplens_fix__file **at, uint32_t *call, const char **why) {
+  omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
+  size_t paths = 0, n = 0;
+  if (fx->annot && f->num_instances)
+    n = omplens_annotate_common_call_path(fx->annot, f->codeptr, &f->instances[0].event,
+                                          f->num_instances, sizeof *f->instances, sites,
+                                          OMPLENS_MAX_CALL_SITES, &paths);
+  if (!n || paths != 1) {
+    *why = omplens_fix__ownf(fx, "%s, and the run %s", *why,
+                             n ? "called the directive's function from several places"
+                               : "recorded no call path to the directive");
     return false;
   }
-  uint32_t caller = omplens_fix__ast_function_at(a, a->nodes[*call].begin);
-  *loop = omplens_fix__ast_loop_at(a, caller, a->nodes[*call].begin);
+  omplens_location loc;
+  omplens_annotate_location(fx->annot, f->codeptr, &loc);
+  *at = omplens_fix__file_get(fx, sites[0].file, loc.module);
+  if (!*at || (*at)->src_rc) {
+    *why = omplens_fix__ownf(fx, "the source of the call of %s(), %s, cannot be read", name,
+                             sites[0].file);
+    return false;
+  }
+  const char *unsafe = omplens_fix__header_unsafe(fx, *at);
+  if (!unsafe && (*at)->newer_than_binary)
+    unsafe = "the caller's source is newer than the program that ran";
+  if (unsafe || !omplens_fix__file_ast(fx, *at, why)) {
+    if (unsafe)
+      *why = omplens_fix__ownf(fx, "the call of %s() at %s:%u: %s", name,
+                               omplens_fix__short_name(sites[0].file), sites[0].line, unsafe);
+    return false;
+  }
+  *call = call_at_line(*at, name, sites[0].line);
+  if (*call == NONE)
+    *why = omplens_fix__ownf(fx, "the parse shows no call of %s() at %s:%u, where the run "
+                             "called it", name, omplens_fix__short_name(sites[0].file),
+                             sites[0].line);
+  return *call != NONE;
+}
+
+bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
+                                const omplens_finding *f, uint32_t *loop, uint32_t *call,
+                                omplens_fix__file **at, const char **why) {
+  *loop = *call = NONE;
+  *at = s->file;
+  if (!omplens_fix__file_ast(fx, s->file, why))
+    return false;
+  const omplens_fix__ast *a = &s->file->ast;
+  size_t offset = omplens_fix__offset(&s->file->src, s->dir->pragma.line, s->dir->pragma.column);
+  uint32_t fn = omplens_fix__ast_function_at(a, offset);
+  if (fn == NONE) {
+    *why = "the directive is in no function the parse shows";
+    return false;
+  }
+  *loop = omplens_fix__ast_loop_at(a, fn, offset);
+  if (*loop != NONE)
+    return true;
+  const char *name = omplens_fix__ast_name(a, fn);
+  if (!only_call_here(fx, s->file, name, call, why) && !call_on_path(fx, f, name, at, call, why)) {
+    *at = s->file;
+    return false;
+  }
+  const omplens_fix__ast *ca = &(*at)->ast;
+  uint32_t caller = omplens_fix__ast_function_at(ca, ca->nodes[*call].begin);
+  *loop = omplens_fix__ast_loop_at(ca, caller, ca->nodes[*call].begin);
   if (*loop == NONE) {
-    *why = omplens_fix__ownf(fx, "neither the directive nor the only call of %s() is inside a loop",
-                             name);
+    *why = omplens_fix__ownf(fx, "neither the directive nor the call of %s() at %s:%u is inside "
+                             "a loop", name, omplens_fix__short_name((*at)->path),
+                             omplens_fix__line_of(&(*at)->src, ca->nodes[*call].begin));
     *call = NONE;
+    *at = s->file;
     return false;
   }
   return true;
@@ -143,41 +210,89 @@ typedef struct item_plan {
   int type;      /* OMPLENS_MAP_TO / FROM / TOFROM / ALLOC */
 } item_plan;
 
+/* Whether expression node e names no variable: literals, enumerators of
+ * the file, macros (a name the parse cannot resolve is taken as a
+ * variable). */
+static bool names_no_variable(const omplens_fix__ast *a, uint32_t e) {
+  for (uint32_t i = e; i < a->num_nodes && omplens_fix__ast_within(a, i, e); i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF &&
+        (a->nodes[i].ref == NONE || a->nodes[a->nodes[i].ref].kind != OMPLENS_FIX__N_ENUM_CONST))
+      return false;
+  return true;
+}
+
+/* The text of an argument standing for a parameter in an item: as written,
+ * in parentheses unless it is one token. */
+static char *argument_text(omplens_fix__ctx *at, uint32_t arg) {
+  char *t = node_text(at, arg);
+  if (!t || !t[strcspn(t, " +-*/%<>&|^?:!~()[]")])
+    return t;
+  char *p = malloc(strlen(t) + 3);
+  if (p)
+    sprintf(p, "(%s)", t);
+  free(t);
+  return p;
+}
+
+/* A name the directive's file knows as a macro or an enumerator, as the
+ * loop's file (another file, through a call) knows it there. */
+static bool same_constant(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *name,
+                          const char *item, size_t loop_at) {
+  if (at == c || omplens_fix__ast_is_macro(at->ast, name) ||
+      omplens_fix__ast_lookup(at->ast, name, loop_at) != NONE)
+    return true;
+  return omplens_fix__fail(at, "%s in %s is unknown in %s", name, item,
+                           omplens_fix__short_name(at->file->path));
+}
+
 /* One identifier of an item, as the text before the loop must write it:
  * *decl is its variable there (NONE for a macro or an enumerator), *text a
- * translation (malloc'd) or NULL to keep the name. */
-static bool place_name(omplens_fix__ctx *c, const char *name, const char *item, size_t at,
-                       uint32_t call, size_t loop_at, uint32_t *decl, char **text) {
-  const omplens_fix__ast *a = c->ast;
-  uint32_t fn = omplens_fix__ast_function_at(a, at);
-  uint32_t d = omplens_fix__ast_lookup(a, name, at);
+ * translation (malloc'd) or NULL to keep the name. c views the directive's
+ * file, at the loop's (c itself, or the caller's file of a lifted wrap). */
+static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *name,
+                       const char *item, bool first, size_t offset, uint32_t call,
+                       size_t loop_at, uint32_t *decl, char **text) {
+  const omplens_fix__ast *a = c->ast, *ca = at->ast;
+  uint32_t fn = omplens_fix__ast_function_at(a, offset);
+  uint32_t d = omplens_fix__ast_lookup(a, name, offset);
   *decl = NONE;
   *text = NULL;
   if (d == NONE)
-    return omplens_fix__ast_is_macro(a, name) ||
-           omplens_fix__fail(c, "%s in %s is neither a variable nor a macro the parse knows", name,
-                             item);
+    return omplens_fix__ast_is_macro(a, name)
+               ? same_constant(c, at, name, item, loop_at)
+               : omplens_fix__fail(c, "%s in %s is neither a variable nor a macro the parse knows",
+                                   name, item);
   if (a->nodes[d].kind == OMPLENS_FIX__N_ENUM_CONST)
-    return true;
+    return same_constant(c, at, name, item, loop_at);
   if (call != NONE && a->nodes[d].kind == OMPLENS_FIX__N_PARM && a->nodes[d].parent == fn) {
-    /* a parameter: the argument of the call, if it is a plain variable */
-    uint32_t arg = omplens_fix__ast_child(a, call, param_index(a, fn, d) + 1);
-    d = arg == NONE ? NONE : omplens_fix__ast_plain_var(a, arg);
+    /* a parameter: the argument of the call, if it is a plain variable, or
+     * a constant (a size: not the item's buffer) */
+    uint32_t arg = omplens_fix__ast_child(ca, call, param_index(a, fn, d) + 1);
+    d = arg == NONE ? NONE : omplens_fix__ast_plain_var(ca, arg);
+    if (d == NONE && arg != NONE && !first && names_no_variable(ca, arg)) {
+      *text = argument_text(at, arg);
+      return *text != NULL;
+    }
     if (d == NONE)
-      return omplens_fix__fail(c,
+      return omplens_fix__fail(at,
                                "the argument for %s at the call on line %u is not a plain "
                                "variable",
-                               name, omplens_fix__ctx_line(c, a->nodes[call].begin));
-    *text = node_text(c, arg);
+                               name, omplens_fix__ctx_line(at, ca->nodes[call].begin));
+    *text = node_text(at, arg);
   } else if (call != NONE && !a->nodes[d].global) {
     return omplens_fix__fail(c, "%s in %s is a local of %s(), unknown at the call", name, item,
                              omplens_fix__ast_name(a, fn));
+  } else if (at != c) { /* a global: its declaration where the loop is */
+    d = omplens_fix__ast_lookup(ca, name, loop_at);
+    if (d == NONE || !ca->nodes[d].global)
+      return omplens_fix__fail(at, "%s in %s is not a global known in %s", name, item,
+                               omplens_fix__short_name(at->file->path));
   }
-  if (omplens_fix__ast_lookup(a, omplens_fix__ast_name(a, d), loop_at) != d) {
+  if (omplens_fix__ast_lookup(ca, omplens_fix__ast_name(ca, d), loop_at) != d) {
     free(*text);
     *text = NULL;
-    return omplens_fix__fail(c, "%s is not visible before the loop at line %u",
-                             omplens_fix__ast_name(a, d), omplens_fix__ctx_line(c, loop_at));
+    return omplens_fix__fail(at, "%s is not visible before the loop at line %u",
+                             omplens_fix__ast_name(ca, d), omplens_fix__ctx_line(at, loop_at));
   }
   *decl = d;
   return true;
@@ -187,11 +302,11 @@ static bool place_name(omplens_fix__ctx *c, const char *name, const char *item, 
  * there, and through a call, parameters become the call's arguments. *base
  * gets the base variable (the first identifier) as seen there; vars[] the
  * other variables it names (for "not changed in the loop"). */
-static char *place_item(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_t loop,
-                        uint32_t call, uint32_t *base, uint32_t *vars, size_t *nvars,
-                        size_t max_vars) {
+static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens_fix__site *s,
+                        uint32_t loop, uint32_t call, uint32_t *base, uint32_t *vars,
+                        size_t *nvars, size_t max_vars) {
   const char *t = s->dir->items[s->item].text;
-  size_t at = omplens_fix__pragma_at(c, s->dir);
+  size_t offset = omplens_fix__pragma_at(c, s->dir);
   omplens_fix__buf out = {0};
   omplens_fix__buf_str(&out, "");
   *base = NONE;
@@ -214,7 +329,8 @@ static char *place_item(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_
     uint32_t d = NONE;
     char *text = NULL;
     if (!member) /* s.x, p->y: after . or -> a member name, not a variable */
-      ok = place_name(c, name, t, at, call, c->ast->nodes[loop].begin, &d, &text);
+      ok = place_name(c, at, name, t, first, offset, call, at->ast->nodes[loop].begin, &d,
+                      &text);
     if (d != NONE && first)
       *base = d;
     else if (d != NONE && *nvars < max_vars)
@@ -387,44 +503,73 @@ typedef struct wrap {
   uint32_t others[64]; /* the other variables the items name */
   size_t nothers;
   bool swapped; /* the loop trades the pointers among them */
+  omplens_fix__ctx *at; /* the loop's file: the directive's, or a caller's */
+  uint32_t calls[WRAP_MAX]; /* lifted: the distinct calls in the loop (at's) */
+  uint32_t callees[WRAP_MAX]; /* ... the function each calls (c's) */
+  size_t ncalls;
 } wrap;
+
+/* Notes the call of a site's function (once per call). */
+static void add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s) {
+  for (size_t i = 0; i < w->ncalls; i++)
+    if (w->calls[i] == s->call)
+      return;
+  w->calls[w->ncalls] = s->call;
+  w->callees[w->ncalls++] = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
+}
 
 static void wrap_free(wrap *w) {
   for (size_t i = 0; i < w->n; i++)
     free(w->items[i].text);
 }
 
-/* Whether other directives of the loop (or, lifted, of the function) map
- * these variables in a way the wrap changes. */
-static bool other_maps_in_loop(omplens_fix__ctx *c, uint32_t loop, uint32_t call, wrap *w) {
-  const omplens_fix__node *l = &c->ast->nodes[loop];
-  uint32_t fn =
-      call != NONE ? omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, c->g->site.dir))
-                   : NONE;
-  omplens_fix__file_dirs(c->fx, c->file);
-  for (size_t i = 0; i < c->file->num_dirs; i++) {
-    const omplens_directive *d = c->file->dirs[i];
-    size_t at = omplens_fix__pragma_at(c, d);
-    bool in_fn = fn != NONE && omplens_fix__ast_function_at(c->ast, at) == fn;
-    if (!in_fn && (at < l->begin || at >= l->end))
+/* Whether directive d maps wrapped item j, which it names `name` (the
+ * directive's own name in its function, the caller's in the loop), in a
+ * way the wrap changes. */
+static bool other_map(omplens_fix__ctx *v, const omplens_directive *d, wrap *w, size_t j,
+                      const char *name) {
+  for (size_t k = 0; k < d->num_items; k++) {
+    if (!d->items[k].var || !name || strcmp(d->items[k].var, name))
       continue;
-    for (size_t k = 0; k < d->num_items; k++)
-      for (size_t j = 0; j < w->n; j++) {
-        /* in the function the items use its names; in the loop, the caller's */
-        const char *name = in_fn ? w->vars[j] : omplens_fix__ast_name(c->ast, w->items[j].base);
-        if (!d->items[k].var || strcmp(d->items[k].var, name))
-          continue;
-        if (d->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
-            d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA)
-          return omplens_fix__fail(c,
-                                   "the loop also has `%s` of %s at line %u: its reference counts "
-                                   "would change",
-                                   omplens_directive_kind_name(d->kind), name, d->pragma.line);
-        int mt = d->items[k].map_type;
-        if ((mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM) &&
-            w->items[j].type == OMPLENS_MAP_TO)
-          w->items[j].type = OMPLENS_MAP_TOFROM; /* its copy back must still happen, at the end */
-      }
+    if (d->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
+        d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA)
+      return omplens_fix__fail(v,
+                               "the loop also has `%s` of %s at line %u: its reference counts "
+                               "would change",
+                               omplens_directive_kind_name(d->kind), name, d->pragma.line);
+    int mt = d->items[k].map_type;
+    if ((mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM) &&
+        w->items[j].type == OMPLENS_MAP_TO)
+      w->items[j].type = OMPLENS_MAP_TOFROM; /* its copy back must still happen, at the end */
+  }
+  return true;
+}
+
+/* Whether other directives of the loop (or, lifted, of the called
+ * functions) map these variables in a way the wrap changes. */
+static bool other_maps_in_loop(omplens_fix__ctx *c, uint32_t loop, wrap *w) {
+  omplens_fix__ctx *at = w->at;
+  const omplens_fix__node *l = &at->ast->nodes[loop];
+  omplens_fix__file_dirs(at->fx, at->file);
+  for (size_t i = 0; i < at->file->num_dirs; i++) {
+    size_t p = omplens_fix__pragma_at(at, at->file->dirs[i]);
+    for (size_t j = 0; j < w->n && p >= l->begin && p < l->end; j++)
+      if (!other_map(at, at->file->dirs[i], w, j, omplens_fix__ast_name(at->ast, w->items[j].base)))
+        return false;
+  }
+  omplens_fix__file_dirs(c->fx, c->file);
+  for (size_t j = 0; j < w->n; j++) {
+    const omplens_fix__site *s = &c->g->sites[w->first_of[j]];
+    if (s->call == NONE)
+      continue;
+    uint32_t fn = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
+    for (size_t i = 0; i < c->file->num_dirs; i++) {
+      size_t p = omplens_fix__pragma_at(c, c->file->dirs[i]);
+      bool in_loop = at == c && p >= l->begin && p < l->end; /* already seen */
+      if (!in_loop && omplens_fix__ast_function_at(c->ast, p) == fn &&
+          !other_map(c, c->file->dirs[i], w, j, w->vars[j]))
+        return false;
+    }
   }
   return true;
 }
@@ -496,7 +641,7 @@ static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
 }
 
 /* One wrap item per directive item of the group, placed before the loop. */
-static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t call) {
+static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   const omplens_fix__group *g = c->g;
   for (size_t k = 0; k < g->num_findings; k++) {
     const omplens_fix__site *s = &g->sites[k];
@@ -513,7 +658,7 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t cal
         return omplens_fix__fail(c, "more than %d items", WRAP_MAX);
       size_t nv = 0;
       uint32_t base;
-      char *text = place_item(c, s, loop, call, &base, w->others + w->nothers, &nv,
+      char *text = place_item(c, w->at, s, loop, s->call, &base, w->others + w->nothers, &nv,
                               sizeof w->others / sizeof *w->others - w->nothers);
       if (!text)
         return false;
@@ -522,7 +667,9 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t cal
       w->vars[w->n] = s->var;
       w->items[w->n++] = (item_plan){text, base, type};
       add_set(&w->set, base);
-      if (call != NONE)
+      if (s->call != NONE)
+        add_call(c, w, s);
+      if (s->call != NONE)
         add_set(&w->params,
                 omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)));
       if (!resident_evidence(c, s))
@@ -540,16 +687,17 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t cal
 
 /* The host code of the loop (and, lifted, of the function) leaves the
  * buffers alone. */
-static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t call) {
-  const omplens_fix__node *l = &c->ast->nodes[loop];
-  range ex[64];
-  size_t nex = device_bodies(c, l->begin, l->end, ex, 63);
-  if (call != NONE)
-    ex[nex++] = (range){c->ast->nodes[call].begin, c->ast->nodes[call].end};
-  if (!host_uses(c, l->begin, l->end, ex, nex, &w->set, &w->swapped, "inside the loop"))
+static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
+  omplens_fix__ctx *at = w->at;
+  const omplens_fix__node *l = &at->ast->nodes[loop];
+  range ex[64 + WRAP_MAX];
+  size_t nex = device_bodies(at, l->begin, l->end, ex, 64);
+  for (size_t i = 0; i < w->ncalls; i++)
+    ex[nex++] = (range){at->ast->nodes[w->calls[i]].begin, at->ast->nodes[w->calls[i]].end};
+  if (!host_uses(at, l->begin, l->end, ex, nex, &w->set, &w->swapped, "inside the loop"))
     return false;
-  if (call != NONE) {
-    uint32_t fn = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, c->g->site.dir));
+  for (size_t i = 0; i < w->ncalls; i++) {
+    uint32_t fn = w->callees[i];
     const char *name = omplens_fix__ast_name(c->ast, fn);
     const omplens_fix__node *f = &c->ast->nodes[fn];
     bool reassigned = false;
@@ -560,25 +708,27 @@ static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32
     if (reassigned)
       return omplens_fix__fail(c, "the parameters are reassigned in %s()", name);
   }
-  return unchanged(c, l->begin, l->end, w->others, w->nothers);
+  return unchanged(at, l->begin, l->end, w->others, w->nothers);
 }
 
-static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pragma, uint32_t loop,
-                             uint32_t call) {
+static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pragma,
+                             uint32_t loop) {
   omplens_fix__group *g = c->g;
-  unsigned line = omplens_fix__ctx_line(c, c->ast->nodes[loop].begin);
+  omplens_fix__ctx *at = w->at;
+  unsigned line = omplens_fix__ctx_line(at, at->ast->nodes[loop].begin);
   omplens_fix__buf_str(&g->summary, "keep ");
   for (size_t i = 0; i < w->n; i++)
     omplens_fix__buf_printf(&g->summary, "%s%s", i ? (i + 1 == w->n ? " and " : ", ") : "",
                             w->items[i].text);
   omplens_fix__buf_printf(&g->summary, " on the device across the loop at %s:%u",
-                          omplens_fix__short_name(c->file->path), line);
-  if (call != NONE)
-    omplens_fix__buf_printf(
-        &g->summary, " (around the call of %s() on line %u)",
-        omplens_fix__ast_name(
-            c->ast, omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, g->site.dir))),
-        omplens_fix__ctx_line(c, c->ast->nodes[call].begin));
+                          omplens_fix__short_name(at->file->path), line);
+  for (size_t i = 0; i < w->ncalls; i++)
+    omplens_fix__buf_printf(&g->summary, "%s%s() on line %u%s",
+                            i ? (i + 1 == w->ncalls ? " and " : ", ")
+                              : (w->ncalls > 1 ? " (around the calls of " : " (around the call of "),
+                            omplens_fix__ast_name(c->ast, w->callees[i]),
+                            omplens_fix__ctx_line(at, at->ast->nodes[w->calls[i]].begin),
+                            i + 1 == w->ncalls ? ")" : "");
   size_t len = strlen(pragma);
   omplens_fix__buf_printf(&g->summary,
                           ": wrap it in `%.*s`; this assumes the host neither reads "
@@ -588,7 +738,7 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
 }
 
 /* The wrapping line before the loop, the summary and the confidence. */
-static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t call) {
+static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   omplens_fix__group *g = c->g;
   if (w->swapped) /* pointers trade buffers: each may end up holding results */
     for (size_t i = 0; i < w->n; i++)
@@ -596,32 +746,39 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop, uint32_t call
   char *pragma = wrap_directive(w->items, w->n);
   if (!pragma)
     return omplens_fix__fail(c, "out of memory");
-  unsigned line = omplens_fix__ctx_line(c, c->ast->nodes[loop].begin);
-  size_t at, ind = omplens_fix__indent(c->src, line, &at);
-  omplens_fix__insert_lines(&g->edits, c->src, line, c->src->text + at, ind, pragma);
-  resident_summary(c, w, pragma, loop, call);
+  omplens_fix__ctx *at = w->at;
+  unsigned line = omplens_fix__ctx_line(at, at->ast->nodes[loop].begin);
+  size_t start, ind = omplens_fix__indent(at->src, line, &start);
+  omplens_fix__insert_lines(&g->edits, at->src, line, at->src->text + start, ind, pragma);
+  resident_summary(c, w, pragma, loop);
   free(pragma);
   bool global = false;
   for (size_t i = 0; i < w->set.n; i++)
-    global |= c->ast->nodes[w->set.v[i]].global;
+    global |= at->ast->nodes[w->set.v[i]].global;
   g->confidence = global ? OMPLENS_FIXC_ASSUMED : OMPLENS_FIXC_CHECKED;
   if (global)
     omplens_fix__buf_str(&g->note, "the buffers are globals: the functions called in the loop "
                                    "must not touch them on the host");
-  g->kind = call != NONE ? OMPLENS_FIX_KEEP_RESIDENT_CALLER : OMPLENS_FIX_KEEP_RESIDENT;
+  g->kind = w->ncalls ? OMPLENS_FIX_KEEP_RESIDENT_CALLER : OMPLENS_FIX_KEEP_RESIDENT;
   return true;
 }
 
 bool omplens_fix__build_resident(omplens_fix__ctx *c) {
-  if (!omplens_fix__need_ast(c))
+  omplens_fix__ctx at = *c; /* the loop's file */
+  if (c->g->edit_file && c->g->edit_file != c->file) {
+    at.file = c->g->edit_file;
+    at.src = &at.file->src;
+  }
+  if (!omplens_fix__need_ast(c) || !omplens_fix__need_ast(&at))
     return false;
-  uint32_t loop = c->g->loop, call = c->g->call;
-  if (!placeable(c, loop, false) || !no_jumps(c, loop))
+  uint32_t loop = c->g->loop;
+  if (!placeable(&at, loop, false) || !no_jumps(&at, loop))
     return false;
   wrap w;
   memset(&w, 0, sizeof w);
-  bool ok = wrap_items(c, &w, loop, call) && wrap_host_checks(c, &w, loop, call) &&
-            other_maps_in_loop(c, loop, call, &w) && wrap_emit(c, &w, loop, call);
+  w.at = at.file == c->file ? c : &at;
+  bool ok = wrap_items(c, &w, loop) && wrap_host_checks(c, &w, loop) &&
+            other_maps_in_loop(c, loop, &w) && wrap_emit(c, &w, loop);
   wrap_free(&w);
   return ok;
 }
@@ -859,7 +1016,7 @@ bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
   const omplens_fix__node *l = &c->ast->nodes[loop];
   uint32_t base, vars[16];
   size_t nv;
-  char *text = place_item(c, s, loop, NONE, &base, vars, &nv, 15);
+  char *text = place_item(c, c, s, loop, NONE, &base, vars, &nv, 15);
   if (!text)
     return false;
   vars[nv++] = base;

@@ -403,15 +403,12 @@ static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix
 
 /* ---- groups ---- */
 
-bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s, uint32_t *loop,
-                                uint32_t *call, const char **why);
-
 static omplens_fix__group *new_group(omplens_fixer *fx) {
   if (!omplens_fix__room(&fx->groups, fx->num_groups, &fx->cap_groups, sizeof *fx->groups, 16))
     return NULL;
   omplens_fix__group *g = &fx->groups[fx->num_groups++];
   memset(g, 0, sizeof *g);
-  g->loop = g->call = OMPLENS_FIX__NONE;
+  g->loop = OMPLENS_FIX__NONE;
   g->leftover = SIZE_MAX;
   return g;
 }
@@ -437,7 +434,8 @@ static bool add_finding(omplens_fix__group *g, size_t finding, const omplens_fix
  * else same directive and item. A manual group whose intended rule only a
  * recipe gives takes no finding that needs another change. */
 static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
-                                     const omplens_fix__site *s, uint32_t loop) {
+                                     const omplens_fix__site *s, uint32_t loop,
+                                     omplens_fix__file *at) {
   /* Without a directive item nothing can be shared: skip the scan, which
    * made planning quadratic on traces whose sources are unknown. */
   size_t n = s->dir && (s->item != SIZE_MAX || s->implicit) ? fx->num_groups : 0;
@@ -447,7 +445,9 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
         (g->intended != intended && (separate(g->intended) || separate(intended))))
       continue;
     bool resident = kind == OMPLENS_FIX_KEEP_RESIDENT || kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
-    if (resident ? g->site.file == s->file && g->loop == loop
+    /* one wrap per loop, for the directives of one file: their items are
+     * translated through that file's parse */
+    if (resident ? g->edit_file == at && g->loop == loop && g->site.file == s->file
                  : omplens_fix__same_item(&g->site, s))
       return g;
   }
@@ -456,6 +456,7 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
     g->kind = kind;
     g->intended = intended;
     g->site = *s;
+    g->edit_file = at;
     g->loop = loop;
   }
   return g;
@@ -473,7 +474,8 @@ static omplens_fix__group *sourceless_group(omplens_fixer *fx, const omplens_fin
   if (!omplens_fix__room(&fx->sourceless, fx->num_sourceless, &fx->cap_sourceless,
                          sizeof *fx->sourceless, 16))
     return NULL;
-  omplens_fix__group *g = group_for(fx, OMPLENS_FIX_MANUAL, intended, s, OMPLENS_FIX__NONE);
+  omplens_fix__group *g =
+      group_for(fx, OMPLENS_FIX_MANUAL, intended, s, OMPLENS_FIX__NONE, s->file);
   if (g) {
     g->codeptr = f->codeptr;
     g->category = f->category;
@@ -488,6 +490,7 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
   const char *why = NULL;
   int kind = OMPLENS_FIX_MANUAL, intended = OMPLENS_FIX_MANUAL;
   uint32_t loop = OMPLENS_FIX__NONE, call = OMPLENS_FIX__NONE;
+  omplens_fix__file *at = NULL;
   if (!f->num_instances) {
     memset(&s, 0, sizeof s);
     s.reason = "the finding has no instance";
@@ -496,7 +499,7 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
     if (kind == OMPLENS_FIX__SWAP_ON_DEVICE || kind == OMPLENS_FIX__HOST_HOLDS)
       kind = OMPLENS_FIX_MANUAL;
     if (kind == OMPLENS_FIX_KEEP_RESIDENT &&
-        !omplens_fix__resident_loop(fx, &s, &loop, &call, &why))
+        !omplens_fix__resident_loop(fx, &s, f, &loop, &call, &at, &why))
       kind = OMPLENS_FIX_MANUAL;
     if (kind == OMPLENS_FIX_KEEP_RESIDENT && call != OMPLENS_FIX__NONE)
       kind = OMPLENS_FIX_KEEP_RESIDENT_CALLER;
@@ -507,11 +510,12 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
   } else {
     intended = recipe_rule(f->category, &why);
   }
+  s.call = call;
   omplens_fix__group *g = f->num_instances && !s.dir ? sourceless_group(fx, f, intended, &s)
-                                                     : group_for(fx, kind, intended, &s, loop);
+                                                     : group_for(fx, kind, intended, &s, loop,
+                                                                 at ? at : s.file);
   if (!g || !add_finding(g, i, &s))
     return OMPLENS_FIX_ENOMEM;
-  g->call = call;
   if (kind == OMPLENS_FIX_REMOVE_ITEM && !s.implicit &&
       omplens_fix__unreferenced(s.dir, s.item)) {
     g->unreferenced = true;
@@ -550,12 +554,12 @@ static int plan_unreferenced(omplens_fixer *fx) {
         grouped = fx->groups[g].site.dir == d && fx->groups[g].site.item == i;
       if (grouped)
         continue;
-      omplens_fix__site s = {file, d, i, NULL, d->items[i].var, NULL, NULL};
+      omplens_fix__site s = {file, d, i, NULL, d->items[i].var, NULL, NULL, OMPLENS_FIX__NONE};
       s.reason = omplens_fix__site_unsafe(fx, d, file);
       if (!s.reason && !omplens_fix__unreferenced(d, i))
         s.reason = "the body calls functions, which may use the item";
       omplens_fix__group *g = group_for(fx, s.reason ? OMPLENS_FIX_MANUAL : OMPLENS_FIX_REMOVE_ITEM,
-                                        OMPLENS_FIX_REMOVE_ITEM, &s, OMPLENS_FIX__NONE);
+                                        OMPLENS_FIX_REMOVE_ITEM, &s, OMPLENS_FIX__NONE, file);
       if (!g) {
         free(seen);
         return OMPLENS_FIX_ENOMEM;

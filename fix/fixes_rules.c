@@ -867,7 +867,7 @@ void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
   s->item = SIZE_MAX;
   if (e)
     s->dir = omplens_fix__directive_of(fx, lo->codeptr, omplens_fix__runtime_kind(fx, e), &s->file);
-  c.file = s->file;
+  c.file = g->edit_file = s->file;
   c.src = s->file ? &s->file->src : NULL;
   omplens_variable v;
   bool named = e && fx->annot && !omplens_annotate_variable(fx->annot, e, &v) && v.name;
@@ -1023,7 +1023,7 @@ static bool file_compiles_with_all(omplens_fixer *fx, omplens_fix__file *file, b
   for (size_t i = 0; i < fx->num_groups; i++) {
     const omplens_fix__group *g = &fx->groups[i];
     together[i] = false;
-    if (!g->compile_pending || g->site.file != file)
+    if (!g->compile_pending || g->edit_file != file)
       continue;
     omplens_fix__edits trial;
     if (omplens_fix__edits_merged(&all, &g->edits, &trial)) {
@@ -1044,11 +1044,11 @@ void omplens_fix__check_compiles(omplens_fixer *fx) {
     omplens_fix__group *g = &fx->groups[i];
     if (!g->compile_pending)
       continue;
-    omplens_fix__file *file = g->site.file;
+    omplens_fix__file *file = g->edit_file;
     bool compiles = together && file_compiles_with_all(fx, file, together);
     for (size_t k = i; k < fx->num_groups; k++) { /* the file's pending groups */
       omplens_fix__group *h = &fx->groups[k];
-      if (!h->compile_pending || h->site.file != file)
+      if (!h->compile_pending || h->edit_file != file)
         continue;
       h->compile_pending = false;
       const char *why;
