@@ -234,6 +234,50 @@ static char *argument_text(omplens_fix__ctx *at, uint32_t arg) {
   return p;
 }
 
+/* The line of the first call named one of names[] in fn whose argument
+ * argi plainly names variable d (argi 0: one inside d's declaration, its
+ * initializer); 0 when there is none. */
+static unsigned call_on_var(const omplens_fix__ctx *c, uint32_t fn, uint32_t d,
+                            const char *const *names, uint32_t argi) {
+  const omplens_fix__ast *a = c->ast;
+  for (uint32_t i = fn; i < a->num_nodes && omplens_fix__ast_within(a, i, fn); i++) {
+    if (a->nodes[i].kind != OMPLENS_FIX__N_CALL)
+      continue;
+    bool named = false;
+    for (size_t k = 0; names[k]; k++)
+      named |= !strcmp(omplens_fix__ast_name(a, i), names[k]);
+    uint32_t arg = argi ? omplens_fix__ast_child(a, i, argi) : NONE;
+    if (named && (argi ? arg != NONE && omplens_fix__ast_plain_var(a, arg) == d
+                       : omplens_fix__ast_within(a, i, d)))
+      return omplens_fix__ctx_line(c, a->nodes[i].begin);
+  }
+  return 0;
+}
+
+/* A local buffer of the directive's function that each call allocates and
+ * frees: the device allocation follows the host's, so the change is where
+ * the buffer is made. Writes that recipe, naming the caller's loop, and
+ * gives up on the diff. */
+static bool local_buffer(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *name,
+                         uint32_t fn, uint32_t d, uint32_t call, size_t loop_at) {
+  static const char *const allocs[] = {"malloc", "calloc", "aligned_alloc", NULL};
+  static const char *const frees[] = {"free", NULL};
+  unsigned made = call_on_var(c, fn, d, allocs, 0), freed = call_on_var(c, fn, d, frees, 1);
+  const char *f = omplens_fix__ast_name(c->ast, fn);
+  if (!made || !freed)
+    return omplens_fix__fail(c, "%s is a local of %s(), unknown at the call", name, f);
+  omplens_fix__buf_printf(
+      &c->g->recipe,
+      "%s() allocates %s (line %u) and frees it (line %u) in each call, so the device allocates "
+      "it again each time: allocate it once before the loop at %s:%u, which calls %s() at line "
+      "%u, pass it in, and keep it allocated on the device across that loop (`#pragma omp "
+      "target data map(alloc: ...)`), with `#pragma omp target update from(...)` where the host "
+      "reads what a kernel wrote.",
+      f, name, made, freed, omplens_fix__short_name(at->file->path),
+      omplens_fix__ctx_line(at, loop_at), f, omplens_fix__ctx_line(at, at->ast->nodes[call].begin));
+  return omplens_fix__fail(c, "%s is a buffer that %s() allocates and frees in each call", name, f);
+}
+
 /* A name the directive's file knows as a macro or an enumerator, as the
  * loop's file (another file, through a call) knows it there. */
 static bool same_constant(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *name,
@@ -280,8 +324,7 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
                                name, omplens_fix__ctx_line(at, ca->nodes[call].begin));
     *text = node_text(at, arg);
   } else if (call != NONE && !a->nodes[d].global) {
-    return omplens_fix__fail(c, "%s in %s is a local of %s(), unknown at the call", name, item,
-                             omplens_fix__ast_name(a, fn));
+    return local_buffer(c, at, name, fn, d, call, loop_at);
   } else if (at != c) { /* a global: its declaration where the loop is */
     d = omplens_fix__ast_lookup(ca, name, loop_at);
     if (d == NONE || !ca->nodes[d].global)
