@@ -327,6 +327,13 @@ int omplens_fix_for_finding(omplens_fixer *fx, size_t finding, const omplens_fix
   return 0;
 }
 
+const char *omplens_fix_storage(omplens_fixer *fx, size_t finding, const char **where) {
+  *where = NULL;
+  if (derived(fx) || finding >= fx->num_findings)
+    return NULL;
+  return omplens_fix__storage(fx, finding, where);
+}
+
 int omplens_fix_suggest(omplens_fixer *fx, const omplens_finding *f, omplens_fix *out) {
   memset(out, 0, sizeof *out);
   if (!fx || !f || f < fx->findings || f >= fx->findings + fx->num_findings)

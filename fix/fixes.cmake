@@ -18,6 +18,7 @@ add_library(omplens_fix STATIC
   ${CMAKE_CURRENT_LIST_DIR}/fixes_header.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_init.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_loops.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_names.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_plan.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_pragma.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_rules.c

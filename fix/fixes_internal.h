@@ -521,6 +521,22 @@ void omplens_fix__file_dirs(omplens_fixer *fx, omplens_fix__file *f);
 /* fixes_plan.c */
 int omplens_fix__derive(omplens_fixer *fx);
 
+/* The call of the function named name on the line the finding's call path
+ * gives for it (the one path all its operations came by; with most, the
+ * path most of them came by), in whichever file: *at is that file
+ * (parsed), *call the call's node. False with *why (which it extends:
+ * ", and the run ...") when there is none. */
+bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, const char *name,
+                               bool most, omplens_fix__file **at, uint32_t *call,
+                               const char **why);
+/* The call of name at line in f's syntax tree, or NONE. */
+uint32_t omplens_fix__call_at_line(const omplens_fix__file *f, const char *name, unsigned line);
+/* The position of parameter node parm among function fn's, or NONE. */
+uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32_t parm);
+
+/* omplens_fix_storage() once the fixes are derived. */
+const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char **where);
+
 /* The loop a keep-resident wrap goes around: the directive's own, else the
  * loop around the call of its function: the only call in its file, or the
  * call the finding's call path names, in whichever file (*at: the file of

@@ -94,29 +94,47 @@ static bool only_call_here(omplens_fixer *fx, const omplens_fix__file *f, const 
   return false;
 }
 
-/* The call of name at file:line in f's syntax tree, or NONE. */
-static uint32_t call_at_line(const omplens_fix__file *f, const char *name, unsigned line) {
+/* Whether call node i calls the function named name: by the name the parse
+ * gives the call; in a template, where a dependent call has none, by its
+ * text ("dot(Ap, p)"); for operator(), a call of an object ("matvec(A, p,
+ * Ap)"). */
+static bool calls_function(const omplens_fix__file *f, uint32_t i, const char *name) {
   const omplens_fix__ast *a = &f->ast;
-  for (size_t i = 0; i < a->num_nodes; i++)
-    if (a->nodes[i].kind == OMPLENS_FIX__N_CALL &&
-        !strcmp(omplens_fix__ast_name(a, (uint32_t)i), name) &&
-        omplens_fix__line_of(&f->src, a->nodes[i].begin) == line)
-      return (uint32_t)i;
-  return NONE;
+  const char *called = omplens_fix__ast_name(a, i), *text = f->src.text + a->nodes[i].begin;
+  size_t n = strlen(name);
+  if (!strcmp(called, name))
+    return true;
+  if (!*called)
+    return !strncmp(text, name, n) && !is_ident_char(text[n]);
+  uint32_t callee = omplens_fix__ast_child(a, i, 0);
+  return !strcmp(name, "operator()") && callee != NONE &&
+         a->nodes[callee].kind == OMPLENS_FIX__N_DECLREF && !strcmp(omplens_fix__ast_name(a, callee), called);
 }
 
-/* The call that ran the directive's function, from the finding's call path
- * (the one path all its operations came by), in whichever file it is:
- * *at is that file. */
-static bool call_on_path(omplens_fixer *fx, const omplens_finding *f, const char *name,
-                         omplens_fix__file **at, uint32_t *call, const char **why) {
+uint32_t omplens_fix__call_at_line(const omplens_fix__file *f, const char *name, unsigned line) {
+  const omplens_fix__ast *a = &f->ast;
+  uint32_t found = NONE;
+  for (size_t i = 0; i < a->num_nodes; i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_CALL &&
+        omplens_fix__line_of(&f->src, a->nodes[i].begin) == line &&
+        calls_function(f, (uint32_t)i, name)) {
+      if (found != NONE)
+        return NONE; /* two calls of it on the line: which one ran is unknown */
+      found = (uint32_t)i;
+    }
+  return found;
+}
+
+bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, const char *name,
+                               bool most, omplens_fix__file **at, uint32_t *call,
+                               const char **why) {
   omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
   size_t paths = 0, n = 0;
   if (fx->annot && f->num_instances)
     n = omplens_annotate_common_call_path(fx->annot, f->codeptr, &f->instances[0].event,
                                           f->num_instances, sizeof *f->instances, sites,
                                           OMPLENS_MAX_CALL_SITES, &paths);
-  if (!n || paths != 1) {
+  if (!n || (paths != 1 && !most)) {
     *why = omplens_fix__ownf(fx, "%s, and the run %s", *why,
                              n ? "called the directive's function from several places"
                                : "recorded no call path to the directive");
@@ -139,7 +157,7 @@ static bool call_on_path(omplens_fixer *fx, const omplens_finding *f, const char
                                omplens_fix__short_name(sites[0].file), sites[0].line, unsafe);
     return false;
   }
-  *call = call_at_line(*at, name, sites[0].line);
+  *call = omplens_fix__call_at_line(*at, name, sites[0].line);
   if (*call == NONE)
     *why = omplens_fix__ownf(fx, "the parse shows no call of %s() at %s:%u, where the run "
                              "called it", name, omplens_fix__short_name(sites[0].file),
@@ -165,7 +183,8 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
   if (*loop != NONE)
     return true;
   const char *name = omplens_fix__ast_name(a, fn);
-  if (!only_call_here(fx, s->file, name, call, why) && !call_on_path(fx, f, name, at, call, why)) {
+  if (!only_call_here(fx, s->file, name, call, why) &&
+      !omplens_fix__call_on_path(fx, f, name, false, at, call, why)) {
     *at = s->file;
     return false;
   }
@@ -185,8 +204,7 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
 
 /* ---- items and their identifiers ---- */
 
-/* The k-th parameter of function fn, or NONE. */
-static uint32_t param_index(const omplens_fix__ast *a, uint32_t fn, uint32_t parm) {
+uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32_t parm) {
   uint32_t k = 0;
   for (size_t i = fn + 1; i < a->num_nodes && omplens_fix__ast_within(a, (uint32_t)i, fn); i++)
     if (a->nodes[i].kind == OMPLENS_FIX__N_PARM && a->nodes[i].parent == fn) {
@@ -311,7 +329,7 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
   if (call != NONE && a->nodes[d].kind == OMPLENS_FIX__N_PARM && a->nodes[d].parent == fn) {
     /* a parameter: the argument of the call, if it is a plain variable, or
      * a constant (a size: not the item's buffer) */
-    uint32_t arg = omplens_fix__ast_child(ca, call, param_index(a, fn, d) + 1);
+    uint32_t arg = omplens_fix__ast_child(ca, call, omplens_fix__param_index(a, fn, d) + 1);
     d = arg == NONE ? NONE : omplens_fix__ast_plain_var(ca, arg);
     if (d == NONE && arg != NONE && !first && names_no_variable(ca, arg)) {
       *text = argument_text(at, arg);

@@ -134,6 +134,16 @@ void omplens_fixer_destroy(omplens_fixer *fx); /* NULL accepted */
 int omplens_fix_suggest(omplens_fixer *fx, const omplens_finding *f, omplens_fix *out);
 /* The same by finding index. */
 int omplens_fix_for_finding(omplens_fixer *fx, size_t finding, const omplens_fix **out);
+/* The storage a finding's map item points into, as the source names it
+ * where the change is made: when the item's pointer is a local taken from
+ * an object's storage (`p = v_.data()`, `xcoefs = &x.coefs[0]`), that
+ * object, with a parameter replaced by the caller's argument and a member
+ * of `this` prefixed by the object the method is called on, through the
+ * call the finding's call path names (`profile.v_`, `Ap.coefs`). *where
+ * gets "main.cpp:18" (that call), or the directive's file:line when no
+ * call is involved. NULL (and *where NULL) when the item is not such a
+ * pointer or the call is unknown. Owned by the fixer. */
+const char *omplens_fix_storage(omplens_fixer *fx, size_t finding, const char **where);
 /* The fix of a map item that the target construct at codeptr maps but whose
  * body never names its variable name (the report's mapped-but-unreferenced
  * finding, omplens_annotate_unreferenced()): removing the item. Detector

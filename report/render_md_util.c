@@ -202,7 +202,11 @@ const char *omplens_render__finding_subject(const json_t *finding, char *buf, si
   if (!item)
     item = omplens_render__str(var, "name");
   const char *addr = omplens_render__str(finding, "host_addr");
-  if (item)
+  const char *storage = omplens_render__str(var, "storage");
+  if (item && storage && strcmp(storage, item))
+    snprintf(buf, size, "%s (%s)%s", item, storage,
+             omplens_render__bool(var, "certain", 1) ? "" : " (probably)");
+  else if (item)
     snprintf(buf, size, "%s%s", item, omplens_render__bool(var, "certain", 1) ? "" : " (probably)");
   else
     snprintf(buf, size, "buffer %s", addr ? addr : "?");

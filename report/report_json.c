@@ -205,9 +205,10 @@ static json_t *location(doc_ctx *x, uint64_t codeptr) {
   return cache_put(&x->locations, codeptr, describe_location(x->in, x->proc, codeptr));
 }
 
-/* The map item of a finding's operations (they share one buffer). */
+/* The map item of a finding's operations (they share one buffer), with
+ * the storage its pointer takes, named where the change is made. */
 static json_t *variable(const omplens_report_input *in, size_t proc, const omplens_finding *f,
-                        const omplens_event *ev, size_t nev) {
+                        size_t index, const omplens_event *ev, size_t nev) {
   omplens_variable v;
   omplens_annotator *a = in->procs[proc].annotator;
   if (!a || !f->num_instances || f->instances[0].event >= nev ||
@@ -217,6 +218,12 @@ static json_t *variable(const omplens_report_input *in, size_t proc, const omple
   json_object_set_new(o, "item", text(v.item));
   json_object_set_new(o, "name", text(v.name));
   json_object_set_new(o, "certain", json_boolean(v.certain));
+  const char *where, *storage =
+      in->procs[proc].fixer ? omplens_fix_storage(in->procs[proc].fixer, index, &where) : NULL;
+  if (storage) {
+    json_object_set_new(o, "storage", text(storage));
+    json_object_set_new(o, "storage_at", text(where));
+  }
   if (!v.certain) {
     json_t *c = json_array();
     for (size_t i = 0; i < v.num_candidates; i++)
@@ -478,7 +485,7 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_
     json_object_set_new(o, "call_path", path);
   if (num_paths > 1)
     json_object_set_new(o, "call_paths", num(num_paths));
-  json_t *var = variable(in, proc, f, ev, nev);
+  json_t *var = variable(in, proc, f, index, ev, nev);
   if (var)
     json_object_set_new(o, "variable", var);
   json_object_set_new(o, "host_addr", hex(f->host_addr));

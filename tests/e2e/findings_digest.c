@@ -5,7 +5,9 @@
  *   directive file:line kind | text
  * once per directive with findings (when the source was found), and
  *   called file:line < caller.c:line < ...
- * once per directive and call path of its findings (base names). A directive without a source line prints its
+ * once per directive and call path of its findings (base names), and
+ *   storage file:line variable = storage at caller.c:line
+ * once per finding whose item points into an object's storage. A directive without a source line prints its
  * module offset instead. */
 #include <jansson.h>
 #include <stdio.h>
@@ -119,6 +121,25 @@ int main(int argc, char **argv) {
         if (len >= 0 && (size_t)len < sizeof key)
           len += snprintf(key + len, sizeof key - (size_t)len, " < %s", at);
       }
+      size_t i = 0;
+      while (i < n && strcmp(rows[i].key, key))
+        i++;
+      if (i == n && add_row(&rows, &n, key))
+        return 1;
+    }
+  }
+  /* One line per finding whose item points into an object's storage. */
+  json_array_foreach(json_object_get(root, "processes"), pi, proc) {
+    json_array_foreach(json_object_get(proc, "findings"), fi, f) {
+      json_t *v = json_object_get(f, "variable");
+      const char *storage = json_string_value(json_object_get(v, "storage"));
+      if (!storage)
+        continue;
+      char line[256], key[512];
+      where(json_object_get(f, "location"), line, sizeof line);
+      snprintf(key, sizeof key, "storage %s %s = %s at %s", line,
+               json_string_value(json_object_get(v, "name")) ?: "-", storage,
+               json_string_value(json_object_get(v, "storage_at")) ?: "?");
       size_t i = 0;
       while (i < n && strcmp(rows[i].key, key))
         i++;

@@ -23,17 +23,22 @@ fi
 
 # One line per finding (category, directive file:line, device, instances, variable),
 # compared as a multiset: comments and blank lines dropped, columns normalized.
-# Lines "directive FILE:LINE KIND | TEXT" and "called FILE:LINE < CALLER:LINE
-# ..." (a directive's call path) are compared with spaces squeezed.
-awk '/^(directive|called) / { $1 = $1; print; next }
+# Lines "directive FILE:LINE KIND | TEXT", "called FILE:LINE < CALLER:LINE
+# ..." (a directive's call path) and "storage FILE:LINE VAR = OBJECT at
+# CALLER:LINE" are compared with spaces squeezed.
+awk '/^(directive|called|storage) / { $1 = $1; print; next }
      { sub(/#.*/, "") } NF >= 5 { printf "%-24s %-24s %6s %6d %s\n", $1, $2, $3, $4, $5 }' "$expected" \
   | LC_ALL=C sort >"$work/expected.txt"
 # A golden without call paths (one shared by -O0 and -O2 builds, where
-# inlining leaves the line of the call unknown) does not check them.
-paths=1
+# inlining leaves the line of the call unknown) does not check them; nor
+# storage names without "storage" lines.
+paths=1 storage=1
 grep -q '^called ' "$expected" || paths=0
-"$digest" "$work/report/findings.json" | awk -v paths=$paths '/^called / && !paths { next }
-    /^(directive|called) / { $1 = $1 } { print }' \
+grep -q '^storage ' "$expected" || storage=0
+"$digest" "$work/report/findings.json" |
+  awk -v paths=$paths -v storage=$storage '/^called / && !paths { next }
+    /^storage / && !storage { next }
+    /^(directive|called|storage) / { $1 = $1 } { print }' \
   | LC_ALL=C sort >"$work/actual.txt"
 failed=0
 if ! diff -u "$work/expected.txt" "$work/actual.txt"; then
