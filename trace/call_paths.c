@@ -130,7 +130,8 @@ void omplens_cp__place_ops(omplens_cp_table *t, const uint32_t *slot) {
     uint64_t v = t->op_paths[i];
     t->op_paths[i] = (uint64_t)slot[v >> 32] << 32 | (v & 0xffffffffu);
   }
-  qsort(t->op_paths, t->num_op_paths, sizeof *t->op_paths, cmp_u64);
+  if (t->num_op_paths) /* qsort wants a non-NULL base even for 0 items */
+    qsort(t->op_paths, t->num_op_paths, sizeof *t->op_paths, cmp_u64);
 }
 
 uint32_t omplens_cp__op_path(const omplens_cp_table *t, uint32_t event) {
