@@ -404,9 +404,10 @@ static bool add_if_apart(omplens_fix__edits *all, const omplens_fix__group *g) {
 
 static void skip(omplens_fixer *fx, size_t g, omplens_fix__file *file, omplens_fix__buf *skipped) {
   fx->groups[g].left_out = true;
-  omplens_fix__buf_printf(skipped, "%s%s:%u (%s)", skipped->len ? ", " : "",
+  omplens_fix__buf_printf(skipped, "%s%s:%u (%s of %s)", skipped->len ? ", " : "",
                           display_name(fx, file->path, 1), fx->fixes[g].line,
-                          omplens_fix_kind_name(fx->fixes[g].kind));
+                          omplens_fix_kind_name(fx->fixes[g].kind),
+                          omplens_fix__item_text(&fx->groups[g].site));
 }
 
 /* Every fix with a diff on file whose edits keep apart from the earlier

@@ -762,12 +762,17 @@ static bool build_zero(omplens_fix__ctx *c) {
 
 /* ---- dispatch ---- */
 
-/* The summary of a change that has no diff. */
+/* The summary of a change that has no diff. It names the item, not a
+ * category: the group may hold findings of several (a round trip and the
+ * duplicates that follow it). */
 static void generic_summary(omplens_fixer *fx, omplens_fix__group *g) {
   const omplens_finding *f = g->num_findings ? &fx->findings[g->findings[0]] : NULL;
+  bool one = true;
+  for (size_t k = 1; f && k < g->num_findings; k++)
+    one &= fx->findings[g->findings[k]].category == f->category;
   omplens_fix__buf_printf(
       &g->summary, "%s of %s%s%s%s: no safe diff, change it by hand",
-      f ? omplens_category_title(f->category) : "Finding", omplens_fix__item_text(&g->site),
+      f && one ? omplens_category_title(f->category) : "Findings", omplens_fix__item_text(&g->site),
       g->site.file ? " at " : "", g->site.file ? omplens_fix__short_name(g->site.file->path) : "",
       g->site.dir ? omplens_fix__ownf(fx, ":%u", g->site.dir->pragma.line) : "");
 }
