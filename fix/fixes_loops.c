@@ -18,6 +18,17 @@ static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == 
 
 /* ---- loops ---- */
 
+/* Whether [p, end) is a `#pragma` line (which owns the statement after it;
+ * #endif, #if and the like do not). */
+static bool is_pragma_line(const char *p, const char *end) {
+  if (p >= end || *p != '#')
+    return false;
+  p++;
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  return end - p >= 6 && !strncmp(p, "pragma", 6) && (end - p == 6 || !is_ident_char(p[6]));
+}
+
 /* Whether a loop can get a directive line before it (and, with after,
  * after it): it starts its line, is a statement of a block, and is no
  * pragma's associated statement. */
@@ -41,7 +52,7 @@ static bool placeable(omplens_fix__ctx *c, uint32_t loop, bool after) {
     size_t ind;
     size_t n = omplens_fix__indent(c->src, k, &ind);
     bool continued = e > b && c->src->text[e - 1] == '\\';
-    if (c->src->text[ind + n] == '#' || continued)
+    if (is_pragma_line(c->src->text + ind + n, c->src->text + e) || continued)
       return omplens_fix__fail(c, "the loop at line %u belongs to the pragma or macro above it",
                                first);
     break;
