@@ -123,6 +123,32 @@ static int walk_functions(omplens_symbolizer *s, Dwarf_Die *cudie,
   return oom ? OMPLENS_SYMBOLIZE_ENOMEM : 0;
 }
 
+/* The innermost subprogram or inlined instance below parent whose code
+ * holds addr, into *out. Namespaces and types hold no code but hold
+ * functions: they are searched through. (libdw 0.188's dwarf_getscopes
+ * prunes them, so it finds nothing in a function of a namespace.) */
+static bool innermost_function(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out, int depth)
+{
+  Dwarf_Die child;
+  if (depth > 64 || dwarf_child(parent, &child) != 0)
+    return false;
+  do {
+    int tag = dwarf_tag(&child);
+    bool code = is_function(&child) || tag == DW_TAG_lexical_block;
+    bool holder = tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+                  tag == DW_TAG_structure_type || tag == DW_TAG_union_type;
+    if (code && dwarf_haspc(&child, addr) > 0) {
+      bool deeper = innermost_function(&child, addr, out, depth + 1);
+      if (!deeper && is_function(&child))
+        *out = child;
+      return deeper || is_function(&child);
+    }
+    if (holder && innermost_function(&child, addr, out, depth + 1))
+      return true;
+  } while (dwarf_siblingof(&child, &child) == 0);
+  return false;
+}
+
 int omplens_symbolize__function_chain(Dwarf_Die *scopedie, uint64_t addr,
                                       Dwarf_Die **chain)
 {
@@ -132,7 +158,12 @@ int omplens_symbolize__function_chain(Dwarf_Die *scopedie, uint64_t addr,
   while (inner < count && !is_function(&scopes[inner]))
     inner++;
   *chain = NULL;
-  int chain_count = inner < count ? dwarf_getscopes_die(&scopes[inner], chain) : 0;
+  Dwarf_Die found;
+  int chain_count = 0;
+  if (inner < count)
+    chain_count = dwarf_getscopes_die(&scopes[inner], chain);
+  else if (innermost_function(scopedie, addr, &found, 0))
+    chain_count = dwarf_getscopes_die(&found, chain);
   free(scopes);
   if (chain_count <= 0) {
     free(*chain);

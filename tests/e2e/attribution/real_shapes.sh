@@ -17,6 +17,9 @@
 #                    left out; without -grecord-command-line the note is back
 #   cxx_as_c         a .c file built by clang++ -std=c++11, with its
 #                    compile_commands.json: parsed as C++, not partially
+#   namespace_inline a function template inlined (always_inline) into a
+#                    solver, both in a namespace, -O0 and -O2: the call path
+#                    holds the inlined call (line 24) and the solver's name
 #   header_unit      a class template in a header that does not compile
 #                    alone (smoother.hpp), no compile_commands.json: parsed
 #                    through DWARF's compile unit (header_unit.cpp), fully
@@ -125,6 +128,21 @@ JSON
   check_directives "$work/elsewhere/out"
   [ "$("$json_get" "$work/elsewhere/out/findings.json" processes.0.directives.0.location.directive.partial_parse)" = false ] ||
     fail "parsed partially: not in the language its command compiles"
+  ;;
+namespace_inline)
+  cp "$shapes/namespace_inline.cpp" "$work/src/"
+  for opt in O0 O2; do
+    (cd "$work/src" && "$cxx" "${flags[@]}" "-$opt" namespace_inline.cpp -o "$work/prog-$opt")
+    run_in_elsewhere "out-$opt" "$work/prog-$opt"
+    check_directives "$work/elsewhere/out-$opt"
+    json=$work/elsewhere/out-$opt/findings.json
+    [ "$("$json_get" "$json" processes.0.findings.0.call_path.0.line)" = 24 ] ||
+      fail "out-$opt: the call path misses the inlined call at line 24"
+    case $("$json_get" "$json" processes.0.findings.0.call_path.0.function) in
+      solve*) ;;
+      *) fail "out-$opt: the inlined call's function is not lab::solve" ;;
+    esac
+  done
   ;;
 header_unit)
   cp "$shapes/field.hpp" "$shapes/smoother.hpp" "$shapes/header_unit.cpp" "$work/src/"
