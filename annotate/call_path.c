@@ -51,11 +51,15 @@ size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32
    * the directive's own function lead to it: others (a vector's size()
    * inlined into the map clause) are inside that function. */
   omplens_annotate_location(a, codeptr, &directive);
-  if (codeptr && !omplens_symbolize(sym, codeptr, &loc) && loc.status == OMPLENS_SYM_OK)
-    n = inlining_calls(&loc, directive.function ? directive.function : "", out, n, max);
   size_t num_frames;
   const uint64_t *frames = omplens_trace_call_path(omplens_annotate__trace(a), path, &num_frames);
-  for (size_t i = 0; i < num_frames && n < max; i++) {
+  /* The path's first frame is the directive's own call: the copy that
+   * ran, where codeptr is the first copy's (an inlined function's copies
+   * are inlined at different calls). */
+  uint64_t site = num_frames ? frames[0] : codeptr;
+  if (site && !omplens_symbolize(sym, site, &loc) && loc.status == OMPLENS_SYM_OK)
+    n = inlining_calls(&loc, directive.function ? directive.function : "", out, n, max);
+  for (size_t i = 1; i < num_frames && n < max; i++) {
     if (omplens_symbolize(sym, frames[i], &loc) || loc.status != OMPLENS_SYM_OK ||
         system_module(loc.module))
       continue; /* a module without debug info, the C library's start */

@@ -128,8 +128,9 @@ typedef struct omplens_call_site {
 
 /* The calls that led to the directive at codeptr along a recorded call
  * path (omplens_trace_event_call_path()), innermost first: the calls that
- * inlined the directive's function into its caller, then each recorded
- * frame with the calls inlined there. Frames without source (the C
+ * inlined the directive's function into its caller (read at the path's
+ * own call site, else at codeptr), then each recorded caller with the
+ * calls inlined there. Frames without source (the C
  * library's start) are left out. Fills up to max entries; returns how many. */
 size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32_t path,
                                   omplens_call_site *out, size_t max);

@@ -84,7 +84,7 @@ static void remember(omplens_callpath__cache *cache, uint64_t site, uint64_t sp,
 
 static uint32_t copy_path(const uint64_t *ip, uint32_t n, uint64_t *out, uint32_t max) {
   uint32_t k = 0;
-  for (uint32_t j = 1; j < n && ip[j] && k < max; j++) /* ip[0] is the site itself */
+  for (uint32_t j = 0; j < n && ip[j] && k < max; j++) /* ip[0] is the site itself */
     out[k++] = ip[j];
   return k;
 }

@@ -10,7 +10,7 @@
 #include "trace_format.h"
 
 /* Frames a cached unwind keeps: the call site and the path above it. */
-#define OMPLENS_CALLPATH_KEPT (OMPLENS_TF_MAX_PATH + 1)
+#define OMPLENS_CALLPATH_KEPT OMPLENS_TF_MAX_PATH
 /* Unwinds a thread's cache remembers (the oldest is replaced). */
 #define OMPLENS_CALLPATH_CACHED 32
 
@@ -34,8 +34,9 @@ typedef struct omplens_callpath__cache {
 void omplens_callpath__prime(void);
 
 /* Finds the frame returning to `site` among the calling thread's first
- * `search` frames and stores up to `max` return addresses of the frames
- * above it in out. Returns how many; 0 when `site` is not found. Takes no
+ * `search` frames and stores up to `max` return addresses in out: `site`
+ * itself, then the frames above it. Returns how many; 0 when `site` is
+ * not found. Takes no
  * lock and does not allocate once primed. cache (may be NULL) spares the
  * unwind when the same site is called again with the same stack. */
 uint32_t omplens_callpath__capture(uint64_t site, uint32_t search, uint64_t *out, uint32_t max,

@@ -179,9 +179,10 @@ uint32_t omplens_trace_site_index(const omplens_trace *t, uint64_t codeptr);
  * (also for a NULL t or e). */
 uint64_t omplens_trace_codeptr(const omplens_trace *t, const omplens_event *e);
 /* Call paths: the user calls that led to a construct or a device memory
- * API call, as return addresses (symbolize each like a codeptr), innermost
- * caller first: the frame that called the directive's function comes
- * first. Path 0 is unknown (older traces, an unwind that failed, a
+ * API call, as return addresses (symbolize each like a codeptr): first the
+ * directive's own call site (the construct's codeptr before copies of one
+ * directive, inlined or unrolled, share the first copy's), then its
+ * callers, innermost first. Path 0 is unknown (older traces, an unwind that failed, a
  * program not built with unwind tables). Returns the path's frames and
  * their number in *count, or NULL and 0 for path 0 or one out of range. */
 const uint64_t *omplens_trace_call_path(const omplens_trace *t, uint32_t path, size_t *count);

@@ -73,8 +73,9 @@ enum omplens_tf_rec {
 };
 /* Flag of CALL_PATH records: the path's frames follow (its definition). */
 #define OMPLENS_TF_PATH_FRAMES 0x10
-/* Most frames a call path holds: the callers above the directive's call. */
-#define OMPLENS_TF_MAX_PATH 8u
+/* Most frames a call path holds: the directive's own call site (before
+ * copies of one directive share a codeptr), then up to 8 callers. */
+#define OMPLENS_TF_MAX_PATH 9u
 /* Longest string a STRING record carries; longer ones are cut. */
 #define OMPLENS_TF_MAX_STRING 400u
 /* Flag of DEVICE records: the address of the runtime's device type string

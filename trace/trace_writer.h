@@ -91,7 +91,8 @@ void omplens_tw_string(omplens_tw_stream *s, uint64_t ptr, const char *text);
 void omplens_tw_call(omplens_tw_stream *s, uint64_t loc_ptr, uint64_t caller, uint32_t nargs);
 /* The call path of the next region this stream begins, or of its next op
  * with an own codeptr: the stream-local id of a path, with its frames
- * (return addresses, innermost caller first, at most OMPLENS_TF_MAX_PATH)
+ * (return addresses: the directive's own call site, then its callers,
+ * innermost first; at most OMPLENS_TF_MAX_PATH)
  * the first time the stream uses the id, else frames NULL and n 0. */
 void omplens_tw_call_path(omplens_tw_stream *s, uint32_t id, const uint64_t *frames, uint32_t n);
 void omplens_tw_arg(omplens_tw_stream *s, uint64_t base, uint64_t begin, uint64_t size,
