@@ -1,6 +1,7 @@
 /* Shared pieces of the report.md and report.html renderers: text buffer,
  * document lookups, labels and Markdown escaping. */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,13 +113,23 @@ int omplens_render__bool(const json_t *o, const char *key, int fallback) {
 }
 
 const json_t *omplens_render__array(const json_t *o, const char *key) {
-  static json_t *empty;
+  /* One per process, never freed; made once even when the renderers of
+   * two outputs, on two threads, first need it together. */
+  static _Atomic(json_t *) empty;
   const json_t *a = json_object_get(o, key);
   if (json_is_array(a))
     return a;
-  if (!empty)
-    empty = json_array(); /* one per process, never freed */
-  return empty;
+  json_t *e = atomic_load_explicit(&empty, memory_order_acquire);
+  if (!e) {
+    json_t *mine = json_array(), *none = NULL;
+    if (atomic_compare_exchange_strong(&empty, &none, mine))
+      e = mine;
+    else {
+      json_decref(mine);
+      e = none;
+    }
+  }
+  return e;
 }
 
 size_t omplens_render__num_findings(const json_t *proc) {
