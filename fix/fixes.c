@@ -327,6 +327,12 @@ int omplens_fix_for_finding(omplens_fixer *fx, size_t finding, const omplens_fix
   return 0;
 }
 
+unsigned omplens_fix_call_loop(omplens_fixer *fx, size_t finding) {
+  if (derived(fx) || finding >= fx->num_findings)
+    return 0;
+  return omplens_fix__call_loop(fx, finding);
+}
+
 const char *omplens_fix_storage(omplens_fixer *fx, size_t finding, const char **where) {
   *where = NULL;
   if (derived(fx) || finding >= fx->num_findings)

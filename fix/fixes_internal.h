@@ -534,8 +534,10 @@ uint32_t omplens_fix__call_at_line(const omplens_fix__file *f, const char *name,
 /* The position of parameter node parm among function fn's, or NONE. */
 uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32_t parm);
 
-/* omplens_fix_storage() once the fixes are derived. */
+/* omplens_fix_storage() and omplens_fix_call_loop() once the fixes are
+ * derived. */
 const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char **where);
+unsigned omplens_fix__call_loop(omplens_fixer *fx, size_t finding);
 
 /* The loop a keep-resident wrap goes around: the directive's own, else the
  * loop around the call of its function: the only call in its file, or the

@@ -108,8 +108,9 @@ static char *translate(omplens_fixer *fx, const omplens_finding *f, const omplen
   return out;
 }
 
-const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char **where) {
-  *where = NULL;
+/* The directive site of a finding, with its file parsed; NULL when it has
+ * none. */
+static const omplens_fix__site *parsed_site(omplens_fixer *fx, size_t finding) {
   size_t gi = fx->fix_of_finding[finding];
   const omplens_fix__group *g = gi == SIZE_MAX ? NULL : &fx->groups[gi];
   const omplens_fix__site *s = NULL;
@@ -117,7 +118,34 @@ const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char *
     if (g->findings[k] == finding)
       s = &g->sites[k];
   const char *why;
-  if (!s || !s->dir || !s->var || !s->file || !omplens_fix__file_ast(fx, s->file, &why))
+  if (!s || !s->dir || !s->file || !omplens_fix__file_ast(fx, s->file, &why))
+    return NULL;
+  return s;
+}
+
+unsigned omplens_fix__call_loop(omplens_fixer *fx, size_t finding) {
+  const omplens_fix__site *s = parsed_site(fx, finding);
+  if (!s)
+    return 0;
+  const omplens_fix__ast *a = &s->file->ast;
+  size_t at = omplens_fix__offset(&s->file->src, s->dir->pragma.line, s->dir->pragma.column);
+  uint32_t fn = omplens_fix__ast_function_at(a, at), call;
+  omplens_fix__file *caller;
+  const char *why = "";
+  if (fn == NONE || !omplens_fix__call_on_path(fx, &fx->findings[finding],
+                                               omplens_fix__ast_name(a, fn), true, &caller,
+                                               &call, &why))
+    return 0;
+  const omplens_fix__ast *ca = &caller->ast;
+  uint32_t loop = omplens_fix__ast_loop_at(ca, omplens_fix__ast_function_at(ca, ca->nodes[call].begin),
+                                           ca->nodes[call].begin);
+  return loop == NONE ? 0 : omplens_fix__line_of(&caller->src, ca->nodes[loop].begin);
+}
+
+const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char **where) {
+  *where = NULL;
+  const omplens_fix__site *s = parsed_site(fx, finding);
+  if (!s || !s->var)
     return NULL;
   const omplens_fix__ast *a = &s->file->ast;
   size_t at = omplens_fix__offset(&s->file->src, s->dir->pragma.line, s->dir->pragma.column);

@@ -144,6 +144,10 @@ int omplens_fix_for_finding(omplens_fixer *fx, size_t finding, const omplens_fix
  * call is involved. NULL (and *where NULL) when the item is not such a
  * pointer or the call is unknown. Owned by the fixer. */
 const char *omplens_fix_storage(omplens_fixer *fx, size_t finding, const char **where);
+/* The line of the loop around the first call on a finding's call path (the
+ * path most of its operations came by), in that call's file: the loop
+ * that repeats the directive; 0 when the call is in no loop or unknown. */
+unsigned omplens_fix_call_loop(omplens_fixer *fx, size_t finding);
 /* The fix of a map item that the target construct at codeptr maps but whose
  * body never names its variable name (the report's mapped-but-unreferenced
  * finding, omplens_annotate_unreferenced()): removing the item. Detector

@@ -213,6 +213,9 @@ static void finding_call_path(omplens_strbuf *b, const json_t *finding, const ch
       omplens_strbuf_puts(b, " in ");
       omplens_md__code(b, fn, 0);
     }
+    if (omplens_render__u64(site, "loop_line"))
+      omplens_strbuf_printf(b, ", in the loop at line %" PRIu64,
+                            omplens_render__u64(site, "loop_line"));
   }
   if (others > 1)
     omplens_strbuf_printf(b, " (the most frequent of %zu call paths)", others);

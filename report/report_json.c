@@ -451,7 +451,7 @@ static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
 
 /* The calls that led to f's directive (its operations' most common call
  * path), innermost first; NULL when none is known. */
-static json_t *call_path(doc_ctx *x, const omplens_finding *f, size_t *num_paths) {
+static json_t *call_path(doc_ctx *x, const omplens_finding *f, size_t index, size_t *num_paths) {
   omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
   size_t n = omplens_report__call_path(x->in, x->proc, f, sites, OMPLENS_MAX_CALL_SITES,
                                        num_paths);
@@ -464,6 +464,10 @@ static json_t *call_path(doc_ctx *x, const omplens_finding *f, size_t *num_paths
     json_object_set_new(c, "line", json_integer(sites[i].line));
     if (sites[i].function)
       json_object_set_new(c, "function", text(sites[i].function));
+    omplens_fixer *fixer = x->in->procs[x->proc].fixer;
+    unsigned loop = i == 0 && fixer ? omplens_fix_call_loop(fixer, index) : 0;
+    if (loop)
+      json_object_set_new(c, "loop_line", json_integer(loop));
     json_array_append_new(arr, c);
   }
   return arr;
@@ -480,7 +484,7 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_
   json_object_set_new(o, "device", device(f->device));
   json_object_set_new(o, "location", location(x, f->codeptr));
   size_t num_paths = 0;
-  json_t *path = call_path(x, f, &num_paths);
+  json_t *path = call_path(x, f, index, &num_paths);
   if (path)
     json_object_set_new(o, "call_path", path);
   if (num_paths > 1)

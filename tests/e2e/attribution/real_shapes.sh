@@ -19,7 +19,8 @@
 #                    compile_commands.json: parsed as C++, not partially
 #   namespace_inline a function template inlined (always_inline) into a
 #                    solver, both in a namespace, -O0 and -O2: the call path
-#                    holds the inlined call (line 24) and the solver's name
+#                    holds the inlined call (line 24), the solver's name and
+#                    the loop around the call (line 23)
 #   header_unit      a class template in a header that does not compile
 #                    alone (smoother.hpp), no compile_commands.json: parsed
 #                    through DWARF's compile unit (header_unit.cpp), fully
@@ -142,6 +143,8 @@ namespace_inline)
       solve*) ;;
       *) fail "out-$opt: the inlined call's function is not lab::solve" ;;
     esac
+    [ "$("$json_get" "$json" processes.0.findings.0.call_path.0.loop_line)" = 23 ] ||
+      fail "out-$opt: the loop around the call (line 23) is not named"
   done
   ;;
 header_unit)
