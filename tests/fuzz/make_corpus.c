@@ -181,7 +181,10 @@ static void synth_thread(omplens_tw_stream *s, uint64_t t) {
   omplens_tw_string(s, 0x500200, ";a[0:n];synth.c;10;30;;");
   omplens_tw_call(s, 0x500100, 0x401000, 1);
   omplens_tw_arg(s, 0x7000, 0x7000, 64, 0x23, 0x500200);
+  static const uint64_t path[] = {0x401000, 0x402000, 0x403000};
+  omplens_tw_call_path(s, 1, path, 3); /* defined, then named by id */
   uint64_t outer = omplens_tw_region_begin(s, t + 10, 1, 1, 0, 0x401000);
+  omplens_tw_call_path(s, 1, NULL, 0);
   uint64_t inner = omplens_tw_region_begin(s, t + 20, 4, 0, 0, 0x401100);
   omplens_tw_op op = {.begin_ns = t + 30, .end_ns = t + 40, .host_addr = 0x7000,
                       .dev_addr = 0x9000, .bytes = 64, .hash = 0xabcdef, .region = inner,
@@ -196,6 +199,7 @@ static void synth_thread(omplens_tw_stream *s, uint64_t t) {
   omplens_tw_op_write(s, &op);
   op = (omplens_tw_op){.begin_ns = t + 80, .end_ns = t + 90, .dev_addr = 0x9000, .bytes = 64,
                        .own_codeptr = 0x401234, .device = 1, .peer = 0, .kind = 7 /* d2d */};
+  omplens_tw_call_path(s, 2, path + 1, 2); /* an API call's path */
   omplens_tw_op_write(s, &op); /* outside regions, own codeptr */
   omplens_tw_region_end(s, t + 100);
   op = (omplens_tw_op){.begin_ns = t + 110, .end_ns = t + 111, .dev_addr = 0x9000,
