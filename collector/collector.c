@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,19 @@ typedef struct collector {
 } collector;
 
 static collector g;
+
+/* omp_target_memcpy_async calls whose copy has not run yet (a ring; an
+ * entry is free, being filled, ready, or being taken). */
+#define ASYNC_COPIES 64
+enum { ASYNC_FREE, ASYNC_FILLING, ASYNC_READY, ASYNC_TAKING };
+typedef struct async_copy {
+  _Atomic uint32_t state;
+  uint64_t dst, src, bytes, caller;
+  uint32_t path_len;
+  uint64_t path[OMPLENS_TF_MAX_PATH];
+} async_copy;
+static async_copy async_copies[ASYNC_COPIES];
+static _Atomic uint32_t async_next;
 static __thread thread_state *tls_state;
 static __thread entry_call tls_call;
 static thread_state overflow_state; /* shared sink once the pool is used up */
@@ -193,6 +207,50 @@ void omplens_collector__begin_call(const char *loc, const void *caller, int nowa
 }
 
 void omplens_collector__end_call(void) { tls_call.caller = 0; }
+
+void omplens_collector__async_copy(const void *dst, const void *src, size_t bytes,
+                                   const void *caller) {
+  thread_state *ts = g.active ? self() : NULL;
+  if (!ts || ts->stream.dead)
+    return;
+  for (uint32_t k = 0; k < ASYNC_COPIES; k++) { /* the first free entry from the next one */
+    async_copy *c = &async_copies[atomic_fetch_add(&async_next, 1) % ASYNC_COPIES];
+    uint32_t free_state = ASYNC_FREE;
+    if (!atomic_compare_exchange_strong(&c->state, &free_state, ASYNC_FILLING))
+      continue;
+    c->dst = (uint64_t)(uintptr_t)dst;
+    c->src = (uint64_t)(uintptr_t)src;
+    c->bytes = bytes;
+    c->caller = (uint64_t)(uintptr_t)caller;
+    c->path_len = omplens_callpath__capture(c->caller, 6, c->path, OMPLENS_TF_MAX_PATH,
+                                            &ts->unwinds);
+    atomic_store_explicit(&c->state, ASYNC_READY, memory_order_release);
+    return;
+  }
+}
+
+/* The recorded omp_target_memcpy_async call of a copy from src to dst, if
+ * there is one: its caller and path into *out, the entry freed. */
+static bool take_async_copy(const void *src, const void *dst, size_t bytes, async_copy *out) {
+  for (uint32_t k = 0; k < ASYNC_COPIES; k++) {
+    async_copy *c = &async_copies[k];
+    uint32_t ready = ASYNC_READY;
+    if (atomic_load_explicit(&c->state, memory_order_relaxed) != ASYNC_READY ||
+        !atomic_compare_exchange_strong(&c->state, &ready, ASYNC_TAKING))
+      continue;
+    if (c->dst != (uint64_t)(uintptr_t)dst || c->src != (uint64_t)(uintptr_t)src ||
+        c->bytes != bytes) { /* another copy's: put it back */
+      atomic_store_explicit(&c->state, ASYNC_READY, memory_order_release);
+      continue;
+    }
+    out->caller = c->caller;
+    out->path_len = c->path_len;
+    memcpy(out->path, c->path, c->path_len * sizeof *c->path);
+    atomic_store_explicit(&c->state, ASYNC_FREE, memory_order_release);
+    return true;
+  }
+  return false;
+}
 
 /* Writes the text at a program address once per thread (cache permitting). */
 static void write_string_once(thread_state *ts, const char *text) {
@@ -388,8 +446,13 @@ static void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *t
     op.hashed = 1;
     op.early = s.kind == OMPLENS_EV_D2H && op.region;
   }
-  if (!op.region) /* a device memory API call: its own call path */
+  async_copy call;
+  if (!op.region && take_async_copy(src_addr, dest_addr, bytes, &call)) {
+    op.own_codeptr = call.caller; /* the copy an omp_target_memcpy_async asked for */
+    write_call_path(ts, call.path, call.path_len);
+  } else if (!op.region) { /* a device memory API call: its own call path */
     write_runtime_call_path(ts, op.own_codeptr);
+  }
   omplens_tw_op_write(&ts->stream, &op);
 }
 

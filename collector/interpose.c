@@ -98,6 +98,28 @@ EXPORT int __tgt_target_kernel_nowait(ident *loc, int64_t device, int32_t teams,
   return rc;
 }
 
+/* ---- the device memory API's asynchronous copy -------------------------- */
+
+typedef int (*memcpy_async_fn)(void *, const void *, size_t, size_t, size_t, int, int, int,
+                               void **);
+
+/* The copy runs later in a task, whose code address is the runtime's: the
+ * collector matches it to this call. (omp_depend_t is a pointer.) */
+EXPORT int omp_target_memcpy_async(void *dst, const void *src, size_t length, size_t dst_offset,
+                                   size_t src_offset, int dst_device, int src_device,
+                                   int depobj_count, void **depobj_list) {
+  static _Atomic(void *) slot;
+  memcpy_async_fn real = (memcpy_async_fn)real_symbol(&slot, "omp_target_memcpy_async");
+  if (!real) {
+    missing("omp_target_memcpy_async");
+    return 1; /* OpenMP's failure value for the memory routines */
+  }
+  omplens_collector__async_copy((const char *)dst + dst_offset, (const char *)src + src_offset,
+                                length, __builtin_return_address(0));
+  return real(dst, src, length, dst_offset, src_offset, dst_device, src_device, depobj_count,
+              depobj_list);
+}
+
 /* ---- data mappers ------------------------------------------------------ */
 
 /* The mapper entry points the wrappers cover, written once. */
