@@ -98,7 +98,10 @@ static char *translate(omplens_fixer *fx, const omplens_finding *f, const omplen
   if (param) {
     uint32_t arg = omplens_fix__ast_child(&caller->ast, call, omplens_fix__param_index(a, fn, d) + 1);
     outer = arg == NONE ? NULL : text_of(caller, arg);
-    if (outer && asprintf(&out, "%s%s", outer, object + len) < 0)
+    /* "(*grid).coefs", not "*grid.coefs", for an argument that is not a name */
+    bool plain = outer && !outer[strspn(outer, "abcdefghijklmnopqrstuvwxyz"
+                                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")];
+    if (outer && asprintf(&out, plain || !object[len] ? "%s%s" : "(%s)%s", outer, object + len) < 0)
       out = NULL;
   } else if ((outer = call_object(caller, call, &sep)) != NULL) {
     if (asprintf(&out, "%s%s%s", outer, *object ? sep : "", object) < 0)
