@@ -194,14 +194,11 @@ static int add_process(diff_run *r, omplens_trace *t) {
 
 static int load_trace(diff_run *r, const char *path) {
   omplens_trace *t;
-  int rc = omplens_trace_open(path, &t);
-  if (rc == OMPLENS_TRACE_EIO) {
-    int err = errno;
-    diff_error("cannot read trace %s: %s", path, strerror(err));
-    return err == ENOENT ? DIFF_NOINPUT : DIFF_DATAERR;
-  }
+  int rc = omplens_trace_open(path, &t), err = errno;
   if (rc) {
-    diff_error("cannot read trace %s: %s", path, omplens_trace_strerror(rc));
+    diff_error("cannot read trace %s: %s", path, omplens_cli_trace_error(path, rc, err));
+    if (rc == OMPLENS_TRACE_EIO)
+      return err == ENOENT ? DIFF_NOINPUT : DIFF_DATAERR;
     return rc == OMPLENS_TRACE_ENOMEM ? DIFF_SOFTWARE : DIFF_DATAERR;
   }
   rc = add_process(r, t);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,13 +252,11 @@ static int handle_trace_file(loaded *l, const char *path) {
   omplens_trace *t;
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   omplens_progress_stage("reading %s", name);
-  int rc = omplens_trace_open(path, &t);
-  if (rc == OMPLENS_TRACE_EIO) {
-    error("cannot read trace %s: %s", path, strerror(errno));
-    return errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
-  }
+  int rc = omplens_trace_open(path, &t), err = errno;
   if (rc) {
-    error("cannot read trace %s: %s", path, omplens_trace_strerror(rc));
+    error("cannot read trace %s: %s", path, omplens_cli_trace_error(path, rc, err));
+    if (rc == OMPLENS_TRACE_EIO)
+      return err == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
     return rc == OMPLENS_TRACE_ENOMEM ? EXIT_SOFTWARE : EXIT_DATAERR;
   }
   if (l->n == l->cap) {
@@ -748,8 +747,12 @@ static int setup_environment(const char *collector, const char *trace_dir, int p
   return rc;
 }
 
-static int make_trace_dir(const char *output_dir, char *out, size_t size) {
+/* The run's trace directory, OUTPUT/traces/STAMP-PID, made with its
+ * parents; *made_output says whether OUTPUT was made here. */
+static int make_trace_dir(const char *output_dir, char *out, size_t size, bool *made_output) {
   char sub[PATH_MAX];
+  struct stat st;
+  *made_output = stat(output_dir, &st) != 0;
   if (format_path(sub, sizeof sub, "%s/traces", output_dir) || make_dir(output_dir) ||
       make_dir(sub))
     return -1;
@@ -765,6 +768,17 @@ static int make_trace_dir(const char *output_dir, char *out, size_t size) {
     return -1;
   }
   return 0;
+}
+
+/* Removes the run's trace directory, traces/ when that leaves it empty,
+ * and the output directory when this run made it and it is empty. */
+static void remove_empty_dirs(const char *trace_dir, const char *output_dir, bool made_output) {
+  char sub[PATH_MAX];
+  rmdir(trace_dir);
+  if (!format_path(sub, sizeof sub, "%s/traces", output_dir))
+    rmdir(sub);
+  if (made_output)
+    rmdir(output_dir);
 }
 
 /* Runs argv, waits, and returns the status a shell would report. */
@@ -809,9 +823,10 @@ static int handle_run(int argc, char **argv) {
     return EXIT_USAGE;
   }
   char collector[PATH_MAX], trace_dir[PATH_MAX];
+  bool made_output;
   if (find_collector(collector, sizeof collector))
     return EXIT_NOINPUT;
-  if (make_trace_dir(o.output_dir, trace_dir, sizeof trace_dir))
+  if (make_trace_dir(o.output_dir, trace_dir, sizeof trace_dir, &made_output))
     return EXIT_CANTCREAT;
   if (setup_environment(collector, trace_dir, !o.no_preload)) {
     error("cannot set up the environment: %s", strerror(errno));
@@ -819,8 +834,10 @@ static int handle_run(int argc, char **argv) {
   }
   int status = 0;
   int rc = spawn_and_wait(argv + first, &status);
-  if (rc)
+  if (rc) { /* nothing ran: leave no empty directories behind */
+    remove_empty_dirs(trace_dir, o.output_dir, made_output);
     return rc;
+  }
   loaded l = {0};
   l.compile_commands = o.compile_commands;
   omplens_progress_start(o.quiet); /* the program has finished: the terminal is ours */
@@ -875,11 +892,10 @@ static int handle_dump(int argc, char **argv) {
     return EXIT_USAGE;
   }
   omplens_trace *t;
-  int rc = omplens_trace_open(argv[1], &t);
+  int rc = omplens_trace_open(argv[1], &t), err = errno;
   if (rc) {
-    error("cannot read trace %s: %s", argv[1],
-          rc == OMPLENS_TRACE_EIO ? strerror(errno) : omplens_trace_strerror(rc));
-    return rc == OMPLENS_TRACE_EIO && errno == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
+    error("cannot read trace %s: %s", argv[1], omplens_cli_trace_error(argv[1], rc, err));
+    return rc == OMPLENS_TRACE_EIO && err == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
   }
   size_t n, nr;
   const omplens_event *ev = omplens_trace_events(t, &n);

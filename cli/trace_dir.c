@@ -1,4 +1,5 @@
 /* Directory listing for report and diff: see trace_dir.h. */
+#include "omplens_trace.h"
 #include "trace_dir.h"
 
 #include <dirent.h>
@@ -59,4 +60,14 @@ long omplens_cli_list_dir(const char *dir, int want_dirs, char ***out) {
     qsort(names, n, sizeof *names, cmp_name);
   *out = names;
   return (long)n;
+}
+
+const char *omplens_cli_trace_error(const char *path, int rc, int err) {
+  struct stat st;
+  if (rc == OMPLENS_TRACE_EIO)
+    return strerror(err);
+  if (rc == OMPLENS_TRACE_ENOTTRACE && !stat(path, &st) && S_ISREG(st.st_mode) && !st.st_size)
+    return "the file is empty: the collector wrote nothing into it (it could not start, or the "
+           "file was cut)";
+  return omplens_trace_strerror(rc);
 }

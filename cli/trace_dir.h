@@ -14,4 +14,9 @@
 long omplens_cli_list_dir(const char *dir, int want_dirs, char ***out);
 void omplens_cli_free_names(char **names, size_t n);
 
+/* Why omplens_trace_open(path) failed with rc, in words: errno's for
+ * OMPLENS_TRACE_EIO (read it right after the call), "the file is empty"
+ * for an empty file, else omplens_trace_strerror(rc). Static text. */
+const char *omplens_cli_trace_error(const char *path, int rc, int err);
+
 #endif

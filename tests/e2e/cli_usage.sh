@@ -34,6 +34,7 @@ expect 64 "option without its value" -- report --top
 expect 64 "missing compile_commands" -- report --compile-commands "$work/none.json" x
 expect 66 "missing trace" -- report "$work/none.trace"
 expect 66 "program not found" -- run -o "$work/o" -- "$work/no-such-program"
+[ ! -e "$work/o" ] || { echo "FAIL: a program not found left $work/o behind"; failed=1; }
 expect 64 "dump without a trace" -- dump
 expect 64 "diff with an unknown option" -- diff --bogus
 expect 64 "diff without runs" -- diff
@@ -42,6 +43,9 @@ mkdir -p "$work/empty"
 expect 66 "directory without traces" -- report "$work/empty"
 printf 'not a trace at all' >"$work/junk.trace"
 expect 65 "not a trace" -- report -o "$work/o" "$work/junk.trace"
+: >"$work/empty.trace"
+expect 65 "an empty trace" -- report -o "$work/o" "$work/empty.trace"
+grep -q "the file is empty" "$work/err" || { echo "FAIL: an empty trace is not called empty"; failed=1; }
 [ "$("$omplens" --version)" != "" ] || { echo "FAIL: --version printed nothing"; failed=1; }
 grep -q "Usage: omplens run" <("$omplens" --help) || { echo "FAIL: --help lacks the usage"; failed=1; }
 grep -q "needs a value" <("$omplens" report -o 2>&1) || { echo "FAIL: -o without a value"; failed=1; }
