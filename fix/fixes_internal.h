@@ -364,6 +364,9 @@ typedef struct omplens_fix__file {
   bool includers_capped;    /* more units may include it than units lists */
   const char *header_why;   /* a header no diff may touch: why (owned by the
                                fixer); NULL otherwise */
+  char call_name[128];      /* the last omplens_fix__call_at_line() query */
+  unsigned call_line;       /* (the findings of one directive repeat it) */
+  uint32_t call_node;
 } omplens_fix__file;
 
 /* A finding's directive item: one written in a clause (item), or, for a
@@ -530,7 +533,7 @@ bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, cons
                                bool most, omplens_fix__file **at, uint32_t *call,
                                const char **why);
 /* The call of name at line in f's syntax tree, or NONE. */
-uint32_t omplens_fix__call_at_line(const omplens_fix__file *f, const char *name, unsigned line);
+uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line);
 /* The position of parameter node parm among function fn's, or NONE. */
 uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32_t parm);
 

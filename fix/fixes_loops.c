@@ -122,17 +122,26 @@ static bool calls_function(const omplens_fix__file *f, uint32_t i, const char *n
          a->nodes[callee].kind == OMPLENS_FIX__N_DECLREF && !strcmp(omplens_fix__ast_name(a, callee), called);
 }
 
-uint32_t omplens_fix__call_at_line(const omplens_fix__file *f, const char *name, unsigned line) {
+uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line) {
   const omplens_fix__ast *a = &f->ast;
+  if (f->call_line == line && !strcmp(f->call_name, name))
+    return f->call_node; /* a scan of the whole tree per finding would add up */
   uint32_t found = NONE;
   for (size_t i = 0; i < a->num_nodes; i++)
     if (a->nodes[i].kind == OMPLENS_FIX__N_CALL &&
         omplens_fix__line_of(&f->src, a->nodes[i].begin) == line &&
         calls_function(f, (uint32_t)i, name)) {
-      if (found != NONE)
-        return NONE; /* two calls of it on the line: which one ran is unknown */
+      if (found != NONE) {
+        found = NONE; /* two calls of it on the line: which one ran is unknown */
+        break;
+      }
       found = (uint32_t)i;
     }
+  if (strlen(name) < sizeof f->call_name) {
+    strcpy(f->call_name, name);
+    f->call_line = line;
+    f->call_node = found;
+  }
   return found;
 }
 
