@@ -146,6 +146,10 @@ size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
                                          const uint32_t *events, size_t num_events, size_t stride,
                                          omplens_call_site *out, size_t max, size_t *num_paths);
 
+/* Whether the ELF file at path holds offload code (the sections clang
+ * writes for -fopenmp-targets): 1 yes, 0 no, -1 unknown (unreadable). */
+int omplens_annotate_offload_code(const char *path);
+
 /* A map item of a target construct whose body never names its variable:
  * only the source can tell (libclang). */
 typedef struct omplens_unreferenced {

@@ -37,6 +37,7 @@ enum exit_code {
   EXIT_USAGE = 64,    /* bad command line */
   EXIT_DATAERR = 65,  /* a trace is unreadable or damaged beyond use */
   EXIT_NOINPUT = 66,  /* a trace or the program does not exist */
+  EXIT_NOTHING = 69,  /* report: no target construct reached a device */
   EXIT_SOFTWARE = 70, /* internal error, out of memory */
   EXIT_CANTCREAT = 73,/* cannot write the output directory */
 };
@@ -102,8 +103,8 @@ static void print_usage(FILE *out) {
           "directory, when it holds one), summary.txt.\n"
           "`run` prints its summary on stderr so the program's stdout is unchanged,\n"
           "and exits with the program's status; `report` prints on stdout.\n"
-          "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 70 internal\n"
-          "error, 73 cannot write output.\n"
+          "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 69 (report)\n"
+          "nothing reached a device, 70 internal error, 73 cannot write output.\n"
           "\n"
           "Environment: OMPLENS_COLLECTOR overrides the collector library path;\n"
           "OMPLENS_LIBOMP_DIR (default " OMPLENS_LLVM_DIR "/lib) is appended to\n"
@@ -601,6 +602,46 @@ static int write_outputs(const output_ctx *c, unsigned todo) {
 }
 
 /* Writes the selected outputs for the loaded traces; summary to `summary_out`. */
+/* Why nothing reached a device in trace t, or NULL when something did. */
+static const char *nothing_measured(const omplens_trace *t) {
+  size_t nev, nreg;
+  omplens_trace_events(t, &nev);
+  omplens_trace_regions(t, &nreg);
+  const omplens_trace_info *info = omplens_trace_get_info(t);
+  if (nev || nreg)
+    return NULL;
+  if (info->num_devices > 0)
+    return "the runtime reported no target construct: none ran, offloading was disabled "
+           "(OMP_TARGET_OFFLOAD=disabled), or libomptarget did not attach to OMPT (is LLVM's "
+           "lib directory on LD_LIBRARY_PATH?)";
+  switch (omplens_annotate_offload_code(info->exe)) {
+  case 0:
+    return "the program was built without offloading (-fopenmp-targets=...): its target "
+           "regions ran on the host";
+  case 1:
+    return "no offload device was initialized (OMP_TARGET_OFFLOAD=disabled, or no plugin for "
+           "the device): its target regions ran on the host";
+  default:
+    return "no device was initialized and no target construct was recorded";
+  }
+}
+
+/* One warning line per process that measured nothing; whether every one
+ * did (then `report` has nothing to say, and exits with EXIT_NOTHING). */
+static bool warn_nothing_measured(const loaded *l) {
+  size_t quiet = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    const char *why = nothing_measured(l->traces[i]);
+    if (!why)
+      continue;
+    quiet++;
+    error("warning: nothing reached a device in %s (pid %d): %s",
+          omplens_trace_get_info(l->traces[i])->exe, (int)omplens_trace_get_info(l->traces[i])->pid,
+          why);
+  }
+  return l->n && quiet == l->n;
+}
+
 static int write_reports(loaded *l, const options *o, FILE *summary_out, int exit_status) {
   l->procs = calloc(l->n ? l->n : 1, sizeof *l->procs);
   l->figures = calloc(l->n ? l->n : 1, sizeof *l->figures);
@@ -662,6 +703,8 @@ static int handle_report(int argc, char **argv) {
   if (!rc)
     rc = write_reports(&l, &o, stdout, -1);
   omplens_progress_stop();
+  if (!rc && warn_nothing_measured(&l))
+    rc = EXIT_NOTHING;
   loaded_free(&l);
   return rc;
 }
@@ -848,6 +891,8 @@ static int handle_run(int argc, char **argv) {
   if (!rc)
     rc = write_reports(&l, &o, stderr, status);
   omplens_progress_stop();
+  if (!rc)
+    warn_nothing_measured(&l); /* run keeps the program's own status */
   loaded_free(&l);
   return rc ? rc : status;
 }
