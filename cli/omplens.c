@@ -608,7 +608,8 @@ static const char *nothing_measured(const omplens_trace *t) {
   omplens_trace_events(t, &nev);
   omplens_trace_regions(t, &nreg);
   const omplens_trace_info *info = omplens_trace_get_info(t);
-  if (nev || nreg)
+  /* A cut or damaged trace says so already: its events may just be lost. */
+  if (nev || nreg || !info->complete || omplens_trace_damage(t))
     return NULL;
   if (info->num_devices > 0)
     return "the runtime reported no target construct: none ran, offloading was disabled "
