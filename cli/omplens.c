@@ -57,6 +57,26 @@ typedef struct options {
 
 static const char *progname = "omplens";
 
+/* The options of report, and of run with --no-preload: one text for the
+ * global help and each command's. */
+#define OPTIONS_HELP \
+          "  -o, --output DIR   write reports into DIR (default: " DEFAULT_OUTPUT_DIR ");\n" \
+          "                     `run` keeps its traces in DIR/traces/RUN-ID/\n" \
+          "      --top N        list N directives in the summary (default: %d)\n" \
+          "      --outputs LIST which files to write, comma-separated from json,\n" \
+          "                     summary, sarif, timeline, markdown, html, patch\n" \
+          "                     (default: all)\n" \
+          "  -q, --quiet        do not print the summary, nor the progress line that\n" \
+          "                     a long analysis shows on a terminal\n" \
+          "      --compile-commands FILE\n" \
+          "                     compile_commands.json (or its directory) with the flags\n" \
+          "                     the sources were built with, for libclang; default:\n" \
+          "                     looked for next to each source and in build/ above it\n"
+#define NO_PRELOAD_HELP \
+          "      --no-preload   load the collector through OMP_TOOL_LIBRARIES only, not\n" \
+          "                     LD_PRELOAD: directives are then located through debug\n" \
+          "                     info alone, and map-item names are not recorded\n"
+
 static void print_usage(FILE *out) {
   fprintf(out,
           "Usage: omplens run [OPTIONS] -- PROGRAM [ARGS...]\n"
@@ -78,21 +98,8 @@ static void print_usage(FILE *out) {
           OMPLENS_DIFF_COMMAND_HELP
           "\n"
           "Options:\n"
-          "  -o, --output DIR   write reports into DIR (default: " DEFAULT_OUTPUT_DIR ");\n"
-          "                     `run` keeps its traces in DIR/traces/RUN-ID/\n"
-          "      --top N        list N directives in the summary (default: %d)\n"
-          "      --outputs LIST which files to write, comma-separated from json,\n"
-          "                     summary, sarif, timeline, markdown, html, patch\n"
-          "                     (default: all)\n"
-          "  -q, --quiet        do not print the summary, nor the progress line that\n"
-          "                     a long analysis shows on a terminal\n"
-          "      --compile-commands FILE\n"
-          "                     compile_commands.json (or its directory) with the flags\n"
-          "                     the sources were built with, for libclang; default:\n"
-          "                     looked for next to each source and in build/ above it\n"
-          "      --no-preload   load the collector through OMP_TOOL_LIBRARIES only, not\n"
-          "                     LD_PRELOAD: directives are then located through debug\n"
-          "                     info alone, and map-item names are not recorded\n"
+          OPTIONS_HELP
+          NO_PRELOAD_HELP
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
           "\n"
@@ -112,6 +119,24 @@ static void print_usage(FILE *out) {
           "OMPLENS_LIBCLANG names the libclang to load for reading sources;\n"
           "OMPLENS_STAGE_TIMES=1 prints when each stage starts and ends, on stderr.\n",
           DEFAULT_TOP);
+}
+
+
+/* `omplens run --help`, `omplens report --help`: the command's own usage. */
+static void print_command_usage(FILE *out, const char *cmd) {
+  bool run = !strcmp(cmd, "run");
+  fprintf(out,
+          "%s\n%s\nOptions:\n" OPTIONS_HELP "%s"
+          "  -h, --help         show this help\n"
+          "\nSee 'omplens --help' for the files written, exit codes and environment.\n",
+          run ? "Usage: omplens run [OPTIONS] -- PROGRAM [ARGS...]"
+              : "Usage: omplens report [OPTIONS] TRACE|DIR...",
+          run ? "\nRuns PROGRAM under the omplens collector, keeps its traces in\n"
+                "DIR/traces/RUN-ID/, then reports on them. The summary goes to stderr, so\n"
+                "PROGRAM's stdout is unchanged; omplens exits with PROGRAM's status.\n"
+              : "\nReports on traces already recorded (a DIR means its *.trace files), as\n"
+                "`run` does after the program ends; the summary goes to stdout.\n",
+          DEFAULT_TOP, run ? NO_PRELOAD_HELP : "");
 }
 
 static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -192,7 +217,7 @@ static int parse_options(int argc, char **argv, options *o) {
       o->compile_commands = optarg;
       break;
     case 'h':
-      print_usage(stdout);
+      print_command_usage(stdout, argv[0]);
       return PARSED_HELP;
     case ':':
       error("option %s needs a value; try 'omplens --help'", argv[optind - 1]);

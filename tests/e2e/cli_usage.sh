@@ -48,6 +48,12 @@ expect 65 "an empty trace" -- report -o "$work/o" "$work/empty.trace"
 grep -q "the file is empty" "$work/err" || { echo "FAIL: an empty trace is not called empty"; failed=1; }
 [ "$("$omplens" --version)" != "" ] || { echo "FAIL: --version printed nothing"; failed=1; }
 grep -q "Usage: omplens run" <("$omplens" --help) || { echo "FAIL: --help lacks the usage"; failed=1; }
+expect 0 "run --help" -- run --help
+grep -q "^Usage: omplens run" "$work/out" && ! grep -q "omplens report \[" "$work/out" ||
+  { echo "FAIL: run --help is not run's own help"; failed=1; }
+expect 0 "report --help" -- report --help
+grep -q "^Usage: omplens report" "$work/out" && ! grep -q -- "--no-preload" "$work/out" ||
+  { echo "FAIL: report --help is not report's own help"; failed=1; }
 grep -q "needs a value" <("$omplens" report -o 2>&1) || { echo "FAIL: -o without a value"; failed=1; }
 [ "$failed" = 0 ] && echo "ok: every bad command line gets one clear line and its exit code"
 exit "$failed"
