@@ -112,13 +112,3 @@ __attribute__((noinline)) uint32_t omplens_callpath__capture(uint64_t site, uint
   }
   return 0;
 }
-
-uint64_t omplens_callpath__key(const uint64_t *frames, uint32_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-  for (uint32_t i = 0; i < n; i++) {
-    h ^= frames[i];
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  return h ? h : 1;
-}

@@ -42,7 +42,4 @@ void omplens_callpath__prime(void);
 uint32_t omplens_callpath__capture(uint64_t site, uint32_t search, uint64_t *out, uint32_t max,
                                    omplens_callpath__cache *cache);
 
-/* A nonzero key of a path's frames, for a per-thread cache of paths. */
-uint64_t omplens_callpath__key(const uint64_t *frames, uint32_t n);
-
 #endif

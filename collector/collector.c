@@ -269,7 +269,7 @@ static void write_string_once(thread_state *ts, const char *text) {
 static void write_call_path(thread_state *ts, const uint64_t *frames, uint32_t n) {
   if (!n)
     return;
-  uint64_t key = omplens_callpath__key(frames, n);
+  uint64_t key = omplens_tf__path_key(frames, n);
   uint32_t slot = (uint32_t)(key % SEEN_PATHS);
   if (ts->path_keys[slot] == key) {
     omplens_tw_call_path(&ts->stream, ts->path_ids[slot], NULL, 0);

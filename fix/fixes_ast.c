@@ -498,6 +498,12 @@ void omplens_fix__ast_free(omplens_fix__ast *a) {
 
 /* ---- queries ---- */
 
+char *omplens_fix__ast_text(const omplens_fix__ast *a, const omplens_fix__source *src,
+                            uint32_t node) {
+  const omplens_fix__node *n = &a->nodes[node];
+  return omplens_fix__normalize(src->text + n->begin, n->end > n->begin ? n->end - n->begin : 0);
+}
+
 const char *omplens_fix__ast_name(const omplens_fix__ast *a, uint32_t node) {
   if (node >= a->num_nodes || !a->names)
     return "";

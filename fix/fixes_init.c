@@ -83,11 +83,6 @@ static bool names_item(const char *lhs, const char *item, const char *var) {
          (!strcmp(lhs, first) || !strcmp(lhs, deref));
 }
 
-/* The node's text, normalized (caller frees). */
-static char *node_text(const omplens_fix__ctx *c, uint32_t n) {
-  const omplens_fix__node *nd = &c->ast->nodes[n];
-  return omplens_fix__normalize(c->src->text + nd->begin, nd->end - nd->begin);
-}
 
 /* Whether line l holds only a conditional of the preprocessor (`#if`,
  * `#ifdef`, `#ifndef`, `#elif`, `#else`, `#endif`). */
@@ -186,8 +181,8 @@ static bool find_reset(const omplens_fix__ctx *c, const omplens_fix__site *s, re
   if (out->assign == NONE)
     return false;
   uint32_t lhs, var, value = reset_value(c, out->assign, &lhs, &var);
-  char *l = lhs != NONE ? node_text(c, lhs) : NULL;
-  char *r = value != NONE ? node_text(c, value) : NULL;
+  char *l = lhs != NONE ? omplens_fix__ast_text(c->ast, c->src, lhs) : NULL;
+  char *r = value != NONE ? omplens_fix__ast_text(c->ast, c->src, value) : NULL;
   bool target = lhs != NONE ? l && names_item(l, omplens_fix__item_text(s), s->var)
                             : var != NONE && !strcmp(omplens_fix__item_text(s), s->var) &&
                                   !strcmp(omplens_fix__ast_name(c->ast, var), s->var);

@@ -290,6 +290,10 @@ int omplens_fix__openmp_errors(const char *path, const char *text, const char *c
 int omplens_fix__openmp_errors_in(const char *path, const char *unit, const char *text,
                                   const char *const *args, size_t num_args, char **first);
 const char *omplens_fix__ast_name(const omplens_fix__ast *a, uint32_t node);
+/* The source text of a node of a (parsed from src), whitespace normalized
+ * (omplens_fix__normalize; caller frees). */
+char *omplens_fix__ast_text(const omplens_fix__ast *a, const omplens_fix__source *src,
+                            uint32_t node);
 /* True when node n lies within node ancestor (or is it). */
 bool omplens_fix__ast_within(const omplens_fix__ast *a, uint32_t n, uint32_t ancestor);
 /* The function definition containing offset, or NONE. */

@@ -235,12 +235,6 @@ uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32
   return NONE;
 }
 
-/* The node's source text, normalized (caller frees). */
-static char *node_text(const omplens_fix__ctx *c, uint32_t n) {
-  const omplens_fix__node *nd = &c->ast->nodes[n];
-  return omplens_fix__normalize(c->src->text + nd->begin,
-                                nd->end > nd->begin ? nd->end - nd->begin : 0);
-}
 
 typedef struct item_plan {
   char *text;    /* the item as the new directive writes it */
@@ -262,7 +256,7 @@ static bool names_no_variable(const omplens_fix__ast *a, uint32_t e) {
 /* The text of an argument standing for a parameter in an item: as written,
  * in parentheses unless it is one token. */
 static char *argument_text(omplens_fix__ctx *at, uint32_t arg) {
-  char *t = node_text(at, arg);
+  char *t = omplens_fix__ast_text(at->ast, at->src, arg);
   if (!t || !t[strcspn(t, " +-*/%<>&|^?:!~()[]")])
     return t;
   char *p = malloc(strlen(t) + 3);
@@ -360,7 +354,7 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
                                "the argument for %s at the call on line %u is not a plain "
                                "variable",
                                name, omplens_fix__ctx_line(at, ca->nodes[call].begin));
-    *text = node_text(at, arg);
+    *text = omplens_fix__ast_text(at->ast, at->src, arg);
   } else if (call != NONE && !a->nodes[d].global) {
     return local_buffer(c, at, name, fn, d, call, loop_at);
   } else if (at != c) { /* a global: its declaration where the loop is */
@@ -967,7 +961,7 @@ static bool canonical(omplens_fix__ctx *c, uint32_t loop, omplens_fix__canon *k)
   if (l->kind != OMPLENS_FIX__N_FOR)
     return omplens_fix__fail(c, "the loop at line %u is not a for loop",
                              omplens_fix__ctx_line(c, l->begin));
-  char *t = node_text(c, loop);
+  char *t = omplens_fix__ast_text(c->ast, c->src, loop);
   char *open = t ? strchr(t, '(') : NULL;
   const char *part[3];
   size_t len[3], np = 0;

@@ -44,11 +44,6 @@ static char *initializer(const omplens_fix__file *f, uint32_t d) {
   return omplens_fix__normalize(t + i, n->end - i);
 }
 
-/* The text of a node of f, normalized (caller frees). */
-static char *text_of(const omplens_fix__file *f, uint32_t node) {
-  const omplens_fix__node *n = &f->ast.nodes[node];
-  return omplens_fix__normalize(f->src.text + n->begin, n->end > n->begin ? n->end - n->begin : 0);
-}
 
 /* The object a member call is made on: "profile" of "profile.push()",
  * with the operator that follows it in *sep; NULL for a plain call. */
@@ -58,7 +53,7 @@ static char *call_object(const omplens_fix__file *f, uint32_t call, const char *
     callee = omplens_fix__ast_child(&f->ast, callee, 0);
   if (callee == NONE || f->ast.nodes[callee].kind != OMPLENS_FIX__N_MEMBER)
     return NULL;
-  char *t = text_of(f, callee);
+  char *t = omplens_fix__ast_text(&f->ast, &f->src, callee);
   char *dot = t ? strrchr(t, '.') : NULL, *arrow = t ? strstr(t, "->") : NULL;
   char *cut = arrow && (!dot || arrow > dot) ? arrow : dot;
   if (!cut || cut == t) {
@@ -97,7 +92,7 @@ static char *translate(omplens_fixer *fx, const omplens_finding *f, const omplen
   const char *sep = "";
   if (param) {
     uint32_t arg = omplens_fix__ast_child(&caller->ast, call, omplens_fix__param_index(a, fn, d) + 1);
-    outer = arg == NONE ? NULL : text_of(caller, arg);
+    outer = arg == NONE ? NULL : omplens_fix__ast_text(&caller->ast, &caller->src, arg);
     /* "(*grid).coefs", not "*grid.coefs", for an argument that is not a name */
     bool plain = outer && !outer[strspn(outer, "abcdefghijklmnopqrstuvwxyz"
                                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")];

@@ -159,3 +159,20 @@ void omplens_bulk_free(void *p) {
   else
     free(h);
 }
+
+int omplens_bulk_grow(void **arr, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap)
+    return 0;
+  size_t ncap = *cap ? *cap : 64;
+  while (ncap < need) {
+    if (ncap > SIZE_MAX / 2 / size)
+      return -1;
+    ncap *= 2;
+  }
+  void *p = omplens_bulk_realloc(*arr, ncap, size);
+  if (!p)
+    return -1;
+  *arr = p;
+  *cap = ncap;
+  return 0;
+}

@@ -1,33 +1,13 @@
 /* The reader's table of call paths: see call_paths.h. */
 #include "call_paths.h"
+#include "omplens_bulk.h"
+#include "trace_format.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int grow(void **arr, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap)
-    return 0;
-  size_t c = *cap ? *cap : 16;
-  while (c < need)
-    c *= 2;
-  void *p = realloc(*arr, c * size);
-  if (!p)
-    return -ENOMEM;
-  *arr = p;
-  *cap = c;
-  return 0;
-}
 
-static uint64_t frames_key(const uint64_t *f, uint32_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-  for (uint32_t i = 0; i < n; i++) {
-    h ^= f[i];
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  return h;
-}
 
 static size_t path_len(const omplens_cp_table *t, uint32_t p) {
   return t->first[p + 1] - t->first[p];
@@ -36,7 +16,7 @@ static size_t path_len(const omplens_cp_table *t, uint32_t p) {
 /* The slot holding these frames, or the empty one they would take. */
 static size_t find_slot(const omplens_cp_table *t, const uint32_t *slots, size_t cap,
                         const uint64_t *f, uint32_t n) {
-  size_t j = (size_t)frames_key(f, n) & (cap - 1);
+  size_t j = (size_t)omplens_tf__path_key(f, n) & (cap - 1);
   while (slots[j]) {
     uint32_t p = slots[j];
     if (path_len(t, p) == n && !memcmp(t->frames + t->first[p], f, n * sizeof *f))
@@ -62,7 +42,7 @@ static int rehash(omplens_cp_table *t) {
 static int start_table(omplens_cp_table *t) {
   if (t->num_paths)
     return 0;
-  if (grow((void **)&t->first, &t->cap_paths, 2, sizeof *t->first))
+  if (omplens_bulk_grow((void **)&t->first, &t->cap_paths, 2, sizeof *t->first))
     return -ENOMEM;
   t->first[0] = t->first[1] = 0;
   t->num_paths = 1;
@@ -79,8 +59,8 @@ int omplens_cp__intern(omplens_cp_table *t, const uint64_t *frames, uint32_t n, 
     return 0;
   }
   if (t->num_paths >= UINT32_MAX - 1 ||
-      grow((void **)&t->frames, &t->cap_frames, t->num_frames + n, sizeof *t->frames) ||
-      grow((void **)&t->first, &t->cap_paths, t->num_paths + 2, sizeof *t->first))
+      omplens_bulk_grow((void **)&t->frames, &t->cap_frames, t->num_frames + n, sizeof *t->frames) ||
+      omplens_bulk_grow((void **)&t->first, &t->cap_paths, t->num_paths + 2, sizeof *t->first))
     return -ENOMEM;
   memcpy(t->frames + t->num_frames, frames, n * sizeof *frames);
   t->num_frames += n;
@@ -102,7 +82,7 @@ int omplens_cp__set_local(omplens_cp_table *t, uint64_t id, uint32_t path) {
   if (!id || id > 4 * (uint64_t)t->num_paths + 1024)
     return 0;
   size_t old = t->cap_local;
-  if (grow((void **)&t->local, &t->cap_local, (size_t)id + 1, sizeof *t->local))
+  if (omplens_bulk_grow((void **)&t->local, &t->cap_local, (size_t)id + 1, sizeof *t->local))
     return -ENOMEM;
   memset(t->local + old, 0, (t->cap_local - old) * sizeof *t->local);
   t->local[id] = path;
@@ -114,7 +94,7 @@ uint32_t omplens_cp__local(const omplens_cp_table *t, uint64_t id) {
 }
 
 int omplens_cp__note_op(omplens_cp_table *t, uint32_t decode_index, uint32_t path) {
-  if (grow((void **)&t->op_paths, &t->cap_op_paths, t->num_op_paths + 1, sizeof *t->op_paths))
+  if (omplens_bulk_grow((void **)&t->op_paths, &t->cap_op_paths, t->num_op_paths + 1, sizeof *t->op_paths))
     return -ENOMEM;
   t->op_paths[t->num_op_paths++] = (uint64_t)decode_index << 32 | path;
   return 0;
@@ -161,10 +141,10 @@ const uint64_t *omplens_cp__frames(const omplens_cp_table *t, uint32_t path, siz
 }
 
 void omplens_cp__free(omplens_cp_table *t) {
-  free(t->frames);
-  free(t->first);
+  omplens_bulk_free(t->frames);
+  omplens_bulk_free(t->first);
   free(t->slots);
-  free(t->local);
-  free(t->op_paths);
+  omplens_bulk_free(t->local);
+  omplens_bulk_free(t->op_paths);
   memset(t, 0, sizeof *t);
 }

@@ -42,6 +42,10 @@ void *omplens_bulk_zalloc(size_t n, size_t size);
 void *omplens_bulk_realloc(void *p, size_t n, size_t size);
 /* NULL is ignored. */
 void omplens_bulk_free(void *p);
+/* Makes room for need elements of size bytes in *arr (a bulk array of
+ * *cap, NULL and 0 at first), doubling from 64. 0, or -1 when out of memory
+ * or past SIZE_MAX (*arr and *cap unchanged). */
+int omplens_bulk_grow(void **arr, size_t *cap, size_t need, size_t size);
 
 #ifdef __cplusplus
 }

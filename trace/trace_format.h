@@ -76,6 +76,18 @@ enum omplens_tf_rec {
 /* Most frames a call path holds: the directive's own call site (before
  * copies of one directive share a codeptr), then up to 8 callers. */
 #define OMPLENS_TF_MAX_PATH 9u
+
+/* A nonzero hash of a call path's frames: the writer's per-thread cache
+ * of defined paths and the reader's table of distinct ones. */
+static inline uint64_t omplens_tf__path_key(const uint64_t *frames, uint32_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+  for (uint32_t i = 0; i < n; i++) {
+    h ^= frames[i];
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  return h ? h : 1;
+}
 /* Longest string a STRING record carries; longer ones are cut. */
 #define OMPLENS_TF_MAX_STRING 400u
 /* Flag of DEVICE records: the address of the runtime's device type string

@@ -149,22 +149,6 @@ static int read_at(const source *src, uint64_t off, void *buf, size_t n) {
 }
 
 /* Grows *arr (element size es) so that it holds at least need elements. */
-static int grow(void **arr, size_t *cap, size_t need, size_t es) {
-  if (need <= *cap)
-    return 0;
-  size_t ncap = *cap ? *cap : 64;
-  while (ncap < need) {
-    if (ncap > SIZE_MAX / 2 / es)
-      return -1;
-    ncap *= 2;
-  }
-  void *p = omplens_bulk_realloc(*arr, ncap, es);
-  if (!p)
-    return -1;
-  *arr = p;
-  *cap = ncap;
-  return 0;
-}
 
 /* Appends one line to the damage list; past MAX_DAMAGE_LINES lines are only
  * counted, except the closing ones (force), which always get in. */
@@ -407,7 +391,7 @@ static uint64_t scan_one(omplens_trace *t, const source *src, uint64_t off,
     damage(t, "chunk at offset %llu is cut short (trace truncated)", (unsigned long long)off);
     used = body > src->size ? 0 : src->size - body;
   }
-  if (grow((void **)refs, cap, *n + 1, sizeof **refs)) {
+  if (omplens_bulk_grow((void **)refs, cap, *n + 1, sizeof **refs)) {
     *oom = 1;
     return src->size - off;
   }
@@ -581,7 +565,7 @@ static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
   size_t j = site_slot(t->site_slots, t->cap_site_slots, t->sites, codeptr);
   if (t->site_slots[j])
     return t->site_slots[j];
-  if (grow((void **)&t->sites, &t->cap_sites, t->num_sites + 1, sizeof *t->sites)) {
+  if (omplens_bulk_grow((void **)&t->sites, &t->cap_sites, t->num_sites + 1, sizeof *t->sites)) {
     *oom = 1;
     return 0;
   }
@@ -722,10 +706,10 @@ static int keep_arg_list(omplens_trace *t, size_t index) {
 /* SCAN: appends a region, with the entry call waiting for it. */
 static int add_region(omplens_trace *t, thread_ctx *tc, uint64_t ts, uint8_t kb, int16_t dev,
                       uint64_t codeptr) {
-  if (grow((void **)&t->regions, &t->cap_regions, t->num_regions + 1, sizeof *t->regions) ||
+  if (omplens_bulk_grow((void **)&t->regions, &t->cap_regions, t->num_regions + 1, sizeof *t->regions) ||
       t->num_regions >= OMPLENS_NO_REGION)
     return REC_NOMEM;
-  if (grow((void **)&t->region_loc_ptrs, &t->cap_region_ptrs, t->num_regions + 1,
+  if (omplens_bulk_grow((void **)&t->region_loc_ptrs, &t->cap_region_ptrs, t->num_regions + 1,
            sizeof *t->region_loc_ptrs))
     return REC_NOMEM;
   omplens_region *g = &t->regions[t->num_regions];
@@ -973,8 +957,8 @@ static int dec_arg(decoder *d, rec_ctx *r, thread_ctx *tc) {
   if (!tc->call_pending || d->pass == PASS_PLACE)
     return REC_OK; /* an argument without its call is ignored */
   if (t->num_args >= UINT32_MAX ||
-      grow((void **)&t->args, &t->cap_args, t->num_args + 1, sizeof *t->args) ||
-      grow((void **)&t->arg_name_ptrs, &t->cap_arg_ptrs, t->num_args + 1, sizeof(uint64_t)))
+      omplens_bulk_grow((void **)&t->args, &t->cap_args, t->num_args + 1, sizeof *t->args) ||
+      omplens_bulk_grow((void **)&t->arg_name_ptrs, &t->cap_arg_ptrs, t->num_args + 1, sizeof(uint64_t)))
     return REC_NOMEM;
   t->args[t->num_args] = (omplens_map_arg){r->st.host, r->st.host + (uint64_t)dbegin, size, type,
                                            NULL};

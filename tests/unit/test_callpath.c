@@ -118,7 +118,7 @@ static void test_unknown_site(void **state) {
   uint64_t frames[OMPLENS_TF_MAX_PATH];
   assert_int_equal(omplens_callpath__capture(0, 4, frames, OMPLENS_TF_MAX_PATH, &cache), 0);
   assert_int_equal(omplens_callpath__capture(1, 4, frames, OMPLENS_TF_MAX_PATH, &cache), 0);
-  assert_true(omplens_callpath__key(frames, 0) != 0);
+  assert_true(omplens_tf__path_key(frames, 0) != 0);
 }
 
 int main(void) {
