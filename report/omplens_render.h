@@ -20,6 +20,10 @@ typedef struct omplens_render_options {
   const char *title;          /* page title; NULL: from the command line */
   const char *base_dir;       /* paths in SARIF are made relative to it; NULL: cwd */
   size_t max_instances;       /* instances listed per finding in HTML/MD (0: 50) */
+  /* What the document was built from, or NULL. With it, report.html's
+   * timeline marks every instance of every finding; without it, only the
+   * instances the document lists (a limited document lists a few). */
+  const omplens_report_input *input;
 } omplens_render_options;
 
 /* Builds the findings document (caller frees with json_decref). */

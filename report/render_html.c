@@ -31,6 +31,7 @@ typedef struct html_ctx {
   omplens_strbuf *body;  /* the page's main part: a sink, written as it is made */
   const char *base;      /* paths are shown relative to it */
   size_t max_instances;
+  const omplens_report_input *input; /* what the document was built from, or NULL */
   int err;               /* first error of a template fill */
   /* The process being rendered. */
   const json_t *proc;
@@ -354,9 +355,12 @@ static void directive_head(html_ctx *h, omplens_strbuf *b) {
 /* Small tags after a location: how sure the attribution is. */
 static void location_tags(omplens_strbuf *b, const json_t *location) {
   const json_t *d = json_object_get(location, "directive");
-  const char *confidence = omplens_render__str(d, "confidence");
-  if (confidence && strcmp(confidence, "exact")) {
-    omplens_strbuf_puts(b, " <span class=\"tag\">");
+  char why[256];
+  const char *confidence = omplens_render__confidence(omplens_render__str(d, "confidence"), why);
+  if (confidence) {
+    omplens_strbuf_puts(b, " <span class=\"tag\" title=\"");
+    omplens_html__escape(b, why, strlen(why));
+    omplens_strbuf_puts(b, "\">");
     omplens_html__escape(b, confidence, strlen(confidence));
     omplens_strbuf_puts(b, "</span>");
   }
@@ -471,7 +475,8 @@ static void section_directives(html_ctx *h) {
 
 /* ---- Findings ------------------------------------------------------------------------------ */
 
-/* "h2d #15 at 1.2 ms": the earlier operation that makes an instance wasteful. */
+/* "the device-to-host copy at 1.2 ms": the earlier operation that makes an
+ * instance wasteful. Its event number is among the identifiers. */
 static const char *related_text(html_ctx *h, const json_t *inst, char *buf, size_t size) {
   const json_t *rel = json_object_get(inst, "related_event");
   char t[32];
@@ -482,35 +487,67 @@ static const char *related_text(html_ctx *h, const json_t *inst, char *buf, size
   size_t nev = 0;
   const omplens_event *ev = omplens_trace_events(h->trace, &nev);
   json_int_t e = json_integer_value(rel);
-  const char *kind = e >= 0 && (size_t)e < nev ? omplens_event_kind_name(ev[e].kind) : "operation";
-  snprintf(buf, size, "%s #%" JSON_INTEGER_FORMAT " at %s", kind, e,
+  const char *kind = e >= 0 && (size_t)e < nev ? omplens_event_kind_name(ev[e].kind) : NULL;
+  snprintf(buf, size, "the %s at %s", omplens_render__operation(kind),
            fmt_ns(omplens_render__u64(inst, "related_time_ns"), t));
   return buf;
 }
 
-static void finding_instances(html_ctx *h, omplens_strbuf *b, const json_t *f) {
+/* "15", or "" when the document has no such number. */
+static const char *event_number(const json_t *inst, const char *key, char *buf) {
+  const json_t *e = json_object_get(inst, key);
+  if (json_is_integer(e))
+    snprintf(buf, 32, "%" JSON_INTEGER_FORMAT, json_integer_value(e));
+  else
+    buf[0] = 0;
+  return buf;
+}
+
+/* The listed instances in plain words (rows), and what identifies each in
+ * the trace and findings.json (ids): event numbers and content hashes. */
+static void finding_instances(html_ctx *h, omplens_strbuf *rows, omplens_strbuf *ids, const json_t *f) {
   size_t i;
   const json_t *inst;
   json_array_foreach(omplens_render__array(f, "instances"), i, inst) {
     if (i == h->max_instances)
       break;
-    char no[32], t1[32], t2[32], by[32], var[512], rel[128];
+    char no[32], t1[32], t2[32], by[32], var[512], rel[128], ev[32], rev[32];
     const json_t *v = json_object_get(inst, "variable") ? inst : f;
-    FILL(h, b, omplens_tpl__instance_row_html, {"number", fmt_u64(i + 1, no)},
-         {"kind", omplens_render__str(inst, "kind")},
+    const char *kind = omplens_render__str(inst, "kind");
+    FILL(h, rows, omplens_tpl__instance_row_html, {"number", fmt_u64(i + 1, no)},
+         {"kind", kind}, {"operation", omplens_render__operation(kind)},
          {"time", fmt_ns(omplens_render__u64(inst, "time_ns"), t1)},
          {"duration", fmt_ns(omplens_render__u64(inst, "duration_ns"), t2)},
          {"bytes", omplens_format_bytes(omplens_render__u64(inst, "bytes"), by)},
          {"variable", omplens_render__finding_subject(v, var, sizeof var)},
-         {"hash", omplens_render__str(inst, "hash") ? omplens_render__str(inst, "hash") : ""},
          {"related", related_text(h, inst, rel, sizeof rel)});
+    FILL(h, ids, omplens_tpl__instance_ids_html, {"number", no}, {"event", event_number(inst, "event", ev)},
+         {"hash", omplens_render__str(inst, "hash")},
+         {"related_event", event_number(inst, "related_event", rev)});
   }
+}
+
+/* The instances beyond the rows shown: every one counts, not only those
+ * the document lists. */
+static void more_instances(const json_t *f, size_t max_rows, omplens_strbuf *b) {
+  size_t listed = json_array_size(omplens_render__array(f, "instances"));
+  size_t rows = listed < max_rows ? listed : max_rows;
+  uint64_t all = listed + omplens_render__u64(f, "instances_omitted");
+  char n[32], cap[32];
+  if (all <= rows)
+    return;
+  if (all <= OMPLENS_REPORT_MAX_INSTANCES)
+    omplens_strbuf_printf(b, "<p class=\"more\">and %s more instances (all are in findings.json)</p>",
+                          fmt_count(all - rows, n));
+  else
+    omplens_strbuf_printf(b, "<p class=\"more\">and %s more instances, counted in the figures above "
+                             "(findings.json lists the first %s)</p>",
+                          fmt_count(all - rows, n), fmt_count(OMPLENS_REPORT_MAX_INSTANCES, cap));
 }
 
 static void finding_facts(const json_t *f, char *buf, size_t size) {
   char a[32], b[32], c[32];
-  snprintf(buf, size, "Host buffer %s \xc2\xb7 %s moved in total \xc2\xb7 %s spent in these operations \xc2\xb7 "
-           "first at %s", omplens_render__str(f, "host_addr") ? omplens_render__str(f, "host_addr") : "?",
+  snprintf(buf, size, "%s moved in total \xc2\xb7 %s spent in these operations \xc2\xb7 first at %s",
            omplens_format_bytes(omplens_render__u64(f, "total_bytes"), a),
            fmt_ns(omplens_render__u64(f, "total_ns"), b),
            fmt_ns(omplens_render__u64(json_array_get(omplens_render__array(f, "instances"), 0), "time_ns"), c));
@@ -526,33 +563,33 @@ static size_t directive_of(const html_ctx *h, const json_t *f) {
 }
 
 static void finding(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *f) {
-  omplens_strbuf narrative = {0}, rows = {0}, more = {0};
+  omplens_strbuf narrative = {0}, rows = {0}, ids = {0}, more = {0};
   char subject[512], dev[32], count[32], by[32], sv[32], facts[512], loc[4096];
   const char *category = omplens_render__str(f, "category");
-  size_t d = directive_of(h, f), n = json_array_size(omplens_render__array(f, "instances"));
+  size_t d = directive_of(h, f);
   markdown_html(&narrative, f, h->base,
                 omplens_render__fix_shown(&h->card_fixes, f, h->finding_labels[i]));
-  finding_instances(h, &rows, f);
-  if (n > h->max_instances)
-    omplens_strbuf_printf(&more, "<p class=\"more\">and %zu more instances (all are in findings.json)</p>",
-                          n - h->max_instances);
+  finding_instances(h, &rows, &ids, f);
+  more_instances(f, h->max_instances, &more);
   finding_facts(f, facts, sizeof facts);
   FILL(h, b, omplens_tpl__finding_html, {"category", category}, {"id", h->finding_ids[i]},
        {"category_title", omplens_render__category_title_of(category)},
        {"subject", omplens_render__finding_subject(f, subject, sizeof subject)},
        {"device", omplens_render__device(json_object_get(f, "device"), dev)},
        {"location_target", d != SIZE_MAX ? h->targets[d] : h->finding_ids[i]},
-       {"location_title", "Show the directive"},
        {"location", omplens_render__location_label(json_object_get(f, "location"), h->base, loc, sizeof loc)},
        {"count", fmt_count(omplens_render__u64(f, "count"), count)},
        {"bytes", omplens_format_bytes(omplens_render__u64(f, "bytes"), by)},
        {"savings", fmt_ns(omplens_render__u64(f, "savings_ns"), sv)},
        {"narrative", omplens_strbuf_str(&narrative)}, {"facts", facts},
-       {"instances", omplens_strbuf_str(&rows)}, {"more", omplens_strbuf_str(&more)});
-  if (narrative.failed || rows.failed || more.failed)
+       {"instances", omplens_strbuf_str(&rows)}, {"more", omplens_strbuf_str(&more)},
+       {"ids", omplens_strbuf_str(&ids)},
+       {"host_addr", omplens_render__str(f, "host_addr") ? omplens_render__str(f, "host_addr") : "unknown"});
+  if (narrative.failed || rows.failed || ids.failed || more.failed)
     b->failed = 1;
   omplens_strbuf_free(&narrative);
   omplens_strbuf_free(&rows);
+  omplens_strbuf_free(&ids);
   omplens_strbuf_free(&more);
 }
 
@@ -609,6 +646,25 @@ static void timeline_legend(omplens_strbuf *b) {
                           keys[i][1]);
 }
 
+/* The analysis behind the process's findings, when the renderer has it. */
+static const omplens_analysis *process_analysis(const html_ctx *h) {
+  const omplens_report_input *in = h->input;
+  if (!in || h->index >= in->num_procs || in->procs[h->index].trace != h->trace)
+    return NULL;
+  return in->procs[h->index].analysis;
+}
+
+/* What the timeline says under it about what it shows. */
+static const char *timeline_note(const html_ctx *h, const omplens_analysis *an, size_t nev) {
+  size_t i;
+  const json_t *f;
+  json_array_foreach(h->findings, i, f) /* the analysis has the instances of detected findings */
+    if ((!an || omplens_render__bool(f, "source_only", 0)) && omplens_render__u64(f, "instances_omitted"))
+      return "Only the first instances of each finding are marked: findings.json lists the others.";
+  return nev > OMPLENS_TIMELINE_EXACT ? "Where operations are dense, each mark stands for a group of them, "
+                                        "with their count." : "";
+}
+
 static void section_timeline(html_ctx *h) {
   char id[48], data_id[48], subtitle[160], t[32];
   snprintf(id, sizeof id, "%s-timeline", h->prefix);
@@ -627,6 +683,7 @@ static void section_timeline(html_ctx *h) {
   in.regions = omplens_trace_regions(h->trace, &in.num_regions);
   in.site_codeptrs = omplens_trace_sites(h->trace, &in.num_sites);
   in.duration_ns = omplens_trace_get_info(h->trace) ? omplens_trace_get_info(h->trace)->duration_ns : 0;
+  in.analysis = process_analysis(h);
   timeline_legend(&legend);
   size_t nev = 0;
   omplens_trace_events(h->trace, &nev);
@@ -635,7 +692,7 @@ static void section_timeline(html_ctx *h) {
            fmt_ns(omplens_render__u64(json_object_get(h->proc, "totals"), "run_ns"), t));
   FILL(h, h->body, omplens_tpl__timeline_html, {"id", id}, {"subtitle", subtitle}, {"data_id", data_id},
        {"legend", omplens_strbuf_str(&legend)}, {"label", "Timeline of kernels, transfers and allocations"},
-       {"note", nev > OMPLENS_TIMELINE_EXACT ? "Dense tracks show buckets of operations, with their count." : ""});
+       {"note", timeline_note(h, in.analysis, nev)});
   /* The data follows its section, streamed like the rest of the page. The
    * JSON is built by omplens_html__json_string: it holds no '<'. */
   omplens_strbuf_printf(h->body, "<script type=\"application/json\" id=\"%s\">", data_id);
@@ -858,7 +915,8 @@ int omplens_render_html(const json_t *doc, const omplens_trace *const *traces, s
   omplens_strbuf page = {.sink = out};
   html_ctx h = {.body = &page,
                 .base = opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd),
-                .max_instances = opt && opt->max_instances ? opt->max_instances : 50};
+                .max_instances = opt && opt->max_instances ? opt->max_instances : 50,
+                .input = opt ? opt->input : NULL};
   page_part(&h, doc, opt, 1, &page);
   const json_t *procs = omplens_render__array(doc, "processes");
   h.num_procs = json_array_size(procs);

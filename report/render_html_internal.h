@@ -93,11 +93,14 @@ typedef struct omplens_timeline_input {
   uint64_t duration_ns;        /* the trace's; the span also covers every event */
   const uint64_t *site_codeptrs; /* code address of each event site */
   size_t num_sites;
+  const omplens_analysis *analysis; /* the findings behind the document's,
+                                       or NULL: then only the instances the
+                                       document lists are marked */
 } omplens_timeline_input;
 
 /* Appends the timeline of one process as compact JSON (docs/report.md):
  * a lane per host thread (constructs) and per device (kernels, data), with
- * the instances of the document's findings marked. Strings are written with
+ * the instances of the findings marked. Strings are written with
  * omplens_html__json_string, so the result can go into a <script> block. */
 int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input *in,
                                 const json_t *proc, const omplens_timeline_labels *labels);

@@ -3,8 +3,10 @@
  * as compact JSON for the canvas in templates/report.js. A track with more
  * than OMPLENS_TIMELINE_EXACT items has its intervals merged per kind into
  * buckets of span / OMPLENS_TIMELINE_BUCKETS, each with a count, so the page
- * draws a few thousand items per track even for millions of events. The
- * format is described in docs/report.md. */
+ * draws a few thousand items per track even for millions of events. Every
+ * instance of every finding is marked (a bucket counts its wasteful
+ * operations), from the analysis when the renderer has it. The format is
+ * described in docs/report.md. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +25,8 @@ static const char *const kind_names[TL_KINDS] = {
 typedef struct tl_item {
   uint64_t begin, end, bytes;
   uint32_t count, wasted; /* operations; those that are finding instances */
-  int32_t finding;        /* a finding one of them belongs to, or -1 */
+  int32_t finding;        /* a finding one of them belongs to, TL_UNLISTED
+                             (not on the page), or -1 (none) */
   int32_t site;           /* directive index in the document, or -1 */
   uint8_t kind;
 } tl_item;
@@ -42,12 +45,6 @@ typedef struct tl_site_cache {
   int32_t site; /* 0 in a fresh slot: codeptr 0 is never looked up here */
 } tl_site_cache;
 
-/* An event that is an instance of finding `finding` of the document. */
-typedef struct tl_mark {
-  uint32_t event;
-  int32_t finding;
-} tl_mark;
-
 typedef struct tl_ctx {
   const omplens_event *ev;
   size_t nev;
@@ -55,8 +52,8 @@ typedef struct tl_ctx {
   size_t num_event_sites;
   const omplens_region *reg;
   size_t nreg;
-  tl_mark *marks;       /* instances of the document's findings, by event */
-  size_t num_marks;
+  int32_t *finding_of;  /* by event: the document's finding it is an instance
+                           of (the first), TL_UNLISTED, or -1 */
   uint64_t *sites;      /* codeptr of each directive of the document */
   size_t num_sites;
   int32_t *event_site;  /* by the events' site: site_of() its codeptr */
@@ -66,6 +63,9 @@ typedef struct tl_ctx {
   uint64_t span, quantum;
   int failed;
 } tl_ctx;
+
+/* finding_of: an instance of a finding the document does not list. */
+#define TL_UNLISTED (-2)
 
 static int event_kind(uint8_t kind) {
   switch (kind) {
@@ -146,7 +146,7 @@ static void track_add(tl_ctx *c, tl_track *t, const tl_item *it) {
     o->bytes += it->bytes;
     o->count++;
     o->wasted += it->wasted;
-    if (o->finding < 0)
+    if (it->finding >= 0 ? o->finding < 0 : o->finding == -1) /* a listed finding first */
       o->finding = it->finding;
     return;
   }
@@ -169,18 +169,15 @@ static void track_finish(tl_ctx *c, tl_track *t) {
 }
 
 static void add_events(tl_ctx *c) {
-  size_t m = 0; /* marks are sorted by event: walk them along */
   for (size_t i = 0; i < c->nev; i++) {
     const omplens_event *e = &c->ev[i];
     tl_track *t = event_track(c, e);
     int k = event_kind(e->kind);
     if (!t || k < 0)
       continue;
-    while (m < c->num_marks && c->marks[m].event < i)
-      m++;
-    int32_t finding = m < c->num_marks && c->marks[m].event == i ? c->marks[m].finding : -1;
+    int32_t finding = c->finding_of[i];
     tl_item it = {e->begin_ns, e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns,
-                  e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, finding >= 0,
+                  e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, finding != -1,
                   finding, event_site(c, e), (uint8_t)k};
     track_add(c, t, &it);
   }
@@ -232,34 +229,44 @@ static int count_tracks(tl_ctx *c) {
   return 0;
 }
 
-static int mark_cmp(const void *a, const void *b) {
-  const tl_mark *x = a, *y = b;
-  if (x->event != y->event)
-    return x->event < y->event ? -1 : 1;
-  return (x->finding > y->finding) - (x->finding < y->finding);
+static void mark(tl_ctx *c, uint64_t event, int32_t finding) {
+  if (event < c->nev && c->finding_of[event] == -1)
+    c->finding_of[event] = finding; /* an event of several findings: the first */
 }
 
-/* Lists the events that are instances of the document's findings (a
- * limited document lists a few thousand: no per-event array). An event of
- * several findings is marked with the first, which sorts first. */
-static int map_findings(tl_ctx *c, const json_t *findings) {
-  size_t i, j, n = 0;
+/* Every instance of the analysis's findings. The document lists the first
+ * `listed` of them first and in the same order (omplens_report_document),
+ * then its source-only findings: the others are findings it leaves out. */
+static void mark_analysis(tl_ctx *c, const omplens_analysis *an, size_t listed) {
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(an, &n);
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < f[i].num_instances; k++)
+      mark(c, f[i].instances[k].event, i < listed ? (int32_t)i : TL_UNLISTED);
+}
+
+/* Marks the events that are instances of findings: by event, linear in
+ * events and instances. Without the analysis, those the document lists. */
+static int map_findings(tl_ctx *c, const json_t *findings, const omplens_analysis *an) {
+  size_t i, j, detected = 0;
   const json_t *f, *inst;
-  json_array_foreach(findings, i, f)
-    n += json_array_size(omplens_render__array(f, "instances"));
-  c->marks = malloc((n ? n : 1) * sizeof *c->marks);
-  if (!c->marks)
+  c->finding_of = malloc((c->nev ? c->nev : 1) * sizeof *c->finding_of);
+  if (!c->finding_of)
     return -1;
+  memset(c->finding_of, 0xff, c->nev * sizeof *c->finding_of); /* -1: none */
+  json_array_foreach(findings, i, f)
+    detected += !omplens_render__bool(f, "source_only", 0);
+  if (an)
+    mark_analysis(c, an, detected);
   json_array_foreach(findings, i, f) {
+    if (an && i < detected)
+      continue;
     json_array_foreach(omplens_render__array(f, "instances"), j, inst) {
       const json_t *ev = json_object_get(inst, "event");
-      if (json_is_integer(ev) && json_integer_value(ev) >= 0 &&
-          (uint64_t)json_integer_value(ev) < c->nev)
-        c->marks[c->num_marks++] = (tl_mark){(uint32_t)json_integer_value(ev), (int32_t)i};
+      if (json_is_integer(ev) && json_integer_value(ev) >= 0)
+        mark(c, (uint64_t)json_integer_value(ev), (int32_t)i);
     }
   }
-  if (c->num_marks)
-    qsort(c->marks, c->num_marks, sizeof *c->marks, mark_cmp);
   return 0;
 }
 
@@ -345,7 +352,7 @@ static void ctx_free(tl_ctx *c) {
   for (size_t i = 0; i < n; i++)
     free(c->tracks[i].items);
   free(c->tracks);
-  free(c->marks);
+  free(c->finding_of);
   free(c->sites);
   free(c->event_site);
 }
@@ -357,7 +364,7 @@ int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input 
   const json_t *findings = omplens_render__array(proc, "findings");
   const json_t *directives = omplens_render__array(proc, "directives");
   survey(&c, in->duration_ns);
-  int rc = map_findings(&c, findings) || map_sites(&c, directives) || count_tracks(&c)
+  int rc = map_findings(&c, findings, in->analysis) || map_sites(&c, directives) || count_tracks(&c)
                ? OMPLENS_REPORT_ENOMEM : 0;
   if (!rc) {
     add_regions(&c);

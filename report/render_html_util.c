@@ -136,21 +136,26 @@ static void mark_diff_lines(omplens_strbuf *b, const char *s, size_t n) {
 }
 
 void omplens_html__markdown(omplens_strbuf *b, const char *markdown) {
-  static const char open_tag[] = "<pre><code class=\"language-diff\">";
+  static const char pre[] = "<pre>", diff[] = "<code class=\"language-diff\">";
   int options = CMARK_OPT_DEFAULT | CMARK_OPT_SAFE | CMARK_OPT_VALIDATE_UTF8;
   char *html = cmark_markdown_to_html(markdown, strlen(markdown), options);
   if (!html) {
     b->failed = 1;
     return;
   }
+  /* Raw HTML is dropped, so every "<pre>" opens a code block of cmark's. */
   const char *p = html;
-  for (const char *start; (start = strstr(p, open_tag));) {
-    start += sizeof open_tag - 1;
-    const char *stop = strstr(start, "</code></pre>");
-    if (!stop)
-      break;
+  for (const char *start; (start = strstr(p, pre));) {
     omplens_strbuf_add(b, p, (size_t)(start - p));
-    mark_diff_lines(b, start, (size_t)(stop - start));
+    /* A block wider than the page scrolls: a keyboard can scroll it once it
+     * takes the focus. */
+    omplens_strbuf_puts(b, "<pre tabindex=\"0\">");
+    p = start + sizeof pre - 1;
+    const char *body = p + sizeof diff - 1, *stop = strstr(p, "</code></pre>");
+    if (strncmp(p, diff, sizeof diff - 1) || !stop || stop < body)
+      continue;
+    omplens_strbuf_add(b, p, (size_t)(body - p));
+    mark_diff_lines(b, body, (size_t)(stop - body));
     p = stop;
   }
   omplens_strbuf_puts(b, p);

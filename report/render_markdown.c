@@ -364,18 +364,39 @@ static int instances_have_variables(const json_t *inst) {
 
 static void md_instance(md_ctx *m, size_t i, const json_t *e, int variables) {
   char t1[32], t2[32], t3[32], subject[512];
-  const char *hash = omplens_render__str(e, "hash");
-  omplens_strbuf_printf(m->b, "| %zu | %s | %s | %s | %s | ", i + 1,
-                        omplens_render__str(e, "kind") ? omplens_render__str(e, "kind") : "?",
+  omplens_strbuf_printf(m->b, "| %zu | %s | %s | %s | %s |", i + 1,
+                        omplens_render__operation(omplens_render__str(e, "kind")),
                         omplens_format_ns(omplens_render__u64(e, "time_ns"), t1),
                         omplens_format_ns(omplens_render__u64(e, "duration_ns"), t2),
                         omplens_format_bytes(omplens_render__u64(e, "bytes"), t3));
-  if (variables && json_object_get(e, "variable"))
+  if (variables && json_object_get(e, "variable")) {
+    omplens_strbuf_puts(m->b, " ");
     omplens_md__code(m->b, omplens_render__finding_subject(e, subject, sizeof subject), 1);
-  omplens_strbuf_puts(m->b, variables ? " | " : "");
-  if (hash)
-    omplens_md__code(m->b, hash, 1);
-  omplens_strbuf_puts(m->b, " |\n");
+  }
+  omplens_strbuf_puts(m->b, variables ? " |\n" : "\n");
+}
+
+/* Event numbers and content hashes, folded away: they match the instances
+ * with findings.json and the trace, and mean nothing to a reader. */
+static void md_instance_ids(md_ctx *m, const json_t *inst) {
+  size_t i;
+  const json_t *e;
+  omplens_strbuf_puts(m->b, "\n<details><summary>Identifiers in the trace</summary>\n\n"
+                            "| # | Event | Content hash |\n|---:|---:|---|\n");
+  json_array_foreach(inst, i, e) {
+    if (i == m->max_instances)
+      break;
+    const json_t *ev = json_object_get(e, "event");
+    const char *hash = omplens_render__str(e, "hash");
+    omplens_strbuf_printf(m->b, "| %zu | ", i + 1);
+    if (json_is_integer(ev))
+      omplens_strbuf_printf(m->b, "%" JSON_INTEGER_FORMAT, json_integer_value(ev));
+    omplens_strbuf_puts(m->b, " | ");
+    if (hash)
+      omplens_md__code(m->b, hash, 1);
+    omplens_strbuf_puts(m->b, " |\n");
+  }
+  omplens_strbuf_puts(m->b, "\n</details>\n");
 }
 
 /* The instances, up to max_instances; a variable column only when they
@@ -387,17 +408,21 @@ static void md_instances(md_ctx *m, const json_t *finding) {
   int variables = instances_have_variables(inst);
   if (!n)
     return;
-  omplens_strbuf_puts(m->b, variables ? "\n| # | Kind | Time | Duration | Bytes | Variable | Hash |\n"
-                                        "|---:|---|---:|---:|---:|---|---|\n"
-                                      : "\n| # | Kind | Time | Duration | Bytes | Hash |\n"
-                                        "|---:|---|---:|---:|---:|---|\n");
+  omplens_strbuf_puts(m->b, variables ? "\n| # | Operation | Time | Duration | Bytes | Variable |\n"
+                                        "|---:|---|---:|---:|---:|---|\n"
+                                      : "\n| # | Operation | Time | Duration | Bytes |\n"
+                                        "|---:|---|---:|---:|---:|\n");
   json_array_foreach(inst, i, e) {
     if (i == m->max_instances)
       break;
     md_instance(m, i, e, variables);
   }
-  if (n > m->max_instances)
-    omplens_strbuf_printf(m->b, "\nand %zu more instances.\n", n - m->max_instances);
+  /* Every instance counts, not only those the document lists. */
+  uint64_t all = n + omplens_render__u64(finding, "instances_omitted");
+  size_t rows = n < m->max_instances ? n : m->max_instances;
+  if (all > rows)
+    omplens_strbuf_printf(m->b, "\nand %" PRIu64 " more instances.\n", all - rows);
+  md_instance_ids(m, inst);
 }
 
 static void md_finding(md_ctx *m, const json_t *f) {

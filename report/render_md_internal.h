@@ -82,6 +82,13 @@ uint64_t omplens_render__total_count(const json_t *o);
 /* What a finding is about: the map-clause item ("a[0:n]") when attribution
  * named it, else "buffer 0x7ffd…". Returns buf. */
 const char *omplens_render__finding_subject(const json_t *finding, char *buf, size_t size);
+/* An operation kind of the trace ("h2d") in words ("host-to-device copy");
+ * an unknown kind is returned as is, NULL as "operation". */
+const char *omplens_render__operation(const char *kind);
+/* How sure the attribution of a location is, in words, for a confidence
+ * other than "exact" ("nearest": "closest directive"); NULL for "exact" or
+ * none. title receives a sentence that explains it (256 bytes). */
+const char *omplens_render__confidence(const char *confidence, char *title);
 /* "device 0" or "the host". Returns buf (32 bytes). */
 const char *omplens_render__device(const json_t *device, char *buf);
 

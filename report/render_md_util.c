@@ -224,6 +224,32 @@ const char *omplens_render__finding_subject(const json_t *finding, char *buf, si
   return buf;
 }
 
+const char *omplens_render__operation(const char *kind) {
+  static const char *const words[][2] = {
+      {"h2d", "host-to-device copy"}, {"d2h", "device-to-host copy"}, {"d2d", "device-to-device copy"},
+      {"alloc", "allocation"},        {"delete", "release"},         {"kernel", "kernel"}};
+  for (size_t i = 0; kind && i < sizeof words / sizeof *words; i++)
+    if (!strcmp(kind, words[i][0]))
+      return words[i][1];
+  return kind ? kind : "operation";
+}
+
+const char *omplens_render__confidence(const char *confidence, char *title) {
+  if (!confidence || !strcmp(confidence, "exact"))
+    return NULL;
+  if (!strcmp(confidence, "nearest")) {
+    snprintf(title, 256, "Attributed to the closest directive: the line the runtime reported "
+                         "holds no directive, so this is the one that encloses it");
+    return "closest directive";
+  }
+  if (!strcmp(confidence, "ambiguous")) {
+    snprintf(title, 256, "Several directives fit the line the runtime reported equally well");
+    return "one of several";
+  }
+  snprintf(title, 256, "No directive of the source fits the line the runtime reported");
+  return "no directive found";
+}
+
 const char *omplens_render__device(const json_t *device, char *buf) {
   if (json_is_integer(device))
     snprintf(buf, 32, "device %" JSON_INTEGER_FORMAT, json_integer_value(device));

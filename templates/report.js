@@ -117,7 +117,9 @@
   /* ---- Timeline ------------------------------------------------------------- */
 
   var ITEM = 8; /* begin, duration, kind, count, wasted, finding, bytes, site */
-  var LABEL_W = 170, AXIS_H = 26, TRACK_H = 20, LANE_GAP = 8, PAD = 6;
+  var AXIS_H = 26, TRACK_H = 20, LANE_GAP = 8, PAD = 6;
+  /* Width of the lane names: narrower on a phone, to leave room for the plot. */
+  function labelWidth(width) { return width < 560 ? 120 : 170; }
   var css = getComputedStyle(document.documentElement);
   function color(name) { return css.getPropertyValue(name).trim() || '#888'; }
   var KIND_COLOR = {
@@ -127,6 +129,11 @@
     'target exit data': color('--k-exit'), 'target update': color('--k-update')
   };
   var WASTED = color('--k-wasted');
+  /* The kinds in words, for the details on hover. */
+  var KIND_WORDS = {
+    'h2d': 'host-to-device copy', 'd2h': 'device-to-host copy', 'd2d': 'device-to-device copy',
+    'alloc': 'allocation', 'delete': 'release', 'target': 'target region'
+  };
 
   function fmtNs(ns) {
     if (ns < 1e3) return Math.round(ns) + ' ns';
@@ -176,6 +183,7 @@
   Timeline.prototype.resize = function () {
     var dpr = window.devicePixelRatio || 1;
     this.width = this.box.clientWidth || 800;
+    this.lw = labelWidth(this.width);
     this.canvas.width = Math.round(this.width * dpr);
     this.canvas.height = Math.round(this.height * dpr);
     this.canvas.style.height = this.height + 'px';
@@ -184,9 +192,9 @@
     this.draw();
   };
 
-  Timeline.prototype.scale = function () { return (this.width - LABEL_W - PAD) / (this.t1 - this.t0); };
-  Timeline.prototype.xOf = function (t) { return LABEL_W + (t - this.t0) * this.scale(); };
-  Timeline.prototype.tOf = function (x) { return this.t0 + (x - LABEL_W) / this.scale(); };
+  Timeline.prototype.scale = function () { return (this.width - this.lw - PAD) / (this.t1 - this.t0); };
+  Timeline.prototype.xOf = function (t) { return this.lw + (t - this.t0) * this.scale(); };
+  Timeline.prototype.tOf = function (x) { return this.t0 + (x - this.lw) / this.scale(); };
 
   /* Index of the first item that may reach t (items are sorted by begin). */
   function firstVisible(track, t) {
@@ -199,8 +207,8 @@
   }
 
   Timeline.prototype.drawAxis = function (c) {
-    var step = tickStep(this.t1 - this.t0, Math.max(2, (this.width - LABEL_W) / 110));
-    c.fillStyle = '#667085';
+    var step = tickStep(this.t1 - this.t0, Math.max(2, (this.width - this.lw) / 110));
+    c.fillStyle = '#5f6b7a';
     c.strokeStyle = '#eef0f3';
     c.font = '11px system-ui, sans-serif';
     c.textBaseline = 'middle';
@@ -221,7 +229,8 @@
 
   Timeline.prototype.drawLabels = function (c) {
     c.fillStyle = '#fafbfc';
-    c.fillRect(0, AXIS_H + 1, LABEL_W - 4, this.height);
+    var lw = this.lw;
+    c.fillRect(0, AXIS_H + 1, lw - 4, this.height);
     c.textBaseline = 'middle';
     this.tracks.forEach(function (tr) {
       if (tr.first) {
@@ -230,10 +239,10 @@
         c.fillText(tr.lane, 10, tr.y + TRACK_H / 2);
       }
       if (tr.single) return; /* a lane of one track needs no track name */
-      c.fillStyle = '#98a2b3';
+      c.fillStyle = '#5f6b7a'; /* the page's muted text: 4.5:1 contrast */
       c.font = '11px system-ui, sans-serif';
       c.textAlign = 'right';
-      c.fillText(tr.name, LABEL_W - 12, tr.y + TRACK_H / 2);
+      c.fillText(tr.name, lw - 12, tr.y + TRACK_H / 2);
       c.textAlign = 'left';
     });
   };
@@ -241,15 +250,15 @@
   /* Draws the items of a track; several items in one pixel column are drawn
    * once. Wasteful operations get a red mark under them. */
   Timeline.prototype.drawTrack = function (c, tr) {
-    var kinds = this.data.kinds, it = tr.items, s = this.scale();
+    var kinds = this.data.kinds, it = tr.items, s = this.scale(), lw = this.lw;
     var y = tr.y + 2, h = TRACK_H - 8, lastX = -1, lastKind = -1, lastWaste = -1;
     c.fillStyle = WASTED;
     for (var i = firstVisible(tr, this.t0); i < tr.n; i++) {
       var o = i * ITEM, b = it[o];
       if (b > this.t1) break;
-      var x = LABEL_W + (b - this.t0) * s, w = Math.max(it[o + 1] * s, 1);
-      if (x + w < LABEL_W) continue;
-      if (x < LABEL_W) { w -= LABEL_W - x; x = LABEL_W; }
+      var x = lw + (b - this.t0) * s, w = Math.max(it[o + 1] * s, 1);
+      if (x + w < lw) continue;
+      if (x < lw) { w -= lw - x; x = lw; }
       var px = Math.floor(x);
       if (it[o + 4] > 0 && (w > 1 || px !== lastWaste)) {
         c.fillStyle = WASTED;
@@ -272,11 +281,11 @@
     this.drawAxis(c);
     c.save();
     c.beginPath();
-    c.rect(LABEL_W, AXIS_H + 1, this.width - LABEL_W, this.height);
+    c.rect(this.lw, AXIS_H + 1, this.width - this.lw, this.height);
     c.clip();
     this.tracks.forEach(function (tr) {
       c.fillStyle = tr.first ? '#fbfbfd' : '#f7f8fa';
-      c.fillRect(LABEL_W, tr.y, self.width - LABEL_W, TRACK_H);
+      c.fillRect(self.lw, tr.y, self.width - self.lw, TRACK_H);
       self.drawTrack(c, tr);
     });
     c.restore();
@@ -292,7 +301,7 @@
   };
 
   Timeline.prototype.zoom = function (x, factor) {
-    var t = this.tOf(Math.max(x, LABEL_W)), span = this.data.span || 1;
+    var t = this.tOf(Math.max(x, this.lw)), span = this.data.span || 1;
     var range = Math.min(Math.max((this.t1 - this.t0) * factor, 100), span * 1.05);
     var ratio = (t - this.t0) / (this.t1 - this.t0);
     this.t0 = t - ratio * range;
@@ -318,7 +327,7 @@
     var tr = null;
     for (var i = 0; i < this.tracks.length; i++)
       if (y >= this.tracks[i].y && y < this.tracks[i].y + TRACK_H) tr = this.tracks[i];
-    if (!tr || x < LABEL_W) return null;
+    if (!tr || x < this.lw) return null;
     var s = this.scale(), t = this.tOf(x), tol = 3 / s, best = -1, bestD = Infinity;
     for (var j = firstVisible(tr, t - tol); j < tr.n; j++) {
       var o = j * ITEM, b = tr.items[o], e = b + tr.items[o + 1];
@@ -330,9 +339,9 @@
   };
 
   Timeline.prototype.describe = function (h) {
-    var it = h.track.items, o = h.o, d = this.data, kind = d.kinds[it[o + 2]];
+    var it = h.track.items, o = h.o, d = this.data, kind = KIND_WORDS[d.kinds[it[o + 2]]] || d.kinds[it[o + 2]];
     var lines = [];
-    if (it[o + 3] > 1) lines.push(it[o + 3].toLocaleString('en-US') + ' \u00d7 ' + kind + ' (merged)');
+    if (it[o + 3] > 1) lines.push(it[o + 3].toLocaleString('en-US') + ' \u00d7 ' + kind + ' (grouped)');
     else lines.push(kind);
     lines.push(h.track.lane + ' \u00b7 ' + h.track.name);
     lines.push('at ' + fmtNs(it[o]) + ', ' + (it[o + 3] > 1 ? 'spanning ' : 'lasting ') + fmtNs(it[o + 1]));

@@ -45,13 +45,14 @@ static int load(loaded *l, const char *path) {
   return 0;
 }
 
-static int write_file(const char *dir, const char *name, const json_t *doc, const loaded *l) {
+static int write_file(const char *dir, const char *name, const json_t *doc, const loaded *l,
+                      const omplens_report_input *in) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "w");
   if (!f)
     return -1;
-  omplens_render_options opt = {0};
+  omplens_render_options opt = {.input = in}; /* the timeline marks every instance */
   int rc = strstr(name, ".html")
                ? omplens_render_html(doc, (const omplens_trace *const *)l->traces, l->n, &opt, f)
                : omplens_render_markdown(doc, &opt, f);
@@ -87,7 +88,8 @@ int main(int argc, char **argv) {
   }
   omplens_report_input in = {l.procs, l.n, 0};
   json_t *doc = omplens_report_document(&in);
-  int rc = !doc || write_file(argv[2], "report.html", doc, &l) || write_file(argv[2], "report.md", doc, &l)
+  int rc = !doc || write_file(argv[2], "report.html", doc, &l, &in) ||
+                     write_file(argv[2], "report.md", doc, &l, &in)
                ? EXIT_CANTCREAT : EXIT_OK;
   json_decref(doc);
   for (size_t i = 0; i < l.n; i++) {

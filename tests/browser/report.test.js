@@ -1,16 +1,20 @@
 // Browser test of omplens report.html in headless Chromium (playwright-core).
-//   node report.test.js REPORT.html WORKDIR [BIG_REPORT.html]
+//   node report.test.js REPORT.html WORKDIR FULL_REPORT.html [BIG_REPORT.html]
 // Run by run_browser_test.sh. Checks: no console errors and no network
-// request; a click on a directive row opens its source view at the line;
-// sorting and filtering of the directive table; the timeline canvas drew,
-// zooms and shows details on hover; optionally that a report of a million
-// events draws and redraws quickly. Saves screenshots into WORKDIR.
+// request; no WCAG 2 A/AA violation that axe-core finds, at 1400, 800 and
+// 390 px; at 800 and 390 px the savings stay in view and the navigation
+// stays reachable; a click on a directive row opens its source view at the
+// line; sorting and filtering of the directive table; the timeline canvas
+// drew, zooms and shows details on hover; in FULL_REPORT (rendered with the
+// analysis) a loop's waste is marked over the whole run; optionally that a
+// report of a million events draws and redraws quickly. Saves screenshots
+// into WORKDIR.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
-const [reportPath, workDir, bigReport] = process.argv.slice(2);
+const [reportPath, workDir, fullReport, bigReport] = process.argv.slice(2);
 const executablePath = process.env.OMPLENS_CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
               '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -51,6 +55,104 @@ async function drawnPixels(page) {
     }
     return n;
   });
+}
+
+// WCAG 2 A and AA violations that axe-core finds, with every part of the
+// page open (findings, sources, identifiers).
+async function axeViolations(page) {
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  if (!await page.evaluate(() => typeof window.axe === 'object'))
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const result = await page.evaluate(() => window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+  }));
+  return result.violations.map((v) => v.id + ' (' + v.impact + ', ' + v.nodes.length + '): ' +
+    v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + n.failureSummary.replace(/\s+/g, ' ')).join(' | '));
+}
+
+// Where the key parts of the page are, in the window's coordinates.
+async function layout(page) {
+  return page.evaluate(() => {
+    function box(el) {
+      if (!el) return null;
+      el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.right, width: r.width, visible: r.width > 0 && r.height > 0 };
+    }
+    const links = Array.prototype.map.call(document.querySelectorAll('.nav a'), (a) => {
+      const r = a.getBoundingClientRect();
+      return { text: a.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    });
+    window.scrollTo(0, 0);
+    return {
+      width: window.innerWidth,
+      pageWidth: document.documentElement.scrollWidth,
+      directiveSavings: box(document.querySelector('tr.directive-row td.savings')),
+      findingSavings: box(document.querySelector('details.finding .finding-metrics b')),
+      navLinks: links,
+    };
+  });
+}
+
+function inView(b, width) { return !!b && b.visible && b.left >= 0 && b.right <= width + 0.5; }
+
+// The page at a laptop's and a phone's width: nothing key behind a
+// sideways scroll, the navigation on screen, no axe violation.
+async function checkNarrow(context, width) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto('file://' + path.resolve(reportPath));
+  await page.waitForLoadState('load');
+  const l = await layout(page);
+  check(l.pageWidth <= l.width, width + ' px: the page is no wider than the window', l.pageWidth + ' px');
+  check(inView(l.directiveSavings, width), width + ' px: the first directive\'s savings are in view',
+        JSON.stringify(l.directiveSavings));
+  check(inView(l.findingSavings, width), width + ' px: the first finding\'s savings are in view',
+        JSON.stringify(l.findingSavings));
+  const offscreen = l.navLinks.filter((a) => a.left < 0 || a.right > width + 0.5 || a.bottom <= 0 || a.top < 0);
+  check(l.navLinks.length >= 3 && offscreen.length === 0, width + ' px: every navigation link is on screen',
+        l.navLinks.map((a) => a.text + '@' + Math.round(a.left) + '-' + Math.round(a.right)).join(' '));
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight * 0.4));
+  const nav = await page.locator('.nav a').last().boundingBox();
+  check(nav !== null && nav.y >= 0 && nav.y < 120, width + ' px: the navigation stays at the top when scrolled',
+        nav && Math.round(nav.y) + ' px');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(workDir, 'report-' + width + '.png'), fullPage: true });
+  const violations = await axeViolations(page);
+  check(violations.length === 0, width + ' px: axe-core finds no WCAG 2 AA violation', violations.join('; '));
+  await page.close();
+}
+
+// Red mark pixels of the first timeline in [from, to) of its width.
+async function markPixels(page, from, to) {
+  return page.evaluate(([a, b]) => {
+    const c = document.querySelector('.timeline canvas');
+    const x0 = Math.floor(c.width * a), x1 = Math.floor(c.width * b);
+    const data = c.getContext('2d').getImageData(x0, 0, x1 - x0, c.height).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4)
+      if (data[i] > 190 && data[i + 1] < 90 && data[i + 2] < 90 && data[i + 3] > 200) n++;
+    return n;
+  }, [from, to]);
+}
+
+// A loop's waste is marked over the whole run, not only at its start.
+async function checkMarks(context) {
+  const page = await context.newPage();
+  const problems = watch(page);
+  await page.goto('file://' + path.resolve(fullReport));
+  await page.waitForFunction(() => Number(document.querySelector('.timeline canvas').getAttribute('data-drawn')) > 0);
+  const counts = await page.evaluate(() => Array.prototype.map.call(
+    document.querySelectorAll('details.finding .finding-metrics'), (m) => parseInt(m.textContent.replace(/,/g, ''), 10)));
+  check(Math.max.apply(null, counts) >= 100, 'a finding has 100 or more instances', counts.join(', '));
+  const early = await markPixels(page, 0.1, 0.3), late = await markPixels(page, 0.8, 1);
+  check(early > 0 && late > 0, 'wasteful operations are marked at the start and in the last fifth of the run',
+        early + ' and ' + late + ' mark pixels');
+  const hint = await page.locator('.timeline').first().locator('xpath=..').locator('.hint').textContent();
+  check(!/Only the first/.test(hint), 'the timeline marks every instance', hint);
+  await page.locator('.timeline canvas').first().screenshot({ path: path.join(workDir, 'report-marks.png') });
+  check(problems.length === 0, 'full report: no console errors', problems.join('; '));
+  await page.close();
 }
 
 async function checkReport(context) {
@@ -96,7 +198,7 @@ async function checkReport(context) {
 
   // Finding drill-down
   const finding = page.locator('details.finding').first();
-  await finding.locator('summary').click();
+  await finding.locator(':scope > summary').click();
   check(await finding.locator('table.instances tbody tr').count() > 0, 'a finding opens to its instances');
 
   // Timeline: drew, zooms, hover details.
@@ -125,6 +227,8 @@ async function checkReport(context) {
   await page.screenshot({ path: path.join(workDir, 'report.png'), fullPage: true });
   await page.locator('[id="' + target + '"]').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(workDir, 'report-source.png') });
+  const violations = await axeViolations(page);
+  check(violations.length === 0, 'axe-core finds no WCAG 2 AA violation', violations.join('; '));
   check(problems.length === 0, 'no console errors and no network requests', problems.join('; '));
   await page.close();
 }
@@ -176,6 +280,9 @@ async function checkBigReport(context) {
   });
   try {
     await checkReport(context);
+    await checkNarrow(context, 800);
+    await checkNarrow(context, 390);
+    await checkMarks(context);
     if (bigReport) await checkBigReport(context);
   } catch (e) {
     check(false, 'browser test ran to the end', e.stack || String(e));
@@ -183,7 +290,8 @@ async function checkBigReport(context) {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
-  console.log('screenshots: ' + path.join(workDir, 'report.png') + ', report-source.png' + (bigReport ? ', report-big.png' : ''));
+  console.log('screenshots: ' + path.join(workDir, 'report.png') + ', report-source.png, report-800.png, ' +
+              'report-390.png, report-marks.png' + (bigReport ? ', report-big.png' : ''));
   console.log(passed + ' passed, ' + failed + ' failed');
   process.exit(failed ? 1 : 0);
 })();

@@ -3,10 +3,13 @@
 #   run_browser_test.sh OMPLENS RENDER_REPORT PROGRAM WORKDIR [GEN_TRACE]
 # Runs PROGRAM under `omplens run`, takes its report.html (or writes it with
 # RENDER_REPORT when the CLI did not), and drives headless Chromium over it
-# with playwright-core (report.test.js). With GEN_TRACE it also renders a
-# synthetic trace of a million events and checks the page stays responsive.
+# with playwright-core and axe-core (report.test.js). It also renders the
+# run's trace with RENDER_REPORT, which gives the renderer the analysis, so
+# that every wasteful operation is marked on the timeline. With GEN_TRACE it
+# also renders a synthetic trace of a million events and checks the page
+# stays responsive.
 # The screenshots are left in WORKDIR. Exit 77 (CTest: skipped) only when
-# node, npm's playwright-core or Chromium cannot be had.
+# node, npm's packages or Chromium cannot be had.
 set -eu
 SKIP=77
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,28 +27,32 @@ fi
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
-# playwright-core as pinned by package-lock.json, installed once into the
+# playwright-core and axe-core as pinned by package-lock.json, installed once into the
 # work directory (node_modules never goes into the source tree).
 npm_dir=$work/npm
 if ! cmp -s "$here/package-lock.json" "$npm_dir/package-lock.json" ||
-   [ ! -d "$npm_dir/node_modules/playwright-core" ]; then
+   [ ! -d "$npm_dir/node_modules/playwright-core" ] ||
+   [ ! -f "$npm_dir/node_modules/axe-core/axe.min.js" ]; then
   rm -rf "$npm_dir"
   mkdir -p "$npm_dir"
   cp "$here/package.json" "$here/package-lock.json" "$npm_dir/"
   if ! command -v npm >/dev/null 2>&1 ||
      ! (cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error >"$work/npm.log" 2>&1); then
-    echo "SKIP: cannot install playwright-core with npm (see $work/npm.log)"
+    echo "SKIP: cannot install playwright-core and axe-core with npm (see $work/npm.log)"
     rm -rf "$npm_dir"
     exit $SKIP
   fi
 fi
 
 # The report of a real run.
-rm -rf "$work/run" "$work/big"
+rm -rf "$work/run" "$work/full" "$work/big"
 "$omplens" run -q -o "$work/run" -- "$program" >"$work/program.out"
 if [ ! -f "$work/run/report.html" ]; then
   "$render" "$work/run/traces"/*/ "$work/run"
 fi
+# The same run rendered with its analysis: every instance marked.
+mkdir -p "$work/full"
+"$render" "$work/run/traces"/*/ "$work/full"
 
 # A million events, when the synthetic trace generator is built.
 big=""
@@ -59,4 +66,4 @@ else
 fi
 
 NODE_PATH=$npm_dir/node_modules OMPLENS_CHROMIUM=$chromium \
-  node "$here/report.test.js" "$work/run/report.html" "$work" $big
+  node "$here/report.test.js" "$work/run/report.html" "$work" "$work/full/report.html" $big

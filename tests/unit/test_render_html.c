@@ -352,7 +352,8 @@ static void test_html_large_numbers(void **state) {
   assert_non_null(strstr(html, "7200.00 s"));
   assert_non_null(strstr(html, "72.00\xc3\x97"));
   assert_non_null(strstr(html, "and 110 more instances"));
-  assert_int_equal(count_of(html, "<tr><td class=\"num\">"), 10); /* instance rows */
+  assert_int_equal(count_of(html, "<td><span class=\"op op-"), 10); /* instance rows */
+  assert_int_equal(count_of(html, "<tr><td class=\"num\">"), 20);    /* ... and their identifiers */
   /* No source: module+offset, and the row leads to the finding. */
   assert_non_null(strstr(html, "prog+0x1234"));
   assert_non_null(strstr(html, "data-target=\"p0-f0\""));
@@ -505,7 +506,8 @@ static void test_markdown_structure(void **state) {
   assert_true(assert_table(md, "| Measure | Value |") >= 8);
   assert_int_equal(assert_table(md, "| Category | Instances | Bytes |"), 9);
   assert_int_equal(assert_table(md, "| # | Directive | Kind | Savings | Findings |"), 1);
-  assert_int_equal(assert_table(md, "| # | Kind | Time | Duration | Bytes | Hash |"), 3);
+  assert_int_equal(assert_table(md, "| # | Operation | Time | Duration | Bytes |"), 3);
+  assert_int_equal(assert_table(md, "| # | Event | Content hash |"), 3); /* folded away */
   assert_non_null(strstr(md, "| Program | `` ./prog a\\|b `c` `` (pid 123) |"));
   assert_non_null(strstr(md, "`p.c:36`"));
   /* Parsed back: the heading, the directive and the diff as code blocks. */
@@ -667,7 +669,7 @@ static void test_timeline_million_events(void **state) {
   const char *ids[] = {"p0-f0"}, *labels[] = {"Round trip \xc2\xb7 </script>"}, *sites[] = {"p.c:3"};
   omplens_timeline_labels l = {1, ids, labels, sites};
   static const uint64_t codeptrs[] = {0, 0x401234};
-  omplens_timeline_input in = {ev, n, NULL, 0, 100 * n, codeptrs, 2};
+  omplens_timeline_input in = {ev, n, NULL, 0, 100 * n, codeptrs, 2, NULL};
   omplens_strbuf b = {0};
   assert_int_equal(omplens_html__timeline_json(&b, &in, proc, &l), 0);
   assert_false(b.failed);
