@@ -105,6 +105,7 @@ void omplens_symbolizer_destroy(omplens_symbolizer *s)
   }
   free(s->modules);
   omplens_symbolize__strings_free(&s->strings);
+  omplens_symbolize__units_free(s);
   free(s->cache);
   free(s);
 }

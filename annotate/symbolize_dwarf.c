@@ -149,11 +149,20 @@ static bool innermost_function(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out,
   return false;
 }
 
-int omplens_symbolize__function_chain(Dwarf_Die *scopedie, uint64_t addr,
-                                      Dwarf_Die **chain)
+int omplens_symbolize__function_chain(omplens_symbolizer *s, Dwarf_Die *scopedie,
+                                      uint64_t addr, Dwarf_Die **chain)
 {
+  int count = omplens_symbolize__scopes_at(s, scopedie, addr, chain);
+  if (count >= 0) {
+    int inner = 0;
+    while (inner < count && !is_function(&(*chain)[inner]))
+      inner++;
+    memmove(*chain, *chain + inner, (size_t)(count - inner) * sizeof **chain);
+    return count - inner;
+  }
+  /* Not in the unit's function index: libdw's walk of the whole unit. */
   Dwarf_Die *scopes = NULL;
-  int count = dwarf_getscopes(scopedie, addr, &scopes);
+  count = dwarf_getscopes(scopedie, addr, &scopes);
   int inner = 0;
   while (inner < count && !is_function(&scopes[inner]))
     inner++;
@@ -178,7 +187,7 @@ static int fill_functions(omplens_symbolizer *s,
                           omplens_source_loc *out)
 {
   Dwarf_Die scopedie = cu->scopedie, *chain = NULL;
-  int count = omplens_symbolize__function_chain(&scopedie, addr, &chain);
+  int count = omplens_symbolize__function_chain(s, &scopedie, addr, &chain);
   int err = walk_functions(s, &scopedie, chain, count, out);
   free(chain);
   return err;

@@ -57,12 +57,17 @@ typedef struct omplens_symbolize__cached {
   omplens_source_loc loc;
 } omplens_symbolize__cached;
 
+typedef struct omplens_symbolize__unit_functions omplens_symbolize__unit_functions;
+
 struct omplens_symbolizer {
   omplens_symbolize__module *modules; /* sorted by low */
   size_t num_modules;
   omplens_symbolize__strings strings;
   omplens_symbolize__cached *cache;   /* open addressing on codeptr */
   size_t cache_cap, cache_count;
+  /* per unit, its functions by address (symbolize_functions.c) */
+  struct omplens_symbolize__unit_functions **units;
+  size_t num_units, cap_units;
 };
 
 /* symbolize_module.c */
@@ -103,8 +108,18 @@ omplens_symbolize__call_site(omplens_symbolizer *s, Dwarf_Die *cudie,
 /* The physical nesting of the innermost subprogram or inlined instance
  * containing addr, innermost first, out to the CU. Returns the count (0 when
  * none) and sets *chain to a malloc'd array the caller frees. */
-int omplens_symbolize__function_chain(Dwarf_Die *scopedie, uint64_t addr,
-                                      Dwarf_Die **chain);
+int omplens_symbolize__function_chain(omplens_symbolizer *s, Dwarf_Die *scopedie,
+                                      uint64_t addr, Dwarf_Die **chain);
+/* symbolize_functions.c: the scopes (subprogram, inlined instances,
+ * lexical blocks) holding addr, innermost first, down from the function of
+ * the unit's index that holds it; *chain is malloc'd. -1 (and *chain NULL)
+ * when the index knows no function there. */
+int omplens_symbolize__scopes_at(omplens_symbolizer *s, Dwarf_Die *scopedie, uint64_t addr,
+                                 Dwarf_Die **chain);
+/* Whether the innermost scope at addr records a call site (DW_TAG_call_site)
+ * returning to addr + 1: 1 or 0; -1 when the index knows no scope there. */
+int omplens_symbolize__declared_call_at(omplens_symbolizer *s, Dwarf_Die *scopedie, uint64_t addr);
+void omplens_symbolize__units_free(omplens_symbolizer *s);
 /* DW_AT_comp_dir of the CU (the compiler's working directory), or NULL. */
 const char *omplens_symbolize__comp_dir(Dwarf_Die *cudie);
 /* Source file number `index` of the CU, made absolute and interned; NULL

@@ -125,6 +125,9 @@ static bool find_fallback_row(const launch *l, size_t *row)
 static bool is_declared_call(const launch *l)
 {
   Dwarf_Die scopedie = l->scopedie, *scopes = NULL, child;
+  int known = omplens_symbolize__declared_call_at(l->s, &scopedie, l->addr);
+  if (known >= 0)
+    return known == 1;
   int count = dwarf_getscopes(&scopedie, l->addr, &scopes);
   bool found = false;
   if (count > 0 && dwarf_child(&scopes[0], &child) == 0) {
@@ -156,7 +159,7 @@ static bool chain_has(Dwarf_Die *chain, int count, Dwarf_Off offset)
 static bool find_inlined_entry(launch *l, uint64_t fallback, directive *dir)
 {
   Dwarf_Die *chain = NULL, *here = NULL;
-  int count = omplens_symbolize__function_chain(&l->scopedie, fallback, &chain);
+  int count = omplens_symbolize__function_chain(l->s, &l->scopedie, fallback, &chain);
   int found = -1;
   for (int i = 0; i < count; i++) {
     if (dwarf_tag(&chain[i]) == DW_TAG_inlined_subroutine &&
@@ -164,7 +167,7 @@ static bool find_inlined_entry(launch *l, uint64_t fallback, directive *dir)
       found = i;
   }
   if (found >= 0) {
-    int here_count = omplens_symbolize__function_chain(&l->scopedie, l->addr, &here);
+    int here_count = omplens_symbolize__function_chain(l->s, &l->scopedie, l->addr, &here);
     if (chain_has(here, here_count, dwarf_dieoffset(&chain[found])))
       found = -1;
     free(here);
