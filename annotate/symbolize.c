@@ -183,10 +183,8 @@ static omplens_symbolize__module *find_module(omplens_symbolizer *s,
 static int fill_symbol(omplens_symbolizer *s, omplens_symbolize__module *m,
                        uint64_t codeptr, omplens_source_loc *out)
 {
-  GElf_Off offset = 0;
-  GElf_Sym sym;
-  const char *name =
-      dwfl_module_addrinfo(m->dwmod, codeptr - 1, &offset, &sym, NULL, NULL, NULL);
+  uint64_t offset = 0;
+  const char *name = omplens_symbolize__symbol_at(m, codeptr - 1, &offset);
   bool oom = false;
   out->symbol = omplens_symbolize__intern(&s->strings, name, &oom);
   out->symbol_offset = name != NULL ? offset + 1 : 0;

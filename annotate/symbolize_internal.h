@@ -39,6 +39,7 @@ typedef struct omplens_symbolize__module {
   Dwarf_Addr bias;   /* run-time address - DWARF address                  */
   omplens_symbolize__cu_range *ranges;
   size_t num_ranges;
+  struct omplens_symbolize__symbols *symbols; /* by address (symbolize_symbols.c) */
   Elf_Data *line_data; /* .debug_line, for the MD5s (symbolize_files.c) */
   bool line_data_done; /* looked for                                   */
   bool line_big_endian;
@@ -69,6 +70,14 @@ struct omplens_symbolizer {
   struct omplens_symbolize__unit_functions **units;
   size_t num_units, cap_units;
 };
+
+/* symbolize_symbols.c: the ELF symbol holding addr (a module address, as
+ * dwfl_module_addrinfo takes), its name (libdw's) and *offset into it; NULL
+ * when none. The table is read on first use and freed with the module. */
+typedef struct omplens_symbolize__symbols omplens_symbolize__symbols;
+const char *omplens_symbolize__symbol_at(omplens_symbolize__module *m, uint64_t addr,
+                                         uint64_t *offset);
+void omplens_symbolize__symbols_free(omplens_symbolize__symbols *t);
 
 /* symbolize_module.c */
 /* Opens m's file once: build-id check, DWARF, CU table. Sets m->status.

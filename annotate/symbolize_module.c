@@ -172,6 +172,8 @@ int omplens_symbolize__module_open(omplens_symbolize__module *m)
 
 void omplens_symbolize__module_close(omplens_symbolize__module *m)
 {
+  omplens_symbolize__symbols_free(m->symbols);
+  m->symbols = NULL;
   free(m->ranges);
   m->ranges = NULL;
   m->num_ranges = 0;
