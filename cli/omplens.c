@@ -737,27 +737,37 @@ static int handle_report(int argc, char **argv) {
 
 /* ---- run ----------------------------------------------------------------- */
 
-/* The collector sits next to the binary: BIN/../lib/ (build and install). */
+/* The collector sits next to the binary, in BIN/../lib/: in the build tree
+ * and in an install tree (cmake --install), wherever that was copied to.
+ * /proc/self/exe names the binary itself, through any symlink to it. */
 static int find_collector(char *out, size_t size) {
   const char *env = getenv("OMPLENS_COLLECTOR");
   if (env && *env) {
     if (format_path(out, size, "%s", env))
       return -1;
+    if (access(out, R_OK)) {
+      error("collector library not found at %s (set by OMPLENS_COLLECTOR)", out);
+      return -1;
+    }
   } else {
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
+    if (n <= 0) {
+      error("cannot find omplens's own path in /proc/self/exe: set OMPLENS_COLLECTOR "
+            "to libomplens-collector.so");
       return -1;
+    }
     self[n] = 0;
     char *slash = strrchr(self, '/');
     if (slash)
       *slash = 0;
     if (format_path(out, size, "%s/../lib/libomplens-collector.so", self))
       return -1;
-  }
-  if (access(out, R_OK)) {
-    error("collector library not found at %s (set OMPLENS_COLLECTOR)", out);
-    return -1;
+    if (access(out, R_OK)) {
+      error("collector library not found at %s: keep omplens in the tree `cmake --install` "
+            "makes (bin/omplens, lib/libomplens-collector.so), or set OMPLENS_COLLECTOR", out);
+      return -1;
+    }
   }
   char *real = realpath(out, NULL);
   if (real && strlen(real) < size)
