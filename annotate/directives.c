@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "directives_internal.h"
+#include "libclang_dl.h"
 
 const char *omplens_directives_strerror(int err)
 {
@@ -449,4 +450,16 @@ int omplens_directive_list(omplens_directive_index *ix, const char *file,
   *directives = (const omplens_directive *const *)f->list;
   *count = f->num_listed;
   return 0;
+}
+
+void omplens_directives_cache_at(const char *dir)
+{
+  omplens_libclang_cache_at(dir);
+}
+
+void omplens_directives_parse_cost(omplens_directives_cost *out)
+{
+  omplens_libclang_cost c;
+  omplens_libclang_cost_get(&c);
+  *out = (omplens_directives_cost){c.parsed, c.cached, c.seconds};
 }

@@ -24,14 +24,20 @@ file(REAL_PATH ${OMPLENS_LIBCLANG} OMPLENS_LIBCLANG_REAL)
 get_filename_component(OMPLENS_LIBCLANG_SONAME ${OMPLENS_LIBCLANG_REAL} NAME)
 
 # omplens_libclang: the loader and its function table.
-add_library(omplens_libclang STATIC ${CMAKE_CURRENT_LIST_DIR}/libclang_dl.c)
+add_library(omplens_libclang STATIC ${CMAKE_CURRENT_LIST_DIR}/libclang_dl.c
+            ${CMAKE_CURRENT_LIST_DIR}/libclang_cache.c)
 target_include_directories(omplens_libclang PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 # SYSTEM: clang-c's own headers are not held to our warning flags.
 target_include_directories(omplens_libclang SYSTEM PUBLIC ${OMPLENS_LIBCLANG_INCLUDE})
 target_compile_definitions(omplens_libclang PRIVATE
   OMPLENS_LIBCLANG_SONAME="${OMPLENS_LIBCLANG_SONAME}"
   OMPLENS_LIBCLANG_PATH="${OMPLENS_LIBCLANG_REAL}")
-target_link_libraries(omplens_libclang PRIVATE ${CMAKE_DL_LIBS} Threads::Threads)
+# xxhash: the parse cache's keys and content hashes (libclang_cache.c).
+if(NOT TARGET PkgConfig::XXHASH)
+  pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+endif()
+target_link_libraries(omplens_libclang PRIVATE ${CMAKE_DL_LIBS} Threads::Threads
+                      PkgConfig::XXHASH)
 if(OMPLENS_SANITIZE)
   # LeakSanitizer (gcc 12) crashes at exit ("Tracer caught signal 11") when it
   # scans the dynamic TLS of a dlopen()ed libLLVM. Sanitized builds load
@@ -46,6 +52,7 @@ add_library(omplens_directives STATIC
   ${CMAKE_CURRENT_LIST_DIR}/directives.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_ast.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_build.c
+  ${CMAKE_CURRENT_LIST_DIR}/directives_cache.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_clauses.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_compdb.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_includers.c

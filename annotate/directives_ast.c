@@ -12,6 +12,7 @@
  *
  * Locations are expansion locations, as DWARF has them: a macro's code is
  * at the line of its use. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -548,37 +549,97 @@ static CXIndex cx_index(const omplens_libclang *lc, omplens_directive_index *ix)
   return ix->cx;
 }
 
-static CXTranslationUnit parse(const omplens_libclang *lc,
-                               omplens_directives__unit *u,
-                               const omplens_directives__args *args,
-                               const char *extra, unsigned options)
+/* One parse, run on a thread of its own or the caller's. */
+typedef struct parse_job {
+  const omplens_libclang *lc;
+  CXIndex cx;
+  const char *path;
+  const char **argv;
+  int argc;
+  unsigned options;
+  CXTranslationUnit tu;
+  enum CXErrorCode err;
+} parse_job;
+
+static void *run_parse(void *data)
+{
+  parse_job *j = data;
+  j->err = j->lc->parseTranslationUnit2(j->cx, j->path, j->argv, j->argc, NULL, 0,
+                                        j->options | CXTranslationUnit_KeepGoing, &j->tu);
+  return NULL;
+}
+
+/* The job's arguments: args, then extra. False without memory. */
+static bool prepare_job(parse_job *j, const omplens_libclang *lc, CXIndex cx,
+                        omplens_directives__unit *u, const omplens_directives__args *args,
+                        const char *extra, unsigned options)
 {
   size_t n = args->argv.len;
-  const char **argv = malloc((n + 1) * sizeof(*argv));
-  CXIndex cx = cx_index(lc, u->index);
-  if (argv == NULL || cx == NULL) {
-    free(argv);
-    oom_if(u, argv == NULL);
+  *j = (parse_job){lc, cx, u->files[0].src.path, malloc((n + 1) * sizeof(char *)),
+                   (int)n + 1, options, NULL, CXError_Failure};
+  if (j->argv == NULL)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    j->argv[i] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
+  j->argv[n] = extra;
+  return true;
+}
+
+/* The job's unit, its diagnostics noted; NULL when it failed. */
+static CXTranslationUnit finish_job(parse_job *j, omplens_directives__unit *u)
+{
+  bool no_argv = j->argv == NULL;
+  free(j->argv);
+  if (j->cx == NULL || no_argv) {
+    oom_if(u, no_argv);
     note_error(u, "libclang could not create an index");
     return NULL;
   }
-  for (size_t i = 0; i < n; i++)
-    argv[i] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
-  argv[n] = extra;
-  CXTranslationUnit tu = NULL;
-  enum CXErrorCode err = lc->parseTranslationUnit2(
-      cx, u->files[0].src.path, argv, (int)n + 1, NULL, 0,
-      options | CXTranslationUnit_KeepGoing, &tu);
-  free(argv);
-  if (err != CXError_Success || tu == NULL) {
+  if (j->err != CXError_Success || j->tu == NULL) {
     char msg[128];
-    snprintf(msg, sizeof(msg), "libclang could not parse the file (error %d%s)", (int)err,
-             err == CXError_ASTReadError ? ": it refused the compile arguments" : "");
+    snprintf(msg, sizeof(msg), "libclang could not parse the file (error %d%s)", (int)j->err,
+             j->err == CXError_ASTReadError ? ": it refused the compile arguments" : "");
     note_error(u, msg);
+    if (j->tu != NULL)
+      j->lc->disposeTranslationUnit(j->tu);
     return NULL;
   }
-  read_diagnostics(lc, u, tu);
-  return tu;
+  read_diagnostics(j->lc, u, j->tu);
+  return j->tu;
+}
+
+/* LLVM's recursive parser wants a deep stack. */
+#define PARSE_STACK (8u << 20)
+
+/* The OpenMP and plain parses of u, the first on a second thread with an
+ * index of its own (*own_index: disposed of after the unit), as an index
+ * serves one thread at a time. Diagnostics are read afterwards, OpenMP's
+ * first, as one thread would. */
+static void parse_both(const omplens_libclang *lc, omplens_directives__unit *u,
+                       const omplens_directives__args *args, CXTranslationUnit *omp,
+                       CXTranslationUnit *plain, CXIndex *own_index)
+{
+  parse_job jo, jp;
+  CXIndex own = *own_index = lc->createIndex(0, 0);
+  bool ok_o = prepare_job(&jo, lc, own, u, args, "-fopenmp",
+                          CXTranslationUnit_DetailedPreprocessingRecord);
+  bool ok_p = prepare_job(&jp, lc, cx_index(lc, u->index), u, args, PLAIN_OPENMP, 0);
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool threaded = ok_o && own != NULL && pthread_attr_init(&attr) == 0;
+  if (threaded) {
+    pthread_attr_setstacksize(&attr, PARSE_STACK);
+    threaded = pthread_create(&thread, &attr, run_parse, &jo) == 0;
+    pthread_attr_destroy(&attr);
+  }
+  if (ok_p && jp.cx != NULL)
+    run_parse(&jp);
+  if (threaded)
+    pthread_join(thread, NULL);
+  else if (ok_o && own != NULL)
+    run_parse(&jo);
+  *omp = finish_job(&jo, u);
+  *plain = finish_job(&jp, u);
 }
 
 /* ---- the unit's files ---- */
@@ -659,6 +720,14 @@ static int prepare_statements(omplens_directives__unit *u)
 int omplens_directives__ast_read(omplens_directives__unit *u,
                                  const omplens_directives__args *args)
 {
+  /* The cache first: a hit needs no libclang at all. */
+  double since = omplens_libclang_clock();
+  omplens_libclang_key key;
+  bool keyed = omplens_directives__cache_key(u, args, &key) == 0;
+  if (keyed && omplens_directives__cache_load(u, &key)) {
+    omplens_libclang_count(since, 1);
+    return 0;
+  }
   /* Without libclang the unit is read from its text alone, as when
    * libclang cannot parse it: partial, with the reason as diagnostic. */
   const omplens_libclang *lc = omplens_libclang_load();
@@ -666,9 +735,9 @@ int omplens_directives__ast_read(omplens_directives__unit *u,
     note_error(u, omplens_libclang_strerror());
     return prepare_statements(u);
   }
-  CXTranslationUnit omp = parse(lc, u, args, "-fopenmp",
-                                CXTranslationUnit_DetailedPreprocessingRecord);
-  CXTranslationUnit plain = parse(lc, u, args, PLAIN_OPENMP, 0);
+  CXTranslationUnit omp = NULL, plain = NULL;
+  CXIndex own = NULL;
+  parse_both(lc, u, args, &omp, &plain, &own);
   inclusion_scan is = {lc, u, omp != NULL ? omp : plain};
   if (is.tu != NULL)
     lc->getInclusions(is.tu, inclusion, &is);
@@ -677,10 +746,17 @@ int omplens_directives__ast_read(omplens_directives__unit *u,
     collect(lc, u, omp, true);
   if (err == 0 && plain != NULL)
     collect(lc, u, plain, false);
+  if (err == 0 && keyed && !u->oom) {
+    void *tus[] = {omp, plain};
+    omplens_directives__cache_store(u, &key, tus, 2);
+  }
   if (omp != NULL)
     lc->disposeTranslationUnit(omp);
   if (plain != NULL)
     lc->disposeTranslationUnit(plain);
+  if (own != NULL)
+    lc->disposeIndex(own);
+  omplens_libclang_count(since, 0);
   return err != 0 || u->oom ? OMPLENS_DIRECTIVES_ENOMEM : 0;
 }
 

@@ -408,6 +408,23 @@ int omplens_directives__unit_add_file(omplens_directives__unit *u,
 const omplens_directives__source *
 omplens_directives__unit_source(omplens_directives__unit *u, const char *path);
 
+/* directives_cache.c: what the parses of a unit told, kept between
+ * reports (libclang_dl.h's parse cache). */
+struct omplens_libclang_key;
+/* The key of u's parses with args: 0, or -1 (then nothing is cached). */
+int omplens_directives__cache_key(const omplens_directives__unit *u,
+                                  const omplens_directives__args *args,
+                                  struct omplens_libclang_key *out);
+/* Fills u (its main file loaded and scanned, nothing parsed) from the
+ * cache: 1 on a hit; 0 on a miss, with u as it was. */
+int omplens_directives__cache_load(omplens_directives__unit *u,
+                                   const struct omplens_libclang_key *key);
+/* Keeps what the parses tus (CXTranslationUnit; NULL ones skipped) told
+ * about u. Silent on failure. */
+void omplens_directives__cache_store(const omplens_directives__unit *u,
+                                     const struct omplens_libclang_key *key,
+                                     void *const *tus, size_t num_tus);
+
 /* directives_compdb.c */
 /* Reads the compile_commands.json the caller named (ix->compdb_path, a
  * file or its directory), so that a broken one fails at create. */

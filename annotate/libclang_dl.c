@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "libclang_dl.h"
 
@@ -71,6 +72,29 @@ const omplens_libclang *omplens_libclang_load(void)
 {
   pthread_once(&once, load_once);
   return loaded;
+}
+
+static char identity[768];
+static pthread_once_t identity_once = PTHREAD_ONCE_INIT;
+
+/* The library the loader would take, named and stat'ed without loading it:
+ * OMPLENS_LIBCLANG, else the build's path (where Debian puts the soname). */
+static void read_identity(void)
+{
+  const char *chosen = getenv("OMPLENS_LIBCLANG");
+  const char *path = chosen != NULL && chosen[0] != '\0' ? chosen : OMPLENS_LIBCLANG_PATH;
+  struct stat st;
+  if (stat(path, &st) == 0)
+    snprintf(identity, sizeof(identity), "%s %lld %lld.%09ld", path, (long long)st.st_size,
+             (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+  else
+    snprintf(identity, sizeof(identity), "%s", path);
+}
+
+const char *omplens_libclang_identity(void)
+{
+  pthread_once(&identity_once, read_identity);
+  return identity;
 }
 
 const char *omplens_libclang_strerror(void)

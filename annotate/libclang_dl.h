@@ -12,6 +12,9 @@
 #ifndef OMPLENS_LIBCLANG_DL_H
 #define OMPLENS_LIBCLANG_DL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <clang-c/Index.h>
 
 /* Every libclang function omplens calls, without its clang_ prefix. The
@@ -40,7 +43,9 @@
   X(getSpellingLocation) X(getFileLocation) X(getLocationForOffset)           \
   X(Location_isFromMainFile) X(Location_isInSystemHeader) X(getFile)          \
   X(getFileName) X(File_tryGetRealPathName) X(File_isEqual)                   \
-  X(getFileContents)
+  X(getFileContents)                                                          \
+  /* the cache key (libclang_cache.c) */                                      \
+  X(getClangVersion)
 
 /* lc->getCursorKind(c) calls clang_getCursorKind(c), with the type that
  * <clang-c/Index.h> declares. */
@@ -59,5 +64,81 @@ const omplens_libclang *omplens_libclang_load(void);
 /* Why omplens_libclang_load() returned NULL, in one line ("" before the
  * first call or after a success). Static storage. */
 const char *omplens_libclang_strerror(void);
+
+/* ---- what libclang costs, and the cache of parse results ----
+ * (libclang_cache.c; docs/directives.md, "The parse cache").
+ * A parse's result is what omplens derives from it (the directive index's
+ * per-unit data, the fixer's node table), stored under a key made of the
+ * parse's arguments and libclang's version, with the content hash of every
+ * file the unit included: a changed header, flag or libclang misses. */
+
+/* Where results are kept: dir (created on first store, with its parent),
+ * or nowhere with NULL. Copied. Call before any parse starts. */
+void omplens_libclang_cache_at(const char *dir);
+
+typedef struct omplens_libclang_key {
+  uint64_t low, high;
+} omplens_libclang_key;
+
+/* The key of a parse: tag names the kind of result (and its format
+ * version); parts are everything else that decides it (file names,
+ * arguments, unsaved text), NULL parts allowed. 0, or -1 without libclang
+ * or memory (then nothing is cached). */
+int omplens_libclang_key_of(const char *tag, const char *const *parts, size_t n,
+                            omplens_libclang_key *out);
+/* libclang's file (path, size and time), read without loading it: what a
+ * cache key holds of the library, so that a report whose parses all come
+ * from the cache never loads libclang (whose relocations alone cost tens of
+ * megabytes of memory). */
+const char *omplens_libclang_identity(void);
+
+/* The result stored under key if every file it depended on still has the
+ * content it had: malloc'd (caller frees), its size in *len. NULL on a
+ * miss, with no cache, or when the entry is damaged (it is then ignored). */
+void *omplens_libclang_cache_load(const omplens_libclang_key *key, size_t *len);
+
+/* Stores payload under key, depending on every file the units tus
+ * included (their main file too; NULL units are skipped). Silent: a result
+ * that cannot be stored is parsed again next time. Safe from several
+ * threads. */
+void omplens_libclang_cache_store(const omplens_libclang_key *key,
+                                  const CXTranslationUnit *tus, size_t num_tus,
+                                  const void *payload, size_t len);
+
+/* Payloads are written and read with these. A writer that ran out of
+ * memory, or a reader past its end, has failed set and reads zeros. */
+typedef struct omplens_libclang_writer {
+  unsigned char *data; /* malloc'd, caller frees */
+  size_t len, cap;
+  int failed;
+} omplens_libclang_writer;
+void omplens_libclang_put_u32(omplens_libclang_writer *w, uint32_t v);
+void omplens_libclang_put_u64(omplens_libclang_writer *w, uint64_t v);
+void omplens_libclang_put_bytes(omplens_libclang_writer *w, const void *p, size_t n);
+/* A string or NULL. */
+void omplens_libclang_put_str(omplens_libclang_writer *w, const char *s);
+
+typedef struct omplens_libclang_reader {
+  const unsigned char *at, *end;
+  int failed;
+} omplens_libclang_reader;
+uint32_t omplens_libclang_get_u32(omplens_libclang_reader *r);
+uint64_t omplens_libclang_get_u64(omplens_libclang_reader *r);
+/* n bytes in the payload, or NULL (failed) when fewer are left. */
+const void *omplens_libclang_get_bytes(omplens_libclang_reader *r, size_t n);
+/* A string put by put_str, pointing into the payload (NUL-terminated), or
+ * NULL (failed set when it was not a NULL that was put). */
+const char *omplens_libclang_get_str(omplens_libclang_reader *r);
+
+/* Accounting, for the stage times: each parse (or cache hit standing for
+ * one) adds the wall time since `since` (omplens_libclang_clock()). */
+double omplens_libclang_clock(void);
+void omplens_libclang_count(double since, int from_cache);
+typedef struct omplens_libclang_cost {
+  unsigned parsed;  /* parses libclang ran                          */
+  unsigned cached;  /* parses the cache answered                    */
+  double seconds;   /* wall time of each, added up                  */
+} omplens_libclang_cost;
+void omplens_libclang_cost_get(omplens_libclang_cost *out);
 
 #endif

@@ -393,6 +393,23 @@ int omplens_directive_list(omplens_directive_index *index, const char *file,
                            const omplens_directive *const **directives,
                            size_t *count);
 
+/* ---- libclang's cost across every index of the process ---- */
+
+/* Where the results of parses are kept between reports (the parse cache,
+ * docs/directives.md): dir, made on first need with its parent, or
+ * nowhere (NULL, the default). Set it before the first lookup. */
+void omplens_directives_cache_at(const char *dir);
+
+typedef struct omplens_directives_cost {
+  unsigned parsed;  /* translation units libclang parsed (each lookup's
+                       unit once, the fixer's too)                   */
+  unsigned cached;  /* parses the cache answered instead              */
+  double seconds;   /* wall time of each, added up                    */
+} omplens_directives_cost;
+
+/* What libclang has cost so far, the fixer's parses included. */
+void omplens_directives_parse_cost(omplens_directives_cost *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -434,6 +434,107 @@ static int parse_unit(const omplens_libclang *lc, CXIndex cx, const parse_job *j
   return *tu ? 0 : OMPLENS_FIX_EINVAL;
 }
 
+/* ---- the parse cache (annotate/libclang_dl.h) ----
+ * A node table is kept whole: a later report of the same sources, flags
+ * and libclang reads it back instead of parsing. */
+
+#define AST_TAG "fix-ast-v1"
+#define ERRORS_TAG "fix-openmp-errors-v1"
+
+static int job_key(const char *tag, const parse_job *j, omplens_libclang_key *key) {
+  const char **parts = calloc(j->num_args + 5, sizeof *parts);
+  char options[64]; /* and the node table's layout, which the payload copies */
+  if (!parts)
+    return -1;
+  snprintf(options, sizeof options, "%u %zu", j->options, sizeof(omplens_fix__node));
+  size_t n = 0;
+  parts[n++] = j->main;
+  parts[n++] = j->path;
+  parts[n++] = j->text;
+  parts[n++] = j->lead;
+  parts[n++] = options;
+  for (size_t i = 0; i < j->num_args; i++)
+    parts[n++] = j->args[i];
+  int rc = omplens_libclang_key_of(tag, parts, n, key);
+  free(parts);
+  return rc;
+}
+
+static void put_ast(const omplens_fix__ast *a, omplens_libclang_writer *w) {
+  omplens_libclang_put_u32(w, (uint32_t)a->errors);
+  omplens_libclang_put_str(w, a->first_error);
+  omplens_libclang_put_u64(w, a->num_nodes);
+  omplens_libclang_put_bytes(w, a->nodes, a->num_nodes * sizeof *a->nodes);
+  omplens_libclang_put_u64(w, a->names_len);
+  omplens_libclang_put_bytes(w, a->names, a->names_len);
+  omplens_libclang_put_u32(w, (uint32_t)a->num_macros);
+  for (size_t i = 0; i < a->num_macros; i++)
+    omplens_libclang_put_str(w, a->macros[i]);
+}
+
+/* Whether the nodes' links stay within the table. */
+static bool nodes_sound(const omplens_fix__ast *a) {
+  for (size_t i = 0; i < a->num_nodes; i++) {
+    const omplens_fix__node *n = &a->nodes[i];
+    if ((n->parent != OMPLENS_FIX__NONE && n->parent >= a->num_nodes) ||
+        (n->ref != OMPLENS_FIX__NONE && n->ref >= a->num_nodes) || n->name >= a->names_len)
+      return false;
+  }
+  return a->names_len > 0 && a->names[a->names_len - 1] == 0;
+}
+
+static void *copy_out(omplens_libclang_reader *r, size_t n) {
+  const void *p = omplens_libclang_get_bytes(r, n);
+  void *out = p ? malloc(n ? n : 1) : NULL;
+  if (out && n)
+    memcpy(out, p, n);
+  return out;
+}
+
+/* 1 with *out filled from the cache; 0 (out empty) on a miss. */
+static int get_ast(const omplens_libclang_key *key, omplens_fix__ast *out) {
+  size_t len;
+  unsigned char *payload = omplens_libclang_cache_load(key, &len);
+  if (!payload)
+    return 0;
+  omplens_libclang_reader r = {payload, payload + len, 0};
+  out->errors = (int)omplens_libclang_get_u32(&r);
+  const char *first = omplens_libclang_get_str(&r);
+  out->first_error = first ? strdup(first) : NULL;
+  uint64_t n = omplens_libclang_get_u64(&r);
+  if (n > len / sizeof *out->nodes)
+    r.failed = 1;
+  out->num_nodes = r.failed ? 0 : (size_t)n;
+  out->nodes = r.failed ? NULL : copy_out(&r, out->num_nodes * sizeof *out->nodes);
+  uint64_t names = omplens_libclang_get_u64(&r);
+  out->names_len = names > len ? 0 : (size_t)names;
+  out->names = names > len ? NULL : copy_out(&r, out->names_len);
+  uint32_t m = omplens_libclang_get_u32(&r);
+  out->macros = m <= len ? calloc(m ? m : 1, sizeof *out->macros) : NULL;
+  for (uint32_t i = 0; out->macros && i < m && !r.failed; i++) {
+    const char *s = omplens_libclang_get_str(&r);
+    if (s && (out->macros[out->num_macros] = strdup(s)))
+      out->num_macros++;
+    else
+      r.failed = 1;
+  }
+  bool hit = !r.failed && r.at == r.end && out->nodes && out->names && out->macros &&
+             (!first || out->first_error) && nodes_sound(out);
+  free(payload);
+  if (!hit)
+    omplens_fix__ast_free(out);
+  return hit;
+}
+
+static void put_cached_ast(const omplens_libclang_key *key, CXTranslationUnit tu,
+                           const omplens_fix__ast *a) {
+  omplens_libclang_writer w = {0};
+  put_ast(a, &w);
+  if (!w.failed)
+    omplens_libclang_cache_store(key, &tu, 1, w.data, w.len);
+  free(w.data);
+}
+
 /* The nodes of w->file in tu, into out (which holds tu's errors). */
 static int walk_file(const omplens_libclang *lc, CXTranslationUnit tu, walk *w) {
   omplens_fix__ast *out = w->a;
@@ -459,14 +560,21 @@ static int walk_file(const omplens_libclang *lc, CXTranslationUnit tu, walk *w) 
 int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *const *args,
                               size_t num_args, omplens_fix__ast *out) {
   memset(out, 0, sizeof *out);
+  parse_job j = {unit ? unit : path, path, NULL, PLAIN_OPENMP, args, num_args,
+                 CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing};
+  double since = omplens_libclang_clock();
+  omplens_libclang_key key;
+  bool keyed = !job_key(AST_TAG, &j, &key);
+  if (keyed && get_ast(&key, out)) { /* no libclang needed */
+    omplens_libclang_count(since, 1);
+    return 0;
+  }
   const omplens_libclang *lc = omplens_libclang_load();
   if (!lc)
     return OMPLENS_FIX_EINVAL; /* as when libclang cannot parse the file */
   CXIndex cx = lc->createIndex(0, 0);
   if (!cx)
     return OMPLENS_FIX_EINVAL;
-  parse_job j = {unit ? unit : path, path, NULL, PLAIN_OPENMP, args, num_args,
-                 CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing};
   CXTranslationUnit tu;
   int rc = parse_unit(lc, cx, &j, &tu);
   if (!rc) {
@@ -475,9 +583,12 @@ int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *co
     if (!w.file && !out->errors++) /* the unit does not include it */
       out->first_error = strdup("the unit that should include the file does not");
     rc = walk_file(lc, tu, &w);
+    if (!rc && keyed)
+      put_cached_ast(&key, tu, out);
     lc->disposeTranslationUnit(tu);
   }
   lc->disposeIndex(cx);
+  omplens_libclang_count(since, 0);
   return rc;
 }
 
@@ -747,26 +858,40 @@ int omplens_fix__openmp_errors_in(const char *path, const char *unit, const char
                                   const char *const *args, size_t num_args, char **first) {
   if (first)
     *first = NULL;
-  const omplens_libclang *lc = omplens_libclang_load();
-  CXIndex cx = lc ? lc->createIndex(0, 0) : NULL;
-  if (!cx)
-    return -1;
   parse_job j = {unit ? unit : path, path,     text, "-fopenmp",
                  args,               num_args, CXTranslationUnit_KeepGoing};
-  CXTranslationUnit tu;
+  double since = omplens_libclang_clock();
+  omplens_libclang_key key;
+  bool keyed = !job_key(ERRORS_TAG, &j, &key);
+  omplens_fix__ast a;
+  memset(&a, 0, sizeof a);
+  CXTranslationUnit tu = NULL;
   int errors = -1;
-  if (!parse_unit(lc, cx, &j, &tu)) {
-    omplens_fix__ast a;
-    memset(&a, 0, sizeof a);
+  bool hit = keyed && get_ast(&key, &a); /* no libclang needed */
+  const omplens_libclang *lc = hit ? NULL : omplens_libclang_load();
+  CXIndex cx = lc ? lc->createIndex(0, 0) : NULL;
+  if (!hit && !cx)
+    return -1;
+  if (hit) {
+    errors = a.errors;
+  } else if (!parse_unit(lc, cx, &j, &tu)) {
     read_errors(lc, &a, tu);
     errors = a.errors;
-    if (first)
-      *first = a.first_error;
-    else
-      free(a.first_error);
+    /* Only the errors are kept: an empty table stands for the rest. */
+    a.names = calloc(1, 1);
+    a.names_len = a.names ? 1 : 0;
+    if (keyed && a.names)
+      put_cached_ast(&key, tu, &a);
     lc->disposeTranslationUnit(tu);
   }
-  lc->disposeIndex(cx);
+  if (first) {
+    *first = a.first_error;
+    a.first_error = NULL;
+  }
+  omplens_fix__ast_free(&a);
+  if (cx)
+    lc->disposeIndex(cx);
+  omplens_libclang_count(since, hit);
   return errors;
 }
 
