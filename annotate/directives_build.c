@@ -46,6 +46,11 @@ typedef struct builder {
   omplens_directives__vec dt_ranges;/* span: declare target regions */
   omplens_directives__vec dt_names; /* char *: declare target lists */
   bool partial;
+  /* The file's references and calls by offset, so that a directive reads
+   * those in its body, not the whole file's (analyse_all). */
+  uint64_t *refs_at;  /* offset << 32 | index, sorted */
+  uint32_t *calls_at; /* sorted */
+  uint32_t *window;   /* scratch: the indices in one body */
 } builder;
 
 static bool in_span(span s, uint32_t at)
@@ -515,6 +520,67 @@ static void init_uses(draft *d)
   }
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sorts the file's references and calls by offset, once. */
+static int index_refs(builder *b)
+{
+  const file_work *fw = b->fw;
+  const omplens_directives__ref *refs = fw->refs.data;
+  b->refs_at = malloc((fw->refs.len + 1) * sizeof(*b->refs_at));
+  b->window = malloc((fw->refs.len + 1) * sizeof(*b->window));
+  b->calls_at = malloc((fw->calls.len + 1) * sizeof(*b->calls_at));
+  if (b->refs_at == NULL || b->window == NULL || b->calls_at == NULL)
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  for (size_t i = 0; i < fw->refs.len; i++)
+    b->refs_at[i] = (uint64_t)refs[i].offset << 32 | (uint32_t)i;
+  qsort(b->refs_at, fw->refs.len, sizeof(*b->refs_at), cmp_u64);
+  for (size_t i = 0; i < fw->calls.len; i++)
+    b->calls_at[i] = OMPLENS_DIRECTIVES__AT(fw->calls, uint32_t, i);
+  qsort(b->calls_at, fw->calls.len, sizeof(*b->calls_at), cmp_u32);
+  return 0;
+}
+
+/* The first of the n sorted keys whose offset (key >> shift) is at least at. */
+static size_t first_at(const void *keys, size_t n, bool wide, uint32_t at)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    uint64_t k = wide ? ((const uint64_t *)keys)[mid] >> 32 : ((const uint32_t *)keys)[mid];
+    if (k < at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* The indices of the references in d's body, in the order the parse found
+ * them (b->window; the count returned). */
+static size_t body_refs(const builder *b, const draft *d)
+{
+  if (d->body.begin == NONE)
+    return 0;
+  size_t n = 0;
+  size_t total = b->fw->refs.len;
+  for (size_t k = first_at(b->refs_at, total, true, d->body.begin);
+       k < total && (b->refs_at[k] >> 32) < d->body.end; k++)
+    b->window[n++] = (uint32_t)b->refs_at[k];
+  qsort(b->window, n, sizeof(*b->window), cmp_u32);
+  return n;
+}
+
 /* The implicit maps of a target region: its outer references that no
  * clause lists, minus its loop variables (private to it). */
 static int implicit_maps(const builder *b, draft *d)
@@ -523,14 +589,16 @@ static int implicit_maps(const builder *b, draft *d)
   const omplens_directives__ref *refs = fw->refs.data;
   omplens_directives__vec loop_vars = {0};
   int err = 0;
-  for (size_t i = 0; err == 0 && i < fw->refs.len; i++)
-    if (outer_ref(d, &refs[i]) && is_loop_var(fw, refs[i].offset) &&
-        !among(&loop_vars, refs[i].name) &&
-        !omplens_directives__vec_push(&loop_vars, sizeof(refs[i].name), &refs[i].name))
+  size_t n = body_refs(b, d);
+  for (size_t k = 0; err == 0 && k < n; k++) {
+    const omplens_directives__ref *r = &refs[b->window[k]];
+    if (outer_ref(d, r) && is_loop_var(fw, r->offset) && !among(&loop_vars, r->name) &&
+        !omplens_directives__vec_push(&loop_vars, sizeof(r->name), &r->name))
       err = OMPLENS_DIRECTIVES_ENOMEM;
-  for (size_t i = 0; err == 0 && i < fw->refs.len; i++)
-    if (outer_ref(d, &refs[i]))
-      err = consider_implicit(b, d, &refs[i], &loop_vars);
+  }
+  for (size_t k = 0; err == 0 && k < n; k++)
+    if (outer_ref(d, &refs[b->window[k]]))
+      err = consider_implicit(b, d, &refs[b->window[k]], &loop_vars);
   omplens_directives__vec_free(&loop_vars);
   return err;
 }
@@ -538,18 +606,20 @@ static int implicit_maps(const builder *b, draft *d)
 static void item_uses(const builder *b, draft *d)
 {
   const omplens_directives__ref *refs = b->fw->refs.data;
-  for (size_t i = 0; i < b->fw->refs.len; i++)
-    if (outer_ref(d, &refs[i]))
-      mark_uses(d, &refs[i]);
+  size_t n = body_refs(b, d);
+  for (size_t k = 0; k < n; k++)
+    if (outer_ref(d, &refs[b->window[k]]))
+      mark_uses(d, &refs[b->window[k]]);
   if (b->partial || !b->fw->ast_seen || (d->flags & OMPLENS_DIRF_INACTIVE))
     text_uses(b, d);
 }
 
 static void body_calls(const builder *b, draft *d)
 {
-  for (size_t i = 0; i < b->fw->calls.len; i++)
-    if (in_span(d->body, OMPLENS_DIRECTIVES__AT(b->fw->calls, uint32_t, i)))
-      d->flags |= OMPLENS_DIRF_BODY_CALLS;
+  size_t n = b->fw->calls.len;
+  size_t k = d->body.begin == NONE ? n : first_at(b->calls_at, n, false, d->body.begin);
+  if (k < n && b->calls_at[k] < d->body.end)
+    d->flags |= OMPLENS_DIRF_BODY_CALLS;
 }
 
 static int analyse(builder *b, draft *d)
@@ -585,6 +655,8 @@ static size_t covering(const builder *b, size_t di, const char *name)
 
 static int analyse_all(builder *b)
 {
+  if (index_refs(b) != 0)
+    return OMPLENS_DIRECTIVES_ENOMEM;
   for (size_t i = 0; i < b->drafts.len; i++) {
     draft *d = &OMPLENS_DIRECTIVES__AT(b->drafts, draft, i);
     d->function = function_at(b->fw, d->pragma_begin);
@@ -868,6 +940,9 @@ static void builder_free(builder *b)
   omplens_directives__vec_free(&b->dt_ranges);
   omplens_directives__vec_free(&b->drafts);
   free(b->ast_body);
+  free(b->refs_at);
+  free(b->calls_at);
+  free(b->window);
 }
 
 int omplens_directives__build_file(omplens_directives__unit *u,

@@ -206,7 +206,11 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
     file_free(fx->files[i]);
   free(fx->files);
   free(fx->codes);
+  free(fx->code_slots);
+  free(fx->group_slots);
   free(fx->delete_of);
+  free(fx->dir_ops);
+  free(fx->finding_of_event);
   for (size_t i = 0; i < fx->num_groups; i++)
     group_free(&fx->groups[i]);
   free(fx->groups);

@@ -14,6 +14,7 @@ endif()
 add_library(omplens_fix STATIC
   ${CMAKE_CURRENT_LIST_DIR}/fixes.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_ast.c
+  ${CMAKE_CURRENT_LIST_DIR}/fixes_ast_index.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_evidence.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_header.c
   ${CMAKE_CURRENT_LIST_DIR}/fixes_init.c

@@ -604,6 +604,7 @@ void omplens_fix__ast_free(omplens_fix__ast *a) {
   free(a->nodes);
   free(a->names);
   free(a->first_error);
+  omplens_fix__ast_index_free(a);
   memset(a, 0, sizeof *a);
 }
 
@@ -632,25 +633,23 @@ static bool contains(const omplens_fix__node *n, size_t offset) {
   return n->begin <= offset && offset < n->end;
 }
 
-uint32_t omplens_fix__ast_function_at(const omplens_fix__ast *a, size_t offset) {
-  for (size_t i = 0; i < a->num_nodes; i++)
-    if (a->nodes[i].kind == OMPLENS_FIX__N_FUNCTION && contains(&a->nodes[i], offset))
-      return (uint32_t)i;
-  return OMPLENS_FIX__NONE;
-}
-
 /* The innermost node of fn containing offset whose kind passes want. */
 static uint32_t innermost(const omplens_fix__ast *a, uint32_t fn, size_t offset,
                           bool (*want)(int kind)) {
   uint32_t best = OMPLENS_FIX__NONE;
   if (fn == OMPLENS_FIX__NONE)
     return best;
-  /* Pre-order: a node's descendants follow it. */
-  for (size_t i = fn + 1; i < a->num_nodes && omplens_fix__ast_within(a, (uint32_t)i, fn); i++) {
+  /* Pre-order: a node's descendants follow it; a subtree whose node does
+   * not hold offset is skipped whole. */
+  for (uint32_t i = fn + 1, end = omplens_fix__ast_end(a, fn); i < end;) {
     const omplens_fix__node *n = &a->nodes[i];
-    if (want(n->kind) && contains(n, offset) &&
-        (best == OMPLENS_FIX__NONE || omplens_fix__ast_within(a, (uint32_t)i, best)))
-      best = (uint32_t)i;
+    if (!contains(n, offset)) {
+      i = omplens_fix__ast_end(a, i);
+      continue;
+    }
+    if (want(n->kind) && (best == OMPLENS_FIX__NONE || omplens_fix__ast_within(a, i, best)))
+      best = i;
+    i++;
   }
   return best;
 }
@@ -681,23 +680,6 @@ uint32_t omplens_fix__ast_scope(const omplens_fix__ast *a, uint32_t decl) {
   if (a->nodes[p].kind == OMPLENS_FIX__N_DECLSTMT)
     return a->nodes[p].parent;
   return a->nodes[p].kind == OMPLENS_FIX__N_FUNCTION ? p : OMPLENS_FIX__NONE;
-}
-
-uint32_t omplens_fix__ast_lookup(const omplens_fix__ast *a, const char *name, size_t offset) {
-  uint32_t best = OMPLENS_FIX__NONE;
-  for (size_t i = 0; i < a->num_nodes; i++) {
-    const omplens_fix__node *n = &a->nodes[i];
-    if ((n->kind != OMPLENS_FIX__N_VAR && n->kind != OMPLENS_FIX__N_PARM &&
-         n->kind != OMPLENS_FIX__N_ENUM_CONST) ||
-        n->loc >= offset || strcmp(omplens_fix__ast_name(a, (uint32_t)i), name))
-      continue;
-    uint32_t scope = omplens_fix__ast_scope(a, (uint32_t)i);
-    if (scope != OMPLENS_FIX__NONE && !contains(&a->nodes[scope], offset))
-      continue;
-    if (best == OMPLENS_FIX__NONE || n->loc > a->nodes[best].loc)
-      best = (uint32_t)i;
-  }
-  return best;
 }
 
 bool omplens_fix__ast_is_macro(const omplens_fix__ast *a, const char *name) {

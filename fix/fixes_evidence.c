@@ -52,6 +52,79 @@ void omplens_fix__deletes(omplens_fixer *fx) {
   free(live);
 }
 
+/* ---- the operations of each directive, indexed once ---- */
+
+struct omplens_fix__dir_op {
+  const omplens_directive *dir;
+  uint32_t event;
+};
+
+static int cmp_dir_op(const void *a, const void *b) {
+  const struct omplens_fix__dir_op *x = a, *y = b;
+  if (x->dir != y->dir)
+    return (uintptr_t)x->dir < (uintptr_t)y->dir ? -1 : 1;
+  return x->event < y->event ? -1 : x->event > y->event;
+}
+
+static bool is_op(const omplens_event *e) {
+  return e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H || e->kind == OMPLENS_EV_ALLOC;
+}
+
+/* Every transfer and allocation by its directive, and the finding that
+ * flags each event: built once, so that a question about one directive
+ * item reads that item's operations, not the whole trace. Left empty
+ * without memory (then no operation is found and nothing is proven). */
+static void index_ops(omplens_fixer *fx) {
+  if (fx->ops_indexed)
+    return;
+  fx->ops_indexed = true;
+  fx->finding_of_event = malloc((fx->num_events + 1) * sizeof *fx->finding_of_event);
+  if (fx->finding_of_event) {
+    memset(fx->finding_of_event, 0xff, (fx->num_events + 1) * sizeof *fx->finding_of_event);
+    for (size_t k = 0; k < fx->num_findings; k++)
+      for (size_t i = 0; i < fx->findings[k].num_instances; i++) {
+        uint32_t ev = fx->findings[k].instances[i].event;
+        if (ev < fx->num_events && fx->finding_of_event[ev] == OMPLENS_FIX__NONE)
+          fx->finding_of_event[ev] = (uint32_t)k;
+      }
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < fx->num_events; i++)
+    n += is_op(&fx->events[i]);
+  fx->dir_ops = malloc((n + 1) * sizeof *fx->dir_ops);
+  if (!fx->dir_ops)
+    return;
+  for (size_t i = 0; i < fx->num_events; i++) {
+    const omplens_event *e = &fx->events[i];
+    if (!is_op(e))
+      continue;
+    omplens_fix__file *file;
+    const omplens_directive *d = omplens_fix__directive_of(
+        fx, omplens_trace_codeptr(fx->trace, e), omplens_fix__runtime_kind(fx, e), &file);
+    if (d)
+      fx->dir_ops[fx->num_dir_ops++] = (struct omplens_fix__dir_op){d, (uint32_t)i};
+  }
+  if (fx->num_dir_ops)
+    qsort(fx->dir_ops, fx->num_dir_ops, sizeof *fx->dir_ops, cmp_dir_op);
+}
+
+/* The operations of directive d: dir_ops[*lo, *hi). */
+static void ops_of(omplens_fixer *fx, const omplens_directive *d, size_t *lo, size_t *hi) {
+  index_ops(fx);
+  size_t a = 0, b = fx->num_dir_ops;
+  while (a < b) { /* the first op whose directive is not below d */
+    size_t m = a + (b - a) / 2;
+    if ((uintptr_t)fx->dir_ops[m].dir < (uintptr_t)d)
+      a = m + 1;
+    else
+      b = m;
+  }
+  *lo = a;
+  while (a < fx->num_dir_ops && fx->dir_ops[a].dir == d)
+    a++;
+  *hi = a;
+}
+
 /* ---- events of a directive item ---- */
 
 int omplens_fix__event_is_var(omplens_fixer *fx, const omplens_event *e, const char *var) {
@@ -62,23 +135,24 @@ int omplens_fix__event_is_var(omplens_fixer *fx, const omplens_event *e, const c
 }
 
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
-  for (size_t i = 0; i < fx->num_events; i++) {
-    const omplens_event *e = &fx->events[i];
-    if (omplens_trace_codeptr(fx->trace, e) == codeptr &&
-        (e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H || e->kind == OMPLENS_EV_ALLOC) &&
-        omplens_fix__event_is_var(fx, e, var) == 1)
+  omplens_fix__file *file;
+  const omplens_directive *d =
+      omplens_fix__directive_of(fx, codeptr, OMPLENS_RUNTIME_TARGET, &file);
+  size_t lo, hi;
+  ops_of(fx, d, &lo, &hi);
+  for (size_t k = lo; d && k < hi; k++) {
+    const omplens_event *e = &fx->events[fx->dir_ops[k].event];
+    if (omplens_trace_codeptr(fx->trace, e) == codeptr && omplens_fix__event_is_var(fx, e, var) == 1)
       return true;
   }
   return false;
 }
 
 static bool flagged_by(const omplens_fix__group *g, const omplens_fixer *fx, uint32_t ev) {
-  for (size_t k = 0; k < g->num_findings; k++) {
-    const omplens_finding *f = &fx->findings[g->findings[k]];
-    for (size_t i = 0; i < f->num_instances; i++)
-      if (f->instances[i].event == ev)
-        return true;
-  }
+  uint32_t f = fx->finding_of_event ? fx->finding_of_event[ev] : OMPLENS_FIX__NONE;
+  for (size_t k = 0; f != OMPLENS_FIX__NONE && k < g->num_findings; k++)
+    if (g->findings[k] == f)
+      return true;
   return false;
 }
 
@@ -89,16 +163,10 @@ static bool is_group_buffer(const omplens_fix__group *g, const omplens_fixer *fx
   return false;
 }
 
-/* Whether event i belongs to the site's directive item. */
-static bool at_site(omplens_fixer *fx, const omplens_fix__group *g, const omplens_fix__site *s,
+/* Whether operation i of the site's directive is of the site's item. */
+static bool of_item(omplens_fixer *fx, const omplens_fix__group *g, const omplens_fix__site *s,
                     size_t i) {
   const omplens_event *e = &fx->events[i];
-  if (e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H && e->kind != OMPLENS_EV_ALLOC)
-    return false;
-  omplens_fix__file *file;
-  uint64_t codeptr = omplens_trace_codeptr(fx->trace, e);
-  if (omplens_fix__directive_of(fx, codeptr, omplens_fix__runtime_kind(fx, e), &file) != s->dir)
-    return false;
   int named = omplens_fix__event_is_var(fx, e, s->var);
   return named < 0 ? is_group_buffer(g, fx, e->host_addr) : named == 1;
 }
@@ -114,58 +182,67 @@ typedef struct site_events {
   size_t n;
   buffer_ends *buf;
   size_t nbuf;
+  uint32_t *slots; /* open addressing over buf by addr; cap a power of two */
+  size_t cap;
 } site_events;
 
 static void site_events_free(site_events *se) {
   free(se->ev);
   free(se->buf);
+  free(se->slots);
   memset(se, 0, sizeof *se);
 }
 
+static size_t buffer_slot(const site_events *se, uint64_t addr) {
+  size_t j = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 20) & (se->cap - 1);
+  while (se->slots[j] != OMPLENS_FIX__NONE && se->buf[se->slots[j]].addr != addr)
+    j = (j + 1) & (se->cap - 1);
+  return j;
+}
+
 static buffer_ends *buffer_of(site_events *se, uint64_t addr) {
-  for (size_t i = 0; i < se->nbuf; i++)
-    if (se->buf[i].addr == addr)
-      return &se->buf[i];
-  return NULL;
+  uint32_t b = se->cap ? se->slots[buffer_slot(se, addr)] : OMPLENS_FIX__NONE;
+  return b == OMPLENS_FIX__NONE ? NULL : &se->buf[b];
 }
 
 static bool collect(omplens_fixer *fx, const omplens_fix__group *g, const omplens_fix__site *s,
                     site_events *se) {
   memset(se, 0, sizeof *se);
-  size_t cap = 0, capb = 0;
-  for (size_t i = 0; i < fx->num_events; i++) {
-    if (!at_site(fx, g, s, i))
+  size_t lo, hi;
+  ops_of(fx, s->dir, &lo, &hi);
+  if (!s->dir || lo == hi)
+    return fx->dir_ops != NULL;
+  /* at most one buffer per operation: sized once, never grown */
+  se->ev = malloc((hi - lo) * sizeof *se->ev);
+  se->buf = malloc((hi - lo) * sizeof *se->buf);
+  se->cap = 16;
+  while (se->cap < 2 * (hi - lo))
+    se->cap *= 2;
+  se->slots = malloc(se->cap * sizeof *se->slots);
+  if (!se->ev || !se->buf || !se->slots)
+    return false;
+  memset(se->slots, 0xff, se->cap * sizeof *se->slots);
+  for (size_t k = lo; k < hi; k++) {
+    uint32_t i = fx->dir_ops[k].event;
+    if (!of_item(fx, g, s, i))
       continue;
     const omplens_event *e = &fx->events[i];
-    if (se->n == cap) {
-      cap = cap ? 2 * cap : 64;
-      uint32_t *p = realloc(se->ev, cap * sizeof *p);
-      if (!p)
-        return false;
-      se->ev = p;
+    se->ev[se->n++] = i;
+    size_t j = buffer_slot(se, e->host_addr);
+    if (se->slots[j] == OMPLENS_FIX__NONE) {
+      se->slots[j] = (uint32_t)se->nbuf;
+      se->buf[se->nbuf++] = (buffer_ends){e->host_addr, OMPLENS_FIX__NONE, OMPLENS_FIX__NONE,
+                                          OMPLENS_FIX__NONE, OMPLENS_FIX__NONE};
     }
-    se->ev[se->n++] = (uint32_t)i;
-    buffer_ends *b = buffer_of(se, e->host_addr);
-    if (!b) {
-      if (se->nbuf == capb) {
-        capb = capb ? 2 * capb : 8;
-        buffer_ends *p = realloc(se->buf, capb * sizeof *p);
-        if (!p)
-          return false;
-        se->buf = p;
-      }
-      b = &se->buf[se->nbuf++];
-      *b = (buffer_ends){e->host_addr, OMPLENS_FIX__NONE, OMPLENS_FIX__NONE, OMPLENS_FIX__NONE,
-                         OMPLENS_FIX__NONE};
-    }
+    buffer_ends *b = &se->buf[se->slots[j]];
     if (e->kind == OMPLENS_EV_H2D) {
       if (b->first_h2d == OMPLENS_FIX__NONE)
-        b->first_h2d = (uint32_t)i;
-      b->last_h2d = (uint32_t)i;
+        b->first_h2d = i;
+      b->last_h2d = i;
     } else if (e->kind == OMPLENS_EV_D2H) {
-      b->last_d2h = (uint32_t)i;
+      b->last_d2h = i;
     } else if (b->first_alloc == OMPLENS_FIX__NONE) {
-      b->first_alloc = (uint32_t)i;
+      b->first_alloc = i;
     }
   }
   return true;

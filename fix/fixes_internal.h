@@ -267,6 +267,7 @@ typedef struct omplens_fix__ast {
   size_t num_macros;
   int errors; /* libclang errors: the tree may be partial */
   char *first_error;
+  struct omplens_fix__ast_index *index; /* built by the first query (fixes_ast_index.c) */
 } omplens_fix__ast;
 
 /* Parses path (its text is src) without -fopenmp (clang hides region
@@ -296,6 +297,12 @@ char *omplens_fix__ast_text(const omplens_fix__ast *a, const omplens_fix__source
                             uint32_t node);
 /* True when node n lies within node ancestor (or is it). */
 bool omplens_fix__ast_within(const omplens_fix__ast *a, uint32_t n, uint32_t ancestor);
+/* fixes_ast_index.c: one past the last node of n's subtree (pre-order). */
+uint32_t omplens_fix__ast_end(const omplens_fix__ast *a, uint32_t n);
+/* The nodes named name, in tree order (*count of them); NULL when the
+ * index could not be built (then scan every node). */
+const uint32_t *omplens_fix__ast_named(const omplens_fix__ast *a, const char *name, size_t *count);
+void omplens_fix__ast_index_free(omplens_fix__ast *a);
 /* The function definition containing offset, or NONE. */
 uint32_t omplens_fix__ast_function_at(const omplens_fix__ast *a, size_t offset);
 /* The innermost for/while/do of function fn whose extent contains offset. */
@@ -440,6 +447,7 @@ typedef struct omplens_fix__group {
                            the item right before the directive, or NULL */
   unsigned reset_line;
   bool reset_decl;      /* ... a declaration with its initializer */
+  uint32_t next_same_key; /* the next group of the same key (fixes_plan.c) */
 } omplens_fix__group;
 
 struct omplens_fixer {
@@ -464,12 +472,22 @@ struct omplens_fixer {
   size_t num_files, cap_files;
   struct omplens_fix__code *codes; /* codeptr -> directive */
   size_t num_codes, cap_codes;
+  uint32_t *code_slots; /* open addressing over codes; a power of two */
+  size_t cap_code_slots;
   uint32_t *delete_of; /* per ALLOC event: its DELETE, or NONE      */
+  /* The operations of each directive, built once (fixes_evidence.c):
+   * transfers and allocations sorted by directive, then event. */
+  struct omplens_fix__dir_op *dir_ops;
+  size_t num_dir_ops;
+  bool ops_indexed;
+  uint32_t *finding_of_event; /* the finding flagging each event, or NONE */
 
   bool derived;
   int derive_rc;
   omplens_fix__group *groups;
   size_t num_groups, cap_groups;
+  uint32_t *group_slots; /* groups by key: the first of each chain; cap a power of two */
+  size_t cap_group_slots, num_keyed;
   /* Groups of findings whose directive has no source (indices into
    * groups): one per directive and category, so a trace without sources
    * gets a manual recipe per directive and pattern, not per finding. */

@@ -82,9 +82,12 @@ static bool no_jumps(omplens_fix__ctx *c, uint32_t loop) {
 static bool only_call_here(omplens_fixer *fx, const omplens_fix__file *f, const char *name,
                            uint32_t *call, const char **why) {
   const omplens_fix__ast *a = &f->ast;
-  size_t calls = 0, other = 0;
-  for (size_t i = 0; i < a->num_nodes; i++) {
-    if (strcmp(omplens_fix__ast_name(a, (uint32_t)i), name))
+  size_t calls = 0, other = 0, count;
+  const uint32_t *named = omplens_fix__ast_named(a, name, &count);
+  size_t total = named ? count : a->num_nodes;
+  for (size_t k = 0; k < total; k++) {
+    uint32_t i = named ? named[k] : (uint32_t)k;
+    if (strcmp(omplens_fix__ast_name(a, i), name))
       continue;
     if (a->nodes[i].kind == OMPLENS_FIX__N_CALL) {
       calls++;
@@ -808,7 +811,7 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
   omplens_fix__buf_printf(&g->summary,
                           ": wrap it in `%.*s`; this assumes the host neither reads "
                           "nor writes these buffers inside the loop (else add `target update` "
-                          "there), which the source shows for the names used",
+                          "there), as far as the loop's source shows for these variables",
                           (int)(len && pragma[len - 1] == '\n' ? len - 1 : len), pragma);
 }
 

@@ -140,17 +140,50 @@ static const omplens_directive *locate(omplens_fixer *fx, uint64_t codeptr, int 
   return m.directive;
 }
 
+/* The slot of (codeptr, kind) in fx->code_slots: its entry's, or the empty
+ * one where it goes. */
+static size_t code_slot(const omplens_fixer *fx, uint64_t codeptr, int kind) {
+  size_t mask = fx->cap_code_slots - 1;
+  uint64_t key = (codeptr ^ (uint64_t)(unsigned)kind << 56) * 0x9e3779b97f4a7c15ULL;
+  size_t j = (size_t)(key >> 20) & mask;
+  for (uint32_t e; (e = fx->code_slots[j]) != OMPLENS_FIX__NONE; j = (j + 1) & mask)
+    if (fx->codes[e].codeptr == codeptr && fx->codes[e].kind == kind)
+      break;
+  return j;
+}
+
+/* Keeps the slots at most half full; false without memory. */
+static bool code_slots_room(omplens_fixer *fx) {
+  if (2 * (fx->num_codes + 1) <= fx->cap_code_slots)
+    return true;
+  size_t cap = fx->cap_code_slots ? 2 * fx->cap_code_slots : 64;
+  uint32_t *slots = malloc(cap * sizeof *slots);
+  if (!slots)
+    return false;
+  memset(slots, 0xff, cap * sizeof *slots);
+  free(fx->code_slots);
+  fx->code_slots = slots;
+  fx->cap_code_slots = cap;
+  for (size_t i = 0; i < fx->num_codes; i++)
+    slots[code_slot(fx, fx->codes[i].codeptr, fx->codes[i].kind)] = (uint32_t)i;
+  return true;
+}
+
 const omplens_directive *omplens_fix__directive_of(omplens_fixer *fx, uint64_t codeptr,
                                                    int runtime_kind, omplens_fix__file **file) {
-  for (size_t i = 0; i < fx->num_codes; i++)
-    if (fx->codes[i].codeptr == codeptr && fx->codes[i].kind == runtime_kind) {
-      *file = fx->codes[i].file;
-      return fx->codes[i].dir;
+  if (fx->cap_code_slots) {
+    uint32_t e = fx->code_slots[code_slot(fx, codeptr, runtime_kind)];
+    if (e != OMPLENS_FIX__NONE) {
+      *file = fx->codes[e].file;
+      return fx->codes[e].dir;
     }
+  }
   const char *why;
   const omplens_directive *d = locate(fx, codeptr, runtime_kind, file, &why);
-  if (!omplens_fix__room(&fx->codes, fx->num_codes, &fx->cap_codes, sizeof *fx->codes, 16))
+  if (!code_slots_room(fx) ||
+      !omplens_fix__room(&fx->codes, fx->num_codes, &fx->cap_codes, sizeof *fx->codes, 16))
     return d;
+  fx->code_slots[code_slot(fx, codeptr, runtime_kind)] = (uint32_t)fx->num_codes;
   fx->codes[fx->num_codes++] = (code_entry){codeptr, runtime_kind, d, *file};
   return d;
 }
@@ -410,6 +443,7 @@ static omplens_fix__group *new_group(omplens_fixer *fx) {
   memset(g, 0, sizeof *g);
   g->loop = OMPLENS_FIX__NONE;
   g->leftover = SIZE_MAX;
+  g->next_same_key = OMPLENS_FIX__NONE - 1; /* not keyed */
   return g;
 }
 
@@ -430,21 +464,76 @@ static bool add_finding(omplens_fix__group *g, size_t finding, const omplens_fix
   return true;
 }
 
+static bool resident_kind(int kind) {
+  return kind == OMPLENS_FIX_KEEP_RESIDENT || kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
+}
+
+/* What a group is found by: its rule and, for keep-resident, the loop it
+ * wraps (edit file, loop, directive file); else its directive item. */
+static size_t group_hash(int kind, const omplens_fix__site *s, uint32_t loop,
+                         const omplens_fix__file *at) {
+  uint64_t h = (uint64_t)(unsigned)kind * 0x9e3779b97f4a7c15ULL;
+  if (resident_kind(kind)) {
+    h ^= (uint64_t)(uintptr_t)at * 0xff51afd7ed558ccdULL;
+    h ^= ((uint64_t)loop << 32) ^ (uint64_t)(uintptr_t)s->file * 0xc4ceb9fe1a85ec53ULL;
+  } else {
+    h ^= (uint64_t)(uintptr_t)s->dir * 0xff51afd7ed558ccdULL;
+    h ^= (uint64_t)s->item * 0xc4ceb9fe1a85ec53ULL ^ (uint64_t)(s->implicit != NULL);
+  }
+  return (size_t)(h ^ h >> 29);
+}
+
+static uint32_t *group_slot(omplens_fixer *fx, size_t hash) {
+  return &fx->group_slots[hash & (fx->cap_group_slots - 1)];
+}
+
+/* Puts group i in its key's chain (the table grown to stay half empty);
+ * false without memory, when lookups miss it and a new group is made. */
+static bool key_group(omplens_fixer *fx, size_t i) {
+  if (2 * (fx->num_keyed + 1) > fx->cap_group_slots) {
+    size_t cap = fx->cap_group_slots ? 2 * fx->cap_group_slots : 256;
+    uint32_t *slots = malloc(cap * sizeof *slots);
+    if (!slots)
+      return false;
+    memset(slots, 0xff, cap * sizeof *slots);
+    free(fx->group_slots);
+    fx->group_slots = slots;
+    fx->cap_group_slots = cap;
+    fx->num_keyed = 0;
+    for (size_t k = 0; k < i; k++) /* every group before i was keyed */
+      if (fx->groups[k].next_same_key != OMPLENS_FIX__NONE - 1) {
+        const omplens_fix__group *g = &fx->groups[k];
+        uint32_t *head = group_slot(fx, group_hash(g->kind, &g->site, g->loop, g->edit_file));
+        fx->groups[k].next_same_key = *head;
+        *head = (uint32_t)k;
+        fx->num_keyed++;
+      }
+  }
+  const omplens_fix__group *g = &fx->groups[i];
+  uint32_t *head = group_slot(fx, group_hash(g->kind, &g->site, g->loop, g->edit_file));
+  fx->groups[i].next_same_key = *head;
+  *head = (uint32_t)i;
+  fx->num_keyed++;
+  return true;
+}
+
 /* The group a finding joins: same rule and, for keep-resident, same loop;
  * else same directive and item. A manual group whose intended rule only a
- * recipe gives takes no finding that needs another change. */
+ * recipe gives takes no finding that needs another change. Groups are
+ * found through their key, so planning stays linear in findings. */
 static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
                                      const omplens_fix__site *s, uint32_t loop,
                                      omplens_fix__file *at) {
-  /* Without a directive item nothing can be shared: skip the scan, which
-   * made planning quadratic on traces whose sources are unknown. */
-  size_t n = s->dir && (s->item != SIZE_MAX || s->implicit) ? fx->num_groups : 0;
-  for (size_t i = 0; i < n; i++) {
+  /* Without a directive item nothing can be shared. */
+  bool shared = s->dir && (s->item != SIZE_MAX || s->implicit);
+  bool resident = resident_kind(kind);
+  uint32_t i = shared && fx->cap_group_slots ? *group_slot(fx, group_hash(kind, s, loop, at))
+                                             : OMPLENS_FIX__NONE;
+  for (; i != OMPLENS_FIX__NONE; i = fx->groups[i].next_same_key) {
     omplens_fix__group *g = &fx->groups[i];
     if (g->kind != kind || g->leftover != SIZE_MAX ||
         (g->intended != intended && (separate(g->intended) || separate(intended))))
       continue;
-    bool resident = kind == OMPLENS_FIX_KEEP_RESIDENT || kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
     /* one wrap per loop, for the directives of one file: their items are
      * translated through that file's parse */
     if (resident ? g->edit_file == at && g->loop == loop && g->site.file == s->file
@@ -458,12 +547,12 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
     g->site = *s;
     g->edit_file = at;
     g->loop = loop;
+    if (shared)
+      key_group(fx, (size_t)(g - fx->groups));
   }
   return g;
 }
 
-/* The manual group of the findings of f's directive and category when the
- * directive has no source: they can only share the same recipe. */
 static omplens_fix__group *sourceless_group(omplens_fixer *fx, const omplens_finding *f,
                                             int intended, const omplens_fix__site *s) {
   for (size_t k = 0; k < fx->num_sourceless; k++) {
@@ -611,9 +700,16 @@ int omplens_fix__derive(omplens_fixer *fx) {
     for (size_t k = 0; k < g->num_findings; k++)
       fx->fix_of_finding[g->findings[k]] = i;
   }
-  /* Per-event aids of publishing, not needed once every fix is out. */
+  /* Per-event aids of planning and publishing, not needed once every fix
+   * is out (built again if ever asked). */
   free(fx->delete_of);
   fx->delete_of = NULL;
+  free(fx->dir_ops);
+  free(fx->finding_of_event);
+  fx->dir_ops = NULL;
+  fx->finding_of_event = NULL;
+  fx->num_dir_ops = 0;
+  fx->ops_indexed = false;
   omplens_fix__whatif_free(fx);
   return rc;
 }
