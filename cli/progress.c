@@ -1,29 +1,155 @@
 /* Progress line (progress.h). The work never waits for the terminal: it
- * only swaps in a new stage text and wakes a thread, which prints the
- * current one then and five times a second. */
+ * only swaps in a new stage text or step, or bumps a count, and wakes a
+ * thread, which prints the current line then and five times a second. */
 #include "progress.h"
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define STAGE_BYTES 128
+#define LINE_BYTES 512
 #define TICK_NS 200000000L
+
+/* ---- The share done --------------------------------------------------------
+ * What each part of an analysis costs, in ms per million events of its
+ * traces: bench/analysis_stages on gen_trace traces of 2M events, with and
+ * without -c (as `omplens run` records), the least of 5 runs each on 2
+ * CPUs, averaged and rounded (docs/performance.md, "The progress line").
+ * Per trace, reading (95) and the detectors (105) dominate; attributing
+ * takes a few ms without libclang parses (with them, what the sources
+ * take, which no count here foresees). The report's parts add up with the
+ * outputs asked: timeline.json (285) and findings.json (105) are its big
+ * ones; the findings document (16) comes with the pages (sarif, timeline,
+ * markdown, html). The report writes timeline.json on a second thread
+ * while the main one writes the rest, so its share moves on as outputs
+ * end, and waits at the end for timeline.json. */
+static const struct {
+  const char *part;
+  unsigned cost;
+} COSTS[] = {
+    {"read", 95},     {"detect", 105},   {"attribute", 2},   {"document", 16},
+    {"json", 105},    {"summary", 15},   {"sarif", 3},       {"timeline", 285},
+    {"markdown", 4},  {"html", 36},      {"patch", 1},
+};
+#define UNKNOWN_COST 10
+
+unsigned omplens_progress__cost(const char *part) {
+  for (size_t i = 0; i < sizeof COSTS / sizeof *COSTS; i++)
+    if (part && !strcmp(COSTS[i].part, part))
+      return COSTS[i].cost;
+  return UNKNOWN_COST;
+}
+
+double omplens_progress__share(const omplens_progress__figures *f) {
+  double read = omplens_progress__cost("read"), detect = omplens_progress__cost("detect");
+  double per_trace = read + detect + omplens_progress__cost("attribute");
+  double whole = (double)f->all_bytes * (per_trace + f->report_cost);
+  if (whole <= 0)
+    return 0;
+  double part = f->total ? (double)(f->done < f->total ? f->done : f->total) / (double)f->total : 0;
+  double trace = (double)f->trace_bytes, work = (double)f->done_bytes * per_trace;
+  switch (f->step) {
+  case OMPLENS_PROGRESS_READ: work += trace * read * part; break;
+  case OMPLENS_PROGRESS_DETECT: work += trace * (read + detect * part); break;
+  case OMPLENS_PROGRESS_ATTRIBUTE: work += trace * (read + detect); break; /* no count */
+  case OMPLENS_PROGRESS_REPORT:
+    work += (double)f->all_bytes *
+            (f->report_done < f->report_cost ? f->report_done : f->report_cost);
+    break;
+  default: break;
+  }
+  return work < whole ? work / whole : 1.0;
+}
+
+double omplens_progress__left(double share, double seconds) {
+  if (share < 0.05 || seconds < 1.0)
+    return -1;
+  double left = seconds * (1.0 - share) / share;
+  return left > 0 ? left : 0;
+}
+
+/* "47%  (3.1 s, about 3 s left)"; minutes above 90 s. */
+static void format_figures(char *buf, size_t size, double share, double seconds) {
+  int percent = share >= 1.0 ? 100 : share > 0 ? (int)(share * 100.0) : 0;
+  double left = omplens_progress__left(share, seconds);
+  if (left < 0)
+    snprintf(buf, size, "%d%%  (%.1f s)", percent, seconds);
+  else if (left < 0.5)
+    snprintf(buf, size, "%d%%  (%.1f s, almost done)", percent, seconds);
+  else if (left <= 90)
+    snprintf(buf, size, "%d%%  (%.1f s, about %d s left)", percent, seconds, (int)(left + 0.5));
+  else
+    snprintf(buf, size, "%d%%  (%.1f s, about %d min left)", percent, seconds,
+             (int)(left / 60.0 + 0.5));
+}
+
+/* The length of s cut to at most n bytes, not inside a UTF-8 character. */
+static size_t cut_utf8(const char *s, size_t n) {
+  size_t len = strlen(s);
+  if (len <= n)
+    return len;
+  while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+    n--;
+  return n;
+}
+
+size_t omplens_progress__line(char *buf, size_t size, const char *stage, double share,
+                              double seconds, unsigned columns) {
+  static const char prefix[] = "omplens: ", gap[] = "  ", more[] = "...";
+  char figures[96];
+  format_figures(figures, sizeof figures, share, seconds);
+  size_t width = (columns ? columns : 80) - 1; /* the last column would wrap on some terminals */
+  size_t fixed = strlen(prefix) + strlen(gap) + strlen(figures);
+  size_t room = width > fixed ? width - fixed : 0;
+  size_t keep = cut_utf8(stage, room);
+  const char *tail = "";
+  if (keep < strlen(stage)) { /* cut: say so where there is room for it */
+    keep = room > strlen(more) ? cut_utf8(stage, room - strlen(more)) : 0;
+    tail = keep ? more : "";
+  }
+  int n = keep ? snprintf(buf, size, "%s%.*s%s%s%s", prefix, (int)keep, stage, tail, gap, figures)
+               : snprintf(buf, size, "%s%s", prefix, figures);
+  size_t len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size ? size - 1 : 0;
+  if (len > width && width < size) { /* narrower than the figures: cut them last */
+    buf[width] = 0;
+    len = width;
+  }
+  return len;
+}
+
+/* ---- The line ---------------------------------------------------------------- */
 
 static struct {
   pthread_t thread;
-  pthread_mutex_t lock; /* guards stage, stop */
+  pthread_mutex_t lock; /* guards all but the counts */
   pthread_cond_t wake;
   char stage[STAGE_BYTES];
   int running, stop, shown;
   int pending; /* a stage not printed yet */
   struct timespec start;
   long after_ms;
+  omplens_progress__figures at; /* but its done and total: the counts */
+  double shown_share;           /* the largest shown: the line never goes back */
+  /* The step's count, from its hook: lock-free, as the hook runs inside
+   * the reader's and the detectors' loops. */
+  _Atomic uint64_t done, total;
 } progress = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
+
+/* Columns of the terminal on stderr, 80 when it does not say. */
+static unsigned terminal_columns(void) {
+  struct winsize ws;
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) || !ws.ws_col)
+    return 80;
+  return ws.ws_col;
+}
 
 static double seconds_since(const struct timespec *t0) {
   struct timespec now;
@@ -52,8 +178,17 @@ static void *update(void *arg) {
     double s = seconds_since(&progress.start);
     if (progress.stop || s * 1000.0 < (double)progress.after_ms || !progress.stage[0])
       continue;
-    /* \033[K clears what a longer earlier stage left on the line. */
-    fprintf(stderr, "\romplens: %s (%.1f s)\033[K", progress.stage, s);
+    omplens_progress__figures f = progress.at;
+    f.done = atomic_load(&progress.done); /* before total: see omplens_progress_count */
+    f.total = atomic_load(&progress.total);
+    double share = omplens_progress__share(&f);
+    if (share > progress.shown_share)
+      progress.shown_share = share;
+    char line[LINE_BYTES];
+    omplens_progress__line(line, sizeof line, progress.stage, progress.shown_share, s,
+                           terminal_columns());
+    /* \033[K clears what a longer earlier line left. */
+    fprintf(stderr, "\r%s\033[K", line);
     fflush(stderr);
     progress.shown = 1;
     progress.pending = 0;
@@ -70,6 +205,10 @@ void omplens_progress_start(int quiet) {
   clock_gettime(CLOCK_MONOTONIC, &progress.start);
   progress.stage[0] = 0;
   progress.stop = progress.shown = progress.pending = 0;
+  progress.at = (omplens_progress__figures){.step = -1};
+  progress.shown_share = 0;
+  atomic_store(&progress.done, 0);
+  atomic_store(&progress.total, 0);
   if (!pthread_create(&progress.thread, NULL, update, NULL))
     progress.running = 1;
 }
@@ -124,6 +263,68 @@ void omplens_progress_stage(const char *fmt, ...) {
   va_start(ap, fmt);
   vnote(1, fmt, ap);
   va_end(ap);
+}
+
+/* A file's size, at least 1: every trace weighs something. */
+static uint64_t file_bytes(const char *path) {
+  struct stat st;
+  return path && !stat(path, &st) && st.st_size > 0 ? (uint64_t)st.st_size : 1;
+}
+
+void omplens_progress_expect_trace(const char *path) {
+  if (!progress.running)
+    return;
+  uint64_t bytes = file_bytes(path);
+  pthread_mutex_lock(&progress.lock);
+  progress.at.all_bytes += bytes;
+  pthread_mutex_unlock(&progress.lock);
+}
+
+void omplens_progress_expect_output(const char *name) {
+  if (!progress.running)
+    return;
+  pthread_mutex_lock(&progress.lock);
+  progress.at.report_cost += omplens_progress__cost(name);
+  pthread_mutex_unlock(&progress.lock);
+}
+
+void omplens_progress_output_done(const char *name) {
+  if (!progress.running)
+    return;
+  pthread_mutex_lock(&progress.lock);
+  progress.at.report_done += omplens_progress__cost(name);
+  pthread_mutex_unlock(&progress.lock);
+}
+
+void omplens_progress_step(enum omplens_progress_step step, const char *path) {
+  if (!progress.running)
+    return;
+  uint64_t bytes = step == OMPLENS_PROGRESS_READ ? file_bytes(path) : 0;
+  pthread_mutex_lock(&progress.lock);
+  omplens_progress__figures *f = &progress.at;
+  if (step == OMPLENS_PROGRESS_READ || step == OMPLENS_PROGRESS_REPORT) {
+    f->done_bytes += f->trace_bytes; /* the trace before is done */
+    f->trace_bytes = bytes;
+    if (f->all_bytes < f->done_bytes + bytes) /* a trace not expected */
+      f->all_bytes = f->done_bytes + bytes;
+  }
+  /* The hooks of the step before have returned: nothing counts meanwhile. */
+  atomic_store(&progress.done, 0);
+  atomic_store(&progress.total, 0);
+  f->step = (int)step;
+  pthread_mutex_unlock(&progress.lock);
+}
+
+/* The hook stores total before done, and the line reads done before total:
+ * a done it reads belongs to a total it reads too. Figures of two threads
+ * may come out of order: done only grows. */
+void omplens_progress_count(void *ctx, uint64_t done, uint64_t total) {
+  (void)ctx;
+  if (atomic_load_explicit(&progress.total, memory_order_relaxed) != total)
+    atomic_store(&progress.total, total);
+  uint64_t seen = atomic_load(&progress.done);
+  while (done > seen && !atomic_compare_exchange_weak(&progress.done, &seen, done))
+    ;
 }
 
 void omplens_progress_stop(void) {

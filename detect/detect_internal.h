@@ -206,6 +206,16 @@ typedef struct omplens_detect__emission {
 
 /* ---- Context ------------------------------------------------------------ */
 
+/* omplens_detect_trace_with's hook: events examined, each pass weighted by
+ * its cost per event (detect.c, "Progress"). Shared by the lanes' contexts:
+ * the content lane adds from its thread. */
+typedef struct omplens_detect__progress {
+  omplens_progress_fn *fn;
+  void *ctx;
+  _Atomic uint64_t done;
+  uint64_t total;
+} omplens_detect__progress;
+
 /* Working state of one omplens_detect_run call. Every pointer is owned by
  * the context and freed by omplens_detect__ctx_free. */
 typedef struct omplens_detect__ctx {
@@ -252,9 +262,16 @@ typedef struct omplens_detect__ctx {
   omplens_detect__map group_of;  /* group key -> index into groups */
   omplens_leftover *leftovers;
   size_t num_leftovers;
+  omplens_detect__progress *progress; /* NULL: no hook */
 } omplens_detect__ctx;
 
 void omplens_detect__ctx_free(omplens_detect__ctx *c);
+
+/* omplens_detect_run, telling progress (NULL: none; its done starts at 0
+ * and its total is set here). */
+int omplens_detect__run(const omplens_event *events, size_t num_events,
+                        const omplens_detect_params *params,
+                        omplens_detect__progress *progress, omplens_analysis **out);
 
 /* ---- Passes --------------------------------------------------------------
  * In the order omplens_detect_run calls them. Functions returning int

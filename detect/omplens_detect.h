@@ -136,6 +136,17 @@ int omplens_detect_run(const omplens_event *events, size_t num_events,
 /* omplens_detect_run over a trace's events, with its duration as the run
  * time and its sites table. */
 int omplens_detect_trace(const omplens_trace *t, omplens_analysis **out);
+
+typedef struct omplens_detect_options {
+  omplens_progress_fn *progress; /* NULL: not told (omplens_trace.h) */
+  void *progress_ctx;            /* its first argument */
+} omplens_detect_options;
+
+/* omplens_detect_trace, telling opts->progress (opts may be NULL) of the
+ * events examined: every 64k events of each pass over them, a pass
+ * weighted by what it costs per event (detect.c, "Progress"). */
+int omplens_detect_trace_with(const omplens_trace *t, const omplens_detect_options *opts,
+                              omplens_analysis **out);
 void omplens_analysis_free(omplens_analysis *a);
 
 /* Pointers below are valid until omplens_analysis_free(a). A NULL a gives

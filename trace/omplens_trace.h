@@ -157,6 +157,25 @@ const char *omplens_trace_strerror(int err);
  * not fail the call: they are skipped, counted and reported through
  * omplens_trace_damage(). On failure *out is NULL. */
 int omplens_trace_open(const char *path, omplens_trace **out);
+
+/* How far a long call has got, for a progress line: `done` of `total`
+ * units of work. It is called now and then (a chunk of the trace, 64k
+ * events), never per event; from the threads doing the work, two at once
+ * at times, so that figures may arrive out of order (keep the largest).
+ * On success the last call, if any, has done == total. It must be cheap
+ * and thread-safe. */
+typedef void omplens_progress_fn(void *ctx, uint64_t done, uint64_t total);
+
+typedef struct omplens_trace_open_options {
+  omplens_progress_fn *progress; /* NULL: not told */
+  void *progress_ctx;            /* its first argument */
+} omplens_trace_open_options;
+
+/* omplens_trace_open, telling opts->progress (opts may be NULL) of the
+ * bytes decoded: each record is decoded twice, and the events are sorted
+ * between the passes, which counts as a third of a pass. */
+int omplens_trace_open_with(const char *path, const omplens_trace_open_options *opts,
+                            omplens_trace **out);
 /* Decodes a trace from memory (the fuzzer's entry point). The bytes are
  * copied as needed; the caller keeps ownership of data. */
 int omplens_trace_open_memory(const void *data, size_t size, omplens_trace **out);

@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1895,6 +1897,57 @@ static void assert_same_totals(const omplens_analysis *a,
   }
 }
 
+/* ---- Progress -------------------------------------------------------------- */
+
+/* What the progress hook heard; the content lane calls it from its thread. */
+typedef struct heard {
+  pthread_mutex_t lock;
+  size_t calls;
+  uint64_t most, total;
+  int bad; /* done past total, or total changed */
+} heard;
+
+static void hear(void *ctx, uint64_t done, uint64_t total) {
+  heard *h = ctx;
+  pthread_mutex_lock(&h->lock);
+  if (h->calls++ && total != h->total)
+    h->bad = 1;
+  h->total = total;
+  if (done > total)
+    h->bad = 1;
+  if (done > h->most)
+    h->most = done;
+  pthread_mutex_unlock(&h->lock);
+}
+
+/* Every pass tells its events every 64k and at its end, never past the
+ * total, and the last figure is the whole; the analysis is the one
+ * without a hook. */
+static void test_progress_hook(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  for (uint64_t i = 0; i < 30000; i++) /* 240,000 events */
+    target_to_tofrom(&s, (int)(i % 2), 0x10000 + (i % 50) * 0x1000, i % 7 + 1,
+                     0x900000 + (i % 40) * 0x1000, i % 5 + 1, i % 3 + 1);
+  heard h = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  omplens_detect__progress progress = {.fn = hear, .ctx = &h};
+  atomic_init(&progress.done, 0);
+  omplens_detect_params p = {.run_ns = 1000000};
+  omplens_analysis *a = NULL;
+  assert_int_equal(omplens_detect__run(s.ev, s.n, &p, &progress, &a), OMPLENS_DETECT_OK);
+  assert_false(h.bad);
+  assert_true(h.calls >= 3 * 3); /* 3 passes or more, of over 3 x 64k events */
+  assert_int_equal(h.total % s.n, 0);
+  assert_true(h.total > s.n);
+  assert_int_equal(h.most, h.total);
+  omplens_analysis *plain = run(&s);
+  assert_same_findings(a, plain);
+  omplens_analysis_free(plain);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
 /* Many buffers and contents, so that both lanes' maps grow, and an H2D
  * is often both a duplicate (content lane) and an unused transfer (main
  * lane): each removal must count once, as with one lane. */
@@ -2021,6 +2074,7 @@ int main(void) {
       cmocka_unit_test(test_map_random),
       cmocka_unit_test(test_out_of_memory),
       cmocka_unit_test(test_lanes_agree),
+      cmocka_unit_test(test_progress_hook),
   };
   omplens_detect__split_min_events = SIZE_MAX;
   int failed = cmocka_run_group_tests_name("one lane", tests, NULL, NULL);

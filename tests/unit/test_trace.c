@@ -729,6 +729,43 @@ static void *write_concurrently(void *arg) {
   return NULL;
 }
 
+/* What the progress hook heard; the second pass may call it from two
+ * threads. */
+typedef struct heard {
+  pthread_mutex_t lock;
+  size_t calls;
+  uint64_t most, total;
+  int bad; /* done past total, or total changed */
+} heard;
+
+static void hear(void *ctx, uint64_t done, uint64_t total) {
+  heard *h = ctx;
+  pthread_mutex_lock(&h->lock);
+  if (h->calls++ && total != h->total)
+    h->bad = 1;
+  h->total = total;
+  if (done > total)
+    h->bad = 1;
+  if (done > h->most)
+    h->most = done;
+  pthread_mutex_unlock(&h->lock);
+}
+
+/* Read with a progress hook: the same trace, a call per chunk and pass,
+ * never past the total, and the last figure is the whole. */
+static void assert_read_with_progress(const char *path, const expect *x) {
+  heard h = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  omplens_trace_open_options opts = {hear, &h};
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open_with(path, &opts, &tr), 0);
+  assert_trace_matches(tr, x);
+  omplens_trace_close(tr);
+  assert_false(h.bad);
+  assert_true(h.calls >= 4); /* two chunks or more, decoded twice */
+  assert_true(h.total > 0);
+  assert_int_equal(h.most, h.total);
+}
+
 /* THREADS streams of iterations constructs each, written at once, read
  * back exactly. */
 static void concurrent_streams(const char *name, uint64_t iterations) {
@@ -759,6 +796,7 @@ static void concurrent_streams(const char *name, uint64_t iterations) {
   assert_int_equal(omplens_trace_get_info(tr)->num_devices, 4);
   assert_trace_matches(tr, x);
   omplens_trace_close(tr);
+  assert_read_with_progress(path, x);
   expect_free(x);
   free(wt);
 }
