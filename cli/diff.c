@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,9 @@ static void print_diff_usage(FILE *out) {
         "\n"
         "Findings match when category, device, directive (file:line, else module and\n"
         "offset) and variable (else the size of one operation) are equal; a directive\n"
-        "that moved to another line of the same function still matches.\n"
+        "that moved to another line of the same function still matches. Files are\n"
+        "compared from each run's sources root (the git work tree holding them, else\n"
+        "their common directory), so a checkout moved or rebuilt elsewhere matches.\n"
         "\n"
         "Options:\n"
         "      --json FILE   also write the comparison to FILE as JSON\n"
@@ -113,6 +116,7 @@ typedef struct diff_item {
   int category;
   int device;
   const char *file;     /* NULL when unknown, then module+offset */
+  const char *path;     /* file from its run's sources root: what matches */
   const char *function; /* NULL when unknown */
   unsigned line;
   const char *module;   /* NULL when unknown, then offset is the codeptr */
@@ -473,6 +477,74 @@ static int load_findings_json(diff_run *r, const char *path) {
   return 0;
 }
 
+/* The length of the directory of run's sources: the git work tree holding
+ * its files, else their common directory; 0 when none is absolute. */
+static size_t sources_root(const diff_result *d, int run, char *root, size_t size) {
+  size_t n = 0;
+  bool any = false;
+  for (size_t i = 0; i < d->num_items; i++) {
+    const char *f = d->items[i].file;
+    if (d->items[i].run != run || !f || f[0] != '/')
+      continue;
+    if (!any) {
+      const char *slash = strrchr(f, '/');
+      n = (size_t)(slash - f);
+      if (n >= size)
+        return 0;
+      memcpy(root, f, n);
+      root[n] = 0;
+      any = true;
+    }
+    size_t k = 0;
+    while (k < n && root[k] == f[k])
+      k++;
+    if (k < n || f[n] != '/') { /* cut to the last '/' both have */
+      while (k > 0 && !(root[k] == '/' && f[k] == '/'))
+        k--;
+      n = k;
+      root[n] = 0;
+    }
+  }
+  char probe[PATH_MAX];
+  for (size_t k = n; any && k > 0;) {
+    struct stat st;
+    if (snprintf(probe, sizeof probe, "%.*s/.git", (int)k, root) < (int)sizeof probe &&
+        !stat(probe, &st)) {
+      n = k;
+      break;
+    }
+    do /* the parent */
+      k--;
+    while (k > 0 && root[k] != '/');
+  }
+  root[n] = 0;
+  return n;
+}
+
+/* Matching keys: each file from its run's sources root, so that a checkout
+ * moved or rebuilt elsewhere still matches. When one run's root holds the
+ * other's (a run whose findings are in fewer directories), both use the
+ * outer one. */
+static void relative_paths(diff_result *d) {
+  char root[2][PATH_MAX];
+  size_t n[2];
+  for (int run = BEFORE; run <= AFTER; run++)
+    n[run] = sources_root(d, run, root[run], sizeof root[run]);
+  for (int run = BEFORE; run <= AFTER; run++) {
+    int other = !run;
+    if (n[other] && n[other] < n[run] && !strncmp(root[run], root[other], n[other]) &&
+        root[run][n[other]] == '/')
+      n[run] = n[other];
+  }
+  for (size_t i = 0; i < d->num_items; i++) {
+    diff_item *it = &d->items[i];
+    size_t k = n[it->run];
+    it->path = it->file && k && !strncmp(it->file, root[it->run], k) && it->file[k] == '/'
+                   ? it->file + k + 1
+                   : it->file;
+  }
+}
+
 static int collect_items(diff_result *d) {
   for (int run = BEFORE; run <= AFTER; run++) {
     diff_run *r = &d->runs[run];
@@ -482,6 +554,7 @@ static int collect_items(diff_result *d) {
     if (!r->document)
       add_trace_totals(r);
   }
+  relative_paths(d);
   for (size_t i = 0; i < d->num_items; i++) {
     diff_totals *s = &d->runs[d->items[i].run].totals;
     s->findings++;
@@ -505,7 +578,7 @@ static int cmp_text(const char *a, const char *b) {
   } while (0)
 
 static int cmp_directive(const diff_item *a, const diff_item *b) {
-  int c = cmp_text(a->file, b->file);
+  int c = cmp_text(a->path, b->path);
   if (c)
     return c;
   if (a->file) {
@@ -590,7 +663,7 @@ static int cmp_moved(const void *pa, const void *pb) {
   const diff_item *x = some_item(a), *y = some_item(b);
   CMP_NUM(x->category, y->category);
   CMP_NUM(x->device, y->device);
-  int c = cmp_text(x->file, y->file);
+  int c = cmp_text(x->path, y->path);
   if (!c)
     c = cmp_text(x->function, y->function);
   if (!c)
@@ -603,7 +676,7 @@ static int cmp_moved(const void *pa, const void *pb) {
 
 static int same_place(const diff_entry *a, const diff_entry *b) {
   const diff_item *x = some_item(a), *y = some_item(b);
-  return x->category == y->category && x->device == y->device && !cmp_text(x->file, y->file) &&
+  return x->category == y->category && x->device == y->device && !cmp_text(x->path, y->path) &&
          !cmp_text(x->function, y->function) && !cmp_buffer(x, y);
 }
 

@@ -1,6 +1,7 @@
 /* omplens command line: run a program under the collector, report on traces,
  * dump a trace's events. See `omplens --help` and the README's "Use". */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -22,6 +23,7 @@
 #include "diff.h"
 #include "omplens_config.h"
 #include "omplens_detect.h"
+#include "omplens_directives.h"
 #include "omplens_render.h"
 #include "omplens_report.h"
 #include "omplens_trace.h"
@@ -242,6 +244,61 @@ static int make_dir(const char *path) {
     error("%s exists and is not a directory", path);
     return -1;
   }
+  if (access(path, W_OK | X_OK)) {
+    error("cannot write to %s: %s", path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* Whether the output directory can be made or written, said in one line
+ * before any work: the directory itself when it exists, else the nearest
+ * existing directory above it, where it would be made. */
+static int check_output_dir(const char *path) {
+  char dir[PATH_MAX];
+  if (format_path(dir, sizeof dir, "%s", path))
+    return -1;
+  struct stat st;
+  while (stat(dir, &st)) {
+    char *slash = strrchr(dir, '/');
+    while (slash && slash > dir && slash[1] == 0) { /* "a/b/" */
+      *slash = 0;
+      slash = strrchr(dir, '/');
+    }
+    if (!slash) {
+      strcpy(dir, ".");
+    } else if (slash == dir) {
+      dir[1] = 0;
+    } else {
+      *slash = 0;
+    }
+    if (!strcmp(dir, ".") || !strcmp(dir, "/"))
+      break;
+  }
+  if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+    error("%s exists and is not a directory", dir);
+    return -1;
+  }
+  if (access(dir, W_OK | X_OK)) {
+    if (strcmp(dir, path))
+      error("cannot create directory %s: %s: %s", path, dir, strerror(errno));
+    else
+      error("cannot write to %s: %s", path, strerror(errno));
+    return -1;
+  }
+  /* access() lets root through where writing still fails (a read-only
+   * file system, sysfs): an existing directory is tried for real. */
+  char probe[PATH_MAX];
+  if (!strcmp(dir, path) &&
+      !format_path(probe, sizeof probe, "%s/.omplens-probe-%d", dir, (int)getpid())) {
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+      error("cannot write to %s: %s", path, strerror(errno));
+      return -1;
+    }
+    close(fd);
+    unlink(probe);
+  }
   return 0;
 }
 
@@ -277,8 +334,10 @@ static void loaded_free(loaded *l) {
 static int handle_trace_file(loaded *l, const char *path) {
   omplens_trace *t;
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  omplens_progress_step(OMPLENS_PROGRESS_READ, path);
   omplens_progress_stage("reading %s", name);
-  int rc = omplens_trace_open(path, &t), err = errno;
+  omplens_trace_open_options to = {omplens_progress_count, NULL};
+  int rc = omplens_trace_open_with(path, &to, &t), err = errno;
   if (rc) {
     error("cannot read trace %s: %s", path, omplens_cli_trace_error(path, rc, err));
     if (rc == OMPLENS_TRACE_EIO)
@@ -309,8 +368,10 @@ static int handle_trace_file(loaded *l, const char *path) {
   size_t n;
   omplens_trace_events(t, &n);
   omplens_analysis *a;
+  omplens_progress_step(OMPLENS_PROGRESS_DETECT, NULL);
   omplens_progress_stage("finding wasted data movement in %s (%zu events)", name, n);
-  rc = omplens_detect_trace(t, &a);
+  omplens_detect_options dopts = {omplens_progress_count, NULL};
+  rc = omplens_detect_trace_with(t, &dopts, &a);
   if (rc) {
     omplens_trace_close(t);
     error("cannot analyse %s: %s", path, omplens_detect_strerror(rc));
@@ -318,6 +379,7 @@ static int handle_trace_file(loaded *l, const char *path) {
   }
   /* Without an annotator the report still works, with module+offset. */
   omplens_annotator *at = NULL;
+  omplens_progress_step(OMPLENS_PROGRESS_ATTRIBUTE, NULL);
   omplens_progress_stage("attributing %s to sources", name);
   omplens_annotate_options ao = {l->compile_commands};
   omplens_annotator_create(t, &ao, &at);
@@ -350,6 +412,21 @@ static int handle_trace_dir(loaded *l, const char *dir) {
     rc = handle_trace_file(l, names[i]);
   omplens_cli_free_names(names, (size_t)n);
   return rc;
+}
+
+/* Tells the progress line of the traces path stands for, before any is
+ * read: the share done needs the whole. Errors wait for handle_input. */
+static void expect_input(const char *path) {
+  struct stat st;
+  char **names;
+  long n;
+  if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+    omplens_progress_expect_trace(path);
+  } else if ((n = omplens_cli_list_dir(path, 0, &names)) > 0) {
+    for (long i = 0; i < n; i++)
+      omplens_progress_expect_trace(names[i]);
+    omplens_cli_free_names(names, (size_t)n);
+  }
 }
 
 static int handle_input(loaded *l, const char *path) {
@@ -386,29 +463,31 @@ static int write_markdown(const output_ctx *c, FILE *f) {
 }
 
 static int write_html(const output_ctx *c, FILE *f) {
-  omplens_render_options ro = {0};
+  /* The input lets the timeline mark every wasteful operation (it reads
+   * only the analyses, which no thread changes once prepared). */
+  omplens_render_options ro = {.input = c->in};
   return omplens_render_html(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, &ro, f);
 }
 
-/* Whether fixes.patch names files relative to the current directory (the
- * fixers' base): only when every file a diff changes is under it; else its
- * paths are absolute and it applies from "/". */
-static int patch_relative(const loaded *l) {
-  char cwd[PATH_MAX];
-  if (!getcwd(cwd, sizeof cwd))
-    return 0;
-  size_t n = strlen(cwd);
+/* The directory fixes.patch's relative paths start from: the sources' root
+ * every fixer chose (the same for every process, every edited file under
+ * it), whatever directory omplens runs in; else NULL (absolute paths). */
+static const char *patch_base(const loaded *l) {
+  const char *base = NULL;
   for (size_t i = 0; i < l->n; i++) {
-    const omplens_fix *fixes;
-    size_t count;
-    if (!l->fixers[i] || omplens_fix_list(l->fixers[i], &fixes, &count))
+    const char *dir;
+    int under;
+    if (!l->fixers[i] || omplens_fix_base_dir(l->fixers[i], &dir, &under))
       continue;
-    for (size_t k = 0; k < count; k++)
-      if (fixes[k].diff && fixes[k].file && fixes[k].file[0] == '/' &&
-          n > 1 && (strncmp(fixes[k].file, cwd, n) || fixes[k].file[n] != '/'))
-        return 0;
+    if (!under || (base && strcmp(base, dir)))
+      return NULL;
+    base = dir;
   }
-  return 1;
+  return base;
+}
+
+static int patch_relative(const loaded *l) {
+  return patch_base(l) != NULL;
 }
 
 /* Whether fixes.patch holds a diff. */
@@ -442,9 +521,10 @@ static void print_shell_word(FILE *out, const char *w) {
 /* The command that applies fixes.patch from any directory:
  * `patch -p1 -d BASE < OUTDIR/fixes.patch`, both absolute. */
 static void print_patch_command(FILE *out, const loaded *l, const char *output_dir) {
-  char cwd[PATH_MAX], dir[PATH_MAX];
-  int relative = patch_relative(l);
-  const char *base = relative && getcwd(cwd, sizeof cwd) ? cwd : "/";
+  char dir[PATH_MAX];
+  const char *base = patch_base(l);
+  if (!base)
+    base = "/";
   const char *abs = realpath(output_dir, dir) ? dir : output_dir;
   fputs("patch -p1 -d ", out);
   print_shell_word(out, base);
@@ -454,9 +534,8 @@ static void print_patch_command(FILE *out, const loaded *l, const char *output_d
 }
 
 /* Every suggested diff that can be applied together, with paths relative to
- * the current directory when every file is under it, else absolute (the
- * summary prints the command that applies it); fixes left out are listed on
- * top. */
+ * the sources' root (patch_base), else absolute (the summary prints the
+ * command that applies it); fixes left out are listed on top. */
 static int write_patch(const output_ctx *c, FILE *f) {
   int relative = patch_relative(c->l);
   for (size_t i = 0; i < c->l->n; i++) {
@@ -497,6 +576,19 @@ static const output OUTPUTS[] = {
     [OUT_PATCH] = {"patch", "fixes.patch", write_patch},
 };
 #define NUM_OUTPUTS (sizeof OUTPUTS / sizeof *OUTPUTS)
+/* The pages list the findings that save most, from one findings document;
+ * findings.json has all and, like the summary and the patch, does without
+ * the document. */
+#define PAGE_OUTPUTS (1u << OUT_SARIF | 1u << OUT_TIMELINE | 1u << OUT_MARKDOWN | 1u << OUT_HTML)
+
+/* Tells the progress line of the outputs to come (bits of OUTPUTS). */
+static void expect_outputs(unsigned todo) {
+  for (size_t i = 0; i < NUM_OUTPUTS; i++)
+    if (todo & (1u << i))
+      omplens_progress_expect_output(OUTPUTS[i].name);
+  if (todo & PAGE_OUTPUTS)
+    omplens_progress_expect_output("document");
+}
 
 /* Parses "json,sarif" into a bit set of OUTPUTS; -1 on an unknown name. */
 static int parse_outputs(const char *list, unsigned *mask) {
@@ -578,6 +670,7 @@ static void write_one(output_plan *p, enum output_id id, int on_main) {
   else
     omplens_progress_time("writing %s (second thread)", OUTPUTS[id].file);
   run_output(&p->jobs[id]);
+  omplens_progress_output_done(OUTPUTS[id].name);
   omplens_progress_time("wrote %s", OUTPUTS[id].file);
 }
 
@@ -668,6 +761,23 @@ static bool warn_nothing_measured(const loaded *l) {
   return l->n && quiet == l->n;
 }
 
+/* libclang's parses keep their results in the output directory, for the
+ * next report of the same sources (docs/directives.md, "The parse cache"). */
+static void use_parse_cache(const char *output_dir) {
+  char dir[PATH_MAX];
+  if (snprintf(dir, sizeof dir, "%s/.omplens-cache", output_dir) < (int)sizeof dir)
+    omplens_directives_cache_at(dir);
+}
+
+/* The stage times' line for libclang: parses run, and answered from the cache. */
+static void print_parse_cost(void) {
+  omplens_directives_cost c;
+  omplens_directives_parse_cost(&c);
+  if (c.parsed || c.cached)
+    omplens_progress_time("parsing %u sources (libclang): %.3f s, %u from the cache",
+                          c.parsed + c.cached, c.seconds, c.cached);
+}
+
 static int write_reports(loaded *l, const options *o, FILE *summary_out, int exit_status) {
   l->procs = calloc(l->n ? l->n : 1, sizeof *l->procs);
   l->figures = calloc(l->n ? l->n : 1, sizeof *l->figures);
@@ -682,19 +792,20 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
   omplens_report_prepare(&in); /* before the outputs' threads share them */
   if (make_dir(o->output_dir))
     return EXIT_CANTCREAT;
+  omplens_progress_step(OMPLENS_PROGRESS_REPORT, NULL);
   omplens_progress_stage("building the report");
-  /* The pages list the findings that save most; findings.json has all and,
-   * like the summary and the patch, does without the document. */
-  unsigned pages = 1u << OUT_SARIF | 1u << OUT_TIMELINE | 1u << OUT_MARKDOWN | 1u << OUT_HTML;
   json_t *doc = NULL;
-  if ((o->outputs & pages) &&
+  if ((o->outputs & PAGE_OUTPUTS) &&
       !(doc = omplens_report_document_limited(&in, OMPLENS_RENDER_MAX_FINDINGS,
                                               OMPLENS_RENDER_MAX_INSTANCES))) {
     error("out of memory");
     return EXIT_SOFTWARE;
   }
+  if (doc)
+    omplens_progress_output_done("document");
   output_ctx c = {&in, doc, l, o};
   int rc = write_outputs(&c, o->outputs);
+  print_parse_cost();
   json_decref(doc);
   omplens_progress_stop();
   if (!rc && !o->quiet) {
@@ -720,10 +831,16 @@ static int handle_report(int argc, char **argv) {
     error("report needs at least one trace file or directory");
     return EXIT_USAGE;
   }
+  if (check_output_dir(o.output_dir))
+    return EXIT_CANTCREAT;
   loaded l = {0};
   l.compile_commands = o.compile_commands;
+  use_parse_cache(o.output_dir);
   int rc = 0;
   omplens_progress_start(o.quiet);
+  for (int i = first; i < argc; i++)
+    expect_input(argv[i]);
+  expect_outputs(o.outputs);
   for (int i = first; i < argc && !rc; i++)
     rc = handle_input(&l, argv[i]);
   if (!rc)
@@ -919,7 +1036,10 @@ static int handle_run(int argc, char **argv) {
   }
   loaded l = {0};
   l.compile_commands = o.compile_commands;
+  use_parse_cache(o.output_dir);
   omplens_progress_start(o.quiet); /* the program has finished: the terminal is ours */
+  expect_input(trace_dir);
+  expect_outputs(o.outputs);
   rc = handle_trace_dir(&l, trace_dir);
   if (rc == EXIT_NOINPUT)
     error("the program left no trace: was it built with -fopenmp and offloading, and "

@@ -129,6 +129,7 @@ const char *omplens_fix__ownf(omplens_fixer *fx, const char *fmt, ...) {
 static int copy_options(omplens_fixer *fx, const omplens_fix_options *opt) {
   char cwd[4096];
   const char *base = opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd);
+  fx->base_fixed = opt && opt->base_dir; /* else the sources' root, once planned */
   fx->base_dir = strdup(base ? base : ".");
   if (!fx->base_dir)
     return OMPLENS_FIX_ENOMEM;
@@ -390,6 +391,57 @@ int omplens_fix_list(omplens_fixer *fx, const omplens_fix **fixes, size_t *count
   return 0;
 }
 
+/* ---- the sources' root ---- */
+
+bool omplens_fix__has_diff(const omplens_fix__group *g) {
+  return g->kind != OMPLENS_FIX_MANUAL && g->edits.n && !g->edits.failed;
+}
+
+/* Cuts dir (absolute) to its longest common directory with path's. */
+static void common_dir(char *dir, const char *path) {
+  size_t n = 0, last = 0;
+  while (dir[n] && dir[n] == path[n]) {
+    if (dir[n] == '/')
+      last = n;
+    n++;
+  }
+  if (!dir[n] && (path[n] == '/' || !path[n]))
+    return; /* dir holds path */
+  dir[last ? last : 1] = 0;
+}
+
+/* The directory every file the fixes edit is under (every file the fixer
+ * read when no fix has a diff): diffs name files from there, wherever
+ * omplens runs. (Not the git work tree above it: a program built under
+ * another project's tree, in its ignored build directory, would get paths
+ * through that tree.) */
+void omplens_fix__find_sources_root(omplens_fixer *fx) {
+  if (fx->base_fixed)
+    return;
+  char *root = NULL;
+  for (int any = 0; any < 2 && !root; any++)
+    for (size_t i = 0; i < fx->num_groups; i++) {
+      const omplens_fix__group *g = &fx->groups[i];
+      const omplens_fix__file *f = g->edit_file ? g->edit_file : g->site.file;
+      if (!f || f->path[0] != '/' || (!any && !omplens_fix__has_diff(g)))
+        continue;
+      if (!root) {
+        root = strdup(f->path);
+        char *slash = root ? strrchr(root, '/') : NULL;
+        if (slash)
+          *(slash == root ? slash + 1 : slash) = 0;
+      } else {
+        common_dir(root, f->path);
+      }
+    }
+  if (!root)
+    return;
+  if (!*root)
+    strcpy(root, "/");
+  free(fx->base_dir);
+  fx->base_dir = root;
+}
+
 /* The display name of a file: relative to base_dir when under it. */
 static const char *display_name(const omplens_fixer *fx, const char *path, int relative) {
   size_t n = strlen(fx->base_dir);
@@ -492,6 +544,21 @@ static int build_patch(omplens_fixer *fx) {
     fx->skipped = NULL;
   }
   return fx->patch[0] && fx->patch[1] ? 0 : OMPLENS_FIX_ENOMEM;
+}
+
+int omplens_fix_base_dir(omplens_fixer *fx, const char **dir, int *all_under) {
+  *dir = NULL;
+  int rc = derived(fx);
+  if (rc)
+    return rc;
+  *dir = fx->base_dir;
+  if (all_under) {
+    *all_under = 1;
+    for (size_t i = 0; i < fx->num_groups; i++)
+      if (fx->fixes[i].diff && display_name(fx, fx->groups[i].edit_file->path, 1)[0] == '/')
+        *all_under = 0;
+  }
+  return 0;
 }
 
 int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const char **skipped) {
@@ -642,7 +709,7 @@ int omplens_fix__publish(omplens_fixer *fx, size_t i) {
   omplens_fix__group *g = &fx->groups[i];
   omplens_fix *f = &fx->fixes[i];
   memset(f, 0, sizeof *f);
-  bool has_diff = g->kind != OMPLENS_FIX_MANUAL && g->edits.n && !g->edits.failed;
+  bool has_diff = omplens_fix__has_diff(g);
   f->kind = has_diff ? g->kind : OMPLENS_FIX_MANUAL;
   f->confidence = has_diff ? g->confidence : OMPLENS_FIXC_MANUAL;
   f->summary = own_text(fx, omplens_fix__buf_take(&g->summary));

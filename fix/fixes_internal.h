@@ -456,7 +456,8 @@ struct omplens_fixer {
   omplens_annotator *annot;
   omplens_directive_index *index;
   bool own_index;
-  char *base_dir;
+  char *base_dir;   /* diffs name files relative to it              */
+  bool base_fixed;  /* given by the caller; else the sources' root */
   char **args;
   size_t num_args;
 
@@ -506,6 +507,12 @@ struct omplens_fixer {
   const char **texts;  /* open addressing; cap_texts a power of two or 0 */
   size_t num_texts, cap_texts;
 };
+
+/* fixes.c: whether the group's change has a diff (its edits are sound). */
+bool omplens_fix__has_diff(const omplens_fix__group *g);
+/* Makes base_dir the directory every edited file is under (unless the
+ * caller gave base_dir). */
+void omplens_fix__find_sources_root(omplens_fixer *fx);
 
 /* Strings the fixer owns (NULL on ENOMEM); ownf's equal texts share one
  * copy. */

@@ -694,6 +694,7 @@ int omplens_fix__derive(omplens_fixer *fx) {
     if (fx->groups[i].leftover == SIZE_MAX)
       omplens_fix__build(fx, &fx->groups[i]);
   omplens_fix__check_compiles(fx);
+  omplens_fix__find_sources_root(fx);
   for (size_t i = 0; i < fx->num_groups && !rc; i++) {
     omplens_fix__group *g = &fx->groups[i];
     rc = omplens_fix__publish(fx, i);

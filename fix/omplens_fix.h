@@ -165,6 +165,13 @@ int omplens_fix_list(omplens_fixer *fx, const omplens_fix **fixes, size_t *count
  * both owned by the fixer). *patch is "" when no fix has a diff. */
 int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const char **skipped);
 
+/* The directory the relative paths of diffs start from: options' base_dir,
+ * else the sources' root (the directory every edited file is under),
+ * whatever the current directory. *all_under
+ * (may be NULL) says whether every file a diff edits is under it, so that
+ * `patch -p1 -d DIR` applies the relative patch. Owned by the fixer. */
+int omplens_fix_base_dir(omplens_fixer *fx, const char **dir, int *all_under);
+
 /* The prediction for applying every fix of omplens_fix_patch() together:
  * their removed events merged and predicted at once (the what-if model when
  * built with it, else the sum of durations), so shared operations count

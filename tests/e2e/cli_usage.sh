@@ -46,6 +46,24 @@ expect 65 "not a trace" -- report -o "$work/o" "$work/junk.trace"
 : >"$work/empty.trace"
 expect 65 "an empty trace" -- report -o "$work/o" "$work/empty.trace"
 grep -q "the file is empty" "$work/err" || { echo "FAIL: an empty trace is not called empty"; failed=1; }
+# An output directory that cannot be written: one line, exit 73, before any
+# work (the trace here is not even read). A user is stopped by mode 555;
+# root, who passes permission bits, by a file system that refuses writes.
+: >"$work/file"
+expect 73 "output is a file" -- report -o "$work/file" "$work/junk.trace"
+mkdir -p "$work/ro" && chmod 555 "$work/ro"
+if [ "$(id -u)" != 0 ]; then
+  ro=$work/ro
+elif [ -d /sys/kernel ] && ! : 2>/dev/null >/sys/kernel/.omplens-test; then
+  ro=/sys/kernel
+else
+  ro=""
+  echo "note: no directory refuses root's writes here: the read-only cases are left out"
+fi
+if [ -n "$ro" ]; then
+  expect 73 "read-only output directory" -- report -o "$ro" "$work/junk.trace"
+  expect 73 "run into a read-only output directory" -- run -o "$ro" -- true
+fi
 [ "$("$omplens" --version)" != "" ] || { echo "FAIL: --version printed nothing"; failed=1; }
 grep -q "Usage: omplens run" <("$omplens" --help) || { echo "FAIL: --help lacks the usage"; failed=1; }
 expect 0 "run --help" -- run --help

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The progress line: on a terminal (a pseudo-terminal from script(1)) a long
-# analysis shows "omplens: <stage> (<seconds> s)" on stderr and clears it at
-# the end; with stderr not a terminal, or with -q, nothing but the usual
-# output appears. OMPLENS_PROGRESS_AFTER_MS=0 stands in for a long analysis.
+# analysis shows "omplens: <stage>  <share>%  (<seconds> s[, about <n> s
+# left])" on stderr, within the terminal's width, its share never going
+# back, and clears it at the end; with stderr not a terminal, or with -q,
+# nothing but the usual output appears. OMPLENS_PROGRESS_AFTER_MS=0 stands
+# in for a long analysis.
 # Also: an output that cannot be written while timeline.json is written on a
 # second thread, and the stage times of OMPLENS_STAGE_TIMES.
 # usage: progress.sh OMPLENS GEN_TRACE WORKDIR
@@ -26,6 +28,28 @@ grep -q $'\romplens: \\(reading\\|finding wasted\\|attributing\\|building\\|writ
   fail "progress line names no stage"
 grep -q $'\r\033\\[K' "$work/tty.out" || fail "progress line not cleared"
 [ -s "$work/tty/findings.json" ] || fail "no findings.json from the terminal run"
+
+# A trace big enough to show the share grow, on a terminal of 60 columns:
+# every line has the figures and fits, the share never goes back, and the
+# last thing on stderr clears the line.
+"$gen_trace" -n 2000000 "$work/huge.trace" >/dev/null || { echo "FAIL: gen_trace"; exit 1; }
+OMPLENS_PROGRESS_AFTER_MS=0 script -qec \
+  "stty cols 60; '$omplens' report --outputs json,summary -o '$work/share' '$work/huge.trace' >/dev/null" \
+  /dev/null >"$work/share.out" 2>&1
+tr '\r' '\n' <"$work/share.out" | sed 's/\x1b\[K$//' | grep '^omplens: ' >"$work/share.lines"
+[ -s "$work/share.lines" ] || fail "no progress line for the big trace"
+figures='  [0-9]+%  \([0-9]+\.[0-9] s(, about [0-9]+ (s|min) left|, almost done)?\)$'
+grep -Evq "$figures" "$work/share.lines" &&
+  { fail "progress lines without the share and time:"; grep -Ev "$figures" "$work/share.lines"; }
+awk 'length($0) > 59 { print; bad = 1 } END { exit bad }' "$work/share.lines" >"$work/share.wide" ||
+  { fail "progress lines wider than 59 columns:"; cat "$work/share.wide"; }
+grep -Eo '  [0-9]+%  \(' "$work/share.lines" | tr -dc '0-9\n' >"$work/share.percent"
+[ "$(sort -un "$work/share.percent" | wc -l)" -ge 3 ] ||
+  { fail "the share hardly moved:"; cat "$work/share.percent"; }
+awk '$1 + 0 < last { bad = 1 } { last = $1 + 0 } END { exit bad }' "$work/share.percent" ||
+  { fail "the share went back:"; tr '\n' ' ' <"$work/share.percent"; echo; }
+[ "$(tail -c 4 "$work/share.out" | od -An -tx1 | tr -d ' \n')" = 0d1b5b4b ] ||
+  { fail "the last progress line was not cleared:"; tail -c 80 "$work/share.out" | cat -v; echo; }
 
 # Not a terminal: stderr stays empty.
 OMPLENS_PROGRESS_AFTER_MS=0 "$omplens" report -o "$work/pipe" "$work/big.trace" \

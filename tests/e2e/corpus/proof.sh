@@ -86,15 +86,15 @@ map_line() {
     END { if (!found) print L + shift, L + shift }' "$1"
 }
 
-# Whether every file PATCH names is in the copy ($work/src), read from /
-# (-d /) or from $work: the patch must never reach the project's sources.
+# Whether every file PATCH names is in the copy ($work/src), read from the
+# directory the printed command applies it in (DIR): the patch must never
+# reach the project's sources.
 inside_copy() {
-  local p
+  local p dir=$2
   while read -r p _; do
     p=${p#b/}
     case $p in *..*) return 1 ;; esac
-    case /$p in "$work/src/"*) continue ;; esac
-    case $work/$p in "$work/src/"*) continue ;; esac
+    case ${dir%/}/$p in "$work/src/"*) continue ;; esac
     return 1
   done < <(sed -n 's/^+++ //p' "$1")
 }
@@ -110,7 +110,10 @@ patch_file=$work/report/fixes.patch
   fail "fixes.patch is empty: take $name off OMPLENS_CORPUS_PROOFS (tests/e2e/corpus/CMakeLists.txt)"
 cmd=$(sed -n 's/^  apply the suggested changes: //p' "$work/report.err")
 [ -n "$cmd" ] || { cat "$work/report.err"; fail "the summary does not say how to apply fixes.patch"; }
-inside_copy "$patch_file" || { cat "$patch_file"; fail "the patch edits a file outside the copy"; }
+patch_dir=$(sed -n 's/^patch -p1 -d \([^ ]*\) < .*/\1/p' <<<"$cmd")
+[ -n "$patch_dir" ] || fail "the printed command '$cmd' names no directory to apply the patch in"
+inside_copy "$patch_file" "$patch_dir" ||
+  { cat "$patch_file"; fail "the patch edits a file outside the copy"; }
 echo "applying: $cmd"
 (cd "$work" && sh -c "$cmd") || fail "'$cmd' does not apply"
 

@@ -11,7 +11,8 @@
 #
 # patch: `omplens run`, started in WORKDIR, must print the command that
 #   applies fixes.patch. `omplens report` on the same trace, started in
-#   WORKDIR/run (the sources are not under it), must print one too; it is
+#   WORKDIR/run (the sources are not under it), must write the same patch
+#   (paths from the sources' root) and print the same `patch -d`; it is
 #   tried with --dry-run from /. The first command, run from /, must apply;
 #   the patched program must build (no new warnings) and print the same, and
 #   record no finding.
@@ -78,10 +79,13 @@ echo "advertised: $cmd"
 (cd "$work/run" && "$omplens" report -o "$work/out-elsewhere" "$compdb" \
   "$trace_dir" >"$work/report.out" 2>&1) || fail "omplens report failed"
 cmd2=$(advertised "$work/report.out")
-case $cmd2 in
-*"-d / "*) ;;
-*) fail "a report made outside the sources' directory prints '$cmd2', not a patch from /" ;;
-esac
+# Paths start at the sources' root wherever omplens ran: the same patch,
+# applied from the same directory.
+cmp -s "$work/out/fixes.patch" "$work/out-elsewhere/fixes.patch" ||
+  { diff "$work/out/fixes.patch" "$work/out-elsewhere/fixes.patch" >&2 || true
+    fail "a report made in another directory writes another patch"; }
+[ "${cmd2%% < *}" = "${cmd%% < *}" ] ||
+  fail "a report made in another directory prints '$cmd2', not '$cmd'"
 (cd / && sh -c "$cmd2 --dry-run --fuzz=0") >/dev/null || fail "'$cmd2' does not apply from /"
 
 (cd / && sh -c "$cmd --fuzz=0 --no-backup-if-mismatch") >/dev/null || fail "'$cmd' does not apply from /"
