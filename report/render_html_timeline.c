@@ -52,8 +52,10 @@ typedef struct tl_ctx {
   size_t num_event_sites;
   const omplens_region *reg;
   size_t nreg;
-  int32_t *finding_of;  /* by event: the document's finding it is an instance
-                           of (the first), TL_UNLISTED, or -1 */
+  int16_t *finding_of;  /* by event: the document's finding it is an instance
+                           of (the first), TL_UNLISTED, or -1; two bytes an
+                           event (a page lists a few hundred findings; one
+                           past INT16_MAX counts as unlisted) */
   uint64_t *sites;      /* codeptr of each directive of the document */
   size_t num_sites;
   int32_t *event_site;  /* by the events' site: site_of() its codeptr */
@@ -230,8 +232,10 @@ static int count_tracks(tl_ctx *c) {
 }
 
 static void mark(tl_ctx *c, uint64_t event, int32_t finding) {
+  if (finding > INT16_MAX)
+    finding = TL_UNLISTED;
   if (event < c->nev && c->finding_of[event] == -1)
-    c->finding_of[event] = finding; /* an event of several findings: the first */
+    c->finding_of[event] = (int16_t)finding; /* an event of several findings: the first */
 }
 
 /* Every instance of the analysis's findings. The document lists the first
