@@ -147,14 +147,8 @@ static omplens_symbolize__unit_functions *unit_of(omplens_symbolizer *s, Dwarf_D
     if (u->cu == scopedie->cu && u->offset == offset)
       return u;
   }
-  if (s->num_units == s->cap_units) {
-    size_t cap = s->cap_units ? 2 * s->cap_units : 16;
-    omplens_symbolize__unit_functions **p = realloc(s->units, cap * sizeof *p);
-    if (!p)
-      return NULL;
-    s->units = p;
-    s->cap_units = cap;
-  }
+  if (!grow((void **)&s->units, &s->cap_units, s->num_units, sizeof *s->units))
+    return NULL;
   omplens_symbolize__unit_functions *u = calloc(1, sizeof *u);
   if (!u)
     return NULL;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress_heard.h"
 #include "detect_internal.h"
 #include "omplens_detect.h"
 
@@ -1899,26 +1900,6 @@ static void assert_same_totals(const omplens_analysis *a,
 
 /* ---- Progress -------------------------------------------------------------- */
 
-/* What the progress hook heard; the content lane calls it from its thread. */
-typedef struct heard {
-  pthread_mutex_t lock;
-  size_t calls;
-  uint64_t most, total;
-  int bad; /* done past total, or total changed */
-} heard;
-
-static void hear(void *ctx, uint64_t done, uint64_t total) {
-  heard *h = ctx;
-  pthread_mutex_lock(&h->lock);
-  if (h->calls++ && total != h->total)
-    h->bad = 1;
-  h->total = total;
-  if (done > total)
-    h->bad = 1;
-  if (done > h->most)
-    h->most = done;
-  pthread_mutex_unlock(&h->lock);
-}
 
 /* Every pass tells its events every 64k and at its end, never past the
  * total, and the last figure is the whole; the analysis is the one

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "progress_heard.h"
 #include "omplens_trace.h"
 #include "trace_format.h"
 #include "trace_writer.h"
@@ -729,27 +730,6 @@ static void *write_concurrently(void *arg) {
   return NULL;
 }
 
-/* What the progress hook heard; the second pass may call it from two
- * threads. */
-typedef struct heard {
-  pthread_mutex_t lock;
-  size_t calls;
-  uint64_t most, total;
-  int bad; /* done past total, or total changed */
-} heard;
-
-static void hear(void *ctx, uint64_t done, uint64_t total) {
-  heard *h = ctx;
-  pthread_mutex_lock(&h->lock);
-  if (h->calls++ && total != h->total)
-    h->bad = 1;
-  h->total = total;
-  if (done > total)
-    h->bad = 1;
-  if (done > h->most)
-    h->most = done;
-  pthread_mutex_unlock(&h->lock);
-}
 
 /* Read with a progress hook: the same trace, a call per chunk and pass,
  * never past the total, and the last figure is the whole. */
