@@ -166,6 +166,17 @@ async function checkReport(context) {
   const kpi = await page.locator('.kpi.hero .kpi-value').first().textContent();
   check(/\d/.test(kpi), 'summary shows the predicted savings', kpi);
 
+  // Plain words: with every finding opened (its identifiers toggle left
+  // closed), the text a reader sees has no internal jargon, content hashes
+  // or raw event numbers.
+  await page.evaluate(() => document.querySelectorAll('details.finding').forEach((d) => { d.open = true; }));
+  const seen = await page.evaluate(() => document.body.innerText);
+  const jargon = [/\bnearest\b/i, /which the source shows for the names used/,
+                  /\b0x[0-9a-f]{16}\b/, /\b(h2d|d2h) #\d+/];
+  const found = jargon.filter((re) => re.test(seen)).map(String);
+  check(found.length === 0, 'no jargon, hash or event number in the text a reader sees', found.join(' '));
+  await page.evaluate(() => document.querySelectorAll('details.finding').forEach((d) => { d.open = false; }));
+
   // Directive row -> source view, opened at the directive's line.
   await page.evaluate(() => document.querySelectorAll('details.source').forEach((d) => { d.open = false; }));
   const row = page.locator('tr.directive-row').first();
