@@ -812,8 +812,8 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
   if (!rc && !o->quiet) {
     omplens_report_print_text(&in, summary_out, o->top);
     fprintf(summary_out, "\n  reports written to %s/", o->output_dir);
-    if (o->outputs & (1u << OUT_HTML)) /* the one to open */
-      fprintf(summary_out, ": open %s/report.html", o->output_dir);
+    if (o->outputs & (1u << OUT_HTML)) /* the one to read, in a browser */
+      fprintf(summary_out, ": read %s/report.html in a browser", o->output_dir);
     if ((o->outputs & (1u << OUT_PATCH)) && patch_has_diff(l, patch_relative(l))) {
       fputs("\n  apply the suggested changes: ", summary_out);
       print_patch_command(summary_out, l, o->output_dir);
