@@ -59,11 +59,62 @@ struct omplens_fix__dir_op {
   uint32_t event;
 };
 
-static int cmp_dir_op(const void *a, const void *b) {
-  const struct omplens_fix__dir_op *x = a, *y = b;
-  if (x->dir != y->dir)
-    return (uintptr_t)x->dir < (uintptr_t)y->dir ? -1 : 1;
-  return x->event < y->event ? -1 : x->event > y->event;
+static int cmp_ptr(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
+  return (x > y) - (x < y);
+}
+
+/* Orders ops (in event order) by directive, keeping event order within
+ * one: a counting sort over the few distinct directives, each ranked by
+ * its address (what ops_of searches by). False without memory. */
+static bool sort_by_directive(struct omplens_fix__dir_op *ops, size_t n) {
+  size_t cap = 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  const omplens_directive **slot = calloc(cap, sizeof *slot);
+  uint32_t *rank = malloc(cap * sizeof *rank);
+  const omplens_directive **dirs = malloc((n + 1) * sizeof *dirs);
+  struct omplens_fix__dir_op *out = malloc((n + 1) * sizeof *out);
+  size_t *start = NULL, nd = 0;
+  bool ok = slot && rank && dirs && out;
+  for (size_t i = 0; ok && i < n; i++) { /* the distinct directives */
+    size_t j = ((uintptr_t)ops[i].dir * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
+    while (slot[j] && slot[j] != ops[i].dir)
+      j = (j + 1) & (cap - 1);
+    if (!slot[j])
+      dirs[nd++] = slot[j] = ops[i].dir;
+  }
+  if (ok && nd)
+    qsort(dirs, nd, sizeof *dirs, cmp_ptr);
+  ok = ok && (start = calloc(nd + 1, sizeof *start));
+  for (size_t r = 0; ok && r < nd; r++) {
+    size_t j = ((uintptr_t)dirs[r] * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
+    while (slot[j] != dirs[r])
+      j = (j + 1) & (cap - 1);
+    rank[j] = (uint32_t)r;
+  }
+  for (size_t pass = 0; ok && pass < 2; pass++) /* count, then place */
+    for (size_t i = 0; i < n; i++) {
+      size_t j = ((uintptr_t)ops[i].dir * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
+      while (slot[j] != ops[i].dir)
+        j = (j + 1) & (cap - 1);
+      if (pass == 0) {
+        start[rank[j] + 1]++;
+      } else {
+        out[start[rank[j]]++] = ops[i];
+      }
+      if (pass == 0 && i + 1 == n)
+        for (size_t r = 0; r < nd; r++) /* prefix sums: each rank's first slot */
+          start[r + 1] += start[r];
+    }
+  if (ok)
+    memcpy(ops, out, n * sizeof *ops);
+  free(slot);
+  free(rank);
+  free(dirs);
+  free(out);
+  free(start);
+  return ok;
 }
 
 static bool is_op(const omplens_event *e) {
@@ -104,8 +155,11 @@ static void index_ops(omplens_fixer *fx) {
     if (d)
       fx->dir_ops[fx->num_dir_ops++] = (struct omplens_fix__dir_op){d, (uint32_t)i};
   }
-  if (fx->num_dir_ops)
-    qsort(fx->dir_ops, fx->num_dir_ops, sizeof *fx->dir_ops, cmp_dir_op);
+  if (fx->num_dir_ops && !sort_by_directive(fx->dir_ops, fx->num_dir_ops)) {
+    free(fx->dir_ops); /* unsorted: nothing is found, nothing is proven */
+    fx->dir_ops = NULL;
+    fx->num_dir_ops = 0;
+  }
 }
 
 /* The operations of directive d: dir_ops[*lo, *hi). */
