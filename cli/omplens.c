@@ -55,6 +55,8 @@ typedef struct options {
   int no_preload;         /* --no-preload: OMP_TOOL_LIBRARIES only (no names) */
   unsigned outputs;       /* --outputs: bit set over OUTPUTS */
   const char *compile_commands; /* --compile-commands: the sources' build flags */
+  int windowed;           /* --window (report): analyse only [begin, end) */
+  uint64_t window_begin, window_end; /* ns from the trace's start; end may be UINT64_MAX */
 } options;
 
 static const char *progname = "omplens";
@@ -74,6 +76,11 @@ static const char *progname = "omplens";
           "                     compile_commands.json (or its directory) with the flags\n" \
           "                     the sources were built with, for libclang; default:\n" \
           "                     looked for next to each source and in build/ above it\n"
+#define WINDOW_HELP \
+          "      --window START:END\n" \
+          "                     (report) analyse only the operations that begin in\n" \
+          "                     this window, in seconds from the start of the run;\n" \
+          "                     either side may be empty (2:, :5.5)\n"
 #define NO_PRELOAD_HELP \
           "      --no-preload   load the collector through OMP_TOOL_LIBRARIES only, not\n" \
           "                     LD_PRELOAD: directives are then located through debug\n" \
@@ -101,6 +108,7 @@ static void print_usage(FILE *out) {
           "\n"
           "Options:\n"
           OPTIONS_HELP
+          WINDOW_HELP
           NO_PRELOAD_HELP
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
@@ -139,7 +147,7 @@ static void print_command_usage(FILE *out, const char *cmd) {
                 "PROGRAM's stdout is unchanged; omplens exits with PROGRAM's status.\n"
               : "\nReports on traces already recorded (a DIR means its *.trace files), as\n"
                 "`run` does after the program ends; the summary goes to stdout.\n",
-          DEFAULT_TOP, run ? NO_PRELOAD_HELP : "");
+          DEFAULT_TOP, run ? NO_PRELOAD_HELP : WINDOW_HELP);
 }
 
 static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -171,6 +179,7 @@ static int format_path(char *out, size_t size, const char *fmt, ...) {
 /* ---- options ---------------------------------------------------------- */
 
 static int parse_outputs(const char *list, unsigned *mask);
+static int parse_window(const char *arg, options *o);
 
 /* Results of parse_options besides the index of the first operand. */
 enum { PARSED_HELP = -1, PARSED_BAD = -2 };
@@ -182,6 +191,7 @@ static int parse_options(int argc, char **argv, options *o) {
                                            {"no-preload", no_argument, NULL, 'P'},
                                            {"outputs", required_argument, NULL, 'O'},
                                            {"compile-commands", required_argument, NULL, 'C'},
+                                           {"window", required_argument, NULL, 'W'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   int c;
@@ -212,6 +222,14 @@ static int parse_options(int argc, char **argv, options *o) {
       if (parse_outputs(optarg, &o->outputs))
         return PARSED_BAD;
       break;
+    case 'W':
+      if (strcmp(argv[0], "report")) {
+        error("--window is an option of report; try 'omplens report --help'");
+        return PARSED_BAD;
+      }
+      if (parse_window(optarg, o))
+        return PARSED_BAD;
+      break;
     case 'C':
       if (access(optarg, R_OK)) {
         error("cannot read %s: %s", optarg, strerror(errno));
@@ -231,6 +249,44 @@ static int parse_options(int argc, char **argv, options *o) {
     }
   }
   return optind;
+}
+
+/* One side of --window: seconds (empty: *ns unchanged). 0, or -1 when it
+ * is not a number of seconds from 0 to about 500 years. */
+static int parse_window_side(const char *s, size_t len, uint64_t *ns) {
+  char buf[64], *end;
+  if (!len)
+    return 0;
+  if (len >= sizeof buf)
+    return -1;
+  memcpy(buf, s, len);
+  buf[len] = 0;
+  errno = 0;
+  double v = strtod(buf, &end);
+  if (*end || errno || !(v >= 0) || v > 1.5e10 || buf[0] == '-' || buf[0] == '+' ||
+      buf[0] == ' ' || buf[0] == '\t' || strchr(buf, 'x') || strchr(buf, 'X'))
+    return -1;
+  *ns = (uint64_t)(v * 1e9 + 0.5);
+  return 0;
+}
+
+/* --window START:END, seconds, either side may be empty. */
+static int parse_window(const char *arg, options *o) {
+  const char *colon = strchr(arg, ':');
+  uint64_t begin = 0, end = UINT64_MAX;
+  if (!colon || parse_window_side(arg, (size_t)(colon - arg), &begin) ||
+      parse_window_side(colon + 1, strlen(colon + 1), &end)) {
+    error("--window wants START:END in seconds (2:5.5, 2:, :5.5), not '%s'", arg);
+    return -1;
+  }
+  if (begin >= end) {
+    error("--window %s: the start must come before the end", arg);
+    return -1;
+  }
+  o->windowed = 1;
+  o->window_begin = begin;
+  o->window_end = end;
+  return 0;
 }
 
 /* ---- output directory -------------------------------------------------- */
@@ -311,6 +367,7 @@ typedef struct loaded {
   omplens_annotator **annotators;
   omplens_fixer **fixers;
   const char *compile_commands; /* for the annotators' libclang parses */
+  const options *window;        /* --window, when windowed */
   omplens_report_process *procs;
   omplens_report_figures *figures; /* per process, shared by the outputs */
   size_t n, cap;
@@ -345,6 +402,8 @@ static int handle_trace_file(loaded *l, const char *path) {
       return err == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
     return rc == OMPLENS_TRACE_ENOMEM ? EXIT_SOFTWARE : EXIT_DATAERR;
   }
+  if (l->window && l->window->windowed)
+    omplens_trace_set_window(t, l->window->window_begin, l->window->window_end);
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 8;
     omplens_trace **tr = realloc(l->traces, cap * sizeof *tr);
@@ -552,7 +611,9 @@ static int write_patch(const output_ctx *c, FILE *f) {
 }
 
 static int write_timeline(const output_ctx *c, FILE *f) {
-  return omplens_render_timeline(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, f);
+  /* It is the longest output: its events count towards the progress line. */
+  return omplens_render_timeline_with(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n,
+                                      omplens_progress_count, NULL, f);
 }
 
 /* The outputs, in the order they are written; --outputs picks by name. */
@@ -824,7 +885,7 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
 }
 
 static int handle_report(int argc, char **argv) {
-  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u, NULL};
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u, NULL, 0, 0, 0};
   int first = parse_options(argc, argv, &o);
   if (first < 0)
     return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;
@@ -836,6 +897,7 @@ static int handle_report(int argc, char **argv) {
     return EXIT_CANTCREAT;
   loaded l = {0};
   l.compile_commands = o.compile_commands;
+  l.window = &o;
   use_parse_cache(o.output_dir);
   int rc = 0;
   omplens_progress_start(o.quiet);
@@ -1009,7 +1071,7 @@ static int spawn_and_wait(char **argv, int *status_out) {
 }
 
 static int handle_run(int argc, char **argv) {
-  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u, NULL};
+  options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u, NULL, 0, 0, 0};
   int first = parse_options(argc, argv, &o);
   if (first < 0)
     return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;

@@ -60,10 +60,11 @@ double omplens_progress__share(const omplens_progress__figures *f) {
   case OMPLENS_PROGRESS_READ: work += trace * read * part; break;
   case OMPLENS_PROGRESS_DETECT: work += trace * (read + detect * part); break;
   case OMPLENS_PROGRESS_ATTRIBUTE: work += trace * (read + detect); break; /* no count */
-  case OMPLENS_PROGRESS_REPORT:
-    work += (double)f->all_bytes *
-            (f->report_done < f->report_cost ? f->report_done : f->report_cost);
+  case OMPLENS_PROGRESS_REPORT: { /* the count is timeline.json's, until it is done */
+    double done = f->report_done + omplens_progress__cost("timeline") * part;
+    work += (double)f->all_bytes * (done < f->report_cost ? done : f->report_cost);
     break;
+  }
   default: break;
   }
   return work < whole ? work / whole : 1.0;
@@ -293,6 +294,10 @@ void omplens_progress_output_done(const char *name) {
     return;
   pthread_mutex_lock(&progress.lock);
   progress.at.report_done += omplens_progress__cost(name);
+  if (!strcmp(name, "timeline")) { /* its count is in report_done now */
+    atomic_store(&progress.total, 0);
+    atomic_store(&progress.done, 0);
+  }
   pthread_mutex_unlock(&progress.lock);
 }
 

@@ -40,8 +40,9 @@ enum omplens_progress_step {
  * then done); path is NULL for the other steps. */
 void omplens_progress_step(enum omplens_progress_step step, const char *path);
 /* The hook for omplens_trace_open_with() and omplens_detect_trace_with()
- * (omplens_progress_fn): how far the step in progress is. ctx is unused.
- * Lock-free, from any thread. */
+ * (omplens_progress_fn): how far the step in progress is; in REPORT, for
+ * omplens_render_timeline_with(): how far timeline.json, the longest
+ * output, is, until it is done. ctx is unused. Lock-free, from any thread. */
 void omplens_progress_count(void *ctx, uint64_t done, uint64_t total);
 /* An expected output (or "document") is written, or failed; any thread. */
 void omplens_progress_output_done(const char *name);

@@ -7,6 +7,7 @@
 #define OMPLENS_RENDER_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "omplens_report.h"
@@ -57,6 +58,13 @@ int omplens_render_sarif(const json_t *doc, const omplens_render_options *opt, F
  * for the host, a thread per host thread; findings highlighted. */
 int omplens_render_timeline(const json_t *doc, const omplens_trace *const *traces,
                             size_t num_traces, FILE *out);
+/* Told how many of the traces' events are written (done of total); called
+ * every 64k events and once at the end, from the writing thread. */
+typedef void (*omplens_render_progress)(void *ctx, uint64_t done, uint64_t total);
+/* The same, telling progress (NULL: nothing). */
+int omplens_render_timeline_with(const json_t *doc, const omplens_trace *const *traces,
+                                 size_t num_traces, omplens_render_progress progress,
+                                 void *progress_ctx, FILE *out);
 
 #ifdef __cplusplus
 }

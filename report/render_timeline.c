@@ -101,7 +101,12 @@ typedef struct tl_writer {
   int first;          /* no event written yet */
   uint64_t overflows; /* slices that had to overlap on a full track */
   uint64_t unmatched; /* finding instances naming no event of their trace */
+  omplens_render_progress progress; /* told every TL_PROGRESS_EVERY events, or NULL */
+  void *progress_ctx;
+  uint64_t done, total; /* events written, of all traces */
 } tl_writer;
+
+#define TL_PROGRESS_EVERY 65536
 
 /* One traced process being rendered. */
 typedef struct tl_proc {
@@ -1100,6 +1105,8 @@ static void slices(tl_writer *w, tl_proc *p) {
     event_slice(w, p, i, m, end);
     for (; m < end; m++)
       finding_instant(w, p, &p->marks[m]);
+    if (w->progress && ++w->done % TL_PROGRESS_EVERY == 0)
+      w->progress(w->progress_ctx, w->done, w->total);
   }
 }
 
@@ -1364,12 +1371,24 @@ static void other_data(tl_writer *w, const json_t *doc, const omplens_trace *con
 
 int omplens_render_timeline(const json_t *doc, const omplens_trace *const *traces,
                             size_t num_traces, FILE *out) {
+  return omplens_render_timeline_with(doc, traces, num_traces, NULL, NULL, out);
+}
+
+int omplens_render_timeline_with(const json_t *doc, const omplens_trace *const *traces,
+                                 size_t num_traces, omplens_render_progress progress,
+                                 void *progress_ctx, FILE *out) {
   if (!out || (doc && !json_is_object(doc)) || (num_traces && !traces) ||
       omplens_report__int_at(doc, "schema_version") > OMPLENS_FINDINGS_SCHEMA_VERSION)
     return OMPLENS_REPORT_EINVAL;
   const json_t *procs = json_object_get(doc, "processes");
   char *used = calloc(json_array_size(procs) + 1, 1);
-  tl_writer w = {{out, malloc(TL_OUT_BUF), 0, TL_OUT_BUF, 0}, 1, 0, 0};
+  tl_writer w = {{out, malloc(TL_OUT_BUF), 0, TL_OUT_BUF, 0}, 1, 0, 0, progress, progress_ctx, 0, 0};
+  for (size_t i = 0; i < num_traces; i++) {
+    size_t n = 0;
+    if (traces && traces[i])
+      omplens_trace_events(traces[i], &n);
+    w.total += n;
+  }
   if (!used || !w.out.buf) {
     free(used);
     free(w.out.buf);
@@ -1389,6 +1408,8 @@ int omplens_render_timeline(const json_t *doc, const omplens_trace *const *trace
   free(used);
   other_data(&w, doc, traces, num_traces, origin);
   out_flush(&w.out);
+  if (progress)
+    progress(progress_ctx, w.total, w.total);
   free(w.out.buf);
   if (!rc && (w.out.failed || fflush(out) || ferror(out)))
     rc = OMPLENS_REPORT_EIO;

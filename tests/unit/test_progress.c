@@ -48,6 +48,11 @@ static void test_share_one_trace(void **state) {
   f.trace_bytes = 0;
   f.report_done = report / 2;
   assert_share(&f, (trace + report / 2) / whole);
+  /* timeline.json counts its events while it is written */
+  f.done = 25;
+  f.total = 100;
+  assert_share(&f, (trace + report / 2 + omplens_progress__cost("timeline") * 0.25) / whole);
+  f.done = f.total = 0;
   f.report_done = report;
   assert_share(&f, 1.0);
 }
