@@ -579,6 +579,11 @@ int omplens_detect_trace_with(const omplens_trace *t, const omplens_detect_optio
   size_t n;
   const omplens_event *ev = omplens_trace_events(t, &n);
   omplens_detect_params params = {.run_ns = omplens_trace_get_info(t)->duration_ns};
+  uint64_t begin, end; /* a window: its part of the run is the run time */
+  if (omplens_trace_window(t, &begin, &end)) {
+    end = end < params.run_ns ? end : params.run_ns;
+    params.run_ns = end > begin ? end - begin : 0;
+  }
   params.sites = omplens_trace_sites(t, &params.num_sites);
   params.regions = omplens_trace_regions(t, &params.num_regions);
   params.args = omplens_trace_args(t, &params.num_args);

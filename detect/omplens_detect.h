@@ -134,7 +134,8 @@ int omplens_detect_run(const omplens_event *events, size_t num_events,
                        const omplens_detect_params *params,
                        omplens_analysis **out);
 /* omplens_detect_run over a trace's events, with its duration as the run
- * time and its sites table. */
+ * time (with omplens_trace_set_window: the window's part of it) and its
+ * sites table. */
 int omplens_detect_trace(const omplens_trace *t, omplens_analysis **out);
 
 typedef struct omplens_detect_options {

@@ -5,12 +5,68 @@
 
 #include "report_internal.h"
 
+/* " (generic-64bit)": the distinct type strings of the devices, in device
+ * order; nothing when the trace does not say. */
+static void format_device_types(const omplens_trace *t, int num_devices, char *buf, size_t size) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (int d = 0; d < num_devices && d < OMPLENS_TRACE_TYPED_DEVICES && len < size; d++) {
+    const char *type = omplens_trace_device_type(t, d);
+    int seen = !type;
+    for (int e = 0; e < d && !seen; e++)
+      seen = omplens_trace_device_type(t, e) && !strcmp(omplens_trace_device_type(t, e), type);
+    if (!seen)
+      len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : " (", type);
+  }
+  if (len && len + 1 < size)
+    strcat(buf, ")");
+}
+
+/* ", 1 used: device 0": the devices that had a kernel, a transfer or an
+ * allocation among the events analysed. */
+static void format_used_devices(const omplens_trace *t, int num_devices, char *buf, size_t size) {
+  enum { MAX_LISTED = 1024 };
+  unsigned char used[MAX_LISTED] = {0};
+  size_t n, len = 0;
+  const omplens_event *ev = omplens_trace_events(t, &n);
+  for (size_t k = 0; k < n; k++) {
+    int kind = ev[k].kind;
+    if (kind != OMPLENS_EV_ALLOC && kind != OMPLENS_EV_H2D && kind != OMPLENS_EV_D2H &&
+        kind != OMPLENS_EV_D2D && kind != OMPLENS_EV_KERNEL)
+      continue;
+    if (ev[k].device >= 0 && ev[k].device < MAX_LISTED)
+      used[ev[k].device] = 1;
+    if (kind == OMPLENS_EV_D2D && ev[k].peer_device >= 0 && ev[k].peer_device < MAX_LISTED)
+      used[ev[k].peer_device] = 1;
+  }
+  int count = 0, limit = num_devices < MAX_LISTED ? num_devices : MAX_LISTED;
+  for (int d = 0; d < limit; d++)
+    count += used[d];
+  len = (size_t)snprintf(buf, size, ", %d used%s", count, count ? ": device" : "");
+  if (count > 1 && len < size)
+    len += (size_t)snprintf(buf + len, size - len, "s");
+  for (int d = 0, first = 1; d < limit && len < size; d++)
+    if (used[d]) {
+      len += (size_t)snprintf(buf + len, size - len, "%s %d", first ? "" : ",", d);
+      first = 0;
+    }
+}
+
 static void print_header(FILE *out, const omplens_trace *t, const omplens_program_total *tot) {
   const omplens_trace_info *i = omplens_trace_get_info(t);
-  char a[32], b[32], c[32];
-  fprintf(out, "omplens: %s (pid %d), run %s, %d device%s%s\n", i->cmdline[0] ? i->cmdline : i->exe,
-          i->pid, omplens_format_ns(tot->run_ns, a), i->num_devices,
-          i->num_devices == 1 ? "" : "s", i->complete ? "" : ", TRACE INCOMPLETE");
+  char a[32], b[32], c[32], types[256], used[256];
+  format_device_types(t, i->num_devices, types, sizeof types);
+  format_used_devices(t, i->num_devices, used, sizeof used);
+  fprintf(out, "omplens: %s (pid %d), run %s, %d device%s%s%s%s\n",
+          i->cmdline[0] ? i->cmdline : i->exe, i->pid, omplens_format_ns(tot->run_ns, a),
+          i->num_devices, i->num_devices == 1 ? "" : "s", types, used,
+          i->complete ? "" : ", TRACE INCOMPLETE");
+  uint64_t begin, end; /* --window: the part of the run these figures describe */
+  if (omplens_trace_window(t, &begin, &end)) {
+    end = end < i->duration_ns ? end : i->duration_ns;
+    fprintf(out, "  window %.3f-%.3f s of %.3f s\n", begin / 1e9, (end > begin ? end : begin) / 1e9,
+            i->duration_ns / 1e9);
+  }
   fprintf(out, "  transfers %" PRIu64 " (%s, %s)", tot->num_transfers,
           omplens_format_bytes(tot->transfer_bytes, a), omplens_format_ns(tot->transfer_ns, b));
   fprintf(out, "   allocations %" PRIu64 " (%s)   kernels %" PRIu64 " (%s)\n", tot->num_allocs,

@@ -148,6 +148,7 @@ enum omplens_trace_error {
   OMPLENS_TRACE_ECORRUPT = -4,  /* header unreadable                         */
   OMPLENS_TRACE_ENOMEM = -5,
   OMPLENS_TRACE_ETOOBIG = -6,   /* exceeds the reader's limits               */
+  OMPLENS_TRACE_EINVAL = -7,    /* bad argument (an empty window)            */
 };
 
 const char *omplens_trace_strerror(int err);
@@ -217,6 +218,17 @@ const char *omplens_trace_path(const omplens_trace *t);
  * OMPLENS_TRACE_TYPED_DEVICES or more). */
 #define OMPLENS_TRACE_TYPED_DEVICES 64
 const char *omplens_trace_device_type(const omplens_trace *t, int device);
+
+/* Restricts the trace to a time window: from then on omplens_trace_events()
+ * gives only the events whose begin_ns is in [begin_ns, end_ns) (a
+ * contiguous part of the array, which is sorted by begin time), and event
+ * numbers (omplens_trace_event_call_path) count from its first. Regions,
+ * sites and the info (duration included) stay those of the whole trace.
+ * end_ns may be UINT64_MAX (to the end). begin_ns >= end_ns: EINVAL, and
+ * the trace is unchanged. */
+int omplens_trace_set_window(omplens_trace *t, uint64_t begin_ns, uint64_t end_ns);
+/* 1 and the window in *begin_ns, *end_ns when one is set; else 0. */
+int omplens_trace_window(const omplens_trace *t, uint64_t *begin_ns, uint64_t *end_ns);
 
 /* The content hash of a transfer's bytes: XXH3-64, except that a buffer of
  * OMPLENS_HASH_SPLIT bytes or more is hashed as omplens_hash_combine() of

@@ -88,6 +88,11 @@ struct omplens_trace {
   int quiet; /* damage is not recorded (the second decoding pass) */
   omplens_cp_table paths; /* call paths (CALL_PATH records) */
   uint64_t last_ns;
+  /* omplens_trace_set_window: the events shown are events[window_first]
+   * onwards, window_count of them (all when !windowed). */
+  int windowed;
+  uint64_t window_begin, window_end;
+  size_t window_first, window_count;
   /* omplens_trace_open_with's hook, while reading: work done of total, in
    * payload bytes (two passes and the sort between them). */
   omplens_progress_fn *progress;
@@ -107,6 +112,7 @@ const char *omplens_trace_strerror(int err) {
   case OMPLENS_TRACE_ECORRUPT: return "trace header is damaged or truncated";
   case OMPLENS_TRACE_ENOMEM: return "out of memory";
   case OMPLENS_TRACE_ETOOBIG: return "trace exceeds the reader's limits";
+  case OMPLENS_TRACE_EINVAL: return "invalid argument";
   default: return "unknown error";
   }
 }
@@ -1744,6 +1750,8 @@ const uint64_t *omplens_trace_call_path(const omplens_trace *t, uint32_t path, s
 }
 
 uint32_t omplens_trace_event_call_path(const omplens_trace *t, size_t event) {
+  if (t && t->windowed)
+    event = event < t->window_count ? event + t->window_first : t->num_events;
   if (!t || event >= t->num_events)
     return 0;
   const omplens_event *e = &t->events[event];
@@ -1779,9 +1787,46 @@ const omplens_trace_info *omplens_trace_get_info(const omplens_trace *t) {
 }
 
 const omplens_event *omplens_trace_events(const omplens_trace *t, size_t *count) {
+  if (t && t->windowed) {
+    if (count)
+      *count = t->window_count;
+    return t->events + t->window_first;
+  }
   if (count)
     *count = t ? t->num_events : 0;
   return t ? t->events : NULL;
+}
+
+/* The first event, at or after `from`, whose begin is at least ns. */
+static size_t first_event_from(const omplens_trace *t, size_t from, uint64_t ns) {
+  size_t lo = from, hi = t->num_events;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (t->events[mid].begin_ns < ns)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+int omplens_trace_set_window(omplens_trace *t, uint64_t begin_ns, uint64_t end_ns) {
+  if (!t || begin_ns >= end_ns)
+    return OMPLENS_TRACE_EINVAL;
+  t->window_first = first_event_from(t, 0, begin_ns);
+  t->window_count = first_event_from(t, t->window_first, end_ns) - t->window_first;
+  t->window_begin = begin_ns;
+  t->window_end = end_ns;
+  t->windowed = 1;
+  return 0;
+}
+
+int omplens_trace_window(const omplens_trace *t, uint64_t *begin_ns, uint64_t *end_ns) {
+  if (!t || !t->windowed)
+    return 0;
+  *begin_ns = t->window_begin;
+  *end_ns = t->window_end;
+  return 1;
 }
 
 const omplens_region *omplens_trace_regions(const omplens_trace *t, size_t *count) {

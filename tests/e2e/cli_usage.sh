@@ -29,6 +29,13 @@ expect 64 "report without traces" -- report
 expect 64 "run without a program" -- run
 expect 64 "unknown output" -- report --outputs json,bogus x
 expect 64 "bad --top" -- report --top lots x
+expect 64 "--window without a colon" -- report --window 5 x
+expect 64 "--window not a number" -- report --window a:b x
+expect 64 "--window with a unit" -- report --window 2s:5 x
+expect 64 "--window negative" -- report --window -1:5 x
+expect 64 "--window start after end" -- report --window 5:2 x
+expect 64 "--window empty" -- report --window 2:2 x
+expect 64 "--window for run" -- run --window 1: -- true
 expect 64 "unknown option" -- report --no-such-option x
 expect 64 "option without its value" -- report --top
 expect 64 "missing compile_commands" -- report --compile-commands "$work/none.json" x

@@ -31,4 +31,10 @@ if ! diff -u "$work/expected.txt" "$work/actual.txt" >"$work/diff.txt"; then
   fail "events or findings per device differ from $(basename "$expected") (- expected, + actual)"
   sed 's/^/  /' "$work/diff.txt"
 fi
+# The summary names the devices' types and the ones the run used.
+header=$(head -1 "$work/report/summary.txt")
+case $header in
+  *", 4 devices (generic-64bit), 4 used: devices 0, 1, 2, 3") ;;
+  *) fail "summary line: expected '..., 4 devices (generic-64bit), 4 used: devices 0, 1, 2, 3', got '$header'" ;;
+esac
 finish "devices: $(grep -c '^event' "$work/actual.txt") (kind, device) event counts and $(grep -c '^finding' "$work/actual.txt") findings as expected"

@@ -972,6 +972,25 @@ static void test_call_paths(void **state) {
   assert_int_equal(nf, 0);
   assert_null(omplens_trace_call_path(tr, 99, &nf));
   assert_int_equal(omplens_trace_event_call_path(tr, ne), 0);
+  /* A window: a contiguous part of the events, numbered from its first. */
+  const omplens_event *all = omplens_trace_events(tr, &ne);
+  uint64_t wb = 0, we = 0;
+  size_t nw;
+  assert_int_equal(omplens_trace_window(tr, &wb, &we), 0);
+  assert_int_equal(omplens_trace_set_window(tr, all[10].begin_ns, all[10].begin_ns),
+                   OMPLENS_TRACE_EINVAL);
+  assert_int_equal(omplens_trace_set_window(tr, all[10].begin_ns, all[20].begin_ns), 0);
+  assert_ptr_equal(omplens_trace_events(tr, &nw), all + 10);
+  assert_int_equal(nw, 10);
+  assert_int_equal(omplens_trace_window(tr, &wb, &we), 1);
+  assert_int_equal(wb, all[10].begin_ns);
+  assert_int_equal(we, all[20].begin_ns);
+  assert_int_equal(omplens_trace_call_path(tr, omplens_trace_event_call_path(tr, 9), &nf)[0],
+                   inner[0]);
+  assert_int_equal(omplens_trace_event_call_path(tr, 10), 0);
+  assert_int_equal(omplens_trace_set_window(tr, all[ne - 1].begin_ns + 1, UINT64_MAX), 0);
+  omplens_trace_events(tr, &nw);
+  assert_int_equal(nw, 0);
   omplens_trace_close(tr);
 }
 
@@ -1478,7 +1497,7 @@ static void test_absurd_thread_index(void **state) {
 static void test_strerror_and_names(void **state) {
   const int codes[] = {OMPLENS_TRACE_OK,      OMPLENS_TRACE_EIO,     OMPLENS_TRACE_ENOTTRACE,
                        OMPLENS_TRACE_EVERSION, OMPLENS_TRACE_ECORRUPT, OMPLENS_TRACE_ENOMEM,
-                       OMPLENS_TRACE_ETOOBIG};
+                       OMPLENS_TRACE_ETOOBIG, OMPLENS_TRACE_EINVAL};
   const int n = sizeof codes / sizeof *codes;
   for (int i = 0; i < n; i++) {
     assert_true(strlen(omplens_trace_strerror(codes[i])) > 0);
