@@ -268,6 +268,26 @@ static int add_execution(omplens_detect__ctx *c, omplens_detect__recent *r,
   return 0;
 }
 
+/* Associations move nothing and take no device time: not in a profile.
+ * Only transfers count bytes (the others' are buffer sizes). */
+static void add_profile_event(omplens_directive_profile *p, const omplens_event *e) {
+  omplens_operation_sum *s = NULL;
+  switch (e->kind) {
+  case OMPLENS_EV_KERNEL: s = &p->kernels; break;
+  case OMPLENS_EV_H2D: s = &p->h2d; break;
+  case OMPLENS_EV_D2H: s = &p->d2h; break;
+  case OMPLENS_EV_D2D: s = &p->d2d; break;
+  case OMPLENS_EV_ALLOC: s = &p->allocs; break;
+  case OMPLENS_EV_DELETE: s = &p->frees; break;
+  default: return;
+  }
+  uint64_t ns = omplens_detect__dur(e);
+  s->count++;
+  s->ns += ns;
+  s->bytes += omplens_detect__is_transfer(e) ? e->bytes : 0;
+  p->total_ns += ns;
+}
+
 /* A thread's events mostly come construct by construct: its previous
  * codeptr's sums are found without a lookup. */
 static int add_codeptr_event(omplens_detect__ctx *c, uint32_t i) {
@@ -282,10 +302,7 @@ static int add_codeptr_event(omplens_detect__ctx *c, uint32_t i) {
     r->codeptr = codeptr;
     r->region = OMPLENS_NO_REGION;
   }
-  if (omplens_detect__is_transfer(e)) {
-    c->sums[r->sums].transfer_ns += omplens_detect__dur(e);
-    c->sums[r->sums].transfer_bytes += e->bytes;
-  }
+  add_profile_event(&c->sums[r->sums], e);
   return add_execution(c, r, i);
 }
 
@@ -602,6 +619,7 @@ void omplens_analysis_free(omplens_analysis *a) {
   omplens_detect__free(a->findings);
   omplens_detect__free(a->instances);
   omplens_detect__free(a->directives);
+  omplens_detect__free(a->profiles);
   omplens_detect__free(a->leftovers);
   omplens_detect__free(a);
 }
@@ -618,6 +636,13 @@ omplens_analysis_directives(const omplens_analysis *a, size_t *count) {
   if (count)
     *count = a ? a->num_directives : 0;
   return a ? a->directives : NULL;
+}
+
+const omplens_directive_profile *
+omplens_analysis_profiles(const omplens_analysis *a, size_t *count) {
+  if (count)
+    *count = a ? a->num_profiles : 0;
+  return a ? a->profiles : NULL;
 }
 
 const omplens_program_total *omplens_analysis_total(const omplens_analysis *a) {

@@ -24,6 +24,8 @@ struct omplens_analysis {
   omplens_instance *instances; /* all findings' instances, group by group */
   omplens_directive_total *directives;
   size_t num_directives;
+  omplens_directive_profile *profiles; /* the survey's sums, sorted       */
+  size_t num_profiles;
   omplens_leftover *leftovers;
   size_t num_leftovers;
   omplens_program_total total;
@@ -32,12 +34,9 @@ struct omplens_analysis {
 /* ---- Survey ------------------------------------------------------------ */
 
 /* Sums over the events of one codeptr. The survey takes them for every
- * codeptr; those of directives with findings go into their totals. */
-typedef struct omplens_detect__codeptr_sums {
-  uint64_t codeptr;
-  uint64_t transfer_ns, transfer_bytes;
-  uint32_t executions; /* distinct regions (omplens_directive_total)      */
-} omplens_detect__codeptr_sums;
+ * codeptr; they become the directive profiles, and those of directives
+ * with findings go into their totals. */
+typedef omplens_directive_profile omplens_detect__codeptr_sums;
 
 /* The latest event of a host thread (threads share entries modulo
  * OMPLENS_DETECT__RECENT): where its codeptr's sums are, and its region,

@@ -253,8 +253,8 @@ static omplens_directive_total new_directive(const omplens_detect__ctx *c,
       omplens_detect__find_sums(c, codeptr);
   omplens_directive_total d = {.codeptr = codeptr};
   if (sums) { /* always: every finding's codeptr is an event's */
-    d.transfer_ns = sums->transfer_ns;
-    d.transfer_bytes = sums->transfer_bytes;
+    d.transfer_ns = sums->h2d.ns + sums->d2h.ns + sums->d2d.ns;
+    d.transfer_bytes = sums->h2d.bytes + sums->d2h.bytes + sums->d2d.bytes;
     d.executions = sums->executions;
   }
   return d;
@@ -332,6 +332,13 @@ static int compare_ranked(const void *pa, const void *pb) {
 static int compare_directives(const void *pa, const void *pb) {
   const omplens_directive_total *a = pa, *b = pb;
   CMP_ASC(b->savings_ns, a->savings_ns);
+  CMP_ASC(a->codeptr, b->codeptr);
+  return 0;
+}
+
+static int compare_profiles(const void *pa, const void *pb) {
+  const omplens_directive_profile *a = pa, *b = pb;
+  CMP_ASC(b->total_ns, a->total_ns);
   CMP_ASC(a->codeptr, b->codeptr);
   return 0;
 }
@@ -432,8 +439,24 @@ static double speedup(uint64_t run_ns, uint64_t savings_ns) {
 
 /* ---- Entry ------------------------------------------------------------- */
 
+/* The survey's sums become the profiles; the sums' map goes with them. */
+static void move_profiles(omplens_detect__ctx *c, const totals *t, omplens_analysis *a) {
+  for (size_t i = 0; i < c->num_sums; i++)
+    c->sums[i].has_findings = omplens_detect__map_find(
+        &t->by_codeptr, omplens_detect__mix(c->sums[i].codeptr), directive_eq, t,
+        &c->sums[i].codeptr) != OMPLENS_DETECT__MAP_NONE;
+  if (c->num_sums)
+    qsort(c->sums, c->num_sums, sizeof *c->sums, compare_profiles);
+  a->profiles = c->sums;
+  a->num_profiles = c->num_sums;
+  c->sums = NULL;
+  c->num_sums = c->cap_sums = 0;
+  omplens_detect__map_free(&c->sums_of);
+}
+
 static void move_results(omplens_detect__ctx *c, totals *t,
                          omplens_analysis *a) {
+  move_profiles(c, t, a); /* before the sort: by_codeptr holds indices */
   if (t->num_directives)
     qsort(t->directives, t->num_directives, sizeof *t->directives,
           compare_directives);

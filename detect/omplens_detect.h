@@ -78,6 +78,22 @@ typedef struct omplens_directive_total {
   uint32_t executions;   /* region instances with this codeptr             */
 } omplens_directive_total;
 
+/* One kind of operation at a directive: how many, their bytes (0 for
+ * kernels, allocations and frees) and their summed durations. */
+typedef struct omplens_operation_sum {
+  uint64_t count, bytes, ns;
+} omplens_operation_sum;
+
+/* The profile of one directive (codeptr), with or without findings: the
+ * sums of all its events, taken in one pass over the trace. */
+typedef struct omplens_directive_profile {
+  uint64_t codeptr;
+  uint32_t executions;          /* as omplens_directive_total's           */
+  int has_findings;             /* in omplens_analysis_directives()       */
+  omplens_operation_sum kernels, h2d, d2h, d2d, allocs, frees;
+  uint64_t total_ns;            /* kernels + transfers + allocs + frees   */
+} omplens_directive_profile;
+
 /* A mapping still present when the program ended. */
 typedef struct omplens_leftover {
   int16_t device;
@@ -156,6 +172,9 @@ void omplens_analysis_free(omplens_analysis *a);
 const omplens_finding *omplens_analysis_findings(const omplens_analysis *a, size_t *count);
 /* Directives with at least one finding, sorted by savings, largest first. */
 const omplens_directive_total *omplens_analysis_directives(const omplens_analysis *a, size_t *count);
+/* Every directive the events name, by total_ns, largest first (then by
+ * codeptr). Valid until a is freed. */
+const omplens_directive_profile *omplens_analysis_profiles(const omplens_analysis *a, size_t *count);
 const omplens_program_total *omplens_analysis_total(const omplens_analysis *a);
 const omplens_leftover *omplens_analysis_leftovers(const omplens_analysis *a, size_t *count);
 

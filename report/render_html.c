@@ -40,7 +40,8 @@ typedef struct html_ctx {
   char prefix[24];       /* element ids of the process start with it */
   source_ref *sources;
   size_t num_sources;
-  const json_t *directives, *findings;
+  json_t *directives;     /* with findings (omplens_render__finding_directives) */
+  const json_t *findings;
   size_t num_shown;                     /* findings on the page */
   char **finding_ids, **finding_labels; /* per finding shown */
   char **site_labels, **targets;        /* per directive: label, element id to open */
@@ -191,7 +192,7 @@ static void prepare_labels(html_ctx *h) {
 }
 
 static void prepare_process(html_ctx *h) {
-  h->directives = omplens_render__array(h->proc, "directives");
+  h->directives = omplens_render__finding_directives(h->proc);
   h->findings = omplens_render__array(h->proc, "findings");
   h->num_shown = json_array_size(h->findings) < MAX_FINDINGS_SHOWN ? json_array_size(h->findings)
                                                                      : MAX_FINDINGS_SHOWN;
@@ -214,6 +215,8 @@ static void release_process(html_ctx *h) {
   free_list(h->finding_labels, h->num_shown);
   free_list(h->site_labels, json_array_size(h->directives));
   free_list(h->targets, json_array_size(h->directives));
+  json_decref(h->directives);
+  h->directives = NULL;
   free(h->sources);
   h->sources = NULL;
   h->num_sources = 0;
@@ -473,6 +476,82 @@ static void section_directives(html_ctx *h) {
   omplens_strbuf_free(&rows);
 }
 
+/* ---- Where the time goes ------------------------------------------------------------------- */
+
+static void profile_head(html_ctx *h, omplens_strbuf *b) {
+  static const char *const cols[][4] = {
+      {"num", "num", "Rank by time", "#"},
+      {"", "text", "Source location, or module+offset", "Location"},
+      {"", "text", "OpenMP directive", "Directive"},
+      {"num", "num", "Times the directive ran", "Runs"},
+      {"num", "num", "Time in its kernels", "Kernel time"},
+      {"num", "num", "Time in its transfers, both ways", "Transfer time"},
+      {"num", "num", "Bytes it transferred", "Bytes"},
+      {"num", "num", "Time in its allocations and frees", "Allocation time"},
+      {"num sorted-desc", "num", "Its operations' time, as a share of the run", "Share of run"},
+      {"", "text", "Whether findings name it", "Findings"},
+  };
+  for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
+    FILL(h, b, omplens_tpl__table_head_html, {"class", cols[i][0]}, {"type", cols[i][1]},
+         {"title", cols[i][2]}, {"label", cols[i][3]});
+}
+
+static uint64_t profile_sum(const json_t *p, const char *const *kinds, const char *field) {
+  uint64_t sum = 0;
+  for (; *kinds; kinds++)
+    sum += omplens_render__u64(json_object_get(p, *kinds), field);
+  return sum;
+}
+
+static void profile_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *d) {
+  static const char *const transfers[] = {"h2d", "d2h", "d2d", NULL};
+  static const char *const kernels[] = {"kernels", NULL}, *const allocs[] = {"allocs", "frees", NULL};
+  const json_t *l = json_object_get(d, "location"), *p = json_object_get(d, "profile");
+  char rank[32], exec[32], kv[32], km[32], tv[32], tm[32], bv[32], by[32], av[32], am[32];
+  char sv[32], sh[32], loc[4096];
+  uint64_t kernel = profile_sum(p, kernels, "ns"), transfer = profile_sum(p, transfers, "ns");
+  uint64_t bytes = profile_sum(p, transfers, "bytes"), alloc = profile_sum(p, allocs, "ns");
+  double share = omplens_render__real(p, "share_of_run");
+  int findings = omplens_render__bool(p, "has_findings", 0);
+  const char *kind = omplens_render__str(json_object_get(l, "directive"), "kind");
+  const char *file = omplens_render__source_pos(l).file;
+  snprintf(sv, sizeof sv, "%.6f", share);
+  snprintf(sh, sizeof sh, "%.1f %%", 100.0 * share);
+  FILL(h, b, omplens_tpl__profile_row_html, {"has_findings", findings ? "1" : "0"},
+       {"rank", fmt_u64(i + 1, rank)},
+       {"location", omplens_render__location_label(l, h->base, loc, sizeof loc)},
+       {"location_title", file ? file : ""}, {"kind", kind ? kind : "\xe2\x80\x94"},
+       {"executions", fmt_u64(omplens_render__u64(p, "executions"), exec)},
+       {"kernel_value", fmt_u64(kernel, kv)}, {"kernel", fmt_ns(kernel, km)},
+       {"transfer_value", fmt_u64(transfer, tv)}, {"transfer", fmt_ns(transfer, tm)},
+       {"bytes_value", fmt_u64(bytes, bv)}, {"bytes", omplens_format_bytes(bytes, by)},
+       {"alloc_value", fmt_u64(alloc, av)}, {"alloc", fmt_ns(alloc, am)},
+       {"share_value", sv}, {"share", sh}, {"findings", findings ? "yes" : "no"});
+}
+
+/* Every directive by time (schema 3's profiles), findings or not. */
+static void section_profile(html_ctx *h) {
+  const json_t *all = omplens_render__array(h->proc, "directives"), *d;
+  if (!json_object_get(json_array_get(all, 0), "profile"))
+    return;
+  omplens_strbuf head = {0}, rows = {0};
+  char id[48], table[48], subtitle[128];
+  size_t i, n = json_array_size(all);
+  profile_head(h, &head);
+  json_array_foreach(all, i, d)
+    profile_row(h, &rows, i, d);
+  snprintf(id, sizeof id, "%s-profile", h->prefix);
+  snprintf(table, sizeof table, "%s-profile-table", h->prefix);
+  snprintf(subtitle, sizeof subtitle, "%zu directive%s, by the time of their kernels, transfers and "
+           "allocations", n, n == 1 ? "" : "s");
+  FILL(h, h->body, omplens_tpl__profile_html, {"id", id}, {"subtitle", subtitle}, {"table_id", table},
+       {"head", omplens_strbuf_str(&head)}, {"rows", omplens_strbuf_str(&rows)});
+  if (head.failed || rows.failed)
+    h->body->failed = 1;
+  omplens_strbuf_free(&head);
+  omplens_strbuf_free(&rows);
+}
+
 /* ---- Findings ------------------------------------------------------------------------------ */
 
 /* "the device-to-host copy at 1.2 ms": the earlier operation that makes an
@@ -677,7 +756,7 @@ static void section_timeline(html_ctx *h) {
   omplens_strbuf legend = {0};
   omplens_timeline_labels labels = {h->num_shown, (const char *const *)h->finding_ids,
                                     (const char *const *)h->finding_labels,
-                                    (const char *const *)h->site_labels};
+                                    (const char *const *)h->site_labels, h->directives};
   omplens_timeline_input in = {0};
   in.events = omplens_trace_events(h->trace, &in.num_events);
   in.regions = omplens_trace_regions(h->trace, &in.num_regions);
@@ -865,6 +944,7 @@ static void render_process(html_ctx *h) {
   } else {
     section_no_findings(h);
   }
+  section_profile(h);
   section_timeline(h);
   if (json_array_size(h->findings))
     section_sources(h);

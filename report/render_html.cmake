@@ -7,7 +7,7 @@ pkg_check_modules(CMARK REQUIRED IMPORTED_TARGET libcmark)
 set(OMPLENS_TEMPLATES
   page.html report.css report.js
   summary.html category.html process.html
-  directives.html directive_row.html table_head.html
+  directives.html directive_row.html table_head.html profile.html profile_row.html
   findings.html finding.html instance_row.html instance_ids.html
   sources.html source_file.html source_line.html source_note.html source_missing.html
   timeline.html

@@ -82,6 +82,7 @@ typedef struct omplens_timeline_labels {
   const char *const *finding_ids;    /* element id of finding i */
   const char *const *finding_labels; /* "Round trip · jacobi.c:37" */
   const char *const *site_labels;    /* location label of directive i */
+  const json_t *directives;          /* those the labels name */
 } omplens_timeline_labels;
 
 /* What the timeline is drawn from: one trace's events and regions. */

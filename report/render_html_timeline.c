@@ -366,7 +366,7 @@ int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input 
   tl_ctx c = {.ev = in->events, .nev = in->num_events, .reg = in->regions, .nreg = in->num_regions,
               .site_codeptrs = in->site_codeptrs, .num_event_sites = in->num_sites};
   const json_t *findings = omplens_render__array(proc, "findings");
-  const json_t *directives = omplens_render__array(proc, "directives");
+  const json_t *directives = labels->directives;
   survey(&c, in->duration_ns);
   int rc = map_findings(&c, findings, in->analysis) || map_sites(&c, directives) || count_tracks(&c)
                ? OMPLENS_REPORT_ENOMEM : 0;

@@ -103,7 +103,7 @@ static void directive_notes(omplens_strbuf *b, const json_t *proc) {
 
 void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base) {
   const json_t *tot = json_object_get(proc, "totals");
-  const json_t *dirs = omplens_render__array(proc, "directives");
+  json_t *dirs = omplens_render__finding_directives(proc);
   size_t nfind = omplens_render__num_findings(proc);
   char t1[32], t2[32], t3[32];
   if (!nfind) {
@@ -145,6 +145,7 @@ void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base
       omplens_strbuf_printf(b, " (%s).\n", omplens_format_ns(omplens_render__u64(top, "savings_ns"), t1));
     }
   }
+  json_decref(dirs);
   directive_notes(b, proc);
   if (!omplens_render__bool(proc, "complete", 1))
     omplens_strbuf_puts(b, "\n**The trace is incomplete**: the program crashed or ended with "
@@ -324,6 +325,53 @@ static void md_counts(md_ctx *m, const json_t *o) {
   }
 }
 
+static uint64_t operation_ns(const json_t *profile, const char *kind) {
+  return omplens_render__u64(json_object_get(profile, kind), "ns");
+}
+
+static uint64_t operation_bytes(const json_t *profile, const char *kind) {
+  return omplens_render__u64(json_object_get(profile, kind), "bytes");
+}
+
+/* One directive of "Where the time goes": its profile's sums. */
+static void md_time_row(md_ctx *m, size_t rank, const json_t *d) {
+  char loc[4096], t1[32], t2[32], t3[32], t4[32];
+  const json_t *l = json_object_get(d, "location"), *p = json_object_get(d, "profile");
+  omplens_strbuf_printf(m->b, "| %zu | ", rank);
+  omplens_md__code(m->b, omplens_render__location_label(l, m->base, loc, sizeof loc), 1);
+  omplens_strbuf_puts(m->b, " | ");
+  const char *kind = omplens_render__str(json_object_get(l, "directive"), "kind");
+  omplens_md__text(m->b, kind ? kind : "\xe2\x80\x94", 1);
+  uint64_t transfer_ns = operation_ns(p, "h2d") + operation_ns(p, "d2h") + operation_ns(p, "d2d");
+  uint64_t transfer_bytes = operation_bytes(p, "h2d") + operation_bytes(p, "d2h") + operation_bytes(p, "d2d");
+  omplens_strbuf_printf(m->b, " | %" PRIu64 " | %s | %s | %s | %s | %.1f %% |\n",
+                        omplens_render__u64(p, "executions"),
+                        omplens_format_ns(operation_ns(p, "kernels"), t1),
+                        omplens_format_ns(transfer_ns, t2), omplens_format_bytes(transfer_bytes, t3),
+                        omplens_format_ns(operation_ns(p, "allocs") + operation_ns(p, "frees"), t4),
+                        100.0 * omplens_render__real(p, "share_of_run"));
+}
+
+/* Every directive's time, findings or not (the document lists them by
+ * time; one before schema 3 has no profiles, and no such section). */
+static void md_time_table(md_ctx *m, const json_t *proc) {
+  const json_t *dirs = omplens_render__array(proc, "directives"), *d;
+  if (!json_object_get(json_array_get(dirs, 0), "profile"))
+    return;
+  omplens_strbuf_puts(m->b, "\n## Where the time goes\n\n| # | Directive | Kind | Executions | Kernel time "
+                            "| Transfer time | Transferred | Allocation time | Share of run |\n"
+                            "|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
+  size_t i;
+  json_array_foreach(dirs, i, d) {
+    if (i == TOP_DIRECTIVES)
+      break;
+    md_time_row(m, i + 1, d);
+  }
+  if (json_array_size(dirs) > TOP_DIRECTIVES)
+    omplens_strbuf_printf(m->b, "\n%zu more directives are profiled in findings.json.\n",
+                          json_array_size(dirs) - TOP_DIRECTIVES);
+}
+
 static void md_directive_table(md_ctx *m, const json_t *dirs) {
   char loc[4096], t[32];
   size_t i;
@@ -497,9 +545,12 @@ static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count
   md_process_table(m, proc);
   md_category_table(m, proc);
   md_warnings(m, proc);
-  const json_t *dirs = omplens_render__array(proc, "directives");
-  if (!json_array_size(dirs))
+  md_time_table(m, proc);
+  json_t *dirs = omplens_render__finding_directives(proc);
+  if (!json_array_size(dirs)) {
+    json_decref(dirs);
     return;
+  }
   md_directive_table(m, dirs);
   size_t i;
   const json_t *d;
@@ -508,6 +559,7 @@ static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count
       break;
     md_directive(m, i + 1, d, omplens_render__array(proc, "findings"));
   }
+  json_decref(dirs);
   omplens_render__shown_free(&m->fixes);
   size_t left = json_array_size(omplens_render__array(proc, "mappings_at_exit"));
   if (left)

@@ -137,6 +137,41 @@ size_t omplens_render__num_findings(const json_t *proc) {
          (size_t)omplens_render__u64(proc, "findings_omitted");
 }
 
+static uint64_t codeptr_of(const json_t *directive) {
+  const char *cp = omplens_render__str(json_object_get(directive, "location"), "codeptr");
+  return cp ? strtoull(cp, NULL, 16) : 0;
+}
+
+static int compare_by_savings(const void *pa, const void *pb) {
+  const json_t *a = *(const json_t *const *)pa, *b = *(const json_t *const *)pb;
+  uint64_t sa = omplens_render__u64(a, "savings_ns"), sb = omplens_render__u64(b, "savings_ns");
+  if (sa != sb)
+    return sa > sb ? -1 : 1;
+  uint64_t ca = codeptr_of(a), cb = codeptr_of(b);
+  return ca < cb ? -1 : ca > cb;
+}
+
+json_t *omplens_render__finding_directives(const json_t *proc) {
+  const json_t *all = omplens_render__array(proc, "directives"), *d;
+  size_t n = json_array_size(all), kept = 0, i;
+  const json_t **list = malloc((n ? n : 1) * sizeof *list);
+  json_t *out = json_array();
+  if (!list || !out) {
+    free(list);
+    return out;
+  }
+  json_array_foreach(all, i, d) {
+    const json_t *profile = json_object_get(d, "profile");
+    if (!profile || omplens_render__bool(profile, "has_findings", 0))
+      list[kept++] = d;
+  }
+  qsort(list, kept, sizeof *list, compare_by_savings);
+  for (i = 0; i < kept; i++)
+    json_array_append(out, (json_t *)list[i]);
+  free(list);
+  return out;
+}
+
 omplens_source_pos omplens_render__source_pos(const json_t *location) {
   const json_t *d = json_object_get(location, "directive");
   omplens_source_pos p = {omplens_render__str(d, "file"), (unsigned)omplens_render__u64(d, "line")};

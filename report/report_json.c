@@ -374,15 +374,48 @@ static json_t *totals(doc_ctx *x) {
   return o;
 }
 
-static json_t *directive(doc_ctx *x, const omplens_directive_total *d) {
+static json_t *operation_sum(const omplens_operation_sum *s, int with_bytes) {
   json_t *o = json_object();
-  json_object_set_new(o, "location", location(x, d->codeptr));
-  json_object_set_new(o, "executions", num(d->executions));
+  json_object_set_new(o, "count", num(s->count));
+  if (with_bytes)
+    json_object_set_new(o, "bytes", num(s->bytes));
+  json_object_set_new(o, "ns", num(s->ns));
+  return o;
+}
+
+static json_t *profile(const omplens_directive_profile *p, uint64_t run_ns) {
+  json_t *o = json_object();
+  json_object_set_new(o, "executions", num(p->executions));
+  json_object_set_new(o, "kernels", operation_sum(&p->kernels, 0));
+  json_object_set_new(o, "h2d", operation_sum(&p->h2d, 1));
+  json_object_set_new(o, "d2h", operation_sum(&p->d2h, 1));
+  json_object_set_new(o, "d2d", operation_sum(&p->d2d, 1));
+  json_object_set_new(o, "allocs", operation_sum(&p->allocs, 0));
+  json_object_set_new(o, "frees", operation_sum(&p->frees, 0));
+  json_object_set_new(o, "total_ns", num(p->total_ns));
+  json_object_set_new(o, "share_of_run",
+                      json_real(run_ns ? (double)p->total_ns / (double)run_ns : 0.0));
+  json_object_set_new(o, "has_findings", json_boolean(p->has_findings));
+  return o;
+}
+
+/* A directive's entry: its totals (d, or zeros when it has no findings)
+ * and its profile. */
+static json_t *directive(doc_ctx *x, const omplens_directive_profile *p,
+                         const omplens_directive_total *d) {
+  static const omplens_directive_total none;
+  if (!d)
+    d = &none;
+  json_t *o = json_object();
+  json_object_set_new(o, "location", location(x, p->codeptr));
+  json_object_set_new(o, "executions", num(p->executions));
   json_object_set_new(o, "savings_ns", num(d->savings_ns));
-  json_object_set_new(o, "transfer_ns", num(d->transfer_ns));
-  json_object_set_new(o, "transfer_bytes", num(d->transfer_bytes));
+  json_object_set_new(o, "transfer_ns", num(p->h2d.ns + p->d2h.ns + p->d2d.ns));
+  json_object_set_new(o, "transfer_bytes", num(p->h2d.bytes + p->d2h.bytes + p->d2d.bytes));
   json_object_set_new(o, "counts", per_category(d->count, NULL));
   json_object_set_new(o, "bytes", per_category(NULL, d->bytes));
+  json_object_set_new(o, "profile",
+                      profile(p, omplens_analysis_total(x->in->procs[x->proc].analysis)->run_ns));
   return o;
 }
 
@@ -703,12 +736,33 @@ static void append_unreferenced(doc_ctx *x, json_t *arr) {
   json_array_extend(arr, x->unreferenced.findings);
 }
 
+static int compare_totals(const void *pa, const void *pb) {
+  const omplens_directive_total *const *a = pa, *const *b = pb;
+  return (*a)->codeptr < (*b)->codeptr ? -1 : (*a)->codeptr > (*b)->codeptr;
+}
+
+/* Every directive, by time (omplens_analysis_profiles); those with
+ * findings are found among the totals by codeptr. */
 static json_t *directive_list(doc_ctx *x) {
-  size_t n;
-  const omplens_directive_total *d = omplens_analysis_directives(x->in->procs[x->proc].analysis, &n);
+  const omplens_analysis *a = x->in->procs[x->proc].analysis;
+  size_t n, np;
+  const omplens_directive_total *d = omplens_analysis_directives(a, &n);
+  const omplens_directive_profile *p = omplens_analysis_profiles(a, &np);
+  const omplens_directive_total **by_codeptr = calloc(n ? n : 1, sizeof *by_codeptr);
   json_t *arr = json_array();
+  if (!by_codeptr)
+    return arr;
   for (size_t i = 0; i < n; i++)
-    json_array_append_new(arr, directive(x, &d[i]));
+    by_codeptr[i] = &d[i];
+  qsort(by_codeptr, n, sizeof *by_codeptr, compare_totals);
+  for (size_t i = 0; i < np; i++) {
+    omplens_directive_total key = {.codeptr = p[i].codeptr};
+    const omplens_directive_total *k = &key, **found = NULL;
+    if (p[i].has_findings)
+      found = bsearch(&k, by_codeptr, n, sizeof *by_codeptr, compare_totals);
+    json_array_append_new(arr, directive(x, &p[i], found ? *found : NULL));
+  }
+  free(by_codeptr);
   return arr;
 }
 

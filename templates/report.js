@@ -89,21 +89,28 @@
     });
   });
 
-  Array.prototype.forEach.call(document.querySelectorAll('input.filter'), function (input) {
+  /* A row shows when it has every word of the table's text box and, where
+   * the table has a "with findings" box that is ticked, findings. */
+  function applyFilters(table) {
+    var input = document.querySelector('input.filter[data-table="' + table.id + '"]');
+    var only = document.querySelector('input.only-findings[data-table="' + table.id + '"]');
+    var words = input ? input.value.toLowerCase().split(/\s+/).filter(Boolean) : [];
+    var empty = table.parentNode.querySelector('.filter-empty');
+    var shown = 0;
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+      var text = row.textContent.toLowerCase();
+      var ok = words.every(function (w) { return text.indexOf(w) >= 0; }) &&
+               !(only && only.checked && row.getAttribute('data-findings') !== '1');
+      row.hidden = !ok;
+      shown += ok;
+    });
+    if (empty) empty.hidden = shown > 0;
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll('input.filter, input.only-findings'), function (input) {
     var table = document.getElementById(input.getAttribute('data-table'));
     if (!table) return;
-    var empty = table.parentNode.querySelector('.filter-empty');
-    input.addEventListener('input', function () {
-      var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
-      var shown = 0;
-      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
-        var text = row.textContent.toLowerCase();
-        var ok = words.every(function (w) { return text.indexOf(w) >= 0; });
-        row.hidden = !ok;
-        shown += ok;
-      });
-      if (empty) empty.hidden = shown > 0;
-    });
+    input.addEventListener(input.type === 'checkbox' ? 'change' : 'input', function () { applyFilters(table); });
   });
 
   Array.prototype.forEach.call(document.querySelectorAll('button.expand-all, button.collapse-all'), function (b) {

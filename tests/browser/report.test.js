@@ -4,7 +4,8 @@
 // request; no WCAG 2 A/AA violation that axe-core finds, at 1400, 800 and
 // 390 px; at 800 and 390 px the savings stay in view and the navigation
 // stays reachable; a click on a directive row opens its source view at the
-// line; sorting and filtering of the directive table; the timeline canvas
+// line; sorting and filtering of the directive table; the time table's
+// "with findings" box; the timeline canvas
 // drew, zooms and shows details on hover; in FULL_REPORT (rendered with the
 // analysis) a loop's waste is marked over the whole run; optionally that a
 // report of a million events draws and redraws quickly. Saves screenshots
@@ -206,6 +207,17 @@ async function checkReport(context) {
         'the filter hides rows that do not match', visibleRows);
   await filter.fill('');
   check(await page.locator('tr.directive-row:visible').count() > 0, 'clearing the filter shows the rows again');
+
+  // Where the time goes: every directive; "with findings" keeps those with findings.
+  const profiled = await page.locator('tr.profile-row').count();
+  check(profiled > 0, 'the time table lists the directives', profiled);
+  const withFindings = await page.locator('tr.profile-row[data-findings="1"]').count();
+  const only = page.locator('input.only-findings').first();
+  await only.check();
+  check(await page.locator('tr.profile-row:visible').count() === withFindings,
+        '"with findings" shows only the directives with findings', withFindings + ' of ' + profiled);
+  await only.uncheck();
+  check(await page.locator('tr.profile-row:visible').count() === profiled, 'unticking it shows them all again');
 
   // Finding drill-down
   const finding = page.locator('details.finding').first();

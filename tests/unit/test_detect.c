@@ -175,6 +175,54 @@ static int instance_of(const omplens_analysis *a, int category, uint32_t event,
 }
 
 /* Totals must agree with the findings whatever the scenario. */
+/* The directive profiles: every operation in one, by time, adding up to the
+ * program's totals; those with findings agree with their totals. */
+static void check_profiles(const omplens_analysis *a) {
+  size_t np, nd, with_findings = 0;
+  const omplens_directive_profile *pr = omplens_analysis_profiles(a, &np);
+  const omplens_directive_total *d = omplens_analysis_directives(a, &nd);
+  const omplens_program_total *p = omplens_analysis_total(a);
+  uint64_t kernels = 0, kernel_ns = 0, transfers = 0, transfer_ns = 0, transfer_bytes = 0;
+  uint64_t allocs = 0, frees = 0, alloc_ns = 0, free_ns = 0;
+  for (size_t i = 0; i < np; i++) {
+    const omplens_directive_profile *x = &pr[i];
+    if (i > 0)
+      assert_true(pr[i - 1].total_ns > x->total_ns ||
+                  (pr[i - 1].total_ns == x->total_ns && pr[i - 1].codeptr < x->codeptr));
+    assert_int_equal(x->total_ns, x->kernels.ns + x->h2d.ns + x->d2h.ns + x->d2d.ns +
+                                      x->allocs.ns + x->frees.ns);
+    kernels += x->kernels.count;
+    kernel_ns += x->kernels.ns;
+    transfers += x->h2d.count + x->d2h.count + x->d2d.count;
+    transfer_ns += x->h2d.ns + x->d2h.ns + x->d2d.ns;
+    transfer_bytes += x->h2d.bytes + x->d2h.bytes + x->d2d.bytes;
+    allocs += x->allocs.count;
+    alloc_ns += x->allocs.ns + x->frees.ns;
+    frees += x->frees.count;
+    free_ns += x->frees.ns;
+    size_t k = 0;
+    while (k < nd && d[k].codeptr != x->codeptr)
+      k++;
+    assert_int_equal(x->has_findings, k < nd);
+    if (k == nd)
+      continue;
+    with_findings++;
+    assert_int_equal(d[k].executions, x->executions);
+    assert_int_equal(d[k].transfer_ns, x->h2d.ns + x->d2h.ns + x->d2d.ns);
+    assert_int_equal(d[k].transfer_bytes, x->h2d.bytes + x->d2h.bytes + x->d2d.bytes);
+  }
+  assert_int_equal(with_findings, nd);
+  assert_int_equal(kernels, p->num_kernels);
+  assert_int_equal(kernel_ns, p->kernel_ns);
+  assert_int_equal(transfers, p->num_transfers);
+  assert_int_equal(transfer_ns, p->transfer_ns);
+  assert_int_equal(transfer_bytes, p->transfer_bytes);
+  assert_int_equal(allocs, p->num_allocs);
+  assert_int_equal(alloc_ns, p->alloc_ns);
+  assert_int_equal(frees, p->num_frees);
+  assert_int_equal(free_ns, p->free_ns);
+}
+
 static void check_consistency(const omplens_analysis *a) {
   size_t n, nd;
   const omplens_finding *f = omplens_analysis_findings(a, &n);
@@ -209,6 +257,7 @@ static void check_consistency(const omplens_analysis *a) {
   assert_int_equal(finding_savings, p->savings_ns);
   assert_true(wasted_ops <= p->num_transfers + p->num_allocs);
   assert_true(wasted_transfer_bytes <= p->transfer_bytes);
+  check_profiles(a);
 }
 
 /* ---- API edges ---------------------------------------------------------- */
@@ -1312,6 +1361,25 @@ static void test_directive_totals(void **state) {
   assert_int_equal(p->num_transfers, 10);
   assert_int_equal(p->num_kernels, 4);
   assert_int_equal(p->num_allocs, 6);
+  /* Every directive is profiled, the clean one too, by time. */
+  const omplens_directive_profile *pr = omplens_analysis_profiles(a, &n);
+  assert_int_equal(n, 2);
+  assert_int_equal(pr[0].codeptr, CP_TARGET);
+  assert_true(pr[0].has_findings);
+  assert_int_equal(pr[0].kernels.count, 3);
+  assert_int_equal(pr[0].kernels.bytes, 0);
+  assert_int_equal(pr[0].h2d.count, 6);
+  assert_int_equal(pr[0].d2h.count, 3);
+  assert_int_equal(pr[0].allocs.count, 6);
+  assert_int_equal(pr[1].codeptr, CP_OTHER);
+  assert_false(pr[1].has_findings);
+  assert_int_equal(pr[1].executions, 1);
+  assert_int_equal(pr[1].h2d.count, 1);
+  assert_int_equal(pr[1].h2d.bytes, 8);
+  assert_int_equal(pr[1].h2d.ns, T_H2D);
+  assert_int_equal(pr[1].kernels.count, 1);
+  assert_int_equal(pr[1].kernels.ns, T_KERNEL);
+  assert_int_equal(pr[1].total_ns, T_H2D + T_KERNEL);
   check_consistency(a);
   omplens_analysis_free(a);
   seq_free(&s);

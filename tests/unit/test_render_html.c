@@ -313,6 +313,43 @@ static void test_html_hostile_source(void **state) {
   json_decref(doc);
 }
 
+/* A directive without findings (schema 3): in "Where the time goes" with
+ * its profile, but in no findings section of either page. */
+static void test_profile_without_findings(void **state) {
+  (void)state;
+  json_t *d = directive(location("/src/jacobi.c", 23, "#pragma omp target"));
+  json_object_set_new(d, "savings_ns", json_integer(0));
+  json_object_set_new(d, "counts", counts_object(NULL, 0));
+  json_object_set_new(d, "bytes", counts_object(NULL, 0));
+  json_object_set_new(d, "profile",
+                      json_pack("{s:I,s:{s:I,s:I},s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},s:{s:I,s:I,s:I},"
+                                "s:{s:I,s:I},s:{s:I,s:I},s:I,s:f,s:b}",
+                                "executions", (json_int_t)200, "kernels", "count", (json_int_t)200,
+                                "ns", (json_int_t)44800000, "h2d", "count", (json_int_t)1, "bytes",
+                                (json_int_t)2097152, "ns", (json_int_t)600000, "d2h", "count",
+                                (json_int_t)1, "bytes", (json_int_t)2097152, "ns", (json_int_t)400000,
+                                "d2d", "count", (json_int_t)0, "bytes", (json_int_t)0, "ns", (json_int_t)0,
+                                "allocs", "count", (json_int_t)2, "ns", (json_int_t)20000, "frees",
+                                "count", (json_int_t)2, "ns", (json_int_t)7000, "total_ns",
+                                (json_int_t)45827000, "share_of_run", 0.5115, "has_findings", 0));
+  json_t *doc = document("./clean", d, NULL);
+  char *md = render(0, doc, NULL);
+  assert_non_null(strstr(md, "**No wasted data movement found.**"));
+  assert_non_null(strstr(md, "## Where the time goes"));
+  assert_non_null(strstr(md, "| 1 | `/src/jacobi.c:23` | target teams distribute parallel for | 200 | "
+                             "44.8 ms | 1.0 ms | 4.0 MiB | 27.0 us | 51.1 % |"));
+  assert_null(strstr(md, "## Top directives"));
+  free(md);
+  char *html = render(1, doc, NULL);
+  assert_non_null(strstr(html, "No wasted data movement found"));
+  assert_null(strstr(html, "class=\"directive-row\""));
+  assert_non_null(strstr(html, "<tr class=\"profile-row\" data-findings=\"0\">"));
+  assert_non_null(strstr(html, "input type=\"checkbox\" class=\"only-findings\""));
+  assert_targets_exist(html);
+  free(html);
+  json_decref(doc);
+}
+
 static void test_html_no_findings(void **state) {
   (void)state;
   json_t *doc = document("./clean", NULL, NULL);
@@ -667,7 +704,7 @@ static void test_timeline_million_events(void **state) {
   json_t *doc = document("./big", directive(location(NULL, 0, NULL)), finding(location(NULL, 0, NULL), 3));
   const json_t *proc = json_array_get(json_object_get(doc, "processes"), 0);
   const char *ids[] = {"p0-f0"}, *labels[] = {"Round trip \xc2\xb7 </script>"}, *sites[] = {"p.c:3"};
-  omplens_timeline_labels l = {1, ids, labels, sites};
+  omplens_timeline_labels l = {1, ids, labels, sites, json_object_get(proc, "directives")};
   static const uint64_t codeptrs[] = {0, 0x401234};
   omplens_timeline_input in = {ev, n, NULL, 0, 100 * n, codeptrs, 2, NULL};
   omplens_strbuf b = {0};
@@ -717,6 +754,7 @@ int main(void) {
       cmocka_unit_test(test_highlight_random_bytes),
       cmocka_unit_test(test_html_hostile_source),
       cmocka_unit_test(test_html_no_findings),
+      cmocka_unit_test(test_profile_without_findings),
       cmocka_unit_test(test_html_large_numbers),
       cmocka_unit_test(test_html_path_with_spaces),
       cmocka_unit_test(test_html_missing_source),
