@@ -44,8 +44,9 @@ const json_t *omplens_render__array(const json_t *o, const char *key);
  * out (findings_omitted, see omplens_report_document_limited). */
 size_t omplens_render__num_findings(const json_t *proc);
 /* The directives with findings, by savings, largest first (then by
- * codeptr): a new array, the caller's to json_decref. A document before
- * schema 3 lists no others, in that order already. */
+ * codeptr): a new array of copies (the document is shared between threads:
+ * no reference into it may be taken), the caller's to json_decref. A
+ * document before schema 3 lists no others, in that order already. */
 json_t *omplens_render__finding_directives(const json_t *proc);
 
 /* The source position a person knows a directive by: the directive's own

@@ -166,8 +166,10 @@ json_t *omplens_render__finding_directives(const json_t *proc) {
       list[kept++] = d;
   }
   qsort(list, kept, sizeof *list, compare_by_savings);
+  /* Copies: the document is shared by the renderers' threads, and
+   * appending a node of it would change its reference count. */
   for (i = 0; i < kept; i++)
-    json_array_append(out, (json_t *)list[i]);
+    json_array_append_new(out, json_deep_copy(list[i]));
   free(list);
   return out;
 }

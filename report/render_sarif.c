@@ -550,10 +550,12 @@ static json_t *related_locations(const sarif_ctx *ctx, const json_t *loc) {
 
 /* ---- Results ----------------------------------------------------------- */
 
+/* Copies, not references: the document is shared by the renderers'
+ * threads, and a reference would change its nodes' counts. */
 static void copy_field(json_t *to, const char *to_key, const json_t *from, const char *key) {
   json_t *v = json_object_get(from, key);
   if (v)
-    json_object_set(to, to_key, v);
+    json_object_set_new(to, to_key, json_deep_copy(v));
 }
 
 /* Numbers copied from findings.json keep their names there; fields that
@@ -658,7 +660,7 @@ static json_t *invocation(sarif_ctx *ctx, const json_t *doc) {
   json_object_set_new(inv, "executionSuccessful", json_true());
   json_t *status = json_object_get(doc, "program_exit_status");
   if (json_is_integer(status))
-    json_object_set(inv, "exitCode", status);
+    json_object_set_new(inv, "exitCode", json_deep_copy(status));
   if (json_array_size(ctx->notifications))
     json_object_set(inv, "toolExecutionNotifications", ctx->notifications);
   return inv;
