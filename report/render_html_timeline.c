@@ -52,10 +52,11 @@ typedef struct tl_ctx {
   size_t num_event_sites;
   const omplens_region *reg;
   size_t nreg;
-  int16_t *finding_of;  /* by event: the document's finding it is an instance
-                           of (the first), TL_UNLISTED, or -1; two bytes an
-                           event (a page lists a few hundred findings; one
-                           past INT16_MAX counts as unlisted) */
+  uint8_t *finding_of;  /* by event: the document's finding it is an instance
+                           of (the first), as TL_BYTE_* or the finding's
+                           index; one byte an event (a page lists at most a
+                           few hundred findings: one past TL_BYTE_LAST counts
+                           as unlisted) */
   uint64_t *sites;      /* codeptr of each directive of the document */
   size_t num_sites;
   int32_t *event_site;  /* by the events' site: site_of() its codeptr */
@@ -68,6 +69,10 @@ typedef struct tl_ctx {
 
 /* finding_of: an instance of a finding the document does not list. */
 #define TL_UNLISTED (-2)
+/* finding_of's bytes: no finding, an unlisted one, else the index. */
+#define TL_BYTE_NONE 255
+#define TL_BYTE_UNLISTED 254
+#define TL_BYTE_LAST 253
 
 static int event_kind(uint8_t kind) {
   switch (kind) {
@@ -177,7 +182,8 @@ static void add_events(tl_ctx *c) {
     int k = event_kind(e->kind);
     if (!t || k < 0)
       continue;
-    int32_t finding = c->finding_of[i];
+    uint8_t b = c->finding_of[i];
+    int32_t finding = b == TL_BYTE_NONE ? -1 : b == TL_BYTE_UNLISTED ? TL_UNLISTED : (int32_t)b;
     tl_item it = {e->begin_ns, e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns,
                   e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, finding != -1,
                   finding, event_site(c, e), (uint8_t)k};
@@ -232,10 +238,9 @@ static int count_tracks(tl_ctx *c) {
 }
 
 static void mark(tl_ctx *c, uint64_t event, int32_t finding) {
-  if (finding > INT16_MAX)
-    finding = TL_UNLISTED;
-  if (event < c->nev && c->finding_of[event] == -1)
-    c->finding_of[event] = (int16_t)finding; /* an event of several findings: the first */
+  uint8_t b = finding < 0 || finding > TL_BYTE_LAST ? TL_BYTE_UNLISTED : (uint8_t)finding;
+  if (event < c->nev && c->finding_of[event] == TL_BYTE_NONE)
+    c->finding_of[event] = b; /* an event of several findings: the first */
 }
 
 /* Every instance of the analysis's findings. The document lists the first
@@ -257,7 +262,7 @@ static int map_findings(tl_ctx *c, const json_t *findings, const omplens_analysi
   c->finding_of = malloc((c->nev ? c->nev : 1) * sizeof *c->finding_of);
   if (!c->finding_of)
     return -1;
-  memset(c->finding_of, 0xff, c->nev * sizeof *c->finding_of); /* -1: none */
+  memset(c->finding_of, TL_BYTE_NONE, c->nev * sizeof *c->finding_of);
   json_array_foreach(findings, i, f)
     detected += !omplens_render__bool(f, "source_only", 0);
   if (an)
