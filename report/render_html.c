@@ -40,7 +40,8 @@ typedef struct html_ctx {
   char prefix[24];       /* element ids of the process start with it */
   source_ref *sources;
   size_t num_sources;
-  json_t *directives;     /* with findings (omplens_render__finding_directives) */
+  const json_t *directives; /* with findings (omplens_render__finding_directives) */
+  json_t *own_directives;   /* that list when made here, else NULL */
   const json_t *findings;
   size_t num_shown;                     /* findings on the page */
   char **finding_ids, **finding_labels; /* per finding shown */
@@ -192,7 +193,7 @@ static void prepare_labels(html_ctx *h) {
 }
 
 static void prepare_process(html_ctx *h) {
-  h->directives = omplens_render__finding_directives(h->proc);
+  h->directives = omplens_render__finding_directives(h->proc, &h->own_directives);
   h->findings = omplens_render__array(h->proc, "findings");
   h->num_shown = json_array_size(h->findings) < MAX_FINDINGS_SHOWN ? json_array_size(h->findings)
                                                                      : MAX_FINDINGS_SHOWN;
@@ -215,7 +216,8 @@ static void release_process(html_ctx *h) {
   free_list(h->finding_labels, h->num_shown);
   free_list(h->site_labels, json_array_size(h->directives));
   free_list(h->targets, json_array_size(h->directives));
-  json_decref(h->directives);
+  json_decref(h->own_directives);
+  h->own_directives = NULL;
   h->directives = NULL;
   free(h->sources);
   h->sources = NULL;

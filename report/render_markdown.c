@@ -103,7 +103,8 @@ static void directive_notes(omplens_strbuf *b, const json_t *proc) {
 
 void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base) {
   const json_t *tot = json_object_get(proc, "totals");
-  json_t *dirs = omplens_render__finding_directives(proc);
+  json_t *owned;
+  const json_t *dirs = omplens_render__finding_directives(proc, &owned);
   size_t nfind = omplens_render__num_findings(proc);
   char t1[32], t2[32], t3[32];
   if (!nfind) {
@@ -145,7 +146,7 @@ void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base
       omplens_strbuf_printf(b, " (%s).\n", omplens_format_ns(omplens_render__u64(top, "savings_ns"), t1));
     }
   }
-  json_decref(dirs);
+  json_decref(owned);
   directive_notes(b, proc);
   if (!omplens_render__bool(proc, "complete", 1))
     omplens_strbuf_puts(b, "\n**The trace is incomplete**: the program crashed or ended with "
@@ -546,9 +547,10 @@ static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count
   md_category_table(m, proc);
   md_warnings(m, proc);
   md_time_table(m, proc);
-  json_t *dirs = omplens_render__finding_directives(proc);
+  json_t *owned;
+  const json_t *dirs = omplens_render__finding_directives(proc, &owned);
   if (!json_array_size(dirs)) {
-    json_decref(dirs);
+    json_decref(owned);
     return;
   }
   md_directive_table(m, dirs);
@@ -559,7 +561,7 @@ static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count
       break;
     md_directive(m, i + 1, d, omplens_render__array(proc, "findings"));
   }
-  json_decref(dirs);
+  json_decref(owned);
   omplens_render__shown_free(&m->fixes);
   size_t left = json_array_size(omplens_render__array(proc, "mappings_at_exit"));
   if (left)

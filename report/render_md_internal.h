@@ -44,10 +44,13 @@ const json_t *omplens_render__array(const json_t *o, const char *key);
  * out (findings_omitted, see omplens_report_document_limited). */
 size_t omplens_render__num_findings(const json_t *proc);
 /* The directives with findings, by savings, largest first (then by
- * codeptr): a new array of copies (the document is shared between threads:
- * no reference into it may be taken), the caller's to json_decref. A
- * document before schema 3 lists no others, in that order already. */
-json_t *omplens_render__finding_directives(const json_t *proc);
+ * codeptr). A document of omplens_report_document_limited() holds the
+ * list, made while it was built on one thread (the renderers share the
+ * document between threads and may take no reference into it); for any
+ * other document a new list is made, set in *owned for the caller to
+ * json_decref (NULL otherwise). A document before schema 3 lists no other
+ * directives, in that order already. */
+const json_t *omplens_render__finding_directives(const json_t *proc, json_t **owned);
 
 /* The source position a person knows a directive by: the directive's own
  * file:line when attribution found it, else the location's. file is NULL

@@ -151,7 +151,7 @@ static int compare_by_savings(const void *pa, const void *pb) {
   return ca < cb ? -1 : ca > cb;
 }
 
-json_t *omplens_render__finding_directives(const json_t *proc) {
+json_t *omplens_report__page_directives(const json_t *proc) {
   const json_t *all = omplens_render__array(proc, "directives"), *d;
   size_t n = json_array_size(all), kept = 0, i;
   const json_t **list = malloc((n ? n : 1) * sizeof *list);
@@ -166,12 +166,16 @@ json_t *omplens_render__finding_directives(const json_t *proc) {
       list[kept++] = d;
   }
   qsort(list, kept, sizeof *list, compare_by_savings);
-  /* Copies: the document is shared by the renderers' threads, and
-   * appending a node of it would change its reference count. */
   for (i = 0; i < kept; i++)
-    json_array_append_new(out, json_deep_copy(list[i]));
+    json_array_append(out, (json_t *)list[i]);
   free(list);
   return out;
+}
+
+const json_t *omplens_render__finding_directives(const json_t *proc, json_t **owned) {
+  const json_t *made = json_object_get(proc, OMPLENS_REPORT__PAGE_DIRECTIVES);
+  *owned = made ? NULL : omplens_report__page_directives(proc);
+  return made ? made : *owned;
 }
 
 omplens_source_pos omplens_render__source_pos(const json_t *location) {

@@ -81,4 +81,11 @@ static inline char *omplens_report__format_hex(char *d, uint64_t v) {
   return d + digits + 4;
 }
 
+/* The pages' list of a process's directives with findings, by savings
+ * (render_md_util.c): a new array referencing proc's directive objects.
+ * omplens_report_document_limited() keeps it in each process under this
+ * key, which findings.json does not have. */
+#define OMPLENS_REPORT__PAGE_DIRECTIVES "page_directives"
+json_t *omplens_report__page_directives(const json_t *proc);
+
 #endif

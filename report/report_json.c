@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -816,12 +817,17 @@ static json_t *root_head(const omplens_report_input *in) {
   return root;
 }
 
-static json_t *document(const omplens_report_input *in, size_t max_findings, size_t max_instances) {
+static json_t *document(const omplens_report_input *in, size_t max_findings, size_t max_instances,
+                        bool pages) {
   json_t *root = root_head(in);
   json_t *procs = json_array();
   for (size_t p = 0; p < in->num_procs; p++) {
     doc_ctx x = {in, p, max_instances, {0}, {0}, {0}};
-    json_array_append_new(procs, process(&x, max_findings));
+    json_t *proc = process(&x, max_findings);
+    if (pages) /* here, on one thread: the renderers only read it */
+      json_object_set_new(proc, OMPLENS_REPORT__PAGE_DIRECTIVES,
+                          omplens_report__page_directives(proc));
+    json_array_append_new(procs, proc);
     doc_ctx_free(&x);
   }
   json_object_set_new(root, "processes", procs);
@@ -829,13 +835,13 @@ static json_t *document(const omplens_report_input *in, size_t max_findings, siz
 }
 
 json_t *omplens_report_document(const omplens_report_input *in) {
-  return in ? document(in, SIZE_MAX, OMPLENS_REPORT_MAX_INSTANCES) : NULL;
+  return in ? document(in, SIZE_MAX, OMPLENS_REPORT_MAX_INSTANCES, false) : NULL;
 }
 
 json_t *omplens_report_document_limited(const omplens_report_input *in, size_t max_findings,
                                         size_t max_instances) {
   return in ? document(in, max_findings ? max_findings : SIZE_MAX,
-                       max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES)
+                       max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES, true)
             : NULL;
 }
 
