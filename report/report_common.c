@@ -108,3 +108,22 @@ const char *omplens_format_location(const omplens_report_input *in, size_t proc,
     snprintf(buf, size, "%s+0x%" PRIx64, omplens_report__base_name(loc.module), loc.offset);
   return buf;
 }
+
+int omplens_report__devices_used(const omplens_trace *t, unsigned char *used, int limit) {
+  size_t n;
+  const omplens_event *ev = omplens_trace_events(t, &n);
+  for (size_t k = 0; k < n; k++) {
+    int kind = ev[k].kind;
+    if (kind != OMPLENS_EV_ALLOC && kind != OMPLENS_EV_H2D && kind != OMPLENS_EV_D2H &&
+        kind != OMPLENS_EV_D2D && kind != OMPLENS_EV_KERNEL)
+      continue;
+    if (ev[k].device >= 0 && ev[k].device < limit)
+      used[ev[k].device] = 1;
+    if (kind == OMPLENS_EV_D2D && ev[k].peer_device >= 0 && ev[k].peer_device < limit)
+      used[ev[k].peer_device] = 1;
+  }
+  int count = 0;
+  for (int d = 0; d < limit; d++)
+    count += used[d];
+  return count;
+}

@@ -3,6 +3,7 @@
 #define OMPLENS_REPORT_INTERNAL_H
 
 #include "omplens_report.h"
+#include "omplens_trace.h"
 
 #include <jansson.h>
 #include <stdint.h>
@@ -13,6 +14,12 @@ const char *omplens_report__base_name(const char *path);
 /* A member of a document object as a string / integer (NULL / 0 when absent). */
 const char *omplens_report__str_at(const json_t *o, const char *key);
 json_int_t omplens_report__int_at(const json_t *o, const char *key);
+
+/* The devices below limit that had a kernel, a transfer (either end of a
+ * device-to-device copy) or an allocation among the trace's events (its
+ * window's, with one): used[d] set to 1 for each (the caller zeroes used);
+ * returns how many. */
+int omplens_report__devices_used(const omplens_trace *t, unsigned char *used, int limit);
 
 /* The figures of process proc (in->procs[proc].figures when filled, else
  * worked out into *scratch, and kept in figures when there is one). */

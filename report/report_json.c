@@ -590,6 +590,22 @@ static json_t *process_info(const omplens_trace *t) {
     json_array_append_new(types, type ? text(type) : json_null());
   }
   json_object_set_new(o, "device_types", types);
+  unsigned char *used = calloc((size_t)(i->num_devices > 0 ? i->num_devices : 1), 1);
+  json_t *used_list = json_array();
+  if (used)
+    omplens_report__devices_used(t, used, i->num_devices);
+  for (int d = 0; used && d < i->num_devices; d++)
+    if (used[d])
+      json_array_append_new(used_list, json_integer(d));
+  free(used);
+  json_object_set_new(o, "devices_used", used_list);
+  uint64_t begin, end; /* report --window: what this process's figures cover */
+  if (omplens_trace_window(t, &begin, &end)) {
+    json_t *w = json_object();
+    json_object_set_new(w, "begin_ns", num(begin));
+    json_object_set_new(w, "end_ns", num(end < i->duration_ns ? end : i->duration_ns));
+    json_object_set_new(o, "window", w);
+  }
   json_object_set_new(o, "dropped_events", num(i->dropped));
   json_object_set_new(o, "damage", damage_list(omplens_trace_damage(t)));
   return o;

@@ -27,21 +27,9 @@ static void format_device_types(const omplens_trace *t, int num_devices, char *b
 static void format_used_devices(const omplens_trace *t, int num_devices, char *buf, size_t size) {
   enum { MAX_LISTED = 1024 };
   unsigned char used[MAX_LISTED] = {0};
-  size_t n, len = 0;
-  const omplens_event *ev = omplens_trace_events(t, &n);
-  for (size_t k = 0; k < n; k++) {
-    int kind = ev[k].kind;
-    if (kind != OMPLENS_EV_ALLOC && kind != OMPLENS_EV_H2D && kind != OMPLENS_EV_D2H &&
-        kind != OMPLENS_EV_D2D && kind != OMPLENS_EV_KERNEL)
-      continue;
-    if (ev[k].device >= 0 && ev[k].device < MAX_LISTED)
-      used[ev[k].device] = 1;
-    if (kind == OMPLENS_EV_D2D && ev[k].peer_device >= 0 && ev[k].peer_device < MAX_LISTED)
-      used[ev[k].peer_device] = 1;
-  }
-  int count = 0, limit = num_devices < MAX_LISTED ? num_devices : MAX_LISTED;
-  for (int d = 0; d < limit; d++)
-    count += used[d];
+  size_t len = 0;
+  int limit = num_devices < MAX_LISTED ? num_devices : MAX_LISTED;
+  int count = omplens_report__devices_used(t, used, limit);
   len = (size_t)snprintf(buf, size, ", %d used%s", count, count ? ": device" : "");
   if (count > 1 && len < size)
     len += (size_t)snprintf(buf + len, size - len, "s");

@@ -48,6 +48,15 @@ grep -q "^  window $(printf '%.3f' "$start")-[0-9.]* s of [0-9.]* s$" main/summa
 # The devices: their types, and the one the program used.
 grep -Eq "devices? \([^)]*generic-64bit[^)]*\), 1 used: device 0$" all/summary.txt ||
   fail "the summary does not say which device was used: $(head -1 all/summary.txt)"
+# findings.json says the same: the devices used, and the window.
+[ "$("$json_get" all/findings.json processes.0.devices_used.#)" = 1 ] &&
+  [ "$("$json_get" all/findings.json processes.0.devices_used.0)" = 0 ] ||
+  fail "findings.json does not list device 0 alone as used"
+[ -z "$("$json_get" all/findings.json processes.0.window.begin_ns 2>/dev/null)" ] ||
+  fail "findings.json names a window without --window"
+begin_ns=$("$json_get" main/findings.json processes.0.window.begin_ns)
+[ -n "$begin_ns" ] && awk -v b="$begin_ns" -v s="$start" 'BEGIN { exit !(b > s * 1e9 - 1e6 && b < s * 1e9 + 1e6) }' ||
+  fail "findings.json's window begins at '$begin_ns' ns, not at $start s"
 # Totals count only the window's events: the main phase's 5 transfers.
 all_n=$("$json_get" all/findings.json processes.0.totals.transfers)
 main_n=$("$json_get" main/findings.json processes.0.totals.transfers)
