@@ -64,6 +64,16 @@ static int cmp_ptr(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The slot of d in an open-addressing table of directives: d's, or the
+ * empty one where it goes. */
+static size_t dir_slot(const omplens_directive *const *slot, size_t cap,
+                       const omplens_directive *d) {
+  size_t j = ((uintptr_t)d * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
+  while (slot[j] && slot[j] != d)
+    j = (j + 1) & (cap - 1);
+  return j;
+}
+
 /* Orders ops (in event order) by directive, keeping event order within
  * one: a counting sort over the few distinct directives, each ranked by
  * its address (what ops_of searches by). False without memory. */
@@ -72,41 +82,27 @@ static bool sort_by_directive(struct omplens_fix__dir_op *ops, size_t n) {
   while (cap < 2 * n)
     cap *= 2;
   const omplens_directive **slot = calloc(cap, sizeof *slot);
-  uint32_t *rank = malloc(cap * sizeof *rank);
+  uint32_t *rank = malloc(cap * sizeof *rank); /* by slot */
   const omplens_directive **dirs = malloc((n + 1) * sizeof *dirs);
   struct omplens_fix__dir_op *out = malloc((n + 1) * sizeof *out);
   size_t *start = NULL, nd = 0;
   bool ok = slot && rank && dirs && out;
   for (size_t i = 0; ok && i < n; i++) { /* the distinct directives */
-    size_t j = ((uintptr_t)ops[i].dir * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
-    while (slot[j] && slot[j] != ops[i].dir)
-      j = (j + 1) & (cap - 1);
+    size_t j = dir_slot(slot, cap, ops[i].dir);
     if (!slot[j])
       dirs[nd++] = slot[j] = ops[i].dir;
   }
   if (ok && nd)
     qsort(dirs, nd, sizeof *dirs, cmp_ptr);
   ok = ok && (start = calloc(nd + 1, sizeof *start));
-  for (size_t r = 0; ok && r < nd; r++) {
-    size_t j = ((uintptr_t)dirs[r] * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
-    while (slot[j] != dirs[r])
-      j = (j + 1) & (cap - 1);
-    rank[j] = (uint32_t)r;
-  }
-  for (size_t pass = 0; ok && pass < 2; pass++) /* count, then place */
-    for (size_t i = 0; i < n; i++) {
-      size_t j = ((uintptr_t)ops[i].dir * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
-      while (slot[j] != ops[i].dir)
-        j = (j + 1) & (cap - 1);
-      if (pass == 0) {
-        start[rank[j] + 1]++;
-      } else {
-        out[start[rank[j]]++] = ops[i];
-      }
-      if (pass == 0 && i + 1 == n)
-        for (size_t r = 0; r < nd; r++) /* prefix sums: each rank's first slot */
-          start[r + 1] += start[r];
-    }
+  for (size_t r = 0; ok && r < nd; r++)
+    rank[dir_slot(slot, cap, dirs[r])] = (uint32_t)r;
+  for (size_t i = 0; ok && i < n; i++) /* count per rank */
+    start[rank[dir_slot(slot, cap, ops[i].dir)] + 1]++;
+  for (size_t r = 0; ok && r < nd; r++) /* prefix sums: each rank's first place */
+    start[r + 1] += start[r];
+  for (size_t i = 0; ok && i < n; i++)
+    out[start[rank[dir_slot(slot, cap, ops[i].dir)]]++] = ops[i];
   if (ok)
     memcpy(ops, out, n * sizeof *ops);
   free(slot);

@@ -152,20 +152,29 @@ static size_t code_slot(const omplens_fixer *fx, uint64_t codeptr, int kind) {
   return j;
 }
 
+/* Replaces *slots by an empty table (every slot NONE) twice as large, or
+ * of first slots when there was none; false (and *slots kept) without
+ * memory. */
+static bool empty_slots(uint32_t **slots, size_t *cap, size_t first) {
+  size_t n = *cap ? 2 * *cap : first;
+  uint32_t *p = malloc(n * sizeof *p);
+  if (!p)
+    return false;
+  memset(p, 0xff, n * sizeof *p);
+  free(*slots);
+  *slots = p;
+  *cap = n;
+  return true;
+}
+
 /* Keeps the slots at most half full; false without memory. */
 static bool code_slots_room(omplens_fixer *fx) {
   if (2 * (fx->num_codes + 1) <= fx->cap_code_slots)
     return true;
-  size_t cap = fx->cap_code_slots ? 2 * fx->cap_code_slots : 64;
-  uint32_t *slots = malloc(cap * sizeof *slots);
-  if (!slots)
+  if (!empty_slots(&fx->code_slots, &fx->cap_code_slots, 64))
     return false;
-  memset(slots, 0xff, cap * sizeof *slots);
-  free(fx->code_slots);
-  fx->code_slots = slots;
-  fx->cap_code_slots = cap;
   for (size_t i = 0; i < fx->num_codes; i++)
-    slots[code_slot(fx, fx->codes[i].codeptr, fx->codes[i].kind)] = (uint32_t)i;
+    fx->code_slots[code_slot(fx, fx->codes[i].codeptr, fx->codes[i].kind)] = (uint32_t)i;
   return true;
 }
 
@@ -491,14 +500,8 @@ static uint32_t *group_slot(omplens_fixer *fx, size_t hash) {
  * false without memory, when lookups miss it and a new group is made. */
 static bool key_group(omplens_fixer *fx, size_t i) {
   if (2 * (fx->num_keyed + 1) > fx->cap_group_slots) {
-    size_t cap = fx->cap_group_slots ? 2 * fx->cap_group_slots : 256;
-    uint32_t *slots = malloc(cap * sizeof *slots);
-    if (!slots)
+    if (!empty_slots(&fx->group_slots, &fx->cap_group_slots, 256))
       return false;
-    memset(slots, 0xff, cap * sizeof *slots);
-    free(fx->group_slots);
-    fx->group_slots = slots;
-    fx->cap_group_slots = cap;
     fx->num_keyed = 0;
     for (size_t k = 0; k < i; k++) /* every group before i was keyed */
       if (fx->groups[k].next_same_key != OMPLENS_FIX__NONE - 1) {
