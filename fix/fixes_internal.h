@@ -428,6 +428,10 @@ typedef struct omplens_fix__group {
   size_t *findings;
   size_t num_findings, cap_findings;
   omplens_fix__site *sites; /* the sites of the findings, same order    */
+  const char **left;      /* keep-resident: per finding, why its item left
+                             the wrap (owned by the fixer), or NULL; the
+                             planner moves those findings to groups of their
+                             own once the wrap is built (NULL: none left) */
   omplens_fix__buf reason;  /* manual: why                              */
   omplens_fix__buf recipe;  /* manual: what to do                       */
   omplens_fix__buf summary;
@@ -448,6 +452,7 @@ typedef struct omplens_fix__group {
   unsigned reset_line;
   bool reset_decl;      /* ... a declaration with its initializer */
   uint32_t next_same_key; /* the next group of the same key (fixes_plan.c) */
+  const char *left_why;   /* made of findings whose item left a wrap: why */
 } omplens_fix__group;
 
 struct omplens_fixer {
@@ -654,10 +659,19 @@ typedef struct omplens_fix__ctx {
   omplens_fix__file *file;
   const omplens_fix__source *src;
   const omplens_fix__ast *ast; /* NULL until omplens_fix__need_ast() */
+  omplens_fix__buf *probe;     /* when set, a failure only writes its reason
+                                  here (the first one) and leaves the group
+                                  as it is: a check of one item of many */
+  uint32_t blamed;             /* probing: the declaration whose use failed
+                                  the last check (set to NONE before) */
+  struct omplens_fix__ctx *peer; /* a wrap around a caller's loop: the
+                                  directive's file, where the functions the
+                                  loop calls may be defined; else NULL */
 } omplens_fix__ctx;
 
 /* Gives up on a diff: records the reason (the first one given) and the
- * recipe of the group's rule, makes the group manual; returns false. */
+ * recipe of the group's rule, makes the group manual; returns false. With
+ * c->probe set, only writes the reason there. */
 bool omplens_fix__fail(omplens_fix__ctx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Parses the file if needed; false (and the group manual) when it cannot. */

@@ -77,6 +77,46 @@ static bool no_jumps(omplens_fix__ctx *c, uint32_t loop) {
   return true;
 }
 
+/* The returns that leave the loop (up to 16), each of which can get a line
+ * before it: a statement of a block, on a line of its own, of the loop's
+ * function (not a lambda's). Fails on goto, and on a return that cannot. */
+static bool loop_exits(omplens_fix__ctx *c, uint32_t loop, uint32_t *returns, size_t *n) {
+  const omplens_fix__ast *a = c->ast;
+  *n = 0;
+  for (uint32_t i = loop + 1; i < omplens_fix__ast_end(a, loop); i++) {
+    int k = a->nodes[i].kind;
+    unsigned line = omplens_fix__ctx_line(c, a->nodes[i].begin);
+    if (k == OMPLENS_FIX__N_GOTO)
+      return omplens_fix__fail(c, "the loop at line %u is left by goto at line %u",
+                               omplens_fix__ctx_line(c, a->nodes[loop].begin), line);
+    if (k != OMPLENS_FIX__N_RETURN)
+      continue;
+    bool statements = true; /* only statements up to the loop: no lambda */
+    for (uint32_t p = a->nodes[i].parent; p != loop && p != NONE && statements;
+         p = a->nodes[p].parent) {
+      int pk = a->nodes[p].kind;
+      statements = pk == OMPLENS_FIX__N_COMPOUND || pk == OMPLENS_FIX__N_IF ||
+                   pk == OMPLENS_FIX__N_FOR || pk == OMPLENS_FIX__N_WHILE ||
+                   pk == OMPLENS_FIX__N_DO || pk == OMPLENS_FIX__N_SWITCH ||
+                   pk == OMPLENS_FIX__N_OTHER_STMT;
+    }
+    if (!statements)
+      continue; /* a lambda's return does not leave the loop */
+    uint32_t parent = a->nodes[i].parent;
+    size_t at;
+    omplens_fix__indent(c->src, line, &at);
+    if (parent == NONE || a->nodes[parent].kind != OMPLENS_FIX__N_COMPOUND ||
+        !omplens_fix__blank(c->src, at, a->nodes[i].begin) || *n == 16)
+      return omplens_fix__fail(c,
+                               "the loop at line %u is left by return at line %u, where no "
+                               "line can go before the return (it is not a statement of a "
+                               "block on a line of its own)",
+                               omplens_fix__ctx_line(c, a->nodes[loop].begin), line);
+    returns[(*n)++] = i;
+  }
+  return true;
+}
+
 /* The only call of the function named name in its own file (*call), when
  * nothing else names it there; else a reason. */
 static bool only_call_here(omplens_fixer *fx, const omplens_fix__file *f, const char *name,
@@ -477,12 +517,85 @@ static size_t device_bodies(omplens_fix__ctx *c, size_t begin, size_t end, range
   return n;
 }
 
+static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range *ex, size_t nex,
+                      varset *set, bool *swapped, const char *what, int depth);
+
+#define PASS_DEPTH 3 /* calls followed through, from the loop */
+
+/* The one definition of function name in c's file, or NONE (none, or
+ * overloads: which one runs is unknown). */
+static uint32_t definition(const omplens_fix__ast *a, const char *name) {
+  size_t count;
+  const uint32_t *named = omplens_fix__ast_named(a, name, &count);
+  uint32_t found = NONE;
+  for (size_t k = 0; named && k < count; k++)
+    if (a->nodes[named[k]].kind == OMPLENS_FIX__N_FUNCTION) {
+      if (found != NONE)
+        return NONE;
+      found = named[k];
+    }
+  return found;
+}
+
+/* The name a call node calls: the parse's, or in a template, where a
+ * dependent call has none, the identifier it starts with. Caller frees. */
+static char *called_name(const omplens_fix__ctx *c, uint32_t call) {
+  const char *n = omplens_fix__ast_name(c->ast, call);
+  if (*n)
+    return strdup(n);
+  const char *t = c->src->text + c->ast->nodes[call].begin;
+  size_t len = 0;
+  while (is_ident_char(t[len]))
+    len++;
+  return len ? strndup(t, len) : NULL;
+}
+
+/* Whether a call that gets a buffer of the set as argument node `arg`
+ * leaves it alone on the host: its function, defined in c's file (or the
+ * peer's), only hands the parameter to kernels and to calls that do the
+ * same, never touching it on the host. */
+static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, int depth) {
+  const omplens_fix__ast *a = c->ast;
+  uint32_t k = 1, arg;
+  while ((arg = omplens_fix__ast_child(a, call, k)) != NONE && !omplens_fix__ast_within(a, ref, arg))
+    k++;
+  char *name = called_name(c, call);
+  omplens_fix__ctx *in = c;
+  uint32_t fn = name && arg != NONE ? definition(a, name) : NONE;
+  if (fn == NONE && name && arg != NONE && c->peer && c->peer->ast) {
+    in = c->peer;
+    fn = definition(in->ast, name);
+  }
+  uint32_t parm = NONE;
+  for (uint32_t i = fn, n = 0; fn != NONE && i < omplens_fix__ast_end(in->ast, fn); i++)
+    if (in->ast->nodes[i].kind == OMPLENS_FIX__N_PARM && in->ast->nodes[i].parent == fn &&
+        n++ == k - 1)
+      parm = i;
+  bool ok = false;
+  if (parm != NONE) {
+    const omplens_fix__node *f = &in->ast->nodes[fn];
+    range ex[64];
+    size_t nex = device_bodies(in, f->begin, f->end, ex, 64);
+    varset one = {{parm}, 1};
+    bool swapped = false;
+    ok = host_uses(in, f->begin, f->end, ex, nex, &one, &swapped,
+                   omplens_fix__ownf(c->fx, "in %s(), called at line %u", name,
+                                     omplens_fix__ctx_line(c, a->nodes[call].begin)),
+                   depth + 1) &&
+         !swapped;
+  }
+  free(name);
+  return ok;
+}
+
 /* Checks the host code of [begin, end) (but the excluded ranges) for uses
  * of the variables in set (growing it with the variables their values are
- * copied into). Reading or writing the buffers, or passing them on, fails;
- * pointer swaps among the set are allowed and reported in *swapped. */
+ * copied into). Reading or writing the buffers fails, and so does passing
+ * them on, but to a function that only hands them to kernels
+ * (passes_to_kernels, depth calls deep so far); pointer swaps among the
+ * set are allowed and reported in *swapped. */
 static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range *ex, size_t nex,
-                      varset *set, bool *swapped, const char *what) {
+                      varset *set, bool *swapped, const char *what, int depth) {
   const omplens_fix__ast *a = c->ast;
   for (bool grew = true; grew;) {
     grew = false;
@@ -495,6 +608,7 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
       int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
       const char *name = omplens_fix__ast_name(a, (uint32_t)i);
       unsigned line = omplens_fix__ctx_line(c, n->begin);
+      c->blamed = n->ref;
       switch (use) {
       case OMPLENS_FIX__USE_VALUE:
         break;
@@ -504,6 +618,14 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
                                  use == OMPLENS_FIX__USE_READ ? "reads" : "writes", name, line,
                                  what);
       case OMPLENS_FIX__USE_ESCAPE:
+        if (depth < PASS_DEPTH && other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL) {
+          bool passes = passes_to_kernels(c, other, (uint32_t)i, depth);
+          c->blamed = n->ref; /* the failure, if any, is this variable's */
+          if (passes)
+            break;
+          if (c->probe ? c->probe->len : c->g->reason.len)
+            return false; /* the callee said why */
+        }
         return omplens_fix__fail(c, "%s is passed on (call, address or aggregate) at line %u, %s",
                                  name, line, what);
       case OMPLENS_FIX__USE_ASSIGNED:
@@ -520,6 +642,7 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
       }
     }
   }
+  c->blamed = NONE;
   return true;
 }
 
@@ -553,11 +676,13 @@ static bool unchanged(omplens_fix__ctx *c, size_t begin, size_t end, const uint3
     if (nd->kind != OMPLENS_FIX__N_DECLREF || !mine || nd->begin < begin || nd->begin >= end)
       continue;
     uint32_t other;
+    c->blamed = nd->ref;
     if (omplens_fix__ast_use(a, (uint32_t)i, &other) == OMPLENS_FIX__USE_ASSIGNED)
       return omplens_fix__fail(c, "%s changes at line %u inside the loop",
                                omplens_fix__ast_name(a, (uint32_t)i),
                                omplens_fix__ctx_line(c, nd->begin));
   }
+  c->blamed = NONE;
   return true;
 }
 
@@ -579,13 +704,44 @@ typedef struct wrap {
   varset set;          /* base variables, as known before the loop */
   varset params;       /* lifted: the parameters they come from */
   uint32_t others[64]; /* the other variables the items name */
+  size_t others_of[64]; /* ... the item that names each */
   size_t nothers;
+  size_t culprit; /* probing: the finding whose item failed a check, or
+                     SIZE_MAX when the check blamed a declaration */
   bool swapped; /* the loop trades the pointers among them */
+  uint32_t returns[16]; /* the returns that leave the loop (at's) */
+  size_t nreturns;
   omplens_fix__ctx *at; /* the loop's file: the directive's, or a caller's */
   uint32_t calls[WRAP_MAX]; /* lifted: the distinct calls in the loop (at's) */
   uint32_t callees[WRAP_MAX]; /* ... the function each calls (c's) */
   size_t ncalls;
 } wrap;
+
+/* Whether item i is written as an earlier one is (two directives' items,
+ * or one item through two calls, that the caller names alike): the wrap
+ * maps it once, with both map types (merge_types). */
+static bool same_as_earlier(const wrap *w, size_t i) {
+  for (size_t j = 0; j < i; j++)
+    if (!strcmp(w->items[j].text, w->items[i].text))
+      return true;
+  return false;
+}
+
+static int merged_type(int a, int b) {
+  if (a == b || b == OMPLENS_MAP_ALLOC)
+    return a;
+  return a == OMPLENS_MAP_ALLOC ? b : OMPLENS_MAP_TOFROM;
+}
+
+/* Gives the first of items written alike the map types of all of them. */
+static void merge_types(wrap *w) {
+  for (size_t i = 0; i < w->n; i++)
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(w->items[j].text, w->items[i].text)) {
+        w->items[j].type = merged_type(w->items[j].type, w->items[i].type);
+        break;
+      }
+}
 
 /* Notes the call of a site's function (once per call). */
 static void add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s) {
@@ -632,8 +788,10 @@ static bool other_maps_in_loop(omplens_fix__ctx *c, uint32_t loop, wrap *w) {
   for (size_t i = 0; i < at->file->num_dirs; i++) {
     size_t p = omplens_fix__pragma_at(at, at->file->dirs[i]);
     for (size_t j = 0; j < w->n && p >= l->begin && p < l->end; j++)
-      if (!other_map(at, at->file->dirs[i], w, j, omplens_fix__ast_name(at->ast, w->items[j].base)))
+      if (!other_map(at, at->file->dirs[i], w, j, omplens_fix__ast_name(at->ast, w->items[j].base))) {
+        w->culprit = w->first_of[j];
         return false;
+      }
   }
   omplens_fix__file_dirs(c->fx, c->file);
   for (size_t j = 0; j < w->n; j++) {
@@ -645,23 +803,27 @@ static bool other_maps_in_loop(omplens_fix__ctx *c, uint32_t loop, wrap *w) {
       size_t p = omplens_fix__pragma_at(c, c->file->dirs[i]);
       bool in_loop = at == c && p >= l->begin && p < l->end; /* already seen */
       if (!in_loop && omplens_fix__ast_function_at(c->ast, p) == fn &&
-          !other_map(c, c->file->dirs[i], w, j, w->vars[j]))
+          !other_map(c, c->file->dirs[i], w, j, w->vars[j])) {
+        w->culprit = w->first_of[j];
         return false;
+      }
     }
   }
   return true;
 }
 
-/* Appends " map(TYPE: a, b)" for the items of one type. */
-static void map_clause(omplens_fix__buf *b, const item_plan *items, size_t n, int type) {
+/* Appends " map(WORD: a, b)" for the items whose map type is in types (a
+ * bit per OMPLENS_MAP_* value), each buffer once. */
+static void map_clause(omplens_fix__buf *b, const wrap *w, unsigned types, const char *word) {
+  const item_plan *items = w->items;
   bool any = false;
-  for (size_t i = 0; i < n; i++) {
-    if (items[i].type != type)
+  for (size_t i = 0; i < w->n; i++) {
+    if (!(types & 1u << items[i].type) || same_as_earlier(w, i))
       continue;
     if (any)
       omplens_fix__buf_str(b, ", ");
     else
-      omplens_fix__buf_printf(b, " map(%s: ", type_word(type));
+      omplens_fix__buf_printf(b, " map(%s: ", word);
     omplens_fix__buf_str(b, items[i].text);
     any = true;
   }
@@ -669,14 +831,30 @@ static void map_clause(omplens_fix__buf *b, const item_plan *items, size_t n, in
     omplens_fix__buf_str(b, ")");
 }
 
-static char *wrap_directive(const item_plan *items, size_t n) {
-  omplens_fix__buf b = {0};
-  omplens_fix__buf_str(&b, "#pragma omp target data");
-  static const int order[] = {OMPLENS_MAP_TO, OMPLENS_MAP_TOFROM, OMPLENS_MAP_FROM,
-                              OMPLENS_MAP_ALLOC};
-  for (size_t k = 0; k < sizeof order / sizeof *order; k++)
-    map_clause(&b, items, n, order[k]);
+#define TYPE(t) (1u << OMPLENS_MAP_##t)
+
+/* The directive lines of the wrap: `target data` before the loop, or,
+ * for a loop that return leaves, `target enter data` before it and
+ * `target exit data` (*exit) after it and before each return. */
+static char *wrap_directive(const wrap *w, char **exit) {
+  omplens_fix__buf b = {0}, e = {0};
+  if (!w->nreturns) {
+    omplens_fix__buf_str(&b, "#pragma omp target data");
+    map_clause(&b, w, TYPE(TO), type_word(OMPLENS_MAP_TO));
+    map_clause(&b, w, TYPE(TOFROM), type_word(OMPLENS_MAP_TOFROM));
+    map_clause(&b, w, TYPE(FROM), type_word(OMPLENS_MAP_FROM));
+    map_clause(&b, w, TYPE(ALLOC), type_word(OMPLENS_MAP_ALLOC));
+  } else {
+    omplens_fix__buf_str(&b, "#pragma omp target enter data");
+    map_clause(&b, w, TYPE(TO) | TYPE(TOFROM), "to");
+    map_clause(&b, w, TYPE(FROM) | TYPE(ALLOC), "alloc");
+    omplens_fix__buf_str(&e, "#pragma omp target exit data");
+    map_clause(&e, w, TYPE(TOFROM) | TYPE(FROM), "from");
+    map_clause(&e, w, TYPE(TO) | TYPE(ALLOC), "release");
+    omplens_fix__buf_str(&e, "\n");
+  }
   omplens_fix__buf_str(&b, "\n");
+  *exit = w->nreturns ? omplens_fix__buf_take(&e) : NULL;
   return omplens_fix__buf_take(&b);
 }
 
@@ -723,6 +901,9 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   const omplens_fix__group *g = c->g;
   for (size_t k = 0; k < g->num_findings; k++) {
     const omplens_fix__site *s = &g->sites[k];
+    if (g->left && g->left[k])
+      continue;
+    w->culprit = k;
     int type = wrap_type(c->fx, g, k, s->dir->items[s->item].map_type);
     size_t j = 0;
     while (j < w->n &&
@@ -740,6 +921,8 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
                               sizeof w->others / sizeof *w->others - w->nothers);
       if (!text)
         return false;
+      for (size_t i = 0; i < nv; i++)
+        w->others_of[w->nothers + i] = w->n;
       w->nothers += nv;
       w->first_of[w->n] = k;
       w->vars[w->n] = s->var;
@@ -756,12 +939,10 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
     if (!kernel_keeps_it(c, k))
       return false;
   }
-  for (size_t i = 0; i < w->n; i++) /* two items of one buffer after translation */
-    for (size_t j = i + 1; j < w->n; j++)
-      if (!strcmp(w->items[i].text, w->items[j].text))
-        return omplens_fix__fail(c, "two items become %s", w->items[i].text);
+  w->culprit = SIZE_MAX;
   return true;
 }
+
 
 /* The host code of the loop (and, lifted, of the function) leaves the
  * buffers alone. */
@@ -772,7 +953,7 @@ static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   size_t nex = device_bodies(at, l->begin, l->end, ex, 64);
   for (size_t i = 0; i < w->ncalls; i++)
     ex[nex++] = (range){at->ast->nodes[w->calls[i]].begin, at->ast->nodes[w->calls[i]].end};
-  if (!host_uses(at, l->begin, l->end, ex, nex, &w->set, &w->swapped, "inside the loop"))
+  if (!host_uses(at, l->begin, l->end, ex, nex, &w->set, &w->swapped, "inside the loop", 0))
     return false;
   for (size_t i = 0; i < w->ncalls; i++) {
     uint32_t fn = w->callees[i];
@@ -781,7 +962,7 @@ static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
     bool reassigned = false;
     nex = device_bodies(c, f->begin, f->end, ex, 64);
     if (!host_uses(c, f->begin, f->end, ex, nex, &w->params, &reassigned,
-                   omplens_fix__ownf(c->fx, "in %s()", name)))
+                   omplens_fix__ownf(c->fx, "in %s()", name), 0))
       return false;
     if (reassigned)
       return omplens_fix__fail(c, "the parameters are reassigned in %s()", name);
@@ -789,15 +970,28 @@ static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   return unchanged(at, l->begin, l->end, w->others, w->nothers);
 }
 
+/* s without its line end, for a summary. */
+static int line_len(const char *s) {
+  size_t len = strlen(s);
+  return (int)(len && s[len - 1] == '\n' ? len - 1 : len);
+}
+
 static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pragma,
-                             uint32_t loop) {
+                             const char *exit, uint32_t loop) {
   omplens_fix__group *g = c->g;
   omplens_fix__ctx *at = w->at;
   unsigned line = omplens_fix__ctx_line(at, at->ast->nodes[loop].begin);
   omplens_fix__buf_str(&g->summary, "keep ");
+  size_t distinct = 0, said = 0;
   for (size_t i = 0; i < w->n; i++)
-    omplens_fix__buf_printf(&g->summary, "%s%s", i ? (i + 1 == w->n ? " and " : ", ") : "",
-                            w->items[i].text);
+    distinct += !same_as_earlier(w, i);
+  for (size_t i = 0; i < w->n; i++)
+    if (!same_as_earlier(w, i)) {
+      omplens_fix__buf_printf(&g->summary, "%s%s",
+                              said ? (said + 1 == distinct ? " and " : ", ") : "",
+                              w->items[i].text);
+      said++;
+    }
   omplens_fix__buf_printf(&g->summary, " on the device across the loop at %s:%u",
                           omplens_fix__short_name(at->file->path), line);
   for (size_t i = 0; i < w->ncalls; i++)
@@ -807,12 +1001,22 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
                             omplens_fix__ast_name(c->ast, w->callees[i]),
                             omplens_fix__ctx_line(at, at->ast->nodes[w->calls[i]].begin),
                             i + 1 == w->ncalls ? ")" : "");
-  size_t len = strlen(pragma);
-  omplens_fix__buf_printf(&g->summary,
-                          ": wrap it in `%.*s`; this assumes the host neither reads "
-                          "nor writes these buffers inside the loop (else add `target update` "
-                          "there), as far as the loop's source shows for these variables",
-                          (int)(len && pragma[len - 1] == '\n' ? len - 1 : len), pragma);
+  if (!exit)
+    omplens_fix__buf_printf(&g->summary, ": wrap it in `%.*s`", line_len(pragma), pragma);
+  else {
+    omplens_fix__buf_printf(&g->summary,
+                            ": map them with `%.*s` before it, and unmap them with `%.*s` "
+                            "after it and before the return",
+                            line_len(pragma), pragma, line_len(exit), exit);
+    for (size_t i = 0; i < w->nreturns; i++)
+      omplens_fix__buf_printf(&g->summary, "%s line %u", i ? (i + 1 == w->nreturns ? " and" : ",") : " on",
+                              omplens_fix__ctx_line(at, at->ast->nodes[w->returns[i]].begin));
+    omplens_fix__buf_str(&g->summary, " that leave the loop (a `target data` region cannot be left by return)");
+  }
+  omplens_fix__buf_str(&g->summary, "; this assumes the host neither reads "
+                                    "nor writes these buffers inside the loop (else add `target "
+                                    "update` there), as far as the loop's source shows for "
+                                    "these variables");
 }
 
 /* The wrapping line before the loop, the summary and the confidence. */
@@ -821,15 +1025,29 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   if (w->swapped) /* pointers trade buffers: each may end up holding results */
     for (size_t i = 0; i < w->n; i++)
       w->items[i].type = OMPLENS_MAP_TOFROM;
-  char *pragma = wrap_directive(w->items, w->n);
-  if (!pragma)
+  merge_types(w);
+  char *exit = NULL, *pragma = wrap_directive(w, &exit);
+  if (!pragma || (w->nreturns && !exit)) {
+    free(pragma);
     return omplens_fix__fail(c, "out of memory");
+  }
   omplens_fix__ctx *at = w->at;
-  unsigned line = omplens_fix__ctx_line(at, at->ast->nodes[loop].begin);
+  const omplens_fix__node *l = &at->ast->nodes[loop];
+  unsigned line = omplens_fix__ctx_line(at, l->begin);
   size_t start, ind = omplens_fix__indent(at->src, line, &start);
   omplens_fix__insert_lines(&g->edits, at->src, line, at->src->text + start, ind, pragma);
-  resident_summary(c, w, pragma, loop);
+  if (exit) {
+    omplens_fix__insert_lines(&g->edits, at->src, omplens_fix__ctx_line(at, l->end - 1) + 1,
+                              at->src->text + start, ind, exit);
+    for (size_t i = 0; i < w->nreturns; i++) {
+      unsigned rl = omplens_fix__ctx_line(at, at->ast->nodes[w->returns[i]].begin);
+      size_t rstart, rind = omplens_fix__indent(at->src, rl, &rstart);
+      omplens_fix__insert_lines(&g->edits, at->src, rl, at->src->text + rstart, rind, exit);
+    }
+  }
+  resident_summary(c, w, pragma, exit, loop);
   free(pragma);
+  free(exit);
   bool global = false;
   for (size_t i = 0; i < w->set.n; i++)
     global |= at->ast->nodes[w->set.v[i]].global;
@@ -841,6 +1059,51 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   return true;
 }
 
+/* The finding whose item the failed check blamed: the one it was
+ * checking, or the item whose base, other variables or (lifted) parameter
+ * is the declaration it blamed; SIZE_MAX when it blamed none. */
+static size_t blamed_finding(omplens_fix__ctx *c, const wrap *w) {
+  if (w->culprit != SIZE_MAX)
+    return w->culprit;
+  uint32_t d = c->blamed != NONE ? c->blamed : w->at->blamed;
+  if (d == NONE)
+    return SIZE_MAX;
+  for (size_t j = 0; j < w->n; j++)
+    if (w->items[j].base == d)
+      return w->first_of[j];
+  for (size_t i = 0; i < w->nothers; i++)
+    if (w->others[i] == d)
+      return w->first_of[w->others_of[i]];
+  for (size_t j = 0; j < w->n; j++) {
+    const omplens_fix__site *s = &c->g->sites[w->first_of[j]];
+    if (s->call != NONE &&
+        omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)) == d)
+      return w->first_of[j];
+  }
+  return SIZE_MAX;
+}
+
+/* Leaves finding k's item out of the wrap, with every finding of it; false
+ * when no other item would remain (or out of memory). */
+static bool leave(omplens_fix__ctx *c, size_t k, const char *why) {
+  omplens_fix__group *g = c->g;
+  if (!g->left && !(g->left = calloc(g->num_findings, sizeof *g->left)))
+    return false;
+  static const char now[] = "";
+  bool remains = false;
+  for (size_t j = 0; j < g->num_findings; j++)
+    if (!g->left[j] && omplens_fix__same_item(&g->sites[j], &g->sites[k]))
+      g->left[j] = now;
+    else
+      remains |= !g->left[j];
+  /* the last item stays, and the group fails for it */
+  const char *reason = remains ? omplens_fix__ownf(c->fx, "%s", why) : NULL;
+  for (size_t j = 0; j < g->num_findings; j++)
+    if (g->left[j] == now)
+      g->left[j] = reason;
+  return remains;
+}
+
 bool omplens_fix__build_resident(omplens_fix__ctx *c) {
   omplens_fix__ctx at = *c; /* the loop's file */
   if (c->g->edit_file && c->g->edit_file != c->file) {
@@ -850,15 +1113,38 @@ bool omplens_fix__build_resident(omplens_fix__ctx *c) {
   if (!omplens_fix__need_ast(c) || !omplens_fix__need_ast(&at))
     return false;
   uint32_t loop = c->g->loop;
-  if (!placeable(&at, loop, false) || !no_jumps(&at, loop))
+  uint32_t returns[16];
+  size_t nreturns = 0;
+  if (!placeable(&at, loop, false) || !loop_exits(&at, loop, returns, &nreturns) ||
+      (nreturns && !placeable(&at, loop, true)))
     return false;
-  wrap w;
-  memset(&w, 0, sizeof w);
-  w.at = at.file == c->file ? c : &at;
-  bool ok = wrap_items(c, &w, loop) && wrap_host_checks(c, &w, loop) &&
-            other_maps_in_loop(c, loop, &w) && wrap_emit(c, &w, loop);
-  wrap_free(&w);
-  return ok;
+  omplens_fix__buf why = {0};
+  for (;;) { /* leave out the item each failed check blames, until one passes */
+      wrap w;
+    memset(&w, 0, sizeof w);
+    w.at = at.file == c->file ? c : &at;
+    at.peer = at.file == c->file ? NULL : c;
+    memcpy(w.returns, returns, nreturns * sizeof *returns);
+    w.nreturns = nreturns;
+    c->probe = at.probe = &why;
+    c->blamed = at.blamed = NONE;
+    bool ok = wrap_items(c, &w, loop) && wrap_host_checks(c, &w, loop) &&
+              other_maps_in_loop(c, loop, &w);
+    size_t k = ok ? SIZE_MAX : blamed_finding(c, &w);
+    c->probe = at.probe = NULL;
+    if (ok)
+      ok = wrap_emit(c, &w, loop);
+    else if (k == SIZE_MAX || !leave(c, k, why.data ? why.data : "a check failed"))
+      omplens_fix__fail(c, "%s", why.data ? why.data : "a check failed");
+    wrap_free(&w);
+    if (ok || c->g->kind == OMPLENS_FIX_MANUAL) {
+      omplens_fix__buf_free(&why);
+      return ok;
+    }
+    why.len = 0;
+    if (why.data)
+      why.data[0] = 0;
+  }
 }
 
 /* ---- canonical loops and guards ---- */

@@ -670,6 +670,46 @@ static int plan_unreferenced(omplens_fixer *fx) {
 int omplens_fix__publish(omplens_fixer *fx, size_t i);
 void omplens_fix__whatif_free(omplens_fixer *fx);
 
+/* Moves the findings whose items left group gi's wrap (g->left) to manual
+ * groups of their items, which the derivation builds after it: the wrap
+ * keeps what it can prove, and each item left out says why. */
+static int split_left(omplens_fixer *fx, size_t gi) {
+  if (!fx->groups[gi].left)
+    return 0;
+  size_t kept = 0, n = fx->groups[gi].num_findings, first_new = fx->num_groups;
+  for (size_t k = 0; k < n; k++) {
+    omplens_fix__group *g = &fx->groups[gi]; /* group_for may move the groups */
+    if (!g->left[k]) {
+      g->findings[kept] = g->findings[k];
+      g->sites[kept++] = g->sites[k];
+      continue;
+    }
+    omplens_fix__site s = g->sites[k];
+    size_t finding = g->findings[k];
+    const char *why = g->left[k]; /* the fixer's texts are unique: compare pointers */
+    int intended = g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind;
+    omplens_fix__group *m = NULL; /* one group per item left, with its own reason */
+    for (size_t i = first_new; i < fx->num_groups && !m; i++)
+      if (fx->groups[i].left_why == why && omplens_fix__same_item(&fx->groups[i].site, &s))
+        m = &fx->groups[i];
+    if (!m && (m = new_group(fx)) != NULL) {
+      m->kind = OMPLENS_FIX_MANUAL;
+      m->intended = intended;
+      m->site = s;
+      m->edit_file = s.file;
+      m->left_why = why;
+      omplens_fix__buf_str(&m->reason, why);
+    }
+    if (!m || !add_finding(m, finding, &s))
+      return OMPLENS_FIX_ENOMEM;
+  }
+  omplens_fix__group *g = &fx->groups[gi];
+  g->num_findings = kept;
+  free(g->left);
+  g->left = NULL;
+  return 0;
+}
+
 int omplens_fix__derive(omplens_fixer *fx) {
   fx->fix_of_finding = malloc((fx->num_findings + 1) * sizeof *fx->fix_of_finding);
   if (!fx->fix_of_finding)
@@ -690,12 +730,14 @@ int omplens_fix__derive(omplens_fixer *fx) {
     g->leftover = i;
     omplens_fix__build_leftover(fx, g, &lo[i]);
   }
+  for (size_t i = 0; i < fx->num_groups && !rc; i++) /* split groups come after */
+    if (fx->groups[i].leftover == SIZE_MAX) {
+      omplens_fix__build(fx, &fx->groups[i]);
+      rc = split_left(fx, i);
+    }
   fx->fixes = rc ? NULL : calloc(fx->num_groups + 1, sizeof *fx->fixes);
   if (!fx->fixes)
     return rc ? rc : OMPLENS_FIX_ENOMEM;
-  for (size_t i = 0; i < fx->num_groups; i++)
-    if (fx->groups[i].leftover == SIZE_MAX)
-      omplens_fix__build(fx, &fx->groups[i]);
   omplens_fix__check_compiles(fx);
   omplens_fix__find_sources_root(fx);
   for (size_t i = 0; i < fx->num_groups && !rc; i++) {

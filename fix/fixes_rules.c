@@ -188,16 +188,19 @@ static void recipe(omplens_fix__ctx *c) {
 /* Gives up on a diff: the reason, the recipe; returns false. */
 bool omplens_fix__fail(omplens_fix__ctx *c, const char *fmt, ...) {
   omplens_fix__group *g = c->g;
-  if (!g->reason.len) {
+  omplens_fix__buf *why = c->probe ? c->probe : &g->reason;
+  if (!why->len) {
     va_list ap;
     va_start(ap, fmt);
     char *s = NULL;
     if (vasprintf(&s, fmt, ap) >= 0) {
-      omplens_fix__buf_str(&g->reason, s);
+      omplens_fix__buf_str(why, s);
       free(s);
     }
     va_end(ap);
   }
+  if (c->probe)
+    return false;
   if (g->kind != OMPLENS_FIX_MANUAL)
     g->intended = g->kind;
   if (!g->recipe.len)
@@ -781,7 +784,8 @@ static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix
                       const char **why, bool compile);
 
 void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
-  omplens_fix__ctx c = {fx, g, g->site.file, g->site.file ? &g->site.file->src : NULL, NULL};
+  omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
+                        .src = g->site.file ? &g->site.file->src : NULL, .blamed = OMPLENS_FIX__NONE};
   if (g->kind == OMPLENS_FIX_MANUAL || !g->site.dir) {
     if (!g->reason.len)
       omplens_fix__buf_str(&g->reason, g->site.reason ? g->site.reason : "no rule applies");
@@ -866,7 +870,7 @@ static uint32_t free_call(omplens_fix__ctx *c, const omplens_fix__site *s) {
 void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
                                  const omplens_leftover *lo) {
   g->kind = OMPLENS_FIX_ADD_EXIT_DATA;
-  omplens_fix__ctx c = {fx, g, NULL, NULL, NULL};
+  omplens_fix__ctx c = {.fx = fx, .g = g, .blamed = OMPLENS_FIX__NONE};
   const omplens_event *e = lo->alloc_event < fx->num_events ? &fx->events[lo->alloc_event] : NULL;
   omplens_fix__site *s = &g->site;
   s->item = SIZE_MAX;
@@ -1014,7 +1018,8 @@ bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplen
  * change that fails becomes manual, with its reason, recipe and a summary
  * that says so. */
 static void compile_failed(omplens_fixer *fx, omplens_fix__group *g, const char *why) {
-  omplens_fix__ctx c = {fx, g, g->site.file, g->site.file ? &g->site.file->src : NULL, NULL};
+  omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
+                        .src = g->site.file ? &g->site.file->src : NULL, .blamed = OMPLENS_FIX__NONE};
   omplens_fix__fail(&c, "%s", why);
   omplens_fix__buf_free(&g->summary);
   generic_summary(fx, g);
