@@ -270,6 +270,7 @@ static void source_file(omplens_annotator *a, uint64_t codeptr, omplens_location
                         omplens_source_file *file) {
   if (omplens_symbolize_source_file(a->sym, codeptr, loc->file, file) == 0 && file->path)
     loc->file = file->path;
+  loc->unit = file->unit;
 }
 
 static void from_symbolizer(omplens_annotator *a, uint64_t codeptr, omplens_location *loc,

@@ -57,6 +57,8 @@ typedef struct omplens_location {
   uint64_t offset;       /* address - module base */
   const char *file;      /* source file, NULL when unknown */
   unsigned line, column;
+  const char *unit;      /* the DWARF compile unit that holds the code
+                            (absolute path; a header's includer), or NULL */
   const char *function;  /* with VIA_SYMBOL: "symbol+0xoff" */
   int via;               /* enum omplens_location_via */
   const char *note;      /* why the source is not known better, or NULL */

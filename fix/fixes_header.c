@@ -1,7 +1,8 @@
 /* The translation units a file is parsed through, and which headers are the
  * program's own. A source is its own unit. A header is parsed through the
  * sources of the compile database that include it (the directive index's
- * includer lookup), with their flags, never alone when one is known: alone
+ * includer lookup), else the DWARF compile unit that holds its code, with
+ * their flags, never alone when one is known: alone
  * it lacks what its includers declare before it. A directive in a header
  * may be changed when the program owns the header: not under /usr, and
  * inside the program's source tree, the deepest directory holding both the
@@ -63,6 +64,10 @@ size_t omplens_fix__file_units(omplens_fixer *fx, omplens_fix__file *f) {
     f->header = omplens_fix__is_header(f->path);
     if (f->header && fx->index)
       add_includers(fx, f);
+    if (f->header && !f->num_units && f->dwarf_unit && strcmp(f->dwarf_unit, f->path)) {
+      add_unit(f, strdup(f->dwarf_unit)); /* no compile database: the unit DWARF names, */
+      f->includers_capped = true;         /* one of those that include it */
+    }
     if (!f->num_units)
       add_unit(f, strdup(f->path));
   }
@@ -201,9 +206,10 @@ const char *omplens_fix__header_unsafe(omplens_fixer *fx, omplens_fix__file *f) 
     f->header_why = "the directive is in a system header (under /usr): the change belongs to "
                     "the library that ships it";
   else if (!strcmp(f->units[0].path, f->path))
-    f->header_why = "the directive is in a header that no source of the compile database "
-                    "includes: which units a change would reach is unknown (give the "
-                    "build's compile_commands.json with --compile-commands)";
+    f->header_why = "the directive is in a header that neither the compile database nor the "
+                    "debug info shows included by a source: which units a change would reach "
+                    "is unknown (give the build's compile_commands.json with "
+                    "--compile-commands)";
   char *tree = f->header_why ? NULL : source_tree(fx, f);
   if (!f->header_why && (!tree || !inside(path, tree)))
     f->header_why = omplens_fix__ownf(

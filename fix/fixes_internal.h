@@ -372,6 +372,9 @@ typedef struct omplens_fix__file {
   size_t num_units;
   bool units_done;
   bool header;              /* a header: parsed through the units that include it */
+  const char *dwarf_unit;   /* the DWARF compile unit holding code of it (the
+                               annotator's): its includer when the compile
+                               database names none; NULL when unknown */
   bool includers_capped;    /* more units may include it than units lists */
   const char *header_why;   /* a header no diff may touch: why (owned by the
                                fixer); NULL otherwise */
@@ -574,6 +577,15 @@ uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32
 /* omplens_fix_storage() and omplens_fix_call_loop() once the fixes are
  * derived. */
 const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char **where);
+/* The local pointer whose initializer takes the storage of the object that
+ * reference node ref names (`xcoefs` of `const double *xcoefs =
+ * &x.coefs[0];` for the `x` in it, or of `v.data()`), or NONE: the object's
+ * content is then used through that pointer. */
+uint32_t omplens_fix__storage_var(const omplens_fix__file *f, uint32_t ref);
+/* Whether reference ref only asks its object (or a member of it) for its
+ * size: `x.coefs.size()`, `v.empty()`; the content is not touched. */
+bool omplens_fix__size_query(const omplens_fix__file *f, uint32_t ref);
+
 unsigned omplens_fix__call_loop(omplens_fixer *fx, size_t finding);
 
 /* The loop a keep-resident wrap goes around: the directive's own, else the
@@ -676,6 +688,18 @@ bool omplens_fix__fail(omplens_fix__ctx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Parses the file if needed; false (and the group manual) when it cannot. */
 bool omplens_fix__need_ast(omplens_fix__ctx *c);
+/* A local d of function fn (c's file, the directive's) as the caller
+ * writes it at call (a node of at's file) before the loop at offset
+ * loop_at: its initializer, never assigned after, with parameters replaced
+ * by the call's arguments, members of the object a method is called on
+ * prefixed with it, locals of the same kind written out (2 deep); macros,
+ * enumerators and globals the caller knows stay (`xs = x.data()` in
+ * `velocity.axpy(0.5, force)`: `force.data()`; `n = size()`:
+ * `velocity.size()`). Caller frees; NULL, failed on c, when it cannot be
+ * written. The result may not compile (a free function taken for a
+ * member): the compile check decides. */
+char *omplens_fix__local_in_caller(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn,
+                                   uint32_t d, uint32_t call, size_t loop_at);
 /* Reads the site's pragma as written and checks its items against the
  * index; false (group manual) on a mismatch. */
 bool omplens_fix__scan_site(omplens_fix__ctx *c, const omplens_fix__site *s,

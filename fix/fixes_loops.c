@@ -206,6 +206,8 @@ bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, cons
   omplens_location loc;
   omplens_annotate_location(fx->annot, f->codeptr, &loc);
   *at = omplens_fix__file_get(fx, sites[0].file, loc.module);
+  if (*at && !(*at)->dwarf_unit)
+    (*at)->dwarf_unit = loc.unit; /* the call was compiled with the directive's code */
   if (!*at || (*at)->src_rc) {
     *why = omplens_fix__ownf(fx, "the source of the call of %s(), %s, cannot be read", name,
                              sites[0].file);
@@ -364,13 +366,142 @@ static bool same_constant(omplens_fix__ctx *c, omplens_fix__ctx *at, const char 
                            omplens_fix__short_name(at->file->path));
 }
 
+/* A name for a pointer the fix declares before the loop, from the
+ * expression it holds: "velocity_data" for "velocity.data()", "r_coefs"
+ * for "&r.coefs[0]". Caller frees. */
+static char *pointer_name(const char *expr) {
+  char *out = malloc(strlen(expr) + 1);
+  size_t n = 0;
+  for (const char *p = expr; out && *p; p++) {
+    if (!strncmp(p, "[0]", 3) || !strncmp(p, "()", 2)) {
+      p += p[1] == '0' ? 2 : 1;
+      continue;
+    }
+    if (is_ident_char(*p))
+      out[n++] = *p;
+    else if (n && out[n - 1] != '_')
+      out[n++] = '_';
+  }
+  while (out && n && out[n - 1] == '_')
+    n--;
+  if (out)
+    out[n] = 0;
+  return out;
+}
+
+/* The first identifier of expr that names a variable visible at loop_at
+ * in at's file, or NONE. */
+static uint32_t first_variable(const omplens_fix__ctx *at, const char *expr, size_t loop_at) {
+  for (const char *p = expr; *p;) {
+    if (!is_ident_char(*p) || isdigit((unsigned char)*p)) {
+      p++;
+      continue;
+    }
+    size_t n = 0;
+    while (is_ident_char(p[n]))
+      n++;
+    char word[256];
+    snprintf(word, sizeof word, "%.*s", (int)n, p);
+    uint32_t d = omplens_fix__ast_lookup(at->ast, word, loop_at);
+    if (d != NONE && at->ast->nodes[d].kind != OMPLENS_FIX__N_ENUM_CONST)
+      return d;
+    p += n;
+  }
+  return NONE;
+}
+
+/* A callee local written in the caller's terms (expr) as an item's
+ * identifier: a variable the caller has, or inside the item an expression
+ * without calls; else a variable the fix declares before the loop (its
+ * line appended to declaration; *text its name). *decl: the caller's
+ * variable the expression starts from, whose host uses the wrap checks. */
+static bool caller_expr(omplens_fix__ctx *at, const char *expr, bool first, size_t loop_at,
+                        uint32_t *decl, char **text, omplens_fix__buf *declaration) {
+  uint32_t d = first_variable(at, expr, loop_at);
+  if (d == NONE)
+    return omplens_fix__fail(at, "%s names no variable known before the loop at line %u", expr,
+                             omplens_fix__ctx_line(at, loop_at));
+  bool plain = !strcmp(expr, omplens_fix__ast_name(at->ast, d));
+  /* A call in a map clause can break clang-19's code generation (an
+   * exception edge out of the map's size): calls are evaluated once, in a
+   * declaration before the loop. */
+  if ((!first && !strchr(expr, '(')) || plain) {
+    *decl = d;
+    *text = plain || !expr[strcspn(expr, " +-*/%<>&|^?:!~()[].")] ? strdup(expr)
+                                                                  : omplens_fix__paren(expr);
+    return *text != NULL;
+  }
+  if (!declaration)
+    return omplens_fix__fail(at, "%s is not a variable", expr);
+  char *name = pointer_name(expr);
+  if (!name || !*name || omplens_fix__ast_lookup(at->ast, name, loop_at) != NONE ||
+      omplens_fix__ast_is_macro(at->ast, name)) {
+    omplens_fix__fail(at, "the pointer the fix would declare for %s, %s, is taken", expr,
+                      name ? name : "?");
+    free(name);
+    return false;
+  }
+  const omplens_fix__file *f = at->file;
+  const char *unit = f->num_units ? f->units[0].path : f->path;
+  size_t len = strlen(unit);
+  bool c_unit = len > 2 && !strcmp(unit + len - 2, ".c");
+  if (c_unit)
+    omplens_fix__buf_printf(declaration, "__typeof__(%s) %s = %s;\n", expr, name, expr);
+  else
+    omplens_fix__buf_printf(declaration, "auto %s = %s;\n", name, expr);
+  *decl = d;
+  *text = name;
+  return true;
+}
+
+/* The item with every section bound that holds a call replaced by a
+ * variable the fix declares before the loop (`A.packed_coefs.size()`:
+ * `A_packed_coefs_size`; see caller_expr). Frees item; caller frees the
+ * result (NULL when out of memory). */
+static char *bounds_without_calls(omplens_fix__ctx *at, char *item,
+                                  omplens_fix__buf *declaration) {
+  omplens_fix__buf out = {0};
+  omplens_fix__buf_str(&out, "");
+  int sq = 0, par = 0;      /* brackets and parentheses open */
+  bool in_bound = false;
+  size_t start = 0;         /* of the bound being read */
+  for (size_t i = 0; item[i]; i++) {
+    char ch = item[i];
+    if (in_bound && sq == 1 && !par && (ch == ':' || ch == ']')) {
+      char *bound = strndup(item + start, i - start);
+      char *name = bound && strchr(bound, '(') ? pointer_name(bound) : NULL;
+      const char *unit = at->file->num_units ? at->file->units[0].path : at->file->path;
+      size_t len = strlen(unit);
+      if (name && len > 2 && !strcmp(unit + len - 2, ".c"))
+        omplens_fix__buf_printf(declaration, "__typeof__(%s) %s = %s;\n", bound, name, bound);
+      else if (name)
+        omplens_fix__buf_printf(declaration, "auto %s = %s;\n", name, bound);
+      omplens_fix__buf_str(&out, name ? name : bound ? bound : "");
+      free(bound);
+      free(name);
+      in_bound = false;
+    }
+    sq += (ch == '[') - (ch == ']');
+    par += (ch == '(') - (ch == ')');
+    if (!in_bound)
+      omplens_fix__buf_add(&out, &ch, 1);
+    if (sq == 1 && !par && (ch == '[' || ch == ':')) {
+      in_bound = true;
+      start = i + 1;
+    }
+  }
+  free(item);
+  return omplens_fix__buf_take(&out);
+}
+
 /* One identifier of an item, as the text before the loop must write it:
  * *decl is its variable there (NONE for a macro or an enumerator), *text a
  * translation (malloc'd) or NULL to keep the name. c views the directive's
  * file, at the loop's (c itself, or the caller's file of a lifted wrap). */
 static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *name,
                        const char *item, bool first, size_t offset, uint32_t call,
-                       size_t loop_at, uint32_t *decl, char **text) {
+                       size_t loop_at, uint32_t *decl, char **text,
+                       omplens_fix__buf *declaration) {
   const omplens_fix__ast *a = c->ast, *ca = at->ast;
   uint32_t fn = omplens_fix__ast_function_at(a, offset);
   uint32_t d = omplens_fix__ast_lookup(a, name, offset);
@@ -399,7 +530,13 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
                                name, omplens_fix__ctx_line(at, ca->nodes[call].begin));
     *text = omplens_fix__ast_text(at->ast, at->src, arg);
   } else if (call != NONE && !a->nodes[d].global) {
-    return local_buffer(c, at, name, fn, d, call, loop_at);
+    static const char *const allocs[] = {"malloc", "calloc", "aligned_alloc", NULL};
+    if (call_on_var(c, fn, d, allocs, 0))
+      return local_buffer(c, at, name, fn, d, call, loop_at);
+    char *expr = omplens_fix__local_in_caller(c, at, fn, d, call, loop_at);
+    bool ok = expr && caller_expr(at, expr, first, loop_at, decl, text, declaration);
+    free(expr);
+    return ok;
   } else if (at != c) { /* a global: its declaration where the loop is */
     d = omplens_fix__ast_lookup(ca, name, loop_at);
     if (d == NONE || !ca->nodes[d].global)
@@ -422,7 +559,7 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
  * other variables it names (for "not changed in the loop"). */
 static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens_fix__site *s,
                         uint32_t loop, uint32_t call, uint32_t *base, uint32_t *vars,
-                        size_t *nvars, size_t max_vars) {
+                        size_t *nvars, size_t max_vars, omplens_fix__buf *declaration) {
   const char *t = s->dir->items[s->item].text;
   size_t offset = omplens_fix__pragma_at(c, s->dir);
   omplens_fix__buf out = {0};
@@ -448,7 +585,7 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
     char *text = NULL;
     if (!member) /* s.x, p->y: after . or -> a member name, not a variable */
       ok = place_name(c, at, name, t, first, offset, call, at->ast->nodes[loop].begin, &d,
-                      &text);
+                      &text, declaration);
     if (d != NONE && first)
       *base = d;
     else if (d != NONE && *nvars < max_vars)
@@ -464,7 +601,8 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
     omplens_fix__buf_free(&out);
     return NULL;
   }
-  return omplens_fix__buf_take(&out);
+  char *item = omplens_fix__buf_take(&out);
+  return item && declaration ? bounds_without_calls(at, item, declaration) : item;
 }
 
 /* ---- uses of variables ---- */
@@ -609,6 +747,16 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
       const char *name = omplens_fix__ast_name(a, (uint32_t)i);
       unsigned line = omplens_fix__ctx_line(c, n->begin);
       c->blamed = n->ref;
+      uint32_t storage = use == OMPLENS_FIX__USE_READ || use == OMPLENS_FIX__USE_ESCAPE
+                             ? omplens_fix__storage_var(c->file, (uint32_t)i)
+                             : NONE;
+      if (storage != NONE) { /* `p = &v.coefs[0]`: the content is used through p */
+        grew |= add_set(set, storage);
+        continue;
+      }
+      if ((use == OMPLENS_FIX__USE_READ || use == OMPLENS_FIX__USE_ESCAPE) &&
+          omplens_fix__size_query(c->file, (uint32_t)i))
+        continue;
       switch (use) {
       case OMPLENS_FIX__USE_VALUE:
         break;
@@ -709,6 +857,8 @@ typedef struct wrap {
   size_t culprit; /* probing: the finding whose item failed a check, or
                      SIZE_MAX when the check blamed a declaration */
   bool swapped; /* the loop trades the pointers among them */
+  char *declarations[WRAP_MAX]; /* per item: the line declaring the pointer
+                                   it is written with, or NULL */
   uint32_t returns[16]; /* the returns that leave the loop (at's) */
   size_t nreturns;
   omplens_fix__ctx *at; /* the loop's file: the directive's, or a caller's */
@@ -753,8 +903,10 @@ static void add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s) {
 }
 
 static void wrap_free(wrap *w) {
-  for (size_t i = 0; i < w->n; i++)
+  for (size_t i = 0; i < w->n; i++) {
     free(w->items[i].text);
+    free(w->declarations[i]);
+  }
 }
 
 /* Whether directive d maps wrapped item j, which it names `name` (the
@@ -917,10 +1069,27 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
         return omplens_fix__fail(c, "more than %d items", WRAP_MAX);
       size_t nv = 0;
       uint32_t base;
+      omplens_fix__buf declaration = {0};
       char *text = place_item(c, w->at, s, loop, s->call, &base, w->others + w->nothers, &nv,
-                              sizeof w->others / sizeof *w->others - w->nothers);
-      if (!text)
-        return false;
+                              sizeof w->others / sizeof *w->others - w->nothers, &declaration);
+      if (!text || declaration.failed) {
+        free(text);
+        omplens_fix__buf_free(&declaration);
+        return text ? omplens_fix__fail(c, "out of memory") : false;
+      }
+      w->declarations[w->n] = omplens_fix__buf_take(&declaration);
+      size_t base_len = strcspn(text, "[");
+      for (size_t e = 0; e < w->n; e++)
+        if (!strncmp(w->items[e].text, text, base_len) && w->items[e].text[base_len] == '[' &&
+            text[base_len] == '[' && strcmp(w->items[e].text, text)) {
+          bool ok = omplens_fix__fail(c, "%s is the buffer of %s too, with bounds written "
+                                         "otherwise: the source cannot tell they are equal",
+                                      text, w->items[e].text);
+          free(text);
+          free(w->declarations[w->n]);
+          w->declarations[w->n] = NULL;
+          return ok;
+        }
       for (size_t i = 0; i < nv; i++)
         w->others_of[w->nothers + i] = w->n;
       w->nothers += nv;
@@ -1035,7 +1204,26 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   const omplens_fix__node *l = &at->ast->nodes[loop];
   unsigned line = omplens_fix__ctx_line(at, l->begin);
   size_t start, ind = omplens_fix__indent(at->src, line, &start);
-  omplens_fix__insert_lines(&g->edits, at->src, line, at->src->text + start, ind, pragma);
+  omplens_fix__buf before = {0};
+  omplens_fix__buf_str(&before, "");
+  for (size_t i = 0; i < w->n; i++) /* each declared variable once */
+    for (const char *d = w->declarations[i]; d && *d;) {
+      size_t len = strcspn(d, "\n") + 1;
+      char *one = strndup(d, len);
+      if (one && !strstr(before.data, one))
+        omplens_fix__buf_str(&before, one);
+      free(one);
+      d += len;
+    }
+  omplens_fix__buf_str(&before, pragma);
+  if (before.failed) {
+    omplens_fix__buf_free(&before);
+    free(pragma);
+    free(exit);
+    return omplens_fix__fail(c, "out of memory");
+  }
+  omplens_fix__insert_lines(&g->edits, at->src, line, at->src->text + start, ind, before.data);
+  omplens_fix__buf_free(&before);
   if (exit) {
     omplens_fix__insert_lines(&g->edits, at->src, omplens_fix__ctx_line(at, l->end - 1) + 1,
                               at->src->text + start, ind, exit);
@@ -1380,7 +1568,7 @@ bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
   const omplens_fix__node *l = &c->ast->nodes[loop];
   uint32_t base, vars[16];
   size_t nv;
-  char *text = place_item(c, c, s, loop, NONE, &base, vars, &nv, 15);
+  char *text = place_item(c, c, s, loop, NONE, &base, vars, &nv, 15, NULL);
   if (!text)
     return false;
   vars[nv++] = base;

@@ -45,6 +45,54 @@ static char *initializer(const omplens_fix__file *f, uint32_t d) {
 }
 
 
+uint32_t omplens_fix__storage_var(const omplens_fix__file *f, uint32_t ref) {
+  const omplens_fix__ast *a = &f->ast;
+  uint32_t p = a->nodes[ref].parent;
+  while (p != NONE) {
+    int k = a->nodes[p].kind;
+    if (k != OMPLENS_FIX__N_MEMBER && k != OMPLENS_FIX__N_SUBSCRIPT && k != OMPLENS_FIX__N_UNARY &&
+        k != OMPLENS_FIX__N_CALL && k != OMPLENS_FIX__N_IMPLICIT && k != OMPLENS_FIX__N_CAST &&
+        k != OMPLENS_FIX__N_PAREN && k != OMPLENS_FIX__N_OTHER_EXPR)
+      break;
+    p = a->nodes[p].parent;
+  }
+  if (p == NONE || a->nodes[p].kind != OMPLENS_FIX__N_VAR)
+    return NONE;
+  char *init = initializer(f, p);
+  char *object = init ? storage_object(init) : NULL;
+  const char *name = omplens_fix__ast_name(a, ref);
+  size_t n = strlen(name);
+  bool mine = object && !strncmp(object, name, n) && !isalnum((unsigned char)object[n]) &&
+              object[n] != '_';
+  free(init);
+  free(object);
+  return mine ? p : NONE;
+}
+
+bool omplens_fix__size_query(const omplens_fix__file *f, uint32_t ref) {
+  static const char *const queries[] = {"size", "empty", "capacity", "length", NULL};
+  const omplens_fix__ast *a = &f->ast;
+  uint32_t n = ref, child, p;
+  while ((p = omplens_fix__ast_up(a, n, &child)) != NONE && a->nodes[p].kind == OMPLENS_FIX__N_MEMBER)
+    n = p;
+  if (n == ref || p == NONE || a->nodes[p].kind != OMPLENS_FIX__N_CALL || a->nodes[child].nth)
+    return false;
+  const char *name = omplens_fix__ast_name(a, n);
+  char *text = *name ? NULL : omplens_fix__ast_text(a, &f->src, n); /* a template's: unnamed */
+  if (text) {
+    char *dot = strrchr(text, '.'), *arrow = strrchr(text, '>');
+    char *last = dot > arrow ? dot : arrow;
+    name = last ? last + 1 : "";
+    while (*name == ' ')
+      name++;
+  }
+  bool query = false;
+  for (size_t k = 0; queries[k] && !query; k++)
+    query = !strcmp(name, queries[k]);
+  free(text);
+  return query;
+}
+
 /* The object a member call is made on: "profile" of "profile.push()",
  * with the operator that follows it in *sep; NULL for a plain call. */
 static char *call_object(const omplens_fix__file *f, uint32_t call, const char **sep) {
@@ -104,6 +152,142 @@ static char *translate(omplens_fixer *fx, const omplens_finding *f, const omplen
   }
   free(outer);
   return out;
+}
+
+/* ---- callee locals in the caller's terms ---- */
+
+static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* An argument as it stands for a parameter inside a larger expression: in
+ * parentheses unless it is one token. Caller frees. */
+static char *argument_in_expr(const omplens_fix__ctx *at, uint32_t arg) {
+  char *t = omplens_fix__ast_text(at->ast, at->src, arg);
+  if (!t || !t[strcspn(t, " +-*/%<>&|^?:!~()[].")])
+    return t;
+  char *p = NULL;
+  if (asprintf(&p, "(%s)", t) < 0)
+    p = NULL;
+  free(t);
+  return p;
+}
+
+static char *local_text(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, uint32_t d,
+                        uint32_t call, size_t loop_at, int depth);
+
+/* One identifier of a callee local's initializer, as the caller writes it
+ * (appended to out): a parameter becomes its argument, a local of the same
+ * kind its own text, a name the parse does not resolve in a method a
+ * member of the object the method is called on; macros, enumerators and
+ * globals stay, when the caller knows them too. */
+static bool caller_name(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, uint32_t d,
+                        uint32_t call, size_t loop_at, int depth, const char *name,
+                        omplens_fix__buf *out) {
+  const omplens_fix__ast *a = c->ast;
+  uint32_t e = omplens_fix__ast_lookup(a, name, a->nodes[d].begin);
+  const char *sep = "";
+  if (e != NONE && a->nodes[e].kind == OMPLENS_FIX__N_PARM && a->nodes[e].parent == fn) {
+    uint32_t arg = omplens_fix__ast_child(at->ast, call, omplens_fix__param_index(a, fn, e) + 1);
+    char *t = arg == NONE ? NULL : argument_in_expr(at, arg);
+    if (t)
+      omplens_fix__buf_str(out, t);
+    free(t);
+    return t || omplens_fix__fail(c, "the argument for %s at the call is unknown", name);
+  }
+  if (e != NONE && a->nodes[e].kind == OMPLENS_FIX__N_VAR && !a->nodes[e].global) {
+    char *t = local_text(c, at, fn, e, call, loop_at, depth + 1);
+    if (t)
+      omplens_fix__buf_printf(out, "(%s)", t);
+    free(t);
+    return t != NULL;
+  }
+  if (e != NONE || omplens_fix__ast_is_macro(a, name)) { /* a constant or a global */
+    if (omplens_fix__ast_is_macro(at->ast, name) ||
+        omplens_fix__ast_lookup(at->ast, name, loop_at) != NONE || at == c) {
+      omplens_fix__buf_str(out, name);
+      return true;
+    }
+    return omplens_fix__fail(c, "%s is unknown in %s", name, omplens_fix__short_name(at->file->path));
+  }
+  char *object = strcmp(name, "this") ? call_object(at->file, call, &sep) : NULL;
+  if (object) /* a member of the object the method is called on */
+    omplens_fix__buf_printf(out, "%s%s%s", object, sep, name);
+  else if (!strcmp(name, "this") && (object = call_object(at->file, call, &sep)) != NULL)
+    omplens_fix__buf_printf(out, *sep == '.' ? "(&%s)" : "%s", object);
+  else
+    omplens_fix__buf_str(out, name); /* a function: the compile check has the last word */
+  free(object);
+  return true;
+}
+
+/* The text of local d of function fn (file c) in the caller's terms, at
+ * the call (file at) before the loop at loop_at: its initializer with
+ * every identifier written as caller_name() says; d is never assigned
+ * after. Caller frees; NULL (failed on c) when it cannot be written. */
+static char *local_text(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, uint32_t d,
+                        uint32_t call, size_t loop_at, int depth) {
+  const omplens_fix__ast *a = c->ast;
+  const char *name = omplens_fix__ast_name(a, d);
+  if (depth > 2) {
+    omplens_fix__fail(c, "%s is a local of %s() made of other locals too deep to follow", name,
+                      omplens_fix__ast_name(a, fn));
+    return NULL;
+  }
+  for (uint32_t i = fn; i < omplens_fix__ast_end(a, fn); i++) {
+    uint32_t other;
+    if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref == d &&
+        omplens_fix__ast_use(a, i, &other) == OMPLENS_FIX__USE_ASSIGNED) {
+      omplens_fix__fail(c, "%s, a local of %s(), changes at line %u", name,
+                        omplens_fix__ast_name(a, fn), omplens_fix__line_of(c->src, a->nodes[i].begin));
+      return NULL;
+    }
+  }
+  char *init = initializer(c->file, d);
+  if (!init || strchr(init, '"') || strchr(init, '\'') || strchr(init, '{')) {
+    omplens_fix__fail(c, "%s is a local of %s() without an initializer the caller can write",
+                      name, omplens_fix__ast_name(a, fn));
+    free(init);
+    return NULL;
+  }
+  omplens_fix__buf out = {0};
+  omplens_fix__buf_str(&out, "");
+  bool ok = true, member = false;
+  for (size_t i = 0; init[i] && ok;) {
+    size_t j = i + 1;
+    if (!is_ident_char(init[i]) || isdigit((unsigned char)init[i])) {
+      while (isdigit((unsigned char)init[i]) && (is_ident_char(init[j]) || init[j] == '.'))
+        j++;
+      member = init[i] == '.' || (init[i] == '>' && i && init[i - 1] == '-') ||
+               (init[i] == ':' && i && init[i - 1] == ':');
+      if (init[i] != ' ')
+        omplens_fix__buf_add(&out, init + i, j - i);
+      else if (out.len && j < strlen(init)) /* keep words apart */
+        omplens_fix__buf_str(&out, " ");
+      i = j;
+      continue;
+    }
+    while (is_ident_char(init[j]))
+      j++;
+    char word[256];
+    snprintf(word, sizeof word, "%.*s", (int)(j - i), init + i);
+    bool scoped = init[j] == ':' && init[j + 1] == ':'; /* std::min: a namespace */
+    if (member || scoped)
+      omplens_fix__buf_str(&out, word);
+    else
+      ok = caller_name(c, at, fn, d, call, loop_at, depth, word, &out);
+    member = false;
+    i = j;
+  }
+  free(init);
+  if (!ok || out.failed) {
+    omplens_fix__buf_free(&out);
+    return NULL;
+  }
+  return omplens_fix__buf_take(&out);
+}
+
+char *omplens_fix__local_in_caller(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn,
+                                   uint32_t d, uint32_t call, size_t loop_at) {
+  return local_text(c, at, fn, d, call, loop_at, 0);
 }
 
 /* The directive site of a finding, with its file parsed; NULL when it has

@@ -90,6 +90,8 @@ static const omplens_directive *locate(omplens_fixer *fx, uint64_t codeptr, int 
     *why = "out of memory";
     return NULL;
   }
+  if (!(*file)->dwarf_unit)
+    (*file)->dwarf_unit = loc.unit;
   if ((*file)->src_rc) {
     *why = omplens_fix__ownf(fx, "the source %s cannot be read", loc.file);
     return NULL;
