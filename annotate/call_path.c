@@ -6,6 +6,7 @@
 #include "omplens_annotate.h"
 #include "omplens_symbolize.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static size_t put(omplens_call_site *out, size_t n, size_t max, const char *file, unsigned line,
@@ -101,31 +102,44 @@ static int same_sites(const omplens_call_site *a, size_t na, const omplens_call_
   return 1;
 }
 
-size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
-                                         const uint32_t *events, size_t num_events, size_t stride,
-                                         omplens_call_site *out, size_t max, size_t *num_paths) {
+/* The events' paths in source terms: paths that differ only in code
+ * addresses (an unrolled loop's copies of one call) are one. sites[i] and
+ * len[i] for each recorded path, group_of[i] the first path of its group,
+ * group_count[g] the events of group g; returns the recorded paths. */
+static size_t source_paths(omplens_annotator *a, uint64_t codeptr, const uint32_t *events,
+                           size_t num_events, size_t stride,
+                           omplens_call_site (*sites)[OMPLENS_MAX_CALL_SITES], size_t *len,
+                           size_t *group_of, size_t *group_count) {
   uint32_t ids[OMPLENS_MAX_COMMON_PATHS];
-  size_t counts[OMPLENS_MAX_COMMON_PATHS], best_count = 0, best = 0, distinct = 0;
-  omplens_call_site sites[OMPLENS_MAX_COMMON_PATHS][OMPLENS_MAX_CALL_SITES];
-  size_t len[OMPLENS_MAX_COMMON_PATHS], group_of[OMPLENS_MAX_COMMON_PATHS];
-  size_t group_count[OMPLENS_MAX_COMMON_PATHS] = {0};
-  *num_paths = 0;
-  if (!a || !out || !events)
-    return 0;
+  size_t counts[OMPLENS_MAX_COMMON_PATHS];
   size_t n = path_counts(omplens_annotate__trace(a), events, num_events, stride, ids, counts);
-  /* Paths that differ only in code addresses (an unrolled loop's copies of
-   * one call) are one path in the source. */
   for (size_t i = 0; i < n; i++) {
     len[i] = omplens_annotate_call_path(a, codeptr, ids[i], sites[i], OMPLENS_MAX_CALL_SITES);
     size_t g = 0;
     while (g < i && !(group_of[g] == g && same_sites(sites[g], len[g], sites[i], len[i])))
       g++;
     group_of[i] = g;
-    distinct += g == i;
+    group_count[i] = 0;
     group_count[g] += counts[i];
-    if (group_count[g] > best_count) {
-      best_count = group_count[g];
-      best = g;
+  }
+  return n;
+}
+
+size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
+                                         const uint32_t *events, size_t num_events, size_t stride,
+                                         omplens_call_site *out, size_t max, size_t *num_paths) {
+  omplens_call_site sites[OMPLENS_MAX_COMMON_PATHS][OMPLENS_MAX_CALL_SITES];
+  size_t len[OMPLENS_MAX_COMMON_PATHS], group_of[OMPLENS_MAX_COMMON_PATHS];
+  size_t group_count[OMPLENS_MAX_COMMON_PATHS], best_count = 0, best = 0, distinct = 0;
+  *num_paths = 0;
+  if (!a || !out || !events)
+    return 0;
+  size_t n = source_paths(a, codeptr, events, num_events, stride, sites, len, group_of, group_count);
+  for (size_t i = 0; i < n; i++) {
+    distinct += group_of[i] == i;
+    if (group_of[i] == i && group_count[i] > best_count) {
+      best_count = group_count[i];
+      best = i;
     }
   }
   *num_paths = distinct;
@@ -133,5 +147,26 @@ size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
     return 0;
   size_t k = len[best] < max ? len[best] : max;
   memcpy(out, sites[best], k * sizeof *out);
+  return k;
+}
+
+size_t omplens_annotate_call_sites(omplens_annotator *a, uint64_t codeptr, const uint32_t *events,
+                                   size_t num_events, size_t stride, omplens_call_site *out,
+                                   size_t max) {
+  omplens_call_site sites[OMPLENS_MAX_COMMON_PATHS][OMPLENS_MAX_CALL_SITES];
+  size_t len[OMPLENS_MAX_COMMON_PATHS], group_of[OMPLENS_MAX_COMMON_PATHS];
+  size_t group_count[OMPLENS_MAX_COMMON_PATHS], k = 0;
+  if (!a || !out || !events)
+    return 0;
+  size_t n = source_paths(a, codeptr, events, num_events, stride, sites, len, group_of, group_count);
+  for (size_t i = 0; i < n; i++) {
+    bool seen = !len[i];
+    for (size_t j = 0; j < k && !seen; j++)
+      seen = out[j].line == sites[i][0].line && !strcmp(out[j].file, sites[i][0].file);
+    if (!seen && k == max)
+      return 0; /* more than max: say none rather than some */
+    if (!seen)
+      out[k++] = sites[i][0];
+  }
   return k;
 }

@@ -147,6 +147,12 @@ size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32
 size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
                                          const uint32_t *events, size_t num_events, size_t stride,
                                          omplens_call_site *out, size_t max, size_t *num_paths);
+/* The distinct first call sites of the events' call paths (the calls of
+ * the directive's function, or of the function that inlined it), in source
+ * terms, up to max; 0 when there are more (or none is known). */
+size_t omplens_annotate_call_sites(omplens_annotator *a, uint64_t codeptr, const uint32_t *events,
+                                   size_t num_events, size_t stride, omplens_call_site *out,
+                                   size_t max);
 
 /* Whether the ELF file at path holds offload code (the sections clang
  * writes for -fopenmp-targets): 1 yes, 0 no, -1 unknown (unreadable). */

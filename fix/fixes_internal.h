@@ -385,6 +385,7 @@ typedef struct omplens_fix__file {
 
 /* A finding's directive item: one written in a clause (item), or, for a
  * variable no clause lists, the construct's implicit map of it. */
+#define OMPLENS_FIX__MORE_CALLS 3
 typedef struct omplens_fix__site {
   omplens_fix__file *file;
   const omplens_directive *dir;
@@ -399,6 +400,10 @@ typedef struct omplens_fix__site {
   uint32_t call;      /* keep-resident around a caller's loop: the call of
                          the directive's function in that loop (a node of
                          the group's edit_file); else OMPLENS_FIX__NONE   */
+  uint32_t more_calls[OMPLENS_FIX__MORE_CALLS]; /* ... the other calls in that
+                         loop the finding's operations came by (each maps
+                         its own objects: an item each)                  */
+  size_t num_more_calls;
 } omplens_fix__site;
 
 /* Whether two sites are the same item of the same directive. */
@@ -591,11 +596,14 @@ unsigned omplens_fix__call_loop(omplens_fixer *fx, size_t finding);
 /* The loop a keep-resident wrap goes around: the directive's own, else the
  * loop around the call of its function: the only call in its file, or the
  * call the finding's call path names, in whichever file (*at: the file of
- * the loop and the call; *call NONE for the directive's own loop). False
- * with *why when there is none. */
+ * the loop and the call; *call NONE for the directive's own loop), or the
+ * calls (up to 1 + OMPLENS_FIX__MORE_CALLS) its operations came by, all in
+ * one loop (the others in more[], their number in *num_more). False with
+ * *why when there is none. */
 bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
                                 const omplens_finding *f, uint32_t *loop, uint32_t *call,
-                                omplens_fix__file **at, const char **why);
+                                uint32_t *more, size_t *num_more, omplens_fix__file **at,
+                                const char **why);
 /* Whether item i of d is one its kernel's body never names (and the body
  * calls nothing that could). */
 bool omplens_fix__unreferenced(const omplens_directive *d, size_t item);

@@ -230,10 +230,65 @@ bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, cons
   return *call != NONE;
 }
 
+/* The calls of function name that the finding's operations came by, when
+ * they are several, in one file and all in one loop: *call the first,
+ * more[] the others. */
+static bool calls_in_one_loop(omplens_fixer *fx, const omplens_finding *f, const char *name,
+                              omplens_fix__file **at, uint32_t *loop, uint32_t *call,
+                              uint32_t *more, size_t *num_more, const char **why) {
+  omplens_call_site sites[1 + OMPLENS_FIX__MORE_CALLS];
+  size_t n = fx->annot && f->num_instances
+                 ? omplens_annotate_call_sites(fx->annot, f->codeptr, &f->instances[0].event,
+                                               f->num_instances, sizeof *f->instances, sites,
+                                               1 + OMPLENS_FIX__MORE_CALLS)
+                 : 0;
+  if (n < 2)
+    return false; /* *why stays: several places, or more than this rule takes */
+  omplens_location loc;
+  omplens_annotate_location(fx->annot, f->codeptr, &loc);
+  *at = omplens_fix__file_get(fx, sites[0].file, loc.module);
+  if (*at && !(*at)->dwarf_unit)
+    (*at)->dwarf_unit = loc.unit;
+  const char *unsafe = *at && !(*at)->src_rc ? omplens_fix__header_unsafe(fx, *at) : "unreadable";
+  if (unsafe || (*at)->newer_than_binary || !omplens_fix__file_ast(fx, *at, why))
+    return false;
+  const omplens_fix__ast *ca = &(*at)->ast;
+  *num_more = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t c = strcmp(sites[i].file, sites[0].file)
+                     ? NONE
+                     : omplens_fix__call_at_line(*at, name, sites[i].line);
+    uint32_t l = c == NONE ? NONE
+                           : omplens_fix__ast_loop_at(ca, omplens_fix__ast_function_at(ca, ca->nodes[c].begin),
+                                                      ca->nodes[c].begin);
+    if (l == NONE || (i && l != *loop)) {
+      *why = c == NONE && i ? omplens_fix__ownf(fx, "the run called %s() at %s:%u too, another "
+                                                    "call or another file", name,
+                                                omplens_fix__short_name(sites[i].file), sites[i].line)
+           : l == NONE ? omplens_fix__ownf(fx, "the run called %s() at %s:%u too, outside any loop",
+                                           name, omplens_fix__short_name(sites[i].file), sites[i].line)
+                       : omplens_fix__ownf(fx, "%s() is called at %s:%u and %s:%u, which are not "
+                                               "in one loop", name,
+                                           omplens_fix__short_name(sites[0].file), sites[0].line,
+                                           omplens_fix__short_name(sites[i].file), sites[i].line);
+      return false;
+    }
+    if (!i) {
+      *call = c;
+      *loop = l;
+    } else {
+      more[(*num_more)++] = c;
+    }
+  }
+  return true;
+}
+
 bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
                                 const omplens_finding *f, uint32_t *loop, uint32_t *call,
-                                omplens_fix__file **at, const char **why) {
+                                uint32_t *more, size_t *num_more, omplens_fix__file **at,
+                                const char **why) {
   *loop = *call = NONE;
+  *num_more = 0;
   *at = s->file;
   if (!omplens_fix__file_ast(fx, s->file, why))
     return false;
@@ -250,7 +305,11 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
   const char *name = omplens_fix__ast_name(a, fn);
   if (!only_call_here(fx, s->file, name, call, why) &&
       !omplens_fix__call_on_path(fx, f, name, false, at, call, why)) {
+    if (calls_in_one_loop(fx, f, name, at, loop, call, more, num_more, why))
+      return true;
     *at = s->file;
+    *call = NONE;
+    *num_more = 0;
     return false;
   }
   const omplens_fix__ast *ca = &(*at)->ast;
@@ -848,6 +907,7 @@ typedef struct wrap {
   item_plan items[WRAP_MAX];
   const char *vars[WRAP_MAX]; /* the variable as the directive names it */
   size_t first_of[WRAP_MAX];  /* the finding that brought each item */
+  uint32_t call_of[WRAP_MAX]; /* ... and the call it came by (NONE: none) */
   size_t n;
   varset set;          /* base variables, as known before the loop */
   varset params;       /* lifted: the parameters they come from */
@@ -894,11 +954,11 @@ static void merge_types(wrap *w) {
 }
 
 /* Notes the call of a site's function (once per call). */
-static void add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s) {
+static void add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, uint32_t call) {
   for (size_t i = 0; i < w->ncalls; i++)
-    if (w->calls[i] == s->call)
+    if (w->calls[i] == call)
       return;
-  w->calls[w->ncalls] = s->call;
+  w->calls[w->ncalls] = call;
   w->callees[w->ncalls++] = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
 }
 
@@ -1049,6 +1109,63 @@ static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
 }
 
 /* One wrap item per directive item of the group, placed before the loop. */
+/* The wrap item of finding k's item as the call `call` of its function
+ * maps it (NONE: the directive's own loop): merged into the one already
+ * there, or placed before the loop. */
+static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uint32_t call) {
+  const omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->sites[k];
+  int type = wrap_type(c->fx, g, k, s->dir->items[s->item].map_type);
+  size_t j = 0;
+  while (j < w->n && !(g->sites[w->first_of[j]].dir == s->dir &&
+                       g->sites[w->first_of[j]].item == s->item && w->call_of[j] == call))
+    j++;
+  if (j < w->n) { /* another finding of an item already there */
+    if (type == OMPLENS_MAP_TOFROM)
+      w->items[j].type = OMPLENS_MAP_TOFROM;
+    return true;
+  }
+  if (w->n == WRAP_MAX)
+    return omplens_fix__fail(c, "more than %d items", WRAP_MAX);
+  size_t nv = 0;
+  uint32_t base;
+  omplens_fix__buf declaration = {0};
+  char *text = place_item(c, w->at, s, loop, call, &base, w->others + w->nothers, &nv,
+                          sizeof w->others / sizeof *w->others - w->nothers, &declaration);
+  if (!text || declaration.failed) {
+    free(text);
+    omplens_fix__buf_free(&declaration);
+    return text ? omplens_fix__fail(c, "out of memory") : false;
+  }
+  size_t base_len = strcspn(text, "[");
+  for (size_t e = 0; e < w->n; e++)
+    if (!strncmp(w->items[e].text, text, base_len) && w->items[e].text[base_len] == '[' &&
+        text[base_len] == '[' && strcmp(w->items[e].text, text)) {
+      bool ok = omplens_fix__fail(c, "%s is the buffer of %s too, with bounds written "
+                                     "otherwise: the source cannot tell they are equal",
+                                  text, w->items[e].text);
+      free(text);
+      omplens_fix__buf_free(&declaration);
+      return ok;
+    }
+  w->declarations[w->n] = omplens_fix__buf_take(&declaration);
+  for (size_t i = 0; i < nv; i++)
+    w->others_of[w->nothers + i] = w->n;
+  w->nothers += nv;
+  w->first_of[w->n] = k;
+  w->call_of[w->n] = call;
+  w->vars[w->n] = s->var;
+  w->items[w->n++] = (item_plan){text, base, type};
+  add_set(&w->set, base);
+  if (call != NONE) {
+    add_call(c, w, s, call);
+    add_set(&w->params, omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)));
+  }
+  return resident_evidence(c, s);
+}
+
+/* One wrap item per directive item of the group and call it came by,
+ * placed before the loop. */
 static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   const omplens_fix__group *g = c->g;
   for (size_t k = 0; k < g->num_findings; k++) {
@@ -1056,55 +1173,11 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
     if (g->left && g->left[k])
       continue;
     w->culprit = k;
-    int type = wrap_type(c->fx, g, k, s->dir->items[s->item].map_type);
-    size_t j = 0;
-    while (j < w->n &&
-           !(g->sites[w->first_of[j]].dir == s->dir && g->sites[w->first_of[j]].item == s->item))
-      j++;
-    if (j < w->n) { /* another finding of an item already there */
-      if (type == OMPLENS_MAP_TOFROM)
-        w->items[j].type = OMPLENS_MAP_TOFROM;
-    } else {
-      if (w->n == WRAP_MAX)
-        return omplens_fix__fail(c, "more than %d items", WRAP_MAX);
-      size_t nv = 0;
-      uint32_t base;
-      omplens_fix__buf declaration = {0};
-      char *text = place_item(c, w->at, s, loop, s->call, &base, w->others + w->nothers, &nv,
-                              sizeof w->others / sizeof *w->others - w->nothers, &declaration);
-      if (!text || declaration.failed) {
-        free(text);
-        omplens_fix__buf_free(&declaration);
-        return text ? omplens_fix__fail(c, "out of memory") : false;
-      }
-      w->declarations[w->n] = omplens_fix__buf_take(&declaration);
-      size_t base_len = strcspn(text, "[");
-      for (size_t e = 0; e < w->n; e++)
-        if (!strncmp(w->items[e].text, text, base_len) && w->items[e].text[base_len] == '[' &&
-            text[base_len] == '[' && strcmp(w->items[e].text, text)) {
-          bool ok = omplens_fix__fail(c, "%s is the buffer of %s too, with bounds written "
-                                         "otherwise: the source cannot tell they are equal",
-                                      text, w->items[e].text);
-          free(text);
-          free(w->declarations[w->n]);
-          w->declarations[w->n] = NULL;
-          return ok;
-        }
-      for (size_t i = 0; i < nv; i++)
-        w->others_of[w->nothers + i] = w->n;
-      w->nothers += nv;
-      w->first_of[w->n] = k;
-      w->vars[w->n] = s->var;
-      w->items[w->n++] = (item_plan){text, base, type};
-      add_set(&w->set, base);
-      if (s->call != NONE)
-        add_call(c, w, s);
-      if (s->call != NONE)
-        add_set(&w->params,
-                omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)));
-      if (!resident_evidence(c, s))
+    if (!wrap_item(c, w, loop, k, s->call))
+      return false;
+    for (size_t i = 0; i < s->num_more_calls; i++)
+      if (!wrap_item(c, w, loop, k, s->more_calls[i]))
         return false;
-    }
     if (!kernel_keeps_it(c, k))
       return false;
   }

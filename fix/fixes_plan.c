@@ -583,7 +583,8 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
   omplens_fix__site s;
   const char *why = NULL;
   int kind = OMPLENS_FIX_MANUAL, intended = OMPLENS_FIX_MANUAL;
-  uint32_t loop = OMPLENS_FIX__NONE, call = OMPLENS_FIX__NONE;
+  uint32_t loop = OMPLENS_FIX__NONE, call = OMPLENS_FIX__NONE, more[OMPLENS_FIX__MORE_CALLS];
+  size_t num_more = 0;
   omplens_fix__file *at = NULL;
   if (!f->num_instances) {
     memset(&s, 0, sizeof s);
@@ -593,7 +594,7 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
     if (kind == OMPLENS_FIX__SWAP_ON_DEVICE || kind == OMPLENS_FIX__HOST_HOLDS)
       kind = OMPLENS_FIX_MANUAL;
     if (kind == OMPLENS_FIX_KEEP_RESIDENT &&
-        !omplens_fix__resident_loop(fx, &s, f, &loop, &call, &at, &why))
+        !omplens_fix__resident_loop(fx, &s, f, &loop, &call, more, &num_more, &at, &why))
       kind = OMPLENS_FIX_MANUAL;
     if (kind == OMPLENS_FIX_KEEP_RESIDENT && call != OMPLENS_FIX__NONE)
       kind = OMPLENS_FIX_KEEP_RESIDENT_CALLER;
@@ -605,6 +606,8 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
     intended = recipe_rule(f->category, &why);
   }
   s.call = call;
+  s.num_more_calls = kind == OMPLENS_FIX_MANUAL ? 0 : num_more;
+  memcpy(s.more_calls, more, s.num_more_calls * sizeof *more);
   omplens_fix__group *g = f->num_instances && !s.dir ? sourceless_group(fx, f, intended, &s)
                                                      : group_for(fx, kind, intended, &s, loop,
                                                                  at ? at : s.file);
@@ -648,7 +651,8 @@ static int plan_unreferenced(omplens_fixer *fx) {
         grouped = fx->groups[g].site.dir == d && fx->groups[g].site.item == i;
       if (grouped)
         continue;
-      omplens_fix__site s = {file, d, i, NULL, d->items[i].var, NULL, NULL, OMPLENS_FIX__NONE};
+      omplens_fix__site s = {.file = file, .dir = d, .item = i, .var = d->items[i].var,
+                             .call = OMPLENS_FIX__NONE};
       s.reason = omplens_fix__site_unsafe(fx, d, file);
       if (!s.reason && !omplens_fix__unreferenced(d, i))
         s.reason = "the body calls functions, which may use the item";
