@@ -1109,6 +1109,71 @@ static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
 }
 
 /* One wrap item per directive item of the group, placed before the loop. */
+/* Whether the variable a declaration line of the fix declares ("auto N =
+ * ...;" or "__typeof__(...) N = ...;") is named by an item of the wrap. */
+static bool declared_used(const wrap *w, const char *line) {
+  const char *eq = strstr(line, " = ");
+  if (!eq)
+    return true;
+  const char *b = eq;
+  while (b > line && is_ident_char(b[-1]))
+    b--;
+  size_t n = (size_t)(eq - b);
+  for (size_t i = 0; i < w->n; i++)
+    for (const char *t = w->items[i].text; *t; t++)
+      if (!strncmp(t, b, n) && !is_ident_char(t[n]) && (t == w->items[i].text || !is_ident_char(t[-1])))
+        return true;
+  return false;
+}
+
+/* Two items of one declared storage pointer with bounds written otherwise
+ * (miniFE's `r_coefs[0:MIN(...)]` and `r_coefs[0:r_coefs_size]`): both
+ * become the object's whole storage, `BASE[0:OBJ_size]` with `auto
+ * OBJ_size = OBJ.size();`, which holds each kernel's section (a kernel
+ * only reads inside the container). Only for a pointer the fix declares
+ * from `&OBJ[0]` or `OBJ.data()` in C++; false otherwise. */
+static bool whole_storage(wrap *w, size_t e, char **text, omplens_fix__buf *declaration) {
+  size_t base_len = strcspn(*text, "[");
+  char prefix[300];
+  snprintf(prefix, sizeof prefix, "auto %.*s = ", (int)base_len, *text);
+  const char *decl = w->declarations[e] ? strstr(w->declarations[e], prefix) : NULL;
+  if (!decl || (decl != w->declarations[e] && decl[-1] != '\n'))
+    return false;
+  const char *init = decl + strlen(prefix);
+  size_t len = strcspn(init, ";");
+  char *object = NULL;
+  if (len > 4 && init[0] == '&' && !strncmp(init + len - 3, "[0]", 3))
+    object = strndup(init + 1, len - 4);
+  else if (len > 7 && !strncmp(init + len - 7, ".data()", 7))
+    object = strndup(init, len - 7);
+  char *size = NULL, *name = NULL, *whole = NULL;
+  bool ok = object && asprintf(&size, "%s.size()", object) >= 0 && (name = pointer_name(size)) &&
+            asprintf(&whole, "%.*s[0:%s]", (int)base_len, *text, name) >= 0;
+  if (ok) {
+    char line[600];
+    snprintf(line, sizeof line, "auto %s = %s;\n", name, size);
+    omplens_fix__buf_str(declaration, line);
+    size_t have = strlen(w->declarations[e]);
+    char *more = realloc(w->declarations[e], have + strlen(line) + 1);
+    ok = more != NULL;
+    if (ok) {
+      strcpy(more + have, line);
+      w->declarations[e] = more;
+      free(w->items[e].text);
+      w->items[e].text = strdup(whole);
+      free(*text);
+      *text = whole;
+      whole = NULL;
+      ok = w->items[e].text && *text;
+    }
+  }
+  free(object);
+  free(size);
+  free(name);
+  free(whole);
+  return ok;
+}
+
 /* The wrap item of finding k's item as the call `call` of its function
  * maps it (NONE: the directive's own loop): merged into the one already
  * there, or placed before the loop. */
@@ -1140,7 +1205,8 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
   size_t base_len = strcspn(text, "[");
   for (size_t e = 0; e < w->n; e++)
     if (!strncmp(w->items[e].text, text, base_len) && w->items[e].text[base_len] == '[' &&
-        text[base_len] == '[' && strcmp(w->items[e].text, text)) {
+        text[base_len] == '[' && strcmp(w->items[e].text, text) &&
+        !whole_storage(w, e, &text, &declaration)) {
       bool ok = omplens_fix__fail(c, "%s is the buffer of %s too, with bounds written "
                                      "otherwise: the source cannot tell they are equal",
                                   text, w->items[e].text);
@@ -1279,11 +1345,11 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   size_t start, ind = omplens_fix__indent(at->src, line, &start);
   omplens_fix__buf before = {0};
   omplens_fix__buf_str(&before, "");
-  for (size_t i = 0; i < w->n; i++) /* each declared variable once */
+  for (size_t i = 0; i < w->n; i++) /* each declared variable once, if an item uses it */
     for (const char *d = w->declarations[i]; d && *d;) {
       size_t len = strcspn(d, "\n") + 1;
       char *one = strndup(d, len);
-      if (one && !strstr(before.data, one))
+      if (one && !strstr(before.data, one) && declared_used(w, one))
         omplens_fix__buf_str(&before, one);
       free(one);
       d += len;
