@@ -218,6 +218,7 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
   free(fx->groups);
   free(fx->sourceless);
   free(fx->fixes);
+  free(fx->entries);
   free(fx->fix_of_finding);
   free(fx->patch[0]);
   free(fx->patch[1]);

@@ -513,6 +513,14 @@ struct omplens_fixer {
   char *skipped;
   void *whatif; /* omplens_whatif *, when built with it      */
 
+  /* Where the run's constructs were called from: the first call site of
+   * each distinct (directive, call path) pair (fixes_loops.c, built on
+   * first use), to find the function a call in a loop runs when its name
+   * does not say (a function object's operator()). */
+  struct omplens_fix__entry *entries;
+  size_t num_entries;
+  bool entries_done;
+
   char **owned;
   size_t num_owned, cap_owned;
   /* Texts of published fixes, each kept once: a trace without sources

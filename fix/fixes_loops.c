@@ -747,6 +747,90 @@ static char *called_name(const omplens_fix__ctx *c, uint32_t call) {
   return len ? strndup(t, len) : NULL;
 }
 
+/* A call site that led to a construct in the run. */
+typedef struct omplens_fix__entry {
+  const char *file; /* the annotator's */
+  unsigned line;
+  uint64_t codeptr;
+} omplens_fix__entry;
+
+#define MAX_ENTRIES 256
+
+/* The first call sites of the run's distinct (directive, call path) pairs,
+ * once. */
+static void build_entries(omplens_fixer *fx) {
+  fx->entries_done = true;
+  if (!fx->annot || !(fx->entries = calloc(MAX_ENTRIES, sizeof *fx->entries)))
+    return;
+  uint64_t seen_code[MAX_ENTRIES];
+  uint32_t seen_path[MAX_ENTRIES];
+  size_t seen = 0, last = 0;
+  for (size_t r = 0; r < fx->num_regions && seen < MAX_ENTRIES; r++) {
+    const omplens_region *rg = &fx->regions[r];
+    if (!rg->call_path ||
+        (seen && seen_code[last] == rg->codeptr && seen_path[last] == rg->call_path))
+      continue;
+    size_t k = 0;
+    while (k < seen && !(seen_code[k] == rg->codeptr && seen_path[k] == rg->call_path))
+      k++;
+    last = k;
+    if (k < seen)
+      continue;
+    seen_code[seen] = rg->codeptr;
+    seen_path[seen++] = rg->call_path;
+    omplens_call_site site[OMPLENS_MAX_CALL_SITES];
+    if (omplens_annotate_call_path(fx->annot, rg->codeptr, rg->call_path, site,
+                                   OMPLENS_MAX_CALL_SITES) &&
+        site[0].file)
+      fx->entries[fx->num_entries++] = (omplens_fix__entry){site[0].file, site[0].line, rg->codeptr};
+  }
+}
+
+/* The function the call at `line` of file f ran, as the run's call paths
+ * show it: the one holding the directive of every construct called from
+ * there (a function object's operator(), whose name the call does not
+ * say), with its file's context in *in (a copy of c for that file). NONE
+ * when the run shows none, or several. */
+static uint32_t function_called_at(omplens_fix__ctx *c, unsigned line, omplens_fix__ctx *in) {
+  omplens_fixer *fx = c->fx;
+  if (!fx->entries_done)
+    build_entries(fx);
+  char *real = realpath(c->file->path, NULL);
+  uint32_t fn = NONE;
+  omplens_fix__file *where = NULL;
+  for (size_t i = 0; i < fx->num_entries; i++) {
+    const omplens_fix__entry *e = &fx->entries[i];
+    char *er = e->line == line ? realpath(e->file, NULL) : NULL;
+    bool here = er && real && !strcmp(er, real);
+    free(er);
+    if (!here)
+      continue;
+    omplens_fix__file *df = NULL;
+    const omplens_directive *d = omplens_fix__directive_of(fx, e->codeptr, OMPLENS_RUNTIME_ANY, &df);
+    const char *why;
+    if (!d || !df || df->src_rc || !omplens_fix__file_ast(fx, df, &why)) {
+      fn = NONE;
+      break;
+    }
+    size_t at = omplens_fix__offset(&df->src, d->pragma.line, d->pragma.column);
+    uint32_t f = omplens_fix__ast_function_at(&df->ast, at);
+    if (f == NONE || (fn != NONE && (f != fn || df != where))) {
+      fn = NONE;
+      break;
+    }
+    fn = f;
+    where = df;
+  }
+  free(real);
+  if (fn != NONE) {
+    *in = *c;
+    in->file = where;
+    in->src = &where->src;
+    in->ast = &where->ast;
+  }
+  return fn;
+}
+
 /* Whether a call that gets a buffer of the set as argument node `arg`
  * leaves it alone on the host: its function, defined in c's file (or the
  * peer's), only hands the parameter to kernels and to calls that do the
@@ -757,11 +841,15 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
   while ((arg = omplens_fix__ast_child(a, call, k)) != NONE && !omplens_fix__ast_within(a, ref, arg))
     k++;
   char *name = called_name(c, call);
-  omplens_fix__ctx *in = c;
+  omplens_fix__ctx *in = c, other;
   uint32_t fn = name && arg != NONE ? definition(a, name) : NONE;
   if (fn == NONE && name && arg != NONE && c->peer && c->peer->ast) {
     in = c->peer;
     fn = definition(in->ast, name);
+  }
+  if (fn == NONE && arg != NONE) { /* a function object: what the run called there */
+    fn = function_called_at(c, omplens_fix__ctx_line(c, a->nodes[call].begin), &other);
+    in = &other;
   }
   uint32_t parm = NONE;
   for (uint32_t i = fn, n = 0; fn != NONE && i < omplens_fix__ast_end(in->ast, fn); i++)

@@ -827,7 +827,9 @@ void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
   const char *why;
   /* The parse that proves the change compiles waits for the file's other
    * changes: omplens_fix__check_compiles. */
-  if (g->kind != OMPLENS_FIX_MANUAL && !edits_fit(fx, c.file, &g->edits, &why, false))
+  /* the edits are in the file they change: a lifted wrap's is the caller's */
+  if (g->kind != OMPLENS_FIX_MANUAL &&
+      !edits_fit(fx, g->edit_file ? g->edit_file : c.file, &g->edits, &why, false))
     omplens_fix__fail(&c, "%s", why);
   g->compile_pending = g->kind != OMPLENS_FIX_MANUAL;
   omplens_fix__edits_sort(&g->edits); /* checked above: they do not overlap */

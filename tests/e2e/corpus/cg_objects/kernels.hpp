@@ -26,21 +26,4 @@ template <typename Vec> void update(double alpha, const Vec &x, Vec &y) {
     yv[i] += alpha * xv[i];
 }
 
-/* y <- A x */
-template <typename Mat, typename Vec> void multiply(const Mat &A, const Vec &x, Vec &y) {
-  const int rows = A.rows();
-  const int *start = &A.row_start[0];
-  const int *col = &A.column[0];
-  const double *val = &A.entry[0];
-  const double *xv = &x.values[0];
-  double *yv = &y.values[0];
-#pragma omp target teams distribute parallel for map(to: start[0:A.row_start.size()], col[0:A.column.size()], val[0:A.entry.size()], xv[0:x.values.size()]) map(from: yv[0:rows])
-  for (int r = 0; r < rows; r++) {
-    double acc = 0.0;
-    for (int k = start[r]; k < start[r + 1]; k++)
-      acc += val[k] * xv[col[k]];
-    yv[r] = acc;
-  }
-}
-
 #endif

@@ -21,7 +21,7 @@ int main() {
   const int n = 512;
   CsrMatrix A = laplacian(n);
   DenseVector b(n, 1.0), x(n);
-  int iters = solve(A, b, x, 12, 1e-12);
+  int iters = solve(A, b, x, CsrMultiply<CsrMatrix, DenseVector>(), 12, 1e-12);
   double sum = 0.0;
   for (double v : x.values)
     sum += v;

@@ -5,11 +5,12 @@
 #include <cstdio>
 
 #include "kernels.hpp"
+#include "matrix_ops.hpp"
 
 /* Conjugate gradients whose loop stops by returning: on a breakdown it
  * reports and returns from inside the loop. */
-template <typename Mat, typename Vec>
-int solve(const Mat &A, const Vec &b, Vec &x, int max_iters, double tolerance) {
+template <typename Mat, typename Vec, typename Multiply>
+int solve(const Mat &A, const Vec &b, Vec &x, Multiply multiply, int max_iters, double tolerance) {
   const std::size_t n = b.values.size();
   Vec r(n), p(n), Ap(n);
   r.values = b.values;
