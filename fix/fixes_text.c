@@ -100,14 +100,21 @@ void omplens_fix__buf_free(omplens_fix__buf *b) {
 
 /* ---- source text ---- */
 
+/* Whether text[i] ends a line: LF, CR LF (at the LF), or a CR alone, as
+ * clang counts lines (a file that mixes them numbers lines as the
+ * compiler and the runtime do). */
+static bool ends_line(const omplens_fix__source *s, size_t i) {
+  return s->text[i] == '\n' || (s->text[i] == '\r' && (i + 1 == s->size || s->text[i + 1] != '\n'));
+}
+
 static int index_lines(omplens_fix__source *s) {
   size_t n = 1, crlf = 0, lf = 0;
   for (size_t i = 0; i < s->size; i++)
-    if (s->text[i] == '\n') {
+    if (ends_line(s, i)) {
       n++;
-      if (i && s->text[i - 1] == '\r')
+      if (s->text[i] == '\n' && i && s->text[i - 1] == '\r')
         crlf++;
-      else
+      else if (s->text[i] == '\n')
         lf++;
     }
   s->line_start = malloc((n + 1) * sizeof *s->line_start);
@@ -116,7 +123,7 @@ static int index_lines(omplens_fix__source *s) {
   size_t k = 0;
   s->line_start[k++] = 0;
   for (size_t i = 0; i < s->size; i++)
-    if (s->text[i] == '\n')
+    if (ends_line(s, i))
       s->line_start[k++] = i + 1;
   /* A final line without EOL is a line; an EOL at the very end starts none. */
   if (s->line_start[k - 1] == s->size && k > 1)

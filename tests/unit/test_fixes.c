@@ -139,6 +139,14 @@ static void lines_and_line_endings(void **state) {
   assert_int_equal(omplens_fix__line_end(&s, 1), 1);
   omplens_fix__source_free(&s);
 
+  s = load("a\r\nb;\r\r\nc\r\n"); /* a CR alone ends a line too, as clang counts */
+  assert_int_equal(s.num_lines, 4);
+  assert_string_equal(s.eol, "\r\n");
+  assert_int_equal(omplens_fix__offset(&s, 4, 1), 8);
+  assert_int_equal(omplens_fix__line_end(&s, 2), 5);
+  assert_int_equal(omplens_fix__line_of(&s, 8), 4);
+  omplens_fix__source_free(&s);
+
   omplens_fix__source bad;
   assert_int_equal(omplens_fix__source_from("t.c", "a\0b", 3, &bad), OMPLENS_FIX_EINVAL);
 }
