@@ -397,6 +397,7 @@ typedef struct omplens_fix__site {
   const char *api;    /* no directive: the device memory API routine the
                          operation is a call of ("omp_target_alloc"), or
                          NULL (owned by the annotator)                   */
+  unsigned api_line;  /* ... the line of that call                       */
   uint32_t call;      /* keep-resident around a caller's loop: the call of
                          the directive's function in that loop (a node of
                          the group's edit_file); else OMPLENS_FIX__NONE   */
@@ -748,6 +749,11 @@ bool omplens_fix__build_resident(omplens_fix__ctx *c);
 bool omplens_fix__device_reads_only(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
                                     const char *it, const char *consequence);
 bool omplens_fix__build_hoist(omplens_fix__ctx *c);
+/* The same for memory from the device memory API: `T *d =
+ * omp_target_alloc(SIZE, DEV);` and `omp_target_free(d, DEV);` in one
+ * loop body move before and after the loop (the group's site is the
+ * call: site.api, site.api_line). */
+bool omplens_fix__build_hoist_api(omplens_fix__ctx *c);
 
 /* `for ([type] v = A; v < B; v++)` as read from the source. */
 typedef struct omplens_fix__canon {

@@ -77,10 +77,12 @@ static bool no_jumps(omplens_fix__ctx *c, uint32_t loop) {
   return true;
 }
 
-/* The returns that leave the loop (up to 16), each of which can get a line
- * before it: a statement of a block, on a line of its own, of the loop's
- * function (not a lambda's). Fails on goto, and on a return that cannot. */
-static bool loop_exits(omplens_fix__ctx *c, uint32_t loop, uint32_t *returns, size_t *n) {
+/* The returns that leave the loop (up to 16), of the loop's function (not
+ * a lambda's); with placed, each must be able to get a line before it (a
+ * statement of a block, on a line of its own). Fails on goto, and on a
+ * return that does not fit. */
+static bool loop_exits(omplens_fix__ctx *c, uint32_t loop, uint32_t *returns, size_t *n,
+                       bool placed) {
   const omplens_fix__ast *a = c->ast;
   *n = 0;
   for (uint32_t i = loop + 1; i < omplens_fix__ast_end(a, loop); i++) {
@@ -105,8 +107,8 @@ static bool loop_exits(omplens_fix__ctx *c, uint32_t loop, uint32_t *returns, si
     uint32_t parent = a->nodes[i].parent;
     size_t at;
     omplens_fix__indent(c->src, line, &at);
-    if (parent == NONE || a->nodes[parent].kind != OMPLENS_FIX__N_COMPOUND ||
-        !omplens_fix__blank(c->src, at, a->nodes[i].begin) || *n == 16)
+    if (*n == 16 || (placed && (parent == NONE || a->nodes[parent].kind != OMPLENS_FIX__N_COMPOUND ||
+                                !omplens_fix__blank(c->src, at, a->nodes[i].begin))))
       return omplens_fix__fail(c,
                                "the loop at line %u is left by return at line %u, where no "
                                "line can go before the return (it is not a statement of a "
@@ -1530,7 +1532,7 @@ bool omplens_fix__build_resident(omplens_fix__ctx *c) {
   uint32_t loop = c->g->loop;
   uint32_t returns[16];
   size_t nreturns = 0;
-  if (!placeable(&at, loop, false) || !loop_exits(&at, loop, returns, &nreturns) ||
+  if (!placeable(&at, loop, false) || !loop_exits(&at, loop, returns, &nreturns, true) ||
       (nreturns && !placeable(&at, loop, true)))
     return false;
   omplens_fix__buf why = {0};
@@ -1843,6 +1845,144 @@ bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
   }
   free(text);
   return ok;
+}
+
+/* ---- rule: hoist a device memory API allocation out of a loop ---- */
+
+/* The statement holding node n: its ancestor whose parent is a block. */
+static uint32_t statement_of(const omplens_fix__ast *a, uint32_t n) {
+  while (n != NONE && a->nodes[n].parent != NONE &&
+         a->nodes[a->nodes[n].parent].kind != OMPLENS_FIX__N_COMPOUND)
+    n = a->nodes[n].parent;
+  return n;
+}
+
+/* Whether statement st has its lines to itself: [first, last] in *first,
+ * *last. */
+static bool own_lines(omplens_fix__ctx *c, uint32_t st, unsigned *first, unsigned *last) {
+  const omplens_fix__node *n = &c->ast->nodes[st];
+  *first = omplens_fix__ctx_line(c, n->begin);
+  *last = omplens_fix__ctx_line(c, n->end ? n->end - 1 : n->begin);
+  size_t at, end = n->end;
+  omplens_fix__indent(c->src, *first, &at);
+  while (end < c->src->size && c->src->text[end] == ';') /* a declaration's extent stops before it */
+    end++;
+  return omplens_fix__blank(c->src, at, n->begin) &&
+         omplens_fix__blank(c->src, end, omplens_fix__line_end(c->src, *last));
+}
+
+/* The call named name on line `line` of c's file, or NONE. */
+static uint32_t api_call_at(omplens_fix__ctx *c, const char *name, unsigned line) {
+  return omplens_fix__call_at_line(c->file, name, line);
+}
+
+bool omplens_fix__build_hoist_api(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  if (!omplens_fix__need_ast(c))
+    return false;
+  const omplens_fix__ast *a = c->ast;
+  uint32_t call = api_call_at(c, s->api, s->api_line);
+  if (call == NONE)
+    return omplens_fix__fail(c, "the parse shows no call of %s at line %u", s->api, s->api_line);
+  /* `T *d = omp_target_alloc(SIZE, DEV);`: a declaration of its own */
+  uint32_t var = a->nodes[call].parent;
+  while (var != NONE && a->nodes[var].kind != OMPLENS_FIX__N_VAR &&
+         a->nodes[var].kind != OMPLENS_FIX__N_DECLSTMT && a->nodes[var].kind != OMPLENS_FIX__N_COMPOUND)
+    var = a->nodes[var].parent;
+  if (var == NONE || a->nodes[var].kind != OMPLENS_FIX__N_VAR)
+    return omplens_fix__fail(c, "the pointer %s returns at line %u is not declared by that "
+                                "statement", s->api, s->api_line);
+  uint32_t decl = statement_of(a, var), fn = omplens_fix__ast_function_at(a, a->nodes[call].begin);
+  uint32_t loop = omplens_fix__ast_loop_at(a, fn, a->nodes[call].begin);
+  unsigned first, last;
+  if (loop == NONE)
+    return omplens_fix__fail(c, "the call at line %u is in no loop of its function", s->api_line);
+  if (a->nodes[a->nodes[decl].parent].parent != loop || !own_lines(c, decl, &first, &last))
+    return omplens_fix__fail(c, "the declaration at line %u is not a statement of its own in "
+                                "the loop's body", s->api_line);
+  uint32_t returns[16];
+  size_t nreturns;
+  if (!placeable(c, loop, true) || !loop_exits(c, loop, returns, &nreturns, false))
+    return false;
+  /* the one omp_target_free(d, ...) of the loop, a statement of the same body */
+  const char *name = omplens_fix__ast_name(a, var);
+  uint32_t free_call = NONE;
+  size_t frees = 0;
+  for (uint32_t i = loop; i < omplens_fix__ast_end(a, loop); i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_CALL && !strcmp(omplens_fix__ast_name(a, i), "omp_target_free")) {
+      uint32_t arg = omplens_fix__ast_child(a, i, 1);
+      frees++;
+      if (arg != NONE && omplens_fix__ast_plain_var(a, arg) == var)
+        free_call = i;
+    }
+  uint32_t free_st = free_call == NONE ? NONE : statement_of(a, free_call);
+  unsigned ffirst, flast;
+  if (frees != 1 || free_st == NONE || a->nodes[free_st].parent != a->nodes[decl].parent ||
+      !own_lines(c, free_st, &ffirst, &flast))
+    return omplens_fix__fail(c, "the loop frees %s other than with one omp_target_free statement "
+                                "of its body", name);
+  /* a return between the two leaves d as it did (allocated or NULL); one
+   * elsewhere would now skip the free after the loop */
+  for (size_t i = 0; i < nreturns; i++)
+    if (a->nodes[returns[i]].begin < a->nodes[decl].end ||
+        a->nodes[returns[i]].begin > a->nodes[free_st].begin)
+      return omplens_fix__fail(c, "the return at line %u would skip the free after the loop",
+                               omplens_fix__ctx_line(c, a->nodes[returns[i]].begin));
+  /* d keeps its value; SIZE and DEV mean the same before the loop */
+  uint32_t vars[16];
+  size_t nv = 0;
+  for (uint32_t i = call + 1; i < omplens_fix__ast_end(a, call) && nv < 15; i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref != NONE) {
+      uint32_t d = a->nodes[i].ref;
+      if (a->nodes[d].kind == OMPLENS_FIX__N_VAR &&
+          omplens_fix__ast_lookup(a, omplens_fix__ast_name(a, d), a->nodes[loop].begin) != d)
+        return omplens_fix__fail(c, "%s, in the allocation's arguments, is not visible before "
+                                    "the loop at line %u", omplens_fix__ast_name(a, d),
+                                 omplens_fix__ctx_line(c, a->nodes[loop].begin));
+      vars[nv++] = d;
+    }
+  vars[nv++] = var;
+  const omplens_fix__node *l = &a->nodes[loop];
+  if (!unchanged(c, l->begin, l->end, vars, nv))
+    return false;
+  if (omplens_fix__ast_lookup(a, name, l->begin) != NONE)
+    return omplens_fix__fail(c, "%s is already a name before the loop", name);
+  unsigned lfirst = omplens_fix__ctx_line(c, l->begin), llast = omplens_fix__ctx_line(c, l->end - 1);
+  size_t lind_at;
+  size_t lind = omplens_fix__indent(c->src, lfirst, &lind_at);
+  char *decl_text = NULL, *free_text = NULL;
+  size_t dat, fat; /* the statements' text, after their indentation */
+  size_t dind = omplens_fix__indent(c->src, first, &dat);
+  size_t find = omplens_fix__indent(c->src, ffirst, &fat);
+  dat += dind;
+  fat += find;
+  size_t dend = omplens_fix__line_end(c->src, last), fend = omplens_fix__line_end(c->src, flast);
+  if (asprintf(&decl_text, "%.*s\n", (int)(dend - dat), c->src->text + dat) < 0)
+    decl_text = NULL;
+  if (asprintf(&free_text, "%.*s\n", (int)(fend - fat), c->src->text + fat) < 0)
+    free_text = NULL;
+  if (!decl_text || !free_text || first != last || ffirst != flast) {
+    free(decl_text);
+    free(free_text);
+    return omplens_fix__fail(c, decl_text && free_text ? "the allocation or the free spans "
+                                                         "several lines"
+                                                       : "out of memory");
+  }
+  omplens_fix__insert_lines(&g->edits, c->src, lfirst, c->src->text + lind_at, lind, decl_text);
+  omplens_fix__remove_lines(&g->edits, c->src, first, last);
+  omplens_fix__remove_lines(&g->edits, c->src, ffirst, flast);
+  omplens_fix__insert_lines(&g->edits, c->src, llast + 1, c->src->text + lind_at, lind, free_text);
+  free(decl_text);
+  free(free_text);
+  g->confidence = OMPLENS_FIXC_CHECKED;
+  omplens_fix__buf_printf(&g->summary,
+                          "allocate %s once, before the loop at %s:%u, instead of in every "
+                          "iteration: move its %s (line %u) before the loop and its "
+                          "omp_target_free (line %u) after it",
+                          name, omplens_fix__short_name(c->file->path), lfirst, s->api, first,
+                          ffirst);
+  return true;
 }
 
 /* Whether function fn runs once per program run: main, or a function called

@@ -61,11 +61,12 @@ const char *omplens_fix__site_unsafe(omplens_fixer *fx, const omplens_directive 
 
 /* The device memory API routine an operation's code address is a call of
  * (the annotator's location names it), or NULL. */
-static const char *api_routine(omplens_fixer *fx, uint64_t codeptr) {
+static const char *api_routine(omplens_fixer *fx, uint64_t codeptr, unsigned *line) {
   omplens_location loc;
   if (!fx->annot || omplens_annotate_location(fx->annot, codeptr, &loc))
     return NULL;
   const char *k = loc.directive.kind;
+  *line = loc.directive.line ? loc.directive.line : loc.line;
   return k && strstr(k, "omp_target_") ? k : NULL;
 }
 
@@ -282,7 +283,7 @@ static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fi
     omplens_fix__file *file;
     locate(fx, f->codeptr, omplens_fix__runtime_kind(fx, e), &file, &w2); /* for the reason */
     s->reason = w2;
-    s->api = api_routine(fx, f->codeptr);
+    s->api = api_routine(fx, f->codeptr, &s->api_line);
     s->file = s->api ? file : NULL;
     return false;
   }
@@ -602,15 +603,18 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
       s.reason = why;
   } else if (s.dir && (s.item != SIZE_MAX || s.implicit)) {
     intended = choose(fx, f, &s, &why); /* for the recipe */
+  } else if (s.api && s.file && !strcmp(s.api, "omp_target_alloc") &&
+             f->category == OMPLENS_CAT_REPEATED_ALLOC) {
+    kind = intended = OMPLENS_FIX_HOIST_ALLOC; /* the call moves out of its loop */
   } else {
     intended = recipe_rule(f->category, &why);
   }
   s.call = call;
   s.num_more_calls = kind == OMPLENS_FIX_MANUAL ? 0 : num_more;
   memcpy(s.more_calls, more, s.num_more_calls * sizeof *more);
-  omplens_fix__group *g = f->num_instances && !s.dir ? sourceless_group(fx, f, intended, &s)
-                                                     : group_for(fx, kind, intended, &s, loop,
-                                                                 at ? at : s.file);
+  omplens_fix__group *g = f->num_instances && !s.dir && kind == OMPLENS_FIX_MANUAL
+                             ? sourceless_group(fx, f, intended, &s)
+                             : group_for(fx, kind, intended, &s, loop, at ? at : s.file);
   if (!g || !add_finding(g, i, &s))
     return OMPLENS_FIX_ENOMEM;
   if (kind == OMPLENS_FIX_REMOVE_ITEM && !s.implicit &&

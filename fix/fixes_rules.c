@@ -786,7 +786,9 @@ static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix
 void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
   omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
                         .src = g->site.file ? &g->site.file->src : NULL, .blamed = OMPLENS_FIX__NONE};
-  if (g->kind == OMPLENS_FIX_MANUAL || !g->site.dir) {
+  if (g->kind == OMPLENS_FIX_HOIST_ALLOC && g->site.api) {
+    omplens_fix__build_hoist_api(&c);
+  } else if (g->kind == OMPLENS_FIX_MANUAL || !g->site.dir) {
     if (!g->reason.len)
       omplens_fix__buf_str(&g->reason, g->site.reason ? g->site.reason : "no rule applies");
     recipe(&c);
