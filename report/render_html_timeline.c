@@ -21,9 +21,12 @@ static const char *const kind_names[TL_KINDS] = {
     "kernel", "h2d", "d2h", "d2d", "alloc", "delete",
     "target", "target enter data", "target exit data", "target update"};
 
-/* One drawn rectangle: an operation, or a bucket of `count` of them. */
+/* One drawn rectangle: an operation, or a bucket of `count` of them, all of
+ * one kind, all beginning in the same quantum. */
 typedef struct tl_item {
   uint64_t begin, end, bytes;
+  uint64_t busy;          /* the operations' durations, summed */
+  uint64_t longest;       /* the longest one's duration: its site is the item's */
   uint32_t count, wasted; /* operations; those that are finding instances */
   int32_t finding;        /* a finding one of them belongs to, TL_UNLISTED
                              (not on the page), or -1 (none) */
@@ -37,6 +40,17 @@ typedef struct tl_track {
   size_t total;               /* operations on the track (first pass) */
   tl_item open[TL_KINDS];     /* bucket being filled, per kind */
 } tl_track;
+
+/* A directive's device operations per quantum, on timelines with merged
+ * tracks: cells sorted by quantum, 3 numbers each (quantum, count, busy). */
+typedef struct tl_cells {
+  uint64_t *v;
+  size_t n, cap; /* numbers */
+} tl_cells;
+
+/* Duration histograms: bins of the 1-2-5 series of nanoseconds. Bin 0 is
+ * [0, 1 ns), bin i is [edge[i-1], edge[i]), the last bin is open. */
+#define TL_BINS 41
 
 /* A region's codeptr and its directive index (site_of), cached. */
 #define TL_SITE_CACHE 256
@@ -63,6 +77,8 @@ typedef struct tl_ctx {
   tl_site_cache site_cache[TL_SITE_CACHE]; /* regions' codeptrs: site_of() */
   size_t num_devices, num_threads;
   tl_track *tracks;     /* threads first, then kernels and data per device */
+  uint32_t (**hist)[TL_BINS]; /* by site + 1: TL_KINDS histograms, or NULL */
+  tl_cells *cells;      /* by site + 1, when a track is merged, else NULL */
   uint64_t span, quantum;
   int failed;
 } tl_ctx;
@@ -141,25 +157,78 @@ static void track_push(tl_ctx *c, tl_track *t, const tl_item *it) {
   t->items[t->n++] = *it;
 }
 
-/* Adds one operation, merged into its kind's open bucket on a dense track. */
+/* Adds one operation, merged on a dense track into the open bucket of its
+ * kind while it begins in that bucket's quantum. */
 static void track_add(tl_ctx *c, tl_track *t, const tl_item *it) {
   if (t->total <= OMPLENS_TIMELINE_EXACT) {
     track_push(c, t, it);
     return;
   }
   tl_item *o = &t->open[it->kind];
-  if (o->count && it->begin < o->begin + c->quantum) {
+  if (o->count && it->begin / c->quantum == o->begin / c->quantum) {
     o->end = it->end > o->end ? it->end : o->end;
     o->bytes += it->bytes;
+    o->busy += it->busy;
     o->count++;
     o->wasted += it->wasted;
     if (it->finding >= 0 ? o->finding < 0 : o->finding == -1) /* a listed finding first */
       o->finding = it->finding;
+    if (it->longest > o->longest) {
+      o->longest = it->longest;
+      o->site = it->site;
+    }
     return;
   }
   if (o->count)
     track_push(c, t, o);
   *o = *it;
+}
+
+/* Adds a device operation to its directive's cell of its quantum. Events
+ * come sorted by begin: a cell is appended, or found when out of order. */
+static void cells_add(tl_ctx *c, const tl_item *it) {
+  tl_cells *s = &c->cells[it->site + 1];
+  uint64_t q = it->begin / c->quantum;
+  size_t at = s->n;
+  while (at && s->v[at - 3] > q)
+    at -= 3;
+  if (at && s->v[at - 3] == q) {
+    s->v[at - 2]++;
+    s->v[at - 1] += it->busy;
+    return;
+  }
+  if (s->n + 3 > s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 48;
+    uint64_t *p = realloc(s->v, cap * sizeof *p);
+    if (!p) {
+      c->failed = 1;
+      return;
+    }
+    s->v = p;
+    s->cap = cap;
+  }
+  memmove(s->v + at + 3, s->v + at, (s->n - at) * sizeof *s->v);
+  s->v[at] = q;
+  s->v[at + 1] = 1;
+  s->v[at + 2] = it->busy;
+  s->n += 3;
+}
+
+/* The bin of a duration in the 1-2-5 series. */
+static int hist_bin(uint64_t ns) {
+  int bin = 0;
+  for (uint64_t edge = 1; bin < TL_BINS - 1 && ns >= edge; bin++)
+    edge = bin % 3 == 1 ? edge / 2 * 5 : edge * 2; /* 1, 2, 5, 10, 20, 50, ... */
+  return bin;
+}
+
+static void hist_add(tl_ctx *c, const tl_item *it) {
+  uint32_t (**h)[TL_BINS] = &c->hist[it->site + 1];
+  if (!*h && !(*h = calloc(TL_KINDS, sizeof **h))) {
+    c->failed = 1;
+    return;
+  }
+  (*h)[it->kind][hist_bin(it->busy)]++;
 }
 
 static int cmp_item(const void *a, const void *b) {
@@ -184,9 +253,12 @@ static void add_events(tl_ctx *c) {
       continue;
     uint8_t b = c->finding_of[i];
     int32_t finding = b == TL_BYTE_NONE ? -1 : b == TL_BYTE_UNLISTED ? TL_UNLISTED : (int32_t)b;
-    tl_item it = {e->begin_ns, e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns,
-                  e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, finding != -1,
-                  finding, event_site(c, e), (uint8_t)k};
+    uint64_t end = e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns;
+    tl_item it = {e->begin_ns, end, e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, end - e->begin_ns,
+                  end - e->begin_ns, 1, finding != -1, finding, event_site(c, e), (uint8_t)k};
+    hist_add(c, &it);
+    if (c->cells)
+      cells_add(c, &it);
     track_add(c, t, &it);
   }
 }
@@ -197,8 +269,10 @@ static void add_regions(tl_ctx *c) {
     int k = region_kind(r->kind);
     if (k < 0 || r->thread >= c->num_threads)
       continue;
-    tl_item it = {r->begin_ns, r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns, 0, 1, 0, -1,
+    uint64_t end = r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns;
+    tl_item it = {r->begin_ns, end, 0, end - r->begin_ns, end - r->begin_ns, 1, 0, -1,
                   region_site(c, r->codeptr), (uint8_t)k};
+    hist_add(c, &it);
     track_add(c, &c->tracks[r->thread], &it);
   }
 }
@@ -234,6 +308,9 @@ static int count_tracks(tl_ctx *c) {
   for (size_t i = 0; i < c->nreg; i++)
     if (c->reg[i].thread < c->num_threads)
       c->tracks[c->reg[i].thread].total++;
+  for (size_t i = 0; i < c->num_threads + 2 * c->num_devices; i++)
+    if (c->tracks[i].total > OMPLENS_TIMELINE_EXACT)
+      return (c->cells = calloc(c->num_sites + 1, sizeof *c->cells)) ? 0 : -1;
   return 0;
 }
 
@@ -283,7 +360,8 @@ static int map_sites(tl_ctx *c, const json_t *directives) {
   c->num_sites = json_array_size(directives);
   c->sites = calloc(c->num_sites + 1, sizeof *c->sites);
   c->event_site = malloc((c->num_event_sites + 1) * sizeof *c->event_site);
-  if (!c->sites || !c->event_site)
+  c->hist = calloc(c->num_sites + 1, sizeof *c->hist);
+  if (!c->sites || !c->event_site || !c->hist)
     return -1;
   size_t i;
   const json_t *d;
@@ -309,12 +387,20 @@ static void write_strings(omplens_strbuf *b, const char *key, const char *const 
 }
 
 /* Items as a flat array of 8 numbers each:
- * begin, duration, kind, count, wasted, finding, bytes, site. */
+ * begin, duration, kind, count, wasted, finding, bytes, site; on a merged
+ * track, "busy" gives each item's summed durations (else its duration). */
 static void write_track(omplens_strbuf *b, const char *name, const tl_track *t) {
+  int merged = t->total > OMPLENS_TIMELINE_EXACT;
   omplens_strbuf_puts(b, "{\"name\":");
   omplens_html__json_string(b, name);
-  omplens_strbuf_printf(b, ",\"ops\":%zu,\"merged\":%s,\"items\":[", t->total,
-                        t->total > OMPLENS_TIMELINE_EXACT ? "true" : "false");
+  omplens_strbuf_printf(b, ",\"ops\":%zu,\"merged\":%s,", t->total, merged ? "true" : "false");
+  if (merged) {
+    omplens_strbuf_puts(b, "\"busy\":[");
+    for (size_t i = 0; i < t->n; i++)
+      omplens_strbuf_printf(b, "%s%" PRIu64, i ? "," : "", t->items[i].busy);
+    omplens_strbuf_puts(b, "],");
+  }
+  omplens_strbuf_puts(b, "\"items\":[");
   for (size_t i = 0; i < t->n; i++) {
     const tl_item *it = &t->items[i];
     omplens_strbuf_printf(b, "%s%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32 ",%" PRIu32 ",%" PRId32 ",%" PRIu64 ",%" PRId32,
@@ -356,11 +442,64 @@ static void write_lanes(omplens_strbuf *b, const tl_ctx *c) {
   omplens_strbuf_puts(b, "]");
 }
 
+/* "hist": the 1-2-5 edges and, per directive (site, -1: none) and kind with
+ * operations, the counts of its bins from the first to the last non-empty. */
+static void write_hist(omplens_strbuf *b, const tl_ctx *c) {
+  omplens_strbuf_puts(b, "\"hist\":{\"edges\":[");
+  for (uint64_t edge = 1, i = 0; i < TL_BINS - 1; i++) {
+    omplens_strbuf_printf(b, "%s%" PRIu64, i ? "," : "", edge);
+    edge = i % 3 == 1 ? edge / 2 * 5 : edge * 2;
+  }
+  omplens_strbuf_puts(b, "],\"sets\":[");
+  int first = 1;
+  for (size_t s = 0; s <= c->num_sites; s++)
+    for (int k = 0; c->hist[s] && k < TL_KINDS; k++) {
+      const uint32_t *h = c->hist[s][k];
+      int lo = 0, hi = TL_BINS - 1;
+      while (lo <= hi && !h[lo])
+        lo++;
+      while (hi >= lo && !h[hi])
+        hi--;
+      if (lo > hi)
+        continue;
+      omplens_strbuf_printf(b, "%s{\"site\":%d,\"kind\":%d,\"first\":%d,\"counts\":[", first ? "" : ",",
+                            (int)s - 1, k, lo);
+      for (int i = lo; i <= hi; i++)
+        omplens_strbuf_printf(b, "%s%" PRIu32, i > lo ? "," : "", h[i]);
+      omplens_strbuf_puts(b, "]}");
+      first = 0;
+    }
+  omplens_strbuf_puts(b, "]}");
+}
+
+/* "directive_cells": per directive (site, -1: none) with device operations,
+ * its cells as (quantum, count, busy) triples; only when a track is merged. */
+static void write_cells(omplens_strbuf *b, const tl_ctx *c) {
+  omplens_strbuf_puts(b, ",\"directive_cells\":[");
+  int first = 1;
+  for (size_t s = 0; s <= c->num_sites; s++) {
+    if (!c->cells[s].n)
+      continue;
+    omplens_strbuf_printf(b, "%s{\"site\":%d,\"cells\":[", first ? "" : ",", (int)s - 1);
+    for (size_t i = 0; i < c->cells[s].n; i++)
+      omplens_strbuf_printf(b, "%s%" PRIu64, i ? "," : "", c->cells[s].v[i]);
+    omplens_strbuf_puts(b, "]}");
+    first = 0;
+  }
+  omplens_strbuf_puts(b, "]");
+}
+
 static void ctx_free(tl_ctx *c) {
   size_t n = c->tracks ? c->num_threads + 2 * c->num_devices : 0;
   for (size_t i = 0; i < n; i++)
     free(c->tracks[i].items);
   free(c->tracks);
+  for (size_t s = 0; c->cells && s <= c->num_sites; s++)
+    free(c->cells[s].v);
+  free(c->cells);
+  for (size_t s = 0; c->hist && s <= c->num_sites; s++)
+    free(c->hist[s]);
+  free(c->hist);
   free(c->finding_of);
   free(c->sites);
   free(c->event_site);
@@ -384,7 +523,7 @@ int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input 
     rc = c.failed ? OMPLENS_REPORT_ENOMEM : 0;
   }
   if (!rc) {
-    omplens_strbuf_printf(b, "{\"span\":%" PRIu64 ",", c.span);
+    omplens_strbuf_printf(b, "{\"span\":%" PRIu64 ",\"quantum\":%" PRIu64 ",", c.span, c.quantum);
     write_strings(b, "kinds", kind_names, TL_KINDS);
     omplens_strbuf_puts(b, ",");
     write_strings(b, "findings", labels->finding_labels, labels->num_findings);
@@ -394,6 +533,10 @@ int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input 
     write_strings(b, "sites", labels->site_labels, json_array_size(directives));
     omplens_strbuf_puts(b, ",");
     write_lanes(b, &c);
+    omplens_strbuf_puts(b, ",");
+    write_hist(b, &c);
+    if (c.cells)
+      write_cells(b, &c);
     omplens_strbuf_puts(b, "}");
   }
   ctx_free(&c);
