@@ -242,6 +242,31 @@ async function dragAxis(page, a, b, steps) {
   await page.mouse.up();
 }
 
+// The page's timeline data holds the operations timeline.json (written by
+// `omplens run` beside the page) holds: per kind, the same count, summed
+// durations and bytes (operations on the host device aside, which the page
+// does not draw).
+async function checkAgainstTimelineJson(page, file) {
+  const names = { kernel: 'kernel', H2D: 'h2d', D2H: 'd2h', D2D: 'd2d', alloc: 'alloc', delete: 'delete' };
+  const want = {};
+  for (const e of JSON.parse(fs.readFileSync(file, 'utf8')).traceEvents) {
+    if (e.ph !== 'X' || e.pid % 100000 === 1) continue;
+    const cat = e.cat.split(',')[0];
+    const kind = cat === 'region' ? e.name : names[e.name.split(' ')[0]];
+    if (!kind || (cat !== 'region' && !(e.name.split(' ')[0] in names))) continue;
+    const k = want[kind] || (want[kind] = { n: 0, busy: 0, bytes: 0 });
+    k.n++;
+    k.busy += Math.round(e.dur * 1000);
+    k.bytes += cat === 'transfer' || cat === 'alloc' ? Number(e.args.bytes || 0) : 0;
+  }
+  const id = await page.evaluate(() => document.querySelector('.timeline[data-source]').getAttribute('data-source'));
+  const got = (await page.evaluate('(' + statsFromJson() + ')(' + JSON.stringify([id, -1e300, 1e300]) + ')')).kinds;
+  check(Object.keys(want).length > 0 && JSON.stringify(Object.keys(want).sort().map((k) => [k, want[k]])) ===
+        JSON.stringify(Object.keys(got).sort().map((k) => [k, got[k]])),
+        'the page\'s timeline data has the operations of timeline.json, with their durations and bytes',
+        JSON.stringify(got) + ' against ' + JSON.stringify(want));
+}
+
 // Selection, colouring and the histogram of the first timeline.
 async function checkAnalysis(page, label) {
   await dragAxis(page, 0.2, 0.7);
@@ -403,6 +428,7 @@ async function checkReport(context) {
   check(tip, 'hovering the timeline shows details');
 
   await page.mouse.move(0, 0);
+  await checkAgainstTimelineJson(page, path.join(path.dirname(reportPath), 'timeline.json'));
   await checkAnalysis(page, 'timeline');
   // Leave a selection for the screenshot and for axe.
   await dragAxis(page, 0.1, 0.5);
