@@ -26,11 +26,12 @@ static const char *const kind_names[TL_KINDS] = {
 typedef struct tl_item {
   uint64_t begin, end, bytes;
   uint64_t busy;          /* the operations' durations, summed */
-  uint64_t longest;       /* the longest one's duration: its site is the item's */
   uint32_t count, wasted; /* operations; those that are finding instances */
   int32_t finding;        /* a finding one of them belongs to, TL_UNLISTED
                              (not on the page), or -1 (none) */
-  int32_t site;           /* directive index in the document, or -1 */
+  int32_t site;           /* directive index in the document, or -1: in a
+                             bucket, its longest operation's */
+  uint32_t longest;       /* that operation's duration (saturated) */
   uint8_t kind;
 } tl_item;
 
@@ -39,14 +40,9 @@ typedef struct tl_track {
   size_t n, cap;
   size_t total;               /* operations on the track (first pass) */
   tl_item open[TL_KINDS];     /* bucket being filled, per kind */
+  uint64_t open_end[TL_KINDS]; /* where its quantum ends */
 } tl_track;
 
-/* A directive's device operations per quantum, on timelines with merged
- * tracks: cells sorted by quantum, 3 numbers each (quantum, count, busy). */
-typedef struct tl_cells {
-  uint64_t *v;
-  size_t n, cap; /* numbers */
-} tl_cells;
 
 /* Duration histograms: bins of the 1-2-5 series of nanoseconds. Bin 0 is
  * [0, 1 ns), bin i is [edge[i-1], edge[i]), the last bin is open. */
@@ -78,7 +74,9 @@ typedef struct tl_ctx {
   size_t num_devices, num_threads;
   tl_track *tracks;     /* threads first, then kernels and data per device */
   uint32_t (**hist)[TL_BINS]; /* by site + 1: TL_KINDS histograms, or NULL */
-  tl_cells *cells;      /* by site + 1, when a track is merged, else NULL */
+  int merged;           /* a track has buckets */
+  uint64_t edges[TL_BINS - 1]; /* hist_edge() */
+  uint8_t below[65];    /* by bit width w: edges at or below 2^(w-1) */
   uint64_t span, quantum;
   int failed;
 } tl_ctx;
@@ -143,6 +141,8 @@ static int32_t region_site(tl_ctx *c, uint64_t codeptr) {
 
 /* ---- Building the items ------------------------------------------------------ */
 
+static uint32_t saturate32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
+
 static void track_push(tl_ctx *c, tl_track *t, const tl_item *it) {
   if (t->n == t->cap) {
     size_t cap = t->cap ? 2 * t->cap : 64;
@@ -165,7 +165,7 @@ static void track_add(tl_ctx *c, tl_track *t, const tl_item *it) {
     return;
   }
   tl_item *o = &t->open[it->kind];
-  if (o->count && it->begin / c->quantum == o->begin / c->quantum) {
+  if (o->count && it->begin < t->open_end[it->kind] && it->begin >= t->open_end[it->kind] - c->quantum) {
     o->end = it->end > o->end ? it->end : o->end;
     o->bytes += it->bytes;
     o->busy += it->busy;
@@ -182,44 +182,26 @@ static void track_add(tl_ctx *c, tl_track *t, const tl_item *it) {
   if (o->count)
     track_push(c, t, o);
   *o = *it;
+  t->open_end[it->kind] = it->begin - it->begin % c->quantum + c->quantum;
 }
 
-/* Adds a device operation to its directive's cell of its quantum. Events
- * come sorted by begin: a cell is appended, or found when out of order. */
-static void cells_add(tl_ctx *c, const tl_item *it) {
-  tl_cells *s = &c->cells[it->site + 1];
-  uint64_t q = it->begin / c->quantum;
-  size_t at = s->n;
-  while (at && s->v[at - 3] > q)
-    at -= 3;
-  if (at && s->v[at - 3] == q) {
-    s->v[at - 2]++;
-    s->v[at - 1] += it->busy;
-    return;
-  }
-  if (s->n + 3 > s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 48;
-    uint64_t *p = realloc(s->v, cap * sizeof *p);
-    if (!p) {
-      c->failed = 1;
-      return;
-    }
-    s->v = p;
-    s->cap = cap;
-  }
-  memmove(s->v + at + 3, s->v + at, (s->n - at) * sizeof *s->v);
-  s->v[at] = q;
-  s->v[at + 1] = 1;
-  s->v[at + 2] = it->busy;
-  s->n += 3;
+/* The edges of the bins: 1, 2, 5, 10, 20, 50, ... 10^13 ns. */
+static uint64_t hist_edge(int i) {
+  static const uint64_t mantissa[3] = {1, 2, 5};
+  uint64_t e = mantissa[i % 3];
+  for (int d = 0; d < i / 3; d++)
+    e *= 10;
+  return e;
 }
 
-/* The bin of a duration in the 1-2-5 series. */
-static int hist_bin(uint64_t ns) {
-  int bin = 0;
-  for (uint64_t edge = 1; bin < TL_BINS - 1 && ns >= edge; bin++)
-    edge = bin % 3 == 1 ? edge / 2 * 5 : edge * 2; /* 1, 2, 5, 10, 20, 50, ... */
-  return bin;
+/* The bin of a duration: the number of edges at or below it. Edges are at
+ * least twice the one before, so above the edges at or below the power of
+ * two under ns (below[bit width]) at most one more can be. */
+static int hist_bin(const tl_ctx *c, uint64_t ns) {
+  if (!ns)
+    return 0;
+  int bin = c->below[64 - __builtin_clzll(ns)];
+  return bin + (bin < TL_BINS - 1 && c->edges[bin] <= ns);
 }
 
 static void hist_add(tl_ctx *c, const tl_item *it) {
@@ -228,7 +210,7 @@ static void hist_add(tl_ctx *c, const tl_item *it) {
     c->failed = 1;
     return;
   }
-  (*h)[it->kind][hist_bin(it->busy)]++;
+  (*h)[it->kind][hist_bin(c, it->busy)]++;
 }
 
 static int cmp_item(const void *a, const void *b) {
@@ -254,11 +236,9 @@ static void add_events(tl_ctx *c) {
     uint8_t b = c->finding_of[i];
     int32_t finding = b == TL_BYTE_NONE ? -1 : b == TL_BYTE_UNLISTED ? TL_UNLISTED : (int32_t)b;
     uint64_t end = e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns;
-    tl_item it = {e->begin_ns, end, e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, end - e->begin_ns,
-                  end - e->begin_ns, 1, finding != -1, finding, event_site(c, e), (uint8_t)k};
+    tl_item it = {e->begin_ns, end, e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, end - e->begin_ns, 1,
+                  finding != -1, finding, event_site(c, e), saturate32(end - e->begin_ns), (uint8_t)k};
     hist_add(c, &it);
-    if (c->cells)
-      cells_add(c, &it);
     track_add(c, t, &it);
   }
 }
@@ -270,8 +250,8 @@ static void add_regions(tl_ctx *c) {
     if (k < 0 || r->thread >= c->num_threads)
       continue;
     uint64_t end = r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns;
-    tl_item it = {r->begin_ns, end, 0, end - r->begin_ns, end - r->begin_ns, 1, 0, -1,
-                  region_site(c, r->codeptr), (uint8_t)k};
+    tl_item it = {r->begin_ns, end, 0, end - r->begin_ns, 1, 0, -1, region_site(c, r->codeptr),
+                  saturate32(end - r->begin_ns), (uint8_t)k};
     hist_add(c, &it);
     track_add(c, &c->tracks[r->thread], &it);
   }
@@ -310,7 +290,7 @@ static int count_tracks(tl_ctx *c) {
       c->tracks[c->reg[i].thread].total++;
   for (size_t i = 0; i < c->num_threads + 2 * c->num_devices; i++)
     if (c->tracks[i].total > OMPLENS_TIMELINE_EXACT)
-      return (c->cells = calloc(c->num_sites + 1, sizeof *c->cells)) ? 0 : -1;
+      c->merged = 1;
   return 0;
 }
 
@@ -361,6 +341,11 @@ static int map_sites(tl_ctx *c, const json_t *directives) {
   c->sites = calloc(c->num_sites + 1, sizeof *c->sites);
   c->event_site = malloc((c->num_event_sites + 1) * sizeof *c->event_site);
   c->hist = calloc(c->num_sites + 1, sizeof *c->hist);
+  for (int e = 0; e < TL_BINS - 1; e++)
+    c->edges[e] = hist_edge(e);
+  for (int w = 1; w <= 64; w++)
+    for (int e = 0; e < TL_BINS - 1 && c->edges[e] <= 1ull << (w - 1); e++)
+      c->below[w] = (uint8_t)(e + 1);
   if (!c->sites || !c->event_site || !c->hist)
     return -1;
   size_t i;
@@ -375,6 +360,28 @@ static int map_sites(tl_ctx *c, const json_t *directives) {
 }
 
 /* ---- Writing the JSON ---------------------------------------------------------- */
+
+/* Appends sep (unless 0) and v in decimal, without printf's parsing: the
+ * bulk arrays hold hundreds of thousands of numbers. */
+static void put_u64(omplens_strbuf *b, char sep, uint64_t v) {
+  char text[24], *p = text + sizeof text;
+  do
+    *--p = (char)('0' + v % 10);
+  while (v /= 10);
+  if (sep)
+    *--p = sep;
+  omplens_strbuf_add(b, p, (size_t)(text + sizeof text - p));
+}
+
+static void put_i32(omplens_strbuf *b, char sep, int32_t v) {
+  if (v >= 0) {
+    put_u64(b, sep, (uint64_t)v);
+    return;
+  }
+  if (sep)
+    omplens_strbuf_add(b, &sep, 1);
+  put_u64(b, '-', (uint64_t)-(int64_t)v);
+}
 
 static void write_strings(omplens_strbuf *b, const char *key, const char *const *list, size_t n) {
   omplens_strbuf_printf(b, "\"%s\":[", key);
@@ -397,15 +404,20 @@ static void write_track(omplens_strbuf *b, const char *name, const tl_track *t) 
   if (merged) {
     omplens_strbuf_puts(b, "\"busy\":[");
     for (size_t i = 0; i < t->n; i++)
-      omplens_strbuf_printf(b, "%s%" PRIu64, i ? "," : "", t->items[i].busy);
+      put_u64(b, i ? ',' : 0, t->items[i].busy);
     omplens_strbuf_puts(b, "],");
   }
   omplens_strbuf_puts(b, "\"items\":[");
   for (size_t i = 0; i < t->n; i++) {
     const tl_item *it = &t->items[i];
-    omplens_strbuf_printf(b, "%s%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32 ",%" PRIu32 ",%" PRId32 ",%" PRIu64 ",%" PRId32,
-                          i ? "," : "", it->begin, it->end - it->begin, it->kind, it->count, it->wasted,
-                          it->finding, it->bytes, it->site);
+    put_u64(b, i ? ',' : 0, it->begin);
+    put_u64(b, ',', it->end - it->begin);
+    put_u64(b, ',', it->kind);
+    put_u64(b, ',', it->count);
+    put_u64(b, ',', it->wasted);
+    put_i32(b, ',', it->finding);
+    put_u64(b, ',', it->bytes);
+    put_i32(b, ',', it->site);
   }
   omplens_strbuf_puts(b, "]}");
 }
@@ -446,10 +458,8 @@ static void write_lanes(omplens_strbuf *b, const tl_ctx *c) {
  * operations, the counts of its bins from the first to the last non-empty. */
 static void write_hist(omplens_strbuf *b, const tl_ctx *c) {
   omplens_strbuf_puts(b, "\"hist\":{\"edges\":[");
-  for (uint64_t edge = 1, i = 0; i < TL_BINS - 1; i++) {
-    omplens_strbuf_printf(b, "%s%" PRIu64, i ? "," : "", edge);
-    edge = i % 3 == 1 ? edge / 2 * 5 : edge * 2;
-  }
+  for (int i = 0; i < TL_BINS - 1; i++)
+    put_u64(b, i ? ',' : 0, c->edges[i]);
   omplens_strbuf_puts(b, "],\"sets\":[");
   int first = 1;
   for (size_t s = 0; s <= c->num_sites; s++)
@@ -465,28 +475,63 @@ static void write_hist(omplens_strbuf *b, const tl_ctx *c) {
       omplens_strbuf_printf(b, "%s{\"site\":%d,\"kind\":%d,\"first\":%d,\"counts\":[", first ? "" : ",",
                             (int)s - 1, k, lo);
       for (int i = lo; i <= hi; i++)
-        omplens_strbuf_printf(b, "%s%" PRIu32, i > lo ? "," : "", h[i]);
+        put_u64(b, i > lo ? ',' : 0, h[i]);
       omplens_strbuf_puts(b, "]}");
       first = 0;
     }
   omplens_strbuf_puts(b, "]}");
 }
 
-/* "directive_cells": per directive (site, -1: none) with device operations,
- * its cells as (quantum, count, busy) triples; only when a track is merged. */
-static void write_cells(omplens_strbuf *b, const tl_ctx *c) {
-  omplens_strbuf_puts(b, ",\"directive_cells\":[");
-  int first = 1;
-  for (size_t s = 0; s <= c->num_sites; s++) {
-    if (!c->cells[s].n)
-      continue;
-    omplens_strbuf_printf(b, "%s{\"site\":%d,\"cells\":[", first ? "" : ",", (int)s - 1);
-    for (size_t i = 0; i < c->cells[s].n; i++)
-      omplens_strbuf_printf(b, "%s%" PRIu64, i ? "," : "", c->cells[s].v[i]);
-    omplens_strbuf_puts(b, "]}");
-    first = 0;
+/* Writes the sites' sums of one quantum and clears them. */
+static void flush_cells(omplens_strbuf *b, uint64_t q, uint64_t (*sum)[2], const int32_t *touched, size_t n,
+                        int *first) {
+  for (size_t t = 0; t < n; t++) {
+    uint64_t *s = sum[touched[t]];
+    put_u64(b, *first ? 0 : ',', q);
+    put_i32(b, ',', touched[t] - 1);
+    put_u64(b, ',', s[0]);
+    put_u64(b, ',', s[1]);
+    s[0] = s[1] = 0;
+    *first = 0;
   }
+}
+
+/* "directive_cells": on a timeline with buckets, each directive's device
+ * operations per quantum, as (quantum, site, count, busy) quadruples in the
+ * events' order (by quantum), summed while writing: one counter per site. */
+static int write_cells(omplens_strbuf *b, const tl_ctx *c) {
+  uint64_t (*sum)[2] = calloc(c->num_sites + 1, sizeof *sum);
+  int32_t *touched = malloc((c->num_sites + 1) * sizeof *touched); /* sites with sums, site + 1 */
+  if (!sum || !touched) {
+    free(sum);
+    free(touched);
+    return -1;
+  }
+  size_t n = 0;
+  uint64_t quantum = 0, from = 0;
+  int first = 1;
+  omplens_strbuf_puts(b, ",\"directive_cells\":[");
+  for (size_t i = 0; i < c->nev; i++) {
+    const omplens_event *e = &c->ev[i];
+    if (e->device < 0 || (size_t)e->device >= c->num_devices || event_kind(e->kind) < 0)
+      continue; /* not drawn (event_track, add_events) */
+    if (!n || e->begin_ns < from || e->begin_ns >= from + c->quantum) { /* another quantum */
+      flush_cells(b, quantum, sum, touched, n, &first);
+      n = 0;
+      quantum = e->begin_ns / c->quantum;
+      from = quantum * c->quantum;
+    }
+    int32_t site = event_site(c, e) + 1;
+    if (!sum[site][0])
+      touched[n++] = site;
+    sum[site][0]++;
+    sum[site][1] += e->end_ns > e->begin_ns ? e->end_ns - e->begin_ns : 0;
+  }
+  flush_cells(b, quantum, sum, touched, n, &first);
   omplens_strbuf_puts(b, "]");
+  free(sum);
+  free(touched);
+  return 0;
 }
 
 static void ctx_free(tl_ctx *c) {
@@ -494,9 +539,6 @@ static void ctx_free(tl_ctx *c) {
   for (size_t i = 0; i < n; i++)
     free(c->tracks[i].items);
   free(c->tracks);
-  for (size_t s = 0; c->cells && s <= c->num_sites; s++)
-    free(c->cells[s].v);
-  free(c->cells);
   for (size_t s = 0; c->hist && s <= c->num_sites; s++)
     free(c->hist[s]);
   free(c->hist);
@@ -535,8 +577,8 @@ int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input 
     write_lanes(b, &c);
     omplens_strbuf_puts(b, ",");
     write_hist(b, &c);
-    if (c.cells)
-      write_cells(b, &c);
+    if (c.merged && write_cells(b, &c))
+      rc = OMPLENS_REPORT_ENOMEM;
     omplens_strbuf_puts(b, "}");
   }
   ctx_free(&c);

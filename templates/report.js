@@ -199,7 +199,7 @@
       });
       y += LANE_GAP;
     });
-    this.cells = (data.directive_cells || []).map(cellSums);
+    this.cells = cellSums(data.directive_cells || []);
     this.height = Math.max(y + PAD, 90);
     this.t0 = 0;
     this.t1 = Math.max(data.span, 1);
@@ -235,15 +235,23 @@
     return sums;
   }
 
-  /* A directive's cells (quantum, count, time), with running sums. */
-  function cellSums(d) {
-    var m = d.cells.length / 3, q = new Float64Array(m), n = new Float64Array(m + 1), busy = new Float64Array(m + 1);
-    for (var i = 0; i < m; i++) {
-      q[i] = d.cells[3 * i];
-      n[i + 1] = n[i] + d.cells[3 * i + 1];
-      busy[i + 1] = busy[i] + d.cells[3 * i + 2];
-    }
-    return { site: d.site, q: q, n: n, busy: busy };
+  /* Per directive, its cells (quantum, count, time) sorted by quantum, with
+   * running sums; from the (quantum, site, count, time) quadruples. */
+  function cellSums(flat) {
+    var bySite = {}, list = [];
+    for (var i = 0; i + 3 < flat.length; i += 4)
+      (bySite[flat[i + 1]] || (bySite[flat[i + 1]] = [])).push([flat[i], flat[i + 2], flat[i + 3]]);
+    Object.keys(bySite).forEach(function (site) {
+      var cells = bySite[site].sort(function (x, y) { return x[0] - y[0]; }), m = cells.length;
+      var q = new Float64Array(m), n = new Float64Array(m + 1), busy = new Float64Array(m + 1);
+      for (var j = 0; j < m; j++) {
+        q[j] = cells[j][0];
+        n[j + 1] = n[j] + cells[j][1];
+        busy[j + 1] = busy[j] + cells[j][2];
+      }
+      list.push({ site: Number(site), q: q, n: n, busy: busy });
+    });
+    return list;
   }
 
   /* Index of the first item that begins at or after t. */

@@ -178,13 +178,13 @@ function statsFromJson(id, from, to) {
         }
       }
     }
-    for (const c of d.directive_cells || [])
-      for (let j = 0; j < c.cells.length; j += 3) {
-        const t = c.cells[j] * d.quantum;
-        if (t < from || t >= to) continue;
-        const s = sites[c.site] || (sites[c.site] = { n: 0, busy: 0 });
-        s.n += c.cells[j + 1]; s.busy += c.cells[j + 2];
-      }
+    const cells = d.directive_cells || [];
+    for (let j = 0; j < cells.length; j += 4) {
+      const t = cells[j] * d.quantum;
+      if (t < from || t >= to) continue;
+      const s = sites[cells[j + 1]] || (sites[cells[j + 1]] = { n: 0, busy: 0 });
+      s.n += cells[j + 2]; s.busy += cells[j + 3];
+    }
     return { kinds, sites, merged, quantum: d.quantum, hist: d.hist, kindNames: d.kinds };
   }).toString();
 }
@@ -318,9 +318,9 @@ async function checkAnalysis(page, label) {
     const d = JSON.parse(document.getElementById(id).textContent);
     const device = ['kernel', 'h2d', 'd2h', 'd2d', 'alloc', 'delete'];
     if (d.directive_cells && device.includes(d.kinds[kind])) {
-      const c = d.directive_cells.find((x) => x.site === site);
       let cells = 0, hists = 0;
-      for (let j = 0; c && j < c.cells.length; j += 3) cells += c.cells[j + 1];
+      for (let j = 0; j < d.directive_cells.length; j += 4)
+        if (d.directive_cells[j + 1] === site) cells += d.directive_cells[j + 2];
       for (const h of d.hist.sets)
         if (h.site === site && device.includes(d.kinds[h.kind])) hists += h.counts.reduce((x, y) => x + y, 0);
       return { merged: true, cells, hists };
