@@ -1,11 +1,14 @@
 /* Timeline data of report.html: the events of one trace, one lane per host
  * thread (its target constructs) and per device (kernels, data operations),
  * as compact JSON for the canvas in templates/report.js. A track with more
- * than OMPLENS_TIMELINE_EXACT items has its intervals merged per kind into
- * buckets of span / OMPLENS_TIMELINE_BUCKETS, each with a count, so the page
- * draws a few thousand items per track even for millions of events. Every
- * instance of every finding is marked (a bucket counts its wasteful
- * operations), from the analysis when the renderer has it. The format is
+ * than OMPLENS_TIMELINE_EXACT items has its operations merged per kind into
+ * buckets of one quantum (span / OMPLENS_TIMELINE_BUCKETS) each, with a
+ * count and their summed durations, so the page draws a few thousand items
+ * per track even for millions of events. Every instance of every finding is
+ * marked (a bucket counts its wasteful operations), from the analysis when
+ * the renderer has it. For the page's analysis of an interval it also
+ * writes, per directive, a histogram of durations of each kind and, when
+ * tracks are merged, its device operations per quantum. The format is
  * described in docs/report.md. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -42,7 +45,6 @@ typedef struct tl_track {
   tl_item open[TL_KINDS];     /* bucket being filled, per kind */
   uint64_t open_end[TL_KINDS]; /* where its quantum ends */
 } tl_track;
-
 
 /* Duration histograms: bins of the 1-2-5 series of nanoseconds. Bin 0 is
  * [0, 1 ns), bin i is [edge[i-1], edge[i]), the last bin is open. */

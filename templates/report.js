@@ -510,7 +510,7 @@
     lines.push(h.track.lane + ' \u00b7 ' + h.track.name);
     lines.push('at ' + fmtNs(it[o]) + ', ' + (it[o + 3] > 1 ? 'spanning ' : 'lasting ') + fmtNs(it[o + 1]));
     if (it[o + 6] > 0) lines.push(fmtBytes(it[o + 6]) + (it[o + 3] > 1 ? ' in total' : ''));
-    if (it[o + 7] >= 0) lines.push('directive ' + d.sites[it[o + 7]]);
+    if (it[o + 7] >= 0) lines.push((it[o + 3] > 1 ? 'longest from directive ' : 'directive ') + d.sites[it[o + 7]]);
     if (it[o + 4] > 0) {
       var listed = it[o + 5] >= 0 && it[o + 5] < d.findings.length;
       lines.push((it[o + 3] > 1 ? it[o + 4].toLocaleString('en-US') + ' wasteful: ' : 'wasteful: ') +
