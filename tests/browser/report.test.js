@@ -287,6 +287,8 @@ async function checkAnalysis(page, label) {
   check(!(await panelStats(page)).shown, label + ': "Clear selection" clears it by keyboard');
   // Colour by directive and back.
   const colour = page.locator('select.timeline-colour').first();
+  check(await page.evaluate(() => getComputedStyle(document.querySelector('.timeline-legend[data-colour="directive"]')).display) === 'none',
+        label + ': the legend of directives is hidden while colouring by kind');
   const before = Number(await page.locator('.timeline canvas').first().getAttribute('data-drawn'));
   await colour.selectOption('directive');
   await page.waitForFunction((n) => Number(document.querySelector('.timeline canvas').getAttribute('data-drawn')) > n,
@@ -294,15 +296,17 @@ async function checkAnalysis(page, label) {
   const legend = await page.evaluate(() => {
     const l = document.querySelector('.timeline-legend[data-colour="directive"]');
     const k = document.querySelector('.timeline-legend[data-colour="kind"]');
-    return { shown: !l.hidden, kindHidden: k.hidden, items: l.querySelectorAll('.legend-item').length,
+    const shown = (el) => getComputedStyle(el).display !== 'none' && el.getBoundingClientRect().height > 0;
+    return { shown: shown(l), kindHidden: !shown(k), items: l.querySelectorAll('.legend-item').length,
              colour: document.querySelector('.timeline canvas').getAttribute('data-colour') };
   });
   check(legend.shown && legend.kindHidden && legend.items >= 2 && legend.colour === 'directive',
         label + ': colouring by directive redraws with a legend of directives', JSON.stringify(legend));
   await page.locator('.timeline canvas').first().screenshot({ path: path.join(workDir, label.replace(/\W+/g, '-') + '-directives.png') });
   await colour.selectOption('kind');
-  check(await page.evaluate(() => !document.querySelector('.timeline-legend[data-colour="kind"]').hidden),
-        label + ': and back to colouring by kind');
+  check(await page.evaluate(() => ['kind', 'directive'].map((c) =>
+          getComputedStyle(document.querySelector('.timeline-legend[data-colour="' + c + '"]')).display).join()) ===
+        'flex,none', label + ': and back to colouring by kind, with the legend of kinds alone');
   // Histogram of one directive's operations: its total is that directive's count of that kind.
   const hist = await page.evaluate(() => {
     const site = document.querySelector('select.histogram-site'), kind = document.querySelector('select.histogram-kind');
