@@ -683,9 +683,11 @@
     p.setAttribute('data-to', String(st.to));
     p.querySelector('.selection-empty').hidden = true;
     p.querySelector('.selection-body').hidden = false;
-    var ops = st.kinds.reduce(function (n, k) { return n + k.n; }, 0);
+    var ops = 0, constructs = 0;
+    st.kinds.forEach(function (k) { if (DEVICE_KINDS[k.kind]) ops += k.n; else constructs += k.n; });
     p.querySelector('.selection-range').textContent = 'From ' + fmtNs(st.from) + ' to ' + fmtNs(st.to) +
-      ' (' + fmtNs(st.to - st.from) + '): ' + ops.toLocaleString('en-US') + ' operations begin in it' +
+      ' (' + fmtNs(st.to - st.from) + '): ' + ops.toLocaleString('en-US') + ' operations and ' +
+      constructs.toLocaleString('en-US') + ' constructs begin in it' +
       (this.merged ? '. Dense parts are grouped in steps of ' + fmtNs(this.data.quantum) +
                      ', so the interval is widened to whole steps.' : '.');
     fillRows(p.querySelector('.selection-kinds tbody'), st.kinds.map(function (k) {
