@@ -1,11 +1,14 @@
 /* Timeline data of report.html: the events of one trace, one lane per host
  * thread (its target constructs) and per device (kernels, data operations),
  * as compact JSON for the canvas in templates/report.js. A track with more
- * than OMPLENS_TIMELINE_EXACT items has its intervals merged per kind into
- * buckets of span / OMPLENS_TIMELINE_BUCKETS, each with a count, so the page
- * draws a few thousand items per track even for millions of events. Every
- * instance of every finding is marked (a bucket counts its wasteful
- * operations), from the analysis when the renderer has it. The format is
+ * than OMPLENS_TIMELINE_EXACT items has its operations merged per kind into
+ * buckets of one quantum (span / OMPLENS_TIMELINE_BUCKETS) each, with a
+ * count and their summed durations, so the page draws a few thousand items
+ * per track even for millions of events. Every instance of every finding is
+ * marked (a bucket counts its wasteful operations), from the analysis when
+ * the renderer has it. For the page's analysis of an interval it also
+ * writes, per directive, a histogram of durations of each kind and, when
+ * tracks are merged, its device operations per quantum. The format is
  * described in docs/report.md. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -21,13 +24,17 @@ static const char *const kind_names[TL_KINDS] = {
     "kernel", "h2d", "d2h", "d2d", "alloc", "delete",
     "target", "target enter data", "target exit data", "target update"};
 
-/* One drawn rectangle: an operation, or a bucket of `count` of them. */
+/* One drawn rectangle: an operation, or a bucket of `count` of them, all of
+ * one kind, all beginning in the same quantum. */
 typedef struct tl_item {
   uint64_t begin, end, bytes;
+  uint64_t busy;          /* the operations' durations, summed */
   uint32_t count, wasted; /* operations; those that are finding instances */
   int32_t finding;        /* a finding one of them belongs to, TL_UNLISTED
                              (not on the page), or -1 (none) */
-  int32_t site;           /* directive index in the document, or -1 */
+  int32_t site;           /* directive index in the document, or -1: in a
+                             bucket, its longest operation's */
+  uint32_t longest;       /* that operation's duration (saturated) */
   uint8_t kind;
 } tl_item;
 
@@ -36,7 +43,12 @@ typedef struct tl_track {
   size_t n, cap;
   size_t total;               /* operations on the track (first pass) */
   tl_item open[TL_KINDS];     /* bucket being filled, per kind */
+  uint64_t open_end[TL_KINDS]; /* where its quantum ends */
 } tl_track;
+
+/* Duration histograms: bins of the 1-2-5 series of nanoseconds. Bin 0 is
+ * [0, 1 ns), bin i is [edge[i-1], edge[i]), the last bin is open. */
+#define TL_BINS 41
 
 /* A region's codeptr and its directive index (site_of), cached. */
 #define TL_SITE_CACHE 256
@@ -63,6 +75,10 @@ typedef struct tl_ctx {
   tl_site_cache site_cache[TL_SITE_CACHE]; /* regions' codeptrs: site_of() */
   size_t num_devices, num_threads;
   tl_track *tracks;     /* threads first, then kernels and data per device */
+  uint32_t (**hist)[TL_BINS]; /* by site + 1: TL_KINDS histograms, or NULL */
+  int merged;           /* a track has buckets */
+  uint64_t edges[TL_BINS - 1]; /* hist_edge() */
+  uint8_t below[65];    /* by bit width w: edges at or below 2^(w-1) */
   uint64_t span, quantum;
   int failed;
 } tl_ctx;
@@ -127,6 +143,8 @@ static int32_t region_site(tl_ctx *c, uint64_t codeptr) {
 
 /* ---- Building the items ------------------------------------------------------ */
 
+static uint32_t saturate32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
+
 static void track_push(tl_ctx *c, tl_track *t, const tl_item *it) {
   if (t->n == t->cap) {
     size_t cap = t->cap ? 2 * t->cap : 64;
@@ -141,25 +159,60 @@ static void track_push(tl_ctx *c, tl_track *t, const tl_item *it) {
   t->items[t->n++] = *it;
 }
 
-/* Adds one operation, merged into its kind's open bucket on a dense track. */
+/* Adds one operation, merged on a dense track into the open bucket of its
+ * kind while it begins in that bucket's quantum. */
 static void track_add(tl_ctx *c, tl_track *t, const tl_item *it) {
   if (t->total <= OMPLENS_TIMELINE_EXACT) {
     track_push(c, t, it);
     return;
   }
   tl_item *o = &t->open[it->kind];
-  if (o->count && it->begin < o->begin + c->quantum) {
+  if (o->count && it->begin < t->open_end[it->kind] && it->begin >= t->open_end[it->kind] - c->quantum) {
     o->end = it->end > o->end ? it->end : o->end;
     o->bytes += it->bytes;
+    o->busy += it->busy;
     o->count++;
     o->wasted += it->wasted;
     if (it->finding >= 0 ? o->finding < 0 : o->finding == -1) /* a listed finding first */
       o->finding = it->finding;
+    if (it->longest > o->longest) {
+      o->longest = it->longest;
+      o->site = it->site;
+    }
     return;
   }
   if (o->count)
     track_push(c, t, o);
   *o = *it;
+  t->open_end[it->kind] = it->begin - it->begin % c->quantum + c->quantum;
+}
+
+/* The edges of the bins: 1, 2, 5, 10, 20, 50, ... 10^13 ns. */
+static uint64_t hist_edge(int i) {
+  static const uint64_t mantissa[3] = {1, 2, 5};
+  uint64_t e = mantissa[i % 3];
+  for (int d = 0; d < i / 3; d++)
+    e *= 10;
+  return e;
+}
+
+/* The bin of a duration: the number of edges at or below it. Edges are at
+ * least twice the one before, so above the edges at or below the power of
+ * two under ns (below[bit width]) at most one more can be. */
+static int hist_bin(const tl_ctx *c, uint64_t ns) {
+  if (!ns)
+    return 0;
+  int bin = c->below[64 - __builtin_clzll(ns)];
+  return bin + (bin < TL_BINS - 1 && c->edges[bin] <= ns);
+}
+
+static void hist_add(tl_ctx *c, const tl_item *it) {
+  uint32_t (**h)[TL_BINS] = &c->hist[it->site + 1];
+  if (!*h && !(*h = calloc(TL_KINDS, sizeof **h))) {
+    c->failed = 1;
+    return;
+  }
+  (*h)[it->kind][hist_bin(c, it->busy)]++;
 }
 
 static int cmp_item(const void *a, const void *b) {
@@ -184,9 +237,10 @@ static void add_events(tl_ctx *c) {
       continue;
     uint8_t b = c->finding_of[i];
     int32_t finding = b == TL_BYTE_NONE ? -1 : b == TL_BYTE_UNLISTED ? TL_UNLISTED : (int32_t)b;
-    tl_item it = {e->begin_ns, e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns,
-                  e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, 1, finding != -1,
-                  finding, event_site(c, e), (uint8_t)k};
+    uint64_t end = e->end_ns > e->begin_ns ? e->end_ns : e->begin_ns;
+    tl_item it = {e->begin_ns, end, e->kind == OMPLENS_EV_KERNEL ? 0 : e->bytes, end - e->begin_ns, 1,
+                  finding != -1, finding, event_site(c, e), saturate32(end - e->begin_ns), (uint8_t)k};
+    hist_add(c, &it);
     track_add(c, t, &it);
   }
 }
@@ -197,8 +251,10 @@ static void add_regions(tl_ctx *c) {
     int k = region_kind(r->kind);
     if (k < 0 || r->thread >= c->num_threads)
       continue;
-    tl_item it = {r->begin_ns, r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns, 0, 1, 0, -1,
-                  region_site(c, r->codeptr), (uint8_t)k};
+    uint64_t end = r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns;
+    tl_item it = {r->begin_ns, end, 0, end - r->begin_ns, 1, 0, -1, region_site(c, r->codeptr),
+                  saturate32(end - r->begin_ns), (uint8_t)k};
+    hist_add(c, &it);
     track_add(c, &c->tracks[r->thread], &it);
   }
 }
@@ -234,6 +290,9 @@ static int count_tracks(tl_ctx *c) {
   for (size_t i = 0; i < c->nreg; i++)
     if (c->reg[i].thread < c->num_threads)
       c->tracks[c->reg[i].thread].total++;
+  for (size_t i = 0; i < c->num_threads + 2 * c->num_devices; i++)
+    if (c->tracks[i].total > OMPLENS_TIMELINE_EXACT)
+      c->merged = 1;
   return 0;
 }
 
@@ -283,7 +342,13 @@ static int map_sites(tl_ctx *c, const json_t *directives) {
   c->num_sites = json_array_size(directives);
   c->sites = calloc(c->num_sites + 1, sizeof *c->sites);
   c->event_site = malloc((c->num_event_sites + 1) * sizeof *c->event_site);
-  if (!c->sites || !c->event_site)
+  c->hist = calloc(c->num_sites + 1, sizeof *c->hist);
+  for (int e = 0; e < TL_BINS - 1; e++)
+    c->edges[e] = hist_edge(e);
+  for (int w = 1; w <= 64; w++)
+    for (int e = 0; e < TL_BINS - 1 && c->edges[e] <= 1ull << (w - 1); e++)
+      c->below[w] = (uint8_t)(e + 1);
+  if (!c->sites || !c->event_site || !c->hist)
     return -1;
   size_t i;
   const json_t *d;
@@ -298,6 +363,28 @@ static int map_sites(tl_ctx *c, const json_t *directives) {
 
 /* ---- Writing the JSON ---------------------------------------------------------- */
 
+/* Appends sep (unless 0) and v in decimal, without printf's parsing: the
+ * bulk arrays hold hundreds of thousands of numbers. */
+static void put_u64(omplens_strbuf *b, char sep, uint64_t v) {
+  char text[24], *p = text + sizeof text;
+  do
+    *--p = (char)('0' + v % 10);
+  while (v /= 10);
+  if (sep)
+    *--p = sep;
+  omplens_strbuf_add(b, p, (size_t)(text + sizeof text - p));
+}
+
+static void put_i32(omplens_strbuf *b, char sep, int32_t v) {
+  if (v >= 0) {
+    put_u64(b, sep, (uint64_t)v);
+    return;
+  }
+  if (sep)
+    omplens_strbuf_add(b, &sep, 1);
+  put_u64(b, '-', (uint64_t)-(int64_t)v);
+}
+
 static void write_strings(omplens_strbuf *b, const char *key, const char *const *list, size_t n) {
   omplens_strbuf_printf(b, "\"%s\":[", key);
   for (size_t i = 0; i < n; i++) {
@@ -309,17 +396,30 @@ static void write_strings(omplens_strbuf *b, const char *key, const char *const 
 }
 
 /* Items as a flat array of 8 numbers each:
- * begin, duration, kind, count, wasted, finding, bytes, site. */
+ * begin, duration, kind, count, wasted, finding, bytes, site; on a merged
+ * track, "busy" gives each item's summed durations (else its duration). */
 static void write_track(omplens_strbuf *b, const char *name, const tl_track *t) {
+  int merged = t->total > OMPLENS_TIMELINE_EXACT;
   omplens_strbuf_puts(b, "{\"name\":");
   omplens_html__json_string(b, name);
-  omplens_strbuf_printf(b, ",\"ops\":%zu,\"merged\":%s,\"items\":[", t->total,
-                        t->total > OMPLENS_TIMELINE_EXACT ? "true" : "false");
+  omplens_strbuf_printf(b, ",\"ops\":%zu,\"merged\":%s,", t->total, merged ? "true" : "false");
+  if (merged) {
+    omplens_strbuf_puts(b, "\"busy\":[");
+    for (size_t i = 0; i < t->n; i++)
+      put_u64(b, i ? ',' : 0, t->items[i].busy);
+    omplens_strbuf_puts(b, "],");
+  }
+  omplens_strbuf_puts(b, "\"items\":[");
   for (size_t i = 0; i < t->n; i++) {
     const tl_item *it = &t->items[i];
-    omplens_strbuf_printf(b, "%s%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32 ",%" PRIu32 ",%" PRId32 ",%" PRIu64 ",%" PRId32,
-                          i ? "," : "", it->begin, it->end - it->begin, it->kind, it->count, it->wasted,
-                          it->finding, it->bytes, it->site);
+    put_u64(b, i ? ',' : 0, it->begin);
+    put_u64(b, ',', it->end - it->begin);
+    put_u64(b, ',', it->kind);
+    put_u64(b, ',', it->count);
+    put_u64(b, ',', it->wasted);
+    put_i32(b, ',', it->finding);
+    put_u64(b, ',', it->bytes);
+    put_i32(b, ',', it->site);
   }
   omplens_strbuf_puts(b, "]}");
 }
@@ -356,11 +456,94 @@ static void write_lanes(omplens_strbuf *b, const tl_ctx *c) {
   omplens_strbuf_puts(b, "]");
 }
 
+/* "hist": the 1-2-5 edges and, per directive (site, -1: none) and kind with
+ * operations, the counts of its bins from the first to the last non-empty. */
+static void write_hist(omplens_strbuf *b, const tl_ctx *c) {
+  omplens_strbuf_puts(b, "\"hist\":{\"edges\":[");
+  for (int i = 0; i < TL_BINS - 1; i++)
+    put_u64(b, i ? ',' : 0, c->edges[i]);
+  omplens_strbuf_puts(b, "],\"sets\":[");
+  int first = 1;
+  for (size_t s = 0; s <= c->num_sites; s++)
+    for (int k = 0; c->hist[s] && k < TL_KINDS; k++) {
+      const uint32_t *h = c->hist[s][k];
+      int lo = 0, hi = TL_BINS - 1;
+      while (lo <= hi && !h[lo])
+        lo++;
+      while (hi >= lo && !h[hi])
+        hi--;
+      if (lo > hi)
+        continue;
+      omplens_strbuf_printf(b, "%s{\"site\":%d,\"kind\":%d,\"first\":%d,\"counts\":[", first ? "" : ",",
+                            (int)s - 1, k, lo);
+      for (int i = lo; i <= hi; i++)
+        put_u64(b, i > lo ? ',' : 0, h[i]);
+      omplens_strbuf_puts(b, "]}");
+      first = 0;
+    }
+  omplens_strbuf_puts(b, "]}");
+}
+
+/* Writes the sites' sums of one quantum and clears them. */
+static void flush_cells(omplens_strbuf *b, uint64_t q, uint64_t (*sum)[2], const int32_t *touched, size_t n,
+                        int *first) {
+  for (size_t t = 0; t < n; t++) {
+    uint64_t *s = sum[touched[t]];
+    put_u64(b, *first ? 0 : ',', q);
+    put_i32(b, ',', touched[t] - 1);
+    put_u64(b, ',', s[0]);
+    put_u64(b, ',', s[1]);
+    s[0] = s[1] = 0;
+    *first = 0;
+  }
+}
+
+/* "directive_cells": on a timeline with buckets, each directive's device
+ * operations per quantum, as (quantum, site, count, busy) quadruples in the
+ * events' order (by quantum), summed while writing: one counter per site. */
+static int write_cells(omplens_strbuf *b, const tl_ctx *c) {
+  uint64_t (*sum)[2] = calloc(c->num_sites + 1, sizeof *sum);
+  int32_t *touched = malloc((c->num_sites + 1) * sizeof *touched); /* sites with sums, site + 1 */
+  if (!sum || !touched) {
+    free(sum);
+    free(touched);
+    return -1;
+  }
+  size_t n = 0;
+  uint64_t quantum = 0, from = 0;
+  int first = 1;
+  omplens_strbuf_puts(b, ",\"directive_cells\":[");
+  for (size_t i = 0; i < c->nev; i++) {
+    const omplens_event *e = &c->ev[i];
+    if (e->device < 0 || (size_t)e->device >= c->num_devices || event_kind(e->kind) < 0)
+      continue; /* not drawn (event_track, add_events) */
+    if (!n || e->begin_ns < from || e->begin_ns >= from + c->quantum) { /* another quantum */
+      flush_cells(b, quantum, sum, touched, n, &first);
+      n = 0;
+      quantum = e->begin_ns / c->quantum;
+      from = quantum * c->quantum;
+    }
+    int32_t site = event_site(c, e) + 1;
+    if (!sum[site][0])
+      touched[n++] = site;
+    sum[site][0]++;
+    sum[site][1] += e->end_ns > e->begin_ns ? e->end_ns - e->begin_ns : 0;
+  }
+  flush_cells(b, quantum, sum, touched, n, &first);
+  omplens_strbuf_puts(b, "]");
+  free(sum);
+  free(touched);
+  return 0;
+}
+
 static void ctx_free(tl_ctx *c) {
   size_t n = c->tracks ? c->num_threads + 2 * c->num_devices : 0;
   for (size_t i = 0; i < n; i++)
     free(c->tracks[i].items);
   free(c->tracks);
+  for (size_t s = 0; c->hist && s <= c->num_sites; s++)
+    free(c->hist[s]);
+  free(c->hist);
   free(c->finding_of);
   free(c->sites);
   free(c->event_site);
@@ -384,7 +567,7 @@ int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input 
     rc = c.failed ? OMPLENS_REPORT_ENOMEM : 0;
   }
   if (!rc) {
-    omplens_strbuf_printf(b, "{\"span\":%" PRIu64 ",", c.span);
+    omplens_strbuf_printf(b, "{\"span\":%" PRIu64 ",\"quantum\":%" PRIu64 ",", c.span, c.quantum);
     write_strings(b, "kinds", kind_names, TL_KINDS);
     omplens_strbuf_puts(b, ",");
     write_strings(b, "findings", labels->finding_labels, labels->num_findings);
@@ -394,6 +577,10 @@ int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input 
     write_strings(b, "sites", labels->site_labels, json_array_size(directives));
     omplens_strbuf_puts(b, ",");
     write_lanes(b, &c);
+    omplens_strbuf_puts(b, ",");
+    write_hist(b, &c);
+    if (c.merged && write_cells(b, &c))
+      rc = OMPLENS_REPORT_ENOMEM;
     omplens_strbuf_puts(b, "}");
   }
   ctx_free(&c);

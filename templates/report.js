@@ -141,6 +141,22 @@
     'h2d': 'host-to-device copy', 'd2h': 'device-to-host copy', 'd2d': 'device-to-device copy',
     'alloc': 'allocation', 'delete': 'release', 'target': 'target region'
   };
+  /* The same, plural, for the selection and the histogram. */
+  var KIND_PLURAL = {
+    'kernel': 'kernels', 'h2d': 'host-to-device copies', 'd2h': 'device-to-host copies',
+    'd2d': 'device-to-device copies', 'alloc': 'allocations', 'delete': 'releases',
+    'target': 'target regions', 'target enter data': 'target enter data constructs',
+    'target exit data': 'target exit data constructs', 'target update': 'target update constructs'
+  };
+  function plural(kind) { return KIND_PLURAL[kind] || kind; }
+  /* Operations that run on a device: a directive's time is theirs (its
+   * constructs contain them and would count them twice). */
+  var DEVICE_KINDS = { 'kernel': 1, 'h2d': 1, 'd2h': 1, 'd2d': 1, 'alloc': 1, 'delete': 1 };
+  /* Colours of the directives with most time when colouring by directive;
+   * the others share OTHER. */
+  var PALETTE = ['#4263eb', '#e8590c', '#2b8a3e', '#c2255c', '#1098ad', '#7048e8',
+                 '#f59f00', '#5c940d', '#862e9c', '#d6336c', '#0b7285', '#a61e4d'];
+  var OTHER = '#ced4da';
 
   function fmtNs(ns) {
     if (ns < 1e3) return Math.round(ns) + ' ns';
@@ -173,19 +189,142 @@
       lane.tracks.forEach(function (t, i) {
         var maxDur = 0;
         for (var k = 1; k < t.items.length; k += ITEM) maxDur = Math.max(maxDur, t.items[k]);
-        self.tracks.push({ lane: lane.name, name: t.name, first: i === 0, single: lane.tracks.length === 1,
-                           items: t.items, n: t.items.length / ITEM,
-                           maxDur: maxDur, merged: t.merged, y: y });
+        var tr = { lane: lane.name, name: t.name, first: i === 0, single: lane.tracks.length === 1,
+                   items: t.items, n: t.items.length / ITEM, busy: t.busy || null,
+                   maxDur: maxDur, merged: t.merged, y: y };
+        tr.sums = prefixSums(tr);
+        self.merged = self.merged || !!t.merged;
+        self.tracks.push(tr);
         y += TRACK_H;
       });
       y += LANE_GAP;
     });
+    this.cells = cellSums(data.directive_cells || []);
     this.height = Math.max(y + PAD, 90);
     this.t0 = 0;
     this.t1 = Math.max(data.span, 1);
+    this.sel = null;
+    this.colourBy = 'kind';
+    this.siteColour = {};
+    this.total = this.stats(-Infinity, Infinity);
+    this.total.sites.slice(0, PALETTE.length).forEach(function (s, i) { self.siteColour[s.site] = PALETTE[i]; });
     this.bind();
     this.resize();
   }
+
+  /* ---- Selection statistics: prefix sums, so that an interval costs two
+   * binary searches per track and per directive, not a scan of its items. */
+
+  /* Per kind present on the track: running count, time and bytes of its items. */
+  function prefixSums(tr) {
+    var sums = {}, it = tr.items;
+    for (var i = 0; i < tr.n; i++) {
+      var k = it[i * ITEM + 2];
+      if (!sums[k]) sums[k] = { n: new Float64Array(tr.n + 1), busy: new Float64Array(tr.n + 1),
+                                bytes: new Float64Array(tr.n + 1) };
+    }
+    Object.keys(sums).forEach(function (key) {
+      var s = sums[key], kind = Number(key);
+      for (var i = 0; i < tr.n; i++) {
+        var o = i * ITEM, mine = it[o + 2] === kind;
+        s.n[i + 1] = s.n[i] + (mine ? it[o + 3] : 0);
+        s.busy[i + 1] = s.busy[i] + (mine ? (tr.busy ? tr.busy[i] : it[o + 1]) : 0);
+        s.bytes[i + 1] = s.bytes[i] + (mine ? it[o + 6] : 0);
+      }
+    });
+    return sums;
+  }
+
+  /* Per directive, its cells (quantum, count, time) sorted by quantum, with
+   * running sums; from the (quantum, site, count, time) quadruples. */
+  function cellSums(flat) {
+    var bySite = {}, list = [];
+    for (var i = 0; i + 3 < flat.length; i += 4)
+      (bySite[flat[i + 1]] || (bySite[flat[i + 1]] = [])).push([flat[i], flat[i + 2], flat[i + 3]]);
+    Object.keys(bySite).forEach(function (site) {
+      var cells = bySite[site].sort(function (x, y) { return x[0] - y[0]; }), m = cells.length;
+      var q = new Float64Array(m), n = new Float64Array(m + 1), busy = new Float64Array(m + 1);
+      for (var j = 0; j < m; j++) {
+        q[j] = cells[j][0];
+        n[j + 1] = n[j] + cells[j][1];
+        busy[j + 1] = busy[j] + cells[j][2];
+      }
+      list.push({ site: Number(site), q: q, n: n, busy: busy });
+    });
+    return list;
+  }
+
+  /* Index of the first item that begins at or after t. */
+  function firstFrom(track, t) {
+    var lo = 0, hi = track.n;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (track.items[mid * ITEM] < t) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  function lowerBound(arr, v) {
+    var lo = 0, hi = arr.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (arr[mid] < v) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  /* The interval a selection from a to b stands for: with merged tracks, the
+   * quanta it touches, so that every group of operations is wholly in or out. */
+  Timeline.prototype.snap = function (a, b) {
+    var lo = Math.min(a, b), hi = Math.max(a, b), q = this.data.quantum || 1;
+    if (!this.merged) return { from: lo, to: hi };
+    var from = Math.floor(lo / q) * q, to = Math.ceil(hi / q) * q;
+    return { from: from, to: to > from ? to : from + q };
+  };
+
+  /* What began in [from, to): per kind (operations, summed durations, bytes)
+   * and per directive (device operations, summed durations), by time. */
+  Timeline.prototype.stats = function (from, to) {
+    var kinds = {}, sites = {}, data = this.data, q = data.quantum || 1, self = this;
+    this.tracks.forEach(function (tr) {
+      var i0 = firstFrom(tr, from), i1 = firstFrom(tr, to);
+      Object.keys(tr.sums).forEach(function (key) {
+        var s = tr.sums[key], name = data.kinds[key], n = s.n[i1] - s.n[i0];
+        if (!n) return;
+        var k = kinds[name] || (kinds[name] = { kind: name, n: 0, busy: 0, bytes: 0 });
+        k.n += n;
+        k.busy += s.busy[i1] - s.busy[i0];
+        k.bytes += s.bytes[i1] - s.bytes[i0];
+      });
+      if (self.cells.length || tr.merged) return;
+      for (var i = i0; i < i1; i++) { /* operations one by one: no cells needed */
+        var o = i * ITEM;
+        if (!DEVICE_KINDS[data.kinds[tr.items[o + 2]]]) continue;
+        var d = sites[tr.items[o + 7]] || (sites[tr.items[o + 7]] = { site: tr.items[o + 7], n: 0, busy: 0 });
+        d.n += tr.items[o + 3];
+        d.busy += tr.items[o + 1];
+      }
+    });
+    this.cells.forEach(function (c) {
+      var j0 = lowerBound(c.q, from / q), j1 = lowerBound(c.q, to / q), n = c.n[j1] - c.n[j0];
+      if (n) sites[c.site] = { site: c.site, n: n, busy: c.busy[j1] - c.busy[j0] };
+    });
+    var list = Object.keys(sites).map(function (k) { return sites[k]; });
+    list.sort(function (x, y) { return y.busy - x.busy || y.n - x.n || x.site - y.site; });
+    var order = data.kinds.filter(function (k) { return kinds[k]; }).map(function (k) { return kinds[k]; });
+    Object.keys(kinds).forEach(function (k) { if (data.kinds.indexOf(k) < 0) order.push(kinds[k]); });
+    return { from: from, to: to, kinds: order, sites: list };
+  };
+
+  Timeline.prototype.siteName = function (site) {
+    return site >= 0 && site < this.data.sites.length ? this.data.sites[site] : 'no known directive';
+  };
+
+  /* The colour of an item: its kind's, or its directive's. */
+  Timeline.prototype.itemColour = function (it, o) {
+    if (this.colourBy === 'directive') return this.siteColour[it[o + 7]] || OTHER;
+    return KIND_COLOR[this.data.kinds[it[o + 2]]] || '#888';
+  };
 
   Timeline.prototype.resize = function () {
     var dpr = window.devicePixelRatio || 1;
@@ -257,8 +396,8 @@
   /* Draws the items of a track; several items in one pixel column are drawn
    * once. Wasteful operations get a red mark under them. */
   Timeline.prototype.drawTrack = function (c, tr) {
-    var kinds = this.data.kinds, it = tr.items, s = this.scale(), lw = this.lw;
-    var y = tr.y + 2, h = TRACK_H - 8, lastX = -1, lastKind = -1, lastWaste = -1;
+    var it = tr.items, s = this.scale(), lw = this.lw;
+    var y = tr.y + 2, h = TRACK_H - 8, lastX = -1, lastKind = '', lastWaste = -1;
     c.fillStyle = WASTED;
     for (var i = firstVisible(tr, this.t0); i < tr.n; i++) {
       var o = i * ITEM, b = it[o];
@@ -272,11 +411,12 @@
         c.fillRect(x, y + h + 1.5, w, 2.5);
         lastWaste = px;
       }
-      if (w <= 1 && px === lastX && it[o + 2] === lastKind) continue;
+      var fill = this.itemColour(it, o);
+      if (w <= 1 && px === lastX && fill === lastKind) continue;
       lastX = px;
-      lastKind = it[o + 2];
+      lastKind = fill;
       c.globalAlpha = it[o + 3] > 1 ? 0.7 : 1;
-      c.fillStyle = KIND_COLOR[kinds[it[o + 2]]] || '#888';
+      c.fillStyle = fill;
       c.fillRect(x, y, w, h);
       c.globalAlpha = 1;
     }
@@ -296,8 +436,25 @@
       self.drawTrack(c, tr);
     });
     c.restore();
+    this.drawSelection(c);
     this.drawLabels(c);
     this.canvas.setAttribute('data-drawn', String(++this.draws || (this.draws = 1)));
+  };
+
+  /* The selected interval: shaded, with its edges drawn down to the axis. */
+  Timeline.prototype.drawSelection = function (c) {
+    if (!this.sel) return;
+    var x0 = this.xOf(this.sel.from), x1 = this.xOf(this.sel.to);
+    c.save();
+    c.beginPath();
+    c.rect(this.lw, 0, this.width - this.lw, this.height);
+    c.clip();
+    c.fillStyle = 'rgba(66, 99, 235, 0.12)';
+    c.fillRect(x0, 0, Math.max(x1 - x0, 1), this.height);
+    c.fillStyle = '#3b5bdb';
+    c.fillRect(Math.round(x0) - 1, 0, 2, this.height);
+    c.fillRect(Math.round(x1) - 1, 0, 2, this.height);
+    c.restore();
   };
 
   Timeline.prototype.schedule = function () {
@@ -353,7 +510,7 @@
     lines.push(h.track.lane + ' \u00b7 ' + h.track.name);
     lines.push('at ' + fmtNs(it[o]) + ', ' + (it[o + 3] > 1 ? 'spanning ' : 'lasting ') + fmtNs(it[o + 1]));
     if (it[o + 6] > 0) lines.push(fmtBytes(it[o + 6]) + (it[o + 3] > 1 ? ' in total' : ''));
-    if (it[o + 7] >= 0) lines.push('directive ' + d.sites[it[o + 7]]);
+    if (it[o + 7] >= 0) lines.push((it[o + 3] > 1 ? 'longest from directive ' : 'directive ') + d.sites[it[o + 7]]);
     if (it[o + 4] > 0) {
       var listed = it[o + 5] >= 0 && it[o + 5] < d.findings.length;
       lines.push((it[o + 3] > 1 ? it[o + 4].toLocaleString('en-US') + ' wasteful: ' : 'wasteful: ') +
@@ -370,18 +527,26 @@
       var r = cv.getBoundingClientRect();
       self.zoom(ev.clientX - r.left, Math.exp(ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0018)));
     }, { passive: false });
+    /* A drag on the time axis, or with Shift, selects; any other drag pans. */
     cv.addEventListener('mousedown', function (ev) {
-      drag = { x: ev.clientX, t0: self.t0, t1: self.t1, moved: false };
-      cv.classList.add('dragging');
+      var r = cv.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
+      var selecting = (y < AXIS_H || ev.shiftKey) && x >= self.lw;
+      drag = { x: ev.clientX, t0: self.t0, t1: self.t1, moved: false, select: selecting ? self.tOf(x) : null };
+      if (selecting) ev.preventDefault();
+      cv.classList.add(selecting ? 'selecting' : 'dragging');
     });
     window.addEventListener('mouseup', function () {
-      if (drag) cv.classList.remove('dragging');
+      if (drag) cv.classList.remove('dragging', 'selecting');
       setTimeout(function () { drag = null; }, 0);
     });
     window.addEventListener('mousemove', function (ev) {
       if (!drag) return;
       var dx = ev.clientX - drag.x;
       if (Math.abs(dx) > 2) drag.moved = true;
+      if (drag.select !== null) {
+        if (drag.moved) self.select(drag.select, self.tOf(ev.clientX - cv.getBoundingClientRect().left));
+        return;
+      }
       var dt = dx / self.scale();
       self.t0 = drag.t0 - dt;
       self.t1 = drag.t1 - dt;
@@ -391,7 +556,11 @@
     cv.addEventListener('mousemove', function (ev) {
       var r = cv.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
       var h = drag ? null : self.hit(x, y);
-      if (!h) { self.tip.hidden = true; cv.style.cursor = ''; return; }
+      if (!h) {
+        self.tip.hidden = true;
+        cv.style.cursor = !drag && y < AXIS_H && x >= self.lw ? 'col-resize' : '';
+        return;
+      }
       self.tip.textContent = self.describe(h);
       self.tip.hidden = false;
       var left = Math.min(x + 14, self.width - self.tip.offsetWidth - 6);
@@ -401,7 +570,7 @@
     });
     cv.addEventListener('mouseleave', function () { self.tip.hidden = true; });
     cv.addEventListener('click', function (ev) {
-      if (drag && drag.moved) return;
+      if (drag && (drag.moved || drag.select !== null)) return;
       var r = cv.getBoundingClientRect(), h = self.hit(ev.clientX - r.left, ev.clientY - r.top);
       var f = h ? h.track.items[h.o + 5] : -1;
       if (h && h.track.items[h.o + 4] > 0 && f >= 0 && f < self.data.targets.length)
@@ -411,10 +580,220 @@
     window.addEventListener('resize', function () { self.resize(); });
   };
 
+  /* ---- The panels under the timeline: selection and durations ---------------- */
+
+  function cell(row, text, value) {
+    var td = document.createElement(row.cells.length ? 'td' : 'th');
+    if (!row.cells.length) td.scope = 'row';
+    td.textContent = text;
+    if (value !== undefined) {
+      td.className = 'num';
+      td.setAttribute('data-v', String(value));
+    }
+    row.appendChild(td);
+    return td;
+  }
+
+  function fillRows(tbody, rows) {
+    while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
+    rows.forEach(function (r) { tbody.appendChild(r); });
+  }
+
+  Timeline.prototype.attach = function (section) {
+    var self = this;
+    this.section = section;
+    this.selPanel = section.querySelector('.timeline-selection');
+    var colour = section.querySelector('select.timeline-colour');
+    if (colour) colour.addEventListener('change', function () { self.colour(colour.value); });
+    var view = section.querySelector('button.timeline-select-view');
+    if (view) view.addEventListener('click', function () {
+      self.select(Math.max(self.t0, 0), Math.min(self.t1, self.data.span));
+      var clear = section.querySelector('button.timeline-clear');
+      if (clear) clear.focus();
+    });
+    var clear = section.querySelector('button.timeline-clear');
+    if (clear) clear.addEventListener('click', function () {
+      self.clearSelection();
+      if (view) view.focus();
+    });
+    section.addEventListener('keydown', function (ev) {
+      if (ev.key === 'Escape' && self.sel) {
+        self.clearSelection();
+        if (view) view.focus();
+      }
+    });
+    this.directiveLegend();
+    this.histogramChoice();
+  };
+
+  Timeline.prototype.colour = function (by) {
+    this.colourBy = by === 'directive' ? 'directive' : 'kind';
+    var self = this;
+    Array.prototype.forEach.call(this.section.querySelectorAll('.timeline-legend[data-colour]'), function (l) {
+      l.hidden = l.getAttribute('data-colour') !== self.colourBy;
+    });
+    this.canvas.setAttribute('data-colour', this.colourBy);
+    this.schedule();
+  };
+
+  /* The directives with a colour of their own, by time; the others share one. */
+  Timeline.prototype.directiveLegend = function () {
+    var legend = this.section.querySelector('.timeline-legend[data-colour="directive"]'), self = this;
+    if (!legend) return;
+    function item(colour, text) {
+      var span = document.createElement('span'), key = document.createElement('span');
+      span.className = 'legend-item';
+      key.className = 'key';
+      key.style.background = colour;
+      span.appendChild(key);
+      span.appendChild(document.createTextNode(text));
+      legend.appendChild(span);
+    }
+    var coloured = 0;
+    this.total.sites.forEach(function (s) {
+      if (self.siteColour[s.site]) { item(self.siteColour[s.site], self.siteName(s.site)); coloured++; }
+    });
+    item(OTHER, coloured < this.total.sites.length ? 'other directives' : 'no known directive');
+  };
+
+  Timeline.prototype.select = function (a, b) {
+    var t = performance.now();
+    this.sel = this.snap(a, b);
+    var st = this.stats(this.sel.from, this.sel.to);
+    this.showSelection(st);
+    this.schedule();
+    if (this.selPanel) this.selPanel.setAttribute('data-ms', (performance.now() - t).toFixed(3));
+  };
+
+  Timeline.prototype.clearSelection = function () {
+    this.sel = null;
+    if (this.selPanel) {
+      this.selPanel.querySelector('.selection-body').hidden = true;
+      this.selPanel.querySelector('.selection-empty').hidden = false;
+      this.selPanel.removeAttribute('data-from');
+      this.selPanel.removeAttribute('data-to');
+    }
+    this.schedule();
+  };
+
+  Timeline.prototype.showSelection = function (st) {
+    var p = this.selPanel, self = this;
+    if (!p) return;
+    p.setAttribute('data-from', String(st.from));
+    p.setAttribute('data-to', String(st.to));
+    p.querySelector('.selection-empty').hidden = true;
+    p.querySelector('.selection-body').hidden = false;
+    var ops = 0, constructs = 0;
+    st.kinds.forEach(function (k) { if (DEVICE_KINDS[k.kind]) ops += k.n; else constructs += k.n; });
+    p.querySelector('.selection-range').textContent = 'From ' + fmtNs(st.from) + ' to ' + fmtNs(st.to) +
+      ' (' + fmtNs(st.to - st.from) + '): ' + ops.toLocaleString('en-US') + ' operations and ' +
+      constructs.toLocaleString('en-US') + ' constructs begin in it' +
+      (this.merged ? '. Dense parts are grouped in steps of ' + fmtNs(this.data.quantum) +
+                     ', so the interval is widened to whole steps.' : '.');
+    fillRows(p.querySelector('.selection-kinds tbody'), st.kinds.map(function (k) {
+      var tr = document.createElement('tr');
+      tr.setAttribute('data-kind', k.kind);
+      cell(tr, plural(k.kind));
+      cell(tr, k.n.toLocaleString('en-US'), k.n);
+      cell(tr, fmtNs(k.busy), k.busy);
+      cell(tr, k.bytes ? fmtBytes(k.bytes) : '\u2014', k.bytes);
+      return tr;
+    }));
+    fillRows(p.querySelector('.selection-directives tbody'), st.sites.slice(0, 10).map(function (d) {
+      var tr = document.createElement('tr');
+      tr.setAttribute('data-site', String(d.site));
+      cell(tr, self.siteName(d.site));
+      cell(tr, d.n.toLocaleString('en-US'), d.n);
+      cell(tr, fmtNs(d.busy), d.busy);
+      return tr;
+    }));
+  };
+
+  /* The directive and kind whose durations the histogram shows. */
+  Timeline.prototype.histogramChoice = function () {
+    var siteSel = this.section.querySelector('select.histogram-site');
+    var kindSel = this.section.querySelector('select.histogram-kind');
+    var sets = (this.data.hist && this.data.hist.sets) || [], self = this, bySite = {};
+    if (!siteSel || !kindSel) return;
+    sets.forEach(function (h) { (bySite[h.site] || (bySite[h.site] = [])).push(h); });
+    /* Directives by time first (those with device operations), then the others. */
+    var order = this.total.sites.map(function (s) { return s.site; }).filter(function (s) { return bySite[s]; });
+    Object.keys(bySite).forEach(function (k) { if (order.indexOf(Number(k)) < 0) order.push(Number(k)); });
+    order.forEach(function (site) {
+      var o = document.createElement('option');
+      o.value = String(site);
+      o.textContent = self.siteName(site);
+      siteSel.appendChild(o);
+    });
+    function kinds() {
+      while (kindSel.firstChild) kindSel.removeChild(kindSel.firstChild);
+      (bySite[siteSel.value] || []).forEach(function (h) {
+        var o = document.createElement('option');
+        o.value = String(h.kind);
+        o.textContent = plural(self.data.kinds[h.kind]);
+        kindSel.appendChild(o);
+      });
+    }
+    function show() {
+      var list = bySite[siteSel.value] || [], h = null;
+      list.forEach(function (x) { if (String(x.kind) === kindSel.value) h = x; });
+      self.histogram(h);
+    }
+    siteSel.addEventListener('change', function () { kinds(); show(); });
+    kindSel.addEventListener('change', show);
+    kinds();
+    show();
+  };
+
+  /* An edge of the 1, 2, 5 series in its unit, without decimals: "500 \u00b5s". */
+  function fmtEdge(ns) {
+    var units = [[1e9, 's'], [1e6, 'ms'], [1e3, '\u00b5s'], [1, 'ns']];
+    for (var i = 0; i < units.length; i++)
+      if (ns >= units[i][0]) return Number((ns / units[i][0]).toPrecision(3)) + ' ' + units[i][1];
+    return '0 ns';
+  }
+
+  function binLabel(edges, b) {
+    if (b === 0) return 'under 1 ns';
+    if (b >= edges.length) return fmtEdge(edges[edges.length - 1]) + ' or more';
+    return fmtEdge(edges[b - 1]) + ' to ' + fmtEdge(edges[b]);
+  }
+
+  Timeline.prototype.histogram = function (h) {
+    var table = this.section.querySelector('table.histogram'), edges = this.data.hist ? this.data.hist.edges : [];
+    if (!table) return;
+    var total = h ? h.counts.reduce(function (a, b) { return a + b; }, 0) : 0;
+    var most = h ? Math.max.apply(null, h.counts) : 0;
+    table.caption.textContent = h ? total.toLocaleString('en-US') + ' ' + plural(this.data.kinds[h.kind]) + ' of ' +
+      this.siteName(h.site) + ', by duration (each row a range of the 1, 2, 5 series)' : 'No operations';
+    table.setAttribute('data-total', String(total));
+    fillRows(table.tBodies[0], (h ? h.counts : []).map(function (n, i) {
+      var tr = document.createElement('tr');
+      cell(tr, binLabel(edges, h.first + i));
+      var td = cell(tr, n.toLocaleString('en-US'), n);
+      var bar = document.createElement('span');
+      bar.className = 'bar';
+      bar.setAttribute('aria-hidden', 'true');
+      bar.style.width = (most ? Math.max(n / most * 100, n ? 1 : 0) : 0).toFixed(1) + '%';
+      td.insertBefore(bar, td.firstChild);
+      return tr;
+    }));
+  };
+
+  /* Escape with the focus outside any timeline clears every selection. */
+  var timelines = [];
+  document.addEventListener('keydown', function (ev) {
+    if (ev.key !== 'Escape' || (document.activeElement && document.activeElement !== document.body)) return;
+    timelines.forEach(function (tl) { if (tl.sel) tl.clearSelection(); });
+  });
+
   Array.prototype.forEach.call(document.querySelectorAll('.timeline[data-source]'), function (box) {
     var src = document.getElementById(box.getAttribute('data-source'));
     if (!src) return;
     var tl = new Timeline(box, JSON.parse(src.textContent));
+    timelines.push(tl);
+    var section = box.closest('section');
+    if (section) tl.attach(section);
     var reset = document.querySelector('button.timeline-reset[data-timeline="' + box.getAttribute('data-source') + '"]');
     if (reset) reset.addEventListener('click', function () { tl.reset(); });
   });

@@ -156,6 +156,192 @@ async function checkMarks(context) {
   await page.close();
 }
 
+
+// The interval statistics of a timeline, computed here from the JSON the
+// page embeds, the same way the page defines them: what begins in
+// [from, to), per kind and, for device operations, per directive.
+function statsFromJson(id, from, to) {
+  return (([id, from, to]) => {
+    const d = JSON.parse(document.getElementById(id).textContent);
+    const kinds = {}, sites = {}, device = ['kernel', 'h2d', 'd2h', 'd2d', 'alloc', 'delete'];
+    let merged = false;
+    for (const lane of d.lanes) for (const t of lane.tracks) {
+      merged = merged || t.merged;
+      for (let i = 0; i * 8 < t.items.length; i++) {
+        const it = t.items.slice(i * 8, i * 8 + 8), busy = t.busy ? t.busy[i] : it[1];
+        if (it[0] < from || it[0] >= to) continue;
+        const name = d.kinds[it[2]], k = kinds[name] || (kinds[name] = { n: 0, busy: 0, bytes: 0 });
+        k.n += it[3]; k.busy += busy; k.bytes += it[6];
+        if (!d.directive_cells && device.includes(name)) {
+          const s = sites[it[7]] || (sites[it[7]] = { n: 0, busy: 0 });
+          s.n += it[3]; s.busy += busy;
+        }
+      }
+    }
+    const cells = d.directive_cells || [];
+    for (let j = 0; j < cells.length; j += 4) {
+      const t = cells[j] * d.quantum;
+      if (t < from || t >= to) continue;
+      const s = sites[cells[j + 1]] || (sites[cells[j + 1]] = { n: 0, busy: 0 });
+      s.n += cells[j + 2]; s.busy += cells[j + 3];
+    }
+    return { kinds, sites, merged, quantum: d.quantum, hist: d.hist, kindNames: d.kinds };
+  }).toString();
+}
+
+// What the selection panel of the first timeline shows, as numbers.
+async function panelStats(page) {
+  return page.evaluate(() => {
+    const p = document.querySelector('.timeline-selection');
+    const num = (td) => Number(td.getAttribute('data-v'));
+    const kinds = {}, sites = [];
+    p.querySelectorAll('.selection-kinds tbody tr').forEach((tr) => {
+      kinds[tr.getAttribute('data-kind')] = { n: num(tr.cells[1]), busy: num(tr.cells[2]), bytes: num(tr.cells[3]) };
+    });
+    p.querySelectorAll('.selection-directives tbody tr').forEach((tr) => {
+      sites.push({ site: Number(tr.getAttribute('data-site')), n: num(tr.cells[1]), busy: num(tr.cells[2]) });
+    });
+    return { from: Number(p.getAttribute('data-from')), to: Number(p.getAttribute('data-to')),
+             ms: Number(p.getAttribute('data-ms')), kinds, sites,
+             shown: !p.querySelector('.selection-body').hidden };
+  });
+}
+
+// The panel agrees exactly with the JSON: every kind, and the top directives
+// in order of time.
+async function checkSelectionAgainstJson(page, label) {
+  const shown = await panelStats(page);
+  const id = await page.evaluate(() => document.querySelector('.timeline[data-source]').getAttribute('data-source'));
+  const json = await page.evaluate('(' + statsFromJson() + ')(' + JSON.stringify([id, shown.from, shown.to]) + ')');
+  const kindNames = Object.keys(json.kinds).sort(), shownNames = Object.keys(shown.kinds).sort();
+  const kindsAgree = kindNames.join() === shownNames.join() && kindNames.every((k) =>
+    json.kinds[k].n === shown.kinds[k].n && json.kinds[k].busy === shown.kinds[k].busy &&
+    json.kinds[k].bytes === shown.kinds[k].bytes);
+  check(kindNames.length > 0 && kindsAgree, label + ': operations, time and bytes per kind equal the JSON\'s',
+        JSON.stringify(shown.kinds) + ' against ' + JSON.stringify(json.kinds));
+  const top = Object.keys(json.sites).map((s) => ({ site: Number(s), n: json.sites[s].n, busy: json.sites[s].busy }))
+    .sort((x, y) => y.busy - x.busy || y.n - x.n || x.site - y.site).slice(0, 10);
+  check(top.length > 0 && JSON.stringify(top) === JSON.stringify(shown.sites),
+        label + ': the top directives and their time equal the JSON\'s',
+        JSON.stringify(shown.sites.slice(0, 3)) + ' against ' + JSON.stringify(top.slice(0, 3)));
+  if (json.merged)
+    check(shown.from % json.quantum === 0 && shown.to % json.quantum === 0,
+          label + ': with grouped operations the interval is widened to whole groups', shown.from + '-' + shown.to);
+  return { shown, json };
+}
+
+// Drags along the time axis of the first timeline from fraction a to b of its plot.
+async function dragAxis(page, a, b, steps) {
+  const canvas = page.locator('.timeline canvas').first();
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  const lw = box.width < 560 ? 120 : 170, plot = box.width - lw - 6;
+  await page.mouse.move(box.x + lw + plot * a, box.y + 12);
+  await page.mouse.down();
+  await page.mouse.move(box.x + lw + plot * b, box.y + 12, { steps: steps || 8 });
+  await page.mouse.up();
+}
+
+// The page's timeline data holds the operations timeline.json (written by
+// `omplens run` beside the page) holds: per kind, the same count, summed
+// durations and bytes (operations on the host device aside, which the page
+// does not draw).
+async function checkAgainstTimelineJson(page, file) {
+  const names = { kernel: 'kernel', H2D: 'h2d', D2H: 'd2h', D2D: 'd2d', alloc: 'alloc', delete: 'delete' };
+  const want = {};
+  for (const e of JSON.parse(fs.readFileSync(file, 'utf8')).traceEvents) {
+    if (e.ph !== 'X' || e.pid % 100000 === 1) continue;
+    const cat = e.cat.split(',')[0];
+    const kind = cat === 'region' ? e.name : names[e.name.split(' ')[0]];
+    if (!kind || (cat !== 'region' && !(e.name.split(' ')[0] in names))) continue;
+    const k = want[kind] || (want[kind] = { n: 0, busy: 0, bytes: 0 });
+    k.n++;
+    k.busy += Math.round(e.dur * 1000);
+    k.bytes += cat === 'transfer' || cat === 'alloc' ? Number(e.args.bytes || 0) : 0;
+  }
+  const id = await page.evaluate(() => document.querySelector('.timeline[data-source]').getAttribute('data-source'));
+  const got = (await page.evaluate('(' + statsFromJson() + ')(' + JSON.stringify([id, -1e300, 1e300]) + ')')).kinds;
+  check(Object.keys(want).length > 0 && JSON.stringify(Object.keys(want).sort().map((k) => [k, want[k]])) ===
+        JSON.stringify(Object.keys(got).sort().map((k) => [k, got[k]])),
+        'the page\'s timeline data has the operations of timeline.json, with their durations and bytes',
+        JSON.stringify(got) + ' against ' + JSON.stringify(want));
+}
+
+// Selection, colouring and the histogram of the first timeline.
+async function checkAnalysis(page, label) {
+  await dragAxis(page, 0.2, 0.7);
+  const sel = await checkSelectionAgainstJson(page, label);
+  check(sel.shown.shown, label + ': dragging along the time axis selects an interval',
+        sel.shown.from + ' to ' + sel.shown.to + ' ns');
+  // Cleared by keyboard: Escape with the focus on the panel's button.
+  await page.locator('button.timeline-clear').first().focus();
+  await page.keyboard.press('Escape');
+  check(!(await panelStats(page)).shown, label + ': Escape clears the selection');
+  // Selected and cleared by keyboard alone.
+  await page.locator('button.timeline-select-view').first().focus();
+  await page.keyboard.press('Enter');
+  const all = await checkSelectionAgainstJson(page, label + ', the visible range');
+  check(all.shown.shown && await page.evaluate(() => document.activeElement.classList.contains('timeline-clear')),
+        label + ': "select the visible range" selects by keyboard and moves the focus to "Clear selection"');
+  await page.keyboard.press('Enter');
+  check(!(await panelStats(page)).shown, label + ': "Clear selection" clears it by keyboard');
+  // Colour by directive and back.
+  const colour = page.locator('select.timeline-colour').first();
+  check(await page.evaluate(() => getComputedStyle(document.querySelector('.timeline-legend[data-colour="directive"]')).display) === 'none',
+        label + ': the legend of directives is hidden while colouring by kind');
+  const before = Number(await page.locator('.timeline canvas').first().getAttribute('data-drawn'));
+  await colour.selectOption('directive');
+  await page.waitForFunction((n) => Number(document.querySelector('.timeline canvas').getAttribute('data-drawn')) > n,
+                             before, { timeout: 5000 }).catch(() => {});
+  const legend = await page.evaluate(() => {
+    const l = document.querySelector('.timeline-legend[data-colour="directive"]');
+    const k = document.querySelector('.timeline-legend[data-colour="kind"]');
+    const shown = (el) => getComputedStyle(el).display !== 'none' && el.getBoundingClientRect().height > 0;
+    return { shown: shown(l), kindHidden: !shown(k), items: l.querySelectorAll('.legend-item').length,
+             colour: document.querySelector('.timeline canvas').getAttribute('data-colour') };
+  });
+  check(legend.shown && legend.kindHidden && legend.items >= 2 && legend.colour === 'directive',
+        label + ': colouring by directive redraws with a legend of directives', JSON.stringify(legend));
+  await page.locator('.timeline canvas').first().screenshot({ path: path.join(workDir, label.replace(/\W+/g, '-') + '-directives.png') });
+  await colour.selectOption('kind');
+  check(await page.evaluate(() => ['kind', 'directive'].map((c) =>
+          getComputedStyle(document.querySelector('.timeline-legend[data-colour="' + c + '"]')).display).join()) ===
+        'flex,none', label + ': and back to colouring by kind, with the legend of kinds alone');
+  // Histogram of one directive's operations: its total is that directive's count of that kind.
+  const hist = await page.evaluate(() => {
+    const site = document.querySelector('select.histogram-site'), kind = document.querySelector('select.histogram-kind');
+    const t = document.querySelector('table.histogram');
+    return { site: Number(site.value), kind: Number(kind.value), sites: site.options.length,
+             total: Number(t.getAttribute('data-total')), rows: t.tBodies[0].rows.length,
+             counted: Array.prototype.reduce.call(t.tBodies[0].rows, (n, r) => n + Number(r.cells[1].getAttribute('data-v')), 0) };
+  });
+  const id = await page.evaluate(() => document.querySelector('.timeline[data-source]').getAttribute('data-source'));
+  // Without grouped tracks: that directive's items of that kind; with them,
+  // the directive's device operations of every kind, against its cells.
+  const expect = await page.evaluate(([id, site, kind]) => {
+    const d = JSON.parse(document.getElementById(id).textContent);
+    const device = ['kernel', 'h2d', 'd2h', 'd2d', 'alloc', 'delete'];
+    if (d.directive_cells && device.includes(d.kinds[kind])) {
+      let cells = 0, hists = 0;
+      for (let j = 0; j < d.directive_cells.length; j += 4)
+        if (d.directive_cells[j + 1] === site) cells += d.directive_cells[j + 2];
+      for (const h of d.hist.sets)
+        if (h.site === site && device.includes(d.kinds[h.kind])) hists += h.counts.reduce((x, y) => x + y, 0);
+      return { merged: true, cells, hists };
+    }
+    let n = 0;
+    for (const lane of d.lanes) for (const t of lane.tracks)
+      for (let i = 0; !t.merged && i < t.items.length; i += 8)
+        if (t.items[i + 2] === kind && t.items[i + 7] === site) n += t.items[i + 3];
+    return { merged: false, n };
+  }, [id, hist.site, hist.kind]);
+  const agrees = expect.merged ? expect.cells === expect.hists : expect.n === hist.total;
+  check(hist.sites > 0 && hist.rows > 0 && hist.total === hist.counted && agrees,
+        label + ': the histogram of a directive\'s operations counts each of them once',
+        JSON.stringify(hist) + ', JSON: ' + JSON.stringify(expect));
+  return sel;
+}
+
 async function checkReport(context) {
   const page = await context.newPage();
   const problems = watch(page);
@@ -246,6 +432,12 @@ async function checkReport(context) {
   check(tip, 'hovering the timeline shows details');
 
   await page.mouse.move(0, 0);
+  await checkAgainstTimelineJson(page, path.join(path.dirname(reportPath), 'timeline.json'));
+  await checkAnalysis(page, 'timeline');
+  // Leave a selection for the screenshot and for axe.
+  await dragAxis(page, 0.1, 0.5);
+  await page.locator('select.histogram-site').first().scrollIntoViewIfNeeded();
+  await page.locator('.timeline-panels').first().screenshot({ path: path.join(workDir, 'report-selection.png') });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(workDir, 'report.png'), fullPage: true });
   await page.locator('[id="' + target + '"]').scrollIntoViewIfNeeded();
@@ -290,6 +482,24 @@ async function checkBigReport(context) {
     });
   });
   check(redraw < 250, 'zooming a million-event timeline redraws in < 250 ms', redraw.toFixed(1) + ' ms (slowest of 10)');
+  await page.locator('button.timeline-reset').first().click();
+  await checkAnalysis(page, 'million events');
+  // Time of one selection update (statistics and panel), measured in the
+  // page, over 40 steps of a drag along the axis.
+  const lw = box.width < 560 ? 120 : 170, plot = box.width - lw - 6, times = [];
+  await page.mouse.move(box.x + lw + plot * 0.05, box.y + 12);
+  await page.mouse.down();
+  for (let i = 1; i <= 40; i++) {
+    await page.mouse.move(box.x + lw + plot * (0.05 + 0.9 * i / 40), box.y + 12);
+    times.push((await panelStats(page)).ms);
+  }
+  await page.mouse.up();
+  times.sort((a, b) => a - b);
+  // A figure for docs/performance.md, not a timed check.
+  check(times.every((t) => t >= 0), 'a million events: every step of the drag updated the selection');
+  console.log('measured: a selection update of the million-event timeline takes ' + times[20].toFixed(2) +
+              ' ms (median), ' + times[times.length - 1].toFixed(2) + ' ms (slowest of 40 steps of a drag)');
+  await checkSelectionAgainstJson(page, 'million events, after the drag');
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.screenshot({ path: path.join(workDir, 'report-big.png') });
   check(problems.length === 0, 'big report: no console errors', problems.join('; '));

@@ -690,6 +690,49 @@ static void test_markdown_code_fences(void **state) {
 
 /* ---- Timeline ------------------------------------------------------------------------- */
 
+/* Durations of 0, 1, 4, 5 and 10^13 ns fall in the bins of the 1-2-5 series
+ * they begin; a timeline without merged tracks has no busy or cells. */
+static void test_timeline_histogram(void **state) {
+  (void)state;
+  static const uint64_t dur[] = {0, 1, 4, 5, 10000000000000ull, 4};
+  omplens_event ev[6];
+  for (size_t i = 0; i < 6; i++)
+    ev[i] = (omplens_event){.begin_ns = 100 * i, .end_ns = 100 * i + dur[i], .bytes = 8, .site = 1,
+                            .device = 0, .kind = OMPLENS_EV_H2D};
+  json_t *doc = document("./h", directive(location(NULL, 0, NULL)), finding(location(NULL, 0, NULL), 1));
+  const json_t *proc = json_array_get(json_object_get(doc, "processes"), 0);
+  const char *ids[] = {"p0-f0"}, *labels[] = {"Round trip"}, *sites[] = {"p.c:3"};
+  omplens_timeline_labels l = {1, ids, labels, sites, json_object_get(proc, "directives")};
+  static const uint64_t codeptrs[] = {0, 0x401234};
+  omplens_timeline_input in = {ev, 6, NULL, 0, 1000, codeptrs, 2, NULL};
+  omplens_strbuf b = {0};
+  assert_int_equal(omplens_html__timeline_json(&b, &in, proc, &l), 0);
+  json_t *j = json_loads(omplens_strbuf_str(&b), 0, NULL);
+  assert_non_null(j);
+  json_t *hist = json_object_get(j, "hist"), *edges = json_object_get(hist, "edges");
+  assert_int_equal(json_array_size(edges), 40);
+  assert_int_equal(json_integer_value(json_array_get(edges, 2)), 5);
+  assert_int_equal(json_integer_value(json_array_get(edges, 39)), 10000000000000ll);
+  json_t *sets = json_object_get(hist, "sets"), *set = json_array_get(sets, 0);
+  assert_int_equal(json_array_size(sets), 1);
+  assert_int_equal(json_integer_value(json_object_get(set, "site")), 0);
+  assert_int_equal(json_integer_value(json_object_get(set, "kind")), 1); /* h2d */
+  assert_int_equal(json_integer_value(json_object_get(set, "first")), 0);
+  /* [0,1): 1, [1,2): 1, [2,5): 2, [5,10): 1, then nothing until the last, open bin */
+  json_t *counts = json_object_get(set, "counts");
+  assert_int_equal(json_array_size(counts), 41);
+  static const int want[] = {1, 1, 2, 1};
+  for (size_t i = 0; i < 4; i++)
+    assert_int_equal(json_integer_value(json_array_get(counts, i)), want[i]);
+  assert_int_equal(json_integer_value(json_array_get(counts, 40)), 1);
+  json_t *track = json_array_get(json_object_get(json_array_get(json_object_get(j, "lanes"), 0), "tracks"), 1);
+  assert_null(json_object_get(track, "busy"));
+  assert_null(json_object_get(j, "directive_cells"));
+  json_decref(j);
+  omplens_strbuf_free(&b);
+  json_decref(doc);
+}
+
 static void test_timeline_million_events(void **state) {
   (void)state;
   const size_t n = 1000000;
@@ -735,6 +778,31 @@ static void test_timeline_million_events(void **state) {
   }
   assert_int_equal(ops, n);    /* every operation is in one item */
   assert_int_equal(wasted, 3); /* the finding's instances: events 0, 1, 2 */
+  /* What the selection statistics add up: merged tracks give each item's
+   * summed durations, the directive's cells every device operation. */
+  uint64_t quantum = (uint64_t)json_integer_value(json_object_get(j, "quantum")), busy = 0, cells = 0;
+  assert_int_equal(quantum, 100 * n / OMPLENS_TIMELINE_BUCKETS);
+  for (size_t i = 0; i < lanes; i++) {
+    json_t *tracks = json_object_get(json_array_get(json_object_get(j, "lanes"), i), "tracks");
+    for (size_t t = 0; t < json_array_size(tracks); t++) {
+      json_t *tr = json_array_get(tracks, t), *bz = json_object_get(tr, "busy");
+      assert_int_equal(json_array_size(bz), json_array_size(json_object_get(tr, "items")) / 8);
+      for (size_t m = 0; m < json_array_size(bz); m++)
+        busy += (uint64_t)json_integer_value(json_array_get(bz, m));
+    }
+  }
+  assert_int_equal(busy, 80 * n);
+  json_t *cv = json_object_get(j, "directive_cells"); /* quantum, site, count, busy */
+  assert_int_equal(json_array_size(cv) % 4, 0);
+  for (size_t m = 0; m < json_array_size(cv); m += 4) {
+    assert_int_equal(json_integer_value(json_array_get(cv, m + 1)), 0); /* the one directive */
+    cells += (uint64_t)json_integer_value(json_array_get(cv, m + 2));
+    busy -= (uint64_t)json_integer_value(json_array_get(cv, m + 3));
+    if (m)
+      assert_true(json_integer_value(json_array_get(cv, m)) > json_integer_value(json_array_get(cv, m - 4)));
+  }
+  assert_int_equal(cells, n);
+  assert_int_equal(busy, 0);
   assert_true(items < 20000);
   assert_true(b.len < 2u << 20);
   json_decref(j);
@@ -766,6 +834,7 @@ int main(void) {
       cmocka_unit_test(test_directive_note_once),
       cmocka_unit_test(test_markdown_code_fences),
       cmocka_unit_test(test_timeline_million_events),
+      cmocka_unit_test(test_timeline_histogram),
   };
   return cmocka_run_group_tests(tests, setup_tmpdir, remove_tmpdir);
 }
