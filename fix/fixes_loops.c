@@ -450,6 +450,37 @@ static char *pointer_name(const char *expr) {
   return out;
 }
 
+/* Declares a variable holding expr before the loop at loop_at (its line
+ * appended to declaration: `auto N = E;`, or `__typeof__(E) N = E;` in a C
+ * unit), named after expr (pointer_name), with a digit added while the
+ * name is taken there. Returns the name (caller frees), or NULL. */
+static char *declare(omplens_fix__ctx *at, const char *expr, size_t loop_at,
+                     omplens_fix__buf *declaration) {
+  char *base = pointer_name(expr), *name = base ? strdup(base) : NULL;
+  for (int k = 2; name && *name && k < 10 &&
+                  (omplens_fix__ast_lookup(at->ast, name, loop_at) != NONE ||
+                   omplens_fix__ast_is_macro(at->ast, name));
+       k++) {
+    free(name);
+    if (asprintf(&name, "%s_%d", base, k) < 0)
+      name = NULL;
+  }
+  bool taken = !name || !*name || omplens_fix__ast_lookup(at->ast, name, loop_at) != NONE ||
+               omplens_fix__ast_is_macro(at->ast, name);
+  free(base);
+  if (taken) {
+    free(name);
+    return NULL;
+  }
+  const char *unit = at->file->num_units ? at->file->units[0].path : at->file->path;
+  size_t len = strlen(unit);
+  if (len > 2 && !strcmp(unit + len - 2, ".c"))
+    omplens_fix__buf_printf(declaration, "__typeof__(%s) %s = %s;\n", expr, name, expr);
+  else
+    omplens_fix__buf_printf(declaration, "auto %s = %s;\n", name, expr);
+  return name;
+}
+
 /* The first identifier of expr that names a variable visible at loop_at
  * in at's file, or NONE. */
 static uint32_t first_variable(const omplens_fix__ctx *at, const char *expr, size_t loop_at) {
@@ -494,22 +525,10 @@ static bool caller_expr(omplens_fix__ctx *at, const char *expr, bool first, size
   }
   if (!declaration)
     return omplens_fix__fail(at, "%s is not a variable", expr);
-  char *name = pointer_name(expr);
-  if (!name || !*name || omplens_fix__ast_lookup(at->ast, name, loop_at) != NONE ||
-      omplens_fix__ast_is_macro(at->ast, name)) {
-    omplens_fix__fail(at, "the pointer the fix would declare for %s, %s, is taken", expr,
-                      name ? name : "?");
-    free(name);
-    return false;
-  }
-  const omplens_fix__file *f = at->file;
-  const char *unit = f->num_units ? f->units[0].path : f->path;
-  size_t len = strlen(unit);
-  bool c_unit = len > 2 && !strcmp(unit + len - 2, ".c");
-  if (c_unit)
-    omplens_fix__buf_printf(declaration, "__typeof__(%s) %s = %s;\n", expr, name, expr);
-  else
-    omplens_fix__buf_printf(declaration, "auto %s = %s;\n", name, expr);
+  char *name = declare(at, expr, loop_at, declaration);
+  if (!name)
+    return omplens_fix__fail(at, "no name is free for the variable the fix would declare for %s",
+                             expr);
   *decl = d;
   *text = name;
   return true;
@@ -519,7 +538,7 @@ static bool caller_expr(omplens_fix__ctx *at, const char *expr, bool first, size
  * variable the fix declares before the loop (`A.packed_coefs.size()`:
  * `A_packed_coefs_size`; see caller_expr). Frees item; caller frees the
  * result (NULL when out of memory). */
-static char *bounds_without_calls(omplens_fix__ctx *at, char *item,
+static char *bounds_without_calls(omplens_fix__ctx *at, char *item, size_t loop_at,
                                   omplens_fix__buf *declaration) {
   omplens_fix__buf out = {0};
   omplens_fix__buf_str(&out, "");
@@ -530,13 +549,7 @@ static char *bounds_without_calls(omplens_fix__ctx *at, char *item,
     char ch = item[i];
     if (in_bound && sq == 1 && !par && (ch == ':' || ch == ']')) {
       char *bound = strndup(item + start, i - start);
-      char *name = bound && strchr(bound, '(') ? pointer_name(bound) : NULL;
-      const char *unit = at->file->num_units ? at->file->units[0].path : at->file->path;
-      size_t len = strlen(unit);
-      if (name && len > 2 && !strcmp(unit + len - 2, ".c"))
-        omplens_fix__buf_printf(declaration, "__typeof__(%s) %s = %s;\n", bound, name, bound);
-      else if (name)
-        omplens_fix__buf_printf(declaration, "auto %s = %s;\n", name, bound);
+      char *name = bound && strchr(bound, '(') ? declare(at, bound, loop_at, declaration) : NULL;
       omplens_fix__buf_str(&out, name ? name : bound ? bound : "");
       free(bound);
       free(name);
@@ -663,7 +676,8 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
     return NULL;
   }
   char *item = omplens_fix__buf_take(&out);
-  return item && declaration ? bounds_without_calls(at, item, declaration) : item;
+  return item && declaration ? bounds_without_calls(at, item, at->ast->nodes[loop].begin, declaration)
+                             : item;
 }
 
 /* ---- uses of variables ---- */
