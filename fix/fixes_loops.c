@@ -858,8 +858,12 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
     k++;
   char *name = called_name(c, call);
   omplens_fix__ctx *in = c, other;
-  uint32_t fn = name && arg != NONE ? definition(a, name) : NONE;
-  if (fn == NONE && name && arg != NONE && c->peer && c->peer->ast) {
+  /* a variable called (a function object) is no function of that name */
+  uint32_t var = name ? omplens_fix__ast_lookup(a, name, a->nodes[call].begin) : NONE;
+  bool object = var != NONE && (a->nodes[var].kind == OMPLENS_FIX__N_VAR ||
+                                a->nodes[var].kind == OMPLENS_FIX__N_PARM);
+  uint32_t fn = name && arg != NONE && !object ? definition(a, name) : NONE;
+  if (fn == NONE && name && arg != NONE && !object && c->peer && c->peer->ast) {
     in = c->peer;
     fn = definition(in->ast, name);
   }
