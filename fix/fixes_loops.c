@@ -18,6 +18,14 @@ static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == 
 
 /* ---- loops ---- */
 
+/* The statement holding node n: its ancestor whose parent is a block. */
+static uint32_t statement_of(const omplens_fix__ast *a, uint32_t n) {
+  while (n != NONE && a->nodes[n].parent != NONE &&
+         a->nodes[a->nodes[n].parent].kind != OMPLENS_FIX__N_COMPOUND)
+    n = a->nodes[n].parent;
+  return n;
+}
+
 /* Whether [p, end) is a `#pragma` line (which owns the statement after it;
  * #endif, #if and the like do not). */
 static bool is_pragma_line(const char *p, const char *end) {
@@ -57,7 +65,10 @@ static bool placeable(omplens_fix__ctx *c, uint32_t loop, bool after) {
                                first);
     break;
   }
-  if (after && !omplens_fix__blank(c->src, l->end, omplens_fix__line_end(c->src, last)))
+  size_t end = l->end; /* a body without braces ends before its ';' */
+  while (end < c->src->size && c->src->text[end] == ';')
+    end++;
+  if (after && !omplens_fix__blank(c->src, end, omplens_fix__line_end(c->src, last)))
     return omplens_fix__fail(c, "code follows the end of the loop on line %u", last);
   return true;
 }
@@ -81,11 +92,12 @@ static bool no_jumps(omplens_fix__ctx *c, uint32_t loop) {
  * a lambda's); with placed, each must be able to get a line before it (a
  * statement of a block, on a line of its own). Fails on goto, and on a
  * return that does not fit. */
-static bool loop_exits(omplens_fix__ctx *c, uint32_t loop, uint32_t *returns, size_t *n,
-                       bool placed) {
+static bool loop_exits(omplens_fix__ctx *c, uint32_t first, uint32_t loop, uint32_t *returns,
+                       size_t *n, bool placed) {
   const omplens_fix__ast *a = c->ast;
+  uint32_t block = a->nodes[loop].parent; /* first, when not the loop, is a statement of it */
   *n = 0;
-  for (uint32_t i = loop + 1; i < omplens_fix__ast_end(a, loop); i++) {
+  for (uint32_t i = first == loop ? loop + 1 : first; i < omplens_fix__ast_end(a, loop); i++) {
     int k = a->nodes[i].kind;
     unsigned line = omplens_fix__ctx_line(c, a->nodes[i].begin);
     if (k == OMPLENS_FIX__N_GOTO)
@@ -94,7 +106,7 @@ static bool loop_exits(omplens_fix__ctx *c, uint32_t loop, uint32_t *returns, si
     if (k != OMPLENS_FIX__N_RETURN)
       continue;
     bool statements = true; /* only statements up to the loop: no lambda */
-    for (uint32_t p = a->nodes[i].parent; p != loop && p != NONE && statements;
+    for (uint32_t p = a->nodes[i].parent; p != loop && p != block && p != NONE && statements;
          p = a->nodes[p].parent) {
       int pk = a->nodes[p].kind;
       statements = pk == OMPLENS_FIX__N_COMPOUND || pk == OMPLENS_FIX__N_IF ||
@@ -255,33 +267,42 @@ static bool calls_in_one_loop(omplens_fixer *fx, const omplens_finding *f, const
   if (unsafe || (*at)->newer_than_binary || !omplens_fix__file_ast(fx, *at, why))
     return false;
   const omplens_fix__ast *ca = &(*at)->ast;
-  *num_more = 0;
+  uint32_t calls[1 + OMPLENS_FIX__MORE_CALLS], loops[1 + OMPLENS_FIX__MORE_CALLS];
+  *loop = NONE;
   for (size_t i = 0; i < n; i++) {
-    uint32_t c = strcmp(sites[i].file, sites[0].file)
-                     ? NONE
-                     : omplens_fix__call_at_line(*at, name, sites[i].line);
-    uint32_t l = c == NONE ? NONE
-                           : omplens_fix__ast_loop_at(ca, omplens_fix__ast_function_at(ca, ca->nodes[c].begin),
-                                                      ca->nodes[c].begin);
-    if (l == NONE || (i && l != *loop)) {
-      *why = c == NONE && i ? omplens_fix__ownf(fx, "the run called %s() at %s:%u too, another "
-                                                    "call or another file", name,
-                                                omplens_fix__short_name(sites[i].file), sites[i].line)
-           : l == NONE ? omplens_fix__ownf(fx, "the run called %s() at %s:%u too, outside any loop",
-                                           name, omplens_fix__short_name(sites[i].file), sites[i].line)
-                       : omplens_fix__ownf(fx, "%s() is called at %s:%u and %s:%u, which are not "
-                                               "in one loop", name,
-                                           omplens_fix__short_name(sites[0].file), sites[0].line,
-                                           omplens_fix__short_name(sites[i].file), sites[i].line);
+    calls[i] = strcmp(sites[i].file, sites[0].file) ? NONE
+                                                    : omplens_fix__call_at_line(*at, name, sites[i].line);
+    if (calls[i] == NONE) {
+      *why = omplens_fix__ownf(fx, "the run called %s() at %s:%u too, another call or another "
+                                   "file", name, omplens_fix__short_name(sites[i].file), sites[i].line);
       return false;
     }
-    if (!i) {
-      *call = c;
-      *loop = l;
-    } else {
-      more[(*num_more)++] = c;
+    loops[i] = omplens_fix__ast_loop_at(ca, omplens_fix__ast_function_at(ca, ca->nodes[calls[i]].begin),
+                                        ca->nodes[calls[i]].begin);
+    if (loops[i] != NONE && *loop != NONE && loops[i] != *loop) {
+      *why = omplens_fix__ownf(fx, "%s() is called at %s:%u and %s:%u, which are not in one loop",
+                               name, omplens_fix__short_name(sites[0].file), sites[0].line,
+                               omplens_fix__short_name(sites[i].file), sites[i].line);
+      return false;
+    }
+    if (loops[i] != NONE)
+      *loop = loops[i];
+  }
+  /* the calls outside it come before it, in statements of its own block */
+  for (size_t i = 0; i < n; i++) {
+    uint32_t st = loops[i] == NONE ? statement_of(ca, calls[i]) : NONE;
+    if (*loop == NONE ||
+        (loops[i] == NONE && (st == NONE || ca->nodes[st].parent != ca->nodes[*loop].parent ||
+                              ca->nodes[st].begin >= ca->nodes[*loop].begin))) {
+      *why = omplens_fix__ownf(fx, "the run called %s() at %s:%u too, outside any loop and not "
+                                   "before the loop in its block", name,
+                               omplens_fix__short_name(sites[i].file), sites[i].line);
+      return false;
     }
   }
+  *call = calls[0];
+  *num_more = n - 1;
+  memcpy(more, calls + 1, (n - 1) * sizeof *calls);
   return true;
 }
 
@@ -1027,8 +1048,10 @@ typedef struct wrap {
   bool swapped; /* the loop trades the pointers among them */
   char *declarations[WRAP_MAX]; /* per item: the line declaring the pointer
                                    it is written with, or NULL */
-  uint32_t returns[16]; /* the returns that leave the loop (at's) */
+  uint32_t returns[16]; /* the returns that leave the region (at's) */
   size_t nreturns;
+  uint32_t from; /* the region's first statement: the loop, or a statement of
+                    its block before it that calls the directive's function */
   omplens_fix__ctx *at; /* the loop's file: the directive's, or a caller's */
   uint32_t calls[WRAP_MAX]; /* lifted: the distinct calls in the loop (at's) */
   uint32_t callees[WRAP_MAX]; /* ... the function each calls (c's) */
@@ -1104,10 +1127,11 @@ static bool other_map(omplens_fix__ctx *v, const omplens_directive *d, wrap *w, 
 static bool other_maps_in_loop(omplens_fix__ctx *c, uint32_t loop, wrap *w) {
   omplens_fix__ctx *at = w->at;
   const omplens_fix__node *l = &at->ast->nodes[loop];
+  size_t from = at->ast->nodes[w->from].begin;
   omplens_fix__file_dirs(at->fx, at->file);
   for (size_t i = 0; i < at->file->num_dirs; i++) {
     size_t p = omplens_fix__pragma_at(at, at->file->dirs[i]);
-    for (size_t j = 0; j < w->n && p >= l->begin && p < l->end; j++)
+    for (size_t j = 0; j < w->n && p >= from && p < l->end; j++)
       if (!other_map(at, at->file->dirs[i], w, j, omplens_fix__ast_name(at->ast, w->items[j].base))) {
         w->culprit = w->first_of[j];
         return false;
@@ -1121,7 +1145,7 @@ static bool other_maps_in_loop(omplens_fix__ctx *c, uint32_t loop, wrap *w) {
     uint32_t fn = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
     for (size_t i = 0; i < c->file->num_dirs; i++) {
       size_t p = omplens_fix__pragma_at(c, c->file->dirs[i]);
-      bool in_loop = at == c && p >= l->begin && p < l->end; /* already seen */
+      bool in_loop = at == c && p >= from && p < l->end; /* already seen */
       if (!in_loop && omplens_fix__ast_function_at(c->ast, p) == fn &&
           !other_map(c, c->file->dirs[i], w, j, w->vars[j])) {
         w->culprit = w->first_of[j];
@@ -1156,9 +1180,10 @@ static void map_clause(omplens_fix__buf *b, const wrap *w, unsigned types, const
 /* The directive lines of the wrap: `target data` before the loop, or,
  * for a loop that return leaves, `target enter data` before it and
  * `target exit data` (*exit) after it and before each return. */
-static char *wrap_directive(const wrap *w, char **exit) {
+static char *wrap_directive(const wrap *w, uint32_t loop, char **exit) {
   omplens_fix__buf b = {0}, e = {0};
-  if (!w->nreturns) {
+  bool split = w->nreturns || w->from != loop; /* a target data region cannot */
+  if (!split) {
     omplens_fix__buf_str(&b, "#pragma omp target data");
     map_clause(&b, w, TYPE(TO), type_word(OMPLENS_MAP_TO));
     map_clause(&b, w, TYPE(TOFROM), type_word(OMPLENS_MAP_TOFROM));
@@ -1174,7 +1199,7 @@ static char *wrap_directive(const wrap *w, char **exit) {
     omplens_fix__buf_str(&e, "\n");
   }
   omplens_fix__buf_str(&b, "\n");
-  *exit = w->nreturns ? omplens_fix__buf_take(&e) : NULL;
+  *exit = split ? omplens_fix__buf_take(&e) : NULL;
   return omplens_fix__buf_take(&b);
 }
 
@@ -1288,6 +1313,13 @@ static bool whole_storage(wrap *w, size_t e, char **text, omplens_fix__buf *decl
 static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uint32_t call) {
   const omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->sites[k];
+  const omplens_fix__ast *ca = w->at->ast;
+  if (call != NONE && ca->nodes[call].begin < ca->nodes[w->from].begin)
+    return omplens_fix__fail(c, "the run called it at %s:%u too, before the loop, where the "
+                                "region cannot start",
+                             omplens_fix__short_name(w->at->file->path),
+                             omplens_fix__ctx_line(w->at, ca->nodes[call].begin));
+  loop = w->from; /* names must be known where the region starts */
   int type = wrap_type(c->fx, g, k, s->dir->items[s->item].map_type);
   size_t j = 0;
   while (j < w->n && !(g->sites[w->first_of[j]].dir == s->dir &&
@@ -1365,11 +1397,21 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
 static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   omplens_fix__ctx *at = w->at;
   const omplens_fix__node *l = &at->ast->nodes[loop];
+  size_t from = at->ast->nodes[w->from].begin; /* the region: the loop, or from before it */
   range ex[64 + WRAP_MAX];
-  size_t nex = device_bodies(at, l->begin, l->end, ex, 64);
+  size_t nex = device_bodies(at, from, l->end, ex, 64);
   for (size_t i = 0; i < w->ncalls; i++)
     ex[nex++] = (range){at->ast->nodes[w->calls[i]].begin, at->ast->nodes[w->calls[i]].end};
-  if (!host_uses(at, l->begin, l->end, ex, nex, &w->set, &w->swapped, "inside the loop", 0))
+  /* before the loop, the other calls of the wrapped functions (their host
+   * code is checked below, as for the calls that brought the findings) */
+  for (uint32_t i = w->from; i < loop && nex < 64 + WRAP_MAX; i++)
+    for (size_t k = 0; k < w->ncalls && at->ast->nodes[i].kind == OMPLENS_FIX__N_CALL; k++)
+      if (calls_function(at->file, i, omplens_fix__ast_name(c->ast, w->callees[k]))) {
+        ex[nex++] = (range){at->ast->nodes[i].begin, at->ast->nodes[i].end};
+        break;
+      }
+  if (!host_uses(at, from, l->end, ex, nex, &w->set, &w->swapped,
+                 w->from == loop ? "inside the loop" : "in the region", 0))
     return false;
   for (size_t i = 0; i < w->ncalls; i++) {
     uint32_t fn = w->callees[i];
@@ -1383,7 +1425,7 @@ static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
     if (reassigned)
       return omplens_fix__fail(c, "the parameters are reassigned in %s()", name);
   }
-  return unchanged(at, l->begin, l->end, w->others, w->nothers);
+  return unchanged(at, from, l->end, w->others, w->nothers);
 }
 
 /* s without its line end, for a summary. */
@@ -1410,6 +1452,9 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
     }
   omplens_fix__buf_printf(&g->summary, " on the device across the loop at %s:%u",
                           omplens_fix__short_name(at->file->path), line);
+  if (w->from != loop)
+    omplens_fix__buf_printf(&g->summary, " and the code before it from line %u",
+                            omplens_fix__ctx_line(at, at->ast->nodes[w->from].begin));
   for (size_t i = 0; i < w->ncalls; i++)
     omplens_fix__buf_printf(&g->summary, "%s%s() on line %u%s",
                             i ? (i + 1 == w->ncalls ? " and " : ", ")
@@ -1420,14 +1465,17 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
   if (!exit)
     omplens_fix__buf_printf(&g->summary, ": wrap it in `%.*s`", line_len(pragma), pragma);
   else {
-    omplens_fix__buf_printf(&g->summary,
-                            ": map them with `%.*s` before it, and unmap them with `%.*s` "
-                            "after it and before the return",
+    omplens_fix__buf_printf(&g->summary, ": map them with `%.*s` before it, and unmap them "
+                                         "with `%.*s` after the loop",
                             line_len(pragma), pragma, line_len(exit), exit);
     for (size_t i = 0; i < w->nreturns; i++)
-      omplens_fix__buf_printf(&g->summary, "%s line %u", i ? (i + 1 == w->nreturns ? " and" : ",") : " on",
+      omplens_fix__buf_printf(&g->summary, "%s line %u",
+                              i ? (i + 1 == w->nreturns ? " and" : ",") : " and before the return on",
                               omplens_fix__ctx_line(at, at->ast->nodes[w->returns[i]].begin));
-    omplens_fix__buf_str(&g->summary, " that leave the loop (a `target data` region cannot be left by return)");
+    omplens_fix__buf_str(&g->summary, w->nreturns ? " that leave it (a `target data` region "
+                                                    "cannot be left by return)"
+                                                  : " (a `target data` region would take one "
+                                                    "statement)");
   }
   omplens_fix__buf_str(&g->summary, "; this assumes the host neither reads "
                                     "nor writes these buffers inside the loop (else add `target "
@@ -1442,14 +1490,14 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
     for (size_t i = 0; i < w->n; i++)
       w->items[i].type = OMPLENS_MAP_TOFROM;
   merge_types(w);
-  char *exit = NULL, *pragma = wrap_directive(w, &exit);
-  if (!pragma || (w->nreturns && !exit)) {
+  char *exit = NULL, *pragma = wrap_directive(w, loop, &exit);
+  if (!pragma || ((w->nreturns || w->from != loop) && !exit)) {
     free(pragma);
     return omplens_fix__fail(c, "out of memory");
   }
   omplens_fix__ctx *at = w->at;
   const omplens_fix__node *l = &at->ast->nodes[loop];
-  unsigned line = omplens_fix__ctx_line(at, l->begin);
+  unsigned line = omplens_fix__ctx_line(at, at->ast->nodes[w->from].begin);
   size_t start, ind = omplens_fix__indent(at->src, line, &start);
   omplens_fix__buf before = {0};
   omplens_fix__buf_str(&before, "");
@@ -1492,6 +1540,33 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
                                    "must not touch them on the host");
   g->kind = w->ncalls ? OMPLENS_FIX_KEEP_RESIDENT_CALLER : OMPLENS_FIX_KEEP_RESIDENT;
   return true;
+}
+
+/* Where the wrap starts: the loop, or the first statement of its block
+ * before it that calls a function the wrap's items come through (a first
+ * call before the loop: cg_solve.hpp's `matvec(A, p, Ap)` before its CG
+ * loop, a warm-up step), so that the data is mapped once for all calls. */
+static uint32_t region_start(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop) {
+  const omplens_fix__ast *a = at->ast;
+  const omplens_fix__group *g = at->g;
+  uint32_t block = a->nodes[loop].parent, from = loop;
+  if (block == NONE)
+    return loop;
+  for (size_t k = 0; k < g->num_findings; k++) {
+    const omplens_fix__site *s = &g->sites[k];
+    if (s->call == NONE || (g->left && g->left[k]))
+      continue;
+    const char *name = omplens_fix__ast_name(
+        c->ast, omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir)));
+    for (uint32_t i = block + 1; i < loop; i++) /* the block's statements before the loop */
+      if (a->nodes[i].kind == OMPLENS_FIX__N_CALL && calls_function(at->file, i, name)) {
+        uint32_t st = statement_of(a, i);
+        if (st != NONE && a->nodes[st].parent == block && a->nodes[st].begin < a->nodes[from].begin)
+          from = st;
+        break;
+      }
+  }
+  return from;
 }
 
 /* The finding whose item the failed check blamed: the one it was
@@ -1539,34 +1614,30 @@ static bool leave(omplens_fix__ctx *c, size_t k, const char *why) {
   return remains;
 }
 
-bool omplens_fix__build_resident(omplens_fix__ctx *c) {
-  omplens_fix__ctx at = *c; /* the loop's file */
-  if (c->g->edit_file && c->g->edit_file != c->file) {
-    at.file = c->g->edit_file;
-    at.src = &at.file->src;
-  }
-  if (!omplens_fix__need_ast(c) || !omplens_fix__need_ast(&at))
-    return false;
-  uint32_t loop = c->g->loop;
+/* One try at the wrap of region [from, end of loop]: leaves out the item
+ * each failed check blames, until one passes (true, edits made) or none is
+ * left (false, the group manual). */
+static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop, uint32_t from) {
   uint32_t returns[16];
   size_t nreturns = 0;
-  if (!placeable(&at, loop, false) || !loop_exits(&at, loop, returns, &nreturns, true) ||
-      (nreturns && !placeable(&at, loop, true)))
+  if (!placeable(at, from, false) || !loop_exits(at, from, loop, returns, &nreturns, true) ||
+      ((nreturns || from != loop) && !placeable(at, loop, true)))
     return false;
   omplens_fix__buf why = {0};
-  for (;;) { /* leave out the item each failed check blames, until one passes */
-      wrap w;
+  for (;;) {
+    wrap w;
     memset(&w, 0, sizeof w);
-    w.at = at.file == c->file ? c : &at;
-    at.peer = at.file == c->file ? NULL : c;
+    w.at = at->file == c->file ? c : at;
+    at->peer = at->file == c->file ? NULL : c;
     memcpy(w.returns, returns, nreturns * sizeof *returns);
     w.nreturns = nreturns;
-    c->probe = at.probe = &why;
-    c->blamed = at.blamed = NONE;
+    w.from = from;
+    c->probe = at->probe = &why;
+    c->blamed = at->blamed = NONE;
     bool ok = wrap_items(c, &w, loop) && wrap_host_checks(c, &w, loop) &&
               other_maps_in_loop(c, loop, &w);
     size_t k = ok ? SIZE_MAX : blamed_finding(c, &w);
-    c->probe = at.probe = NULL;
+    c->probe = at->probe = NULL;
     if (ok)
       ok = wrap_emit(c, &w, loop);
     else if (k == SIZE_MAX || !leave(c, k, why.data ? why.data : "a check failed"))
@@ -1580,6 +1651,29 @@ bool omplens_fix__build_resident(omplens_fix__ctx *c) {
     if (why.data)
       why.data[0] = 0;
   }
+}
+
+bool omplens_fix__build_resident(omplens_fix__ctx *c) {
+  omplens_fix__ctx at = *c; /* the loop's file */
+  if (c->g->edit_file && c->g->edit_file != c->file) {
+    at.file = c->g->edit_file;
+    at.src = &at.file->src;
+  }
+  if (!omplens_fix__need_ast(c) || !omplens_fix__need_ast(&at))
+    return false;
+  omplens_fix__group *g = c->g;
+  uint32_t loop = g->loop, from = region_start(c, &at, loop);
+  int kind = g->kind;
+  if (from == loop || wrap_region(c, &at, loop, from))
+    return from != loop || wrap_region(c, &at, loop, loop);
+  /* the region from the first call did not hold: the loop alone, anew */
+  g->kind = kind;
+  omplens_fix__buf_free(&g->reason);
+  omplens_fix__buf_free(&g->recipe);
+  omplens_fix__edits_free(&g->edits);
+  free(g->left);
+  g->left = NULL;
+  return wrap_region(c, &at, loop, loop);
 }
 
 /* ---- canonical loops and guards ---- */
@@ -1867,13 +1961,6 @@ bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
 
 /* ---- rule: hoist a device memory API allocation out of a loop ---- */
 
-/* The statement holding node n: its ancestor whose parent is a block. */
-static uint32_t statement_of(const omplens_fix__ast *a, uint32_t n) {
-  while (n != NONE && a->nodes[n].parent != NONE &&
-         a->nodes[a->nodes[n].parent].kind != OMPLENS_FIX__N_COMPOUND)
-    n = a->nodes[n].parent;
-  return n;
-}
 
 /* Whether statement st has its lines to itself: [first, last] in *first,
  * *last. */
@@ -1921,7 +2008,7 @@ bool omplens_fix__build_hoist_api(omplens_fix__ctx *c) {
                                 "the loop's body", s->api_line);
   uint32_t returns[16];
   size_t nreturns;
-  if (!placeable(c, loop, true) || !loop_exits(c, loop, returns, &nreturns, false))
+  if (!placeable(c, loop, true) || !loop_exits(c, loop, loop, returns, &nreturns, false))
     return false;
   /* the one omp_target_free(d, ...) of the loop, a statement of the same body */
   const char *name = omplens_fix__ast_name(a, var);
