@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "job.h"
 #include "omplens_config.h"
 #include "omplens_detect.h"
 #include "omplens_directives.h"
@@ -145,6 +146,9 @@ static void print_command_usage(FILE *out, const char *cmd) {
           run ? "\nRuns PROGRAM under the omplens collector, keeps its traces in\n"
                 "DIR/traces/RUN-ID/, then reports on them. The summary goes to stderr, so\n"
                 "PROGRAM's stdout is unchanged; omplens exits with PROGRAM's status.\n"
+                "MPI: `omplens run -- mpirun -np N PROGRAM` traces every rank; under\n"
+                "`mpirun -np N omplens run -- PROGRAM` the ranks share DIR/traces/job-ID/\n"
+                "and the last rank to finish writes the one report of the job.\n"
               : "\nReports on traces already recorded (a DIR means its *.trace files), as\n"
                 "`run` does after the program ends; the summary goes to stdout.\n",
           DEFAULT_TOP, run ? NO_PRELOAD_HELP : WINDOW_HELP);
@@ -1006,7 +1010,8 @@ static int setup_environment(const char *collector, const char *trace_dir, int p
   return rc;
 }
 
-/* The run's trace directory, OUTPUT/traces/STAMP-PID, made with its
+/* The run's trace directory, OUTPUT/traces/STAMP-PID (a rank of an MPI
+ * job: OUTPUT/traces/job-KEY, which the job's ranks share), made with its
  * parents; *made_output says whether OUTPUT was made here. */
 static int make_trace_dir(const char *output_dir, char *out, size_t size, bool *made_output) {
   char sub[PATH_MAX];
@@ -1015,6 +1020,16 @@ static int make_trace_dir(const char *output_dir, char *out, size_t size, bool *
   if (format_path(sub, sizeof sub, "%s/traces", output_dir) || make_dir(output_dir) ||
       make_dir(sub))
     return -1;
+  omplens_cli_job job;
+  if (omplens_cli_job_of_environment(&job)) { /* shared by the job's ranks */
+    if (format_path(out, size, "%s/%s", sub, job.key))
+      return -1;
+    if (mkdir(out, 0755) && errno != EEXIST) {
+      error("cannot create directory %s: %s", out, strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
   time_t now = time(NULL);
   struct tm tm;
   localtime_r(&now, &tm);
@@ -1070,6 +1085,8 @@ static int spawn_and_wait(char **argv, int *status_out) {
   return 0;
 }
 
+static int report_run(const options *opts, const char *trace_dir, int status);
+
 static int handle_run(int argc, char **argv) {
   options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u, NULL, 0, 0, 0};
   int first = parse_options(argc, argv, &o);
@@ -1093,10 +1110,32 @@ static int handle_run(int argc, char **argv) {
   }
   int status = 0;
   int rc = spawn_and_wait(argv + first, &status);
-  if (rc) { /* nothing ran: leave no empty directories behind */
+  omplens_cli_job job;
+  bool ranked = omplens_cli_job_of_environment(&job);
+  if (rc && !ranked) { /* nothing ran: leave no empty directories behind */
     remove_empty_dirs(trace_dir, o.output_dir, made_output);
     return rc;
   }
+  if (ranked) { /* the job's last rank to finish reports on all of them */
+    int job_status = status, last = omplens_cli_job_finish(trace_dir, &job, rc ? rc : status,
+                                                           &job_status);
+    if (last < 0)
+      error("cannot count the finished ranks in %s: %s", trace_dir, strerror(errno));
+    if (last <= 0 || rc)
+      return rc ? rc : status;
+    rc = report_run(&o, trace_dir, job_status);
+    omplens_cli_job_release();
+    return rc ? rc : status;
+  }
+  rc = report_run(&o, trace_dir, status);
+  return rc ? rc : status;
+}
+
+/* The report of run's trace directory, for a program that exited with
+ * status. Returns 0 or an exit code. */
+static int report_run(const options *opts, const char *trace_dir, int status) {
+  options o = *opts;
+  int rc;
   loaded l = {0};
   l.compile_commands = o.compile_commands;
   use_parse_cache(o.output_dir);
@@ -1113,7 +1152,7 @@ static int handle_run(int argc, char **argv) {
   if (!rc)
     warn_nothing_measured(&l); /* run keeps the program's own status */
   loaded_free(&l);
-  return rc ? rc : status;
+  return rc;
 }
 
 /* ---- dump ---------------------------------------------------------------- */
