@@ -393,21 +393,46 @@ static void loaded_free(loaded *l) {
   memset(l, 0, sizeof *l);
 }
 
-static int handle_trace_file(loaded *l, const char *path) {
-  omplens_trace *t;
+/* Reads and analyses one trace: *t and *a, or an exit code after one error
+ * line. `progress` NULL: the progress line is not told (another thread). */
+static int read_and_detect(const char *path, const options *window, omplens_progress_fn *progress,
+                           omplens_trace **t, omplens_analysis **a) {
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  omplens_progress_step(OMPLENS_PROGRESS_READ, path);
-  omplens_progress_stage("reading %s", name);
-  omplens_trace_open_options to = {omplens_progress_count, NULL};
-  int rc = omplens_trace_open_with(path, &to, &t), err = errno;
+  if (progress) {
+    omplens_progress_step(OMPLENS_PROGRESS_READ, path);
+    omplens_progress_stage("reading %s", name);
+  }
+  omplens_trace_open_options to = {progress, NULL};
+  int rc = omplens_trace_open_with(path, &to, t), err = errno;
   if (rc) {
     error("cannot read trace %s: %s", path, omplens_cli_trace_error(path, rc, err));
     if (rc == OMPLENS_TRACE_EIO)
       return err == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
     return rc == OMPLENS_TRACE_ENOMEM ? EXIT_SOFTWARE : EXIT_DATAERR;
   }
-  if (l->window && l->window->windowed)
-    omplens_trace_set_window(t, l->window->window_begin, l->window->window_end);
+  if (window && window->windowed)
+    omplens_trace_set_window(*t, window->window_begin, window->window_end);
+  size_t n;
+  omplens_trace_events(*t, &n);
+  if (progress) {
+    omplens_progress_step(OMPLENS_PROGRESS_DETECT, NULL);
+    omplens_progress_stage("finding wasted data movement in %s (%zu events)", name, n);
+  }
+  omplens_detect_options dopts = {progress, NULL};
+  rc = omplens_detect_trace_with(*t, &dopts, a);
+  if (rc) {
+    omplens_trace_close(*t);
+    *t = NULL;
+    error("cannot analyse %s: %s", path, omplens_detect_strerror(rc));
+    return EXIT_SOFTWARE;
+  }
+  return 0;
+}
+
+/* Adds an analysed trace to l, with its annotator and fixer; l owns t
+ * and a from here on (also when this fails). */
+static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_analysis *a) {
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 8;
     omplens_trace **tr = realloc(l->traces, cap * sizeof *tr);
@@ -423,23 +448,12 @@ static int handle_trace_file(loaded *l, const char *path) {
     if (fx)
       l->fixers = fx;
     if (!tr || !an || !at || !fx) {
+      omplens_analysis_free(a);
       omplens_trace_close(t);
       error("out of memory");
       return EXIT_SOFTWARE;
     }
     l->cap = cap;
-  }
-  size_t n;
-  omplens_trace_events(t, &n);
-  omplens_analysis *a;
-  omplens_progress_step(OMPLENS_PROGRESS_DETECT, NULL);
-  omplens_progress_stage("finding wasted data movement in %s (%zu events)", name, n);
-  omplens_detect_options dopts = {omplens_progress_count, NULL};
-  rc = omplens_detect_trace_with(t, &dopts, &a);
-  if (rc) {
-    omplens_trace_close(t);
-    error("cannot analyse %s: %s", path, omplens_detect_strerror(rc));
-    return EXIT_SOFTWARE;
   }
   /* Without an annotator the report still works, with module+offset. */
   omplens_annotator *at = NULL;
@@ -461,6 +475,73 @@ static int handle_trace_file(loaded *l, const char *path) {
   return 0;
 }
 
+static int handle_trace_file(loaded *l, const char *path) {
+  omplens_trace *t;
+  omplens_analysis *a;
+  int rc = read_and_detect(path, l->window, omplens_progress_count, &t, &a);
+  return rc ? rc : add_analysed(l, path, t, a);
+}
+
+/* Several traces (an MPI job's ranks) are read and analysed on all CPUs,
+ * a trace per thread at a time; attribution to sources then runs in name
+ * order on this thread (libclang's parses are shared through a cache). */
+typedef struct parallel_load {
+  char **names;
+  size_t n;
+  const options *window;
+  omplens_trace **traces;
+  omplens_analysis **analyses;
+  int *rc;
+  atomic_size_t next;
+} parallel_load;
+
+static void *load_worker(void *arg) {
+  parallel_load *p = arg;
+  size_t i;
+  while ((i = atomic_fetch_add(&p->next, 1)) < p->n)
+    p->rc[i] = read_and_detect(p->names[i], p->window, NULL, &p->traces[i], &p->analyses[i]);
+  return NULL;
+}
+
+/* How many threads read an MPI job's traces: the CPUs, at most one a trace. */
+static size_t load_threads(size_t traces) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t n = cpus > 1 ? (size_t)cpus : 1;
+  return n < traces ? n : traces;
+}
+
+static int load_parallel(loaded *l, char **names, size_t n) {
+  size_t threads = load_threads(n);
+  parallel_load p = {names, n, l->window, calloc(n, sizeof *p.traces),
+                     calloc(n, sizeof *p.analyses), calloc(n, sizeof *p.rc), 0};
+  pthread_t *tid = calloc(threads, sizeof *tid);
+  if (!p.traces || !p.analyses || !p.rc || !tid) {
+    free(p.traces), free(p.analyses), free(p.rc), free(tid);
+    error("out of memory");
+    return EXIT_SOFTWARE;
+  }
+  omplens_progress_stage("reading and analysing %zu traces on %zu threads", n, threads);
+  size_t started = 0;
+  while (started < threads && !pthread_create(&tid[started], NULL, load_worker, &p))
+    started++;
+  load_worker(&p); /* this thread too (and alone, if none started) */
+  for (size_t i = 0; i < started; i++)
+    pthread_join(tid[i], NULL);
+  int rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!rc && !p.rc[i])
+      rc = add_analysed(l, names[i], p.traces[i], p.analyses[i]);
+    else if (!p.rc[i]) { /* an earlier trace failed: the report stops there */
+      omplens_analysis_free(p.analyses[i]);
+      omplens_trace_close(p.traces[i]);
+    }
+    if (!rc)
+      rc = p.rc[i];
+  }
+  free(p.traces), free(p.analyses), free(p.rc), free(tid);
+  return rc;
+}
+
 /* A directory stands for the *.trace files in it, in name order. */
 static int handle_trace_dir(loaded *l, const char *dir) {
   char **names;
@@ -472,8 +553,11 @@ static int handle_trace_dir(loaded *l, const char *dir) {
   int rc = n ? 0 : EXIT_NOINPUT;
   if (!n)
     error("no .trace files in %s", dir);
-  for (long i = 0; i < n && !rc; i++)
-    rc = handle_trace_file(l, names[i]);
+  if (n > 1 && load_threads((size_t)n) > 1)
+    rc = load_parallel(l, names, (size_t)n);
+  else
+    for (long i = 0; i < n && !rc; i++)
+      rc = handle_trace_file(l, names[i]);
   omplens_cli_free_names(names, (size_t)n);
   return rc;
 }
