@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -503,9 +504,11 @@ static void *load_worker(void *arg) {
   return NULL;
 }
 
-/* How many threads read an MPI job's traces: the CPUs, at most one a trace. */
+/* How many threads read an MPI job's traces: the CPUs this process may
+ * run on (taskset, cpusets), at most one a trace. */
 static size_t load_threads(size_t traces) {
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  cpu_set_t set;
+  long cpus = sched_getaffinity(0, sizeof set, &set) ? sysconf(_SC_NPROCESSORS_ONLN) : CPU_COUNT(&set);
   size_t n = cpus > 1 ? (size_t)cpus : 1;
   return n < traces ? n : traces;
 }

@@ -3,6 +3,7 @@
  * the ranks share, and the ranks that stand far from the median. Built
  * from each rank's analysis (its per-directive profile and its findings),
  * so it costs directives and findings, not events. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,23 +19,55 @@ typedef struct merged {
   uint64_t sum_extra; /* executions (directive) or savings ns (finding) */
 } merged;
 
+/* Items by key, found through an open-addressing table of their indexes
+ * (a job has thousands of distinct findings, each met on every rank). */
 typedef struct merge_table {
   merged *items;
   size_t n, cap, ranks;
+  uint32_t *slots; /* index + 1; 0: empty */
+  size_t num_slots; /* a power of two, at least twice n */
 } merge_table;
 
-static merged *merge_find(merge_table *t, const char *key, json_t *(*head)(void *), void *ctx) {
-  for (size_t i = 0; i < t->n; i++)
-    if (!strcmp(t->items[i].key, key))
-      return &t->items[i];
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 16;
-    merged *m = realloc(t->items, cap * sizeof *m);
-    if (!m)
-      return NULL;
+static uint64_t key_hash(const char *key) {
+  uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+  for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+    h = (h ^ *p) * 0x100000001b3u;
+  return h;
+}
+
+/* The slot that holds key, or the empty one where it goes. */
+static uint32_t *merge_slot(const merge_table *t, const char *key, uint64_t h) {
+  for (size_t i = h & (t->num_slots - 1);; i = (i + 1) & (t->num_slots - 1))
+    if (!t->slots[i] || !strcmp(t->items[t->slots[i] - 1].key, key))
+      return &t->slots[i];
+}
+
+static int merge_grow(merge_table *t) {
+  size_t cap = t->cap ? 2 * t->cap : 64, num_slots = 2 * cap;
+  merged *m = realloc(t->items, cap * sizeof *m);
+  if (m)
     t->items = m;
-    t->cap = cap;
+  uint32_t *slots = calloc(num_slots, sizeof *slots);
+  if (!m || !slots || cap >= UINT32_MAX) {
+    free(slots);
+    return -1;
   }
+  free(t->slots);
+  t->slots = slots;
+  t->num_slots = num_slots;
+  t->cap = cap;
+  for (size_t i = 0; i < t->n; i++)
+    *merge_slot(t, t->items[i].key, key_hash(t->items[i].key)) = (uint32_t)i + 1;
+  return 0;
+}
+
+static merged *merge_find(merge_table *t, const char *key, json_t *(*head)(void *), void *ctx) {
+  if (t->n == t->cap && merge_grow(t))
+    return NULL;
+  uint64_t h = key_hash(key);
+  uint32_t *slot = merge_slot(t, key, h);
+  if (*slot)
+    return &t->items[*slot - 1];
   merged *m = &t->items[t->n];
   m->key = strdup(key);
   m->value = calloc(t->ranks, sizeof *m->value);
@@ -48,7 +81,7 @@ static merged *merge_find(merge_table *t, const char *key, json_t *(*head)(void 
     json_decref(m->head);
     return NULL;
   }
-  t->n++;
+  *slot = (uint32_t)++t->n;
   return m;
 }
 
@@ -60,6 +93,7 @@ static void merge_free(merge_table *t) {
     json_decref(t->items[i].head);
   }
   free(t->items);
+  free(t->slots);
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -309,7 +343,7 @@ static json_t *rank_entry(const omplens_report_input *in, const ranked *rk, uint
 
 static json_t *build(const omplens_report_input *in, ranked *rk, size_t n, uint64_t *buf) {
   uint64_t *measure[M_COUNT] = {buf, buf + n, buf + 2 * n}, *scratch = buf + 3 * n;
-  merge_table dirs = {NULL, 0, 0, n}, finds = {NULL, 0, 0, n};
+  merge_table dirs = {NULL, 0, 0, n, NULL, 0}, finds = {NULL, 0, 0, n, NULL, 0};
   int job_size = 0;
   for (size_t r = 0; r < n; r++) {
     size_t p = rk[r].proc;
