@@ -45,8 +45,11 @@ static void print_header(FILE *out, const omplens_trace *t, const omplens_progra
   char a[32], b[32], c[32], types[256], used[256];
   format_device_types(t, i->num_devices, types, sizeof types);
   format_used_devices(t, i->num_devices, used, sizeof used);
-  fprintf(out, "omplens: %s (pid %d), run %s, %d device%s%s%s%s\n",
-          i->cmdline[0] ? i->cmdline : i->exe, i->pid, omplens_format_ns(tot->run_ns, a),
+  char rank[32] = "";
+  if (i->rank >= 0)
+    snprintf(rank, sizeof rank, ", rank %d", (int)i->rank);
+  fprintf(out, "omplens: %s (pid %d%s), run %s, %d device%s%s%s%s\n",
+          i->cmdline[0] ? i->cmdline : i->exe, i->pid, rank, omplens_format_ns(tot->run_ns, a),
           i->num_devices, i->num_devices == 1 ? "" : "s", types, used,
           i->complete ? "" : ", TRACE INCOMPLETE");
   uint64_t begin, end; /* --window: the part of the run these figures describe */
