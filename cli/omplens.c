@@ -158,12 +158,12 @@ static void print_command_usage(FILE *out, const char *cmd) {
 static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void error(const char *fmt, ...) {
   va_list ap;
+  char line[8192];
   omplens_progress_stop(); /* the message gets a line of its own */
   va_start(ap, fmt);
-  fprintf(stderr, "%s: ", progname);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
+  fprintf(stderr, "%s: %s\n", progname, line); /* one write: traces load on several threads */
 }
 
 /* snprintf that fails (with a message) instead of cutting a path short. */
@@ -532,8 +532,10 @@ static int load_parallel(loaded *l, char **names, size_t n) {
     pthread_join(tid[i], NULL);
   int rc = 0;
   for (size_t i = 0; i < n; i++) {
-    if (!rc && !p.rc[i])
+    if (!rc && !p.rc[i]) {
+      omplens_progress_step(OMPLENS_PROGRESS_READ, names[i]); /* its bytes count as done */
       rc = add_analysed(l, names[i], p.traces[i], p.analyses[i]);
+    }
     else if (!p.rc[i]) { /* an earlier trace failed: the report stops there */
       omplens_analysis_free(p.analyses[i]);
       omplens_trace_close(p.traces[i]);
