@@ -1024,9 +1024,8 @@ static void rank_outliers(omplens_strbuf *b, const json_t *outliers) {
   omplens_strbuf_puts(b, "<ul class=\"outliers\">");
   json_array_foreach(outliers, i, o) {
     char line[256];
-    snprintf(line, sizeof line, "%s: %" PRIu64 ", median %" PRIu64, omplens_render__str(o, "measure"),
-             omplens_render__u64(o, "value"), omplens_render__u64(o, "median"));
-    omplens_strbuf_printf(b, "<li><strong>Rank %" PRIu64 "</strong> stands out in ",
+    omplens_render__outlier_text(o, line, sizeof line);
+    omplens_strbuf_printf(b, "<li><strong>Rank %" PRIu64 "</strong> stands out: ",
                           omplens_render__u64(o, "rank"));
     omplens_html__escape(b, line, strlen(line));
     omplens_strbuf_puts(b, "</li>");
@@ -1087,6 +1086,8 @@ static void page_nav(omplens_strbuf *b, const json_t *doc) {
                                          {"sources", "Sources"}};
   const json_t *first = json_array_get(omplens_render__array(doc, "processes"), 0);
   int has_findings = json_array_size(omplens_render__array(first, "findings")) > 0;
+  if (json_is_object(json_object_get(doc, "ranks")))
+    omplens_strbuf_puts(b, "<a href=\"#ranks\">Ranks</a>");
   for (size_t i = 0; first && i < sizeof parts / sizeof *parts; i++) {
     int needs_findings = i == 1 || i == 4;
     if (!needs_findings || has_findings)

@@ -649,11 +649,12 @@ static void md_rank_outliers(md_ctx *m, const json_t *outliers) {
   const json_t *o;
   if (!json_array_size(outliers))
     omplens_strbuf_puts(m->b, "\nNo rank stands far from the median.\n");
+  char line[256];
   json_array_foreach(outliers, i, o) {
-    omplens_strbuf_printf(m->b, "%s- **Rank %" PRIu64 "** stands out in %s: %" PRIu64 ", median %" PRIu64
-                          "\n", i ? "" : "\n", omplens_render__u64(o, "rank"),
-                          omplens_render__str(o, "measure"), omplens_render__u64(o, "value"),
-                          omplens_render__u64(o, "median"));
+    omplens_strbuf_printf(m->b, "%s- **Rank %" PRIu64 "** stands out: ", i ? "" : "\n",
+                          omplens_render__u64(o, "rank"));
+    omplens_md__text(m->b, omplens_render__outlier_text(o, line, sizeof line), 0);
+    omplens_strbuf_puts(m->b, "\n");
   }
 }
 

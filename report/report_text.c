@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render_md_internal.h"
 #include "report_internal.h"
 
 /* " (generic-64bit)": the distinct type strings of the devices, in device
@@ -166,27 +167,13 @@ static void print_rank_devices(FILE *out, const json_t *procs) {
 }
 
 static void print_rank_outliers(FILE *out, const json_t *outliers) {
-  char a[32], b[32];
+  char line[256];
   if (!json_array_size(outliers))
     fputs("\n  no rank stands far from the median\n", out);
   for (size_t i = 0; i < json_array_size(outliers); i++) {
     const json_t *o = json_array_get(outliers, i);
-    const char *m = omplens_report__str_at(o, "measure");
-    uint64_t v = (uint64_t)omplens_report__int_at(o, "value"),
-             med = (uint64_t)omplens_report__int_at(o, "median");
-    const char *what = !strcmp(m, "device_ns") ? "device time"
-                       : !strcmp(m, "transfer_bytes") ? "transfer bytes" : "findings";
-    if (!strcmp(m, "device_ns"))
-      omplens_format_ns(v, a), omplens_format_ns(med, b);
-    else if (!strcmp(m, "transfer_bytes"))
-      omplens_format_bytes(v, a), omplens_format_bytes(med, b);
-    else
-      snprintf(a, sizeof a, "%" PRIu64, v), snprintf(b, sizeof b, "%" PRIu64, med);
-    fprintf(out, "%s  rank %" JSON_INTEGER_FORMAT " stands out: %s %s, median %s", i ? "" : "\n",
-            omplens_report__int_at(o, "rank"), what, a, b);
-    if (med)
-      fprintf(out, " (%.2fx)", (double)v / (double)med);
-    fputc('\n', out);
+    fprintf(out, "%s  rank %" JSON_INTEGER_FORMAT " stands out: %s\n", i ? "" : "\n",
+            omplens_report__int_at(o, "rank"), omplens_render__outlier_text(o, line, sizeof line));
   }
 }
 
