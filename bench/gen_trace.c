@@ -1,7 +1,8 @@
 /* gen_trace: writes a synthetic omplens trace through the real writer
  * (trace/trace_writer.h), for the analysis benchmark.
  *
- *   gen_trace [-n EVENTS] [-s SEED] [-t THREADS] [-d DEVICES] [-u PERCENT] [-c] [-r] OUTPUT
+ *   gen_trace [-n EVENTS] [-s SEED] [-t THREADS] [-d DEVICES] [-u PERCENT] [-c] [-r]
+ *             [-R RANK/SIZE] OUTPUT
  *
  * The same options give the same file, byte for byte: a seeded PRNG drives a
  * small model of an offload program, and the header holds fixed values.
@@ -32,6 +33,9 @@
  * and each thread writes a directive's location string and a buffer's map
  * name the first time it uses them: the records the collector adds when it
  * is preloaded (omplens run's default).
+ * With -R, the header says the process was rank RANK of an MPI job of SIZE
+ * ranks (the collector's RANK item), and its pid is 4242 + RANK, as for a
+ * job's traces (bench/ranks.sh).
  * Events are data operations and kernels, as the reader counts them; the run
  * stops at the first construct boundary at or after EVENTS. */
 #include <inttypes.h>
@@ -69,6 +73,7 @@ typedef struct options {
   unsigned unchanged;   /* -u: percent of copies in with unchanged content */
   int calls;            /* -c: entry calls, map arguments and their strings */
   int random_maps;      /* -r: directives map random buffers (stress mix) */
+  int rank, job_size;   /* -R RANK/SIZE; rank -1: not in a job */
   const char *output;
 } options;
 
@@ -461,7 +466,9 @@ static int generate(gen *g) {
     *opt++ = "-r";
   char *const argv[] = {"gen_trace", "-n", n, "-s", s, "-t", t, "-d", d, "-u", u,
                         opts[0], opts[1], NULL};
-  omplens_tw_header h = {.pid = 4242, .exe = "/synthetic/gen_trace", .argv = argv,
+  omplens_tw_header h = {.pid = 4242 + (o->rank > 0 ? o->rank : 0), .exe = "/synthetic/gen_trace",
+                         .argv = argv, .in_job = o->rank >= 0, .rank = o->rank,
+                         .job_size = o->job_size,
                          .start_realtime_ns = 1700000000000000000u,
                          .start_monotonic_ns = 1000000000u};
   int rc = omplens_tw_open(&g->w, o->output, &h, 0);
@@ -498,7 +505,16 @@ static void print_counts(const counts *c, double seconds) {
 
 static int parse_options(int argc, char **argv, options *o) {
   int c;
-  while ((c = getopt(argc, argv, "n:s:t:d:u:cr")) != -1) {
+  while ((c = getopt(argc, argv, "n:s:t:d:u:crR:")) != -1) {
+    if (c == 'R') {
+      char *slash;
+      long rank = strtol(optarg, &slash, 10), size = *slash == '/' ? strtol(slash + 1, &slash, 10) : -1;
+      if (*slash || rank < 0 || size <= rank || size > 1000000)
+        return -1;
+      o->rank = (int)rank;
+      o->job_size = (int)size;
+      continue;
+    }
     if (c == 'c' || c == 'r') {
       *(c == 'c' ? &o->calls : &o->random_maps) = 1;
       continue;
@@ -524,10 +540,10 @@ static int parse_options(int argc, char **argv, options *o) {
 }
 
 int main(int argc, char **argv) {
-  options o = {1000000u, 1, 4, 4, 30, 0, 0, NULL};
+  options o = {1000000u, 1, 4, 4, 30, 0, 0, -1, 0, NULL};
   if (parse_options(argc, argv, &o)) {
     fprintf(stderr, "usage: gen_trace [-n EVENTS] [-s SEED] [-t THREADS 1-4] [-d DEVICES 1-4]"
-                    " [-u UNCHANGED_PERCENT] [-c] [-r] OUTPUT\n");
+                    " [-u UNCHANGED_PERCENT] [-c] [-r] [-R RANK/SIZE] OUTPUT\n");
     return EXIT_USAGE;
   }
   gen g = {.o = &o, .rng = o.seed};

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "job.h"
 #include "omplens_config.h"
 #include "omplens_detect.h"
 #include "omplens_directives.h"
@@ -121,6 +123,9 @@ static void print_usage(FILE *out) {
           "libclang's parses told, for the next report into DIR (safe to delete).\n"
           "`run` prints its summary on stderr so the program's stdout is unchanged,\n"
           "and exits with the program's status; `report` prints on stdout.\n"
+          "MPI jobs: either `omplens run -- mpirun -np N PROGRAM` or `mpirun -np N\n"
+          "omplens run -- PROGRAM` gives one report, with the ranks merged and the\n"
+          "ranks far from the median named (see 'omplens run --help').\n"
           "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 69 (report)\n"
           "nothing reached a device, 70 internal error, 73 cannot write output.\n"
           "\n"
@@ -145,6 +150,9 @@ static void print_command_usage(FILE *out, const char *cmd) {
           run ? "\nRuns PROGRAM under the omplens collector, keeps its traces in\n"
                 "DIR/traces/RUN-ID/, then reports on them. The summary goes to stderr, so\n"
                 "PROGRAM's stdout is unchanged; omplens exits with PROGRAM's status.\n"
+                "MPI: `omplens run -- mpirun -np N PROGRAM` traces every rank; under\n"
+                "`mpirun -np N omplens run -- PROGRAM` the ranks share DIR/traces/job-ID/\n"
+                "and the last rank to finish writes the one report of the job.\n"
               : "\nReports on traces already recorded (a DIR means its *.trace files), as\n"
                 "`run` does after the program ends; the summary goes to stdout.\n",
           DEFAULT_TOP, run ? NO_PRELOAD_HELP : WINDOW_HELP);
@@ -153,12 +161,12 @@ static void print_command_usage(FILE *out, const char *cmd) {
 static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void error(const char *fmt, ...) {
   va_list ap;
+  char line[8192];
   omplens_progress_stop(); /* the message gets a line of its own */
   va_start(ap, fmt);
-  fprintf(stderr, "%s: ", progname);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
+  fprintf(stderr, "%s: %s\n", progname, line); /* one write: traces load on several threads */
 }
 
 /* snprintf that fails (with a message) instead of cutting a path short. */
@@ -389,21 +397,46 @@ static void loaded_free(loaded *l) {
   memset(l, 0, sizeof *l);
 }
 
-static int handle_trace_file(loaded *l, const char *path) {
-  omplens_trace *t;
+/* Reads and analyses one trace: *t and *a, or an exit code after one error
+ * line. `progress` NULL: the progress line is not told (another thread). */
+static int read_and_detect(const char *path, const options *window, omplens_progress_fn *progress,
+                           omplens_trace **t, omplens_analysis **a) {
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  omplens_progress_step(OMPLENS_PROGRESS_READ, path);
-  omplens_progress_stage("reading %s", name);
-  omplens_trace_open_options to = {omplens_progress_count, NULL};
-  int rc = omplens_trace_open_with(path, &to, &t), err = errno;
+  if (progress) {
+    omplens_progress_step(OMPLENS_PROGRESS_READ, path);
+    omplens_progress_stage("reading %s", name);
+  }
+  omplens_trace_open_options to = {progress, NULL};
+  int rc = omplens_trace_open_with(path, &to, t), err = errno;
   if (rc) {
     error("cannot read trace %s: %s", path, omplens_cli_trace_error(path, rc, err));
     if (rc == OMPLENS_TRACE_EIO)
       return err == ENOENT ? EXIT_NOINPUT : EXIT_DATAERR;
     return rc == OMPLENS_TRACE_ENOMEM ? EXIT_SOFTWARE : EXIT_DATAERR;
   }
-  if (l->window && l->window->windowed)
-    omplens_trace_set_window(t, l->window->window_begin, l->window->window_end);
+  if (window && window->windowed)
+    omplens_trace_set_window(*t, window->window_begin, window->window_end);
+  size_t n;
+  omplens_trace_events(*t, &n);
+  if (progress) {
+    omplens_progress_step(OMPLENS_PROGRESS_DETECT, NULL);
+    omplens_progress_stage("finding wasted data movement in %s (%zu events)", name, n);
+  }
+  omplens_detect_options dopts = {progress, NULL};
+  rc = omplens_detect_trace_with(*t, &dopts, a);
+  if (rc) {
+    omplens_trace_close(*t);
+    *t = NULL;
+    error("cannot analyse %s: %s", path, omplens_detect_strerror(rc));
+    return EXIT_SOFTWARE;
+  }
+  return 0;
+}
+
+/* Adds an analysed trace to l, with its annotator and fixer; l owns t
+ * and a from here on (also when this fails). */
+static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_analysis *a) {
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 8;
     omplens_trace **tr = realloc(l->traces, cap * sizeof *tr);
@@ -419,23 +452,12 @@ static int handle_trace_file(loaded *l, const char *path) {
     if (fx)
       l->fixers = fx;
     if (!tr || !an || !at || !fx) {
+      omplens_analysis_free(a);
       omplens_trace_close(t);
       error("out of memory");
       return EXIT_SOFTWARE;
     }
     l->cap = cap;
-  }
-  size_t n;
-  omplens_trace_events(t, &n);
-  omplens_analysis *a;
-  omplens_progress_step(OMPLENS_PROGRESS_DETECT, NULL);
-  omplens_progress_stage("finding wasted data movement in %s (%zu events)", name, n);
-  omplens_detect_options dopts = {omplens_progress_count, NULL};
-  rc = omplens_detect_trace_with(t, &dopts, &a);
-  if (rc) {
-    omplens_trace_close(t);
-    error("cannot analyse %s: %s", path, omplens_detect_strerror(rc));
-    return EXIT_SOFTWARE;
   }
   /* Without an annotator the report still works, with module+offset. */
   omplens_annotator *at = NULL;
@@ -457,6 +479,77 @@ static int handle_trace_file(loaded *l, const char *path) {
   return 0;
 }
 
+static int handle_trace_file(loaded *l, const char *path) {
+  omplens_trace *t;
+  omplens_analysis *a;
+  int rc = read_and_detect(path, l->window, omplens_progress_count, &t, &a);
+  return rc ? rc : add_analysed(l, path, t, a);
+}
+
+/* Several traces (an MPI job's ranks) are read and analysed on all CPUs,
+ * a trace per thread at a time; attribution to sources then runs in name
+ * order on this thread (libclang's parses are shared through a cache). */
+typedef struct parallel_load {
+  char **names;
+  size_t n;
+  const options *window;
+  omplens_trace **traces;
+  omplens_analysis **analyses;
+  int *rc;
+  atomic_size_t next;
+} parallel_load;
+
+static void *load_worker(void *arg) {
+  parallel_load *p = arg;
+  size_t i;
+  while ((i = atomic_fetch_add(&p->next, 1)) < p->n)
+    p->rc[i] = read_and_detect(p->names[i], p->window, NULL, &p->traces[i], &p->analyses[i]);
+  return NULL;
+}
+
+/* How many threads read an MPI job's traces: the CPUs this process may
+ * run on (taskset, cpusets), at most one a trace. */
+static size_t load_threads(size_t traces) {
+  cpu_set_t set;
+  long cpus = sched_getaffinity(0, sizeof set, &set) ? sysconf(_SC_NPROCESSORS_ONLN) : CPU_COUNT(&set);
+  size_t n = cpus > 1 ? (size_t)cpus : 1;
+  return n < traces ? n : traces;
+}
+
+static int load_parallel(loaded *l, char **names, size_t n) {
+  size_t threads = load_threads(n);
+  parallel_load p = {names, n, l->window, calloc(n, sizeof *p.traces),
+                     calloc(n, sizeof *p.analyses), calloc(n, sizeof *p.rc), 0};
+  pthread_t *tid = calloc(threads, sizeof *tid);
+  if (!p.traces || !p.analyses || !p.rc || !tid) {
+    free(p.traces), free(p.analyses), free(p.rc), free(tid);
+    error("out of memory");
+    return EXIT_SOFTWARE;
+  }
+  omplens_progress_stage("reading and analysing %zu traces on %zu threads", n, threads);
+  size_t started = 0;
+  while (started < threads && !pthread_create(&tid[started], NULL, load_worker, &p))
+    started++;
+  load_worker(&p); /* this thread too (and alone, if none started) */
+  for (size_t i = 0; i < started; i++)
+    pthread_join(tid[i], NULL);
+  int rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!rc && !p.rc[i]) {
+      omplens_progress_step(OMPLENS_PROGRESS_READ, names[i]); /* its bytes count as done */
+      rc = add_analysed(l, names[i], p.traces[i], p.analyses[i]);
+    }
+    else if (!p.rc[i]) { /* an earlier trace failed: the report stops there */
+      omplens_analysis_free(p.analyses[i]);
+      omplens_trace_close(p.traces[i]);
+    }
+    if (!rc)
+      rc = p.rc[i];
+  }
+  free(p.traces), free(p.analyses), free(p.rc), free(tid);
+  return rc;
+}
+
 /* A directory stands for the *.trace files in it, in name order. */
 static int handle_trace_dir(loaded *l, const char *dir) {
   char **names;
@@ -468,8 +561,11 @@ static int handle_trace_dir(loaded *l, const char *dir) {
   int rc = n ? 0 : EXIT_NOINPUT;
   if (!n)
     error("no .trace files in %s", dir);
-  for (long i = 0; i < n && !rc; i++)
-    rc = handle_trace_file(l, names[i]);
+  if (n > 1 && load_threads((size_t)n) > 1)
+    rc = load_parallel(l, names, (size_t)n);
+  else
+    for (long i = 0; i < n && !rc; i++)
+      rc = handle_trace_file(l, names[i]);
   omplens_cli_free_names(names, (size_t)n);
   return rc;
 }
@@ -1006,7 +1102,8 @@ static int setup_environment(const char *collector, const char *trace_dir, int p
   return rc;
 }
 
-/* The run's trace directory, OUTPUT/traces/STAMP-PID, made with its
+/* The run's trace directory, OUTPUT/traces/STAMP-PID (a rank of an MPI
+ * job: OUTPUT/traces/job-KEY, which the job's ranks share), made with its
  * parents; *made_output says whether OUTPUT was made here. */
 static int make_trace_dir(const char *output_dir, char *out, size_t size, bool *made_output) {
   char sub[PATH_MAX];
@@ -1015,6 +1112,16 @@ static int make_trace_dir(const char *output_dir, char *out, size_t size, bool *
   if (format_path(sub, sizeof sub, "%s/traces", output_dir) || make_dir(output_dir) ||
       make_dir(sub))
     return -1;
+  omplens_cli_job job;
+  if (omplens_cli_job_of_environment(&job)) { /* shared by the job's ranks */
+    if (format_path(out, size, "%s/%s", sub, job.key))
+      return -1;
+    if (mkdir(out, 0755) && errno != EEXIST) {
+      error("cannot create directory %s: %s", out, strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
   time_t now = time(NULL);
   struct tm tm;
   localtime_r(&now, &tm);
@@ -1070,6 +1177,8 @@ static int spawn_and_wait(char **argv, int *status_out) {
   return 0;
 }
 
+static int report_run(const options *opts, const char *trace_dir, int status);
+
 static int handle_run(int argc, char **argv) {
   options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u, NULL, 0, 0, 0};
   int first = parse_options(argc, argv, &o);
@@ -1093,10 +1202,32 @@ static int handle_run(int argc, char **argv) {
   }
   int status = 0;
   int rc = spawn_and_wait(argv + first, &status);
-  if (rc) { /* nothing ran: leave no empty directories behind */
+  omplens_cli_job job;
+  bool ranked = omplens_cli_job_of_environment(&job);
+  if (rc && !ranked) { /* nothing ran: leave no empty directories behind */
     remove_empty_dirs(trace_dir, o.output_dir, made_output);
     return rc;
   }
+  if (ranked) { /* the job's last rank to finish reports on all of them */
+    int job_status = status, last = omplens_cli_job_finish(trace_dir, &job, rc ? rc : status,
+                                                           &job_status);
+    if (last < 0)
+      error("cannot count the finished ranks in %s: %s", trace_dir, strerror(errno));
+    if (last <= 0 || rc)
+      return rc ? rc : status;
+    rc = report_run(&o, trace_dir, job_status);
+    omplens_cli_job_release();
+    return rc ? rc : status;
+  }
+  rc = report_run(&o, trace_dir, status);
+  return rc ? rc : status;
+}
+
+/* The report of run's trace directory, for a program that exited with
+ * status. Returns 0 or an exit code. */
+static int report_run(const options *opts, const char *trace_dir, int status) {
+  options o = *opts;
+  int rc;
   loaded l = {0};
   l.compile_commands = o.compile_commands;
   use_parse_cache(o.output_dir);
@@ -1113,7 +1244,7 @@ static int handle_run(int argc, char **argv) {
   if (!rc)
     warn_nothing_measured(&l); /* run keeps the program's own status */
   loaded_free(&l);
-  return rc ? rc : status;
+  return rc;
 }
 
 /* ---- dump ---------------------------------------------------------------- */

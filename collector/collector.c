@@ -22,6 +22,7 @@
 #include "collector_internal.h"
 #include "hasher.h"
 #include "modules.h"
+#include "mpi_env.h"
 #include "omplens_trace.h"
 #include "ompt_events.h"
 #include "trace_writer.h"
@@ -507,7 +508,8 @@ static const char *exe_name(const char *exe) {
 }
 
 /* Creates the trace file in $OMPLENS_OUTPUT_DIR (default: the current
- * directory); a pid collision gets a numeric suffix. */
+ * directory), named by rank too in an MPI job, so that the ranks of one
+ * job never collide; a pid collision gets a numeric suffix. */
 static int open_trace(void) {
   static char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -522,12 +524,19 @@ static int open_trace(void) {
                                               (uint64_t)rt.tv_nsec,
                          .start_monotonic_ns = now_ns(),
                          .each_module = omplens_collector__each_module};
+  int rank = 0, size = 0;
+  h.in_job = omplens_mpi_rank(&rank, &size);
+  h.rank = rank;
+  h.job_size = size;
+  char tag[16] = ""; /* "r3-" */
+  if (h.in_job)
+    snprintf(tag, sizeof tag, "r%d-", rank);
   int rc = -EEXIST;
   for (int k = 0; k < 100 && rc == -EEXIST; k++) {
-    int len = k == 0 ? snprintf(g.path, sizeof g.path, "%s/omplens-%.200s-%d.trace", dir,
-                              exe_name(exe), (int)h.pid)
-                     : snprintf(g.path, sizeof g.path, "%s/omplens-%.200s-%d.%d.trace", dir,
-                              exe_name(exe), (int)h.pid, k);
+    int len = k == 0 ? snprintf(g.path, sizeof g.path, "%s/omplens-%.200s-%s%d.trace", dir,
+                              exe_name(exe), tag, (int)h.pid)
+                     : snprintf(g.path, sizeof g.path, "%s/omplens-%.200s-%s%d.%d.trace", dir,
+                              exe_name(exe), tag, (int)h.pid, k);
     if (len < 0 || (size_t)len >= sizeof g.path)
       return -ENAMETOOLONG;
     rc = omplens_tw_open(&g.writer, g.path, &h, 0);

@@ -928,11 +928,138 @@ static void section_sources(html_ctx *h) {
 /* ---- Page ----------------------------------------------------------------------------------------- */
 
 static void section_process_title(html_ctx *h) {
-  char id[48], number[32], count[32], pid[32];
+  char id[48], number[32], count[32], pid[32], rank[48] = "";
   snprintf(id, sizeof id, "%s", h->prefix);
+  if (json_is_integer(json_object_get(h->proc, "rank")))
+    snprintf(rank, sizeof rank, "rank %" PRIu64 " \xc2\xb7 ", omplens_render__u64(h->proc, "rank"));
   FILL(h, h->body, omplens_tpl__process_html, {"id", id}, {"number", fmt_u64(h->index + 1, number)},
        {"count", fmt_u64(h->num_procs, count)}, {"pid", fmt_u64(omplens_render__u64(h->proc, "pid"), pid)},
-       {"command", program_name(h->proc)});
+       {"rank", rank}, {"command", program_name(h->proc)});
+}
+
+/* ---- MPI job ------------------------------------------------------------------------------------- */
+
+/* "<td>text</td>" with text escaped. */
+static void cell(omplens_strbuf *b, const char *text, const char *cls) {
+  omplens_strbuf_printf(b, cls ? "<td class=\"%s\">" : "<td>", cls);
+  omplens_html__escape(b, text ? text : "", text ? strlen(text) : 0);
+  omplens_strbuf_puts(b, "</td>");
+}
+
+/* "3, 3, 3, 7": a merged row's per-rank values. */
+static void per_rank_text(const json_t *arr, char *buf, size_t size) {
+  size_t len = 0, i;
+  const json_t *v;
+  buf[0] = 0;
+  json_array_foreach(arr, i, v) {
+    if (len >= size)
+      break;
+    len += (size_t)snprintf(buf + len, size - len, "%s%" JSON_INTEGER_FORMAT, i ? ", " : "",
+                            json_integer_value(v));
+  }
+}
+
+static void rank_rows(omplens_strbuf *b, const json_t *procs) {
+  size_t i;
+  const json_t *p;
+  char t[4][64], devices[256];
+  json_array_foreach(procs, i, p) {
+    per_rank_text(json_object_get(p, "devices_used"), devices, sizeof devices);
+    snprintf(t[0], sizeof t[0], "%" PRIu64, omplens_render__u64(p, "rank"));
+    snprintf(t[1], sizeof t[1], "%" PRIu64 " (pid %" PRIu64 ")", omplens_render__u64(p, "process") + 1,
+             omplens_render__u64(p, "pid"));
+    omplens_strbuf_puts(b, "<tr>");
+    cell(b, t[0], "num");
+    cell(b, t[1], "num");
+    cell(b, devices, NULL);
+    cell(b, omplens_format_ns(omplens_render__u64(p, "device_ns"), t[2]), "num");
+    cell(b, omplens_format_bytes(omplens_render__u64(p, "transfer_bytes"), t[3]), "num");
+    snprintf(t[0], sizeof t[0], "%" PRIu64, omplens_render__u64(p, "findings"));
+    cell(b, t[0], "num");
+    omplens_strbuf_puts(b, "</tr>");
+  }
+}
+
+static void rank_directive_rows(html_ctx *h, omplens_strbuf *b, const json_t *dirs, size_t n) {
+  size_t i;
+  const json_t *d;
+  char t[64];
+  static const char *const spread[] = {"total_ns", "min_ns", "median_ns", "max_ns"};
+  json_array_foreach(dirs, i, d) {
+    omplens_strbuf_puts(b, "<tr>");
+    cell(b, omplens_render__display_path(omplens_render__str(d, "location"), h->base), NULL);
+    snprintf(t, sizeof t, "%" PRIu64 " of %zu", omplens_render__u64(d, "ranks"), n);
+    cell(b, t, "num");
+    for (size_t k = 0; k < 4; k++)
+      cell(b, omplens_format_ns(omplens_render__u64(d, spread[k]), t), "num");
+    omplens_strbuf_puts(b, "</tr>");
+  }
+}
+
+static void rank_finding_rows(html_ctx *h, omplens_strbuf *b, const json_t *finds, size_t n) {
+  size_t i;
+  const json_t *f;
+  char t[64], per[1024];
+  json_array_foreach(finds, i, f) {
+    const char *var = omplens_render__str(f, "variable");
+    omplens_strbuf_puts(b, "<tr>");
+    cell(b, omplens_render__str(f, "category"), NULL);
+    cell(b, var ? var : "(host buffer)", NULL);
+    cell(b, omplens_render__display_path(omplens_render__str(f, "location"), h->base), NULL);
+    snprintf(t, sizeof t, "on %" PRIu64 " of %zu ranks", omplens_render__u64(f, "ranks"), n);
+    cell(b, t, "num");
+    per_rank_text(json_object_get(f, "per_rank_count"), per, sizeof per);
+    cell(b, per, NULL);
+    omplens_strbuf_puts(b, "</tr>");
+  }
+}
+
+static void rank_outliers(omplens_strbuf *b, const json_t *outliers) {
+  size_t i;
+  const json_t *o;
+  if (!json_array_size(outliers)) {
+    omplens_strbuf_puts(b, "<p>No rank stands far from the median.</p>");
+    return;
+  }
+  omplens_strbuf_puts(b, "<ul class=\"outliers\">");
+  json_array_foreach(outliers, i, o) {
+    char line[256];
+    omplens_render__outlier_text(o, line, sizeof line);
+    omplens_strbuf_printf(b, "<li><strong>Rank %" PRIu64 "</strong> stands out: ",
+                          omplens_render__u64(o, "rank"));
+    omplens_html__escape(b, line, strlen(line));
+    omplens_strbuf_puts(b, "</li>");
+  }
+  omplens_strbuf_puts(b, "</ul>");
+}
+
+/* The merged view of an MPI job's ranks (findings.json's "ranks"), before
+ * the processes. */
+static void section_ranks(html_ctx *h, const json_t *r) {
+  if (!json_is_object(r))
+    return;
+  const json_t *procs = omplens_render__array(r, "processes");
+  size_t n = json_array_size(procs);
+  omplens_strbuf rows = {0}, dirs = {0}, finds = {0}, outs = {0};
+  rank_rows(&rows, procs);
+  rank_directive_rows(h, &dirs, omplens_render__array(r, "directives"), n);
+  rank_finding_rows(h, &finds, omplens_render__array(r, "findings"), n);
+  rank_outliers(&outs, omplens_render__array(r, "outliers"));
+  char ranks[32], subtitle[160];
+  snprintf(subtitle, sizeof subtitle, "ranks at %.1fx or 1/%.1f of the median are named; each rank's "
+           "own report follows", omplens_render__real(r, "far_ratio"), omplens_render__real(r, "far_ratio"));
+  if (rows.failed || dirs.failed || finds.failed || outs.failed) {
+    if (!h->err)
+      h->err = OMPLENS_REPORT_ENOMEM;
+  } else {
+    FILL(h, h->body, omplens_tpl__ranks_html, {"ranks", fmt_u64(n, ranks)}, {"subtitle", subtitle},
+         {"outliers", omplens_strbuf_str(&outs)}, {"rank_rows", omplens_strbuf_str(&rows)},
+         {"directive_rows", omplens_strbuf_str(&dirs)}, {"finding_rows", omplens_strbuf_str(&finds)});
+  }
+  omplens_strbuf_free(&rows);
+  omplens_strbuf_free(&dirs);
+  omplens_strbuf_free(&finds);
+  omplens_strbuf_free(&outs);
 }
 
 static void render_process(html_ctx *h) {
@@ -959,6 +1086,8 @@ static void page_nav(omplens_strbuf *b, const json_t *doc) {
                                          {"sources", "Sources"}};
   const json_t *first = json_array_get(omplens_render__array(doc, "processes"), 0);
   int has_findings = json_array_size(omplens_render__array(first, "findings")) > 0;
+  if (json_is_object(json_object_get(doc, "ranks")))
+    omplens_strbuf_puts(b, "<a href=\"#ranks\">Ranks</a>");
   for (size_t i = 0; first && i < sizeof parts / sizeof *parts; i++) {
     int needs_findings = i == 1 || i == 4;
     if (!needs_findings || has_findings)
@@ -1002,6 +1131,7 @@ int omplens_render_html(const json_t *doc, const omplens_trace *const *traces, s
   page_part(&h, doc, opt, 1, &page);
   const json_t *procs = omplens_render__array(doc, "processes");
   h.num_procs = json_array_size(procs);
+  section_ranks(&h, json_object_get(doc, "ranks"));
   for (h.index = 0; h.index < h.num_procs && !h.err && !page.failed; h.index++) {
     h.proc = json_array_get(procs, h.index);
     h.trace = traces && h.index < num_traces ? traces[h.index] : NULL;

@@ -10,7 +10,7 @@ set(OMPLENS_TEMPLATES
   directives.html directive_row.html table_head.html profile.html profile_row.html
   findings.html finding.html instance_row.html instance_ids.html
   sources.html source_file.html source_line.html source_note.html source_missing.html
-  timeline.html
+  timeline.html ranks.html
   empty.html)
 list(TRANSFORM OMPLENS_TEMPLATES PREPEND ${CMAKE_CURRENT_LIST_DIR}/../templates/)
 string(REPLACE ";" "|" omplens_template_inputs "${OMPLENS_TEMPLATES}")

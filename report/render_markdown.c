@@ -536,8 +536,10 @@ static void md_directive(md_ctx *m, size_t rank, const json_t *d, const json_t *
 
 static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count) {
   if (count > 1) {
-    omplens_strbuf_printf(m->b, "\n## Process %zu: pid %" PRIu64 ", ", index + 1,
-                          omplens_render__u64(proc, "pid"));
+    omplens_strbuf_printf(m->b, "\n## Process %zu: ", index + 1);
+    if (json_is_integer(json_object_get(proc, "rank")))
+      omplens_strbuf_printf(m->b, "rank %" PRIu64 ", ", omplens_render__u64(proc, "rank"));
+    omplens_strbuf_printf(m->b, "pid %" PRIu64 ", ", omplens_render__u64(proc, "pid"));
     omplens_md__code(m->b, program_name(proc), 0);
     omplens_strbuf_puts(m->b, "\n");
   }
@@ -569,6 +571,109 @@ static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count
                           left == 1 ? " was" : "s were");
 }
 
+/* "3, 3, 3, 7": the per-rank values of a merged row. */
+static void md_per_rank(omplens_strbuf *b, const json_t *arr, int as_ns) {
+  size_t i;
+  const json_t *v;
+  char t[32];
+  json_array_foreach(arr, i, v) {
+    uint64_t x = (uint64_t)json_integer_value(v);
+    if (as_ns)
+      omplens_strbuf_printf(b, "%s%s", i ? ", " : "", omplens_format_ns(x, t));
+    else
+      omplens_strbuf_printf(b, "%s%" PRIu64, i ? ", " : "", x);
+  }
+}
+
+static void md_rank_table(md_ctx *m, const json_t *procs) {
+  omplens_strbuf_puts(m->b, "\n| Rank | Process | Devices used | Device time | Transfer bytes | "
+                            "Findings |\n|---:|---:|---|---:|---:|---:|\n");
+  size_t i;
+  const json_t *p;
+  char t1[32], t2[32];
+  json_array_foreach(procs, i, p) {
+    omplens_strbuf_printf(m->b, "| %" PRIu64 " | %" PRIu64 " (pid %" PRIu64 ") | ",
+                          omplens_render__u64(p, "rank"), omplens_render__u64(p, "process") + 1,
+                          omplens_render__u64(p, "pid"));
+    md_per_rank(m->b, json_object_get(p, "devices_used"), 0);
+    omplens_strbuf_printf(m->b, " | %s | %s | %" PRIu64 " |\n",
+                          omplens_format_ns(omplens_render__u64(p, "device_ns"), t1),
+                          omplens_format_bytes(omplens_render__u64(p, "transfer_bytes"), t2),
+                          omplens_render__u64(p, "findings"));
+  }
+}
+
+static void md_rank_directives(md_ctx *m, const json_t *dirs, size_t n) {
+  omplens_strbuf_puts(m->b, "\n| Directive | Ranks | Device time | Min | Median | Max | Per rank |\n"
+                            "|---|---:|---:|---:|---:|---:|---|\n");
+  size_t i;
+  const json_t *d;
+  char t[4][32];
+  json_array_foreach(dirs, i, d) {
+    if (i == TOP_DIRECTIVES)
+      break;
+    omplens_strbuf_puts(m->b, "| ");
+    omplens_md__code(m->b, omplens_render__display_path(omplens_render__str(d, "location"), m->base), 1);
+    omplens_strbuf_printf(m->b, " | %" PRIu64 " of %zu | %s | %s | %s | %s | ",
+                          omplens_render__u64(d, "ranks"), n,
+                          omplens_format_ns(omplens_render__u64(d, "total_ns"), t[0]),
+                          omplens_format_ns(omplens_render__u64(d, "min_ns"), t[1]),
+                          omplens_format_ns(omplens_render__u64(d, "median_ns"), t[2]),
+                          omplens_format_ns(omplens_render__u64(d, "max_ns"), t[3]));
+    md_per_rank(m->b, json_object_get(d, "per_rank_ns"), 1);
+    omplens_strbuf_puts(m->b, " |\n");
+  }
+}
+
+static void md_rank_findings(md_ctx *m, const json_t *finds, size_t n) {
+  if (!json_array_size(finds))
+    return;
+  omplens_strbuf_puts(m->b, "\n| Finding | Variable | Directive | On ranks | Instances per rank |\n"
+                            "|---|---|---|---:|---|\n");
+  size_t i;
+  const json_t *f;
+  json_array_foreach(finds, i, f) {
+    const char *var = omplens_render__str(f, "variable");
+    omplens_strbuf_printf(m->b, "| %s | ", omplens_render__str(f, "category"));
+    omplens_md__code(m->b, var ? var : "(host buffer)", 1);
+    omplens_strbuf_puts(m->b, " | ");
+    omplens_md__code(m->b, omplens_render__display_path(omplens_render__str(f, "location"), m->base), 1);
+    omplens_strbuf_printf(m->b, " | %" PRIu64 " of %zu | ", omplens_render__u64(f, "ranks"), n);
+    md_per_rank(m->b, json_object_get(f, "per_rank_count"), 0);
+    omplens_strbuf_puts(m->b, " |\n");
+  }
+}
+
+static void md_rank_outliers(md_ctx *m, const json_t *outliers) {
+  size_t i;
+  const json_t *o;
+  if (!json_array_size(outliers))
+    omplens_strbuf_puts(m->b, "\nNo rank stands far from the median.\n");
+  char line[256];
+  json_array_foreach(outliers, i, o) {
+    omplens_strbuf_printf(m->b, "%s- **Rank %" PRIu64 "** stands out: ", i ? "" : "\n",
+                          omplens_render__u64(o, "rank"));
+    omplens_md__text(m->b, omplens_render__outlier_text(o, line, sizeof line), 0);
+    omplens_strbuf_puts(m->b, "\n");
+  }
+}
+
+/* The merged view of an MPI job's ranks (findings.json's "ranks"). */
+static void md_ranks(md_ctx *m, const json_t *r) {
+  if (!json_is_object(r))
+    return;
+  const json_t *procs = omplens_render__array(r, "processes");
+  size_t n = json_array_size(procs);
+  omplens_strbuf_printf(m->b, "\n## MPI job: %zu ranks merged\n\nRanks at %.1fx or 1/%.1f of the "
+                        "median in device time, transfer bytes or findings are named below. "
+                        "Each rank's own report follows as a process.\n",
+                        n, omplens_render__real(r, "far_ratio"), omplens_render__real(r, "far_ratio"));
+  md_rank_table(m, procs);
+  md_rank_directives(m, omplens_render__array(r, "directives"), n);
+  md_rank_findings(m, omplens_render__array(r, "findings"), n);
+  md_rank_outliers(m, omplens_render__array(r, "outliers"));
+}
+
 static void md_header(md_ctx *m, const json_t *doc, const omplens_render_options *opt) {
   const json_t *first = json_array_get(omplens_render__array(doc, "processes"), 0);
   const char *title = opt && opt->title ? opt->title : first ? program_name(first) : "no process";
@@ -591,6 +696,7 @@ int omplens_render_markdown(const json_t *doc, const omplens_render_options *opt
   md_ctx m = {.b = &b, .base = opt && opt->base_dir ? opt->base_dir : getcwd(cwd, sizeof cwd),
               .max_instances = opt && opt->max_instances ? opt->max_instances : 50};
   md_header(&m, doc, opt);
+  md_ranks(&m, json_object_get(doc, "ranks"));
   const json_t *procs = omplens_render__array(doc, "processes");
   size_t i;
   const json_t *p;

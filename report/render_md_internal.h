@@ -103,6 +103,9 @@ const char *omplens_render__device(const json_t *device, char *buf);
 /* "n/a (overlapping work)" for a speedup of 0 (docs/detectors.md), else
  * "1.86×". buf holds 32 bytes. */
 const char *omplens_render__speedup(double speedup, char *buf);
+/* "transfer bytes 6.0 MiB, median 3.0 MiB (2.00x)": one entry of an MPI
+ * job's ranks.outliers in words. Returns buf. */
+const char *omplens_render__outlier_text(const json_t *outlier, char *buf, size_t size);
 
 /* ---- Markdown ------------------------------------------------------------ */
 

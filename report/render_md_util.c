@@ -428,3 +428,23 @@ void omplens_render__shown_free(omplens_render__shown *s) {
   free(s->where);
   *s = (omplens_render__shown){0};
 }
+
+const char *omplens_render__outlier_text(const json_t *o, char *buf, size_t size) {
+  const char *m = omplens_render__str(o, "measure");
+  uint64_t v = omplens_render__u64(o, "value"), med = omplens_render__u64(o, "median");
+  char a[32], b[32];
+  const char *what = "findings";
+  if (m && !strcmp(m, "device_ns")) {
+    what = "device time";
+    omplens_format_ns(v, a), omplens_format_ns(med, b);
+  } else if (m && !strcmp(m, "transfer_bytes")) {
+    what = "transfer bytes";
+    omplens_format_bytes(v, a), omplens_format_bytes(med, b);
+  } else {
+    snprintf(a, sizeof a, "%" PRIu64, v), snprintf(b, sizeof b, "%" PRIu64, med);
+  }
+  int n = snprintf(buf, size, "%s %s, median %s", what, a, b);
+  if (med && n >= 0 && (size_t)n < size)
+    snprintf(buf + n, size - (size_t)n, " (%.2fx)", (double)v / (double)med);
+  return buf;
+}

@@ -32,6 +32,15 @@ size_t omplens_report__call_path(const omplens_report_input *in, size_t proc,
                                  const omplens_finding *f, omplens_call_site *out, size_t max,
                                  size_t *num_paths);
 
+/* A rank stands far from the median of the job's ranks at this ratio,
+ * either way (docs/report.md, "MPI jobs"). */
+#define OMPLENS_REPORT_FAR_RATIO 1.5
+
+/* The merged view of the processes that carry an MPI rank (findings.json's
+ * "ranks"), or NULL when fewer than two do (or out of memory). Caller
+ * frees with json_decref. */
+json_t *omplens_report__ranks(const omplens_report_input *in);
+
 int omplens_report__locate(const omplens_report_input *in, size_t proc, uint64_t codeptr,
                            omplens_location *loc);
 

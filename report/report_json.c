@@ -579,6 +579,8 @@ static json_t *process_info(const omplens_trace *t) {
   json_t *o = json_object();
   json_object_set_new(o, "trace", text(omplens_trace_path(t)));
   json_object_set_new(o, "pid", json_integer(i->pid));
+  json_object_set_new(o, "rank", i->rank >= 0 ? json_integer(i->rank) : json_null());
+  json_object_set_new(o, "job_size", i->job_size > 0 ? json_integer(i->job_size) : json_null());
   json_object_set_new(o, "executable", text(i->exe));
   json_object_set_new(o, "command_line", text(i->cmdline));
   json_object_set_new(o, "start_unix_ns", num(i->start_realtime_ns));
@@ -847,6 +849,9 @@ static json_t *document(const omplens_report_input *in, size_t max_findings, siz
     doc_ctx_free(&x);
   }
   json_object_set_new(root, "processes", procs);
+  json_t *ranks = omplens_report__ranks(in);
+  if (ranks)
+    json_object_set_new(root, "ranks", ranks);
   return root;
 }
 
@@ -1028,6 +1033,12 @@ int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
   if (in->num_procs) {
     omplens_jout_newline(j, 1);
     omplens_jout_raw(j, "]", 1);
+  }
+  json_t *ranks = rc ? NULL : omplens_report__ranks(in);
+  if (ranks) {
+    omplens_jout_key(j, 1, "ranks", &first);
+    omplens_jout_value(j, ranks, 1, NULL, NULL, NULL);
+    json_decref(ranks);
   }
   omplens_jout_newline(j, 0);
   omplens_jout_raw(j, "}", 1);

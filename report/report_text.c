@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render_md_internal.h"
 #include "report_internal.h"
 
 /* " (generic-64bit)": the distinct type strings of the devices, in device
@@ -45,8 +46,11 @@ static void print_header(FILE *out, const omplens_trace *t, const omplens_progra
   char a[32], b[32], c[32], types[256], used[256];
   format_device_types(t, i->num_devices, types, sizeof types);
   format_used_devices(t, i->num_devices, used, sizeof used);
-  fprintf(out, "omplens: %s (pid %d), run %s, %d device%s%s%s%s\n",
-          i->cmdline[0] ? i->cmdline : i->exe, i->pid, omplens_format_ns(tot->run_ns, a),
+  char rank[32] = "";
+  if (i->rank >= 0)
+    snprintf(rank, sizeof rank, ", rank %d", (int)i->rank);
+  fprintf(out, "omplens: %s (pid %d%s), run %s, %d device%s%s%s%s\n",
+          i->cmdline[0] ? i->cmdline : i->exe, i->pid, rank, omplens_format_ns(tot->run_ns, a),
           i->num_devices, i->num_devices == 1 ? "" : "s", types, used,
           i->complete ? "" : ", TRACE INCOMPLETE");
   uint64_t begin, end; /* --window: the part of the run these figures describe */
@@ -137,6 +141,77 @@ static void print_leftovers(FILE *out, const omplens_analysis *a) {
             n == 1 ? " was" : "s were");
 }
 
+/* "3 3 3 7": a per-rank array of the merged view, cut after 16 ranks. */
+static void format_per_rank(const json_t *arr, char *buf, size_t size) {
+  size_t len = 0, n = json_array_size(arr);
+  buf[0] = 0;
+  for (size_t i = 0; i < n && i < 16 && len < size; i++)
+    len += (size_t)snprintf(buf + len, size - len, "%s%" JSON_INTEGER_FORMAT, i ? " " : "",
+                            json_integer_value(json_array_get(arr, i)));
+  if (n > 16 && len < size)
+    snprintf(buf + len, size - len, " ...");
+}
+
+static void print_rank_devices(FILE *out, const json_t *procs) {
+  fputs("  devices:", out);
+  for (size_t r = 0; r < json_array_size(procs); r++) {
+    const json_t *p = json_array_get(procs, r), *used = json_object_get(p, "devices_used");
+    fprintf(out, "%s rank %" JSON_INTEGER_FORMAT " ->", r ? "," : "",
+            omplens_report__int_at(p, "rank"));
+    for (size_t d = 0; d < json_array_size(used); d++)
+      fprintf(out, "%s%" JSON_INTEGER_FORMAT, d ? "+" : " ", json_integer_value(json_array_get(used, d)));
+    if (!json_array_size(used))
+      fputs(" none", out);
+  }
+  fputc('\n', out);
+}
+
+static void print_rank_outliers(FILE *out, const json_t *outliers) {
+  char line[256];
+  if (!json_array_size(outliers))
+    fputs("\n  no rank stands far from the median\n", out);
+  for (size_t i = 0; i < json_array_size(outliers); i++) {
+    const json_t *o = json_array_get(outliers, i);
+    fprintf(out, "%s  rank %" JSON_INTEGER_FORMAT " stands out: %s\n", i ? "" : "\n",
+            omplens_report__int_at(o, "rank"), omplens_render__outlier_text(o, line, sizeof line));
+  }
+}
+
+/* The merged view of a job's ranks, after the processes. */
+static void print_ranks(FILE *out, const json_t *r, size_t top) {
+  const json_t *procs = json_object_get(r, "processes"), *dirs = json_object_get(r, "directives"),
+               *finds = json_object_get(r, "findings");
+  size_t n = json_array_size(procs);
+  char a[32], b[32], c[32], d[32], per[256];
+  fprintf(out, "\nomplens: MPI job, %zu ranks", n);
+  if (json_is_integer(json_object_get(r, "job_size")))
+    fprintf(out, " of %" JSON_INTEGER_FORMAT, omplens_report__int_at(r, "job_size"));
+  fputs(" merged\n", out);
+  print_rank_devices(out, procs);
+  fprintf(out, "\n  %-40s %5s %9s %9s %9s %9s\n", "directive (device time)", "ranks", "total",
+          "min", "median", "max");
+  for (size_t i = 0; i < json_array_size(dirs) && i < top; i++) {
+    const json_t *o = json_array_get(dirs, i);
+    fprintf(out, "  %-40s %2" JSON_INTEGER_FORMAT "/%-2zu %9s %9s %9s %9s\n",
+            omplens_report__str_at(o, "location"), omplens_report__int_at(o, "ranks"), n,
+            omplens_format_ns((uint64_t)omplens_report__int_at(o, "total_ns"), a),
+            omplens_format_ns((uint64_t)omplens_report__int_at(o, "min_ns"), b),
+            omplens_format_ns((uint64_t)omplens_report__int_at(o, "median_ns"), c),
+            omplens_format_ns((uint64_t)omplens_report__int_at(o, "max_ns"), d));
+  }
+  if (json_array_size(finds))
+    fputs("\n  findings (instances per rank)\n", out);
+  for (size_t i = 0; i < json_array_size(finds) && i < top; i++) {
+    const json_t *o = json_array_get(finds, i);
+    const char *var = omplens_report__str_at(o, "variable");
+    format_per_rank(json_object_get(o, "per_rank_count"), per, sizeof per);
+    fprintf(out, "  %2zu. %s %s%s at %s: on %" JSON_INTEGER_FORMAT " of %zu ranks (%s)\n", i + 1,
+            omplens_report__str_at(o, "category"), var ? var : "", var ? "" : "(buffer)",
+            omplens_report__str_at(o, "location"), omplens_report__int_at(o, "ranks"), n, per);
+  }
+  print_rank_outliers(out, json_object_get(r, "outliers"));
+}
+
 int omplens_report_print_text(const omplens_report_input *in, FILE *out, size_t top) {
   if (!in || !out)
     return OMPLENS_REPORT_EINVAL;
@@ -153,5 +228,9 @@ int omplens_report_print_text(const omplens_report_input *in, FILE *out, size_t 
     print_directives(out, in, p, top);
     print_leftovers(out, in->procs[p].analysis);
   }
+  json_t *ranks = omplens_report__ranks(in);
+  if (ranks)
+    print_ranks(out, ranks, top);
+  json_decref(ranks);
   return ferror(out) ? OMPLENS_REPORT_EIO : 0;
 }

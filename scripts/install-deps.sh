@@ -7,6 +7,7 @@ PACKAGES=(
   cmake make pkg-config gcc
   clang-19 clang-tools-19 libomp-19-dev libclang-19-dev libclang-rt-19-dev
   libdw-dev libelf-dev libxxhash-dev libcmark-dev libjansson-dev libcmocka-dev libzstd-dev
+  openmpi-bin libopenmpi-dev
   chromium
 )
 

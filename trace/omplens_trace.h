@@ -126,6 +126,8 @@ typedef struct omplens_module {
 typedef struct omplens_trace_info {
   uint32_t version;
   int32_t pid;
+  int32_t rank;          /* MPI rank from the launcher, -1 outside a job   */
+  int32_t job_size;      /* ranks in the job, 0 when unknown               */
   const char *exe;
   const char *cmdline;   /* arguments joined with spaces, shell-quoted */
   uint64_t start_realtime_ns; /* wall clock at start, ns since the epoch */

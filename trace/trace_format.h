@@ -25,6 +25,8 @@ enum omplens_tf_tlv {
   OMPLENS_TF_TLV_ARGV = 3,     /* arguments, each NUL-terminated */
   OMPLENS_TF_TLV_START = 4,    /* u64 realtime ns, u64 monotonic ns */
   OMPLENS_TF_TLV_MODULE = 5,   /* u64 base, low, high; u8 idlen; u8 id[20]; path */
+  OMPLENS_TF_TLV_RANK = 6,     /* i32 rank, i32 job size (0: unknown): the
+                                  launcher's MPI rank; absent outside a job */
 };
 
 /* Chunk kinds. */

@@ -288,6 +288,14 @@ static int parse_tlv(omplens_trace *t, uint16_t type, const uint8_t *v, uint32_t
     if (len >= 4)
       memcpy(&t->info.pid, v, 4);
     return 0;
+  case OMPLENS_TF_TLV_RANK:
+    if (len >= 8) {
+      memcpy(&t->info.rank, v, 4);
+      memcpy(&t->info.job_size, v + 4, 4);
+      if (t->info.rank < 0 || t->info.job_size < 0)
+        t->info.rank = -1, t->info.job_size = 0;
+    }
+    return 0;
   case OMPLENS_TF_TLV_EXE:
     free(t->strings_exe);
     t->strings_exe = dup_n(v, len);
@@ -1672,6 +1680,7 @@ static int open_source(const source *src, const char *path,
   if (!t)
     return OMPLENS_TRACE_ENOMEM;
   atomic_init(&t->progress_done, 0);
+  t->info.rank = -1; /* until a RANK item says otherwise */
   if (opts) {
     t->progress = opts->progress;
     t->progress_ctx = opts->progress_ctx;

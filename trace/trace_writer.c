@@ -93,6 +93,10 @@ int omplens_tw_open(omplens_tw *w, const char *path, const omplens_tw_header *h,
   hdr_put(&b, &version, 4);
   hdr_put(&b, &hdr_bytes, 4); /* patched below */
   hdr_tlv(&b, OMPLENS_TF_TLV_PID, &h->pid, 4, NULL, 0);
+  if (h->in_job && h->rank >= 0) {
+    int32_t rank[2] = {h->rank, h->job_size};
+    hdr_tlv(&b, OMPLENS_TF_TLV_RANK, rank, sizeof rank, NULL, 0);
+  }
   if (h->exe)
     hdr_tlv(&b, OMPLENS_TF_TLV_EXE, h->exe, (uint32_t)strnlen(h->exe, 4096), NULL, 0);
   hdr_argv(&b, h->argv);

@@ -213,6 +213,7 @@ static int synth(const char *out) {
   omplens_tw w;
   omplens_tw_stream s[2];
   omplens_tw_header h = {.pid = 42, .exe = "/synthetic/prog", .argv = argv,
+                         .in_job = 1, .rank = 2, .job_size = 4, /* the RANK item */
                          .start_realtime_ns = 1700000000000000000ull, .start_monotonic_ns = 1000,
                          .each_module = no_modules};
   unlink(out);
