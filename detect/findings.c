@@ -147,6 +147,9 @@ int omplens_detect__flush(omplens_detect__ctx *c) {
  * meanwhile. */
 int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
                          uint32_t related, uint64_t removal_ns) {
+  if (related != OMPLENS_DETECT__NONE && c->num_pauses &&
+      omplens_detect__paused_between(c, c->ev[related].begin_ns, c->ev[event].begin_ns))
+    return 0; /* what happened in the pause is unknown */
   omplens_detect__emission *q = &c->queue[c->queued++];
   *q = (omplens_detect__emission){.key = key_of(c, &c->ev[event], category),
                                   .removal_ns = removal_ns, .event = event,
@@ -473,6 +476,10 @@ static int totals_of(omplens_detect__ctx *c, totals *t, omplens_analysis *a) {
   omplens_program_total *p = &a->total;
   *p = c->events_total;
   p->run_ns = c->run_ns;
+  for (size_t i = 0; i < c->num_sums; i++) {
+    p->wait_ns += c->sums[i].waits.ns;
+    p->num_waits += c->sums[i].waits.count;
+  }
   int rc = add_groups(c, t, p);
   p->speedup = speedup(p->run_ns, p->savings_ns);
   return rc;

@@ -92,6 +92,10 @@ typedef struct omplens_directive_profile {
   int has_findings;             /* in omplens_analysis_directives()       */
   omplens_operation_sum kernels, h2d, d2h, d2d, allocs, frees;
   uint64_t total_ns;            /* kernels + transfers + allocs + frees   */
+  omplens_operation_sum waits;  /* its synchronous executions (not nowait):
+                                   the host thread that met it is blocked
+                                   from its begin to its end, whatever work
+                                   it waits for (not in total_ns)         */
 } omplens_directive_profile;
 
 /* A mapping still present when the program ended. */
@@ -113,6 +117,8 @@ typedef struct omplens_program_total {
   uint64_t alloc_ns, num_allocs; /* alloc_ns: allocations and frees      */
   uint64_t free_ns, num_frees;   /* the frees (DELETE events) alone       */
   uint64_t kernel_ns, num_kernels;
+  uint64_t wait_ns, num_waits;   /* host threads blocked in synchronous
+                                    constructs: the directives' waits     */
 } omplens_program_total;
 
 typedef struct omplens_detect_params {
@@ -131,6 +137,14 @@ typedef struct omplens_detect_params {
   size_t num_regions;
   const omplens_map_arg *args;
   size_t num_args;
+  /* Host waits count the regions that begin in [window_begin_ns,
+   * window_end_ns); both 0: every region. */
+  uint64_t window_begin_ns, window_end_ns;
+  /* omplens_trace_pauses(): the stretches the program had omplens paused,
+   * in time order. No finding relates operations across one
+   * (docs/detectors.md, "Paused stretches"). */
+  const omplens_trace_pause *pauses;
+  size_t num_pauses;
 } omplens_detect_params;
 
 typedef struct omplens_analysis omplens_analysis;

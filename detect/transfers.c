@@ -351,6 +351,8 @@ int omplens_detect__unused_transfers(omplens_detect__ctx *c) {
     for (uint64_t bits = c->unused[w] & ~c->removed[w]; bits && rc == 0;
          bits &= bits - 1) {
       uint32_t i = (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
+      if (c->num_pauses && omplens_detect__paused_between(c, c->ev[i].begin_ns, UINT64_MAX))
+        continue; /* a kernel in a later pause may have read it */
       rc = omplens_detect__emit(c, OMPLENS_CAT_UNUSED_TRANSFER, i,
                                 OMPLENS_DETECT__NONE,
                                 omplens_detect__dur(&c->ev[i]));

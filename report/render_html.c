@@ -490,6 +490,8 @@ static void profile_head(html_ctx *h, omplens_strbuf *b) {
       {"num", "num", "Time in its transfers, both ways", "Transfer time"},
       {"num", "num", "Bytes it transferred", "Bytes"},
       {"num", "num", "Time in its allocations and frees", "Allocation time"},
+      {"num", "num", "Time host threads were blocked in its synchronous executions (nowait: none)",
+       "Host wait"},
       {"num sorted-desc", "num", "Its operations' time, as a share of the run", "Share of run"},
       {"", "text", "Whether findings name it", "Findings"},
   };
@@ -510,7 +512,9 @@ static void profile_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
   static const char *const kernels[] = {"kernels", NULL}, *const allocs[] = {"allocs", "frees", NULL};
   const json_t *l = json_object_get(d, "location"), *p = json_object_get(d, "profile");
   char rank[32], exec[32], kv[32], km[32], tv[32], tm[32], bv[32], by[32], av[32], am[32];
-  char sv[32], sh[32], loc[4096];
+  static const char *const waits[] = {"host_waits", NULL};
+  char sv[32], sh[32], wv[32], wm[32], loc[4096];
+  uint64_t wait = profile_sum(p, waits, "ns");
   uint64_t kernel = profile_sum(p, kernels, "ns"), transfer = profile_sum(p, transfers, "ns");
   uint64_t bytes = profile_sum(p, transfers, "bytes"), alloc = profile_sum(p, allocs, "ns");
   double share = omplens_render__real(p, "share_of_run");
@@ -528,6 +532,7 @@ static void profile_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
        {"transfer_value", fmt_u64(transfer, tv)}, {"transfer", fmt_ns(transfer, tm)},
        {"bytes_value", fmt_u64(bytes, bv)}, {"bytes", omplens_format_bytes(bytes, by)},
        {"alloc_value", fmt_u64(alloc, av)}, {"alloc", fmt_ns(alloc, am)},
+       {"wait_value", fmt_u64(wait, wv)}, {"wait", fmt_ns(wait, wm)},
        {"share_value", sv}, {"share", sh}, {"findings", findings ? "yes" : "no"});
 }
 

@@ -366,6 +366,8 @@ static json_t *totals(doc_ctx *x) {
   json_object_set_new(o, "free_ns", num(t->free_ns));
   json_object_set_new(o, "kernels", num(t->num_kernels));
   json_object_set_new(o, "kernel_ns", num(t->kernel_ns));
+  json_object_set_new(o, "host_waits", num(t->num_waits));
+  json_object_set_new(o, "host_wait_ns", num(t->wait_ns));
   json_t *counts = per_category(t->count, NULL), *bytes = per_category(NULL, t->bytes);
   json_object_set_new(counts, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_count));
   json_object_set_new(bytes, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_bytes));
@@ -393,6 +395,7 @@ static json_t *profile(const omplens_directive_profile *p, uint64_t run_ns) {
   json_object_set_new(o, "d2d", operation_sum(&p->d2d, 1));
   json_object_set_new(o, "allocs", operation_sum(&p->allocs, 0));
   json_object_set_new(o, "frees", operation_sum(&p->frees, 0));
+  json_object_set_new(o, "host_waits", operation_sum(&p->waits, 0));
   json_object_set_new(o, "total_ns", num(p->total_ns));
   json_object_set_new(o, "share_of_run",
                       json_real(run_ns ? (double)p->total_ns / (double)run_ns : 0.0));
@@ -605,6 +608,19 @@ static json_t *process_info(const omplens_trace *t) {
     json_object_set_new(w, "begin_ns", num(begin));
     json_object_set_new(w, "end_ns", num(end < i->duration_ns ? end : i->duration_ns));
     json_object_set_new(o, "window", w);
+  }
+  size_t np;
+  const omplens_trace_pause *pauses = omplens_trace_pauses(t, &np);
+  if (np) { /* omp_control_tool: what the program left out of the analysis */
+    json_t *list = json_array();
+    for (size_t k = 0; k < np; k++) {
+      json_t *p = json_object();
+      json_object_set_new(p, "begin_ns", num(pauses[k].begin_ns));
+      json_object_set_new(p, "end_ns", num(pauses[k].end_ns));
+      json_array_append_new(list, p);
+    }
+    json_object_set_new(o, "paused", list);
+    json_object_set_new(o, "paused_ns", num(omplens_trace_paused_ns(t, 0, UINT64_MAX)));
   }
   json_object_set_new(o, "dropped_events", num(i->dropped));
   json_object_set_new(o, "damage", damage_list(omplens_trace_damage(t)));
