@@ -24,6 +24,7 @@ int main(void) {
   }
   int started = omp_control_tool(omp_control_tool_start, 0, NULL);
   int flushed = omp_control_tool(omp_control_tool_flush, 0, NULL);
+  fprintf(stderr, "pause.c: measured loop\n"); /* where the oracle's part begins */
   for (int r = 0; r < 3; r++) {
 #pragma omp target update to(grid[0:N]) /* MEASURED */
 #pragma omp target teams distribute parallel for
@@ -33,7 +34,6 @@ int main(void) {
 #pragma omp target exit data map(from: work[0:N]) map(delete: grid[0:N])
   fprintf(stderr, "control_tool pause=%d start=%d flush=%d procs>0=%d\n", paused, started, flushed,
           procs > 0);
-  printf("sum=%g\n",
-         work[N - 1] + grid[N - 1]);
+  printf("sum=%g\n", work[N - 1] + grid[N - 1]);
   return 0;
 }
