@@ -66,6 +66,9 @@ typedef struct omplens_finding {
   uint64_t total_ns;     /* sum of the instances' durations             */
   uint64_t savings_ns;   /* time saved by fixing this finding: the
                             durations of the removed operations, each once */
+  int setup;             /* every instance began in the program's set-up
+                            phase (omplens_program_total.setup_end_ns):
+                            ranked after the others                      */
 } omplens_finding;
 
 typedef struct omplens_directive_total {
@@ -76,6 +79,8 @@ typedef struct omplens_directive_total {
   uint64_t transfer_ns;  /* all transfer time at this directive           */
   uint64_t transfer_bytes;
   uint32_t executions;   /* region instances with this codeptr             */
+  int setup;             /* all its findings are set-up findings: ranked
+                            after the others                             */
 } omplens_directive_total;
 
 /* One kind of operation at a directive: how many, their bytes (0 for
@@ -119,6 +124,10 @@ typedef struct omplens_program_total {
   uint64_t kernel_ns, num_kernels;
   uint64_t wait_ns, num_waits;   /* host threads blocked in synchronous
                                     constructs: the directives' waits     */
+  uint64_t setup_end_ns;  /* the set-up phase, [0, setup_end_ns): up to the
+                             construct of the first execution of the
+                             earliest kernel directive that runs more than
+                             once; 0 when none does (docs/detectors.md) */
 } omplens_program_total;
 
 typedef struct omplens_detect_params {

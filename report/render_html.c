@@ -660,6 +660,10 @@ static void finding(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *f) {
   finding_facts(f, facts, sizeof facts);
   FILL(h, b, omplens_tpl__finding_html, {"category", category}, {"id", h->finding_ids[i]},
        {"category_title", omplens_render__category_title_of(category)},
+       {"setup", omplens_render__bool(f, "setup", 0)
+                     ? "<span class=\"chip setup\" title=\"Every operation ran before the program's "
+                       "first repeated kernel, in its one-time initialisation\">set-up</span>"
+                     : ""},
        {"subject", omplens_render__finding_subject(f, subject, sizeof subject)},
        {"device", omplens_render__device(json_object_get(f, "device"), dev)},
        {"location_target", d != SIZE_MAX ? h->targets[d] : h->finding_ids[i]},
@@ -816,6 +820,10 @@ static void source_note(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
                 omplens_render__fix_shown(&h->note_fixes, f, h->finding_labels[i]));
   FILL(h, b, omplens_tpl__source_note_html, {"category", category},
        {"category_title", omplens_render__category_title_of(category)},
+       {"setup", omplens_render__bool(f, "setup", 0)
+                     ? "<span class=\"chip setup\" title=\"Every operation ran before the program's "
+                       "first repeated kernel, in its one-time initialisation\">set-up</span>"
+                     : ""},
        {"subject", omplens_render__finding_subject(f, subject, sizeof subject)},
        {"device", omplens_render__device(json_object_get(f, "device"), dev)},
        {"count", fmt_count(omplens_render__u64(f, "count"), count)},

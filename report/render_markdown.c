@@ -523,7 +523,11 @@ static void md_finding(md_ctx *m, const json_t *f) {
   omplens_strbuf_printf(m->b, "\n#### %s of ",
                         omplens_render__category_title_of(omplens_render__str(f, "category")));
   omplens_md__code(m->b, omplens_render__finding_subject(f, subject, sizeof subject), 0);
-  omplens_strbuf_printf(m->b, " on %s\n\n", omplens_render__device(json_object_get(f, "device"), dev));
+  omplens_strbuf_printf(m->b, " on %s%s\n\n", omplens_render__device(json_object_get(f, "device"), dev),
+                        omplens_render__bool(f, "setup", 0) ? " (set-up)" : "");
+  if (omplens_render__bool(f, "setup", 0))
+    omplens_strbuf_puts(m->b, "*Set-up:* every operation ran before the program's first repeated "
+                              "kernel, in its one-time initialisation; ranked after the others.\n\n");
   omplens_strbuf_printf(m->b, "%" PRIu64 " \xc3\x97 %s (%s in total, %s); predicted savings %s.\n\n",
                         omplens_render__u64(f, "count"),
                         omplens_format_bytes(omplens_render__u64(f, "bytes"), t1),

@@ -368,6 +368,7 @@ static json_t *totals(doc_ctx *x) {
   json_object_set_new(o, "kernel_ns", num(t->kernel_ns));
   json_object_set_new(o, "host_waits", num(t->num_waits));
   json_object_set_new(o, "host_wait_ns", num(t->wait_ns));
+  json_object_set_new(o, "setup_end_ns", num(t->setup_end_ns));
   json_t *counts = per_category(t->count, NULL), *bytes = per_category(NULL, t->bytes);
   json_object_set_new(counts, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_count));
   json_object_set_new(bytes, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_bytes));
@@ -414,6 +415,7 @@ static json_t *directive(doc_ctx *x, const omplens_directive_profile *p,
   json_object_set_new(o, "location", location(x, p->codeptr));
   json_object_set_new(o, "executions", num(p->executions));
   json_object_set_new(o, "savings_ns", num(d->savings_ns));
+  json_object_set_new(o, "setup", json_boolean(d->setup));
   json_object_set_new(o, "transfer_ns", num(p->h2d.ns + p->d2h.ns + p->d2d.ns));
   json_object_set_new(o, "transfer_bytes", num(p->h2d.bytes + p->d2h.bytes + p->d2d.bytes));
   json_object_set_new(o, "counts", per_category(d->count, NULL));
@@ -535,6 +537,7 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_
   json_object_set_new(o, "total_bytes", num(f->total_bytes));
   json_object_set_new(o, "total_ns", num(f->total_ns));
   json_object_set_new(o, "savings_ns", num(f->savings_ns));
+  json_object_set_new(o, "setup", json_boolean(f->setup));
   /* Counts and totals above cover every instance; the list is capped, or a
    * large trace's document would be mostly instances nobody reads. */
   size_t listed = f->num_instances < x->max_instances ? f->num_instances : x->max_instances;

@@ -133,8 +133,8 @@ static void print_directives(FILE *out, const omplens_report_input *in, size_t p
     char loc[4096], counts[256], s[32];
     omplens_format_location(in, p, d[i].codeptr, loc, sizeof loc);
     format_counts(&d[i], counts, sizeof counts);
-    fprintf(out, "  %2zu. %-40s saves %-9s (%s)\n", i + 1, loc, omplens_format_ns(d[i].savings_ns, s),
-            counts);
+    fprintf(out, "  %2zu. %-40s saves %-9s (%s)%s\n", i + 1, loc, omplens_format_ns(d[i].savings_ns, s),
+            counts, d[i].setup ? " set-up" : "");
   }
   if (n > top)
     fprintf(out, "  ... and %zu more directives (see findings.json)\n", n - top);
