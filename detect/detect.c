@@ -460,7 +460,14 @@ static int scan(omplens_detect__ctx *c, unsigned lanes) {
   unsigned cost = ((lanes & LANE_MAIN) ? COST_MAIN_LANE : 0) +
                   ((lanes & LANE_CONTENT) ? COST_CONTENT_LANE : 0);
   c->scan.free_content = OMPLENS_DETECT__NONE;
+  size_t pause = 0; /* the next pause to cross */
   for (uint32_t i = 0; i < c->n && rc == 0; i++) {
+    if (pause < c->num_pauses && c->pauses[pause].begin_ns <= c->ev[i].begin_ns) {
+      while (pause < c->num_pauses && c->pauses[pause].begin_ns <= c->ev[i].begin_ns)
+        pause++;
+      if (i && (lanes & LANE_CONTENT)) /* docs/detectors.md, "Paused stretches" */
+        omplens_detect__forget_contents(&c->scan);
+    }
     if ((lanes & LANE_CONTENT) && c->n - i > OMPLENS_DETECT__LOOK_AHEAD)
       omplens_detect__look_ahead(c, i + OMPLENS_DETECT__LOOK_AHEAD);
     rc = scan_event(c, i, lanes);

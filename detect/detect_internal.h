@@ -268,6 +268,9 @@ typedef struct omplens_detect__ctx {
 } omplens_detect__ctx;
 
 void omplens_detect__ctx_free(omplens_detect__ctx *c);
+/* Forgets what every side holds (copies and contents): after a pause the
+ * trace shows nothing of what the program did in it. */
+void omplens_detect__forget_contents(omplens_detect__scan *s);
 
 /* Nonzero when a paused stretch begins in [from, to): what the program did
  * then is unknown, so no finding relates an operation before it to one

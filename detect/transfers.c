@@ -393,6 +393,17 @@ int omplens_detect__on_target(omplens_detect__ctx *c, uint32_t i) {
   return c->ev[i].kind == OMPLENS_EV_H2D ? on_h2d(c, i) : 0;
 }
 
+void omplens_detect__forget_contents(omplens_detect__scan *s) {
+  omplens_detect__map_free(&s->copy_of);
+  omplens_detect__free(s->copies);
+  omplens_detect__map_free(&s->content_of);
+  omplens_detect__free(s->contents);
+  s->copies = NULL;
+  s->contents = NULL;
+  s->num_copies = s->cap_copies = s->num_contents = s->cap_contents = 0;
+  s->free_content = OMPLENS_DETECT__NONE;
+}
+
 void omplens_detect__scan_free(omplens_detect__scan *s) {
   omplens_detect__map_free(&s->live);
   omplens_detect__map_free(&s->buffer_of);

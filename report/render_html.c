@@ -532,7 +532,8 @@ static void profile_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
        {"transfer_value", fmt_u64(transfer, tv)}, {"transfer", fmt_ns(transfer, tm)},
        {"bytes_value", fmt_u64(bytes, bv)}, {"bytes", omplens_format_bytes(bytes, by)},
        {"alloc_value", fmt_u64(alloc, av)}, {"alloc", fmt_ns(alloc, am)},
-       {"wait_value", fmt_u64(wait, wv)}, {"wait", fmt_ns(wait, wm)},
+       {"wait_value", fmt_u64(wait, wv)},
+       {"wait", json_object_get(p, "host_waits") ? fmt_ns(wait, wm) : "\xe2\x80\x94"}, /* schema 4 */
        {"share_value", sv}, {"share", sh}, {"findings", findings ? "yes" : "no"});
 }
 

@@ -393,7 +393,8 @@ static void md_time_row(md_ctx *m, size_t rank, const json_t *d) {
                         omplens_format_ns(operation_ns(p, "kernels"), t1),
                         omplens_format_ns(transfer_ns, t2), omplens_format_bytes(transfer_bytes, t3),
                         omplens_format_ns(operation_ns(p, "allocs") + operation_ns(p, "frees"), t4),
-                        omplens_format_ns(operation_ns(p, "host_waits"), t5),
+                        json_object_get(p, "host_waits") ? omplens_format_ns(operation_ns(p, "host_waits"), t5)
+                                                         : "\xe2\x80\x94", /* before schema 4 */
                         100.0 * omplens_render__real(p, "share_of_run"));
 }
 
