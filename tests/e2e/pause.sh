@@ -86,6 +86,8 @@ e=$("$json_get" "$json" processes.0.paused.0.end_ns)
 p=$("$json_get" "$json" processes.0.paused_ns)
 [ -n "$b" ] && [ -n "$e" ] && [ "$((e - b))" = "$p" ] && [ "$p" -gt 0 ] ||
   fail "findings.json: paused $b-$e, paused_ns $p"
+dump_pause=$("$omplens" dump "$trace" | grep '^#paused')
+[ "$dump_pause" = "$(printf '#paused\t%s\t%s' "$b" "$e")" ] || fail "omplens dump: '$dump_pause'"
 first=$("$omplens" dump "$trace" | awk -F'\t' '!/^#/ { print $1; exit }')
 [ -n "$first" ] && [ "$first" -ge "$e" ] || fail "an event at $first ns, before the start at $e ns"
 grep -q '^  the program paused omplens from .* to .*: not analysed$' run/summary.txt ||
