@@ -175,7 +175,15 @@ void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base
     const json_t *top = json_array_get(dirs, 0);
     if (top) {
       char loc[4096];
-      omplens_strbuf_puts(b, "\nThe largest saving is at ");
+      /* Set-up directives come last: the first is the largest of its part. */
+      const json_t *last = json_array_get(dirs, json_array_size(dirs) - 1);
+      if (omplens_render__bool(top, "setup", 0))
+        omplens_strbuf_puts(b, "\nEvery finding lies in the program's set-up (before its first "
+                               "repeated kernel). The largest saving is at ");
+      else if (omplens_render__bool(last, "setup", 0))
+        omplens_strbuf_puts(b, "\nThe largest saving outside the program's set-up is at ");
+      else
+        omplens_strbuf_puts(b, "\nThe largest saving is at ");
       omplens_md__code(b, omplens_render__location_label(json_object_get(top, "location"), base,
                                                          loc, sizeof loc), 0);
       omplens_strbuf_printf(b, " (%s).\n", omplens_format_ns(omplens_render__u64(top, "savings_ns"), t1));
@@ -435,7 +443,7 @@ static void md_directive_table(md_ctx *m, const json_t *dirs) {
     omplens_md__text(m->b, kind ? kind : "\xe2\x80\x94", 1);
     omplens_strbuf_printf(m->b, " | %s | ", omplens_format_ns(omplens_render__u64(d, "savings_ns"), t));
     md_counts(m, d);
-    omplens_strbuf_puts(m->b, " |\n");
+    omplens_strbuf_puts(m->b, omplens_render__bool(d, "setup", 0) ? " (set-up) |\n" : " |\n");
   }
   if (json_array_size(dirs) > TOP_DIRECTIVES)
     omplens_strbuf_printf(m->b, "\n%zu more directives are listed in report.html and findings.json.\n",

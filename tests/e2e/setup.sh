@@ -44,6 +44,10 @@ trace=$(ls run/traces/*/*.trace)
 
 grep -q "^#### Duplicate transfer of .* on device 0 (set-up)$" run/report.md || fail "report.md: no set-up mark"
 [ "$(grep -c '(set-up)$' run/report.md)" = 1 ] || fail "report.md: set-up marks on other findings"
+grep -q "^| 2 | .*setup.c:$setup_line\` .* (set-up) |$" run/report.md ||
+  fail "report.md: the set-up directive is not second and marked in Top directives"
+grep -q "^The largest saving outside the program's set-up is at .*setup.c:$loop_line" run/report.md ||
+  fail "report.md: the summary does not name the largest saving outside the set-up"
 grep -q 'class="chip setup"' run/report.html || fail "report.html: no set-up mark"
 grep -q "setup.c:$setup_line .* set-up$" run/summary.txt || fail "summary.txt: the set-up directive is not marked"
 ! grep -q "setup.c:$loop_line .* set-up$" run/summary.txt || fail "summary.txt: the loop is marked set-up"
