@@ -178,7 +178,7 @@ static int open_construct(thread_state *ts) {
 /* A construct ends: 1 when its begin was recorded. */
 static int close_construct(thread_state *ts) {
   if (!ts->nesting)
-    return 1; /* began before the tool started: the writer ignores it */
+    return 1; /* its begin was not seen here: its end is written, as always */
   return !(ts->unrecorded & nesting_bit(--ts->nesting));
 }
 
