@@ -55,9 +55,10 @@ typedef struct thread_state {
   uint32_t path_ids[SEEN_PATHS];
   uint32_t paths_defined;
   omplens_callpath__cache unwinds; /* the last unwind per call site */
-  /* Open constructs on this thread (OMPLENS_TW_MAX_NESTING and beyond:
-   * the deepest bit is reused), and which of them began while the program
-   * had paused the tool: their ends and operations are not recorded. */
+  /* Open constructs on this thread, and a bit per nesting level (the 64th
+   * and deeper share the last): set when the construct began while the
+   * program had paused the tool, whose end and operations then go
+   * unrecorded. */
   uint32_t nesting;
   uint64_t unrecorded;
 } thread_state;
@@ -182,13 +183,14 @@ static int close_construct(thread_state *ts) {
   return !(ts->unrecorded & nesting_bit(--ts->nesting));
 }
 
+enum { TOOL_FLUSH = 3 };            /* omp_control_tool_flush (omp.h) */
+enum { TOOL_SUCCESS = 0, TOOL_IGNORED = 1 }; /* omp_control_tool_result_t */
+
 /* OMPT's tool control (omp_control_tool): start, pause, flush, end. The
  * commands that change the state are recorded with their time; flush has
  * nothing to do (every record is in the file as soon as it is written).
  * Returns omp_control_tool_success, or omp_control_tool_ignored for what
  * omplens does not know and for a start after an end. */
-enum { TOOL_FLUSH = 3 };            /* omp_control_tool_flush (omp.h) */
-enum { TOOL_SUCCESS = 0, TOOL_IGNORED = 1 }; /* omp_control_tool_result_t */
 
 static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
                            const void *codeptr_ra) {
