@@ -132,7 +132,7 @@ static void summary_paused(omplens_strbuf *b, const json_t *proc) {
                           omplens_format_ns(omplens_render__u64(p, "begin_ns"), t1),
                           omplens_format_ns(omplens_render__u64(p, "end_ns"), t2));
   }
-  omplens_strbuf_printf(b, " (%s in all, from the start of the run): not analysed.\n",
+  omplens_strbuf_printf(b, " into the run (%s in all): not analysed.\n",
                         omplens_format_ns(omplens_render__u64(proc, "paused_ns"), t));
 }
 

@@ -58,8 +58,9 @@ static void print_header(FILE *out, const omplens_trace *t, const omplens_progra
   size_t np;
   const omplens_trace_pause *pauses = omplens_trace_pauses(t, &np);
   for (size_t k = 0; k < np && k < 3; k++)
-    fprintf(out, "  the program paused omplens from %s to %s: not analysed\n",
-            omplens_format_ns(pauses[k].begin_ns, b), omplens_format_ns(pauses[k].end_ns, c));
+    fprintf(out, "  the program paused omplens from %s to %s (%s): not analysed\n",
+            omplens_format_ns(pauses[k].begin_ns, a), omplens_format_ns(pauses[k].end_ns, b),
+            omplens_format_ns(pauses[k].end_ns - pauses[k].begin_ns, c));
   if (np > 3)
     fprintf(out, "  ... and %zu more pauses (%s in all)\n", np - 3,
             omplens_format_ns(omplens_trace_paused_ns(t, 0, UINT64_MAX), a));
