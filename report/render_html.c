@@ -430,6 +430,10 @@ static void directive_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t
                           n ? fmt_count(n, v) : "\xc2\xb7");
   }
   location_tags(&tags, l);
+  if (omplens_render__bool(d, "setup", 0)) /* ranked after the others */
+    omplens_strbuf_puts(&tags, " <span class=\"tag\" title=\"All its findings ran before the "
+                               "program's first repeated kernel, in its one-time initialisation\">"
+                               "set-up</span>");
   const char *module = omplens_render__str(l, "module");
   snprintf(title, sizeof title, "%s%s%s", omplens_render__source_pos(l).file ? omplens_render__source_pos(l).file : "",
            module ? " in " : "", module ? module : "");

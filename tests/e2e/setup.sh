@@ -49,6 +49,8 @@ grep -q "^| 2 | .*setup.c:$setup_line\` .* (set-up) |$" run/report.md ||
 grep -q "^The largest saving outside the program's set-up is at .*setup.c:$loop_line" run/report.md ||
   fail "report.md: the summary does not name the largest saving outside the set-up"
 grep -q 'class="chip setup"' run/report.html || fail "report.html: no set-up mark"
+grep -q '<span class="tag" title="All its findings ran before[^"]*">set-up</span>' run/report.html ||
+  fail "report.html: the set-up directive has no tag in the directive table"
 grep -q "setup.c:$setup_line .* set-up$" run/summary.txt || fail "summary.txt: the set-up directive is not marked"
 ! grep -q "setup.c:$loop_line .* set-up$" run/summary.txt || fail "summary.txt: the loop is marked set-up"
 awk '/top directives/ { on = 1; next } on && /^ +[0-9]+\./ { last = $0 } END { exit !(last ~ / set-up$/) }' \
