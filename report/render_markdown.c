@@ -328,6 +328,21 @@ static void md_process_table(md_ctx *m, const json_t *proc) {
     snprintf(v, sizeof v, "%s in %" PRIu64 " synchronous constructs",
              omplens_format_ns(omplens_render__u64(tot, "host_wait_ns"), t1),
              omplens_render__u64(tot, "host_waits"));
+    const json_t *threads = omplens_render__array(tot, "host_waits_by_thread"), *th;
+    size_t k, used = strlen(v);
+    json_array_foreach(threads, k, th) { /* per thread, when there are several */
+      if (json_array_size(threads) < 2)
+        break;
+      if (used + 64 > sizeof v) {
+        snprintf(v + used, sizeof v - used, ", \xe2\x80\xa6)");
+        break;
+      }
+      used += (size_t)snprintf(v + used, sizeof v - used, "%sthread %" PRIu64 ": %s",
+                               k ? ", " : " (", omplens_render__u64(th, "thread"),
+                               omplens_format_ns(omplens_render__u64(th, "wait_ns"), t1));
+      if (k + 1 == json_array_size(threads))
+        snprintf(v + used, sizeof v - used, ")");
+    }
     md_row(m, "Host waits", v);
   }
   uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__predicted_savings(tot);

@@ -343,6 +343,37 @@ void omplens_report_prepare(const omplens_report_input *in) {
       omplens_report__figures(in, p, &scratch);
 }
 
+/* Host waits per host thread (docs/detectors.md, "Host waits"): the
+ * synchronous regions that begin in the window, if any, by thread. */
+static json_t *waits_by_thread(const omplens_trace *t) {
+  size_t nr;
+  const omplens_region *r = omplens_trace_regions(t, &nr);
+  uint64_t begin = 0, end = UINT64_MAX;
+  omplens_trace_window(t, &begin, &end);
+  uint32_t threads = 0;
+  for (size_t i = 0; i < nr; i++)
+    threads = r[i].thread + 1 > threads ? r[i].thread + 1 : threads;
+  uint64_t *sum = calloc((size_t)threads + 1, 2 * sizeof *sum);
+  json_t *list = json_array();
+  for (size_t i = 0; sum && i < nr; i++) {
+    if (r[i].nowait || r[i].begin_ns < begin || r[i].begin_ns >= end)
+      continue;
+    sum[2 * r[i].thread]++;
+    sum[2 * r[i].thread + 1] += r[i].end_ns > r[i].begin_ns ? r[i].end_ns - r[i].begin_ns : 0;
+  }
+  for (uint32_t k = 0; sum && k < threads; k++) {
+    if (!sum[2 * k])
+      continue;
+    json_t *o = json_object();
+    json_object_set_new(o, "thread", num(k));
+    json_object_set_new(o, "waits", num(sum[2 * k]));
+    json_object_set_new(o, "wait_ns", num(sum[2 * k + 1]));
+    json_array_append_new(list, o);
+  }
+  free(sum);
+  return list;
+}
+
 /* The program's figures. savings_ns, counts and bytes sum the findings
  * (mapped-but-unreferenced included): each operation is in one finding. */
 static json_t *totals(doc_ctx *x) {
@@ -368,6 +399,7 @@ static json_t *totals(doc_ctx *x) {
   json_object_set_new(o, "kernel_ns", num(t->kernel_ns));
   json_object_set_new(o, "host_waits", num(t->num_waits));
   json_object_set_new(o, "host_wait_ns", num(t->wait_ns));
+  json_object_set_new(o, "host_waits_by_thread", waits_by_thread(x->in->procs[x->proc].trace));
   json_object_set_new(o, "setup_end_ns", num(t->setup_end_ns));
   json_t *counts = per_category(t->count, NULL), *bytes = per_category(NULL, t->bytes);
   json_object_set_new(counts, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_count));

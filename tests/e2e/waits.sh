@@ -58,6 +58,13 @@ awk '$3 != "-" && $3 != $2 { bad = 1 } END { exit bad }' slices.txt ||
   fail "a synchronous region's host_wait_ns is not its duration: $(tr '\n' ';' <slices.txt)"
 total=$("$json_get" "$json" processes.0.totals.host_wait_ns)
 [ "$total" = "$sum" ] || fail "totals.host_wait_ns $total, the directives' sum $sum"
+nt=$("$json_get" "$json" processes.0.totals.host_waits_by_thread.#)
+by_thread=0
+for ((i = 0; i < nt; i++)); do
+  by_thread=$((by_thread + $("$json_get" "$json" "processes.0.totals.host_waits_by_thread.$i.wait_ns")))
+done
+[ "$by_thread" = "$total" ] && [ "$nt" = 1 ] ||
+  fail "host_waits_by_thread: $nt threads, $by_thread ns; expected 1 thread, $total ns"
 grep -q '^  host waits .* in [0-9]* synchronous constructs$' run/summary.txt ||
   fail "summary.txt shows no host waits"
 grep -q '| Host wait |' run/report.md && grep -q '^Host threads waited' run/report.md ||
