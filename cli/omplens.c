@@ -1297,6 +1297,10 @@ static int handle_dump(int argc, char **argv) {
   const omplens_region *reg = omplens_trace_regions(t, &nr);
   printf("#begin_ns\tduration_ns\tkind\tdevice\tpeer\thost_addr\tdevice_addr\tbytes\thash\t"
          "codeptr\tconstruct\tthread\tsource\tvariable\tcall_path\n");
+  size_t np;
+  const omplens_trace_pause *pauses = omplens_trace_pauses(t, &np);
+  for (size_t i = 0; i < np; i++) /* omp_control_tool: nothing recorded then */
+    printf("#paused\t%" PRIu64 "\t%" PRIu64 "\n", pauses[i].begin_ns, pauses[i].end_ns);
   omplens_annotator *a = NULL;
   omplens_annotator_create(t, NULL, &a);
   for (size_t i = 0; i < n; i++) {

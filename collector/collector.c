@@ -56,6 +56,12 @@ typedef struct thread_state {
   uint32_t path_ids[SEEN_PATHS];
   uint32_t paths_defined;
   omplens_callpath__cache unwinds; /* the last unwind per call site */
+  /* Open constructs on this thread, and a bit per nesting level (the 64th
+   * and deeper share the last): set when the construct began while the
+   * program had paused the tool, whose end and operations then go
+   * unrecorded. */
+  uint32_t nesting;
+  uint64_t unrecorded;
 } thread_state;
 
 /* The runtime entry call in progress on this thread, as the wrapper saw it
@@ -79,6 +85,8 @@ typedef struct collector {
   _Atomic uint32_t pool_used;
   _Atomic int num_devices;        /* highest initialized device + 1 */
   _Atomic int finished;
+  _Atomic int paused;             /* omp_control_tool pause or end */
+  _Atomic int ended;              /* omp_control_tool end: for good */
   int active;
   char path[4096];
 } collector;
@@ -149,6 +157,59 @@ static int is_host(int dev) {
   return dev < 0 || (n > 0 && dev >= n);
 }
 
+/* ---- regions of interest (omp_control_tool) ---------------------------- */
+
+static int is_paused(void) { return atomic_load_explicit(&g.paused, memory_order_relaxed); }
+
+static uint64_t nesting_bit(uint32_t level) { return 1ull << (level < 63 ? level : 63); }
+
+/* Whether this thread's operations go unrecorded now: the tool is paused,
+ * or the construct they belong to began while it was. */
+static int unrecorded(const thread_state *ts) {
+  return is_paused() || (ts->nesting && (ts->unrecorded & nesting_bit(ts->nesting - 1)));
+}
+
+/* A construct begins: 1 when it is to be recorded. */
+static int open_construct(thread_state *ts) {
+  int skip = is_paused();
+  uint64_t bit = nesting_bit(ts->nesting++);
+  ts->unrecorded = skip ? ts->unrecorded | bit : ts->unrecorded & ~bit;
+  return !skip;
+}
+
+/* A construct ends: 1 when its begin was recorded. */
+static int close_construct(thread_state *ts) {
+  if (!ts->nesting)
+    return 1; /* its begin was not seen here: its end is written, as always */
+  return !(ts->unrecorded & nesting_bit(--ts->nesting));
+}
+
+enum { TOOL_FLUSH = 3 };            /* omp_control_tool_flush (omp.h) */
+enum { TOOL_SUCCESS = 0, TOOL_IGNORED = 1 }; /* omp_control_tool_result_t */
+
+/* OMPT's tool control (omp_control_tool): start, pause, flush, end. The
+ * commands that change the state are recorded with their time; flush has
+ * nothing to do (every record is in the file as soon as it is written).
+ * Returns omp_control_tool_success, or omp_control_tool_ignored for what
+ * omplens does not know and for a start after an end. */
+
+static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
+                           const void *codeptr_ra) {
+  (void)modifier, (void)arg, (void)codeptr_ra;
+  int pause = command == OMPLENS_TOOL_PAUSE || command == OMPLENS_TOOL_END;
+  if (command == TOOL_FLUSH)
+    return TOOL_SUCCESS;
+  if ((!pause && command != OMPLENS_TOOL_START) || atomic_load(&g.ended))
+    return TOOL_IGNORED;
+  int end = command == OMPLENS_TOOL_END;
+  if (end)
+    atomic_store(&g.ended, 1);
+  /* A pause while paused changes nothing; an end does (no start follows). */
+  if (atomic_exchange(&g.paused, pause) != pause || end)
+    omplens_tw_tool(&self()->stream, now_ns(), (int)command);
+  return TOOL_SUCCESS;
+}
+
 static uint64_t hash_bytes(const void *p, size_t n) {
   return omplens_hasher__hash(p, n);
 }
@@ -201,7 +262,7 @@ void omplens_collector__begin_call(const char *loc, const void *caller, int nowa
                           sizes, types, names, 0, {0}};
   /* Unwound here, a few frames above the program (the wrappers): cheaper
    * than from the callback, below the runtime's frames. */
-  thread_state *ts = g.active ? self() : NULL;
+  thread_state *ts = g.active && !is_paused() ? self() : NULL;
   if (ts && !ts->stream.dead)
     tls_call.path_len = omplens_callpath__capture(tls_call.caller, 6, tls_call.path,
                                                   OMPLENS_TF_MAX_PATH, &ts->unwinds);
@@ -211,7 +272,7 @@ void omplens_collector__end_call(void) { tls_call.caller = 0; }
 
 void omplens_collector__async_copy(const void *dst, const void *src, size_t bytes,
                                    const void *caller) {
-  thread_state *ts = g.active ? self() : NULL;
+  thread_state *ts = g.active && !is_paused() ? self() : NULL;
   if (!ts || ts->stream.dead)
     return;
   for (uint32_t k = 0; k < ASYNC_COPIES; k++) { /* the first free entry from the next one */
@@ -311,6 +372,12 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
                           ompt_data_t *target_data, const void *codeptr_ra) {
   thread_state *ts = self();
   uint64_t t = now_ns();
+  if (endpoint == ompt_scope_begin && !open_construct(ts)) {
+    tls_call.caller = 0;
+    return;
+  }
+  if (endpoint != ompt_scope_begin && !close_construct(ts))
+    return;
   if (endpoint == ompt_scope_begin) {
     int nowait;
     int ck = construct_kind(kind, &nowait);
@@ -424,10 +491,19 @@ static void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *t
   if (endpoint == ompt_scope_begin) {
     if (host_op_id) /* the op's begin time travels in its host_op_id */
       *host_op_id = t;
+    if (unrecorded(self()))
+      return;
     begin_copy_hash(optype, src_addr, src_device_num, dest_addr, dest_device_num, bytes);
     return;
   }
   thread_state *ts = self();
+  if (unrecorded(ts)) {
+    if (ts->copy_ticket >= 0) { /* its hash was posted at the begin */
+      omplens_hasher__collect(ts->copy_ticket);
+      ts->copy_ticket = -1;
+    }
+    return;
+  }
   op_shape s = shape_op(optype, src_addr, src_device_num, dest_addr, dest_device_num);
   if (!s.kind)
     return;
@@ -466,6 +542,8 @@ static void on_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
     return;
   }
   thread_state *ts = self();
+  if (unrecorded(ts))
+    return;
   uint64_t begin = host_op_id && *host_op_id ? *host_op_id : t;
   uint64_t region = target_data ? target_data->value : 0;
   if (!region && ts->stream.depth && ts->stream.depth <= OMPLENS_TW_MAX_NESTING)

@@ -57,6 +57,18 @@ const char *omplens_category_title(int category) {
   return category_titles[category];
 }
 
+int omplens_detect__paused_between(const omplens_detect__ctx *c, uint64_t from, uint64_t to) {
+  size_t lo = 0, hi = c->num_pauses; /* the first pause beginning at or after from */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (c->pauses[mid].begin_ns < from)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < c->num_pauses && c->pauses[lo].begin_ns < to;
+}
+
 void omplens_detect__ctx_free(omplens_detect__ctx *c) {
   omplens_detect__free(c->sums);
   omplens_detect__map_free(&c->sums_of);
@@ -306,6 +318,25 @@ static int add_codeptr_event(omplens_detect__ctx *c, uint32_t i) {
   return add_execution(c, r, i);
 }
 
+/* Host waits (docs/detectors.md, "Host waits"): a synchronous construct
+ * blocks the thread that met it from its begin to its end; a nowait one
+ * runs as a task and blocks nobody. A region whose end was never recorded
+ * (end == begin) waited for nothing the trace shows. */
+static int add_region_waits(omplens_detect__ctx *c) {
+  for (size_t i = 0; i < c->num_regions; i++) {
+    const omplens_region *r = &c->regions[i];
+    if (r->nowait || r->begin_ns < c->wait_begin || r->begin_ns >= c->wait_end)
+      continue;
+    uint32_t at;
+    int rc = sums_of(c, r->codeptr, &at);
+    if (rc < 0)
+      return rc;
+    c->sums[at].waits.count++;
+    c->sums[at].waits.ns += r->end_ns > r->begin_ns ? r->end_ns - r->begin_ns : 0;
+  }
+  return 0;
+}
+
 /* The event sums of every codeptr (directive totals), a pass of their own:
  * only omplens_detect__finish() reads them, so on a large input the
  * content lane's thread makes them while the main lane scans. They are
@@ -320,6 +351,8 @@ static int count_codeptr_events(omplens_detect__ctx *c) {
     progress_step(c, i, COST_SUMS);
   }
   progress_pass_end(c, COST_SUMS);
+  if (rc == 0)
+    rc = add_region_waits(c);
   omplens_detect__free(c->region_owner);
   c->region_owner = NULL;
   c->num_owned = 0;
@@ -427,7 +460,14 @@ static int scan(omplens_detect__ctx *c, unsigned lanes) {
   unsigned cost = ((lanes & LANE_MAIN) ? COST_MAIN_LANE : 0) +
                   ((lanes & LANE_CONTENT) ? COST_CONTENT_LANE : 0);
   c->scan.free_content = OMPLENS_DETECT__NONE;
+  size_t pause = 0; /* the next pause to cross */
   for (uint32_t i = 0; i < c->n && rc == 0; i++) {
+    if (pause < c->num_pauses && c->pauses[pause].begin_ns <= c->ev[i].begin_ns) {
+      while (pause < c->num_pauses && c->pauses[pause].begin_ns <= c->ev[i].begin_ns)
+        pause++;
+      if (i && (lanes & LANE_CONTENT)) /* docs/detectors.md, "Paused stretches" */
+        omplens_detect__forget_contents(&c->scan);
+    }
     if ((lanes & LANE_CONTENT) && c->n - i > OMPLENS_DETECT__LOOK_AHEAD)
       omplens_detect__look_ahead(c, i + OMPLENS_DETECT__LOOK_AHEAD);
     rc = scan_event(c, i, lanes);
@@ -468,7 +508,8 @@ static int start_content_lane(omplens_detect__ctx *c, content_lane *l,
   *l = (content_lane){.c = {.ev = c->ev, .n = c->n, .sites = c->sites,
                             .num_sites = c->num_sites, .regions = c->regions,
                             .num_regions = c->num_regions, .args = c->args,
-                            .num_args = c->num_args, .progress = c->progress},
+                            .num_args = c->num_args, .pauses = c->pauses,
+                            .num_pauses = c->num_pauses, .progress = c->progress},
                       .main = c};
   l->c.removed = omplens_detect__bitmap(c->n);
   if (!l->c.removed)
@@ -541,6 +582,12 @@ static void context_params(omplens_detect__ctx *c,
   c->num_regions = p->regions ? p->num_regions : 0;
   c->args = p->args;
   c->num_args = p->args ? p->num_args : 0;
+  c->pauses = p->pauses;
+  c->num_pauses = p->pauses ? p->num_pauses : 0;
+  if (p->window_begin_ns || p->window_end_ns) {
+    c->wait_begin = p->window_begin_ns;
+    c->wait_end = p->window_end_ns;
+  }
 }
 
 int omplens_detect__run(const omplens_event *events, size_t num_events,
@@ -552,7 +599,8 @@ int omplens_detect__run(const omplens_event *events, size_t num_events,
   /* Event indices are 32-bit and UINT32_MAX means "none". */
   if ((!events && num_events) || num_events >= UINT32_MAX)
     return OMPLENS_DETECT_EINVAL;
-  omplens_detect__ctx c = {.ev = events, .n = (uint32_t)num_events, .progress = progress};
+  omplens_detect__ctx c = {.ev = events, .n = (uint32_t)num_events, .progress = progress,
+                           .wait_end = UINT64_MAX};
   if (params)
     context_params(&c, params);
   if (progress)
@@ -601,6 +649,8 @@ int omplens_detect_trace_with(const omplens_trace *t, const omplens_detect_optio
     end = end < params.run_ns ? end : params.run_ns;
     params.run_ns = end > begin ? end - begin : 0;
   }
+  omplens_trace_window(t, &params.window_begin_ns, &params.window_end_ns);
+  params.pauses = omplens_trace_pauses(t, &params.num_pauses);
   params.sites = omplens_trace_sites(t, &params.num_sites);
   params.regions = omplens_trace_regions(t, &params.num_regions);
   params.args = omplens_trace_args(t, &params.num_args);

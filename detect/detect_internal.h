@@ -227,6 +227,9 @@ typedef struct omplens_detect__ctx {
   size_t num_regions;
   const omplens_map_arg *args;
   size_t num_args;
+  uint64_t wait_begin, wait_end; /* the regions whose waits count        */
+  const omplens_trace_pause *pauses; /* in time order                     */
+  size_t num_pauses;
   uint64_t run_ns;
   /* Survey. */
   omplens_program_total events_total; /* the event sums of the total    */
@@ -265,6 +268,14 @@ typedef struct omplens_detect__ctx {
 } omplens_detect__ctx;
 
 void omplens_detect__ctx_free(omplens_detect__ctx *c);
+/* Forgets what every side holds (copies and contents): after a pause the
+ * trace shows nothing of what the program did in it. */
+void omplens_detect__forget_contents(omplens_detect__scan *s);
+
+/* Nonzero when a paused stretch begins in [from, to): what the program did
+ * then is unknown, so no finding relates an operation before it to one
+ * after it. */
+int omplens_detect__paused_between(const omplens_detect__ctx *c, uint64_t from, uint64_t to);
 
 /* omplens_detect_run, telling progress (NULL: none; its done starts at 0
  * and its total is set here). */

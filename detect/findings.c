@@ -147,6 +147,9 @@ int omplens_detect__flush(omplens_detect__ctx *c) {
  * meanwhile. */
 int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
                          uint32_t related, uint64_t removal_ns) {
+  if (related != OMPLENS_DETECT__NONE && c->num_pauses &&
+      omplens_detect__paused_between(c, c->ev[related].begin_ns, c->ev[event].begin_ns))
+    return 0; /* what happened in the pause is unknown */
   omplens_detect__emission *q = &c->queue[c->queued++];
   *q = (omplens_detect__emission){.key = key_of(c, &c->ev[event], category),
                                   .removal_ns = removal_ns, .event = event,
@@ -331,6 +334,7 @@ static int compare_ranked(const void *pa, const void *pb) {
 
 static int compare_directives(const void *pa, const void *pb) {
   const omplens_directive_total *a = pa, *b = pb;
+  CMP_ASC(a->setup, b->setup);
   CMP_ASC(b->savings_ns, a->savings_ns);
   CMP_ASC(a->codeptr, b->codeptr);
   return 0;
@@ -405,6 +409,51 @@ static int rank_groups(const omplens_detect__ctx *c, ranked **out) {
 
 /* The findings, in their final order; end[g] is where group g's instances
  * end in a->instances. */
+/* The set-up phase ends where the construct of the first repeated
+ * kernel begins: the first kernel, in time order, of a directive that
+ * runs kernels more than once (docs/detectors.md, "Set-up findings"). */
+static uint64_t setup_end(const omplens_detect__ctx *c) {
+  for (uint32_t i = 0; i < c->n; i++) {
+    const omplens_event *e = &c->ev[i];
+    if (e->kind != OMPLENS_EV_KERNEL)
+      continue;
+    const omplens_detect__codeptr_sums *s =
+        omplens_detect__find_sums(c, omplens_detect__codeptr(c, e));
+    if (!s || s->kernels.count < 2)
+      continue;
+    uint64_t t = e->region < c->num_regions ? c->regions[e->region].begin_ns : e->begin_ns;
+    return t < e->begin_ns ? t : e->begin_ns;
+  }
+  return 0;
+}
+
+/* Findings whose instances all began in the set-up phase are marked, and
+ * go after the others, each part in its order. */
+static int rank_setup_last(const omplens_detect__ctx *c, omplens_analysis *a) {
+  uint64_t end = setup_end(c);
+  size_t n = a->num_findings, k = 0, setup = 0;
+  a->total.setup_end_ns = end;
+  for (size_t i = 0; i < n && end; i++) {
+    const omplens_finding *f = &a->findings[i];
+    /* instances are in time order: the last one decides */
+    a->findings[i].setup = f->num_instances &&
+                           c->ev[f->instances[f->num_instances - 1].event].begin_ns < end;
+    setup += (size_t)a->findings[i].setup;
+  }
+  if (!setup || setup == n)
+    return 0;
+  omplens_finding *sorted = omplens_detect__array(n, sizeof *sorted);
+  if (!sorted)
+    return OMPLENS_DETECT_ENOMEM;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < n; i++)
+      if (a->findings[i].setup == pass)
+        sorted[k++] = a->findings[i];
+  omplens_detect__free(a->findings);
+  a->findings = sorted;
+  return 0;
+}
+
 static int order_findings(const omplens_detect__ctx *c, const size_t *end,
                           omplens_analysis *a) {
   size_t n = c->groups.count;
@@ -424,7 +473,7 @@ static int order_findings(const omplens_detect__ctx *c, const size_t *end,
   }
   a->num_findings = n;
   omplens_detect__free(order);
-  return 0;
+  return rank_setup_last(c, a);
 }
 
 /* When the savings reach the run time the operations overlapped (threads,
@@ -454,8 +503,23 @@ static void move_profiles(omplens_detect__ctx *c, const totals *t, omplens_analy
   omplens_detect__map_free(&c->sums_of);
 }
 
+/* A directive is set-up when all its findings are. */
+static void mark_setup_directives(totals *t, const omplens_analysis *a) {
+  for (size_t i = 0; i < t->num_directives; i++)
+    t->directives[i].setup = a->total.setup_end_ns != 0;
+  for (size_t i = 0; i < a->num_findings; i++) {
+    if (a->findings[i].setup)
+      continue;
+    size_t at = omplens_detect__map_find(&t->by_codeptr, omplens_detect__mix(a->findings[i].codeptr),
+                                         directive_eq, t, &a->findings[i].codeptr);
+    if (at != OMPLENS_DETECT__MAP_NONE)
+      t->directives[omplens_detect__map_value(&t->by_codeptr, at)].setup = 0;
+  }
+}
+
 static void move_results(omplens_detect__ctx *c, totals *t,
                          omplens_analysis *a) {
+  mark_setup_directives(t, a);
   move_profiles(c, t, a); /* before the sort: by_codeptr holds indices */
   if (t->num_directives)
     qsort(t->directives, t->num_directives, sizeof *t->directives,
@@ -473,6 +537,10 @@ static int totals_of(omplens_detect__ctx *c, totals *t, omplens_analysis *a) {
   omplens_program_total *p = &a->total;
   *p = c->events_total;
   p->run_ns = c->run_ns;
+  for (size_t i = 0; i < c->num_sums; i++) {
+    p->wait_ns += c->sums[i].waits.ns;
+    p->num_waits += c->sums[i].waits.count;
+  }
   int rc = add_groups(c, t, p);
   p->speedup = speedup(p->run_ns, p->savings_ns);
   return rc;

@@ -66,6 +66,9 @@ typedef struct omplens_finding {
   uint64_t total_ns;     /* sum of the instances' durations             */
   uint64_t savings_ns;   /* time saved by fixing this finding: the
                             durations of the removed operations, each once */
+  int setup;             /* every instance began in the program's set-up
+                            phase (omplens_program_total.setup_end_ns):
+                            ranked after the others                      */
 } omplens_finding;
 
 typedef struct omplens_directive_total {
@@ -76,6 +79,8 @@ typedef struct omplens_directive_total {
   uint64_t transfer_ns;  /* all transfer time at this directive           */
   uint64_t transfer_bytes;
   uint32_t executions;   /* region instances with this codeptr             */
+  int setup;             /* all its findings are set-up findings: ranked
+                            after the others                             */
 } omplens_directive_total;
 
 /* One kind of operation at a directive: how many, their bytes (0 for
@@ -92,6 +97,10 @@ typedef struct omplens_directive_profile {
   int has_findings;             /* in omplens_analysis_directives()       */
   omplens_operation_sum kernels, h2d, d2h, d2d, allocs, frees;
   uint64_t total_ns;            /* kernels + transfers + allocs + frees   */
+  omplens_operation_sum waits;  /* its synchronous executions (not nowait):
+                                   the host thread that met it is blocked
+                                   from its begin to its end, whatever work
+                                   it waits for (not in total_ns)         */
 } omplens_directive_profile;
 
 /* A mapping still present when the program ended. */
@@ -113,6 +122,12 @@ typedef struct omplens_program_total {
   uint64_t alloc_ns, num_allocs; /* alloc_ns: allocations and frees      */
   uint64_t free_ns, num_frees;   /* the frees (DELETE events) alone       */
   uint64_t kernel_ns, num_kernels;
+  uint64_t wait_ns, num_waits;   /* host threads blocked in synchronous
+                                    constructs: the directives' waits     */
+  uint64_t setup_end_ns;  /* the set-up phase, [0, setup_end_ns): up to the
+                             construct of the first execution of the
+                             earliest kernel directive that runs more than
+                             once; 0 when none does (docs/detectors.md) */
 } omplens_program_total;
 
 typedef struct omplens_detect_params {
@@ -131,6 +146,14 @@ typedef struct omplens_detect_params {
   size_t num_regions;
   const omplens_map_arg *args;
   size_t num_args;
+  /* Host waits count the regions that begin in [window_begin_ns,
+   * window_end_ns); both 0: every region. */
+  uint64_t window_begin_ns, window_end_ns;
+  /* omplens_trace_pauses(): the stretches the program had omplens paused,
+   * in time order. No finding relates operations across one
+   * (docs/detectors.md, "Paused stretches"). */
+  const omplens_trace_pause *pauses;
+  size_t num_pauses;
 } omplens_detect_params;
 
 typedef struct omplens_analysis omplens_analysis;

@@ -351,6 +351,8 @@ int omplens_detect__unused_transfers(omplens_detect__ctx *c) {
     for (uint64_t bits = c->unused[w] & ~c->removed[w]; bits && rc == 0;
          bits &= bits - 1) {
       uint32_t i = (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
+      if (c->num_pauses && omplens_detect__paused_between(c, c->ev[i].begin_ns, UINT64_MAX))
+        continue; /* a kernel in a later pause may have read it */
       rc = omplens_detect__emit(c, OMPLENS_CAT_UNUSED_TRANSFER, i,
                                 OMPLENS_DETECT__NONE,
                                 omplens_detect__dur(&c->ev[i]));
@@ -389,6 +391,17 @@ int omplens_detect__on_content(omplens_detect__ctx *c, uint32_t i) {
 /* An H2D with bytes: a copy a kernel should read. */
 int omplens_detect__on_target(omplens_detect__ctx *c, uint32_t i) {
   return c->ev[i].kind == OMPLENS_EV_H2D ? on_h2d(c, i) : 0;
+}
+
+void omplens_detect__forget_contents(omplens_detect__scan *s) {
+  omplens_detect__map_free(&s->copy_of);
+  omplens_detect__free(s->copies);
+  omplens_detect__map_free(&s->content_of);
+  omplens_detect__free(s->contents);
+  s->copies = NULL;
+  s->contents = NULL;
+  s->num_copies = s->cap_copies = s->num_contents = s->cap_contents = 0;
+  s->free_content = OMPLENS_DETECT__NONE;
 }
 
 void omplens_detect__scan_free(omplens_detect__scan *s) {

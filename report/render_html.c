@@ -430,6 +430,10 @@ static void directive_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t
                           n ? fmt_count(n, v) : "\xc2\xb7");
   }
   location_tags(&tags, l);
+  if (omplens_render__bool(d, "setup", 0)) /* ranked after the others */
+    omplens_strbuf_puts(&tags, " <span class=\"tag\" title=\"All its findings ran before the "
+                               "program's first repeated kernel, in its one-time initialisation\">"
+                               "set-up</span>");
   const char *module = omplens_render__str(l, "module");
   snprintf(title, sizeof title, "%s%s%s", omplens_render__source_pos(l).file ? omplens_render__source_pos(l).file : "",
            module ? " in " : "", module ? module : "");
@@ -490,6 +494,8 @@ static void profile_head(html_ctx *h, omplens_strbuf *b) {
       {"num", "num", "Time in its transfers, both ways", "Transfer time"},
       {"num", "num", "Bytes it transferred", "Bytes"},
       {"num", "num", "Time in its allocations and frees", "Allocation time"},
+      {"num", "num", "Time host threads were blocked in its synchronous executions (nowait: none)",
+       "Host wait"},
       {"num sorted-desc", "num", "Its operations' time, as a share of the run", "Share of run"},
       {"", "text", "Whether findings name it", "Findings"},
   };
@@ -510,7 +516,9 @@ static void profile_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
   static const char *const kernels[] = {"kernels", NULL}, *const allocs[] = {"allocs", "frees", NULL};
   const json_t *l = json_object_get(d, "location"), *p = json_object_get(d, "profile");
   char rank[32], exec[32], kv[32], km[32], tv[32], tm[32], bv[32], by[32], av[32], am[32];
-  char sv[32], sh[32], loc[4096];
+  static const char *const waits[] = {"host_waits", NULL};
+  char sv[32], sh[32], wv[32], wm[32], loc[4096];
+  uint64_t wait = profile_sum(p, waits, "ns");
   uint64_t kernel = profile_sum(p, kernels, "ns"), transfer = profile_sum(p, transfers, "ns");
   uint64_t bytes = profile_sum(p, transfers, "bytes"), alloc = profile_sum(p, allocs, "ns");
   double share = omplens_render__real(p, "share_of_run");
@@ -528,6 +536,8 @@ static void profile_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
        {"transfer_value", fmt_u64(transfer, tv)}, {"transfer", fmt_ns(transfer, tm)},
        {"bytes_value", fmt_u64(bytes, bv)}, {"bytes", omplens_format_bytes(bytes, by)},
        {"alloc_value", fmt_u64(alloc, av)}, {"alloc", fmt_ns(alloc, am)},
+       {"wait_value", fmt_u64(wait, wv)},
+       {"wait", json_object_get(p, "host_waits") ? fmt_ns(wait, wm) : "\xe2\x80\x94"}, /* schema 4 */
        {"share_value", sv}, {"share", sh}, {"findings", findings ? "yes" : "no"});
 }
 
@@ -655,6 +665,10 @@ static void finding(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *f) {
   finding_facts(f, facts, sizeof facts);
   FILL(h, b, omplens_tpl__finding_html, {"category", category}, {"id", h->finding_ids[i]},
        {"category_title", omplens_render__category_title_of(category)},
+       {"setup", omplens_render__bool(f, "setup", 0)
+                     ? "<span class=\"chip setup\" title=\"Every operation ran before the program's "
+                       "first repeated kernel, in its one-time initialisation\">set-up</span>"
+                     : ""},
        {"subject", omplens_render__finding_subject(f, subject, sizeof subject)},
        {"device", omplens_render__device(json_object_get(f, "device"), dev)},
        {"location_target", d != SIZE_MAX ? h->targets[d] : h->finding_ids[i]},
@@ -811,6 +825,10 @@ static void source_note(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
                 omplens_render__fix_shown(&h->note_fixes, f, h->finding_labels[i]));
   FILL(h, b, omplens_tpl__source_note_html, {"category", category},
        {"category_title", omplens_render__category_title_of(category)},
+       {"setup", omplens_render__bool(f, "setup", 0)
+                     ? "<span class=\"chip setup\" title=\"Every operation ran before the program's "
+                       "first repeated kernel, in its one-time initialisation\">set-up</span>"
+                     : ""},
        {"subject", omplens_render__finding_subject(f, subject, sizeof subject)},
        {"device", omplens_render__device(json_object_get(f, "device"), dev)},
        {"count", fmt_count(omplens_render__u64(f, "count"), count)},

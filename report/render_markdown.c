@@ -101,6 +101,41 @@ static void directive_notes(omplens_strbuf *b, const json_t *proc) {
   }
 }
 
+/* Host waits (schema 4): the time host threads sat blocked in synchronous
+ * constructs, the kernels and copies they waited for included. */
+static void summary_waits(omplens_strbuf *b, const json_t *tot) {
+  uint64_t n = omplens_render__u64(tot, "host_waits"), ns = omplens_render__u64(tot, "host_wait_ns");
+  uint64_t run = omplens_render__u64(tot, "run_ns");
+  char t[32];
+  if (!n)
+    return;
+  omplens_strbuf_printf(b, "\nHost threads waited **%s** in %" PRIu64 " synchronous target construct%s "
+                        "(%.1f %% of the run; `nowait` constructs block no host thread).\n",
+                        omplens_format_ns(ns, t), n, n == 1 ? "" : "s",
+                        run ? 100.0 * (double)ns / (double)run : 0.0);
+}
+
+/* "The program paused omplens from 0.01 s to 0.52 s: not analysed." */
+static void summary_paused(omplens_strbuf *b, const json_t *proc) {
+  const json_t *pauses = omplens_render__array(proc, "paused"), *p;
+  size_t i, n = json_array_size(pauses);
+  if (!n)
+    return;
+  char t[32], t1[32], t2[32];
+  omplens_strbuf_puts(b, "\n**The program paused omplens** (`omp_control_tool`) from ");
+  json_array_foreach(pauses, i, p) {
+    if (i == 3) {
+      omplens_strbuf_printf(b, " and %zu more times", n - 3);
+      break;
+    }
+    omplens_strbuf_printf(b, "%s%s to %s", i == 0 ? "" : i + 1 == n ? " and from " : ", from ",
+                          omplens_format_ns(omplens_render__u64(p, "begin_ns"), t1),
+                          omplens_format_ns(omplens_render__u64(p, "end_ns"), t2));
+  }
+  omplens_strbuf_printf(b, " into the run (%s in all): not analysed.\n",
+                        omplens_format_ns(omplens_render__u64(proc, "paused_ns"), t));
+}
+
 void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base) {
   const json_t *tot = json_object_get(proc, "totals");
   json_t *owned;
@@ -140,13 +175,23 @@ void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base
     const json_t *top = json_array_get(dirs, 0);
     if (top) {
       char loc[4096];
-      omplens_strbuf_puts(b, "\nThe largest saving is at ");
+      /* Set-up directives come last: the first is the largest of its part. */
+      const json_t *last = json_array_get(dirs, json_array_size(dirs) - 1);
+      if (omplens_render__bool(top, "setup", 0))
+        omplens_strbuf_puts(b, "\nEvery finding lies in the program's set-up (before its first "
+                               "repeated kernel). The largest saving is at ");
+      else if (omplens_render__bool(last, "setup", 0))
+        omplens_strbuf_puts(b, "\nThe largest saving outside the program's set-up is at ");
+      else
+        omplens_strbuf_puts(b, "\nThe largest saving is at ");
       omplens_md__code(b, omplens_render__location_label(json_object_get(top, "location"), base,
                                                          loc, sizeof loc), 0);
       omplens_strbuf_printf(b, " (%s).\n", omplens_format_ns(omplens_render__u64(top, "savings_ns"), t1));
     }
   }
   json_decref(owned);
+  summary_paused(b, proc);
+  summary_waits(b, tot);
   directive_notes(b, proc);
   if (!omplens_render__bool(proc, "complete", 1))
     omplens_strbuf_puts(b, "\n**The trace is incomplete**: the program crashed or ended with "
@@ -279,6 +324,27 @@ static void md_process_table(md_ctx *m, const json_t *proc) {
   snprintf(v, sizeof v, "%" PRIu64 " (%s)", omplens_render__u64(tot, "kernels"),
            omplens_format_ns(omplens_render__u64(tot, "kernel_ns"), t1));
   md_row(m, "Kernels", v);
+  if (json_object_get(tot, "host_wait_ns")) { /* schema 4 */
+    snprintf(v, sizeof v, "%s in %" PRIu64 " synchronous constructs",
+             omplens_format_ns(omplens_render__u64(tot, "host_wait_ns"), t1),
+             omplens_render__u64(tot, "host_waits"));
+    const json_t *threads = omplens_render__array(tot, "host_waits_by_thread"), *th;
+    size_t k, used = strlen(v);
+    json_array_foreach(threads, k, th) { /* per thread, when there are several */
+      if (json_array_size(threads) < 2)
+        break;
+      if (used + 64 > sizeof v) {
+        snprintf(v + used, sizeof v - used, ", \xe2\x80\xa6)");
+        break;
+      }
+      used += (size_t)snprintf(v + used, sizeof v - used, "%sthread %" PRIu64 ": %s",
+                               k ? ", " : " (", omplens_render__u64(th, "thread"),
+                               omplens_format_ns(omplens_render__u64(th, "wait_ns"), t1));
+      if (k + 1 == json_array_size(threads))
+        snprintf(v + used, sizeof v - used, ")");
+    }
+    md_row(m, "Host waits", v);
+  }
   uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__predicted_savings(tot);
   snprintf(v, sizeof v, "%s (%.1f %% of the run)", omplens_format_ns(saved, t1),
            run ? 100.0 * (double)saved / (double)run : 0.0);
@@ -336,7 +402,7 @@ static uint64_t operation_bytes(const json_t *profile, const char *kind) {
 
 /* One directive of "Where the time goes": its profile's sums. */
 static void md_time_row(md_ctx *m, size_t rank, const json_t *d) {
-  char loc[4096], t1[32], t2[32], t3[32], t4[32];
+  char loc[4096], t1[32], t2[32], t3[32], t4[32], t5[32];
   const json_t *l = json_object_get(d, "location"), *p = json_object_get(d, "profile");
   omplens_strbuf_printf(m->b, "| %zu | ", rank);
   omplens_md__code(m->b, omplens_render__location_label(l, m->base, loc, sizeof loc), 1);
@@ -345,11 +411,13 @@ static void md_time_row(md_ctx *m, size_t rank, const json_t *d) {
   omplens_md__text(m->b, kind ? kind : "\xe2\x80\x94", 1);
   uint64_t transfer_ns = operation_ns(p, "h2d") + operation_ns(p, "d2h") + operation_ns(p, "d2d");
   uint64_t transfer_bytes = operation_bytes(p, "h2d") + operation_bytes(p, "d2h") + operation_bytes(p, "d2d");
-  omplens_strbuf_printf(m->b, " | %" PRIu64 " | %s | %s | %s | %s | %.1f %% |\n",
+  omplens_strbuf_printf(m->b, " | %" PRIu64 " | %s | %s | %s | %s | %s | %.1f %% |\n",
                         omplens_render__u64(p, "executions"),
                         omplens_format_ns(operation_ns(p, "kernels"), t1),
                         omplens_format_ns(transfer_ns, t2), omplens_format_bytes(transfer_bytes, t3),
                         omplens_format_ns(operation_ns(p, "allocs") + operation_ns(p, "frees"), t4),
+                        json_object_get(p, "host_waits") ? omplens_format_ns(operation_ns(p, "host_waits"), t5)
+                                                         : "\xe2\x80\x94", /* before schema 4 */
                         100.0 * omplens_render__real(p, "share_of_run"));
 }
 
@@ -360,8 +428,8 @@ static void md_time_table(md_ctx *m, const json_t *proc) {
   if (!json_object_get(json_array_get(dirs, 0), "profile"))
     return;
   omplens_strbuf_puts(m->b, "\n## Where the time goes\n\n| # | Directive | Kind | Executions | Kernel time "
-                            "| Transfer time | Transferred | Allocation time | Share of run |\n"
-                            "|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
+                            "| Transfer time | Transferred | Allocation time | Host wait | Share of run |\n"
+                            "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   size_t i;
   json_array_foreach(dirs, i, d) {
     if (i == TOP_DIRECTIVES)
@@ -390,7 +458,7 @@ static void md_directive_table(md_ctx *m, const json_t *dirs) {
     omplens_md__text(m->b, kind ? kind : "\xe2\x80\x94", 1);
     omplens_strbuf_printf(m->b, " | %s | ", omplens_format_ns(omplens_render__u64(d, "savings_ns"), t));
     md_counts(m, d);
-    omplens_strbuf_puts(m->b, " |\n");
+    omplens_strbuf_puts(m->b, omplens_render__bool(d, "setup", 0) ? " (set-up) |\n" : " |\n");
   }
   if (json_array_size(dirs) > TOP_DIRECTIVES)
     omplens_strbuf_printf(m->b, "\n%zu more directives are listed in report.html and findings.json.\n",
@@ -479,7 +547,11 @@ static void md_finding(md_ctx *m, const json_t *f) {
   omplens_strbuf_printf(m->b, "\n#### %s of ",
                         omplens_render__category_title_of(omplens_render__str(f, "category")));
   omplens_md__code(m->b, omplens_render__finding_subject(f, subject, sizeof subject), 0);
-  omplens_strbuf_printf(m->b, " on %s\n\n", omplens_render__device(json_object_get(f, "device"), dev));
+  omplens_strbuf_printf(m->b, " on %s%s\n\n", omplens_render__device(json_object_get(f, "device"), dev),
+                        omplens_render__bool(f, "setup", 0) ? " (set-up)" : "");
+  if (omplens_render__bool(f, "setup", 0))
+    omplens_strbuf_puts(m->b, "*Set-up:* every operation ran before the program's first repeated "
+                              "kernel, in its one-time initialisation; ranked after the others.\n\n");
   omplens_strbuf_printf(m->b, "%" PRIu64 " \xc3\x97 %s (%s in total, %s); predicted savings %s.\n\n",
                         omplens_render__u64(f, "count"),
                         omplens_format_bytes(omplens_render__u64(f, "bytes"), t1),

@@ -142,8 +142,12 @@ static uint64_t codeptr_of(const json_t *directive) {
   return cp ? strtoull(cp, NULL, 16) : 0;
 }
 
+/* Set-up directives (schema 4) after the others, then by savings. */
 static int compare_by_savings(const void *pa, const void *pb) {
   const json_t *a = *(const json_t *const *)pa, *b = *(const json_t *const *)pb;
+  int ua = omplens_render__bool(a, "setup", 0), ub = omplens_render__bool(b, "setup", 0);
+  if (ua != ub)
+    return ua - ub;
   uint64_t sa = omplens_render__u64(a, "savings_ns"), sb = omplens_render__u64(b, "savings_ns");
   if (sa != sb)
     return sa > sb ? -1 : 1;

@@ -905,8 +905,12 @@ static void region_slice(tl_writer *w, tl_proc *p, size_t i) {
     out_lit(o, ",\"device\":\"host\"");
   }
   out_maps_cached(o, p, r);
-  if (r->nowait)
+  if (r->nowait) {
     out_lit(o, ",\"nowait\":true");
+  } else { /* the host thread of this lane is blocked for the whole slice */
+    out_lit(o, ",\"host_wait_ns\":");
+    out_u64(o, end_of(r->begin_ns, r->end_ns) - r->begin_ns);
+  }
   if (r->end_ns <= r->begin_ns)
     out_lit(o, ",\"end_recorded\":false");
   out_lit(o, "}}");

@@ -343,6 +343,37 @@ void omplens_report_prepare(const omplens_report_input *in) {
       omplens_report__figures(in, p, &scratch);
 }
 
+/* Host waits per host thread (docs/detectors.md, "Host waits"): the
+ * synchronous regions that begin in the window, if any, by thread. */
+static json_t *waits_by_thread(const omplens_trace *t) {
+  size_t nr;
+  const omplens_region *r = omplens_trace_regions(t, &nr);
+  uint64_t begin = 0, end = UINT64_MAX;
+  omplens_trace_window(t, &begin, &end);
+  uint32_t threads = 0;
+  for (size_t i = 0; i < nr; i++)
+    threads = r[i].thread + 1 > threads ? r[i].thread + 1 : threads;
+  uint64_t *sum = calloc((size_t)threads + 1, 2 * sizeof *sum);
+  json_t *list = json_array();
+  for (size_t i = 0; sum && i < nr; i++) {
+    if (r[i].nowait || r[i].begin_ns < begin || r[i].begin_ns >= end)
+      continue;
+    sum[2 * r[i].thread]++;
+    sum[2 * r[i].thread + 1] += r[i].end_ns > r[i].begin_ns ? r[i].end_ns - r[i].begin_ns : 0;
+  }
+  for (uint32_t k = 0; sum && k < threads; k++) {
+    if (!sum[2 * k])
+      continue;
+    json_t *o = json_object();
+    json_object_set_new(o, "thread", num(k));
+    json_object_set_new(o, "waits", num(sum[2 * k]));
+    json_object_set_new(o, "wait_ns", num(sum[2 * k + 1]));
+    json_array_append_new(list, o);
+  }
+  free(sum);
+  return list;
+}
+
 /* The program's figures. savings_ns, counts and bytes sum the findings
  * (mapped-but-unreferenced included): each operation is in one finding. */
 static json_t *totals(doc_ctx *x) {
@@ -366,6 +397,10 @@ static json_t *totals(doc_ctx *x) {
   json_object_set_new(o, "free_ns", num(t->free_ns));
   json_object_set_new(o, "kernels", num(t->num_kernels));
   json_object_set_new(o, "kernel_ns", num(t->kernel_ns));
+  json_object_set_new(o, "host_waits", num(t->num_waits));
+  json_object_set_new(o, "host_wait_ns", num(t->wait_ns));
+  json_object_set_new(o, "host_waits_by_thread", waits_by_thread(x->in->procs[x->proc].trace));
+  json_object_set_new(o, "setup_end_ns", num(t->setup_end_ns));
   json_t *counts = per_category(t->count, NULL), *bytes = per_category(NULL, t->bytes);
   json_object_set_new(counts, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_count));
   json_object_set_new(bytes, OMPLENS_REPORT_UNREFERENCED, num(g->unreferenced_bytes));
@@ -393,6 +428,7 @@ static json_t *profile(const omplens_directive_profile *p, uint64_t run_ns) {
   json_object_set_new(o, "d2d", operation_sum(&p->d2d, 1));
   json_object_set_new(o, "allocs", operation_sum(&p->allocs, 0));
   json_object_set_new(o, "frees", operation_sum(&p->frees, 0));
+  json_object_set_new(o, "host_waits", operation_sum(&p->waits, 0));
   json_object_set_new(o, "total_ns", num(p->total_ns));
   json_object_set_new(o, "share_of_run",
                       json_real(run_ns ? (double)p->total_ns / (double)run_ns : 0.0));
@@ -411,6 +447,7 @@ static json_t *directive(doc_ctx *x, const omplens_directive_profile *p,
   json_object_set_new(o, "location", location(x, p->codeptr));
   json_object_set_new(o, "executions", num(p->executions));
   json_object_set_new(o, "savings_ns", num(d->savings_ns));
+  json_object_set_new(o, "setup", json_boolean(d->setup));
   json_object_set_new(o, "transfer_ns", num(p->h2d.ns + p->d2h.ns + p->d2d.ns));
   json_object_set_new(o, "transfer_bytes", num(p->h2d.bytes + p->d2h.bytes + p->d2d.bytes));
   json_object_set_new(o, "counts", per_category(d->count, NULL));
@@ -532,6 +569,7 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_
   json_object_set_new(o, "total_bytes", num(f->total_bytes));
   json_object_set_new(o, "total_ns", num(f->total_ns));
   json_object_set_new(o, "savings_ns", num(f->savings_ns));
+  json_object_set_new(o, "setup", json_boolean(f->setup));
   /* Counts and totals above cover every instance; the list is capped, or a
    * large trace's document would be mostly instances nobody reads. */
   size_t listed = f->num_instances < x->max_instances ? f->num_instances : x->max_instances;
@@ -607,6 +645,19 @@ static json_t *process_info(const omplens_trace *t) {
     json_object_set_new(w, "begin_ns", num(begin));
     json_object_set_new(w, "end_ns", num(end < i->duration_ns ? end : i->duration_ns));
     json_object_set_new(o, "window", w);
+  }
+  size_t np;
+  const omplens_trace_pause *pauses = omplens_trace_pauses(t, &np);
+  if (np) { /* omp_control_tool: what the program left out of the analysis */
+    json_t *list = json_array();
+    for (size_t k = 0; k < np; k++) {
+      json_t *p = json_object();
+      json_object_set_new(p, "begin_ns", num(pauses[k].begin_ns));
+      json_object_set_new(p, "end_ns", num(pauses[k].end_ns));
+      json_array_append_new(list, p);
+    }
+    json_object_set_new(o, "paused", list);
+    json_object_set_new(o, "paused_ns", num(omplens_trace_paused_ns(t, 0, UINT64_MAX)));
   }
   json_object_set_new(o, "dropped_events", num(i->dropped));
   json_object_set_new(o, "damage", damage_list(omplens_trace_damage(t)));

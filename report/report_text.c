@@ -59,10 +59,22 @@ static void print_header(FILE *out, const omplens_trace *t, const omplens_progra
     fprintf(out, "  window %.3f-%.3f s of %.3f s\n", begin / 1e9, (end > begin ? end : begin) / 1e9,
             i->duration_ns / 1e9);
   }
+  size_t np;
+  const omplens_trace_pause *pauses = omplens_trace_pauses(t, &np);
+  for (size_t k = 0; k < np && k < 3; k++)
+    fprintf(out, "  the program paused omplens from %s to %s (%s): not analysed\n",
+            omplens_format_ns(pauses[k].begin_ns, a), omplens_format_ns(pauses[k].end_ns, b),
+            omplens_format_ns(pauses[k].end_ns - pauses[k].begin_ns, c));
+  if (np > 3)
+    fprintf(out, "  ... and %zu more pauses (%s in all)\n", np - 3,
+            omplens_format_ns(omplens_trace_paused_ns(t, 0, UINT64_MAX), a));
   fprintf(out, "  transfers %" PRIu64 " (%s, %s)", tot->num_transfers,
           omplens_format_bytes(tot->transfer_bytes, a), omplens_format_ns(tot->transfer_ns, b));
   fprintf(out, "   allocations %" PRIu64 " (%s)   kernels %" PRIu64 " (%s)\n", tot->num_allocs,
           omplens_format_ns(tot->alloc_ns, c), tot->num_kernels, omplens_format_ns(tot->kernel_ns, a));
+  if (tot->num_waits)
+    fprintf(out, "  host waits %s in %" PRIu64 " synchronous constructs\n",
+            omplens_format_ns(tot->wait_ns, a), tot->num_waits);
   if (i->dropped)
     fprintf(out, "  warning: %" PRIu64 " events were not recorded\n", i->dropped);
 }
@@ -126,8 +138,8 @@ static void print_directives(FILE *out, const omplens_report_input *in, size_t p
     char loc[4096], counts[256], s[32];
     omplens_format_location(in, p, d[i].codeptr, loc, sizeof loc);
     format_counts(&d[i], counts, sizeof counts);
-    fprintf(out, "  %2zu. %-40s saves %-9s (%s)\n", i + 1, loc, omplens_format_ns(d[i].savings_ns, s),
-            counts);
+    fprintf(out, "  %2zu. %-40s saves %-9s (%s)%s\n", i + 1, loc, omplens_format_ns(d[i].savings_ns, s),
+            counts, d[i].setup ? " set-up" : "");
   }
   if (n > top)
     fprintf(out, "  ... and %zu more directives (see findings.json)\n", n - top);

@@ -221,6 +221,26 @@ const char *omplens_trace_path(const omplens_trace *t);
 #define OMPLENS_TRACE_TYPED_DEVICES 64
 const char *omplens_trace_device_type(const omplens_trace *t, int device);
 
+/* The program's omp_control_tool commands the trace records (version 4). */
+enum omplens_tool_command {
+  OMPLENS_TOOL_START = 1,
+  OMPLENS_TOOL_PAUSE = 2,
+  OMPLENS_TOOL_END = 4,
+};
+
+/* A stretch of the run in which the program had paused omplens
+ * (omp_control_tool pause, or end, until start): nothing was recorded
+ * then. end_ns is the trace's duration when it was never started again. */
+typedef struct omplens_trace_pause {
+  uint64_t begin_ns, end_ns;
+} omplens_trace_pause;
+
+/* The paused stretches, in time order and disjoint (NULL and 0 for a
+ * trace never paused, and for one older than version 4). */
+const omplens_trace_pause *omplens_trace_pauses(const omplens_trace *t, size_t *count);
+/* The time the program had omplens paused, within [begin_ns, end_ns). */
+uint64_t omplens_trace_paused_ns(const omplens_trace *t, uint64_t begin_ns, uint64_t end_ns);
+
 /* Restricts the trace to a time window: from then on omplens_trace_events()
  * gives only the events whose begin_ns is in [begin_ns, end_ns) (a
  * contiguous part of the array, which is sorted by begin time), and event

@@ -54,6 +54,12 @@ typedef struct string_entry {
   char *text;
 } string_entry;
 
+/* A TOOL record: the program's omp_control_tool command. */
+typedef struct tool_command {
+  uint64_t t;
+  uint32_t command;
+} tool_command;
+
 struct omplens_trace {
   char *path;
   string_entry *strings; /* open addressing, power-of-two capacity */
@@ -87,6 +93,10 @@ struct omplens_trace {
   unsigned damage_lines, damage_more;
   int quiet; /* damage is not recorded (the second decoding pass) */
   omplens_cp_table paths; /* call paths (CALL_PATH records) */
+  tool_command *commands;  /* SCAN: TOOL records, made into pauses */
+  size_t num_commands, cap_commands;
+  omplens_trace_pause *pauses;
+  size_t num_pauses;
   uint64_t last_ns;
   /* omplens_trace_set_window: the events shown are events[window_first]
    * onwards, window_count of them (all when !windowed). */
@@ -1030,6 +1040,25 @@ static int dec_call_path(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) 
   return REC_OK;
 }
 
+/* The program paused, started or ended the tool (docs/trace-format.md):
+ * made into pauses once every thread's commands are in. Unknown commands
+ * are skipped, for later versions' sake. */
+static int dec_tool(decoder *d, rec_ctx *r) {
+  uint64_t ts, command;
+  if (dec_time(r, &ts) || omplens_tf__get_uv(&r->p, r->end, &command))
+    return REC_BAD;
+  note_time(d, ts);
+  omplens_trace *t = d->t;
+  if (d->pass != PASS_SCAN || (command != OMPLENS_TOOL_START && command != OMPLENS_TOOL_PAUSE &&
+                               command != OMPLENS_TOOL_END))
+    return REC_OK;
+  if (omplens_bulk_grow((void **)&t->commands, &t->cap_commands, t->num_commands + 1,
+                        sizeof *t->commands))
+    return REC_NOMEM;
+  t->commands[t->num_commands++] = (tool_command){ts, (uint32_t)command};
+  return REC_OK;
+}
+
 static int dec_record(decoder *d, rec_ctx *r, thread_ctx *tc) {
   uint8_t tag = *r->p++;
   uint8_t flags = tag & 0xf0;
@@ -1043,6 +1072,7 @@ static int dec_record(decoder *d, rec_ctx *r, thread_ctx *tc) {
   case OMPLENS_TF_REC_CALL: return dec_call(d, r, tc);
   case OMPLENS_TF_REC_ARG: return dec_arg(d, r, tc);
   case OMPLENS_TF_REC_CALL_PATH: return dec_call_path(d, r, tc, flags);
+  case OMPLENS_TF_REC_TOOL: return dec_tool(d, r);
   default: return REC_BAD;
   }
 }
@@ -1437,6 +1467,46 @@ static void resolve_regions(omplens_trace *t) {
   share_arg_lists(t);
 }
 
+static int command_cmp(const void *a, const void *b) {
+  const tool_command *x = a, *y = b;
+  return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* The commands in time order become the paused stretches: a pause (or an
+ * end) opens one unless one is open, a start closes it, except after an
+ * end, which the collector honours for good. */
+static int make_pauses(omplens_trace *t) {
+  size_t n = t->num_commands;
+  if (!n)
+    return 0;
+  qsort(t->commands, n, sizeof *t->commands, command_cmp);
+  t->pauses = calloc(n, sizeof *t->pauses);
+  if (!t->pauses)
+    return OMPLENS_TRACE_ENOMEM;
+  int paused = 0, ended = 0;
+  for (size_t i = 0; i < n && !ended; i++) {
+    const tool_command *c = &t->commands[i];
+    if (c->command == OMPLENS_TOOL_START && paused) {
+      t->pauses[t->num_pauses++].end_ns = c->t;
+      paused = 0;
+    } else if (c->command != OMPLENS_TOOL_START && !paused) {
+      t->pauses[t->num_pauses].begin_ns = c->t;
+      paused = 1;
+    }
+    ended = c->command == OMPLENS_TOOL_END;
+  }
+  if (paused) {
+    uint64_t end = t->info.duration_ns;
+    t->pauses[t->num_pauses].end_ns = end > t->pauses[t->num_pauses].begin_ns
+                                          ? end : t->pauses[t->num_pauses].begin_ns;
+    t->num_pauses++;
+  }
+  omplens_bulk_free(t->commands);
+  t->commands = NULL;
+  t->num_commands = t->cap_commands = 0;
+  return 0;
+}
+
 static void finish_info(omplens_trace *t) {
   t->info.exe = t->strings_exe ? t->strings_exe : "";
   t->info.cmdline = t->strings_cmd ? t->strings_cmd : "";
@@ -1666,6 +1736,8 @@ static int read_trace(omplens_trace *t, const source *src) {
   omplens_bulk_free(refs);
   if (!rc)
     finish_info(t);
+  if (!rc)
+    rc = make_pauses(t);
   /* Skipped chunks count as done: the last call says all of it. */
   uint64_t done = atomic_load_explicit(&t->progress_done, memory_order_relaxed);
   if (!rc && done < t->progress_total)
@@ -1751,7 +1823,25 @@ void omplens_trace_close(omplens_trace *t) {
   omplens_bulk_free(t->region_loc_ptrs);
   free(t->list_slots);
   omplens_cp__free(&t->paths);
+  omplens_bulk_free(t->commands);
+  free(t->pauses);
   free(t);
+}
+
+const omplens_trace_pause *omplens_trace_pauses(const omplens_trace *t, size_t *count) {
+  if (count)
+    *count = t ? t->num_pauses : 0;
+  return t && t->num_pauses ? t->pauses : NULL;
+}
+
+uint64_t omplens_trace_paused_ns(const omplens_trace *t, uint64_t begin_ns, uint64_t end_ns) {
+  uint64_t sum = 0;
+  for (size_t i = 0; t && i < t->num_pauses; i++) {
+    uint64_t b = t->pauses[i].begin_ns > begin_ns ? t->pauses[i].begin_ns : begin_ns;
+    uint64_t e = t->pauses[i].end_ns < end_ns ? t->pauses[i].end_ns : end_ns;
+    sum += e > b ? e - b : 0;
+  }
+  return sum;
 }
 
 const uint64_t *omplens_trace_call_path(const omplens_trace *t, uint32_t path, size_t *count) {

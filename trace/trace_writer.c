@@ -345,6 +345,18 @@ void omplens_tw_device(omplens_tw_stream *s, uint64_t t_ns, int device, uint64_t
   stream_commit(s, n);
 }
 
+void omplens_tw_tool(omplens_tw_stream *s, uint64_t t_ns, int command) {
+  uint64_t t = rel(s, t_ns);
+  uint8_t *p = stream_reserve(s, t);
+  if (!p)
+    return;
+  size_t n = 1;
+  p[0] = OMPLENS_TF_REC_TOOL;
+  n += put_time(s, p + n, t);
+  n += omplens_tf__put_uv(p + n, (uint64_t)command);
+  stream_commit(s, n);
+}
+
 void omplens_tw_string(omplens_tw_stream *s, uint64_t ptr, const char *text) {
   uint8_t *p = stream_reserve(s, s->st.t);
   if (!p)

@@ -84,6 +84,9 @@ void omplens_tw_kernel(omplens_tw_stream *s, uint64_t begin_ns, uint64_t end_ns,
 /* type_ptr: the address of the runtime's device type string, whose text
  * the caller writes first with omplens_tw_string(); 0 when unknown. */
 void omplens_tw_device(omplens_tw_stream *s, uint64_t t_ns, int device, uint64_t type_ptr);
+/* The program's omp_control_tool command at t_ns: start (1), pause (2) or
+ * end (4) (enum omplens_tool_command). */
+void omplens_tw_tool(omplens_tw_stream *s, uint64_t t_ns, int command);
 
 /* Entry-call details (LLVM passes them to __tgt_* entry points): the text at
  * a program address (the directive's ident_t psource, a map-name string),

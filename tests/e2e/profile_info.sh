@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The directive profile (docs/findings-schema.md, version 3) against the
+# The directive profile (docs/findings-schema.md, version 4) against the
 # runtime's own account: run each program under omplens with
 # LIBOMPTARGET_INFO=33 (1: "Entering OpenMP kernel at FILE:LINE:COL", one a
 # launch; 32: the copies, each after the line naming its directive), and
@@ -95,6 +95,8 @@ for bin in "$work/bin/profile_info" "$@"; do
   check_sum "$json" allocs count allocations
   check_sum "$json" frees count frees
   check_sum "$json" frees ns free_ns
+  check_sum "$json" host_waits count host_waits
+  check_sum "$json" host_waits ns host_wait_ns
   grep -q '^## Where the time goes' "$out/report.md" || fail "$name: report.md has no \"Where the time goes\""
   [ "$failed" = 0 ] && echo "ok: $name: $(wc -l <"$out.runtime.txt") kernel and copy sums per directive match LIBOMPTARGET_INFO=33"
 done

@@ -237,8 +237,9 @@ static void check_consistency(const omplens_analysis *a) {
     wasted_ops += f[i].num_instances;
     if (!omplens_detect__is_alloc_category(f[i].category))
       wasted_transfer_bytes += f[i].total_bytes;
-    if (i > 0)
-      assert_true(f[i - 1].savings_ns >= f[i].savings_ns);
+    if (i > 0) /* set-up findings last, each part by savings */
+      assert_true(f[i - 1].setup < f[i].setup ||
+                  (f[i - 1].setup == f[i].setup && f[i - 1].savings_ns >= f[i].savings_ns));
     for (size_t j = 1; j < f[i].num_instances; j++)
       assert_true(f[i].instances[j - 1].event < f[i].instances[j].event);
     if (f[i].savings_ns > max_finding)
@@ -249,7 +250,8 @@ static void check_consistency(const omplens_analysis *a) {
   for (size_t i = 0; i < nd; i++) {
     dir_savings += d[i].savings_ns;
     if (i > 0)
-      assert_true(d[i - 1].savings_ns >= d[i].savings_ns);
+      assert_true(d[i - 1].setup < d[i].setup ||
+                  (d[i - 1].setup == d[i].setup && d[i - 1].savings_ns >= d[i].savings_ns));
   }
   assert_int_equal(dir_savings, p->savings_ns);
   assert_true(p->savings_ns >= max_finding);
@@ -2076,6 +2078,151 @@ static void test_out_of_memory(void **state) {
   seq_free(&s);
 }
 
+/* ---- Pauses, set-up, host waits ------------------------------------------ */
+
+static omplens_analysis *run_paused(const seq *s, const omplens_trace_pause *p, size_t n) {
+  omplens_detect_params params = {.run_ns = 1000000, .pauses = p, .num_pauses = n};
+  omplens_analysis *a = NULL;
+  assert_int_equal(omplens_detect_run(s->ev, s->n, &params, &a), OMPLENS_DETECT_OK);
+  return a;
+}
+
+/* What happened in a pause is unknown: a duplicate, an unused allocation
+ * and an unused transfer across it are not findings; after it, as usual. */
+static void test_no_finding_across_a_pause(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_ENTER);
+  alloc(&s, 0, 0xa000, 0xd000, 800);          /* lives across the pause */
+  directive(&s, CP_UPDATE);
+  h2d(&s, 0, 0xc000, 0xf000, 800, 0x1);       /* overwritten after the pause */
+  h2d(&s, 0, 0xb000, 0xe000, 800, 0x77);      /* then the pause */
+  uint64_t pause_begin = s.now;
+  s.now += 1000;
+  omplens_trace_pause pause = {pause_begin, s.now};
+  directive(&s, CP_UPDATE);
+  h2d(&s, 0, 0xb000, 0xe000, 800, 0x77);      /* the same: across the pause */
+  uint32_t dup = h2d(&s, 0, 0xb000, 0xe000, 800, 0x77); /* after it: a duplicate */
+  h2d(&s, 0, 0xc000, 0xf000, 800, 0x2);
+  directive(&s, CP_EXIT);
+  del(&s, 0, 0xd000);
+  directive(&s, CP_TARGET);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 2);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 1);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 1);
+  omplens_analysis_free(a);
+  a = run_paused(&s, &pause, 1);
+  assert_int_equal(count_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_DUPLICATE_SAME_BUFFER, dup, NULL));
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 0);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* The set-up phase ends at the first repeated kernel's construct: the
+ * initialisation's duplicate is set-up and ranked last although it saves
+ * most; a duplicate with an instance after it is not. */
+static void test_setup_findings(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_ENTER);
+  h2d(&s, 0, 0xa000, 0xd000, 8000, 0x11);
+  directive(&s, CP_UPDATE);
+  uint32_t init_dup = add(&s, OMPLENS_EV_H2D, 0, 0xa000, 0xd000, 8000, 0x11, 50 * T_H2D);
+  directive(&s, CP_OTHER);
+  kernel(&s, 0); /* runs once: not the loop */
+  uint32_t first = UINT32_MAX; /* no regions given: the kernel's own begin */
+  for (int step = 0; step < 3; step++) {
+    directive(&s, CP_TARGET);
+    h2d(&s, 0, 0xb000, 0xe000, 800, 0x22);
+    uint32_t k = kernel(&s, 0);
+    first = first == UINT32_MAX ? k : first;
+  }
+  uint64_t loop = s.ev[first].begin_ns;
+  omplens_analysis *a = run(&s);
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  assert_int_equal(n, 2);
+  assert_int_equal(omplens_analysis_total(a)->setup_end_ns, loop);
+  assert_false(f[0].setup);
+  assert_true(f[0].savings_ns < f[1].savings_ns);
+  assert_true(f[1].setup);
+  assert_int_equal(f[1].instances[0].event, init_dup);
+  size_t nd;
+  const omplens_directive_total *d = omplens_analysis_directives(a, &nd);
+  assert_int_equal(nd, 2);
+  assert_int_equal(d[0].codeptr, CP_TARGET);
+  assert_true(d[1].setup && !d[0].setup);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* No kernel runs twice: there is no set-up phase. */
+static void test_no_setup_without_repeated_kernel(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_UPDATE);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 0x11);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 0x11);
+  directive(&s, CP_TARGET);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  assert_int_equal(n, 1);
+  assert_false(f[0].setup);
+  assert_int_equal(omplens_analysis_total(a)->setup_end_ns, 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
+/* A synchronous region waits its duration, a nowait one nothing; regions
+ * outside the window do not count. */
+static void test_host_waits(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_TARGET);
+  kernel(&s, 0);
+  directive(&s, CP_OTHER);
+  kernel(&s, 0);
+  omplens_region rg[4] = {
+      {.begin_ns = 0, .end_ns = 1, .codeptr = CP_TARGET},
+      {.begin_ns = 100, .end_ns = 1600, .codeptr = CP_TARGET},
+      {.begin_ns = 2000, .end_ns = 2500, .codeptr = CP_OTHER, .nowait = 1},
+      {.begin_ns = 5000, .end_ns = 5000, .codeptr = CP_TARGET}, /* end not recorded */
+  };
+  omplens_detect_params p = {.run_ns = 10000, .regions = rg, .num_regions = 4};
+  omplens_analysis *a = NULL;
+  assert_int_equal(omplens_detect_run(s.ev, s.n, &p, &a), OMPLENS_DETECT_OK);
+  size_t np;
+  const omplens_directive_profile *pr = omplens_analysis_profiles(a, &np);
+  for (size_t i = 0; i < np; i++) {
+    if (pr[i].codeptr == CP_TARGET) {
+      assert_int_equal(pr[i].waits.count, 3);
+      assert_int_equal(pr[i].waits.ns, 1 + 1500);
+    } else {
+      assert_int_equal(pr[i].waits.count, 0);
+      assert_int_equal(pr[i].waits.ns, 0);
+    }
+  }
+  assert_int_equal(omplens_analysis_total(a)->wait_ns, 1501);
+  assert_int_equal(omplens_analysis_total(a)->num_waits, 3);
+  omplens_analysis_free(a);
+  p.window_begin_ns = 50, p.window_end_ns = 3000;
+  assert_int_equal(omplens_detect_run(s.ev, s.n, &p, &a), OMPLENS_DETECT_OK);
+  assert_int_equal(omplens_analysis_total(a)->wait_ns, 1500);
+  assert_int_equal(omplens_analysis_total(a)->num_waits, 1);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_empty_input),
@@ -2119,6 +2266,10 @@ int main(void) {
       cmocka_unit_test(test_order_is_deterministic),
       cmocka_unit_test(test_speedup),
       cmocka_unit_test(test_against_brute_force),
+      cmocka_unit_test(test_no_finding_across_a_pause),
+      cmocka_unit_test(test_setup_findings),
+      cmocka_unit_test(test_no_setup_without_repeated_kernel),
+      cmocka_unit_test(test_host_waits),
       cmocka_unit_test(test_many_allocations),
       cmocka_unit_test(test_map_random),
       cmocka_unit_test(test_out_of_memory),

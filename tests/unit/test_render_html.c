@@ -337,7 +337,7 @@ static void test_profile_without_findings(void **state) {
   assert_non_null(strstr(md, "**No wasted data movement found.**"));
   assert_non_null(strstr(md, "## Where the time goes"));
   assert_non_null(strstr(md, "| 1 | `/src/jacobi.c:23` | target teams distribute parallel for | 200 | "
-                             "44.8 ms | 1.0 ms | 4.0 MiB | 27.0 us | 51.1 % |"));
+                             "44.8 ms | 1.0 ms | 4.0 MiB | 27.0 us | \xe2\x80\x94 | 51.1 % |"));
   assert_null(strstr(md, "## Top directives"));
   free(md);
   char *html = render(1, doc, NULL);

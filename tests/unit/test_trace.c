@@ -685,6 +685,43 @@ static void test_no_events(void **state) {
   omplens_trace_close(tr);
 }
 
+/* TOOL records from two threads become paused stretches in time order: a
+ * repeated pause changes nothing, a start closes, an end opens one that
+ * lasts to the end of the trace, and a start after it is ignored. */
+static void test_pauses(void **state) {
+  (void)state;
+  const char *path = tmp_path("pauses.trace");
+  omplens_tw w;
+  open_writer(&w, path, 0);
+  omplens_tw_stream a = {0}, b = {0};
+  omplens_tw_stream_init(&a, &w, 1);
+  omplens_tw_stream_init(&b, &w, 2);
+  omplens_tw_tool(&a, START_NS + 100, OMPLENS_TOOL_PAUSE);
+  omplens_tw_tool(&b, START_NS + 150, OMPLENS_TOOL_PAUSE);
+  omplens_tw_tool(&b, START_NS + 200, OMPLENS_TOOL_START);
+  omplens_tw_tool(&a, START_NS + 300, 3); /* unknown here (flush): skipped */
+  omplens_tw_tool(&a, START_NS + 400, OMPLENS_TOOL_END);
+  omplens_tw_tool(&b, START_NS + 450, OMPLENS_TOOL_START);
+  omplens_tw_stream_finish(&a);
+  omplens_tw_stream_finish(&b);
+  assert_int_equal(omplens_tw_close(&w, START_NS + 1000, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  size_t n;
+  const omplens_trace_pause *p = omplens_trace_pauses(tr, &n);
+  assert_int_equal(n, 2);
+  assert_int_equal(p[0].begin_ns, 100);
+  assert_int_equal(p[0].end_ns, 200);
+  assert_int_equal(p[1].begin_ns, 400);
+  assert_int_equal(p[1].end_ns, 1000);
+  assert_int_equal(omplens_trace_paused_ns(tr, 0, UINT64_MAX), 700);
+  assert_int_equal(omplens_trace_paused_ns(tr, 150, 500), 150);
+  assert_null(omplens_trace_damage(tr));
+  omplens_trace_close(tr);
+  assert_null(omplens_trace_pauses(NULL, &n));
+  assert_int_equal(n, 0);
+}
+
 /* Several threads write at once, as in the collector: each stream claims
  * chunks with an atomic add, so chunks of different threads interleave.
  * Each thread fills only its own expect_thread. (An assertion failing in a
@@ -1537,6 +1574,7 @@ int main(void) {
       cmocka_unit_test(test_round_trip_all_fields),
       cmocka_unit_test(test_open_memory_matches_file),
       cmocka_unit_test(test_no_events),
+      cmocka_unit_test(test_pauses),
       cmocka_unit_test(test_concurrent_streams),
       cmocka_unit_test(test_concurrent_streams_split_place),
       cmocka_unit_test(test_arg_lists_pointed_back),
