@@ -35,7 +35,8 @@
   X(Cursor_getStorageClass) X(getCursorBinaryOperatorKind)                    \
   X(getCursorUnaryOperatorKind) X(isExpression) X(isStatement)                \
   X(isPreprocessing) X(Cursor_getNumArguments) X(Cursor_getArgument)         \
-  X(getNullCursor)                                                            \
+  X(getNullCursor) X(getCursorDefinition) X(getNumOverloadedDecls)           \
+  X(getOverloadedDecl)                                                        \
   /* types */                                                                 \
   X(getCanonicalType) X(getPointeeType) X(getArrayElementType)                \
   /* locations and files */                                                   \

@@ -33,8 +33,8 @@ typedef struct level {
   uint32_t nth;
 } level;
 
-static uint32_t add_name(walk *w, CXString s) {
-  const char *c = w->lc->getCString(s);
+/* Appends c to the name pool: its offset, 0 for "" (or out of memory). */
+static uint32_t add_name_text(walk *w, const char *c) {
   size_t n = c ? strlen(c) : 0;
   uint32_t at = 0;
   if (n) {
@@ -45,7 +45,6 @@ static uint32_t add_name(walk *w, CXString s) {
       char *p = realloc(w->a->names, cap);
       if (!p) {
         w->failed = 1;
-        w->lc->disposeString(s);
         return 0;
       }
       w->a->names = p;
@@ -55,6 +54,11 @@ static uint32_t add_name(walk *w, CXString s) {
     memcpy(w->a->names + at, c, n + 1);
     w->a->names_len += n + 1;
   }
+  return at;
+}
+
+static uint32_t add_name(walk *w, CXString s) {
+  uint32_t at = add_name_text(w, w->lc->getCString(s));
   w->lc->disposeString(s);
   return at;
 }
@@ -264,6 +268,59 @@ static bool in_file(const walk *w, CXSourceLocation loc) {
   return f && w->lc->File_isEqual(f, w->file);
 }
 
+/* The callee's definition of a call into another file, as "PATH:OFFSET"
+ * in the name pool (0 when unknown): the referenced function's, or, in a
+ * template, where the call is unresolved, the one function its name can
+ * mean. */
+static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Break;
+}
+
+static uint32_t callee_elsewhere(walk *w, CXCursor call, CXCursor d) {
+  const omplens_libclang *lc = w->lc;
+  enum CXCursorKind dk = lc->Cursor_isNull(d) ? CXCursor_InvalidCode : lc->getCursorKind(d);
+  CXCursor callee = dk >= CXCursor_FirstInvalid && dk <= CXCursor_LastInvalid ? lc->getNullCursor() : d;
+  if (lc->Cursor_isNull(callee)) { /* a dependent call: its callee names an overload set */
+    lc->visitChildren(call, first_child, &callee);
+    while (!lc->Cursor_isNull(callee) && lc->getCursorKind(callee) == CXCursor_UnexposedExpr) {
+      CXCursor inner = lc->getNullCursor();
+      lc->visitChildren(callee, first_child, &inner);
+      callee = inner;
+    }
+  }
+  if (!lc->Cursor_isNull(callee) && lc->getCursorKind(callee) == CXCursor_DeclRefExpr &&
+      lc->Cursor_isNull(d)) /* an unresolved name refers to its overload set */
+    callee = lc->getCursorReferenced(callee);
+  if (!lc->Cursor_isNull(callee) && lc->getCursorKind(callee) == CXCursor_OverloadedDeclRef)
+    d = lc->getNumOverloadedDecls(callee) == 1 ? lc->getOverloadedDecl(callee, 0)
+                                               : lc->getNullCursor();
+  if (lc->Cursor_isNull(d))
+    return 0;
+  CXCursor def = lc->getCursorDefinition(d);
+  if (lc->Cursor_isNull(def))
+    return 0;
+  CXFile file;
+  unsigned line, column, offset;
+  lc->getSpellingLocation(lc->getCursorLocation(def), &file, &line, &column, &offset);
+  if (!file)
+    return 0;
+  CXString name = lc->File_tryGetRealPathName(file);
+  const char *path = lc->getCString(name);
+  if (!path || !*path) {
+    lc->disposeString(name);
+    name = lc->getFileName(file);
+    path = lc->getCString(name);
+  }
+  char text[4200];
+  int k = path ? snprintf(text, sizeof text, "%s:%u", path, offset) : -1;
+  lc->disposeString(name);
+  if (k <= 0 || (size_t)k >= sizeof text)
+    return 0;
+  return add_name_text(w, text);
+}
+
 static void record(walk *w, level *lv, CXCursor c) {
   const omplens_libclang *lc = w->lc;
   omplens_fix__ast *a = w->a;
@@ -301,6 +358,8 @@ static void record(walk *w, level *lv, CXCursor c) {
     CXCursor d = lc->getCursorReferenced(c);
     if (!lc->Cursor_isNull(d) && in_file(w, lc->getCursorLocation(d)))
       w->ref_loc[idx] = offset_of(lc, lc->getCursorLocation(d));
+    else if (n->kind == OMPLENS_FIX__N_CALL)
+      n->callee = callee_elsewhere(w, c, d);
   }
   level sub = {w, idx, 0};
   lc->visitChildren(c, visit, &sub);
@@ -438,7 +497,7 @@ static int parse_unit(const omplens_libclang *lc, CXIndex cx, const parse_job *j
  * A node table is kept whole: a later report of the same sources, flags
  * and libclang reads it back instead of parsing. */
 
-#define AST_TAG "fix-ast-v1"
+#define AST_TAG "fix-ast-v2"
 #define ERRORS_TAG "fix-openmp-errors-v1"
 
 static int job_key(const char *tag, const parse_job *j, omplens_libclang_key *key) {
@@ -477,7 +536,8 @@ static bool nodes_sound(const omplens_fix__ast *a) {
   for (size_t i = 0; i < a->num_nodes; i++) {
     const omplens_fix__node *n = &a->nodes[i];
     if ((n->parent != OMPLENS_FIX__NONE && n->parent >= a->num_nodes) ||
-        (n->ref != OMPLENS_FIX__NONE && n->ref >= a->num_nodes) || n->name >= a->names_len)
+        (n->ref != OMPLENS_FIX__NONE && n->ref >= a->num_nodes) || n->name >= a->names_len ||
+        n->callee >= a->names_len)
       return false;
   }
   return a->names_len > 0 && a->names[a->names_len - 1] == 0;

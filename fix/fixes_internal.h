@@ -256,6 +256,9 @@ typedef struct omplens_fix__node {
   uint32_t ref;        /* DECLREF and CALL: the declaration's node, or NONE
                           (outside the file) */
   uint32_t name;       /* offset into the name pool, 0: none */
+  uint32_t callee;     /* CALL of a function defined in another file: its
+                          definition, "PATH:OFFSET" in the name pool (0:
+                          unknown, or in this file: see ref) */
 } omplens_fix__node;
 
 typedef struct omplens_fix__ast {

@@ -868,6 +868,34 @@ static uint32_t function_called_at(omplens_fix__ctx *c, unsigned line, omplens_f
   return fn;
 }
 
+/* The definition of the function call node `call` runs when the parse
+ * saw it in another file (omplens_fix__node.callee), parsed through the
+ * caller's unit, with its file's context in *in; NONE when it cannot be
+ * read. */
+static uint32_t defined_elsewhere(omplens_fix__ctx *c, uint32_t call, omplens_fix__ctx *in) {
+  const char *where = c->ast->names + c->ast->nodes[call].callee;
+  const char *colon = strrchr(where, ':');
+  if (!colon || colon == where)
+    return NONE;
+  char path[4200];
+  snprintf(path, sizeof path, "%.*s", (int)(colon - where), where);
+  size_t offset = strtoul(colon + 1, NULL, 10);
+  omplens_fix__file *f = omplens_fix__file_get(c->fx, path, NULL);
+  const char *why;
+  if (f && !f->dwarf_unit) /* the same unit as the caller's: it includes both */
+    f->dwarf_unit = c->file->num_units ? c->file->units[0].path : c->file->dwarf_unit;
+  if (!f || f->src_rc || offset >= f->src.size || !omplens_fix__file_ast(c->fx, f, &why))
+    return NONE;
+  uint32_t fn = omplens_fix__ast_function_at(&f->ast, offset);
+  if (fn != NONE) {
+    *in = *c;
+    in->file = f;
+    in->src = &f->src;
+    in->ast = &f->ast;
+  }
+  return fn;
+}
+
 /* Whether a call that gets a buffer of the set as argument node `arg`
  * leaves it alone on the host: its function, defined in c's file (or the
  * peer's), only hands the parameter to kernels and to calls that do the
@@ -887,6 +915,10 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
   if (fn == NONE && name && arg != NONE && !object && c->peer && c->peer->ast) {
     in = c->peer;
     fn = definition(in->ast, name);
+  }
+  if (fn == NONE && arg != NONE && !object && a->nodes[call].callee) {
+    fn = defined_elsewhere(c, call, &other); /* another header of the unit */
+    in = &other;
   }
   if (fn == NONE && arg != NONE) { /* a function object: what the run called there */
     fn = function_called_at(c, omplens_fix__ctx_line(c, a->nodes[call].begin), &other);

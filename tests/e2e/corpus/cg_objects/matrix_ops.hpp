@@ -1,6 +1,7 @@
 #ifndef MATRIX_OPS_HPP
 #define MATRIX_OPS_HPP
 
+#include "halo.hpp"
 #include "structs.hpp"
 
 /* The matrix-vector product as a function object, passed to the solver
@@ -8,6 +9,7 @@
 template <typename Mat, typename Vec> struct CsrMultiply {
   /* y <- A x */
   void operator()(const Mat &A, const Vec &x, Vec &y) const {
+    exchange_halo(A, x);
     const int rows = A.rows();
     const int *start = &A.row_start[0];
     const int *col = &A.column[0];
