@@ -1598,6 +1598,13 @@ static uint32_t region_start(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t
         break;
       }
   }
+  /* `TICK(); r = f(x); TOCK();`: the line's first statement takes the line before it */
+  unsigned line = omplens_fix__ctx_line(at, a->nodes[from].begin);
+  for (uint32_t i = block + 1; from != loop && i < from; i = omplens_fix__ast_end(a, i))
+    if (a->nodes[i].parent == block && omplens_fix__ctx_line(at, a->nodes[i].begin) == line) {
+      from = i;
+      break;
+    }
   return from;
 }
 

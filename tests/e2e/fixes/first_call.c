@@ -1,7 +1,7 @@
-/* A helper called once before a time loop (a warm-up step) and then in
- * every step: its buffers are mapped at each call. The fix maps them from
- * the first call on: `target enter data` before the warm-up call, `target
- * exit data` after the loop. */
+/* A helper called once before a time loop (a warm-up step, on a line that
+ * counts it first) and then in every step: its buffers are mapped at each
+ * call. The fix maps them from the first call on: `target enter data`
+ * before the warm-up call's line, `target exit data` after the loop. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,13 +21,14 @@ int main(void) {
     a[i] = (double)(i % 11);
     b[i] = 1.0;
   }
-  smooth(a, b, N);
+  int calls = 0;
+  calls++; smooth(a, b, N);
   for (int s = 0; s < STEPS; s++)
     smooth(a, b, N);
   double sum = 0.0;
   for (int i = 0; i < N; i++)
     sum += b[i];
-  printf("sum %.6f\n", sum);
+  printf("sum %.6f after %d warm-up call\n", sum, calls);
   free(a);
   free(b);
   return 0;
