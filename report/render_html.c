@@ -291,7 +291,7 @@ static void section_summary(html_ctx *h) {
   uint64_t tns = omplens_render__u64(tot, "transfer_ns"), ans = omplens_render__u64(tot, "alloc_ns");
   uint64_t kns = omplens_render__u64(tot, "kernel_ns");
   double speedup = omplens_render__real(tot, "predicted_speedup");
-  char id[48], meta[160], share[64], sp[32], r[32], dev[48], t[6][32], detail[3][96], pct[3][32], bar[160];
+  char id[48], meta[160], share[64], sp[32], r[32], dev[48], t[6][32], detail[3][96], pct[3][32], bar[256];
   omplens_strbuf warnings = {0}, narrative = {0}, md = {0}, cats = {0};
   summary_warnings(h, &warnings);
   omplens_md__summary(&md, p, h->base);
@@ -307,7 +307,23 @@ static void section_summary(html_ctx *h) {
            fmt_ns(tns, t[1]));
   snprintf(detail[1], sizeof detail[1], "%s", fmt_ns(ans, t[2]));
   snprintf(detail[2], sizeof detail[2], "%s", fmt_ns(kns, t[3]));
-  snprintf(bar, sizeof bar, "transfers %s, allocations %s, kernels %s (they may overlap)", t[1], t[2], t[3]);
+  /* Host threads blocked in synchronous constructs (schema 4): the part of
+   * that not spent on the device work it waits for is "waiting"; the run
+   * outside the constructs is host compute. */
+  int waits = json_object_get(tot, "host_wait_ns") != NULL;
+  uint64_t wns = omplens_render__u64(tot, "host_wait_ns"), work = tns + ans + kns;
+  uint64_t idle = wns > work ? wns - work : 0, host = run > wns ? run - wns : 0;
+  char wt[2][32], wpct[32], wait_legend[256] = "";
+  fmt_ns(idle, wt[0]);
+  fmt_ns(host, wt[1]);
+  if (waits)
+    snprintf(wait_legend, sizeof wait_legend,
+             "<span><span class=\"key seg-wait\"></span>waiting %s</span> "
+             "<span><span class=\"key seg-host\"></span>host compute %s</span> ",
+             wt[0], wt[1]);
+  snprintf(bar, sizeof bar, "transfers %s, allocations %s, kernels %s%s%s%s%s (they may overlap)",
+           t[1], t[2], t[3], waits ? ", waiting " : "", waits ? wt[0] : "",
+           waits ? ", host compute " : "", waits ? wt[1] : "");
   char nt[32], na[32], nk[32];
   FILL(h, h->body, omplens_tpl__summary_html, {"id", id}, {"meta", meta},
        {"executable", omplens_render__str(p, "executable")}, {"command", program_name(p)},
@@ -320,6 +336,7 @@ static void section_summary(html_ctx *h) {
        {"kernels", fmt_count(omplens_render__u64(tot, "kernels"), nk)}, {"kernel_detail", detail[2]},
        {"timebar_title", bar}, {"transfer_pct", fmt_pct(tns, run, pct[0])},
        {"alloc_pct", fmt_pct(ans, run, pct[1])}, {"kernel_pct", fmt_pct(kns, run, pct[2])},
+       {"wait_pct", fmt_pct(idle, run, wpct)}, {"wait_legend", wait_legend},
        {"transfer_time", t[1]}, {"alloc_time", t[2]}, {"kernel_time", t[3]},
        {"narrative", omplens_strbuf_str(&narrative)}, {"categories", omplens_strbuf_str(&cats)});
   if (warnings.failed || narrative.failed || md.failed || cats.failed)

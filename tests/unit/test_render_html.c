@@ -341,6 +341,14 @@ static void test_profile_without_findings(void **state) {
   assert_null(strstr(md, "## Top directives"));
   free(md);
   char *html = render(1, doc, NULL);
+  assert_null(strstr(html, "class=\"key seg-wait\"")); /* no host waits before schema 4 */
+  free(html);
+  /* schema 4: the run's time bar splits off waiting and host compute */
+  json_t *tot = json_object_get(json_array_get(json_object_get(doc, "processes"), 0), "totals");
+  json_object_set_new(tot, "host_wait_ns", json_integer(60000000));
+  html = render(1, doc, NULL);
+  assert_non_null(strstr(html, "<span class=\"key seg-wait\"></span>waiting "));
+  assert_non_null(strstr(html, "<span class=\"key seg-host\"></span>host compute 29.6 ms"));
   assert_non_null(strstr(html, "No wasted data movement found"));
   assert_null(strstr(html, "class=\"directive-row\""));
   assert_non_null(strstr(html, "<tr class=\"profile-row\" data-findings=\"0\">"));
