@@ -708,6 +708,15 @@ bool omplens_fix__fail(omplens_fix__ctx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Parses the file if needed; false (and the group manual) when it cannot. */
 bool omplens_fix__need_ast(omplens_fix__ctx *c);
+/* Whether ch may be part of a C identifier. */
+static inline bool omplens_fix__ident_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+         ch == '_';
+}
+/* The text of argument node arg of at's file as it stands inside a larger
+ * expression: in parentheses unless it is one operand (no operator, no
+ * space). Caller frees; NULL when out of memory. */
+char *omplens_fix__argument_text(const omplens_fix__ctx *at, uint32_t arg);
 /* A local d of function fn (c's file, the directive's) as the caller
  * writes it at call (a node of at's file) before the loop at offset
  * loop_at: its initializer, never assigned after, with parameters replaced

@@ -14,7 +14,6 @@
 
 #define NONE OMPLENS_FIX__NONE
 
-static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
 
 /* ---- loops ---- */
 
@@ -34,7 +33,7 @@ static bool is_pragma_line(const char *p, const char *end) {
   p++;
   while (p < end && (*p == ' ' || *p == '\t'))
     p++;
-  return end - p >= 6 && !strncmp(p, "pragma", 6) && (end - p == 6 || !is_ident_char(p[6]));
+  return end - p >= 6 && !strncmp(p, "pragma", 6) && (end - p == 6 || !omplens_fix__ident_char(p[6]));
 }
 
 /* Whether a loop can get a directive line before it (and, with after,
@@ -173,7 +172,7 @@ static bool calls_function(const omplens_fix__file *f, uint32_t i, const char *n
   if (!strcmp(called, name))
     return true;
   if (!*called)
-    return !strncmp(text, name, n) && !is_ident_char(text[n]);
+    return !strncmp(text, name, n) && !omplens_fix__ident_char(text[n]);
   uint32_t callee = omplens_fix__ast_child(a, i, 0);
   return !strcmp(name, "operator()") && callee != NONE &&
          a->nodes[callee].kind == OMPLENS_FIX__N_DECLREF && !strcmp(omplens_fix__ast_name(a, callee), called);
@@ -380,9 +379,7 @@ static bool names_no_variable(const omplens_fix__ast *a, uint32_t e) {
   return true;
 }
 
-/* The text of an argument standing for a parameter in an item: as written,
- * in parentheses unless it is one token. */
-static char *argument_text(omplens_fix__ctx *at, uint32_t arg) {
+char *omplens_fix__argument_text(const omplens_fix__ctx *at, uint32_t arg) {
   char *t = omplens_fix__ast_text(at->ast, at->src, arg);
   if (!t || !t[strcspn(t, " +-*/%<>&|^?:!~()[]")])
     return t;
@@ -459,7 +456,7 @@ static char *pointer_name(const char *expr) {
       p += p[1] == '0' ? 2 : 1;
       continue;
     }
-    if (is_ident_char(*p))
+    if (omplens_fix__ident_char(*p))
       out[n++] = *p;
     else if (n && out[n - 1] != '_')
       out[n++] = '_';
@@ -506,12 +503,12 @@ static char *declare(omplens_fix__ctx *at, const char *expr, size_t loop_at,
  * in at's file, or NONE. */
 static uint32_t first_variable(const omplens_fix__ctx *at, const char *expr, size_t loop_at) {
   for (const char *p = expr; *p;) {
-    if (!is_ident_char(*p) || isdigit((unsigned char)*p)) {
+    if (!omplens_fix__ident_char(*p) || isdigit((unsigned char)*p)) {
       p++;
       continue;
     }
     size_t n = 0;
-    while (is_ident_char(p[n]))
+    while (omplens_fix__ident_char(p[n]))
       n++;
     char word[256];
     snprintf(word, sizeof word, "%.*s", (int)n, p);
@@ -615,7 +612,7 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
     uint32_t arg = omplens_fix__ast_child(ca, call, omplens_fix__param_index(a, fn, d) + 1);
     d = arg == NONE ? NONE : omplens_fix__ast_plain_var(ca, arg);
     if (d == NONE && arg != NONE && !first && names_no_variable(ca, arg)) {
-      *text = argument_text(at, arg);
+      *text = omplens_fix__argument_text(at, arg);
       return *text != NULL;
     }
     if (d == NONE)
@@ -664,15 +661,15 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
   bool member = false, first = true, ok = true;
   for (size_t i = 0; t[i] && ok;) {
     size_t j = i + 1;
-    if (!is_ident_char(t[i]) || isdigit((unsigned char)t[i])) { /* punctuation, numbers */
-      while (isdigit((unsigned char)t[i]) && (is_ident_char(t[j]) || t[j] == '.'))
+    if (!omplens_fix__ident_char(t[i]) || isdigit((unsigned char)t[i])) { /* punctuation, numbers */
+      while (isdigit((unsigned char)t[i]) && (omplens_fix__ident_char(t[j]) || t[j] == '.'))
         j++;
       member = t[i] == '.' || (t[i] == '>' && i && t[i - 1] == '-');
       omplens_fix__buf_add(&out, t + i, j - i);
       i = j;
       continue;
     }
-    while (is_ident_char(t[j]))
+    while (omplens_fix__ident_char(t[j]))
       j++;
     char name[256];
     snprintf(name, sizeof name, "%.*s", (int)(j - i), t + i);
@@ -779,7 +776,7 @@ static char *called_name(const omplens_fix__ctx *c, uint32_t call) {
     return strdup(n);
   const char *t = c->src->text + c->ast->nodes[call].begin;
   size_t len = 0;
-  while (is_ident_char(t[len]))
+  while (omplens_fix__ident_char(t[len]))
     len++;
   return len ? strndup(t, len) : NULL;
 }
@@ -1281,12 +1278,12 @@ static bool declared_used(const wrap *w, const char *line) {
   if (!eq)
     return true;
   const char *b = eq;
-  while (b > line && is_ident_char(b[-1]))
+  while (b > line && omplens_fix__ident_char(b[-1]))
     b--;
   size_t n = (size_t)(eq - b);
   for (size_t i = 0; i < w->n; i++)
     for (const char *t = w->items[i].text; *t; t++)
-      if (!strncmp(t, b, n) && !is_ident_char(t[n]) && (t == w->items[i].text || !is_ident_char(t[-1])))
+      if (!strncmp(t, b, n) && !omplens_fix__ident_char(t[n]) && (t == w->items[i].text || !omplens_fix__ident_char(t[-1])))
         return true;
   return false;
 }
@@ -1740,7 +1737,7 @@ static size_t split3(const char *t, size_t n, const char **part, size_t *len) {
 
 static bool simple_expr(const char *s) {
   for (; *s; s++)
-    if (!is_ident_char(*s))
+    if (!omplens_fix__ident_char(*s))
       return false;
   return true;
 }
@@ -1764,7 +1761,7 @@ static bool read_init(const char *t, size_t n, omplens_fix__canon *k) {
     while (e > init && e[-1] == ' ')
       e--;
     char *b = e;
-    while (b > init && is_ident_char(b[-1]))
+    while (b > init && omplens_fix__ident_char(b[-1]))
       b--;
     ok = b < e && (size_t)(e - b) < sizeof k->var;
     if (ok) {
@@ -1790,7 +1787,7 @@ static bool read_cond(const char *t, size_t n, omplens_fix__canon *k) {
     k->bound = strdup(b);
     ok = k->bound && *k->bound;
     for (const char *p = k->bound; ok && *p; p++)
-      ok = !(*p == '(' && p > k->bound && is_ident_char(p[-1]));
+      ok = !(*p == '(' && p > k->bound && omplens_fix__ident_char(p[-1]));
   }
   free(cond);
   return ok;
@@ -1879,14 +1876,14 @@ static size_t loop_vars(const omplens_fix__ctx *c, const omplens_fix__canon *k, 
   if (v != NONE)
     vars[nv++] = v;
   for (const char *p = k->bound; *p && nv < max;) {
-    if (!is_ident_char(*p) || isdigit((unsigned char)*p)) { /* skip numbers like 1e5, 20u */
+    if (!omplens_fix__ident_char(*p) || isdigit((unsigned char)*p)) { /* skip numbers like 1e5, 20u */
       p++;
-      while (isdigit((unsigned char)p[-1]) && is_ident_char(*p))
+      while (isdigit((unsigned char)p[-1]) && omplens_fix__ident_char(*p))
         p++;
       continue;
     }
     const char *q = p;
-    while (is_ident_char(*q))
+    while (omplens_fix__ident_char(*q))
       q++;
     char name[128];
     snprintf(name, sizeof name, "%.*s", (int)(q - p), p);

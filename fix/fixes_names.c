@@ -62,8 +62,7 @@ uint32_t omplens_fix__storage_var(const omplens_fix__file *f, uint32_t ref) {
   char *object = init ? storage_object(init) : NULL;
   const char *name = omplens_fix__ast_name(a, ref);
   size_t n = strlen(name);
-  bool mine = object && !strncmp(object, name, n) && !isalnum((unsigned char)object[n]) &&
-              object[n] != '_';
+  bool mine = object && !strncmp(object, name, n) && !omplens_fix__ident_char(object[n]);
   free(init);
   free(object);
   return mine ? p : NONE;
@@ -156,20 +155,6 @@ static char *translate(omplens_fixer *fx, const omplens_finding *f, const omplen
 
 /* ---- callee locals in the caller's terms ---- */
 
-static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
-
-/* An argument as it stands for a parameter inside a larger expression: in
- * parentheses unless it is one token. Caller frees. */
-static char *argument_in_expr(const omplens_fix__ctx *at, uint32_t arg) {
-  char *t = omplens_fix__ast_text(at->ast, at->src, arg);
-  if (!t || !t[strcspn(t, " +-*/%<>&|^?:!~()[].")])
-    return t;
-  char *p = NULL;
-  if (asprintf(&p, "(%s)", t) < 0)
-    p = NULL;
-  free(t);
-  return p;
-}
 
 static char *local_text(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, uint32_t d,
                         uint32_t call, size_t loop_at, int depth);
@@ -187,7 +172,7 @@ static bool caller_name(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, 
   const char *sep = "";
   if (e != NONE && a->nodes[e].kind == OMPLENS_FIX__N_PARM && a->nodes[e].parent == fn) {
     uint32_t arg = omplens_fix__ast_child(at->ast, call, omplens_fix__param_index(a, fn, e) + 1);
-    char *t = arg == NONE ? NULL : argument_in_expr(at, arg);
+    char *t = arg == NONE ? NULL : omplens_fix__argument_text(at, arg);
     if (t)
       omplens_fix__buf_str(out, t);
     free(t);
@@ -253,8 +238,8 @@ static char *local_text(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, 
   bool ok = true, member = false;
   for (size_t i = 0; init[i] && ok;) {
     size_t j = i + 1;
-    if (!is_ident_char(init[i]) || isdigit((unsigned char)init[i])) {
-      while (isdigit((unsigned char)init[i]) && (is_ident_char(init[j]) || init[j] == '.'))
+    if (!omplens_fix__ident_char(init[i]) || isdigit((unsigned char)init[i])) {
+      while (isdigit((unsigned char)init[i]) && (omplens_fix__ident_char(init[j]) || init[j] == '.'))
         j++;
       member = init[i] == '.' || (init[i] == '>' && i && init[i - 1] == '-') ||
                (init[i] == ':' && i && init[i - 1] == ':');
@@ -265,7 +250,7 @@ static char *local_text(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, 
       i = j;
       continue;
     }
-    while (is_ident_char(init[j]))
+    while (omplens_fix__ident_char(init[j]))
       j++;
     char word[256];
     snprintf(word, sizeof word, "%.*s", (int)(j - i), init + i);

@@ -237,7 +237,6 @@ bool omplens_fix__scan_site(omplens_fix__ctx *c, const omplens_fix__site *s,
   return true;
 }
 
-static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
 
 /* ---- directive text ---- */
 
@@ -655,7 +654,7 @@ static char *section_length(const char *text, const char *var) {
     return NULL;
   while (*p == ' ')
     p++;
-  if (*p == '0' && !is_ident_char(p[1]))
+  if (*p == '0' && !omplens_fix__ident_char(p[1]))
     p++;
   while (*p == ' ')
     p++;
