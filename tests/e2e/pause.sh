@@ -10,13 +10,8 @@
 # without.
 # usage: pause.sh OMPLENS JSON_GET CC SOURCE WORKDIR
 set -uo pipefail
-omplens=$1 json_get=$2 cc=$3 src=$4 work=$5
-rm -rf "$work" && mkdir -p "$work"
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-cd "$work" || exit 1
-"$cc" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g "$src" -o pause \
-  -Wl,-rpath,/usr/lib/llvm-19/lib || exit 1
+. "$(dirname "$0")/offload_case.sh"
+offload_case pause "$@"
 setup_line=$(grep -n '/\* SETUP \*/' "$src" | cut -d: -f1)
 measured_line=$(grep -n '/\* MEASURED \*/' "$src" | cut -d: -f1)
 

@@ -7,13 +7,8 @@
 # copies and no later than the loop's first kernel.
 # usage: setup.sh OMPLENS JSON_GET CC SOURCE WORKDIR
 set -uo pipefail
-omplens=$1 json_get=$2 cc=$3 src=$4 work=$5
-rm -rf "$work" && mkdir -p "$work"
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-cd "$work" || exit 1
-"$cc" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g "$src" -o setup \
-  -Wl,-rpath,/usr/lib/llvm-19/lib || exit 1
+. "$(dirname "$0")/offload_case.sh"
+offload_case setup "$@"
 "$omplens" run -q -o run -- ./setup >/dev/null 2>run.err || { cat run.err; exit 1; }
 setup_line=$(grep -n '/\* SETUP \*/' "$src" | cut -d: -f1)
 loop_line=$(grep -n '/\* LOOP \*/' "$src" | cut -d: -f1)

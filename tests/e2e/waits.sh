@@ -8,13 +8,8 @@
 # directives' waits; summary, report.md and report.html show them.
 # usage: waits.sh OMPLENS JSON_GET CC SOURCE WORKDIR
 set -uo pipefail
-omplens=$1 json_get=$2 cc=$3 src=$4 work=$5
-rm -rf "$work" && mkdir -p "$work"
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-cd "$work" || exit 1
-"$cc" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g "$src" -o waits \
-  -Wl,-rpath,/usr/lib/llvm-19/lib || exit 1
+. "$(dirname "$0")/offload_case.sh"
+offload_case waits "$@"
 "$omplens" run -q -o run -- ./waits >/dev/null 2>run.err || { cat run.err; exit 1; }
 sync_line=$(grep -n '/\* SYNC \*/' "$src" | cut -d: -f1)
 nowait_line=$(grep -n '/\* NOWAIT \*/' "$src" | cut -d: -f1)
