@@ -25,6 +25,8 @@ typedef struct walk {
   uint32_t *ref_loc; /* per node: the referenced declaration's offset */
   CXFile file;       /* the file whose nodes are kept */
   int failed;
+  const char *text; /* its bytes as parsed, and their number */
+  size_t size;
 } walk;
 
 typedef struct level {
@@ -83,6 +85,34 @@ static void add_macro(walk *w, CXCursor c) {
       w->a->num_macros++;
   }
   w->lc->disposeString(s);
+}
+
+/* The member a template's dependent member expression names (libclang
+ * spells none), where the expression is a macro's argument
+ * (`MIN(x.coefs.size(), n)`): there, the node's offsets are the macro's
+ * and its text cannot say; the member is the identifier that ends where the
+ * expression's spelling ends. 0 elsewhere: outside macros the text says. */
+static uint32_t macro_argument_member(walk *w, CXSourceRange r) {
+  CXFile file;
+  unsigned begin, end, expanded;
+  w->lc->getSpellingLocation(w->lc->getRangeStart(r), &file, NULL, NULL, &begin);
+  w->lc->getExpansionLocation(w->lc->getRangeStart(r), NULL, NULL, NULL, &expanded);
+  if (!w->text || begin == expanded || !w->lc->File_isEqual(file, w->file))
+    return 0;
+  w->lc->getSpellingLocation(w->lc->getRangeEnd(r), &file, NULL, NULL, &end);
+  if (!w->lc->File_isEqual(file, w->file) || end <= begin || end > w->size)
+    return 0;
+  size_t from = end;
+  while (from > begin && omplens_fix__ident_char(w->text[from - 1]))
+    from--;
+  if (from == end || (from > begin && w->text[from - 1] != '.' && w->text[from - 1] != '>'))
+    return 0;
+  char name[128];
+  if (end - from >= sizeof name)
+    return 0;
+  memcpy(name, w->text + from, end - from);
+  name[end - from] = 0;
+  return add_name_text(w, name);
 }
 
 static uint32_t offset_of(const omplens_libclang *lc, CXSourceLocation loc) {
@@ -354,6 +384,8 @@ static void record(walk *w, level *lv, CXCursor c) {
       n->kind == OMPLENS_FIX__N_FUNCTION || n->kind == OMPLENS_FIX__N_ENUM_CONST ||
       n->kind == OMPLENS_FIX__N_MEMBER || n->kind == OMPLENS_FIX__N_OTHER)
     n->name = add_name(w, lc->getCursorSpelling(c));
+  if (n->kind == OMPLENS_FIX__N_MEMBER && !n->name)
+    n->name = macro_argument_member(w, r);
   if (n->kind == OMPLENS_FIX__N_DECLREF || n->kind == OMPLENS_FIX__N_CALL) {
     CXCursor d = lc->getCursorReferenced(c);
     if (!lc->Cursor_isNull(d) && in_file(w, lc->getCursorLocation(d)))
@@ -500,12 +532,18 @@ static int parse_unit(const omplens_libclang *lc, CXIndex cx, const parse_job *j
 #define AST_TAG "fix-ast-v2"
 #define ERRORS_TAG "fix-openmp-errors-v1"
 
+/* Bumped when the walk records more of a node than before (cached trees
+ * made by an older walk are then parsed again). */
+#define AST_WALK_VERSION 2
+
 static int job_key(const char *tag, const parse_job *j, omplens_libclang_key *key) {
   const char **parts = calloc(j->num_args + 5, sizeof *parts);
-  char options[64]; /* and the node table's layout, which the payload copies */
+  char options[64]; /* the node table's layout, which the payload copies, and
+                       the walk's version (what it records of each node) */
   if (!parts)
     return -1;
-  snprintf(options, sizeof options, "%u %zu", j->options, sizeof(omplens_fix__node));
+  snprintf(options, sizeof options, "%u %zu %d", j->options, sizeof(omplens_fix__node),
+           AST_WALK_VERSION);
   size_t n = 0;
   parts[n++] = j->main;
   parts[n++] = j->path;
@@ -639,9 +677,11 @@ int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *co
   int rc = parse_unit(lc, cx, &j, &tu);
   if (!rc) {
     read_errors(lc, out, tu);
-    walk w = {lc, out, 0, 0, 0, NULL, lc->getFile(tu, path), 0};
+    walk w = {lc, out, 0, 0, 0, NULL, lc->getFile(tu, path), 0, NULL, 0};
     if (!w.file && !out->errors++) /* the unit does not include it */
       out->first_error = strdup("the unit that should include the file does not");
+    if (w.file)
+      w.text = lc->getFileContents(tu, w.file, &w.size);
     rc = walk_file(lc, tu, &w);
     if (!rc && keyed)
       put_cached_ast(&key, tu, out);

@@ -580,6 +580,25 @@ static void ast_uses(void **state) {
   omplens_fix__source_free(&s);
 }
 
+/* A template's dependent members have no spelling in libclang; written in
+ * a macro's arguments, their offsets are the macro's, so the walk names
+ * them from where their spelling ends (x.items.size() inside PAIR_MIN). */
+static void ast_names_members_in_macro_arguments(void **state) {
+  (void)state;
+  omplens_fix__ast a;
+  assert_int_equal(omplens_fix__ast_parse(fixture("macro_member.cpp"), NULL, 0, &a), 0);
+  assert_int_equal(a.errors, 0);
+  size_t size = 0, items = 0;
+  for (size_t i = 0; i < a.num_nodes; i++)
+    if (a.nodes[i].kind == OMPLENS_FIX__N_MEMBER) {
+      size += !strcmp(omplens_fix__ast_name(&a, (uint32_t)i), "size");
+      items += !strcmp(omplens_fix__ast_name(&a, (uint32_t)i), "items");
+    }
+  assert_int_equal(size, 4); /* each argument is expanded twice */
+  assert_int_equal(items, 4);
+  omplens_fix__ast_free(&a);
+}
+
 static void openmp_parse_catches_bad_clauses(void **state) {
   (void)state;
   const char *good =
@@ -771,6 +790,7 @@ int main(void) {
       cmocka_unit_test(verify_rejects_a_wrong_diff),
       cmocka_unit_test(overlapping_edits),
       cmocka_unit_test(ast_uses),
+      cmocka_unit_test(ast_names_members_in_macro_arguments),
       cmocka_unit_test(openmp_parse_catches_bad_clauses),
       cmocka_unit_test(macro_directive_is_manual),
       cmocka_unit_test(parse_with_build_flags),

@@ -35,4 +35,22 @@ private:
   std::vector<T> values_;
 };
 
+#define FIELD_MIN(a, b) ((a) < (b) ? (a) : (b))
+
+/* A plain buffer of the kind solvers pass around. */
+template <typename T> struct Buffer {
+  std::vector<T> items;
+};
+
+/* y <- y + x over the length both have, for any buffer type: its bound
+ * is a macro of calls on dependent members. */
+template <typename V> void accumulate(const V &x, V &y) {
+  const std::size_t n = FIELD_MIN(x.items.size(), y.items.size());
+  const auto *xs = &x.items[0];
+  auto *ys = &y.items[0];
+#pragma omp target teams distribute parallel for map(to: xs[0:n]) map(tofrom: ys[0:n])
+  for (std::size_t i = 0; i < n; i++)
+    ys[i] += xs[i];
+}
+
 #endif
