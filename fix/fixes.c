@@ -188,7 +188,18 @@ static void file_free(omplens_fix__file *f) {
   free(f);
 }
 
+void omplens_fix__kept_free(omplens_fix__group *g) {
+  for (size_t i = 0; i < g->num_kept; i++) {
+    free(g->kept[i].text);
+    free(g->kept[i].declaration);
+  }
+  free(g->kept);
+  g->kept = NULL;
+  g->num_kept = 0;
+}
+
 static void group_free(omplens_fix__group *g) {
+  omplens_fix__kept_free(g);
   free(g->findings);
   free(g->sites);
   free(g->left);
@@ -466,6 +477,23 @@ static bool add_if_apart(omplens_fix__edits *all, const omplens_fix__group *g) {
   return true;
 }
 
+/* The fix whose wrap took in group g's items (omplens_fix__group.joined,
+ * followed to the last), when it has a diff; else SIZE_MAX. */
+static size_t taken_in_by(const omplens_fixer *fx, size_t g) {
+  size_t last = SIZE_MAX;
+  for (size_t j = fx->groups[g].joined; j != SIZE_MAX && j < fx->num_groups; j = fx->groups[j].joined)
+    last = j;
+  return last != SIZE_MAX && fx->fixes[last].diff ? last : SIZE_MAX;
+}
+
+/* First pass of a patch: whether group g waits, because a later fix's
+ * edits hold its change. Second pass (again): whether it is still held,
+ * that fix being in the patch. */
+static bool held(const omplens_fixer *fx, size_t g, bool again) {
+  size_t by = taken_in_by(fx, g);
+  return by != SIZE_MAX && (!again || !fx->groups[by].left_out);
+}
+
 static void skip(omplens_fixer *fx, size_t g, omplens_fix__file *file, omplens_fix__buf *skipped) {
   fx->groups[g].left_out = true;
   omplens_fix__buf_printf(skipped, "%s%s:%u (%s of %s)", skipped->len ? ", " : "",
@@ -480,9 +508,11 @@ static void skip(omplens_fixer *fx, size_t g, omplens_fix__file *file, omplens_f
 static bool all_fit(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__edits *all,
                     omplens_fix__buf *skipped) {
   omplens_fix__buf apart = {0};
-  for (size_t g = 0; g < fx->num_groups; g++)
-    if (fx->fixes[g].diff && fx->groups[g].edit_file == file && !add_if_apart(all, &fx->groups[g]))
-      skip(fx, g, file, &apart);
+  for (int again = 0; again < 2; again++)
+    for (size_t g = 0; g < fx->num_groups; g++)
+      if (fx->fixes[g].diff && fx->groups[g].edit_file == file && held(fx, g, false) == again &&
+          !held(fx, g, true) && !add_if_apart(all, &fx->groups[g]))
+        skip(fx, g, file, &apart);
   const char *why;
   if (all->n && omplens_fix__edits_ok(fx, file, all, &why)) {
     if (apart.len)
@@ -503,9 +533,12 @@ static bool all_fit(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__edi
  * ones' or break the merged file is left out and named in skipped. */
 static void one_by_one(omplens_fixer *fx, omplens_fix__file *file, omplens_fix__edits *all,
                        omplens_fix__buf *skipped) {
-  for (size_t g = 0; g < fx->num_groups; g++) {
+  for (size_t n = 0; n < 2 * fx->num_groups; n++) {
+    size_t g = n % fx->num_groups;
+    bool again = n >= fx->num_groups;
     const omplens_fix__group *gr = &fx->groups[g];
-    if (!fx->fixes[g].diff || gr->edit_file != file)
+    if (!fx->fixes[g].diff || gr->edit_file != file || held(fx, g, false) != again ||
+        held(fx, g, true))
       continue;
     omplens_fix__edits trial;
     const char *why;

@@ -426,6 +426,14 @@ enum {
 };
 
 /* The findings one change removes. */
+/* An item of a built wrap, as a later wrap of the same loop takes it. */
+typedef struct omplens_fix__kept {
+  char *text;        /* the item as the wrap writes it */
+  uint32_t base;     /* its base variable's declaration (edit file's tree) */
+  int type;          /* OMPLENS_MAP_* */
+  char *declaration; /* the lines declaring what it is written with, or NULL */
+} omplens_fix__kept;
+
 typedef struct omplens_fix__group {
   int kind;               /* the rule chosen (enum omplens_fix_kind) */
   int intended;           /* manual groups: the rule that would apply (a kind,
@@ -465,6 +473,14 @@ typedef struct omplens_fix__group {
   bool reset_decl;      /* ... a declaration with its initializer */
   uint32_t next_same_key; /* the next group of the same key (fixes_plan.c) */
   const char *left_why;   /* made of findings whose item left a wrap: why */
+  omplens_fix__kept *kept; /* keep-resident: the items of its wrap as built,
+                             for a later group of the same loop (one wrap a
+                             loop, whatever files its directives are in) */
+  size_t num_kept;
+  uint32_t kept_from;     /* ... the region's first statement */
+  size_t joined;          /* SIZE_MAX, or the later group whose wrap holds
+                             this one's items too: the patch takes that
+                             one's edits for both */
 } omplens_fix__group;
 
 struct omplens_fixer {
@@ -755,6 +771,7 @@ void omplens_fix__recipe_init(omplens_fix__ctx *c, const char *where);
 
 /* fixes_loops.c: keep-resident (both kinds) and hoist-alloc. */
 bool omplens_fix__build_resident(omplens_fix__ctx *c);
+void omplens_fix__kept_free(omplens_fix__group *g);
 /* Fails (group manual) when a kernel body [begin, end) writes through var
  * (or passes it on, or assigns it): it is the item it, and consequence says
  * what the change would then do wrong. */

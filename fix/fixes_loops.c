@@ -1058,6 +1058,8 @@ static const char *type_word(int t) { return omplens_map_type_name(t); }
 /* ---- rule: keep resident (wrap the loop in target data) ---- */
 
 #define WRAP_MAX 32 /* items in one wrapping directive */
+#define SEEDED (SIZE_MAX - 1) /* first_of of an item an earlier wrap of the
+                                 loop brought (omplens_fix__group.kept) */
 
 /* The wrapping directive being built: one item per directive item of the
  * group, in the order of the findings. */
@@ -1168,6 +1170,8 @@ static bool other_maps_in_loop(omplens_fix__ctx *c, uint32_t loop, wrap *w) {
   }
   omplens_fix__file_dirs(c->fx, c->file);
   for (size_t j = 0; j < w->n; j++) {
+    if (w->first_of[j] == SEEDED) /* checked with its own directives */
+      continue;
     const omplens_fix__site *s = &c->g->sites[w->first_of[j]];
     if (s->call == NONE)
       continue;
@@ -1351,7 +1355,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
   loop = w->from; /* names must be known where the region starts */
   int type = wrap_type(c->fx, g, k, s->dir->items[s->item].map_type);
   size_t j = 0;
-  while (j < w->n && !(g->sites[w->first_of[j]].dir == s->dir &&
+  while (j < w->n && !(w->first_of[j] != SEEDED && g->sites[w->first_of[j]].dir == s->dir &&
                        g->sites[w->first_of[j]].item == s->item && w->call_of[j] == call))
     j++;
   if (j < w->n) { /* another finding of an item already there */
@@ -1577,23 +1581,35 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
  * loop, a warm-up step), so that the data is mapped once for all calls. */
 static uint32_t region_start(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop) {
   const omplens_fix__ast *a = at->ast;
-  const omplens_fix__group *g = at->g;
   uint32_t block = a->nodes[loop].parent, from = loop;
   if (block == NONE)
     return loop;
-  for (size_t k = 0; k < g->num_findings; k++) {
-    const omplens_fix__site *s = &g->sites[k];
-    if (s->call == NONE || (g->left && g->left[k]))
+  /* every wrap of this loop, whatever file its directives are in: they
+   * start alike, so that a later one can take in an earlier one's items */
+  for (size_t gi = 0; gi < c->fx->num_groups; gi++) {
+    const omplens_fix__group *g = &c->fx->groups[gi];
+    if (g != c->g && (g->edit_file != at->file || g->loop != loop ||
+                      (g->kind != OMPLENS_FIX_KEEP_RESIDENT &&
+                       g->kind != OMPLENS_FIX_KEEP_RESIDENT_CALLER)))
       continue;
-    const char *name = omplens_fix__ast_name(
-        c->ast, omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir)));
-    for (uint32_t i = block + 1; i < loop; i++) /* the block's statements before the loop */
-      if (a->nodes[i].kind == OMPLENS_FIX__N_CALL && calls_function(at->file, i, name)) {
-        uint32_t st = statement_of(a, i);
-        if (st != NONE && a->nodes[st].parent == block && a->nodes[st].begin < a->nodes[from].begin)
-          from = st;
-        break;
-      }
+    for (size_t k = 0; k < g->num_findings; k++) {
+      const omplens_fix__site *s = &g->sites[k];
+      const char *why;
+      if (s->call == NONE || (g->left && g->left[k]) || !s->file || !s->dir ||
+          !omplens_fix__file_ast(c->fx, s->file, &why))
+        continue;
+      const omplens_fix__ast *sa = &s->file->ast;
+      size_t p = omplens_fix__offset(&s->file->src, s->dir->pragma.line, s->dir->pragma.column);
+      const char *name = omplens_fix__ast_name(sa, omplens_fix__ast_function_at(sa, p));
+      for (uint32_t i = block + 1; i < loop; i++) /* the block's statements before the loop */
+        if (a->nodes[i].kind == OMPLENS_FIX__N_CALL && calls_function(at->file, i, name)) {
+          uint32_t st = statement_of(a, i);
+          if (st != NONE && a->nodes[st].parent == block &&
+              a->nodes[st].begin < a->nodes[from].begin)
+            from = st;
+          break;
+        }
+    }
   }
   /* `TICK(); r = f(x); TOCK();`: the line's first statement takes the line before it */
   unsigned line = omplens_fix__ctx_line(at, a->nodes[from].begin);
@@ -1610,17 +1626,19 @@ static uint32_t region_start(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t
  * is the declaration it blamed; SIZE_MAX when it blamed none. */
 static size_t blamed_finding(omplens_fix__ctx *c, const wrap *w) {
   if (w->culprit != SIZE_MAX)
-    return w->culprit;
+    return w->culprit == SEEDED ? SIZE_MAX : w->culprit;
   uint32_t d = c->blamed != NONE ? c->blamed : w->at->blamed;
   if (d == NONE)
     return SIZE_MAX;
   for (size_t j = 0; j < w->n; j++)
     if (w->items[j].base == d)
-      return w->first_of[j];
+      return w->first_of[j] == SEEDED ? SIZE_MAX : w->first_of[j];
   for (size_t i = 0; i < w->nothers; i++)
     if (w->others[i] == d)
-      return w->first_of[w->others_of[i]];
+      return w->first_of[w->others_of[i]] == SEEDED ? SIZE_MAX : w->first_of[w->others_of[i]];
   for (size_t j = 0; j < w->n; j++) {
+    if (w->first_of[j] == SEEDED)
+      continue;
     const omplens_fix__site *s = &c->g->sites[w->first_of[j]];
     if (s->call != NONE &&
         omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)) == d)
@@ -1653,7 +1671,61 @@ static bool leave(omplens_fix__ctx *c, size_t k, const char *why) {
 /* One try at the wrap of region [from, end of loop]: leaves out the item
  * each failed check blames, until one passes (true, edits made) or none is
  * left (false, the group manual). */
-static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop, uint32_t from) {
+/* The latest earlier wrap of this loop from this statement that no other
+ * took in yet: its items start this wrap (one wrap a loop). */
+static omplens_fix__group *earlier_wrap(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop,
+                                        uint32_t from) {
+  for (size_t gi = (size_t)(c->g - c->fx->groups); gi-- > 0;) {
+    omplens_fix__group *g = &c->fx->groups[gi];
+    if (g->num_kept && g->joined == SIZE_MAX && g->edit_file == at->file && g->loop == loop &&
+        g->kept_from == from && g->kind != OMPLENS_FIX_MANUAL)
+      return g;
+  }
+  return NULL;
+}
+
+static bool seed(wrap *w, const omplens_fix__group *g) {
+  for (size_t i = 0; i < g->num_kept && w->n < WRAP_MAX; i++) {
+    const omplens_fix__kept *k = &g->kept[i];
+    char *text = strdup(k->text), *decl = k->declaration ? strdup(k->declaration) : NULL;
+    if (!text || (k->declaration && !decl)) {
+      free(text);
+      free(decl);
+      return false;
+    }
+    w->items[w->n] = (item_plan){text, k->base, k->type};
+    w->declarations[w->n] = decl;
+    w->first_of[w->n] = SEEDED;
+    w->call_of[w->n] = NONE;
+    w->vars[w->n++] = NULL;
+    /* not in w->set: the earlier wrap checked the host code of the same
+     * region for them, leaving out the calls of its own functions */
+  }
+  return w->n == g->num_kept;
+}
+
+/* Keeps the built wrap's items on its group, for a later wrap of the loop. */
+static void keep(omplens_fix__group *g, const wrap *w) {
+  omplens_fix__kept_free(g);
+  g->kept = calloc(w->n ? w->n : 1, sizeof *g->kept);
+  for (size_t i = 0; g->kept && i < w->n; i++) {
+    omplens_fix__kept *k = &g->kept[g->num_kept];
+    k->text = strdup(w->items[i].text);
+    k->declaration = w->declarations[i] ? strdup(w->declarations[i]) : NULL;
+    k->base = w->items[i].base;
+    k->type = w->items[i].type;
+    if (!k->text || (w->declarations[i] && !k->declaration)) {
+      free(k->text);
+      free(k->declaration);
+      break; /* out of memory: what was kept is still right */
+    }
+    g->num_kept++;
+  }
+  g->kept_from = w->from;
+}
+
+static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop, uint32_t from,
+                        omplens_fix__group *earlier) {
   uint32_t returns[16];
   size_t nreturns = 0;
   if (!placeable(at, from, false) || !loop_exits(at, from, loop, returns, &nreturns, true) ||
@@ -1670,12 +1742,18 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
     w.from = from;
     c->probe = at->probe = &why;
     c->blamed = at->blamed = NONE;
-    bool ok = wrap_items(c, &w, loop) && wrap_host_checks(c, &w, loop) &&
-              other_maps_in_loop(c, loop, &w);
+    w.culprit = SIZE_MAX;
+    bool ok = (!earlier || seed(&w, earlier)) && wrap_items(c, &w, loop) &&
+              wrap_host_checks(c, &w, loop) && other_maps_in_loop(c, loop, &w);
     size_t k = ok ? SIZE_MAX : blamed_finding(c, &w);
     c->probe = at->probe = NULL;
     if (ok)
       ok = wrap_emit(c, &w, loop);
+    if (ok) {
+      keep(c->g, &w);
+      if (earlier)
+        earlier->joined = (size_t)(c->g - c->fx->groups);
+    }
     else if (k == SIZE_MAX || !leave(c, k, why.data ? why.data : "a check failed"))
       omplens_fix__fail(c, "%s", why.data ? why.data : "a check failed");
     wrap_free(&w);
@@ -1689,6 +1767,19 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
   }
 }
 
+/* Undoes a failed try at group g's wrap, for another. */
+static void reset_wrap(omplens_fix__group *g, int kind) {
+  g->kind = kind;
+  omplens_fix__buf_free(&g->reason);
+  omplens_fix__buf_free(&g->recipe);
+  omplens_fix__edits_free(&g->edits);
+  free(g->left);
+  g->left = NULL;
+}
+
+/* Tries, in turn: the region from the first call before the loop, taking
+ * in the items of an earlier wrap of the loop (another file's directives);
+ * the same region alone; the loop alone. */
 bool omplens_fix__build_resident(omplens_fix__ctx *c) {
   omplens_fix__ctx at = *c; /* the loop's file */
   if (c->g->edit_file && c->g->edit_file != c->file) {
@@ -1700,16 +1791,17 @@ bool omplens_fix__build_resident(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   uint32_t loop = g->loop, from = region_start(c, &at, loop);
   int kind = g->kind;
-  if (from == loop || wrap_region(c, &at, loop, from))
-    return from != loop || wrap_region(c, &at, loop, loop);
+  omplens_fix__group *earlier = earlier_wrap(c, &at, loop, from);
+  if (earlier) {
+    if (wrap_region(c, &at, loop, from, earlier))
+      return true;
+    reset_wrap(g, kind);
+  }
+  if (from == loop || wrap_region(c, &at, loop, from, NULL))
+    return from != loop || wrap_region(c, &at, loop, loop, NULL);
   /* the region from the first call did not hold: the loop alone, anew */
-  g->kind = kind;
-  omplens_fix__buf_free(&g->reason);
-  omplens_fix__buf_free(&g->recipe);
-  omplens_fix__edits_free(&g->edits);
-  free(g->left);
-  g->left = NULL;
-  return wrap_region(c, &at, loop, loop);
+  reset_wrap(g, kind);
+  return wrap_region(c, &at, loop, loop, NULL);
 }
 
 /* ---- canonical loops and guards ---- */

@@ -455,6 +455,7 @@ static omplens_fix__group *new_group(omplens_fixer *fx) {
   memset(g, 0, sizeof *g);
   g->loop = OMPLENS_FIX__NONE;
   g->leftover = SIZE_MAX;
+  g->joined = SIZE_MAX;
   g->next_same_key = OMPLENS_FIX__NONE - 1; /* not keyed */
   return g;
 }

@@ -10,6 +10,9 @@
 # 4. runs both binaries: stdout must be identical;
 # 5. profiles the patched binary: no finding whose fix had a diff may remain
 #    (same category, file and variable, at its line mapped through the patch).
+# Before that, the findings that carry a diff must be those SRC_DIR/NAME.fixed
+# lists ("category file:line variable", sorted), and fixes.patch must hold
+# every one of their diffs (no fix left out of it).
 # usage: proof.sh OMPLENS JSON_GET SRC_DIR WORKDIR make|cmake TARGET [BUILD-ARG...] [-- RUN-OPTION...]
 # BUILD-ARGs are make variables or cmake -D settings; in RUN-OPTIONs @BUILD@
 # stands for the build directory of the binary profiled.
@@ -108,6 +111,17 @@ profile "$work/orig" "$work/report"
 patch_file=$work/report/fixes.patch
 [ -s "$patch_file" ] ||
   fail "fixes.patch is empty: take $name off OMPLENS_CORPUS_PROOFS (tests/e2e/corpus/CMakeLists.txt)"
+findings "$work/report/findings.json" >"$work/findings.txt"
+awk '$5 == 1 { n = split($2, p, "/"); print $1, p[n] ":" $3, $4 }' "$work/findings.txt" |
+  LC_ALL=C sort >"$work/fixed.txt"
+if [ -f "$src/$name.fixed" ]; then
+  grep -v '^#' "$src/$name.fixed" | diff - "$work/fixed.txt" ||
+    fail "the findings with a diff are not those $name.fixed lists (above: < expected, > now)"
+fi
+if grep -q '^# Not in this patch' "$patch_file"; then
+  head -3 "$patch_file"
+  fail "fixes.patch leaves out a fix that has a diff"
+fi
 cmd=$(sed -n 's/^  apply the suggested changes: //p' "$work/report.err")
 [ -n "$cmd" ] || { cat "$work/report.err"; fail "the summary does not say how to apply fixes.patch"; }
 patch_dir=$(sed -n 's/^patch -p1 -d \([^ ]*\) < .*/\1/p' <<<"$cmd")
@@ -123,7 +137,6 @@ cmp -s "$work/orig.out" "$work/patched.out" ||
   { diff "$work/orig.out" "$work/patched.out" || true; fail "the output changed"; }
 
 profile "$work/patched" "$work/report-patched"
-findings "$work/report/findings.json" >"$work/findings.txt"
 findings "$work/report-patched/findings.json" >"$work/findings-patched.txt"
 fixed=0
 while read -r category file line variable has_diff; do
