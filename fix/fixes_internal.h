@@ -432,6 +432,9 @@ typedef struct omplens_fix__kept {
   uint32_t base;     /* its base variable's declaration (edit file's tree) */
   int type;          /* OMPLENS_MAP_* */
   char *declaration; /* the lines declaring what it is written with, or NULL */
+  const struct omplens_directive *copies_dir; /* an allocation-only item: the
+                        directive that copies it, `always` (else NULL) */
+  size_t copies_item;
 } omplens_fix__kept;
 
 typedef struct omplens_fix__group {
@@ -610,6 +613,8 @@ uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32
 /* omplens_fix_storage() and omplens_fix_call_loop() once the fixes are
  * derived. */
 const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char **where);
+/* The initializer of variable node d, normalized (caller frees), or NULL. */
+char *omplens_fix__initializer(const omplens_fix__file *f, uint32_t d);
 /* The local pointer whose initializer takes the storage of the object that
  * reference node ref names (`xcoefs` of `const double *xcoefs =
  * &x.coefs[0];` for the `x` in it, or of `v.data()`), or NONE: the object's

@@ -25,6 +25,23 @@ static uint32_t statement_of(const omplens_fix__ast *a, uint32_t n) {
   return n;
 }
 
+/* The first loop statement after the statement holding node n in its
+ * block, or NONE: the loop that a call made just before it (a warm-up,
+ * the first step) belongs with. */
+static uint32_t loop_after(const omplens_fix__ast *a, uint32_t n) {
+  uint32_t st = statement_of(a, n);
+  if (st == NONE || a->nodes[st].parent == NONE)
+    return NONE;
+  uint32_t block = a->nodes[st].parent;
+  for (uint32_t i = omplens_fix__ast_end(a, st); i < omplens_fix__ast_end(a, block);
+       i = omplens_fix__ast_end(a, i))
+    if (a->nodes[i].parent == block &&
+        (a->nodes[i].kind == OMPLENS_FIX__N_FOR || a->nodes[i].kind == OMPLENS_FIX__N_WHILE ||
+         a->nodes[i].kind == OMPLENS_FIX__N_DO))
+      return i;
+  return NONE;
+}
+
 /* Whether [p, end) is a `#pragma` line (which owns the statement after it;
  * #endif, #if and the like do not). */
 static bool is_pragma_line(const char *p, const char *end) {
@@ -337,6 +354,10 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
   const omplens_fix__ast *ca = &(*at)->ast;
   uint32_t caller = omplens_fix__ast_function_at(ca, ca->nodes[*call].begin);
   *loop = omplens_fix__ast_loop_at(ca, caller, ca->nodes[*call].begin);
+  /* a call just before a loop (miniFE's first waxpby() before its CG loop):
+   * the loop's wrap may start before it and cover it (region_start) */
+  if (*loop == NONE)
+    *loop = loop_after(ca, *call);
   if (*loop == NONE) {
     *why = omplens_fix__ownf(fx, "neither the directive nor the call of %s() at %s:%u is inside "
                              "a loop", name, omplens_fix__short_name((*at)->path),
@@ -590,6 +611,84 @@ static char *bounds_without_calls(omplens_fix__ctx *at, char *item, size_t loop_
  * *decl is its variable there (NONE for a macro or an enumerator), *text a
  * translation (malloc'd) or NULL to keep the name. c views the directive's
  * file, at the loop's (c itself, or the caller's file of a lifted wrap). */
+/* How many subscripts and dereferences lie between reference r and the
+ * assignment it is written by (1 for `q[i] = v`, 2 for `q[i][j] = v`), or
+ * 0 when r is not on an assignment's left. */
+static int write_depth(const omplens_fix__ast *a, uint32_t r) {
+  int depth = 0;
+  uint32_t child, p;
+  for (uint32_t n = r; (p = omplens_fix__ast_up(a, n, &child)) != NONE; n = p) {
+    int k = a->nodes[p].kind;
+    if (k == OMPLENS_FIX__N_SUBSCRIPT)
+      depth += a->nodes[child].nth == 0; /* the base, not the index */
+    else if (k == OMPLENS_FIX__N_UNARY)
+      depth++;
+    else if (k == OMPLENS_FIX__N_BINARY)
+      return a->nodes[child].nth == 0 ? depth : 0;
+    else if (k != OMPLENS_FIX__N_IMPLICIT && k != OMPLENS_FIX__N_PAREN && k != OMPLENS_FIX__N_CAST)
+      return 0;
+  }
+  return 0;
+}
+
+/* A local d of the loop's own body (`float *cluster = clusters[0];` in
+ * it): the same value each iteration, written before the loop as its
+ * initializer, when d is never assigned, the initializer holds no call and
+ * names only variables visible before the loop that the loop leaves as
+ * they are down to what the initializer takes (`clusters[k][j] = v` keeps
+ * `clusters[0]`, `clusters[k] = p` does not). */
+static bool loop_local(omplens_fix__ctx *c, uint32_t d, uint32_t loop, size_t loop_at, bool first,
+                       uint32_t *decl, char **text, omplens_fix__buf *declaration) {
+  const omplens_fix__ast *a = c->ast;
+  const omplens_fix__node *l = &a->nodes[loop];
+  if (a->nodes[d].kind != OMPLENS_FIX__N_VAR || a->nodes[d].global || a->nodes[d].begin < l->begin ||
+      a->nodes[d].begin >= l->end)
+    return false;
+  char *init = omplens_fix__initializer(c->file, d);
+  if (!init || strpbrk(init, "(\"'{=")) {
+    free(init);
+    return false;
+  }
+  int takes = 0; /* the subscripts and dereferences the initializer takes */
+  for (const char *p = init; *p; p++)
+    takes += *p == '[' || *p == '*' || (*p == '-' && p[1] == '>');
+  bool ok = true;
+  for (uint32_t i = 0; ok && i < a->num_nodes; i++) {
+    const omplens_fix__node *n = &a->nodes[i];
+    if (n->kind != OMPLENS_FIX__N_DECLREF || n->begin < l->begin || n->begin >= l->end)
+      continue;
+    uint32_t other;
+    int use = omplens_fix__ast_use(a, i, &other);
+    if (n->ref == d)
+      ok = use != OMPLENS_FIX__USE_ASSIGNED;
+    else if (n->ref != NONE && n->begin > a->nodes[d].begin && n->begin < a->nodes[d].end)
+      /* a name of the initializer: visible before the loop */
+      ok = omplens_fix__ast_lookup(a, omplens_fix__ast_name(a, i), loop_at) == n->ref;
+  }
+  /* the initializer's variables keep their value, down to what it takes,
+   * from where the region starts (loop_at) to the loop's end */
+  for (uint32_t i = 0; ok && i < a->num_nodes; i++) {
+    const omplens_fix__node *n = &a->nodes[i];
+    if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref == NONE || n->begin < loop_at ||
+        n->begin >= l->end)
+      continue;
+    bool named = false;
+    for (uint32_t j = d; j < omplens_fix__ast_end(a, d) && !named; j++)
+      named = a->nodes[j].kind == OMPLENS_FIX__N_DECLREF && a->nodes[j].ref == n->ref;
+    uint32_t other;
+    if (named && (omplens_fix__ast_use(a, i, &other) == OMPLENS_FIX__USE_ASSIGNED ||
+                  (write_depth(a, i) && write_depth(a, i) <= takes)))
+      ok = false;
+  }
+  if (!ok) {
+    free(init);
+    return false;
+  }
+  bool placed = caller_expr(c, init, first, loop_at, decl, text, declaration);
+  free(init);
+  return placed;
+}
+
 static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *name,
                        const char *item, bool first, size_t offset, uint32_t call,
                        size_t loop_at, uint32_t *decl, char **text,
@@ -638,6 +737,9 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
   if (omplens_fix__ast_lookup(ca, omplens_fix__ast_name(ca, d), loop_at) != d) {
     free(*text);
     *text = NULL;
+    uint32_t loop = at == c && call == NONE ? omplens_fix__ast_loop_at(ca, fn, offset) : NONE;
+    if (loop != NONE && loop_local(c, d, loop, loop_at, first, decl, text, declaration))
+      return true;
     return omplens_fix__fail(at, "%s is not visible before the loop at line %u",
                              omplens_fix__ast_name(ca, d), omplens_fix__ctx_line(at, loop_at));
   }
@@ -1079,6 +1181,11 @@ typedef struct wrap {
   bool swapped; /* the loop trades the pointers among them */
   char *declarations[WRAP_MAX]; /* per item: the line declaring the pointer
                                    it is written with, or NULL */
+  const omplens_directive *copies_dir[WRAP_MAX]; /* per item, or NULL: only
+                            its allocation stays (type alloc); this
+                            directive copies it each time, `always`
+                            (allocation_only) */
+  size_t copies_item[WRAP_MAX]; /* ... the directive's item */
   uint32_t returns[16]; /* the returns that leave the region (at's) */
   size_t nreturns;
   uint32_t from; /* the region's first statement: the loop, or a statement of
@@ -1139,6 +1246,10 @@ static bool other_map(omplens_fix__ctx *v, const omplens_directive *d, wrap *w, 
   for (size_t k = 0; k < d->num_items; k++) {
     if (!d->items[k].var || !name || strcmp(d->items[k].var, name))
       continue;
+    if (w->copies_dir[j] && d != w->copies_dir[j])
+      return omplens_fix__fail(v, "%s is also mapped by `%s` at line %u, which would find it "
+                                  "present and stop copying it",
+                               name, d->name, d->pragma.line);
     if (d->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
         d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA)
       return omplens_fix__fail(v,
@@ -1254,6 +1365,44 @@ static bool resident_evidence(omplens_fix__ctx *c, const omplens_fix__site *s) {
         "values, or resets of what the device changed): the host changes it between "
         "iterations",
         omplens_fix__item_text(s), ev.h2d - ev.h2d_flagged, ev.h2d);
+  return true;
+}
+
+/* Whether finding k's item, whose copies carry content the host changed
+ * (resident_evidence fails), can keep just its allocation across the loop:
+ * its findings are all repeated allocations, its directive is a region of
+ * the loop's own code that writes the item, and no other item of the wrap
+ * has its base. The directive then copies it each time (`always`), the
+ * host may use it in the loop, and only the allocations go. */
+static bool allocation_only(omplens_fix__ctx *c, const wrap *w, size_t k, size_t j) {
+  const omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->sites[k];
+  if (s->call != NONE || s->num_more_calls || w->at != c || s->implicit ||
+      (s->dir->kind != OMPLENS_DIRECTIVE_TARGET && s->dir->kind != OMPLENS_DIRECTIVE_TARGET_DATA))
+    return false;
+  for (size_t i = 0; i < g->num_findings; i++)
+    if (omplens_fix__same_item(&g->sites[i], s) &&
+        c->fx->findings[g->findings[i]].category != OMPLENS_CAT_REPEATED_ALLOC)
+      return false;
+  for (size_t i = 0; i < w->n; i++)
+    if (i != j && w->items[i].base == w->items[j].base)
+      return false;
+  return true;
+}
+
+/* The evidence check of item j (finding k's), or its allocation-only form. */
+static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t j) {
+  const omplens_fix__site *s = &c->g->sites[k];
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, c->g, s, &ev);
+  if (ev.h2d_unflagged_first_only || !allocation_only(c, w, k, j))
+    return resident_evidence(c, s);
+  w->copies_dir[j] = s->dir;
+  w->copies_item[j] = s->item;
+  w->items[j].type = OMPLENS_MAP_ALLOC;
+  for (size_t i = 0; i < w->set.n; i++) /* the host may use it: its copies stay */
+    if (w->set.v[i] == w->items[j].base)
+      w->set.v[i] = w->set.v[--w->set.n];
   return true;
 }
 
@@ -1400,7 +1549,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
     add_call(c, w, s, call);
     add_set(&w->params, omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)));
   }
-  return resident_evidence(c, s);
+  return resident_or_allocated(c, w, k, w->n - 1);
 }
 
 /* One wrap item per directive item of the group and call it came by,
@@ -1510,10 +1659,36 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
                                                   : " (a `target data` region would take one "
                                                     "statement)");
   }
+  for (size_t i = 0; i < w->n; i++)
+    if (w->copies_dir[i] && !same_as_earlier(w, i))
+      omplens_fix__buf_printf(&g->summary, "; %s is only kept allocated: the host changes it "
+                                           "between iterations, so the directive at line %u "
+                                           "still copies it, each time (`always`)",
+                              w->items[i].text, w->copies_dir[i]->pragma.line);
   omplens_fix__buf_str(&g->summary, "; this assumes the host neither reads "
                                     "nor writes these buffers inside the loop (else add `target "
                                     "update` there), as far as the loop's source shows for "
                                     "these variables");
+}
+
+/* Adds `always` to the map of each allocation-only item in its directive,
+ * so that it still copies the item each time it finds it present. */
+static bool always_copies(omplens_fix__ctx *c, const wrap *w) {
+  for (size_t i = 0; i < w->n; i++) {
+    if (!w->copies_dir[i] || same_as_earlier(w, i))
+      continue;
+    const omplens_fix__site s = {.dir = w->copies_dir[i], .item = w->copies_item[i]};
+    omplens_fix__pragma p;
+    if (!omplens_fix__scan_site(w->at, &s, &p)) /* the directive is in the loop's file */
+      return false;
+    char type[32];
+    snprintf(type, sizeof type, "always, %s", omplens_map_type_name(s.dir->items[s.item].map_type));
+    const char *why = omplens_fix__pragma_set_type(w->at->src, &p, s.item, type, &c->g->edits);
+    omplens_fix__pragma_free(&p);
+    if (why)
+      return omplens_fix__fail(c, "%s", why);
+  }
+  return true;
 }
 
 /* The wrapping line before the loop, the summary and the confidence. */
@@ -1560,6 +1735,11 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
       size_t rstart, rind = omplens_fix__indent(at->src, rl, &rstart);
       omplens_fix__insert_lines(&g->edits, at->src, rl, at->src->text + rstart, rind, exit);
     }
+  }
+  if (!always_copies(c, w)) {
+    free(pragma);
+    free(exit);
+    return false;
   }
   resident_summary(c, w, pragma, exit, loop);
   free(pragma);
@@ -1695,6 +1875,8 @@ static bool seed(wrap *w, const omplens_fix__group *g) {
     }
     w->items[w->n] = (item_plan){text, k->base, k->type};
     w->declarations[w->n] = decl;
+    w->copies_dir[w->n] = k->copies_dir;
+    w->copies_item[w->n] = k->copies_item;
     w->first_of[w->n] = SEEDED;
     w->call_of[w->n] = NONE;
     w->vars[w->n++] = NULL;
@@ -1714,6 +1896,8 @@ static void keep(omplens_fix__group *g, const wrap *w) {
     k->declaration = w->declarations[i] ? strdup(w->declarations[i]) : NULL;
     k->base = w->items[i].base;
     k->type = w->items[i].type;
+    k->copies_dir = w->copies_dir[i];
+    k->copies_item = w->copies_item[i];
     if (!k->text || (w->declarations[i] && !k->declaration)) {
       free(k->text);
       free(k->declaration);

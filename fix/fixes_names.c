@@ -31,8 +31,7 @@ static char *storage_object(const char *init) {
   return NULL;
 }
 
-/* The initializer of variable node d, normalized (caller frees), or NULL. */
-static char *initializer(const omplens_fix__file *f, uint32_t d) {
+char *omplens_fix__initializer(const omplens_fix__file *f, uint32_t d) {
   const omplens_fix__node *n = &f->ast.nodes[d];
   const char *t = f->src.text;
   size_t i = n->loc;
@@ -58,7 +57,7 @@ uint32_t omplens_fix__storage_var(const omplens_fix__file *f, uint32_t ref) {
   }
   if (p == NONE || a->nodes[p].kind != OMPLENS_FIX__N_VAR)
     return NONE;
-  char *init = initializer(f, p);
+  char *init = omplens_fix__initializer(f, p);
   char *object = init ? storage_object(init) : NULL;
   const char *name = omplens_fix__ast_name(a, ref);
   size_t n = strlen(name);
@@ -226,7 +225,7 @@ static char *local_text(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, 
       return NULL;
     }
   }
-  char *init = initializer(c->file, d);
+  char *init = omplens_fix__initializer(c->file, d);
   if (!init || strchr(init, '"') || strchr(init, '\'') || strchr(init, '{')) {
     omplens_fix__fail(c, "%s is a local of %s() without an initializer the caller can write",
                       name, omplens_fix__ast_name(a, fn));
@@ -319,7 +318,7 @@ const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char *
   uint32_t d = omplens_fix__ast_lookup(a, s->var, at);
   if (d == NONE || a->nodes[d].kind != OMPLENS_FIX__N_VAR || a->nodes[d].global)
     return NULL;
-  char *init = initializer(s->file, d);
+  char *init = omplens_fix__initializer(s->file, d);
   char *object = init ? storage_object(init) : NULL;
   char *name = object ? translate(fx, &fx->findings[finding], s, object, where) : NULL;
   free(init);
