@@ -511,7 +511,7 @@ static void profile_head(html_ctx *h, omplens_strbuf *b) {
       {"num", "num", "Time in its transfers, both ways", "Transfer time"},
       {"num", "num", "Bytes it transferred", "Bytes"},
       {"num", "num", "Time in its allocations and frees", "Allocation time"},
-      {"num", "num", "Time host threads were blocked in its synchronous executions (nowait: none)",
+      {"num", "num", "Time host threads were blocked in its synchronous executions, or waited for its nowait ones at a taskwait, taskgroup or barrier",
        "Host wait"},
       {"num sorted-desc", "num", "Its operations' time, as a share of the run", "Share of run"},
       {"", "text", "Whether findings name it", "Findings"},
@@ -752,7 +752,7 @@ static void timeline_legend(omplens_strbuf *b) {
   static const char *const keys[][2] = {
       {"kernel", "kernel"}, {"h2d", "host to device"}, {"d2h", "device to host"}, {"d2d", "device to device"},
       {"alloc", "allocation"}, {"delete", "free"}, {"target", "target"}, {"enter", "enter data"},
-      {"exit", "exit data"}, {"update", "update"}, {"wasted", "wasteful"}};
+      {"exit", "exit data"}, {"update", "update"}, {"wait", "host wait"}, {"wasted", "wasteful"}};
   for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
     omplens_strbuf_printf(b, "<span class=\"legend-item\"><span class=\"key k-%s\"></span>%s</span>", keys[i][0],
                           keys[i][1]);
@@ -793,6 +793,7 @@ static void section_timeline(html_ctx *h) {
   omplens_timeline_input in = {0};
   in.events = omplens_trace_events(h->trace, &in.num_events);
   in.regions = omplens_trace_regions(h->trace, &in.num_regions);
+  in.waits = omplens_trace_waits(h->trace, &in.num_waits);
   in.site_codeptrs = omplens_trace_sites(h->trace, &in.num_sites);
   in.duration_ns = omplens_trace_get_info(h->trace) ? omplens_trace_get_info(h->trace)->duration_ns : 0;
   in.analysis = process_analysis(h);
@@ -803,7 +804,7 @@ static void section_timeline(html_ctx *h) {
   snprintf(subtitle, sizeof subtitle, "%s operations over %s", fmt_count(nev, events),
            fmt_ns(omplens_render__u64(json_object_get(h->proc, "totals"), "run_ns"), t));
   FILL(h, h->body, omplens_tpl__timeline_html, {"id", id}, {"subtitle", subtitle}, {"data_id", data_id},
-       {"legend", omplens_strbuf_str(&legend)}, {"label", "Timeline of kernels, transfers and allocations"},
+       {"legend", omplens_strbuf_str(&legend)}, {"label", "Timeline of kernels, transfers, allocations and host waits"},
        {"note", timeline_note(h, in.analysis, nev)});
   /* The data follows its section, streamed like the rest of the page. The
    * JSON is built by omplens_html__json_string: it holds no '<'. */
