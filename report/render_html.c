@@ -787,9 +787,20 @@ static void section_timeline(html_ctx *h) {
     return;
   }
   omplens_strbuf legend = {0};
+  /* Every directive of the document (schema 3 on: with or without
+   * findings), so that the timeline's colours, selection and histograms
+   * name directives also in a run without findings. */
+  const json_t *all = json_object_get(h->proc, "directives"), *o;
+  size_t nall = json_array_size(all), k;
+  char **sites = calloc(nall + 1, sizeof *sites), loc[4096];
+  if (!sites) {
+    h->body->failed = 1;
+    return;
+  }
+  json_array_foreach(all, k, o)
+    sites[k] = xstrdup(h, omplens_render__location_label(json_object_get(o, "location"), h->base, loc, sizeof loc));
   omplens_timeline_labels labels = {h->num_shown, (const char *const *)h->finding_ids,
-                                    (const char *const *)h->finding_labels,
-                                    (const char *const *)h->site_labels, h->directives};
+                                    (const char *const *)h->finding_labels, (const char *const *)sites, all};
   omplens_timeline_input in = {0};
   in.events = omplens_trace_events(h->trace, &in.num_events);
   in.regions = omplens_trace_regions(h->trace, &in.num_regions);
@@ -816,6 +827,7 @@ static void section_timeline(html_ctx *h) {
   if (legend.failed)
     h->body->failed = 1;
   omplens_strbuf_free(&legend);
+  free_list(sites, nall);
 }
 
 /* ---- Sources ------------------------------------------------------------------------------------ */
