@@ -1128,18 +1128,22 @@ static void render_process(html_ctx *h) {
   release_process(h);
 }
 
+/* The sections of the first process: directives and sources need
+ * findings, "Time" (where the time goes) a profile (schema 3 on). */
 static void page_nav(omplens_strbuf *b, const json_t *doc) {
   static const char *const parts[][2] = {{"summary", "Summary"}, {"directives", "Directives"},
-                                         {"findings", "Findings"}, {"timeline", "Timeline"},
-                                         {"sources", "Sources"}};
+                                         {"findings", "Findings"}, {"profile", "Time"},
+                                         {"timeline", "Timeline"}, {"sources", "Sources"}};
   const json_t *first = json_array_get(omplens_render__array(doc, "processes"), 0);
   int has_findings = json_array_size(omplens_render__array(first, "findings")) > 0;
+  int has_profile = json_object_get(json_array_get(omplens_render__array(first, "directives"), 0), "profile") != NULL;
   if (json_is_object(json_object_get(doc, "ranks")))
     omplens_strbuf_puts(b, "<a href=\"#ranks\">Ranks</a>");
   for (size_t i = 0; first && i < sizeof parts / sizeof *parts; i++) {
-    int needs_findings = i == 1 || i == 4;
-    if (!needs_findings || has_findings)
-      omplens_strbuf_printf(b, "<a href=\"#p0-%s\">%s</a>", parts[i][0], parts[i][1]);
+    int shown = i == 1 || i == 5 ? has_findings : i == 3 ? has_profile : 1;
+    if (shown)
+      omplens_strbuf_printf(b, "<a href=\"#p0-%s\"%s>%s</a>", parts[i][0],
+                            i == 3 ? " title=\"Where the time goes: every directive\"" : "", parts[i][1]);
   }
 }
 
