@@ -591,8 +591,8 @@ static int wait_kind(ompt_sync_region_t kind) {
 }
 
 /* libomp calls this at every barrier of every thread: a thread that created
- * no deferred target task since its last wait returns after one load of a
- * thread-local. Otherwise the outermost wait is timed and written when it
+ * no deferred target task since its last wait returns after reading two
+ * thread-locals. Otherwise the outermost wait is timed and written when it
  * ends (no lock, no allocation: the thread's own stream), and the thread's
  * deferred tasks count as waited for. Waits inside a target construct (the
  * host plugin runs kernels as parallel regions) are the construct's. */
