@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What registering OMPT's sync_region_wait would cost (docs/detectors.md,
+# What the collector's handlers of task_create and sync_region_wait cost (docs/detectors.md,
 # "Host waits"): bench/programs/barriers.c (a parallel loop, a target
 # nowait and a taskwait per step) under a minimal tool
 # (bench/programs/sync_wait_tool.c) without and with the callback, RUNS

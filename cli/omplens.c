@@ -1301,6 +1301,13 @@ static int handle_dump(int argc, char **argv) {
   const omplens_trace_pause *pauses = omplens_trace_pauses(t, &np);
   for (size_t i = 0; i < np; i++) /* omp_control_tool: nothing recorded then */
     printf("#paused\t%" PRIu64 "\t%" PRIu64 "\n", pauses[i].begin_ns, pauses[i].end_ns);
+  size_t nw;
+  const omplens_trace_wait *waits = omplens_trace_waits(t, &nw);
+  for (size_t i = 0; i < nw; i++) /* host waits for nowait target tasks */
+    printf("#wait\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\t%u\t%u\t0x%" PRIx64 "\n",
+           waits[i].begin_ns, waits[i].end_ns, waits[i].sync_end_ns,
+           omplens_wait_kind_name(waits[i].kind), waits[i].thread, waits[i].region,
+           waits[i].codeptr);
   omplens_annotator *a = NULL;
   omplens_annotator_create(t, NULL, &a);
   for (size_t i = 0; i < n; i++) {

@@ -107,6 +107,16 @@ static async_copy async_copies[ASYNC_COPIES];
 static _Atomic uint32_t async_next;
 static __thread thread_state *tls_state;
 static __thread entry_call tls_call;
+/* Deferred target tasks (nowait) this thread created since its last wait
+ * for them, and the wait in progress (nested waits: its depth). Apart from
+ * thread_state so that a thread that only waits claims no stream until it
+ * has something to write. */
+static __thread uint32_t tls_deferred;
+static __thread struct {
+  uint32_t depth;
+  uint8_t kind;
+  uint64_t begin_ns, codeptr;
+} tls_wait;
 static thread_state overflow_state; /* shared sink once the pool is used up */
 
 static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -549,6 +559,71 @@ static void on_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *ta
   if (!region && ts->stream.depth && ts->stream.depth <= OMPLENS_TW_MAX_NESTING)
     region = ts->stream.open[ts->stream.depth - 1]; /* LLVM 19 passes no target_data here */
   omplens_tw_kernel(&ts->stream, begin, t, ts->region_device, requested_num_teams, region);
+}
+
+/* ---- host waits for deferred target tasks ------------------------------ */
+
+/* A `target nowait` creates a deferred target task on the encountering
+ * thread (LLVM runs it on a hidden helper thread). */
+static void on_task_create(ompt_data_t *encountering_task_data,
+                           const ompt_frame_t *encountering_task_frame,
+                           ompt_data_t *new_task_data, int flags, int has_dependences,
+                           const void *codeptr_ra) {
+  (void)encountering_task_data, (void)encountering_task_frame, (void)new_task_data,
+      (void)has_dependences, (void)codeptr_ra;
+  if ((flags & ompt_task_target) && !(flags & ompt_task_undeferred))
+    tls_deferred++;
+}
+
+/* The synchronization constructs that wait for a thread's tasks. */
+static int wait_kind(ompt_sync_region_t kind) {
+  switch (kind) {
+  case ompt_sync_region_taskwait: return OMPLENS_WAIT_TASKWAIT;
+  case ompt_sync_region_taskgroup: return OMPLENS_WAIT_TASKGROUP;
+  case ompt_sync_region_barrier:
+  case ompt_sync_region_barrier_implicit:
+  case ompt_sync_region_barrier_explicit:
+  case ompt_sync_region_barrier_implementation:
+  case ompt_sync_region_barrier_implicit_workshare:
+  case ompt_sync_region_barrier_implicit_parallel: return OMPLENS_WAIT_BARRIER;
+  default: return 0;
+  }
+}
+
+/* libomp calls this at every barrier of every thread: a thread that created
+ * no deferred target task since its last wait returns after reading two
+ * thread-locals. Otherwise the outermost wait is timed and written when it
+ * ends (no lock, no allocation: the thread's own stream), and the thread's
+ * deferred tasks count as waited for. Waits inside a target construct (the
+ * host plugin runs kernels as parallel regions) are the construct's. */
+static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                ompt_data_t *parallel_data, ompt_data_t *task_data,
+                                const void *codeptr_ra) {
+  (void)parallel_data, (void)task_data;
+  if (endpoint == ompt_scope_begin) {
+    if (tls_wait.depth) {
+      tls_wait.depth++;
+      return;
+    }
+    if (!tls_deferred)
+      return;
+    int k = wait_kind(kind);
+    thread_state *ts = tls_state;
+    if (!k || !g.active || is_paused() || (ts && ts->nesting))
+      return;
+    tls_wait.depth = 1;
+    tls_wait.kind = (uint8_t)k;
+    tls_wait.codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+    tls_wait.begin_ns = now_ns();
+    return;
+  }
+  if (!tls_wait.depth || --tls_wait.depth)
+    return;
+  uint64_t t = now_ns();
+  tls_deferred = 0;
+  thread_state *ts = self();
+  if (!ts->stream.dead && !is_paused())
+    omplens_tw_wait(&ts->stream, tls_wait.begin_ns, t, tls_wait.kind, tls_wait.codeptr);
 }
 
 /* ---- start-up and finish --------------------------------------------- */

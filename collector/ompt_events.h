@@ -13,6 +13,8 @@
   X(target_emi, "no directive attribution: every event falls back to its own codeptr") \
   X(target_data_op_emi, "no transfers or allocations: no findings can be made")     \
   X(target_submit_emi, "no kernels: unused allocations and transfers cannot be judged") \
-  X(control_tool, "omp_control_tool cannot pause omplens: the whole run is analysed")
+  X(control_tool, "omp_control_tool cannot pause omplens: the whole run is analysed") \
+  X(task_create, "host waits for nowait target tasks are not recorded")              \
+  X(sync_region_wait, "host waits for nowait target tasks are not recorded")
 
 #endif

@@ -318,6 +318,27 @@ static int add_codeptr_event(omplens_detect__ctx *c, uint32_t i) {
   return add_execution(c, r, i);
 }
 
+/* A host thread waiting at a taskwait, taskgroup or barrier until a nowait
+ * region ended (omplens_trace_waits) waited for that region's directive,
+ * from its begin to the region's end. */
+static int add_deferred_waits(omplens_detect__ctx *c) {
+  for (size_t i = 0; i < c->num_waits; i++) {
+    const omplens_trace_wait *w = &c->waits[i];
+    if (w->region >= c->num_regions || w->begin_ns < c->wait_begin || w->begin_ns >= c->wait_end)
+      continue;
+    uint32_t at;
+    int rc = sums_of(c, c->regions[w->region].codeptr, &at);
+    if (rc < 0)
+      return rc;
+    uint64_t ns = w->end_ns > w->begin_ns ? w->end_ns - w->begin_ns : 0;
+    c->sums[at].waits.count++;
+    c->sums[at].waits.ns += ns;
+    c->sums[at].deferred_waits.count++;
+    c->sums[at].deferred_waits.ns += ns;
+  }
+  return 0;
+}
+
 /* Host waits (docs/detectors.md, "Host waits"): a synchronous construct
  * blocks the thread that met it from its begin to its end; a nowait one
  * runs as a task and blocks nobody. A region whose end was never recorded
@@ -334,7 +355,7 @@ static int add_region_waits(omplens_detect__ctx *c) {
     c->sums[at].waits.count++;
     c->sums[at].waits.ns += r->end_ns > r->begin_ns ? r->end_ns - r->begin_ns : 0;
   }
-  return 0;
+  return add_deferred_waits(c);
 }
 
 /* The event sums of every codeptr (directive totals), a pass of their own:
@@ -584,6 +605,8 @@ static void context_params(omplens_detect__ctx *c,
   c->num_args = p->args ? p->num_args : 0;
   c->pauses = p->pauses;
   c->num_pauses = p->pauses ? p->num_pauses : 0;
+  c->waits = p->waits;
+  c->num_waits = p->waits ? p->num_waits : 0;
   if (p->window_begin_ns || p->window_end_ns) {
     c->wait_begin = p->window_begin_ns;
     c->wait_end = p->window_end_ns;
@@ -651,6 +674,7 @@ int omplens_detect_trace_with(const omplens_trace *t, const omplens_detect_optio
   }
   omplens_trace_window(t, &params.window_begin_ns, &params.window_end_ns);
   params.pauses = omplens_trace_pauses(t, &params.num_pauses);
+  params.waits = omplens_trace_waits(t, &params.num_waits);
   params.sites = omplens_trace_sites(t, &params.num_sites);
   params.regions = omplens_trace_regions(t, &params.num_regions);
   params.args = omplens_trace_args(t, &params.num_args);

@@ -228,6 +228,8 @@ typedef struct omplens_detect__ctx {
   const omplens_map_arg *args;
   size_t num_args;
   uint64_t wait_begin, wait_end; /* the regions whose waits count        */
+  const omplens_trace_wait *waits; /* host waits for nowait regions       */
+  size_t num_waits;
   const omplens_trace_pause *pauses; /* in time order                     */
   size_t num_pauses;
   uint64_t run_ns;

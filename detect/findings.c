@@ -540,6 +540,8 @@ static int totals_of(omplens_detect__ctx *c, totals *t, omplens_analysis *a) {
   for (size_t i = 0; i < c->num_sums; i++) {
     p->wait_ns += c->sums[i].waits.ns;
     p->num_waits += c->sums[i].waits.count;
+    p->deferred_wait_ns += c->sums[i].deferred_waits.ns;
+    p->num_deferred_waits += c->sums[i].deferred_waits.count;
   }
   int rc = add_groups(c, t, p);
   p->speedup = speedup(p->run_ns, p->savings_ns);

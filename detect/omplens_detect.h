@@ -100,7 +100,12 @@ typedef struct omplens_directive_profile {
   omplens_operation_sum waits;  /* its synchronous executions (not nowait):
                                    the host thread that met it is blocked
                                    from its begin to its end, whatever work
-                                   it waits for (not in total_ns)         */
+                                   it waits for (not in total_ns); and the
+                                   deferred waits below                   */
+  omplens_operation_sum deferred_waits; /* of waits: host threads waiting at
+                                   a taskwait, taskgroup or barrier until
+                                   one of its nowait executions ended
+                                   (omplens_trace_waits())                */
 } omplens_directive_profile;
 
 /* A mapping still present when the program ended. */
@@ -123,7 +128,10 @@ typedef struct omplens_program_total {
   uint64_t free_ns, num_frees;   /* the frees (DELETE events) alone       */
   uint64_t kernel_ns, num_kernels;
   uint64_t wait_ns, num_waits;   /* host threads blocked in synchronous
-                                    constructs: the directives' waits     */
+                                    constructs or waiting for nowait ones:
+                                    the directives' waits                */
+  uint64_t deferred_wait_ns, num_deferred_waits; /* the part of those
+                                    spent waiting for nowait constructs  */
   uint64_t setup_end_ns;  /* the set-up phase, [0, setup_end_ns): up to the
                              construct of the first execution of the
                              earliest kernel directive that runs more than
@@ -146,14 +154,18 @@ typedef struct omplens_detect_params {
   size_t num_regions;
   const omplens_map_arg *args;
   size_t num_args;
-  /* Host waits count the regions that begin in [window_begin_ns,
-   * window_end_ns); both 0: every region. */
+  /* Host waits count the regions and waits that begin in
+   * [window_begin_ns, window_end_ns); both 0: every region. */
   uint64_t window_begin_ns, window_end_ns;
   /* omplens_trace_pauses(): the stretches the program had omplens paused,
    * in time order. No finding relates operations across one
    * (docs/detectors.md, "Paused stretches"). */
   const omplens_trace_pause *pauses;
   size_t num_pauses;
+  /* omplens_trace_waits(): host waits for nowait constructs, each tied to
+   * a region of `regions` (NULL: none) */
+  const omplens_trace_wait *waits;
+  size_t num_waits;
 } omplens_detect_params;
 
 typedef struct omplens_analysis omplens_analysis;

@@ -511,7 +511,7 @@ static void profile_head(html_ctx *h, omplens_strbuf *b) {
       {"num", "num", "Time in its transfers, both ways", "Transfer time"},
       {"num", "num", "Bytes it transferred", "Bytes"},
       {"num", "num", "Time in its allocations and frees", "Allocation time"},
-      {"num", "num", "Time host threads were blocked in its synchronous executions (nowait: none)",
+      {"num", "num", "Time host threads were blocked in its synchronous executions, or waited for its nowait ones at a taskwait, taskgroup or barrier",
        "Host wait"},
       {"num sorted-desc", "num", "Its operations' time, as a share of the run", "Share of run"},
       {"", "text", "Whether findings name it", "Findings"},
@@ -752,7 +752,7 @@ static void timeline_legend(omplens_strbuf *b) {
   static const char *const keys[][2] = {
       {"kernel", "kernel"}, {"h2d", "host to device"}, {"d2h", "device to host"}, {"d2d", "device to device"},
       {"alloc", "allocation"}, {"delete", "free"}, {"target", "target"}, {"enter", "enter data"},
-      {"exit", "exit data"}, {"update", "update"}, {"wasted", "wasteful"}};
+      {"exit", "exit data"}, {"update", "update"}, {"wait", "host wait"}, {"wasted", "wasteful"}};
   for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
     omplens_strbuf_printf(b, "<span class=\"legend-item\"><span class=\"key k-%s\"></span>%s</span>", keys[i][0],
                           keys[i][1]);
@@ -787,12 +787,24 @@ static void section_timeline(html_ctx *h) {
     return;
   }
   omplens_strbuf legend = {0};
+  /* Every directive of the document (schema 3 on: with or without
+   * findings), so that the timeline's colours, selection and histograms
+   * name directives also in a run without findings. */
+  const json_t *all = json_object_get(h->proc, "directives"), *o;
+  size_t nall = json_array_size(all), k;
+  char **sites = calloc(nall + 1, sizeof *sites), loc[4096];
+  if (!sites) {
+    h->body->failed = 1;
+    return;
+  }
+  json_array_foreach(all, k, o)
+    sites[k] = xstrdup(h, omplens_render__location_label(json_object_get(o, "location"), h->base, loc, sizeof loc));
   omplens_timeline_labels labels = {h->num_shown, (const char *const *)h->finding_ids,
-                                    (const char *const *)h->finding_labels,
-                                    (const char *const *)h->site_labels, h->directives};
+                                    (const char *const *)h->finding_labels, (const char *const *)sites, all};
   omplens_timeline_input in = {0};
   in.events = omplens_trace_events(h->trace, &in.num_events);
   in.regions = omplens_trace_regions(h->trace, &in.num_regions);
+  in.waits = omplens_trace_waits(h->trace, &in.num_waits);
   in.site_codeptrs = omplens_trace_sites(h->trace, &in.num_sites);
   in.duration_ns = omplens_trace_get_info(h->trace) ? omplens_trace_get_info(h->trace)->duration_ns : 0;
   in.analysis = process_analysis(h);
@@ -803,7 +815,7 @@ static void section_timeline(html_ctx *h) {
   snprintf(subtitle, sizeof subtitle, "%s operations over %s", fmt_count(nev, events),
            fmt_ns(omplens_render__u64(json_object_get(h->proc, "totals"), "run_ns"), t));
   FILL(h, h->body, omplens_tpl__timeline_html, {"id", id}, {"subtitle", subtitle}, {"data_id", data_id},
-       {"legend", omplens_strbuf_str(&legend)}, {"label", "Timeline of kernels, transfers and allocations"},
+       {"legend", omplens_strbuf_str(&legend)}, {"label", "Timeline of kernels, transfers, allocations and host waits"},
        {"note", timeline_note(h, in.analysis, nev)});
   /* The data follows its section, streamed like the rest of the page. The
    * JSON is built by omplens_html__json_string: it holds no '<'. */
@@ -815,6 +827,7 @@ static void section_timeline(html_ctx *h) {
   if (legend.failed)
     h->body->failed = 1;
   omplens_strbuf_free(&legend);
+  free_list(sites, nall);
 }
 
 /* ---- Sources ------------------------------------------------------------------------------------ */
@@ -1115,18 +1128,22 @@ static void render_process(html_ctx *h) {
   release_process(h);
 }
 
+/* The sections of the first process: directives and sources need
+ * findings, "Time" (where the time goes) a profile (schema 3 on). */
 static void page_nav(omplens_strbuf *b, const json_t *doc) {
   static const char *const parts[][2] = {{"summary", "Summary"}, {"directives", "Directives"},
-                                         {"findings", "Findings"}, {"timeline", "Timeline"},
-                                         {"sources", "Sources"}};
+                                         {"findings", "Findings"}, {"profile", "Time"},
+                                         {"timeline", "Timeline"}, {"sources", "Sources"}};
   const json_t *first = json_array_get(omplens_render__array(doc, "processes"), 0);
   int has_findings = json_array_size(omplens_render__array(first, "findings")) > 0;
+  int has_profile = json_object_get(json_array_get(omplens_render__array(first, "directives"), 0), "profile") != NULL;
   if (json_is_object(json_object_get(doc, "ranks")))
     omplens_strbuf_puts(b, "<a href=\"#ranks\">Ranks</a>");
   for (size_t i = 0; first && i < sizeof parts / sizeof *parts; i++) {
-    int needs_findings = i == 1 || i == 4;
-    if (!needs_findings || has_findings)
-      omplens_strbuf_printf(b, "<a href=\"#p0-%s\">%s</a>", parts[i][0], parts[i][1]);
+    int shown = i == 1 || i == 5 ? has_findings : i == 3 ? has_profile : 1;
+    if (shown)
+      omplens_strbuf_printf(b, "<a href=\"#p0-%s\"%s>%s</a>", parts[i][0],
+                            i == 3 ? " title=\"Where the time goes: every directive\"" : "", parts[i][1]);
   }
 }
 

@@ -97,10 +97,12 @@ typedef struct omplens_timeline_input {
   const omplens_analysis *analysis; /* the findings behind the document's,
                                        or NULL: then only the instances the
                                        document lists are marked */
+  const omplens_trace_wait *waits; /* host waits for nowait regions, or NULL */
+  size_t num_waits;
 } omplens_timeline_input;
 
 /* Appends the timeline of one process as compact JSON (docs/report.md):
- * a lane per host thread (constructs) and per device (kernels, data), with
+ * a lane per host thread (constructs, waits) and per device (kernels, data), with
  * the instances of the findings marked. Strings are written with
  * omplens_html__json_string, so the result can go into a <script> block. */
 int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input *in,

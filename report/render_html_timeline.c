@@ -18,11 +18,11 @@
 
 enum tl_kind {
   TL_KERNEL, TL_H2D, TL_D2H, TL_D2D, TL_ALLOC, TL_DELETE,
-  TL_TARGET, TL_ENTER, TL_EXIT, TL_UPDATE, TL_KINDS
+  TL_TARGET, TL_ENTER, TL_EXIT, TL_UPDATE, TL_WAIT, TL_KINDS
 };
 static const char *const kind_names[TL_KINDS] = {
     "kernel", "h2d", "d2h", "d2d", "alloc", "delete",
-    "target", "target enter data", "target exit data", "target update"};
+    "target", "target enter data", "target exit data", "target update", "host wait"};
 
 /* One drawn rectangle: an operation, or a bucket of `count` of them, all of
  * one kind, all beginning in the same quantum. */
@@ -64,6 +64,8 @@ typedef struct tl_ctx {
   size_t num_event_sites;
   const omplens_region *reg;
   size_t nreg;
+  const omplens_trace_wait *waits; /* host waits for nowait regions */
+  size_t nwaits;
   uint8_t *finding_of;  /* by event: the document's finding it is an instance
                            of (the first), as TL_BYTE_* or the finding's
                            index; one byte an event (a page lists at most a
@@ -74,7 +76,8 @@ typedef struct tl_ctx {
   int32_t *event_site;  /* by the events' site: site_of() its codeptr */
   tl_site_cache site_cache[TL_SITE_CACHE]; /* regions' codeptrs: site_of() */
   size_t num_devices, num_threads;
-  tl_track *tracks;     /* threads first, then kernels and data per device */
+  tl_track *tracks;     /* threads' constructs first, then kernels and data
+                           per device, then the threads' waits (wait_track) */
   uint32_t (**hist)[TL_BINS]; /* by site + 1: TL_KINDS histograms, or NULL */
   int merged;           /* a track has buckets */
   uint64_t edges[TL_BINS - 1]; /* hist_edge() */
@@ -117,6 +120,13 @@ static tl_track *event_track(tl_ctx *c, const omplens_event *e) {
     return NULL;
   return &c->tracks[c->num_threads + 2 * (size_t)e->device + (e->kind == OMPLENS_EV_KERNEL ? 0 : 1)];
 }
+
+/* Where host thread `thread` waits: after the devices' tracks. */
+static tl_track *wait_track(tl_ctx *c, size_t thread) {
+  return &c->tracks[c->num_threads + 2 * c->num_devices + thread];
+}
+
+static size_t num_tracks(const tl_ctx *c) { return 2 * c->num_threads + 2 * c->num_devices; }
 
 static int32_t site_of(const tl_ctx *c, uint64_t codeptr) {
   for (size_t i = 0; i < c->num_sites; i++)
@@ -259,6 +269,37 @@ static void add_regions(tl_ctx *c) {
   }
 }
 
+/* Host waits (docs/detectors.md, "Host waits"), on each thread's waits
+ * track: a synchronous construct blocks its thread from its begin to its
+ * end; a wait for nowait ones lasts until the region that released it
+ * ended. Both take the directive of the construct waited for. */
+static void add_waits(tl_ctx *c) {
+  size_t w = 0;
+  for (size_t i = 0; i <= c->nreg; i++) { /* regions and waits, by begin */
+    uint64_t until = i < c->nreg ? c->reg[i].begin_ns : UINT64_MAX;
+    for (; w < c->nwaits && (c->waits[w].begin_ns <= until || i == c->nreg); w++) {
+      const omplens_trace_wait *x = &c->waits[w];
+      if (x->thread >= c->num_threads || x->region >= c->nreg)
+        continue;
+      uint64_t end = x->end_ns > x->begin_ns ? x->end_ns : x->begin_ns;
+      tl_item it = {x->begin_ns, end, 0, end - x->begin_ns, 1, 0, -1,
+                    region_site(c, c->reg[x->region].codeptr), saturate32(end - x->begin_ns), TL_WAIT};
+      hist_add(c, &it);
+      track_add(c, wait_track(c, x->thread), &it);
+    }
+    if (i == c->nreg)
+      break;
+    const omplens_region *r = &c->reg[i];
+    if (r->nowait || region_kind(r->kind) < 0 || r->thread >= c->num_threads)
+      continue;
+    uint64_t end = r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns;
+    tl_item it = {r->begin_ns, end, 0, end - r->begin_ns, 1, 0, -1, region_site(c, r->codeptr),
+                  saturate32(end - r->begin_ns), TL_WAIT};
+    hist_add(c, &it);
+    track_add(c, wait_track(c, r->thread), &it);
+  }
+}
+
 /* First pass: lanes, track sizes and the time span. */
 static void survey(tl_ctx *c, uint64_t duration) {
   c->span = duration;
@@ -275,11 +316,14 @@ static void survey(tl_ctx *c, uint64_t duration) {
     if (c->reg[i].end_ns > c->span)
       c->span = c->reg[i].end_ns;
   }
+  for (size_t i = 0; i < c->nwaits; i++)
+    if ((size_t)c->waits[i].thread + 1 > c->num_threads)
+      c->num_threads = (size_t)c->waits[i].thread + 1;
   c->quantum = c->span / OMPLENS_TIMELINE_BUCKETS ? c->span / OMPLENS_TIMELINE_BUCKETS : 1;
 }
 
 static int count_tracks(tl_ctx *c) {
-  c->tracks = calloc(c->num_threads + 2 * c->num_devices + 1, sizeof *c->tracks);
+  c->tracks = calloc(num_tracks(c) + 1, sizeof *c->tracks);
   if (!c->tracks)
     return -1;
   for (size_t i = 0; i < c->nev; i++) {
@@ -288,9 +332,14 @@ static int count_tracks(tl_ctx *c) {
       t->total++;
   }
   for (size_t i = 0; i < c->nreg; i++)
-    if (c->reg[i].thread < c->num_threads)
+    if (c->reg[i].thread < c->num_threads) {
       c->tracks[c->reg[i].thread].total++;
-  for (size_t i = 0; i < c->num_threads + 2 * c->num_devices; i++)
+      wait_track(c, c->reg[i].thread)->total += !c->reg[i].nowait && region_kind(c->reg[i].kind) >= 0;
+    }
+  for (size_t i = 0; i < c->nwaits; i++)
+    if (c->waits[i].thread < c->num_threads && c->waits[i].region < c->nreg)
+      wait_track(c, c->waits[i].thread)->total++;
+  for (size_t i = 0; i < num_tracks(c); i++)
     if (c->tracks[i].total > OMPLENS_TIMELINE_EXACT)
       c->merged = 1;
   return 0;
@@ -429,13 +478,20 @@ static void write_lanes(omplens_strbuf *b, const tl_ctx *c) {
   int first = 1;
   omplens_strbuf_puts(b, "\"lanes\":[");
   for (size_t i = 0; i < c->num_threads; i++) {
-    if (!c->tracks[i].n)
+    const tl_track *constructs = &c->tracks[i], *waits = &c->tracks[num_tracks(c) - c->num_threads + i];
+    if (!constructs->n && !waits->n)
       continue;
     snprintf(name, sizeof name, "Host thread %zu", i);
     omplens_strbuf_printf(b, "%s{\"name\":", first ? "" : ",");
     omplens_html__json_string(b, name);
     omplens_strbuf_puts(b, ",\"tracks\":[");
-    write_track(b, "constructs", &c->tracks[i]);
+    if (constructs->n)
+      write_track(b, "constructs", constructs);
+    if (waits->n) {
+      if (constructs->n)
+        omplens_strbuf_puts(b, ",");
+      write_track(b, "waits", waits);
+    }
     omplens_strbuf_puts(b, "]}");
     first = 0;
   }
@@ -537,7 +593,7 @@ static int write_cells(omplens_strbuf *b, const tl_ctx *c) {
 }
 
 static void ctx_free(tl_ctx *c) {
-  size_t n = c->tracks ? c->num_threads + 2 * c->num_devices : 0;
+  size_t n = c->tracks ? num_tracks(c) : 0;
   for (size_t i = 0; i < n; i++)
     free(c->tracks[i].items);
   free(c->tracks);
@@ -552,6 +608,7 @@ static void ctx_free(tl_ctx *c) {
 int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input *in,
                                 const json_t *proc, const omplens_timeline_labels *labels) {
   tl_ctx c = {.ev = in->events, .nev = in->num_events, .reg = in->regions, .nreg = in->num_regions,
+              .waits = in->waits, .nwaits = in->waits ? in->num_waits : 0,
               .site_codeptrs = in->site_codeptrs, .num_event_sites = in->num_sites};
   const json_t *findings = omplens_render__array(proc, "findings");
   const json_t *directives = labels->directives;
@@ -561,7 +618,8 @@ int omplens_html__timeline_json(omplens_strbuf *b, const omplens_timeline_input 
   if (!rc) {
     add_regions(&c);
     add_events(&c);
-    size_t n = c.num_threads + 2 * c.num_devices;
+    add_waits(&c);
+    size_t n = num_tracks(&c);
     for (size_t i = 0; i < n; i++)
       track_finish(&c, &c.tracks[i]);
     rc = c.failed ? OMPLENS_REPORT_ENOMEM : 0;

@@ -102,17 +102,25 @@ static void directive_notes(omplens_strbuf *b, const json_t *proc) {
 }
 
 /* Host waits (schema 4): the time host threads sat blocked in synchronous
- * constructs, the kernels and copies they waited for included. */
+ * constructs, the kernels and copies they waited for included, and at a
+ * taskwait, taskgroup or barrier for nowait ones. */
 static void summary_waits(omplens_strbuf *b, const json_t *tot) {
   uint64_t n = omplens_render__u64(tot, "host_waits"), ns = omplens_render__u64(tot, "host_wait_ns");
-  uint64_t run = omplens_render__u64(tot, "run_ns");
-  char t[32];
+  uint64_t nd = omplens_render__u64(tot, "deferred_waits"), run = omplens_render__u64(tot, "run_ns");
+  char t[32], td[32], deferred[160];
   if (!n)
     return;
-  omplens_strbuf_printf(b, "\nHost threads waited **%s** in %" PRIu64 " synchronous target construct%s "
-                        "(%.1f %% of the run; `nowait` constructs block no host thread).\n",
-                        omplens_format_ns(ns, t), n, n == 1 ? "" : "s",
-                        run ? 100.0 * (double)ns / (double)run : 0.0);
+  if (nd)
+    snprintf(deferred, sizeof deferred,
+             ", and %s of it in %" PRIu64 " wait%s for `nowait` ones at a taskwait, taskgroup or barrier",
+             omplens_format_ns(omplens_render__u64(tot, "deferred_wait_ns"), td), nd, nd == 1 ? "" : "s");
+  else
+    snprintf(deferred, sizeof deferred, "; a `nowait` construct blocks no host thread until one "
+                                        "waits for it at a taskwait, taskgroup or barrier");
+  omplens_strbuf_printf(b, "\nHost threads waited **%s** (%.1f %% of the run) in %" PRIu64
+                        " synchronous target construct%s%s.\n",
+                        omplens_format_ns(ns, t), run ? 100.0 * (double)ns / (double)run : 0.0, n - nd,
+                        n - nd == 1 ? "" : "s", deferred);
 }
 
 /* "The program paused omplens from 0.01 s to 0.52 s: not analysed." */
@@ -325,9 +333,13 @@ static void md_process_table(md_ctx *m, const json_t *proc) {
            omplens_format_ns(omplens_render__u64(tot, "kernel_ns"), t1));
   md_row(m, "Kernels", v);
   if (json_object_get(tot, "host_wait_ns")) { /* schema 4 */
-    snprintf(v, sizeof v, "%s in %" PRIu64 " synchronous constructs",
-             omplens_format_ns(omplens_render__u64(tot, "host_wait_ns"), t1),
-             omplens_render__u64(tot, "host_waits"));
+    uint64_t nd = omplens_render__u64(tot, "deferred_waits");
+    char tw[32];
+    snprintf(v, sizeof v, "%s in %" PRIu64 " synchronous constructs", omplens_format_ns(omplens_render__u64(tot, "host_wait_ns"), t1),
+             omplens_render__u64(tot, "host_waits") - nd);
+    if (nd)
+      snprintf(v + strlen(v), sizeof v - strlen(v), " and %" PRIu64 " waits for nowait ones (%s)", nd,
+               omplens_format_ns(omplens_render__u64(tot, "deferred_wait_ns"), tw));
     const json_t *threads = omplens_render__array(tot, "host_waits_by_thread"), *th;
     size_t k, used = strlen(v);
     json_array_foreach(threads, k, th) { /* per thread, when there are several */

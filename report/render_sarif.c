@@ -558,6 +558,21 @@ static void copy_field(json_t *to, const char *to_key, const json_t *from, const
     json_object_set_new(to, to_key, json_deep_copy(v));
 }
 
+/* Says why a set-up finding is a note. */
+static void append_setup_note(json_t *message) {
+  const char *text = omplens_report__str_at(message, "text");
+  static const char note[] = " It lies in the program's one-time set-up (before its first repeated "
+                             "kernel), so it costs once per run: ranked after the other findings.";
+  size_t n = text ? strlen(text) : 0;
+  char *joined = malloc(n + sizeof note);
+  if (!joined)
+    return;
+  memcpy(joined, text ? text : "", n);
+  memcpy(joined + n, note, sizeof note);
+  json_object_set_new(message, "text", json_string(joined));
+  free(joined);
+}
+
 /* Numbers copied from findings.json keep their names there; fields that
  * only SARIF has are camelCase. */
 static json_t *result_properties(const json_t *proc, const json_t *f, const char *category) {
@@ -580,6 +595,7 @@ static json_t *result_properties(const json_t *proc, const json_t *f, const char
   copy_field(p, "suggestedDiff", fix, "diff");
   copy_field(p, "manualFix", fix, "manual");
   copy_field(p, "predictedSpeedup", fix, "predicted_speedup");
+  copy_field(p, "setup", f, "setup");
   return p;
 }
 
@@ -591,8 +607,14 @@ static json_t *result(sarif_ctx *ctx, const json_t *proc, const json_t *f) {
   json_t *r = json_object();
   json_object_set_new(r, "ruleId", json_string(omplens_report__str_at(rule, "id")));
   json_object_set_new(r, "ruleIndex", json_integer((json_int_t)ri));
-  json_object_set_new(r, "level", json_string("warning"));
-  json_object_set_new(r, "message", result_message(f, category));
+  /* A set-up finding (every instance before the first repeated kernel)
+   * costs once per run: a note, below the warnings (docs/detectors.md). */
+  int setup = json_is_true(json_object_get(f, "setup"));
+  json_object_set_new(r, "level", json_string(setup ? "note" : "warning"));
+  json_t *message = result_message(f, category);
+  if (setup)
+    append_setup_note(message);
+  json_object_set_new(r, "message", message);
   json_t *location = result_location(ctx, loc);
   json_t *locations = json_array();
   json_array_append_new(locations, location);

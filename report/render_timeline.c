@@ -30,6 +30,9 @@
 #define TL_HEAD_THREADS 64    /* host threads whose construct heads are cached */
 #define TL_REGION_KINDS 8     /* construct kinds, by value */
 #define TL_MAPS_SLOTS 1024    /* map lists cached, direct-mapped */
+/* The waits of host thread n: tid TL_WAIT_TIDS + n * TL_SUBLANES + lane,
+ * past every construct lane (n * TL_SUBLANES + lane + 1). */
+#define TL_WAIT_TIDS ((uint64_t)OMPLENS_MAX_THREADS * TL_SUBLANES + 1)
 
 /* Tracks of a device process; tid = group * TL_SUBLANES + lane + 1. */
 enum tl_group { TL_KERNELS, TL_TRANSFERS, TL_ALLOCS, TL_FINDINGS, TL_GROUPS };
@@ -118,6 +121,10 @@ typedef struct tl_proc {
   size_t nrg;
   const omplens_map_arg *args;
   size_t nargs;
+  const omplens_trace_wait *waits; /* host waits for nowait regions */
+  size_t nwaits;
+  tl_track **wait_tracks;  /* [thread]: its waits (wait_slices) */
+  uint8_t *rg_wait_lane, *wait_lane; /* by region (synchronous ones), by wait */
   const json_t *findings;  /* the document's findings of this process, or NULL */
   size_t index;            /* position among rendered processes: the pid */
   uint64_t offset_ns;      /* trace start minus the timeline's origin */
@@ -617,10 +624,15 @@ static int alloc_layout(tl_proc *p) {
     max_dev = p->ev[i].device > max_dev ? p->ev[i].device : max_dev;
   for (size_t i = 0; i < p->nrg; i++)
     max_thr = p->rg[i].thread + 1 > max_thr ? p->rg[i].thread + 1 : max_thr;
+  for (size_t i = 0; i < p->nwaits; i++)
+    max_thr = p->waits[i].thread + 1 > max_thr ? p->waits[i].thread + 1 : max_thr;
   p->nslots = max_dev + 2;
   p->nthreads = max_thr;
   p->dev_tracks = calloc((size_t)p->nslots * TL_GROUPS, sizeof *p->dev_tracks);
   p->thr_tracks = calloc(max_thr + 1, sizeof *p->thr_tracks);
+  p->wait_tracks = calloc(max_thr + 1, sizeof *p->wait_tracks);
+  p->rg_wait_lane = malloc(p->nrg + 1);
+  p->wait_lane = malloc(p->nwaits + 1);
   p->ev_lane = malloc(p->nev + 1);
   p->rg_lane = malloc(p->nrg + 1);
   p->rg_order = malloc((p->nrg + 1) * sizeof *p->rg_order);
@@ -630,13 +642,59 @@ static int alloc_layout(tl_proc *p) {
   p->region_heads = calloc((size_t)TL_HEAD_THREADS * TL_SUBLANES * TL_REGION_KINDS,
                            sizeof *p->region_heads);
   p->maps = p->nargs ? calloc(TL_MAPS_SLOTS, sizeof *p->maps) : NULL;
-  if (!p->dev_tracks || !p->thr_tracks || !p->ev_lane || !p->rg_lane || !p->rg_order)
+  if (!p->dev_tracks || !p->thr_tracks || !p->ev_lane || !p->rg_lane || !p->rg_order ||
+      !p->wait_tracks || !p->rg_wait_lane || !p->wait_lane)
     return OMPLENS_REPORT_ENOMEM;
   if (merge_region_runs(p->rg, p->nrg, p->rg_order))
     return 0;
   for (size_t i = 0; i < p->nrg; i++)
     p->rg_order[i] = (uint32_t)i;
   qsort_r(p->rg_order, p->nrg, sizeof *p->rg_order, region_cmp, (void *)p->rg);
+  return 0;
+}
+
+/* ---- Host waits -------------------------------------------------------- */
+
+/* The next host wait in begin order, from the synchronous regions (by
+ * rg_order: each blocks its thread for its whole slice) and the waits for
+ * nowait regions: 1 and *region (or *wait, the other OMPLENS_NO_REGION),
+ * or 0 at the end. */
+static int next_wait(const tl_proc *p, size_t *r, size_t *k, uint32_t *region, uint32_t *wait) {
+  while (*r < p->nrg && p->rg[p->rg_order[*r]].nowait)
+    (*r)++;
+  while (*k < p->nwaits && (p->waits[*k].region >= p->nrg || p->waits[*k].thread >= p->nthreads))
+    (*k)++;
+  int has_r = *r < p->nrg, has_k = *k < p->nwaits;
+  if (!has_r && !has_k)
+    return 0;
+  if (has_k && (!has_r || p->waits[*k].begin_ns <= p->rg[p->rg_order[*r]].begin_ns)) {
+    *wait = (uint32_t)(*k)++;
+    *region = OMPLENS_NO_REGION;
+  } else {
+    *region = p->rg_order[(*r)++];
+    *wait = OMPLENS_NO_REGION;
+  }
+  return 1;
+}
+
+/* Every wait gets its lane on its thread's waits track. */
+static int layout_waits(tl_proc *p, tl_writer *w) {
+  size_t r = 0, k = 0;
+  uint32_t region, wait;
+  while (next_wait(p, &r, &k, &region, &wait)) {
+    const omplens_trace_wait *x = wait != OMPLENS_NO_REGION ? &p->waits[wait] : NULL;
+    uint32_t thread = x ? x->thread : p->rg[region].thread;
+    uint64_t begin = x ? x->begin_ns : p->rg[region].begin_ns;
+    uint64_t end = end_of(begin, x ? x->end_ns : p->rg[region].end_ns);
+    tl_track *t = track(p->wait_tracks, thread);
+    if (!t)
+      return OMPLENS_REPORT_ENOMEM;
+    uint8_t lane = (uint8_t)place(t, begin, end, w);
+    if (x)
+      p->wait_lane[wait] = lane;
+    else
+      p->rg_wait_lane[region] = lane;
+  }
   return 0;
 }
 
@@ -666,7 +724,7 @@ static int layout(tl_proc *p, tl_writer *w) {
     if (!track(p->dev_tracks, (size_t)device_slot(e->device) * TL_GROUPS + TL_FINDINGS))
       return OMPLENS_REPORT_ENOMEM;
   }
-  return 0;
+  return layout_waits(p, w);
 }
 
 /* ---- Findings ---------------------------------------------------------- */
@@ -1114,6 +1172,45 @@ static void slices(tl_writer *w, tl_proc *p) {
   }
 }
 
+/* The host waits, on each thread's waits lanes: a synchronous construct's
+ * whole slice, or a wait at a taskwait, taskgroup or barrier up to the end
+ * of the nowait region that released it (docs/sarif-and-timeline.md). */
+static void wait_slices(tl_writer *w, tl_proc *p) {
+  tl_out *o = &w->out;
+  size_t r = 0, k = 0;
+  uint32_t region, wait;
+  while (next_wait(p, &r, &k, &region, &wait)) {
+    const omplens_trace_wait *x = wait != OMPLENS_NO_REGION ? &p->waits[wait] : NULL;
+    uint32_t ri = x ? x->region : region;
+    const omplens_region *rg = &p->rg[ri];
+    uint32_t thread = x ? x->thread : rg->thread;
+    uint64_t begin = x ? x->begin_ns : rg->begin_ns, end = end_of(begin, x ? x->end_ns : rg->end_ns);
+    event_separator(w);
+    event_open(o, 'X', host_pid(p),
+               TL_WAIT_TIDS + (uint64_t)thread * TL_SUBLANES + (x ? p->wait_lane[wait] : p->rg_wait_lane[region]));
+    if (x)
+      out_lit(o, ",\"name\":\"host wait\",\"cat\":\"wait,nowait\"");
+    else
+      out_lit(o, ",\"name\":\"host wait\",\"cat\":\"wait\"");
+    slice_times(o, p, begin, end);
+    out_lit(o, ",\"args\":{\"region\":");
+    out_u64(o, ri);
+    out_key(o, "directive");
+    out_label(o, p, rg->codeptr, ri);
+    out_key(o, "construct");
+    out_str(o, omplens_construct_kind_name(rg->kind));
+    if (x) {
+      out_key(o, "at");
+      out_str(o, omplens_wait_kind_name(x->kind));
+      out_key(o, "sync_end_ts"); /* where the thread went on */
+      out_us(o, at(p, x->sync_end_ns));
+    }
+    out_key(o, "host_wait_ns");
+    out_u64(o, end - begin);
+    out_lit(o, "}}");
+  }
+}
+
 /* ---- Metadata ---------------------------------------------------------- */
 
 static void meta(tl_writer *w, const char *what, uint64_t pid, uint64_t tid, const char *name,
@@ -1161,6 +1258,14 @@ static void host_meta(tl_writer *w, const tl_proc *p) {
     snprintf(what, sizeof what, "thread %" PRIu32, t);
     lane_names(w, host_pid(p), (uint64_t)t * TL_SUBLANES + 1, p->thr_tracks[t], what);
   }
+  char name[64];
+  for (uint32_t t = 0; t < p->nthreads; t++) /* right under the thread's constructs */
+    for (int lane = 0; p->wait_tracks[t] && lane < p->wait_tracks[t]->used; lane++) {
+      snprintf(name, sizeof name, lane ? "thread %" PRIu32 " waits #%d" : "thread %" PRIu32 " waits", t,
+               lane + 1);
+      meta(w, "thread", host_pid(p), TL_WAIT_TIDS + (uint64_t)t * TL_SUBLANES + (uint64_t)lane, name,
+           ((uint64_t)t + 1) * TL_SUBLANES);
+    }
 }
 
 static void device_meta(tl_writer *w, const tl_proc *p) {
@@ -1190,6 +1295,11 @@ static void proc_free(tl_proc *p) {
     free(p->labels[i].label);
   free(p->dev_tracks);
   free(p->thr_tracks);
+  for (uint32_t i = 0; p->wait_tracks && i < p->nthreads; i++)
+    free(p->wait_tracks[i]);
+  free(p->wait_tracks);
+  free(p->rg_wait_lane);
+  free(p->wait_lane);
   free(p->labels);
   free(p->marks);
   free(p->finding_info);
@@ -1211,6 +1321,7 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
   p.trace = t;
   p.rg = omplens_trace_regions(t, &p.nrg);
   p.args = omplens_trace_args(t, &p.nargs);
+  p.waits = omplens_trace_waits(t, &p.nwaits);
   if (!p.info)
     return OMPLENS_REPORT_EINVAL;
   p.offset_ns = p.info->start_realtime_ns > origin ? p.info->start_realtime_ns - origin : 0;
@@ -1222,6 +1333,7 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
     host_meta(w, &p);
     device_meta(w, &p);
     slices(w, &p);
+    wait_slices(w, &p);
   }
   proc_free(&p);
   return rc;

@@ -344,30 +344,46 @@ void omplens_report_prepare(const omplens_report_input *in) {
 }
 
 /* Host waits per host thread (docs/detectors.md, "Host waits"): the
- * synchronous regions that begin in the window, if any, by thread. */
+ * synchronous regions and the waits for nowait ones (omplens_trace_waits)
+ * that begin in the window, if any, by thread: per thread its waits, their
+ * time, and the part of both that waited for nowait regions. */
 static json_t *waits_by_thread(const omplens_trace *t) {
-  size_t nr;
+  size_t nr, nw;
   const omplens_region *r = omplens_trace_regions(t, &nr);
+  const omplens_trace_wait *w = omplens_trace_waits(t, &nw);
   uint64_t begin = 0, end = UINT64_MAX;
   omplens_trace_window(t, &begin, &end);
   uint32_t threads = 0;
   for (size_t i = 0; i < nr; i++)
     threads = r[i].thread + 1 > threads ? r[i].thread + 1 : threads;
-  uint64_t *sum = calloc((size_t)threads + 1, 2 * sizeof *sum);
+  for (size_t i = 0; i < nw; i++)
+    threads = w[i].thread + 1 > threads ? w[i].thread + 1 : threads;
+  uint64_t *sum = calloc((size_t)threads + 1, 4 * sizeof *sum);
   json_t *list = json_array();
   for (size_t i = 0; sum && i < nr; i++) {
     if (r[i].nowait || r[i].begin_ns < begin || r[i].begin_ns >= end)
       continue;
-    sum[2 * r[i].thread]++;
-    sum[2 * r[i].thread + 1] += r[i].end_ns > r[i].begin_ns ? r[i].end_ns - r[i].begin_ns : 0;
+    sum[4 * r[i].thread]++;
+    sum[4 * r[i].thread + 1] += r[i].end_ns > r[i].begin_ns ? r[i].end_ns - r[i].begin_ns : 0;
+  }
+  for (size_t i = 0; sum && i < nw; i++) {
+    if (w[i].begin_ns < begin || w[i].begin_ns >= end)
+      continue;
+    uint64_t ns = w[i].end_ns > w[i].begin_ns ? w[i].end_ns - w[i].begin_ns : 0;
+    sum[4 * w[i].thread]++;
+    sum[4 * w[i].thread + 1] += ns;
+    sum[4 * w[i].thread + 2]++;
+    sum[4 * w[i].thread + 3] += ns;
   }
   for (uint32_t k = 0; sum && k < threads; k++) {
-    if (!sum[2 * k])
+    if (!sum[4 * k])
       continue;
     json_t *o = json_object();
     json_object_set_new(o, "thread", num(k));
-    json_object_set_new(o, "waits", num(sum[2 * k]));
-    json_object_set_new(o, "wait_ns", num(sum[2 * k + 1]));
+    json_object_set_new(o, "waits", num(sum[4 * k]));
+    json_object_set_new(o, "wait_ns", num(sum[4 * k + 1]));
+    json_object_set_new(o, "deferred_waits", num(sum[4 * k + 2]));
+    json_object_set_new(o, "deferred_wait_ns", num(sum[4 * k + 3]));
     json_array_append_new(list, o);
   }
   free(sum);
@@ -399,6 +415,8 @@ static json_t *totals(doc_ctx *x) {
   json_object_set_new(o, "kernel_ns", num(t->kernel_ns));
   json_object_set_new(o, "host_waits", num(t->num_waits));
   json_object_set_new(o, "host_wait_ns", num(t->wait_ns));
+  json_object_set_new(o, "deferred_waits", num(t->num_deferred_waits));
+  json_object_set_new(o, "deferred_wait_ns", num(t->deferred_wait_ns));
   json_object_set_new(o, "host_waits_by_thread", waits_by_thread(x->in->procs[x->proc].trace));
   json_object_set_new(o, "setup_end_ns", num(t->setup_end_ns));
   json_t *counts = per_category(t->count, NULL), *bytes = per_category(NULL, t->bytes);
@@ -428,7 +446,9 @@ static json_t *profile(const omplens_directive_profile *p, uint64_t run_ns) {
   json_object_set_new(o, "d2d", operation_sum(&p->d2d, 1));
   json_object_set_new(o, "allocs", operation_sum(&p->allocs, 0));
   json_object_set_new(o, "frees", operation_sum(&p->frees, 0));
-  json_object_set_new(o, "host_waits", operation_sum(&p->waits, 0));
+  json_t *waits = operation_sum(&p->waits, 0);
+  json_object_set_new(waits, "deferred", operation_sum(&p->deferred_waits, 0));
+  json_object_set_new(o, "host_waits", waits);
   json_object_set_new(o, "total_ns", num(p->total_ns));
   json_object_set_new(o, "share_of_run",
                       json_real(run_ns ? (double)p->total_ns / (double)run_ns : 0.0));

@@ -72,9 +72,15 @@ static void print_header(FILE *out, const omplens_trace *t, const omplens_progra
           omplens_format_bytes(tot->transfer_bytes, a), omplens_format_ns(tot->transfer_ns, b));
   fprintf(out, "   allocations %" PRIu64 " (%s)   kernels %" PRIu64 " (%s)\n", tot->num_allocs,
           omplens_format_ns(tot->alloc_ns, c), tot->num_kernels, omplens_format_ns(tot->kernel_ns, a));
+  uint64_t sync_waits = tot->num_waits - tot->num_deferred_waits;
   if (tot->num_waits)
-    fprintf(out, "  host waits %s in %" PRIu64 " synchronous constructs\n",
-            omplens_format_ns(tot->wait_ns, a), tot->num_waits);
+    fprintf(out, "  host waits %s in %" PRIu64 " synchronous constructs", omplens_format_ns(tot->wait_ns, a),
+            sync_waits);
+  if (tot->num_deferred_waits)
+    fprintf(out, " and %" PRIu64 " waits for nowait ones (%s)", tot->num_deferred_waits,
+            omplens_format_ns(tot->deferred_wait_ns, b));
+  if (tot->num_waits)
+    fputc('\n', out);
   if (i->dropped)
     fprintf(out, "  warning: %" PRIu64 " events were not recorded\n", i->dropped);
 }

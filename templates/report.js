@@ -133,20 +133,23 @@
     'kernel': color('--k-kernel'), 'h2d': color('--k-h2d'), 'd2h': color('--k-d2h'),
     'd2d': color('--k-d2d'), 'alloc': color('--k-alloc'), 'delete': color('--k-delete'),
     'target': color('--k-target'), 'target enter data': color('--k-enter'),
-    'target exit data': color('--k-exit'), 'target update': color('--k-update')
+    'target exit data': color('--k-exit'), 'target update': color('--k-update'),
+    'host wait': color('--k-wait')
   };
   var WASTED = color('--k-wasted');
   /* The kinds in words, for the details on hover. */
   var KIND_WORDS = {
     'h2d': 'host-to-device copy', 'd2h': 'device-to-host copy', 'd2d': 'device-to-device copy',
-    'alloc': 'allocation', 'delete': 'release', 'target': 'target region'
+    'alloc': 'allocation', 'delete': 'release', 'target': 'target region',
+    'host wait': 'host wait (the thread is blocked)'
   };
   /* The same, plural, for the selection and the histogram. */
   var KIND_PLURAL = {
     'kernel': 'kernels', 'h2d': 'host-to-device copies', 'd2h': 'device-to-host copies',
     'd2d': 'device-to-device copies', 'alloc': 'allocations', 'delete': 'releases',
     'target': 'target regions', 'target enter data': 'target enter data constructs',
-    'target exit data': 'target exit data constructs', 'target update': 'target update constructs'
+    'target exit data': 'target exit data constructs', 'target update': 'target update constructs',
+    'host wait': 'host waits'
   };
   function plural(kind) { return KIND_PLURAL[kind] || kind; }
   /* Operations that run on a device: a directive's time is theirs (its
@@ -683,11 +686,14 @@
     p.setAttribute('data-to', String(st.to));
     p.querySelector('.selection-empty').hidden = true;
     p.querySelector('.selection-body').hidden = false;
-    var ops = 0, constructs = 0;
-    st.kinds.forEach(function (k) { if (DEVICE_KINDS[k.kind]) ops += k.n; else constructs += k.n; });
+    var ops = 0, constructs = 0, waits = 0;
+    st.kinds.forEach(function (k) {
+      if (DEVICE_KINDS[k.kind]) ops += k.n; else if (k.kind === 'host wait') waits += k.n; else constructs += k.n;
+    });
     p.querySelector('.selection-range').textContent = 'From ' + fmtNs(st.from) + ' to ' + fmtNs(st.to) +
-      ' (' + fmtNs(st.to - st.from) + '): ' + ops.toLocaleString('en-US') + ' operations and ' +
-      constructs.toLocaleString('en-US') + ' constructs begin in it' +
+      ' (' + fmtNs(st.to - st.from) + '): ' + ops.toLocaleString('en-US') + ' operations, ' +
+      constructs.toLocaleString('en-US') + ' constructs and ' + waits.toLocaleString('en-US') +
+      ' host waits begin in it' +
       (this.merged ? '. Dense parts are grouped in steps of ' + fmtNs(this.data.quantum) +
                      ', so the interval is widened to whole steps.' : '.');
     fillRows(p.querySelector('.selection-kinds tbody'), st.kinds.map(function (k) {

@@ -241,6 +241,34 @@ const omplens_trace_pause *omplens_trace_pauses(const omplens_trace *t, size_t *
 /* The time the program had omplens paused, within [begin_ns, end_ns). */
 uint64_t omplens_trace_paused_ns(const omplens_trace *t, uint64_t begin_ns, uint64_t end_ns);
 
+/* Where a host thread waited for deferred target tasks (version 5). */
+enum omplens_wait_kind {
+  OMPLENS_WAIT_TASKWAIT = 1,
+  OMPLENS_WAIT_TASKGROUP = 2,  /* the end of a taskgroup */
+  OMPLENS_WAIT_BARRIER = 3,    /* an explicit or implicit barrier */
+};
+const char *omplens_wait_kind_name(int kind); /* "taskwait", "taskgroup", "barrier" */
+
+/* A host thread's wait at a taskwait, a taskgroup's end or a barrier for
+ * the target tasks of `nowait` constructs (docs/detectors.md, "Host
+ * waits"). The collector records a wait of a thread that had created
+ * deferred target tasks since its last one; the reader keeps those in
+ * which a nowait region ended, and ties each to the one that ended last:
+ * the work that released the thread. */
+typedef struct omplens_trace_wait {
+  uint64_t begin_ns;  /* the thread begins to wait                          */
+  uint64_t end_ns;    /* regions[region].end_ns: the wait counted ends here */
+  uint64_t sync_end_ns; /* the thread went on (end_ns <= sync_end_ns)       */
+  uint64_t codeptr;   /* the taskwait's (or barrier's) code address, 0 unknown */
+  uint32_t thread;    /* the host thread that waited                       */
+  uint32_t region;    /* index into omplens_trace_regions(): a nowait one   */
+  uint8_t kind;       /* enum omplens_wait_kind                             */
+} omplens_trace_wait;
+
+/* The waits, by begin_ns (NULL and 0 for none and for traces older than
+ * version 5). */
+const omplens_trace_wait *omplens_trace_waits(const omplens_trace *t, size_t *count);
+
 /* Restricts the trace to a time window: from then on omplens_trace_events()
  * gives only the events whose begin_ns is in [begin_ns, end_ns) (a
  * contiguous part of the array, which is sorted by begin time), and event

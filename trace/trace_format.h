@@ -10,8 +10,9 @@
 #define OMPLENS_TF_MAGIC "OMPLTRC\0"
 /* 2: a DEVICE record may carry the runtime's device type (a flag that a
  * version 1 reader would not skip). 3: CALL_PATH records. 4: TOOL records
- * (omp_control_tool). */
-#define OMPLENS_TF_VERSION 4u
+ * (omp_control_tool). 5: WAIT records (host waits for deferred target
+ * tasks). */
+#define OMPLENS_TF_VERSION 5u
 #define OMPLENS_TF_ALIGN 4096u          /* header and chunks start here */
 #define OMPLENS_TF_CHUNK_MAGIC 0x4b434c4fu /* "OLCK" little-endian */
 #define OMPLENS_TF_CHUNK_BYTES (64u * 1024u)
@@ -76,6 +77,10 @@ enum omplens_tf_rec {
   OMPLENS_TF_REC_TOOL = 10,        /* t, command: the program's
                                       omp_control_tool start (1), pause (2)
                                       or end (4)                          */
+  OMPLENS_TF_REC_WAIT = 11,        /* t, dur, kind, codeptr: the thread
+                                      waited at a taskwait, taskgroup or
+                                      barrier while target tasks it had
+                                      created (nowait) were outstanding  */
 };
 /* Flag of CALL_PATH records: the path's frames follow (its definition). */
 #define OMPLENS_TF_PATH_FRAMES 0x10

@@ -97,6 +97,8 @@ struct omplens_trace {
   size_t num_commands, cap_commands;
   omplens_trace_pause *pauses;
   size_t num_pauses;
+  omplens_trace_wait *waits; /* WAIT records; then those tied to a region */
+  size_t num_waits, cap_waits;
   uint64_t last_ns;
   /* omplens_trace_set_window: the events shown are events[window_first]
    * onwards, window_count of them (all when !windowed). */
@@ -1059,6 +1061,31 @@ static int dec_tool(decoder *d, rec_ctx *r) {
   return REC_OK;
 }
 
+/* A host thread's wait for deferred target tasks (docs/trace-format.md):
+ * tied to a region once every region is in (make_waits). Unknown kinds
+ * are skipped, for later versions' sake. */
+static int dec_wait(decoder *d, rec_ctx *r, thread_ctx *tc) {
+  uint64_t ts, dur;
+  int64_t dcode;
+  if (dec_time(r, &ts) || omplens_tf__get_uv(&r->p, r->end, &dur) || r->p >= r->end)
+    return REC_BAD;
+  uint8_t kind = *r->p++;
+  if (omplens_tf__get_sv(&r->p, r->end, &dcode))
+    return REC_BAD;
+  r->st.code += (uint64_t)dcode;
+  uint64_t end = dur > UINT64_MAX - ts ? UINT64_MAX : ts + dur;
+  note_time(d, end);
+  omplens_trace *t = d->t;
+  if (d->pass != PASS_SCAN || kind < OMPLENS_WAIT_TASKWAIT || kind > OMPLENS_WAIT_BARRIER)
+    return REC_OK;
+  if (omplens_bulk_grow((void **)&t->waits, &t->cap_waits, t->num_waits + 1, sizeof *t->waits))
+    return REC_NOMEM;
+  t->waits[t->num_waits++] = (omplens_trace_wait){.begin_ns = ts, .end_ns = end, .sync_end_ns = end,
+                                                  .codeptr = r->st.code, .thread = tc->thread,
+                                                  .region = OMPLENS_NO_REGION, .kind = kind};
+  return REC_OK;
+}
+
 static int dec_record(decoder *d, rec_ctx *r, thread_ctx *tc) {
   uint8_t tag = *r->p++;
   uint8_t flags = tag & 0xf0;
@@ -1073,6 +1100,7 @@ static int dec_record(decoder *d, rec_ctx *r, thread_ctx *tc) {
   case OMPLENS_TF_REC_ARG: return dec_arg(d, r, tc);
   case OMPLENS_TF_REC_CALL_PATH: return dec_call_path(d, r, tc, flags);
   case OMPLENS_TF_REC_TOOL: return dec_tool(d, r);
+  case OMPLENS_TF_REC_WAIT: return dec_wait(d, r, tc);
   default: return REC_BAD;
   }
 }
@@ -1507,6 +1535,67 @@ static int make_pauses(omplens_trace *t) {
   return 0;
 }
 
+/* A nowait region's end, sorted by time (ties: by index). */
+typedef struct region_end {
+  uint64_t end_ns;
+  uint32_t region;
+} region_end;
+
+static int end_cmp(const void *a, const void *b) {
+  const region_end *x = a, *y = b;
+  if (x->end_ns != y->end_ns)
+    return x->end_ns < y->end_ns ? -1 : 1;
+  return x->region < y->region ? -1 : x->region > y->region;
+}
+
+static int wait_cmp(const void *a, const void *b) {
+  const omplens_trace_wait *x = a, *y = b;
+  if (x->begin_ns != y->begin_ns)
+    return x->begin_ns < y->begin_ns ? -1 : 1;
+  return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/* Ties each recorded wait to the nowait region that ended last within it,
+ * [begin_ns, sync_end_ns], the deferred target work that released the
+ * thread; a wait in which none ended waited for something else and is
+ * dropped. Then sorts the waits by begin. */
+static int make_waits(omplens_trace *t) {
+  if (!t->num_waits)
+    return 0;
+  size_t n = 0;
+  for (size_t i = 0; i < t->num_regions; i++)
+    n += t->regions[i].nowait && t->regions[i].end_ns > t->regions[i].begin_ns;
+  region_end *ends = malloc((n + 1) * sizeof *ends);
+  if (!ends)
+    return OMPLENS_TRACE_ENOMEM;
+  n = 0;
+  for (size_t i = 0; i < t->num_regions; i++)
+    if (t->regions[i].nowait && t->regions[i].end_ns > t->regions[i].begin_ns)
+      ends[n++] = (region_end){t->regions[i].end_ns, (uint32_t)i};
+  qsort(ends, n, sizeof *ends, end_cmp);
+  size_t kept = 0;
+  for (size_t w = 0; w < t->num_waits; w++) {
+    omplens_trace_wait x = t->waits[w];
+    size_t lo = 0, hi = n; /* the first region ending after sync_end_ns */
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (ends[mid].end_ns <= x.sync_end_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (!lo || ends[lo - 1].end_ns < x.begin_ns)
+      continue;
+    x.region = ends[lo - 1].region;
+    x.end_ns = ends[lo - 1].end_ns;
+    t->waits[kept++] = x;
+  }
+  free(ends);
+  t->num_waits = kept;
+  qsort(t->waits, kept, sizeof *t->waits, wait_cmp);
+  return 0;
+}
+
 static void finish_info(omplens_trace *t) {
   t->info.exe = t->strings_exe ? t->strings_exe : "";
   t->info.cmdline = t->strings_cmd ? t->strings_cmd : "";
@@ -1738,6 +1827,8 @@ static int read_trace(omplens_trace *t, const source *src) {
     finish_info(t);
   if (!rc)
     rc = make_pauses(t);
+  if (!rc)
+    rc = make_waits(t);
   /* Skipped chunks count as done: the last call says all of it. */
   uint64_t done = atomic_load_explicit(&t->progress_done, memory_order_relaxed);
   if (!rc && done < t->progress_total)
@@ -1825,7 +1916,23 @@ void omplens_trace_close(omplens_trace *t) {
   omplens_cp__free(&t->paths);
   omplens_bulk_free(t->commands);
   free(t->pauses);
+  omplens_bulk_free(t->waits);
   free(t);
+}
+
+const omplens_trace_wait *omplens_trace_waits(const omplens_trace *t, size_t *count) {
+  if (count)
+    *count = t ? t->num_waits : 0;
+  return t && t->num_waits ? t->waits : NULL;
+}
+
+const char *omplens_wait_kind_name(int kind) {
+  switch (kind) {
+  case OMPLENS_WAIT_TASKWAIT: return "taskwait";
+  case OMPLENS_WAIT_TASKGROUP: return "taskgroup";
+  case OMPLENS_WAIT_BARRIER: return "barrier";
+  default: return "unknown";
+  }
 }
 
 const omplens_trace_pause *omplens_trace_pauses(const omplens_trace *t, size_t *count) {

@@ -357,6 +357,22 @@ void omplens_tw_tool(omplens_tw_stream *s, uint64_t t_ns, int command) {
   stream_commit(s, n);
 }
 
+void omplens_tw_wait(omplens_tw_stream *s, uint64_t begin_ns, uint64_t end_ns, int kind,
+                     uint64_t codeptr) {
+  uint64_t t = rel(s, begin_ns), e = rel(s, end_ns);
+  uint8_t *p = stream_reserve(s, t);
+  if (!p)
+    return;
+  size_t n = 1;
+  p[0] = OMPLENS_TF_REC_WAIT;
+  n += put_time(s, p + n, t);
+  n += omplens_tf__put_uv(p + n, e > t ? e - t : 0);
+  p[n++] = (uint8_t)kind;
+  n += omplens_tf__put_sv(p + n, (int64_t)(codeptr - s->st.code));
+  s->st.code = codeptr;
+  stream_commit(s, n);
+}
+
 void omplens_tw_string(omplens_tw_stream *s, uint64_t ptr, const char *text) {
   uint8_t *p = stream_reserve(s, s->st.t);
   if (!p)

@@ -87,6 +87,11 @@ void omplens_tw_device(omplens_tw_stream *s, uint64_t t_ns, int device, uint64_t
 /* The program's omp_control_tool command at t_ns: start (1), pause (2) or
  * end (4) (enum omplens_tool_command). */
 void omplens_tw_tool(omplens_tw_stream *s, uint64_t t_ns, int command);
+/* The thread waited from begin_ns to end_ns at a task synchronization
+ * construct (kind: enum omplens_wait_kind) at code address codeptr, while
+ * deferred target tasks it had created were outstanding. */
+void omplens_tw_wait(omplens_tw_stream *s, uint64_t begin_ns, uint64_t end_ns, int kind,
+                     uint64_t codeptr);
 
 /* Entry-call details (LLVM passes them to __tgt_* entry points): the text at
  * a program address (the directive's ident_t psource, a map-name string),

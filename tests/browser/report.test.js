@@ -6,7 +6,8 @@
 // stays reachable; a click on a directive row opens its source view at the
 // line; sorting and filtering of the directive table; the time table's
 // "with findings" box; the timeline canvas
-// drew, zooms and shows details on hover; in FULL_REPORT (rendered with the
+// drew, zooms and shows details on hover, each host thread's waits equal
+// timeline.json's and findings.json's and are drawn; in FULL_REPORT (rendered with the
 // analysis) a loop's waste is marked over the whole run; optionally that a
 // report of a million events draws and redraws quickly. Saves screenshots
 // into WORKDIR.
@@ -252,8 +253,8 @@ async function checkAgainstTimelineJson(page, file) {
   for (const e of JSON.parse(fs.readFileSync(file, 'utf8')).traceEvents) {
     if (e.ph !== 'X' || e.pid % 100000 === 1) continue;
     const cat = e.cat.split(',')[0];
-    const kind = cat === 'region' ? e.name : names[e.name.split(' ')[0]];
-    if (!kind || (cat !== 'region' && !(e.name.split(' ')[0] in names))) continue;
+    const kind = cat === 'region' ? e.name : cat === 'wait' ? 'host wait' : names[e.name.split(' ')[0]];
+    if (!kind || (cat !== 'region' && cat !== 'wait' && !(e.name.split(' ')[0] in names))) continue;
     const k = want[kind] || (want[kind] = { n: 0, busy: 0, bytes: 0 });
     k.n++;
     k.busy += Math.round(e.dur * 1000);
@@ -265,6 +266,70 @@ async function checkAgainstTimelineJson(page, file) {
         JSON.stringify(Object.keys(got).sort().map((k) => [k, got[k]])),
         'the page\'s timeline data has the operations of timeline.json, with their durations and bytes',
         JSON.stringify(got) + ' against ' + JSON.stringify(want));
+}
+
+// Host waits: each host thread's waits track in the page holds the waits
+// of timeline.json's "thread N waits" lanes (count and summed durations,
+// to the nanosecond), which add up to findings.json's host_waits_by_thread
+// and totals; the legend names them, and the rows of the waits tracks are
+// drawn in their colour.
+async function checkWaits(page, dir) {
+  const tl = JSON.parse(fs.readFileSync(path.join(dir, 'timeline.json'), 'utf8')).traceEvents;
+  const doc = JSON.parse(fs.readFileSync(path.join(dir, 'findings.json'), 'utf8')).processes[0];
+  const names = {}, fromTimeline = {};
+  for (const e of tl)
+    if (e.ph === 'M' && e.name === 'thread_name' && / waits$/.test(e.args.name)) names[e.tid] = e.args.name;
+  for (const e of tl) {
+    if (e.ph !== 'X' || !/^wait/.test(e.cat)) continue;
+    const thread = names[e.tid] ? names[e.tid].split(' ')[1] : '?';
+    const w = fromTimeline[thread] || (fromTimeline[thread] = { n: 0, ns: 0 });
+    w.n++;
+    w.ns += Math.round(e.dur * 1000);
+  }
+  const fromDoc = {};
+  for (const t of doc.totals.host_waits_by_thread) fromDoc[t.thread] = { n: t.waits, ns: t.wait_ns };
+  const id = await page.evaluate(() => document.querySelector('.timeline[data-source]').getAttribute('data-source'));
+  const fromPage = await page.evaluate((id) => {
+    const d = JSON.parse(document.getElementById(id).textContent), out = {};
+    for (const lane of d.lanes) for (const t of lane.tracks) {
+      if (t.name !== 'waits') continue;
+      const w = out[lane.name.replace('Host thread ', '')] = { n: 0, ns: 0 };
+      for (let i = 0; i * 8 < t.items.length; i++) {
+        w.n += t.items[i * 8 + 3];
+        w.ns += t.busy ? t.busy[i] : t.items[i * 8 + 1];
+        if (d.kinds[t.items[i * 8 + 2]] !== 'host wait') w.n = NaN;
+      }
+    }
+    return out;
+  }, id);
+  const key = (o) => JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+  const total = Object.values(fromPage).reduce((s, w) => ({ n: s.n + w.n, ns: s.ns + w.ns }), { n: 0, ns: 0 });
+  check(Object.keys(fromPage).length > 0 && key(fromPage) === key(fromTimeline) && key(fromPage) === key(fromDoc) &&
+        total.n === doc.totals.host_waits && total.ns === doc.totals.host_wait_ns,
+        'each host thread\'s waits in the page equal timeline.json\'s waits lanes and findings.json\'s host waits',
+        key(fromPage) + ' against ' + key(fromTimeline) + ' and ' + key(fromDoc));
+  check(await page.locator('.timeline-legend[data-colour="kind"] .key.k-wait').count() === 1,
+        'the legend names the host waits');
+  const drawn = await page.evaluate((id) => {
+    const d = JSON.parse(document.getElementById(id).textContent);
+    const c = document.querySelector('.timeline canvas'), dpr = c.width / c.getBoundingClientRect().width;
+    const want = getComputedStyle(document.documentElement).getPropertyValue('--k-wait').trim();
+    const rgb = [1, 3, 5].map((i) => parseInt(want.slice(i, i + 2), 16));
+    let y = 26 + 6, n = 0; /* AXIS_H + PAD; TRACK_H 20, LANE_GAP 8 (report.js) */
+    for (const lane of d.lanes) {
+      for (const t of lane.tracks) {
+        if (t.name === 'waits') {
+          const px = c.getContext('2d').getImageData(0, Math.round(y * dpr), c.width, Math.round(20 * dpr)).data;
+          for (let i = 0; i < px.length; i += 4)
+            if (Math.abs(px[i] - rgb[0]) < 3 && Math.abs(px[i + 1] - rgb[1]) < 3 && Math.abs(px[i + 2] - rgb[2]) < 3) n++;
+        }
+        y += 20;
+      }
+      y += 8;
+    }
+    return n;
+  }, id);
+  check(drawn > 0, 'the waits tracks are drawn in the host wait colour', drawn + ' pixels');
 }
 
 // Selection, colouring and the histogram of the first timeline.
@@ -433,6 +498,7 @@ async function checkReport(context) {
 
   await page.mouse.move(0, 0);
   await checkAgainstTimelineJson(page, path.join(path.dirname(reportPath), 'timeline.json'));
+  await checkWaits(page, path.dirname(reportPath));
   await checkAnalysis(page, 'timeline');
   // Leave a selection for the screenshot and for axe.
   await dragAxis(page, 0.1, 0.5);

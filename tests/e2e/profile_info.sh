@@ -5,7 +5,8 @@
 # launch; 32: the copies, each after the line naming its directive), and
 # compare per file:line the kernel launches and the host-to-device and
 # device-to-host copies and bytes. The programs waste nothing, so every
-# directive has a profile but no finding; the profiles add up to the totals.
+# directive has a profile but no finding; the profiles add up to the totals;
+# report.html lists every directive in its profile and its timeline.
 # usage: profile_info.sh OMPLENS JSON_GET CC SOURCE WORKDIR [BINARY...]
 set -uo pipefail
 omplens=$1 json_get=$2 cc=$3 src=$4 work=$5
@@ -98,6 +99,15 @@ for bin in "$work/bin/profile_info" "$@"; do
   check_sum "$json" host_waits count host_waits
   check_sum "$json" host_waits ns host_wait_ns
   grep -q '^## Where the time goes' "$out/report.md" || fail "$name: report.md has no \"Where the time goes\""
+  # report.html answers it too, without findings: a profile row per
+  # directive, and the timeline names every directive (colours, selection,
+  # histograms).
+  [ "$(grep -c 'class="profile-row' "$out/report.html")" = "$n" ] ||
+    fail "$name: report.html's profile does not list the $n directives"
+  sed -n 's|.*<script type="application/json" id="p0-timeline-data">\(.*\)</script>.*|\1|p' \
+    "$out/report.html" >"$out.timeline-data.json"
+  [ "$("$json_get" "$out.timeline-data.json" sites.#)" = "$n" ] ||
+    fail "$name: report.html's timeline does not name the $n directives"
   [ "$failed" = 0 ] && echo "ok: $name: $(wc -l <"$out.runtime.txt") kernel and copy sums per directive match LIBOMPTARGET_INFO=33"
 done
 exit "$failed"

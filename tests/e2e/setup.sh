@@ -51,5 +51,22 @@ grep -q "setup.c:$setup_line .* set-up$" run/summary.txt || fail "summary.txt: t
 awk '/top directives/ { on = 1; next } on && /^ +[0-9]+\./ { last = $0 } END { exit !(last ~ / set-up$/) }' \
   run/summary.txt || fail "summary.txt: the set-up directive is not ranked last"
 
+# findings.sarif: the set-up finding is a note with properties.setup, the
+# others warnings without.
+sarif=run/findings.sarif
+nr=$("$json_get" "$sarif" runs.0.results.#) || nr=0
+for ((i = 0; i < nr; i++)); do
+  r=runs.0.results.$i
+  echo "$("$json_get" "$sarif" "$r.locations.0.physicalLocation.region.startLine")" \
+    "$("$json_get" "$sarif" "$r.level")" "$("$json_get" "$sarif" "$r.properties.setup" 2>/dev/null || echo -)"
+done >sarif.txt
+[ "$nr" = "$n" ] || fail "findings.sarif has $nr results for $n findings"
+[ "$(grep -c ' note true$' sarif.txt)" = 1 ] && grep -q "^$setup_line note true$" sarif.txt ||
+  fail "findings.sarif: the set-up finding is not one note with properties.setup: $(tr '\n' ';' <sarif.txt)"
+[ "$(grep -c ' warning false$' sarif.txt)" = $((nr - 1)) ] ||
+  fail "findings.sarif: the other findings are not warnings without setup: $(tr '\n' ';' <sarif.txt)"
+"$json_get" "$sarif" "runs.0.results.$((nr - 1)).message.text" | grep -q "one-time set-up" ||
+  fail "findings.sarif: the set-up result's message does not say why it is a note"
+
 [ "$failed" = 0 ] && echo "setup: the initialisation's finding is marked set-up and ranked last"
 exit "$failed"

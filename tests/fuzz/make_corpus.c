@@ -206,6 +206,7 @@ static void synth_thread(omplens_tw_stream *s, uint64_t t) {
                        .own_codeptr = 0x401300, .peer = -1, .kind = 4 /* delete */};
   omplens_tw_op_write(s, &op);
   omplens_tw_kernel(s, t + 120, t + 130, 1, 1, 0);
+  omplens_tw_wait(s, t + 5, t + 105, 1, 0x401400); /* a taskwait the nowait region ends in */
   omplens_tw_tool(s, t + 140, 2);  /* omp_control_tool pause, */
   omplens_tw_tool(s, t + 150, 1);  /* start */
   omplens_tw_tool(s, t + 160, 4);  /* and end */

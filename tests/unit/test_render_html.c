@@ -712,7 +712,7 @@ static void test_timeline_histogram(void **state) {
   const char *ids[] = {"p0-f0"}, *labels[] = {"Round trip"}, *sites[] = {"p.c:3"};
   omplens_timeline_labels l = {1, ids, labels, sites, json_object_get(proc, "directives")};
   static const uint64_t codeptrs[] = {0, 0x401234};
-  omplens_timeline_input in = {ev, 6, NULL, 0, 1000, codeptrs, 2, NULL};
+  omplens_timeline_input in = {ev, 6, NULL, 0, 1000, codeptrs, 2, NULL, NULL, 0};
   omplens_strbuf b = {0};
   assert_int_equal(omplens_html__timeline_json(&b, &in, proc, &l), 0);
   json_t *j = json_loads(omplens_strbuf_str(&b), 0, NULL);
@@ -757,7 +757,7 @@ static void test_timeline_million_events(void **state) {
   const char *ids[] = {"p0-f0"}, *labels[] = {"Round trip \xc2\xb7 </script>"}, *sites[] = {"p.c:3"};
   omplens_timeline_labels l = {1, ids, labels, sites, json_object_get(proc, "directives")};
   static const uint64_t codeptrs[] = {0, 0x401234};
-  omplens_timeline_input in = {ev, n, NULL, 0, 100 * n, codeptrs, 2, NULL};
+  omplens_timeline_input in = {ev, n, NULL, 0, 100 * n, codeptrs, 2, NULL, NULL, 0};
   omplens_strbuf b = {0};
   assert_int_equal(omplens_html__timeline_json(&b, &in, proc, &l), 0);
   assert_false(b.failed);

@@ -194,7 +194,9 @@ static void check_result(const json_t *result, const json_t *rules) {
   const json_t *rule = json_array_get(rules, (size_t)num(result, "ruleIndex"));
   assert_non_null(rule);
   assert_string_equal(str(result, "ruleId"), str(rule, "id"));
-  assert_string_equal(str(result, "level"), "warning");
+  /* a set-up finding is a note, every other one a warning */
+  int setup = json_is_true(json_object_get(json_object_get(result, "properties"), "setup"));
+  assert_string_equal(str(result, "level"), setup ? "note" : "warning");
   assert_has_text(result, "message");
   const json_t *locs = json_object_get(result, "locations");
   assert_true(json_array_size(locs) >= 1);
@@ -320,6 +322,31 @@ static void sarif_without_attribution(void **state) {
   assert_null(json_object_get(loc, "physicalLocation"));
   logical = json_array_get(json_object_get(loc, "logicalLocations"), 0);
   assert_string_equal(str(logical, "name"), "0x1234");
+  json_decref(log);
+  json_decref(doc);
+}
+
+/* A set-up finding is a note that says why; the others stay warnings. */
+static void sarif_setup_findings(void **state) {
+  (void)state;
+  json_t *fs = json_array();
+  json_t *loop = finding("round-trip", module_location("0x5555555553e5", "0x13e5"));
+  json_object_set_new(loop, "setup", json_false());
+  json_t *init = finding("duplicate-transfer", module_location("0x5555555553f0", "0x13f0"));
+  json_object_set_new(init, "setup", json_true());
+  json_array_append_new(fs, loop);
+  json_array_append_new(fs, init);
+  json_t *doc = document(fs);
+  json_t *log = sarif(doc, BASE);
+  const json_t *run = check_log(log);
+  const json_t *r = result_at(run, 0);
+  assert_string_equal(str(r, "level"), "warning");
+  assert_true(json_is_false(json_object_get(json_object_get(r, "properties"), "setup")));
+  assert_null(strstr(str(json_object_get(r, "message"), "text"), "set-up"));
+  r = result_at(run, 1);
+  assert_string_equal(str(r, "level"), "note");
+  assert_true(json_is_true(json_object_get(json_object_get(r, "properties"), "setup")));
+  assert_non_null(strstr(str(json_object_get(r, "message"), "text"), "one-time set-up"));
   json_decref(log);
   json_decref(doc);
 }
@@ -1060,7 +1087,69 @@ static void timeline_errors(void **state) {
   }
 }
 
-/* Many events stream out as valid JSON, every one of them a slice. */
+/* Host waits on each thread's waits lane: a synchronous construct's whole
+ * slice, and a taskwait up to the end of the nowait region (of another
+ * thread) that ended last in it. */
+static void timeline_waits(void **state) {
+  (void)state;
+  char dir[256], path[320];
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/omplens-render-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/waits.trace", dir);
+  omplens_tw w;
+  omplens_tw_header h = {.pid = 1, .exe = "/bin/waits", .start_monotonic_ns = T0};
+  assert_int_equal(omplens_tw_open(&w, path, &h, 0), 0);
+  omplens_tw_stream host, helper;
+  memset(&host, 0, sizeof host);
+  memset(&helper, 0, sizeof helper);
+  omplens_tw_stream_init(&host, &w, 1);
+  omplens_tw_stream_init(&helper, &w, 2);
+  region(&host, 100, 300, OMPLENS_CONSTRUCT_TARGET, 0, CP_TARGET, NULL);
+  uint64_t id = omplens_tw_region_begin(&helper, T0 + 310, OMPLENS_CONSTRUCT_TARGET, 1, 0, CP_OTHER);
+  (void)id;
+  omplens_tw_region_end(&helper, T0 + 400);
+  omplens_tw_wait(&host, T0 + 320, T0 + 450, OMPLENS_WAIT_TASKWAIT, 0x5555555554a0);
+  omplens_tw_stream_finish(&host);
+  omplens_tw_stream_finish(&helper);
+  assert_int_equal(omplens_tw_close(&w, T0 + 1000, 0), 0);
+  omplens_trace *t;
+  assert_int_equal(omplens_trace_open(path, &t), 0);
+  json_t *tl = timeline(NULL, &t, 1);
+  enum { WAITS0 = 1048577 }; /* thread 0's waits lane */
+  assert_string_equal(meta_name(tl, "thread_name", HOST_PID, WAITS0), "thread 0 waits");
+  assert_null(meta_name(tl, "thread_name", HOST_PID, WAITS0 + 16)); /* the helper never waits */
+  assert_int_equal(count_events(tl, "X", HOST_PID, WAITS0), 2);
+  size_t i;
+  const json_t *e, *sync = NULL, *deferred = NULL;
+  json_array_foreach(json_object_get(tl, "traceEvents"), i, e) {
+    if (strcmp(str(e, "ph"), "X") || num(e, "tid") != WAITS0)
+      continue;
+    assert_string_equal(str(e, "name"), "host wait");
+    if (!strcmp(str(e, "cat"), "wait"))
+      sync = e;
+    else if (!strcmp(str(e, "cat"), "wait,nowait"))
+      deferred = e;
+  }
+  assert_non_null(sync);
+  assert_non_null(deferred);
+  assert_true(json_number_value(json_object_get(sync, "dur")) == 0.2);
+  assert_int_equal(num(json_object_get(sync, "args"), "host_wait_ns"), 200);
+  assert_string_equal(str(json_object_get(sync, "args"), "construct"), "target");
+  const json_t *args = json_object_get(deferred, "args");
+  assert_true(json_number_value(json_object_get(deferred, "ts")) == 0.32);
+  assert_true(json_number_value(json_object_get(deferred, "dur")) == 0.08); /* to the region's end */
+  assert_int_equal(num(args, "host_wait_ns"), 80);
+  assert_string_equal(str(args, "at"), "taskwait");
+  assert_true(json_number_value(json_object_get(args, "sync_end_ts")) == 0.45);
+  json_decref(tl);
+  omplens_trace_close(t);
+  unlink(path);
+  rmdir(dir);
+}
+
+/* Many events stream out as valid JSON, every one of them a slice, and
+ * every synchronous construct once more as its thread's host wait. */
 static void timeline_many_events(void **state) {
   enum { REGIONS = 20000 };
   char dir[256], path[320];
@@ -1099,7 +1188,8 @@ static void timeline_many_events(void **state) {
   size_t slices = 0;
   for (int pid = HOST_PID; pid <= HOST_PID + 4; pid++)
     slices += count_events(tl, "X", pid, -1);
-  assert_int_equal(slices, 4 * REGIONS);
+  assert_int_equal(slices, 5 * REGIONS);
+  assert_int_equal(count_events(tl, "X", HOST_PID, 1048577), REGIONS); /* thread 0 waits */
   assert_int_equal(count_events(tl, "X", DEV0_PID, TID(TRANSFERS, 0)), 2 * ((REGIONS + 2) / 3));
   json_decref(tl);
   fclose(f);
@@ -1124,6 +1214,7 @@ int main(void) {
     cmocka_unit_test(sarif_large_numbers),
     cmocka_unit_test(sarif_notifications),
     cmocka_unit_test(sarif_errors),
+    cmocka_unit_test(sarif_setup_findings),
   };
   const struct CMUnitTest timeline_tests[] = {
     cmocka_unit_test(timeline_lanes_and_metadata),
@@ -1134,6 +1225,7 @@ int main(void) {
     cmocka_unit_test(timeline_hostile_strings),
     cmocka_unit_test(timeline_empty),
     cmocka_unit_test(timeline_errors),
+    cmocka_unit_test(timeline_waits),
     cmocka_unit_test(timeline_many_events),
   };
   int failed = cmocka_run_group_tests_name("render_sarif", sarif_tests, NULL, NULL);

@@ -722,6 +722,61 @@ static void test_pauses(void **state) {
   assert_int_equal(n, 0);
 }
 
+/* WAIT records are tied to the nowait region that ended last within them:
+ * a wait in which none ended (or only a synchronous one) is dropped, an
+ * unknown kind is skipped, and the kept ones come back by begin time with
+ * their region's end as the end of what counts. */
+static void test_waits(void **state) {
+  (void)state;
+  const char *path = tmp_path("waits.trace");
+  omplens_tw w;
+  open_writer(&w, path, 0);
+  omplens_tw_stream host = {0}, helper = {0};
+  omplens_tw_stream_init(&host, &w, 1);
+  omplens_tw_stream_init(&helper, &w, 2);
+  omplens_tw_region_begin(&helper, START_NS + 100, OMPLENS_CONSTRUCT_TARGET, 1, 0, 0x5000);
+  omplens_tw_region_end(&helper, START_NS + 300);               /* region 0, nowait */
+  omplens_tw_region_begin(&helper, START_NS + 320, OMPLENS_CONSTRUCT_UPDATE, 1, 0, 0x6000);
+  omplens_tw_region_end(&helper, START_NS + 400);               /* region 1, nowait */
+  omplens_tw_region_begin(&host, START_NS + 500, OMPLENS_CONSTRUCT_TARGET, 0, 0, 0x7000);
+  omplens_tw_region_end(&host, START_NS + 600);                 /* region 2, synchronous */
+  omplens_tw_region_begin(&helper, START_NS + 700, OMPLENS_CONSTRUCT_TARGET, 1, 0, 0x5000);
+  omplens_tw_region_end(&helper, START_NS + 900);               /* region 3, nowait */
+  omplens_tw_wait(&host, START_NS + 650, START_NS + 950, OMPLENS_WAIT_BARRIER, 0x8100);
+  omplens_tw_wait(&host, START_NS + 200, START_NS + 450, OMPLENS_WAIT_TASKWAIT, 0x8000);
+  omplens_tw_wait(&host, START_NS + 550, START_NS + 640, OMPLENS_WAIT_TASKGROUP, 0x8200); /* none ended */
+  omplens_tw_wait(&host, START_NS + 960, START_NS + 990, 9, 0x8300); /* unknown kind */
+  omplens_tw_stream_finish(&host);
+  omplens_tw_stream_finish(&helper);
+  assert_int_equal(omplens_tw_close(&w, START_NS + 1000, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  size_t n, nr;
+  const omplens_region *r = omplens_trace_regions(tr, &nr);
+  const omplens_trace_wait *x = omplens_trace_waits(tr, &n);
+  assert_int_equal(n, 2);
+  assert_int_equal(x[0].begin_ns, 200);
+  assert_int_equal(x[0].sync_end_ns, 450);
+  assert_int_equal(x[0].end_ns, 400); /* region 1 ended last in it */
+  assert_int_equal(x[0].kind, OMPLENS_WAIT_TASKWAIT);
+  assert_int_equal(x[0].codeptr, 0x8000);
+  assert_true(x[0].region < nr);
+  assert_int_equal(r[x[0].region].codeptr, 0x6000);
+  assert_int_equal(x[1].begin_ns, 650);
+  assert_int_equal(x[1].end_ns, 900);
+  assert_int_equal(x[1].sync_end_ns, 950);
+  assert_int_equal(x[1].kind, OMPLENS_WAIT_BARRIER);
+  assert_int_equal(r[x[1].region].begin_ns, 700);
+  assert_int_equal(x[0].thread, x[1].thread);
+  assert_int_not_equal(x[0].thread, r[x[0].region].thread);
+  assert_string_equal(omplens_wait_kind_name(x[1].kind), "barrier");
+  assert_string_equal(omplens_wait_kind_name(0), "unknown");
+  assert_null(omplens_trace_damage(tr));
+  omplens_trace_close(tr);
+  assert_null(omplens_trace_waits(NULL, &n));
+  assert_int_equal(n, 0);
+}
+
 /* Several threads write at once, as in the collector: each stream claims
  * chunks with an atomic add, so chunks of different threads interleave.
  * Each thread fills only its own expect_thread. (An assertion failing in a
@@ -1575,6 +1630,7 @@ int main(void) {
       cmocka_unit_test(test_open_memory_matches_file),
       cmocka_unit_test(test_no_events),
       cmocka_unit_test(test_pauses),
+      cmocka_unit_test(test_waits),
       cmocka_unit_test(test_concurrent_streams),
       cmocka_unit_test(test_concurrent_streams_split_place),
       cmocka_unit_test(test_arg_lists_pointed_back),
