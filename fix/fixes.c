@@ -211,8 +211,7 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
   free(fx->code_slots);
   free(fx->group_slots);
   free(fx->delete_of);
-  free(fx->dir_ops);
-  free(fx->finding_of_event);
+  omplens_fix__ops_free(fx);
   for (size_t i = 0; i < fx->num_groups; i++)
     group_free(&fx->groups[i]);
   free(fx->groups);

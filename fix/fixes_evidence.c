@@ -54,11 +54,6 @@ void omplens_fix__deletes(omplens_fixer *fx) {
 
 /* ---- the operations of each directive, indexed once ---- */
 
-struct omplens_fix__dir_op {
-  const omplens_directive *dir;
-  uint32_t event;
-};
-
 static int cmp_ptr(const void *a, const void *b) {
   uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
   return (x > y) - (x < y);
@@ -74,105 +69,148 @@ static size_t dir_slot(const omplens_directive *const *slot, size_t cap,
   return j;
 }
 
-/* Orders ops (in event order) by directive, keeping event order within
- * one: a counting sort over the few distinct directives, each ranked by
- * its address (what ops_of searches by). False without memory. */
-static bool sort_by_directive(struct omplens_fix__dir_op *ops, size_t n) {
-  size_t cap = 16;
-  while (cap < 2 * n)
-    cap *= 2;
-  const omplens_directive **slot = calloc(cap, sizeof *slot);
-  uint32_t *rank = malloc(cap * sizeof *rank); /* by slot */
-  const omplens_directive **dirs = malloc((n + 1) * sizeof *dirs);
-  struct omplens_fix__dir_op *out = malloc((n + 1) * sizeof *out);
-  size_t *start = NULL, nd = 0;
-  bool ok = slot && rank && dirs && out;
-  for (size_t i = 0; ok && i < n; i++) { /* the distinct directives */
-    size_t j = dir_slot(slot, cap, ops[i].dir);
-    if (!slot[j])
-      dirs[nd++] = slot[j] = ops[i].dir;
-  }
-  if (ok && nd)
-    qsort(dirs, nd, sizeof *dirs, cmp_ptr);
-  ok = ok && (start = calloc(nd + 1, sizeof *start));
-  for (size_t r = 0; ok && r < nd; r++)
-    rank[dir_slot(slot, cap, dirs[r])] = (uint32_t)r;
-  for (size_t i = 0; ok && i < n; i++) /* count per rank */
-    start[rank[dir_slot(slot, cap, ops[i].dir)] + 1]++;
-  for (size_t r = 0; ok && r < nd; r++) /* prefix sums: each rank's first place */
-    start[r + 1] += start[r];
-  for (size_t i = 0; ok && i < n; i++)
-    out[start[rank[dir_slot(slot, cap, ops[i].dir)]]++] = ops[i];
-  if (ok)
-    memcpy(ops, out, n * sizeof *ops);
-  free(slot);
-  free(rank);
-  free(dirs);
-  free(out);
-  free(start);
-  return ok;
-}
-
 static bool is_op(const omplens_event *e) {
   return e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H || e->kind == OMPLENS_EV_ALLOC;
 }
 
+/* The directive of operation e, or NULL. */
+static const omplens_directive *op_directive(omplens_fixer *fx, const omplens_event *e) {
+  omplens_fix__file *file;
+  return omplens_fix__directive_of(fx, omplens_trace_codeptr(fx->trace, e),
+                                   omplens_fix__runtime_kind(fx, e), &file);
+}
+
+/* The distinct directives of the operations, in a table grown as they
+ * come (a trace names few against its events) with each one's count. */
+typedef struct dir_table {
+  const omplens_directive **slot;
+  size_t *count; /* by slot */
+  size_t cap, n;
+} dir_table;
+
+/* Counts one operation of d; false without memory. */
+static bool dir_table_add(dir_table *t, const omplens_directive *d) {
+  if (2 * (t->n + 1) > t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    dir_table g = {calloc(cap, sizeof *g.slot), calloc(cap, sizeof *g.count), cap, t->n};
+    if (!g.slot || !g.count) {
+      free(g.slot);
+      free(g.count);
+      return false;
+    }
+    for (size_t j = 0; j < t->cap; j++)
+      if (t->slot[j]) {
+        size_t k = dir_slot(g.slot, cap, t->slot[j]);
+        g.slot[k] = t->slot[j];
+        g.count[k] = t->count[j];
+      }
+    free(t->slot);
+    free(t->count);
+    *t = g;
+  }
+  size_t j = dir_slot(t->slot, t->cap, d);
+  if (!t->slot[j]) {
+    t->slot[j] = d;
+    t->n++;
+  }
+  t->count[j]++;
+  return true;
+}
+
+/* The events flagged by the findings, each by the first finding that
+ * flags it. */
+static void index_findings(omplens_fixer *fx) {
+  fx->finding_of_event = malloc((fx->num_events + 1) * sizeof *fx->finding_of_event);
+  if (!fx->finding_of_event)
+    return;
+  memset(fx->finding_of_event, 0xff, (fx->num_events + 1) * sizeof *fx->finding_of_event);
+  for (size_t k = 0; k < fx->num_findings; k++)
+    for (size_t i = 0; i < fx->findings[k].num_instances; i++) {
+      uint32_t ev = fx->findings[k].instances[i].event;
+      if (ev < fx->num_events && fx->finding_of_event[ev] == OMPLENS_FIX__NONE)
+        fx->finding_of_event[ev] = (uint32_t)k;
+    }
+}
+
 /* Every transfer and allocation by its directive, and the finding that
  * flags each event: built once, so that a question about one directive
- * item reads that item's operations, not the whole trace. Left empty
- * without memory (then no operation is found and nothing is proven). */
+ * item reads that item's operations, not the whole trace. A counting sort
+ * in two passes over the events, holding one event number per operation
+ * (a real trace has hundreds of thousands). Left empty without memory
+ * (then no operation is found and nothing is proven). */
 static void index_ops(omplens_fixer *fx) {
   if (fx->ops_indexed)
     return;
   fx->ops_indexed = true;
-  fx->finding_of_event = malloc((fx->num_events + 1) * sizeof *fx->finding_of_event);
-  if (fx->finding_of_event) {
-    memset(fx->finding_of_event, 0xff, (fx->num_events + 1) * sizeof *fx->finding_of_event);
-    for (size_t k = 0; k < fx->num_findings; k++)
-      for (size_t i = 0; i < fx->findings[k].num_instances; i++) {
-        uint32_t ev = fx->findings[k].instances[i].event;
-        if (ev < fx->num_events && fx->finding_of_event[ev] == OMPLENS_FIX__NONE)
-          fx->finding_of_event[ev] = (uint32_t)k;
-      }
-  }
+  index_findings(fx);
+  dir_table t = {0};
   size_t n = 0;
-  for (size_t i = 0; i < fx->num_events; i++)
-    n += is_op(&fx->events[i]);
-  fx->dir_ops = malloc((n + 1) * sizeof *fx->dir_ops);
-  if (!fx->dir_ops)
+  bool ok = true;
+  for (size_t i = 0; ok && i < fx->num_events; i++) {
+    const omplens_directive *d = is_op(&fx->events[i]) ? op_directive(fx, &fx->events[i]) : NULL;
+    if (d) {
+      ok = dir_table_add(&t, d);
+      n++;
+    }
+  }
+  fx->op_dirs = ok ? malloc((t.n + 1) * sizeof *fx->op_dirs) : NULL;
+  fx->op_start = ok ? calloc(t.n + 2, sizeof *fx->op_start) : NULL;
+  fx->op_events = ok ? malloc((n + 1) * sizeof *fx->op_events) : NULL;
+  if (!fx->op_dirs || !fx->op_start || !fx->op_events) {
+    free(t.slot);
+    free(t.count);
+    omplens_fix__ops_free(fx);
+    fx->ops_indexed = true;
     return;
+  }
+  for (size_t j = 0; j < t.cap; j++)
+    if (t.slot[j])
+      fx->op_dirs[fx->num_op_dirs++] = t.slot[j];
+  if (fx->num_op_dirs)
+    qsort(fx->op_dirs, fx->num_op_dirs, sizeof *fx->op_dirs, cmp_ptr);
+  for (size_t r = 0; r < fx->num_op_dirs; r++) /* each one's first place, + 1 */
+    fx->op_start[r + 2] = fx->op_start[r + 1] + t.count[dir_slot(t.slot, t.cap, fx->op_dirs[r])];
+  for (size_t r = 0; r < fx->num_op_dirs; r++) /* the rank, in place of the count */
+    t.count[dir_slot(t.slot, t.cap, fx->op_dirs[r])] = r;
   for (size_t i = 0; i < fx->num_events; i++) {
-    const omplens_event *e = &fx->events[i];
-    if (!is_op(e))
-      continue;
-    omplens_fix__file *file;
-    const omplens_directive *d = omplens_fix__directive_of(
-        fx, omplens_trace_codeptr(fx->trace, e), omplens_fix__runtime_kind(fx, e), &file);
+    const omplens_directive *d = is_op(&fx->events[i]) ? op_directive(fx, &fx->events[i]) : NULL;
     if (d)
-      fx->dir_ops[fx->num_dir_ops++] = (struct omplens_fix__dir_op){d, (uint32_t)i};
+      fx->op_events[fx->op_start[t.count[dir_slot(t.slot, t.cap, d)] + 1]++] = (uint32_t)i;
   }
-  if (fx->num_dir_ops && !sort_by_directive(fx->dir_ops, fx->num_dir_ops)) {
-    free(fx->dir_ops); /* unsorted: nothing is found, nothing is proven */
-    fx->dir_ops = NULL;
-    fx->num_dir_ops = 0;
-  }
+  fx->num_op_events = n; /* op_start[r + 1] is now r's end, so op_start[r] its start */
+  free(t.slot);
+  free(t.count);
 }
 
-/* The operations of directive d: dir_ops[*lo, *hi). */
+void omplens_fix__ops_free(omplens_fixer *fx) {
+  free(fx->op_events);
+  free(fx->op_dirs);
+  free(fx->op_start);
+  free(fx->finding_of_event);
+  fx->op_events = NULL;
+  fx->op_dirs = NULL;
+  fx->op_start = NULL;
+  fx->finding_of_event = NULL;
+  fx->num_op_events = fx->num_op_dirs = 0;
+  fx->ops_indexed = false;
+}
+
+/* The operations of directive d: op_events[*lo, *hi). */
 static void ops_of(omplens_fixer *fx, const omplens_directive *d, size_t *lo, size_t *hi) {
   index_ops(fx);
-  size_t a = 0, b = fx->num_dir_ops;
-  while (a < b) { /* the first op whose directive is not below d */
+  size_t a = 0, b = fx->num_op_dirs;
+  while (a < b) { /* d's rank */
     size_t m = a + (b - a) / 2;
-    if ((uintptr_t)fx->dir_ops[m].dir < (uintptr_t)d)
+    if ((uintptr_t)fx->op_dirs[m] < (uintptr_t)d)
       a = m + 1;
     else
       b = m;
   }
-  *lo = a;
-  while (a < fx->num_dir_ops && fx->dir_ops[a].dir == d)
-    a++;
-  *hi = a;
+  *lo = *hi = 0;
+  if (a < fx->num_op_dirs && fx->op_dirs[a] == d) {
+    *lo = fx->op_start[a];
+    *hi = fx->op_start[a + 1];
+  }
 }
 
 /* ---- events of a directive item ---- */
@@ -191,7 +229,7 @@ bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
   size_t lo, hi;
   ops_of(fx, d, &lo, &hi);
   for (size_t k = lo; d && k < hi; k++) {
-    const omplens_event *e = &fx->events[fx->dir_ops[k].event];
+    const omplens_event *e = &fx->events[fx->op_events[k]];
     if (omplens_trace_codeptr(fx->trace, e) == codeptr && omplens_fix__event_is_var(fx, e, var) == 1)
       return true;
   }
@@ -250,6 +288,27 @@ static size_t buffer_slot(const site_events *se, uint64_t addr) {
   return j;
 }
 
+/* Twice the room for buffers (a directive's operations use few, however
+ * many operations there are), the table rebuilt; false without memory. */
+static bool grow_buffers(site_events *se) {
+  size_t cap = se->cap ? 2 * se->cap : 16;
+  buffer_ends *buf = realloc(se->buf, cap / 2 * sizeof *buf);
+  uint32_t *slots = malloc(cap * sizeof *slots);
+  if (buf)
+    se->buf = buf;
+  if (!buf || !slots) {
+    free(slots);
+    return false;
+  }
+  free(se->slots);
+  se->slots = slots;
+  se->cap = cap;
+  memset(slots, 0xff, cap * sizeof *slots);
+  for (size_t b = 0; b < se->nbuf; b++)
+    slots[buffer_slot(se, se->buf[b].addr)] = (uint32_t)b;
+  return true;
+}
+
 static buffer_ends *buffer_of(site_events *se, uint64_t addr) {
   uint32_t b = se->cap ? se->slots[buffer_slot(se, addr)] : OMPLENS_FIX__NONE;
   return b == OMPLENS_FIX__NONE ? NULL : &se->buf[b];
@@ -261,24 +320,22 @@ static bool collect(omplens_fixer *fx, const omplens_fix__group *g, const omplen
   size_t lo, hi;
   ops_of(fx, s->dir, &lo, &hi);
   if (!s->dir || lo == hi)
-    return fx->dir_ops != NULL;
-  /* at most one buffer per operation: sized once, never grown */
+    return fx->op_events != NULL;
   se->ev = malloc((hi - lo) * sizeof *se->ev);
-  se->buf = malloc((hi - lo) * sizeof *se->buf);
-  se->cap = 16;
-  while (se->cap < 2 * (hi - lo))
-    se->cap *= 2;
-  se->slots = malloc(se->cap * sizeof *se->slots);
-  if (!se->ev || !se->buf || !se->slots)
+  if (!se->ev || !grow_buffers(se))
     return false;
-  memset(se->slots, 0xff, se->cap * sizeof *se->slots);
   for (size_t k = lo; k < hi; k++) {
-    uint32_t i = fx->dir_ops[k].event;
+    uint32_t i = fx->op_events[k];
     if (!of_item(fx, g, s, i))
       continue;
     const omplens_event *e = &fx->events[i];
     se->ev[se->n++] = i;
     size_t j = buffer_slot(se, e->host_addr);
+    if (se->slots[j] == OMPLENS_FIX__NONE && 2 * (se->nbuf + 1) > se->cap) {
+      if (!grow_buffers(se))
+        return false;
+      j = buffer_slot(se, e->host_addr);
+    }
     if (se->slots[j] == OMPLENS_FIX__NONE) {
       se->slots[j] = (uint32_t)se->nbuf;
       se->buf[se->nbuf++] = (buffer_ends){e->host_addr, OMPLENS_FIX__NONE, OMPLENS_FIX__NONE,
