@@ -15,41 +15,71 @@
 /* ---- allocation lifetimes ---- */
 
 /* Each ALLOC's DELETE: the next DELETE of its (device, dev_addr), as the
- * detectors define lifetimes. */
+ * detectors define lifetimes. Kept per allocation, not per event: a loop's
+ * trace holds hundreds of thousands of events. */
 void omplens_fix__deletes(omplens_fixer *fx) {
-  fx->delete_of = malloc((fx->num_events + 1) * sizeof *fx->delete_of);
-  if (!fx->delete_of)
-    return;
   size_t allocs = 0; /* keys are never removed: at most one per ALLOC */
   for (size_t i = 0; i < fx->num_events; i++)
     allocs += fx->events[i].kind == OMPLENS_EV_ALLOC;
   size_t cap = 64;
   while (cap < 2 * allocs + 2)
     cap *= 2;
-  uint32_t *live = malloc(cap * sizeof *live); /* open addressing: ALLOC index */
-  if (!live) {
-    free(fx->delete_of);
-    fx->delete_of = NULL;
+  fx->alloc_events = malloc((allocs + 1) * sizeof *fx->alloc_events);
+  fx->alloc_deletes = malloc((allocs + 1) * sizeof *fx->alloc_deletes);
+  uint32_t *live = malloc(cap * sizeof *live); /* open addressing: allocation number */
+  if (!fx->alloc_events || !fx->alloc_deletes || !live) {
+    free(live);
+    omplens_fix__deletes_free(fx);
     return;
   }
   memset(live, 0xff, cap * sizeof *live);
+  size_t n = 0;
   for (size_t i = 0; i < fx->num_events; i++) {
     const omplens_event *e = &fx->events[i];
-    fx->delete_of[i] = OMPLENS_FIX__NONE;
     if (e->kind != OMPLENS_EV_ALLOC && e->kind != OMPLENS_EV_DELETE)
       continue;
     uint64_t key = e->dev_addr * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uint16_t)e->device;
     size_t j = (size_t)(key >> 17) & (cap - 1);
     while (live[j] != OMPLENS_FIX__NONE &&
-           (fx->events[live[j]].dev_addr != e->dev_addr || fx->events[live[j]].device != e->device))
+           (fx->events[fx->alloc_events[live[j]]].dev_addr != e->dev_addr ||
+            fx->events[fx->alloc_events[live[j]]].device != e->device))
       j = (j + 1) & (cap - 1);
     if (e->kind == OMPLENS_EV_ALLOC) {
-      live[j] = (uint32_t)i; /* replaces an allocation whose delete was lost */
-    } else if (live[j] != OMPLENS_FIX__NONE && fx->delete_of[live[j]] == OMPLENS_FIX__NONE) {
-      fx->delete_of[live[j]] = (uint32_t)i;
+      fx->alloc_events[n] = (uint32_t)i;
+      fx->alloc_deletes[n] = OMPLENS_FIX__NONE;
+      live[j] = (uint32_t)n++; /* replaces an allocation whose delete was lost */
+    } else if (live[j] != OMPLENS_FIX__NONE &&
+               fx->alloc_deletes[live[j]] == OMPLENS_FIX__NONE) {
+      fx->alloc_deletes[live[j]] = (uint32_t)i;
     }
   }
   free(live);
+  fx->num_allocs = n;
+  fx->deletes_built = true;
+}
+
+uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc) {
+  if (!fx->deletes_built || alloc >= fx->num_events ||
+      fx->events[alloc].kind != OMPLENS_EV_ALLOC)
+    return OMPLENS_FIX__NONE;
+  size_t a = 0, b = fx->num_allocs; /* alloc_events is in event order */
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (fx->alloc_events[m] < alloc)
+      a = m + 1;
+    else
+      b = m;
+  }
+  return a < fx->num_allocs && fx->alloc_events[a] == alloc ? fx->alloc_deletes[a]
+                                                             : OMPLENS_FIX__NONE;
+}
+
+void omplens_fix__deletes_free(omplens_fixer *fx) {
+  free(fx->alloc_events);
+  free(fx->alloc_deletes);
+  fx->alloc_events = fx->alloc_deletes = NULL;
+  fx->num_allocs = 0;
+  fx->deletes_built = false;
 }
 
 /* ---- the operations of each directive, indexed once ---- */
@@ -503,15 +533,29 @@ void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g
 
 /* ---- removed events ---- */
 
+/* The events a change removes: a list, sorted and made unique at the
+ * end, or, where they may be many against the trace (a loop's fix removes
+ * most of its operations), a bit per event, which needs neither the
+ * list's growth nor its sort. */
 typedef struct idset {
   uint32_t *v;
   size_t n, cap;
+  uint64_t *bits; /* a bit per event (below limit), or NULL */
+  size_t limit;
   bool failed;
 } idset;
 
 static void put(idset *s, uint32_t id) {
   if (id == OMPLENS_FIX__NONE)
     return;
+  if (s->bits) {
+    uint64_t bit = 1ull << (id & 63);
+    if (id >= s->limit)
+      return; /* no such event */
+    s->n += !(s->bits[id >> 6] & bit);
+    s->bits[id >> 6] |= bit;
+    return;
+  }
   if (!omplens_fix__room(&s->v, s->n, &s->cap, sizeof *s->v, 64)) {
     s->failed = true;
     return;
@@ -521,8 +565,7 @@ static void put(idset *s, uint32_t id) {
 
 static void put_op(omplens_fixer *fx, idset *s, uint32_t ev) {
   put(s, ev);
-  if (fx->events[ev].kind == OMPLENS_EV_ALLOC && fx->delete_of)
-    put(s, fx->delete_of[ev]);
+  put(s, omplens_fix__delete_of(fx, ev));
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -564,11 +607,47 @@ static void site_ops(omplens_fixer *fx, const omplens_fix__group *g, const omple
   site_events_free(&se);
 }
 
+/* At most how many events site s removes: each of its operations and
+ * that one's DELETE. */
+static size_t site_bound(omplens_fixer *fx, const omplens_fix__site *s) {
+  size_t lo, hi;
+  ops_of(fx, s->dir, &lo, &hi);
+  return s->dir ? 2 * (hi - lo) : 0;
+}
+
+/* The set's events in order, into *out (caller frees); false without
+ * memory. */
+static bool idset_list(idset *s, uint32_t **out) {
+  if (!s->bits) {
+    omplens_fix__sort_unique(s->v, &s->n);
+    *out = s->v;
+    return true;
+  }
+  *out = malloc((s->n + 1) * sizeof **out);
+  size_t k = 0;
+  for (size_t w = 0; *out && w <= s->limit / 64; w++)
+    for (uint64_t b = s->bits[w]; b; b &= b - 1)
+      (*out)[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
+  free(s->bits);
+  s->bits = NULL;
+  return *out != NULL;
+}
+
 int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_t **out,
                          size_t *n) {
-  if (!fx->delete_of) /* built for the first fix with a diff: manual ones never ask */
+  if (!fx->deletes_built) /* built for the first fix with a diff: manual ones never ask */
     omplens_fix__deletes(fx);
   idset s = {0};
+  size_t bound = 0;
+  for (size_t k = 0; k < g->num_findings; k++)
+    bound += 2 * fx->findings[g->findings[k]].num_instances + site_bound(fx, &g->sites[k]);
+  if (g->unreferenced && !g->num_findings)
+    bound += site_bound(fx, &g->site);
+  /* A bit per event costs 1/32 of a list entry's four bytes. */
+  if (bound >= fx->num_events / 32 + 64) {
+    s.bits = calloc(fx->num_events / 64 + 1, sizeof *s.bits);
+    s.limit = fx->num_events;
+  }
   for (size_t k = 0; k < g->num_findings; k++) {
     const omplens_finding *f = &fx->findings[g->findings[k]];
     for (size_t i = 0; i < f->num_instances; i++)
@@ -589,12 +668,11 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
     if (!seen)
       site_ops(fx, g, &g->sites[k], &s);
   }
-  if (s.failed) {
+  if (s.failed || !idset_list(&s, out)) {
     free(s.v);
+    free(s.bits);
     return OMPLENS_FIX_ENOMEM;
   }
-  omplens_fix__sort_unique(s.v, &s.n);
-  *out = s.v;
   *n = s.n;
   return 0;
 }

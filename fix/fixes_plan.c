@@ -758,8 +758,7 @@ int omplens_fix__derive(omplens_fixer *fx) {
   }
   /* Per-event aids of planning and publishing, not needed once every fix
    * is out (built again if ever asked). */
-  free(fx->delete_of);
-  fx->delete_of = NULL;
+  omplens_fix__deletes_free(fx);
   omplens_fix__ops_free(fx);
   omplens_fix__whatif_free(fx);
   return rc;
