@@ -40,6 +40,17 @@ static int system_module(const char *path) {
   return 0;
 }
 
+/* Whether address addr lies in a system library by the trace's load map:
+ * such a frame is left out before it is symbolized, which would read that
+ * library's DWARF (libc6-dbg's is compressed: some 20 MB unpacked). */
+static int in_system_module(const omplens_trace *t, uint64_t addr) {
+  const omplens_trace_info *info = omplens_trace_get_info(t);
+  for (size_t i = 0; info && i < info->num_modules; i++)
+    if (addr - 1 >= info->modules[i].low && addr - 1 < info->modules[i].high)
+      return system_module(info->modules[i].path);
+  return 0;
+}
+
 size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32_t path,
                                   omplens_call_site *out, size_t max) {
   omplens_symbolizer *sym = a ? omplens_annotate__symbolizer(a) : NULL;
@@ -61,7 +72,8 @@ size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32
   if (site && !omplens_symbolize(sym, site, &loc) && loc.status == OMPLENS_SYM_OK)
     n = inlining_calls(&loc, directive.function ? directive.function : "", out, n, max);
   for (size_t i = 1; i < num_frames && n < max; i++) {
-    if (omplens_symbolize(sym, frames[i], &loc) || loc.status != OMPLENS_SYM_OK ||
+    if (in_system_module(omplens_annotate__trace(a), frames[i]) ||
+        omplens_symbolize(sym, frames[i], &loc) || loc.status != OMPLENS_SYM_OK ||
         system_module(loc.module))
       continue; /* a module without debug info, the C library's start */
     n = put(out, n, max, loc.file, loc.line, loc.column, loc.function);

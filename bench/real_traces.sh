@@ -17,11 +17,13 @@
 #   omplens report -q -o TMP --outputs summary TRACE   (summary only)
 #   omplens report -q -o TMP TRACE                     (every output)
 # under /usr/bin/time -v, and prints the ratio full/summary (target <= 5
-# on the loop trace), events per second of the full report (target >= 1M)
-# and its peak RSS per event (target <= 100 B; libclang's own memory, a
-# fixed cost of about 100 MB on this machine, shows on small traces), with
-# the same on a second report into the same directory (libclang's parse
-# cache warm).
+# on the loop trace), events per second of the full report (target >= 1M;
+# also its CPU time, user + system of all threads, which other load on the
+# machine disturbs less) and its peak RSS per event (target <= 100 B;
+# libclang's code and data, about 70 MB resident once it has parsed, are
+# a fixed cost that shows on small traces), with the same on a second
+# report into the same directory (libclang's parse cache warm: libclang is
+# not loaded).
 set -euo pipefail
 RUNS=${RUNS:-3}
 if [ $# -lt 1 ]; then
@@ -63,13 +65,13 @@ cp "$here/programs/loop_waste.c" "$work/loop.c"
 echo "# building the programs (the one with $ndir directives takes a minute or two)"
 (cd "$work" && "$cc" "${flags[@]}" loop.c -o loop && "$cc" "${flags[@]}" many.c -o many)
 
-# One report: prints "WALL_NS PEAK_KB".
+# One report: prints "WALL_NS CPU_NS PEAK_KB".
 measure() {
   local out=$1
   shift
   local times
   times=$("$walltime" /usr/bin/time -v -o "$work/time.txt" "$omplens" report -q -o "$out" "$@")
-  echo "${times%% *} $(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$work/time.txt")"
+  echo "$times $(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$work/time.txt")"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -84,29 +86,35 @@ one() {
   trace=$(ls "$work/rec-$name"/traces/*/*.trace)
   events=$("$build/bench/trace_stats" "$trace" | awk 'NR == 2 { print $1 }')
   echo "  trace: $(stat -c %s "$trace") bytes, $events events"
-  local s=() f=() w=() fkb=0 wkb=0 r
+  local s=() f=() w=() fc=() wc=() fkb=0 wkb=0 r x
   for ((i = 0; i < RUNS; i++)); do
     rm -rf "$work/o-s" "$work/o-f"
     r=$(measure "$work/o-s" --outputs summary "$trace")
     s+=("${r%% *}")
     r=$(measure "$work/o-f" "$trace")
-    f+=("${r%% *}")
+    read -r x fc[i] _ <<<"$r"
+    f+=("$x")
     [ "${r##* }" -le "$fkb" ] || fkb=${r##* }
     r=$(measure "$work/o-f" "$trace") # the same directory again: the parse cache is warm
-    w+=("${r%% *}")
+    read -r x wc[i] _ <<<"$r"
+    w+=("$x")
     [ "${r##* }" -le "$wkb" ] || wkb=${r##* }
   done
-  local ms mf mw
+  local ms mf mw mfc mwc
   ms=$(printf '%s\n' "${s[@]}" | median)
   mf=$(printf '%s\n' "${f[@]}" | median)
   mw=$(printf '%s\n' "${w[@]}" | median)
+  mfc=$(printf '%s\n' "${fc[@]}" | median)
+  mwc=$(printf '%s\n' "${wc[@]}" | median)
   echo "  summary only (s): $(printf '%s\n' "${s[@]}" | awk '{ printf "%.3f ", $1 / 1e9 }')"
   echo "  full report (s):  $(printf '%s\n' "${f[@]}" | awk '{ printf "%.3f ", $1 / 1e9 }')"
   echo "  again, same -o (s): $(printf '%s\n' "${w[@]}" | awk '{ printf "%.3f ", $1 / 1e9 }')"
-  awk -v n="$events" -v s="$ms" -v f="$mf" -v w="$mw" -v fkb="$fkb" -v wkb="$wkb" 'BEGIN {
+  awk -v n="$events" -v s="$ms" -v f="$mf" -v w="$mw" -v fkb="$fkb" -v wkb="$wkb" \
+      -v fc="$mfc" -v wc="$mwc" 'BEGIN {
     printf "  full / summary: %.2f (target <= 5): %s\n", f / s, (f / s <= 5 ? "met" : "MISSED")
     printf "  full report: %.2f M events/s (target >= 1M): %s; again: %.2f M events/s\n",
            n / (f / 1e9) / 1e6, (n / (f / 1e9) >= 1e6 ? "met" : "MISSED"), n / (w / 1e9) / 1e6
+    printf "  CPU time of the full report (median): %.3f s; again: %.3f s\n", fc / 1e9, wc / 1e9
     printf "  peak RSS: %.1f MB, %.1f B/event; again: %.1f MB, %.1f B/event (target <= 100)\n",
            fkb / 1024, fkb * 1024 / n, wkb / 1024, wkb * 1024 / n
   }'

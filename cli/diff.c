@@ -946,10 +946,11 @@ static void print_source(const diff_run *r, const char *name, FILE *out) {
 }
 
 /* Version 1 counted resets and later unchanged returns as duplicates or
- * round trips: such findings may show as gone on one side and new on the other. */
+ * round trips: such findings may show as gone on one side and new on the
+ * other. Later versions kept the categories. */
 static void print_version_note(const diff_result *d, FILE *out) {
   int before = d->runs[BEFORE].findings_version, after = d->runs[AFTER].findings_version;
-  if (before != after)
+  if ((before < 2) != (after < 2))
     fprintf(out, "  note: the findings of before follow findings.json version %d, those of after "
                  "version %d;\n        categories changed between them (docs/findings-schema.md)\n",
             before, after);

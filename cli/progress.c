@@ -229,6 +229,23 @@ static void times_init(void) {
   clock_gettime(CLOCK_MONOTONIC, &times.start);
 }
 
+/* The process's resident memory now (peak 0) or its peak so far, in MB
+ * (of 2^20 bytes), from /proc/self/status; 0 where that is not readable. */
+static size_t resident_mb(int peak) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[128];
+  size_t kb = 0;
+  const char *key = peak ? "VmHWM:" : "VmRSS:";
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, key, strlen(key))) {
+      kb = strtoull(line + strlen(key), NULL, 10);
+      break;
+    }
+  if (f)
+    fclose(f);
+  return kb / 1024;
+}
+
 /* A stage (stage set: also the progress line's new text) or a timed note;
  * formatted only when something shows it. */
 static void vnote(int stage, const char *fmt, va_list ap) {
@@ -240,7 +257,8 @@ static void vnote(int stage, const char *fmt, va_list ap) {
   vsnprintf(text, sizeof text, fmt, ap);
   if (times.on) {
     pthread_mutex_lock(&times.lock);
-    fprintf(stderr, "omplens: %8.3f s  %s\n", seconds_since(&times.start), text);
+    fprintf(stderr, "omplens: %8.3f s  %s  [resident %zu MB, peak %zu MB]\n",
+            seconds_since(&times.start), text, resident_mb(0), resident_mb(1));
     pthread_mutex_unlock(&times.lock);
   }
   if (!line)

@@ -56,7 +56,8 @@ void omplens_progress_stop(void);
 
 /* With OMPLENS_STAGE_TIMES set (non-empty), every stage, and every note
  * of this function from any thread, is also printed on stderr as a line
- * of its own: seconds since the first stage, then the text. For measuring
+ * of its own: seconds since the first stage, the text, then the process's
+ * resident memory and its peak so far (MB of 2^20 bytes). For measuring
  * where an analysis spends its time (docs/performance.md); quiet or not,
  * terminal or not. */
 void omplens_progress_time(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

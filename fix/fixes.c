@@ -221,9 +221,8 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
   free(fx->codes);
   free(fx->code_slots);
   free(fx->group_slots);
-  free(fx->delete_of);
-  free(fx->dir_ops);
-  free(fx->finding_of_event);
+  omplens_fix__deletes_free(fx);
+  omplens_fix__ops_free(fx);
   for (size_t i = 0; i < fx->num_groups; i++)
     group_free(&fx->groups[i]);
   free(fx->groups);
@@ -612,18 +611,35 @@ int omplens_fix_patch(omplens_fixer *fx, int relative, const char **patch, const
   return 0;
 }
 
-static size_t patch_ops(const omplens_fixer *fx) {
-  size_t n = 0;
-  for (size_t i = 0; i < fx->num_groups; i++)
-    n += fx->fixes[i].diff && !fx->groups[i].left_out ? fx->fixes[i].num_removed : 0;
-  return n;
+/* The events removed at once by a set of fixes: a bit per event, so that
+ * the union of a loop's fixes (a million events, many of them named twice)
+ * needs neither a list of every mention nor its sort. */
+typedef struct event_set {
+  uint64_t *bits;
+  size_t limit; /* events */
+} event_set;
+
+static void set_add(event_set *s, uint32_t ev) {
+  if (ev < s->limit)
+    s->bits[ev >> 6] |= 1ull << (ev & 63);
 }
 
-/* Predicts removing ids[0..n) at once (sorted and made distinct here;
- * ids is freed). */
-static int predict_joint(omplens_fixer *fx, uint32_t *ids, size_t n, uint64_t *savings_ns,
-                         double *speedup, size_t *num_removed) {
-  omplens_fix__sort_unique(ids, &n);
+/* Predicts removing the set's events at once; frees the set. */
+static int predict_set(omplens_fixer *fx, event_set *s, uint64_t *savings_ns, double *speedup,
+                       size_t *num_removed) {
+  size_t n = 0, words = s->limit / 64 + 1;
+  for (size_t w = 0; w < words; w++)
+    n += (size_t)__builtin_popcountll(s->bits[w]);
+  uint32_t *ids = malloc((n + 1) * sizeof *ids);
+  if (!ids) {
+    free(s->bits);
+    return OMPLENS_FIX_ENOMEM;
+  }
+  size_t k = 0;
+  for (size_t w = 0; w < words; w++)
+    for (uint64_t b = s->bits[w]; b; b &= b - 1)
+      ids[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
+  free(s->bits);
   omplens_fix joint = {0};
   joint.removed = ids;
   joint.num_removed = n;
@@ -638,63 +654,63 @@ static int predict_joint(omplens_fixer *fx, uint32_t *ids, size_t n, uint64_t *s
   return 0;
 }
 
-/* Appends to all (room for it made by the caller) the removed events of
- * every fix with a diff that the patch keeps; returns the new count. */
-static size_t add_patch_ops(const omplens_fixer *fx, uint32_t *all, size_t k) {
+/* Adds to s the removed events of every fix with a diff that the patch
+ * keeps; returns how many. */
+static size_t add_patch_ops(const omplens_fixer *fx, event_set *s) {
+  size_t n = 0;
   for (size_t i = 0; i < fx->num_groups; i++)
-    if (fx->fixes[i].diff && !fx->groups[i].left_out && fx->fixes[i].num_removed) {
-      memcpy(all + k, fx->fixes[i].removed, fx->fixes[i].num_removed * sizeof *all);
-      k += fx->fixes[i].num_removed;
-    }
-  return k;
+    if (fx->fixes[i].diff && !fx->groups[i].left_out)
+      for (size_t k = 0; k < fx->fixes[i].num_removed; k++, n++)
+        set_add(s, fx->fixes[i].removed[k]);
+  return n;
+}
+
+static int new_set(const omplens_fixer *fx, event_set *s) {
+  s->limit = fx->num_events;
+  s->bits = calloc(s->limit / 64 + 1, sizeof *s->bits);
+  return s->bits ? 0 : OMPLENS_FIX_ENOMEM;
 }
 
 int omplens_fix_predict_all(omplens_fixer *fx, uint64_t *savings_ns, double *speedup,
                             size_t *num_removed) {
   const char *patch;
   int rc = omplens_fix_patch(fx, 0, &patch, NULL); /* decides which fixes go in */
-  if (rc)
+  event_set s;
+  if (rc || (rc = new_set(fx, &s)))
     return rc;
-  uint32_t *all = malloc((patch_ops(fx) + 1) * sizeof *all);
-  if (!all)
-    return OMPLENS_FIX_ENOMEM;
-  return predict_joint(fx, all, add_patch_ops(fx, all, 0), savings_ns, speedup, num_removed);
+  add_patch_ops(fx, &s);
+  return predict_set(fx, &s, savings_ns, speedup, num_removed);
 }
 
 /* An operation and, for an allocation, its delete. */
-static size_t add_op(const omplens_fixer *fx, uint32_t *all, size_t k, uint32_t ev) {
+static void add_op(const omplens_fixer *fx, event_set *s, uint32_t ev) {
   if (ev >= fx->num_events)
-    return k;
-  all[k++] = ev;
-  if (fx->events[ev].kind == OMPLENS_EV_ALLOC && fx->delete_of &&
-      fx->delete_of[ev] != OMPLENS_FIX__NONE)
-    all[k++] = fx->delete_of[ev];
-  return k;
+    return;
+  set_add(s, ev);
+  uint32_t del = omplens_fix__delete_of(fx, ev);
+  if (del != OMPLENS_FIX__NONE)
+    set_add(s, del);
 }
 
 int omplens_fix_predict_every(omplens_fixer *fx, const uint32_t *extra, size_t num_extra,
                               uint64_t *savings_ns, double *speedup, size_t *num_removed) {
   const char *patch;
   int rc = omplens_fix_patch(fx, 0, &patch, NULL);
-  if (rc)
+  event_set s;
+  if (rc || (rc = new_set(fx, &s)))
     return rc;
-  if (!fx->whatif && !patch_ops(fx))
+  if (!add_patch_ops(fx, &s) && !fx->whatif) {
+    free(s.bits);
     return OMPLENS_FIX_ENOTFOUND; /* the findings' plain sum is the answer */
-  if (!fx->delete_of)
+  }
+  if (!fx->deletes_built)
     omplens_fix__deletes(fx);
-  size_t n = patch_ops(fx) + 2 * num_extra;
-  for (size_t i = 0; i < fx->num_findings; i++)
-    n += 2 * fx->findings[i].num_instances;
-  uint32_t *all = malloc((n + 1) * sizeof *all);
-  if (!all)
-    return OMPLENS_FIX_ENOMEM;
-  size_t k = add_patch_ops(fx, all, 0);
   for (size_t i = 0; i < fx->num_findings; i++)
     for (size_t j = 0; j < fx->findings[i].num_instances; j++)
-      k = add_op(fx, all, k, fx->findings[i].instances[j].event);
+      add_op(fx, &s, fx->findings[i].instances[j].event);
   for (size_t i = 0; i < num_extra; i++)
-    k = add_op(fx, all, k, extra[i]);
-  return predict_joint(fx, all, k, savings_ns, speedup, num_removed);
+    add_op(fx, &s, extra[i]);
+  return predict_set(fx, &s, savings_ns, speedup, num_removed);
 }
 
 static void print_fix(const omplens_fixer *fx, const omplens_fix *f, size_t n, FILE *out,

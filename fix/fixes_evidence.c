@@ -15,49 +15,74 @@
 /* ---- allocation lifetimes ---- */
 
 /* Each ALLOC's DELETE: the next DELETE of its (device, dev_addr), as the
- * detectors define lifetimes. */
+ * detectors define lifetimes. Kept per allocation, not per event: a loop's
+ * trace holds hundreds of thousands of events. */
 void omplens_fix__deletes(omplens_fixer *fx) {
-  fx->delete_of = malloc((fx->num_events + 1) * sizeof *fx->delete_of);
-  if (!fx->delete_of)
-    return;
   size_t allocs = 0; /* keys are never removed: at most one per ALLOC */
   for (size_t i = 0; i < fx->num_events; i++)
     allocs += fx->events[i].kind == OMPLENS_EV_ALLOC;
   size_t cap = 64;
   while (cap < 2 * allocs + 2)
     cap *= 2;
-  uint32_t *live = malloc(cap * sizeof *live); /* open addressing: ALLOC index */
-  if (!live) {
-    free(fx->delete_of);
-    fx->delete_of = NULL;
+  fx->alloc_events = malloc((allocs + 1) * sizeof *fx->alloc_events);
+  fx->alloc_deletes = malloc((allocs + 1) * sizeof *fx->alloc_deletes);
+  uint32_t *live = malloc(cap * sizeof *live); /* open addressing: allocation number */
+  if (!fx->alloc_events || !fx->alloc_deletes || !live) {
+    free(live);
+    omplens_fix__deletes_free(fx);
     return;
   }
   memset(live, 0xff, cap * sizeof *live);
+  size_t n = 0;
   for (size_t i = 0; i < fx->num_events; i++) {
     const omplens_event *e = &fx->events[i];
-    fx->delete_of[i] = OMPLENS_FIX__NONE;
     if (e->kind != OMPLENS_EV_ALLOC && e->kind != OMPLENS_EV_DELETE)
       continue;
     uint64_t key = e->dev_addr * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uint16_t)e->device;
     size_t j = (size_t)(key >> 17) & (cap - 1);
     while (live[j] != OMPLENS_FIX__NONE &&
-           (fx->events[live[j]].dev_addr != e->dev_addr || fx->events[live[j]].device != e->device))
+           (fx->events[fx->alloc_events[live[j]]].dev_addr != e->dev_addr ||
+            fx->events[fx->alloc_events[live[j]]].device != e->device))
       j = (j + 1) & (cap - 1);
     if (e->kind == OMPLENS_EV_ALLOC) {
-      live[j] = (uint32_t)i; /* replaces an allocation whose delete was lost */
-    } else if (live[j] != OMPLENS_FIX__NONE && fx->delete_of[live[j]] == OMPLENS_FIX__NONE) {
-      fx->delete_of[live[j]] = (uint32_t)i;
+      fx->alloc_events[n] = (uint32_t)i;
+      fx->alloc_deletes[n] = OMPLENS_FIX__NONE;
+      live[j] = (uint32_t)n++; /* replaces an allocation whose delete was lost */
+    } else if (live[j] != OMPLENS_FIX__NONE &&
+               fx->alloc_deletes[live[j]] == OMPLENS_FIX__NONE) {
+      fx->alloc_deletes[live[j]] = (uint32_t)i;
     }
   }
   free(live);
+  fx->num_allocs = n;
+  fx->deletes_built = true;
+}
+
+uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc) {
+  if (!fx->deletes_built || alloc >= fx->num_events ||
+      fx->events[alloc].kind != OMPLENS_EV_ALLOC)
+    return OMPLENS_FIX__NONE;
+  size_t a = 0, b = fx->num_allocs; /* alloc_events is in event order */
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (fx->alloc_events[m] < alloc)
+      a = m + 1;
+    else
+      b = m;
+  }
+  return a < fx->num_allocs && fx->alloc_events[a] == alloc ? fx->alloc_deletes[a]
+                                                             : OMPLENS_FIX__NONE;
+}
+
+void omplens_fix__deletes_free(omplens_fixer *fx) {
+  free(fx->alloc_events);
+  free(fx->alloc_deletes);
+  fx->alloc_events = fx->alloc_deletes = NULL;
+  fx->num_allocs = 0;
+  fx->deletes_built = false;
 }
 
 /* ---- the operations of each directive, indexed once ---- */
-
-struct omplens_fix__dir_op {
-  const omplens_directive *dir;
-  uint32_t event;
-};
 
 static int cmp_ptr(const void *a, const void *b) {
   uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
@@ -74,105 +99,148 @@ static size_t dir_slot(const omplens_directive *const *slot, size_t cap,
   return j;
 }
 
-/* Orders ops (in event order) by directive, keeping event order within
- * one: a counting sort over the few distinct directives, each ranked by
- * its address (what ops_of searches by). False without memory. */
-static bool sort_by_directive(struct omplens_fix__dir_op *ops, size_t n) {
-  size_t cap = 16;
-  while (cap < 2 * n)
-    cap *= 2;
-  const omplens_directive **slot = calloc(cap, sizeof *slot);
-  uint32_t *rank = malloc(cap * sizeof *rank); /* by slot */
-  const omplens_directive **dirs = malloc((n + 1) * sizeof *dirs);
-  struct omplens_fix__dir_op *out = malloc((n + 1) * sizeof *out);
-  size_t *start = NULL, nd = 0;
-  bool ok = slot && rank && dirs && out;
-  for (size_t i = 0; ok && i < n; i++) { /* the distinct directives */
-    size_t j = dir_slot(slot, cap, ops[i].dir);
-    if (!slot[j])
-      dirs[nd++] = slot[j] = ops[i].dir;
-  }
-  if (ok && nd)
-    qsort(dirs, nd, sizeof *dirs, cmp_ptr);
-  ok = ok && (start = calloc(nd + 1, sizeof *start));
-  for (size_t r = 0; ok && r < nd; r++)
-    rank[dir_slot(slot, cap, dirs[r])] = (uint32_t)r;
-  for (size_t i = 0; ok && i < n; i++) /* count per rank */
-    start[rank[dir_slot(slot, cap, ops[i].dir)] + 1]++;
-  for (size_t r = 0; ok && r < nd; r++) /* prefix sums: each rank's first place */
-    start[r + 1] += start[r];
-  for (size_t i = 0; ok && i < n; i++)
-    out[start[rank[dir_slot(slot, cap, ops[i].dir)]]++] = ops[i];
-  if (ok)
-    memcpy(ops, out, n * sizeof *ops);
-  free(slot);
-  free(rank);
-  free(dirs);
-  free(out);
-  free(start);
-  return ok;
-}
-
 static bool is_op(const omplens_event *e) {
   return e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H || e->kind == OMPLENS_EV_ALLOC;
 }
 
+/* The directive of operation e, or NULL. */
+static const omplens_directive *op_directive(omplens_fixer *fx, const omplens_event *e) {
+  omplens_fix__file *file;
+  return omplens_fix__directive_of(fx, omplens_trace_codeptr(fx->trace, e),
+                                   omplens_fix__runtime_kind(fx, e), &file);
+}
+
+/* The distinct directives of the operations, in a table grown as they
+ * come (a trace names few against its events) with each one's count. */
+typedef struct dir_table {
+  const omplens_directive **slot;
+  size_t *count; /* by slot */
+  size_t cap, n;
+} dir_table;
+
+/* Counts one operation of d; false without memory. */
+static bool dir_table_add(dir_table *t, const omplens_directive *d) {
+  if (2 * (t->n + 1) > t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    dir_table g = {calloc(cap, sizeof *g.slot), calloc(cap, sizeof *g.count), cap, t->n};
+    if (!g.slot || !g.count) {
+      free(g.slot);
+      free(g.count);
+      return false;
+    }
+    for (size_t j = 0; j < t->cap; j++)
+      if (t->slot[j]) {
+        size_t k = dir_slot(g.slot, cap, t->slot[j]);
+        g.slot[k] = t->slot[j];
+        g.count[k] = t->count[j];
+      }
+    free(t->slot);
+    free(t->count);
+    *t = g;
+  }
+  size_t j = dir_slot(t->slot, t->cap, d);
+  if (!t->slot[j]) {
+    t->slot[j] = d;
+    t->n++;
+  }
+  t->count[j]++;
+  return true;
+}
+
+/* The events flagged by the findings, each by the first finding that
+ * flags it. */
+static void index_findings(omplens_fixer *fx) {
+  fx->finding_of_event = malloc((fx->num_events + 1) * sizeof *fx->finding_of_event);
+  if (!fx->finding_of_event)
+    return;
+  memset(fx->finding_of_event, 0xff, (fx->num_events + 1) * sizeof *fx->finding_of_event);
+  for (size_t k = 0; k < fx->num_findings; k++)
+    for (size_t i = 0; i < fx->findings[k].num_instances; i++) {
+      uint32_t ev = fx->findings[k].instances[i].event;
+      if (ev < fx->num_events && fx->finding_of_event[ev] == OMPLENS_FIX__NONE)
+        fx->finding_of_event[ev] = (uint32_t)k;
+    }
+}
+
 /* Every transfer and allocation by its directive, and the finding that
  * flags each event: built once, so that a question about one directive
- * item reads that item's operations, not the whole trace. Left empty
- * without memory (then no operation is found and nothing is proven). */
+ * item reads that item's operations, not the whole trace. A counting sort
+ * in two passes over the events, holding one event number per operation
+ * (a real trace has hundreds of thousands). Left empty without memory
+ * (then no operation is found and nothing is proven). */
 static void index_ops(omplens_fixer *fx) {
   if (fx->ops_indexed)
     return;
   fx->ops_indexed = true;
-  fx->finding_of_event = malloc((fx->num_events + 1) * sizeof *fx->finding_of_event);
-  if (fx->finding_of_event) {
-    memset(fx->finding_of_event, 0xff, (fx->num_events + 1) * sizeof *fx->finding_of_event);
-    for (size_t k = 0; k < fx->num_findings; k++)
-      for (size_t i = 0; i < fx->findings[k].num_instances; i++) {
-        uint32_t ev = fx->findings[k].instances[i].event;
-        if (ev < fx->num_events && fx->finding_of_event[ev] == OMPLENS_FIX__NONE)
-          fx->finding_of_event[ev] = (uint32_t)k;
-      }
-  }
+  index_findings(fx);
+  dir_table t = {0};
   size_t n = 0;
-  for (size_t i = 0; i < fx->num_events; i++)
-    n += is_op(&fx->events[i]);
-  fx->dir_ops = malloc((n + 1) * sizeof *fx->dir_ops);
-  if (!fx->dir_ops)
+  bool ok = true;
+  for (size_t i = 0; ok && i < fx->num_events; i++) {
+    const omplens_directive *d = is_op(&fx->events[i]) ? op_directive(fx, &fx->events[i]) : NULL;
+    if (d) {
+      ok = dir_table_add(&t, d);
+      n++;
+    }
+  }
+  fx->op_dirs = ok ? malloc((t.n + 1) * sizeof *fx->op_dirs) : NULL;
+  fx->op_start = ok ? calloc(t.n + 2, sizeof *fx->op_start) : NULL;
+  fx->op_events = ok ? malloc((n + 1) * sizeof *fx->op_events) : NULL;
+  if (!fx->op_dirs || !fx->op_start || !fx->op_events) {
+    free(t.slot);
+    free(t.count);
+    omplens_fix__ops_free(fx);
+    fx->ops_indexed = true;
     return;
+  }
+  for (size_t j = 0; j < t.cap; j++)
+    if (t.slot[j])
+      fx->op_dirs[fx->num_op_dirs++] = t.slot[j];
+  if (fx->num_op_dirs)
+    qsort(fx->op_dirs, fx->num_op_dirs, sizeof *fx->op_dirs, cmp_ptr);
+  for (size_t r = 0; r < fx->num_op_dirs; r++) /* each one's first place, + 1 */
+    fx->op_start[r + 2] = fx->op_start[r + 1] + t.count[dir_slot(t.slot, t.cap, fx->op_dirs[r])];
+  for (size_t r = 0; r < fx->num_op_dirs; r++) /* the rank, in place of the count */
+    t.count[dir_slot(t.slot, t.cap, fx->op_dirs[r])] = r;
   for (size_t i = 0; i < fx->num_events; i++) {
-    const omplens_event *e = &fx->events[i];
-    if (!is_op(e))
-      continue;
-    omplens_fix__file *file;
-    const omplens_directive *d = omplens_fix__directive_of(
-        fx, omplens_trace_codeptr(fx->trace, e), omplens_fix__runtime_kind(fx, e), &file);
+    const omplens_directive *d = is_op(&fx->events[i]) ? op_directive(fx, &fx->events[i]) : NULL;
     if (d)
-      fx->dir_ops[fx->num_dir_ops++] = (struct omplens_fix__dir_op){d, (uint32_t)i};
+      fx->op_events[fx->op_start[t.count[dir_slot(t.slot, t.cap, d)] + 1]++] = (uint32_t)i;
   }
-  if (fx->num_dir_ops && !sort_by_directive(fx->dir_ops, fx->num_dir_ops)) {
-    free(fx->dir_ops); /* unsorted: nothing is found, nothing is proven */
-    fx->dir_ops = NULL;
-    fx->num_dir_ops = 0;
-  }
+  fx->num_op_events = n; /* op_start[r + 1] is now r's end, so op_start[r] its start */
+  free(t.slot);
+  free(t.count);
 }
 
-/* The operations of directive d: dir_ops[*lo, *hi). */
+void omplens_fix__ops_free(omplens_fixer *fx) {
+  free(fx->op_events);
+  free(fx->op_dirs);
+  free(fx->op_start);
+  free(fx->finding_of_event);
+  fx->op_events = NULL;
+  fx->op_dirs = NULL;
+  fx->op_start = NULL;
+  fx->finding_of_event = NULL;
+  fx->num_op_events = fx->num_op_dirs = 0;
+  fx->ops_indexed = false;
+}
+
+/* The operations of directive d: op_events[*lo, *hi). */
 static void ops_of(omplens_fixer *fx, const omplens_directive *d, size_t *lo, size_t *hi) {
   index_ops(fx);
-  size_t a = 0, b = fx->num_dir_ops;
-  while (a < b) { /* the first op whose directive is not below d */
+  size_t a = 0, b = fx->num_op_dirs;
+  while (a < b) { /* d's rank */
     size_t m = a + (b - a) / 2;
-    if ((uintptr_t)fx->dir_ops[m].dir < (uintptr_t)d)
+    if ((uintptr_t)fx->op_dirs[m] < (uintptr_t)d)
       a = m + 1;
     else
       b = m;
   }
-  *lo = a;
-  while (a < fx->num_dir_ops && fx->dir_ops[a].dir == d)
-    a++;
-  *hi = a;
+  *lo = *hi = 0;
+  if (a < fx->num_op_dirs && fx->op_dirs[a] == d) {
+    *lo = fx->op_start[a];
+    *hi = fx->op_start[a + 1];
+  }
 }
 
 /* ---- events of a directive item ---- */
@@ -191,7 +259,7 @@ bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
   size_t lo, hi;
   ops_of(fx, d, &lo, &hi);
   for (size_t k = lo; d && k < hi; k++) {
-    const omplens_event *e = &fx->events[fx->dir_ops[k].event];
+    const omplens_event *e = &fx->events[fx->op_events[k]];
     if (omplens_trace_codeptr(fx->trace, e) == codeptr && omplens_fix__event_is_var(fx, e, var) == 1)
       return true;
   }
@@ -250,6 +318,27 @@ static size_t buffer_slot(const site_events *se, uint64_t addr) {
   return j;
 }
 
+/* Twice the room for buffers (a directive's operations use few, however
+ * many operations there are), the table rebuilt; false without memory. */
+static bool grow_buffers(site_events *se) {
+  size_t cap = se->cap ? 2 * se->cap : 16;
+  buffer_ends *buf = realloc(se->buf, cap / 2 * sizeof *buf);
+  uint32_t *slots = malloc(cap * sizeof *slots);
+  if (buf)
+    se->buf = buf;
+  if (!buf || !slots) {
+    free(slots);
+    return false;
+  }
+  free(se->slots);
+  se->slots = slots;
+  se->cap = cap;
+  memset(slots, 0xff, cap * sizeof *slots);
+  for (size_t b = 0; b < se->nbuf; b++)
+    slots[buffer_slot(se, se->buf[b].addr)] = (uint32_t)b;
+  return true;
+}
+
 static buffer_ends *buffer_of(site_events *se, uint64_t addr) {
   uint32_t b = se->cap ? se->slots[buffer_slot(se, addr)] : OMPLENS_FIX__NONE;
   return b == OMPLENS_FIX__NONE ? NULL : &se->buf[b];
@@ -261,24 +350,22 @@ static bool collect(omplens_fixer *fx, const omplens_fix__group *g, const omplen
   size_t lo, hi;
   ops_of(fx, s->dir, &lo, &hi);
   if (!s->dir || lo == hi)
-    return fx->dir_ops != NULL;
-  /* at most one buffer per operation: sized once, never grown */
+    return fx->op_events != NULL;
   se->ev = malloc((hi - lo) * sizeof *se->ev);
-  se->buf = malloc((hi - lo) * sizeof *se->buf);
-  se->cap = 16;
-  while (se->cap < 2 * (hi - lo))
-    se->cap *= 2;
-  se->slots = malloc(se->cap * sizeof *se->slots);
-  if (!se->ev || !se->buf || !se->slots)
+  if (!se->ev || !grow_buffers(se))
     return false;
-  memset(se->slots, 0xff, se->cap * sizeof *se->slots);
   for (size_t k = lo; k < hi; k++) {
-    uint32_t i = fx->dir_ops[k].event;
+    uint32_t i = fx->op_events[k];
     if (!of_item(fx, g, s, i))
       continue;
     const omplens_event *e = &fx->events[i];
     se->ev[se->n++] = i;
     size_t j = buffer_slot(se, e->host_addr);
+    if (se->slots[j] == OMPLENS_FIX__NONE && 2 * (se->nbuf + 1) > se->cap) {
+      if (!grow_buffers(se))
+        return false;
+      j = buffer_slot(se, e->host_addr);
+    }
     if (se->slots[j] == OMPLENS_FIX__NONE) {
       se->slots[j] = (uint32_t)se->nbuf;
       se->buf[se->nbuf++] = (buffer_ends){e->host_addr, OMPLENS_FIX__NONE, OMPLENS_FIX__NONE,
@@ -446,15 +533,29 @@ void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g
 
 /* ---- removed events ---- */
 
+/* The events a change removes: a list, sorted and made unique at the
+ * end, or, where they may be many against the trace (a loop's fix removes
+ * most of its operations), a bit per event, which needs neither the
+ * list's growth nor its sort. */
 typedef struct idset {
   uint32_t *v;
   size_t n, cap;
+  uint64_t *bits; /* a bit per event (below limit), or NULL */
+  size_t limit;
   bool failed;
 } idset;
 
 static void put(idset *s, uint32_t id) {
   if (id == OMPLENS_FIX__NONE)
     return;
+  if (s->bits) {
+    uint64_t bit = 1ull << (id & 63);
+    if (id >= s->limit)
+      return; /* no such event */
+    s->n += !(s->bits[id >> 6] & bit);
+    s->bits[id >> 6] |= bit;
+    return;
+  }
   if (!omplens_fix__room(&s->v, s->n, &s->cap, sizeof *s->v, 64)) {
     s->failed = true;
     return;
@@ -464,8 +565,7 @@ static void put(idset *s, uint32_t id) {
 
 static void put_op(omplens_fixer *fx, idset *s, uint32_t ev) {
   put(s, ev);
-  if (fx->events[ev].kind == OMPLENS_EV_ALLOC && fx->delete_of)
-    put(s, fx->delete_of[ev]);
+  put(s, omplens_fix__delete_of(fx, ev));
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -507,11 +607,47 @@ static void site_ops(omplens_fixer *fx, const omplens_fix__group *g, const omple
   site_events_free(&se);
 }
 
+/* At most how many events site s removes: each of its operations and
+ * that one's DELETE. */
+static size_t site_bound(omplens_fixer *fx, const omplens_fix__site *s) {
+  size_t lo, hi;
+  ops_of(fx, s->dir, &lo, &hi);
+  return s->dir ? 2 * (hi - lo) : 0;
+}
+
+/* The set's events in order, into *out (caller frees); false without
+ * memory. */
+static bool idset_list(idset *s, uint32_t **out) {
+  if (!s->bits) {
+    omplens_fix__sort_unique(s->v, &s->n);
+    *out = s->v;
+    return true;
+  }
+  *out = malloc((s->n + 1) * sizeof **out);
+  size_t k = 0;
+  for (size_t w = 0; *out && w <= s->limit / 64; w++)
+    for (uint64_t b = s->bits[w]; b; b &= b - 1)
+      (*out)[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
+  free(s->bits);
+  s->bits = NULL;
+  return *out != NULL;
+}
+
 int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_t **out,
                          size_t *n) {
-  if (!fx->delete_of) /* built for the first fix with a diff: manual ones never ask */
+  if (!fx->deletes_built) /* built for the first fix with a diff: manual ones never ask */
     omplens_fix__deletes(fx);
   idset s = {0};
+  size_t bound = 0;
+  for (size_t k = 0; k < g->num_findings; k++)
+    bound += 2 * fx->findings[g->findings[k]].num_instances + site_bound(fx, &g->sites[k]);
+  if (g->unreferenced && !g->num_findings)
+    bound += site_bound(fx, &g->site);
+  /* A bit per event costs 1/32 of a list entry's four bytes. */
+  if (bound >= fx->num_events / 32 + 64) {
+    s.bits = calloc(fx->num_events / 64 + 1, sizeof *s.bits);
+    s.limit = fx->num_events;
+  }
   for (size_t k = 0; k < g->num_findings; k++) {
     const omplens_finding *f = &fx->findings[g->findings[k]];
     for (size_t i = 0; i < f->num_instances; i++)
@@ -532,12 +668,11 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
     if (!seen)
       site_ops(fx, g, &g->sites[k], &s);
   }
-  if (s.failed) {
+  if (s.failed || !idset_list(&s, out)) {
     free(s.v);
+    free(s.bits);
     return OMPLENS_FIX_ENOMEM;
   }
-  omplens_fix__sort_unique(s.v, &s.n);
-  *out = s.v;
   *n = s.n;
   return 0;
 }

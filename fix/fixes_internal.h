@@ -511,11 +511,20 @@ struct omplens_fixer {
   size_t num_codes, cap_codes;
   uint32_t *code_slots; /* open addressing over codes; a power of two */
   size_t cap_code_slots;
-  uint32_t *delete_of; /* per ALLOC event: its DELETE, or NONE      */
+  /* Each ALLOC's DELETE (fixes_evidence.c), built on first use: the
+   * allocations' events in order, and each one's DELETE or NONE. */
+  uint32_t *alloc_events, *alloc_deletes;
+  size_t num_allocs;
+  bool deletes_built;
   /* The operations of each directive, built once (fixes_evidence.c):
-   * transfers and allocations sorted by directive, then event. */
-  struct omplens_fix__dir_op *dir_ops;
-  size_t num_dir_ops;
+   * the events of transfers and allocations sorted by directive, then
+   * event; directive op_dirs[r] (by address) has
+   * op_events[op_start[r], op_start[r + 1]). */
+  uint32_t *op_events;
+  size_t num_op_events;
+  const omplens_directive **op_dirs;
+  size_t *op_start;
+  size_t num_op_dirs;
   bool ops_indexed;
   uint32_t *finding_of_event; /* the finding flagging each event, or NONE */
 
@@ -674,8 +683,14 @@ void omplens_fix__sort_unique(uint32_t *ids, size_t *n);
 void omplens_fix__check_compiles(omplens_fixer *fx);
 /* Fills f->predicted_* from f->removed. */
 void omplens_fix__predict(omplens_fixer *fx, omplens_fix *f);
-/* Builds fx->delete_of (left NULL without memory). */
+/* Frees the index of operations by directive (built again if asked). */
+void omplens_fix__ops_free(omplens_fixer *fx);
+/* Builds the allocations' DELETEs (left unbuilt without memory). */
 void omplens_fix__deletes(omplens_fixer *fx);
+/* The DELETE of the ALLOC at event alloc, or NONE (none recorded, not
+ * built, not an allocation). */
+uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc);
+void omplens_fix__deletes_free(omplens_fixer *fx);
 /* Whether the kernel at codeptr moved or allocated var. */
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var);
 /* What the trace says about the H2Ds that the group's round trips and

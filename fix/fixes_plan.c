@@ -759,14 +759,8 @@ int omplens_fix__derive(omplens_fixer *fx) {
   }
   /* Per-event aids of planning and publishing, not needed once every fix
    * is out (built again if ever asked). */
-  free(fx->delete_of);
-  fx->delete_of = NULL;
-  free(fx->dir_ops);
-  free(fx->finding_of_event);
-  fx->dir_ops = NULL;
-  fx->finding_of_event = NULL;
-  fx->num_dir_ops = 0;
-  fx->ops_indexed = false;
+  omplens_fix__deletes_free(fx);
+  omplens_fix__ops_free(fx);
   omplens_fix__whatif_free(fx);
   return rc;
 }

@@ -46,6 +46,10 @@ typedef struct html_ctx {
   size_t num_shown;                     /* findings on the page */
   char **finding_ids, **finding_labels; /* per finding shown */
   char **site_labels, **targets;        /* per directive: label, element id to open */
+  /* The findings of each directive, in order: the first directive with
+   * its codeptr lists them from dir_first[d], through next_of[finding];
+   * dir_of[finding] is that directive (SIZE_MAX: none). */
+  size_t *dir_of, *dir_first, *next_of;
   int category_shown[OMPLENS_RENDER_CATEGORIES];
   omplens_render__shown card_fixes, note_fixes; /* each change shown once */
 } html_ctx;
@@ -140,15 +144,80 @@ static void collect_sources(html_ctx *h) {
     add_source(h, omplens_render__source_pos(json_object_get(o, "location")).file, NULL);
 }
 
-static int same_codeptr(const json_t *a, const json_t *b) {
-  const char *x = omplens_render__str(json_object_get(a, "location"), "codeptr");
-  const char *y = omplens_render__str(json_object_get(b, "location"), "codeptr");
-  return x && y && !strcmp(x, y);
+static const char *codeptr_of(const json_t *o) {
+  return omplens_render__str(json_object_get(o, "location"), "codeptr");
+}
+
+/* Directive indices sorted by codeptr, then index (for a binary search). */
+typedef struct dir_key {
+  const char *codeptr;
+  size_t index;
+} dir_key;
+
+static int cmp_dir_key(const void *a, const void *b) {
+  const dir_key *x = a, *y = b;
+  int c = strcmp(x->codeptr, y->codeptr);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* The first directive of keys[0, n) with codeptr c, or SIZE_MAX. */
+static size_t find_dir(const dir_key *keys, size_t n, const char *c) {
+  size_t a = 0, b = n;
+  while (c && a < b) {
+    size_t m = a + (b - a) / 2;
+    if (strcmp(keys[m].codeptr, c) < 0)
+      a = m + 1;
+    else
+      b = m;
+  }
+  return c && a < n && !strcmp(keys[a].codeptr, c) ? keys[a].index : SIZE_MAX;
+}
+
+/* dir_of, dir_first and next_of: each finding found by its codeptr once,
+ * not every directive's findings by a scan of all findings. */
+static void index_findings(html_ctx *h) {
+  size_t nd = json_array_size(h->directives), nf = json_array_size(h->findings), n = 0, i;
+  dir_key *keys = malloc((nd + 1) * sizeof *keys);
+  h->dir_of = malloc((nf + 1) * sizeof *h->dir_of);
+  h->next_of = malloc((nf + 1) * sizeof *h->next_of);
+  h->dir_first = malloc((nd + 1) * sizeof *h->dir_first);
+  size_t *last = malloc((nd + 1) * sizeof *last);
+  if (!keys || !h->dir_of || !h->next_of || !h->dir_first || !last) {
+    h->body->failed = 1;
+    free(keys);
+    free(last);
+    return;
+  }
+  const json_t *o;
+  json_array_foreach(h->directives, i, o) {
+    h->dir_first[i] = last[i] = SIZE_MAX;
+    if (codeptr_of(o))
+      keys[n++] = (dir_key){codeptr_of(o), i};
+  }
+  if (n)
+    qsort(keys, n, sizeof *keys, cmp_dir_key);
+  json_array_foreach(h->findings, i, o) {
+    size_t d = h->dir_of[i] = find_dir(keys, n, codeptr_of(o));
+    h->next_of[i] = SIZE_MAX;
+    if (d == SIZE_MAX)
+      continue;
+    if (last[d] == SIZE_MAX)
+      h->dir_first[d] = i;
+    else
+      h->next_of[last[d]] = i;
+    last[d] = i;
+  }
+  json_array_foreach(h->directives, i, o) /* one list per codeptr */
+    h->dir_first[i] = h->dir_first[find_dir(keys, n, codeptr_of(o)) == SIZE_MAX
+                                       ? i
+                                       : find_dir(keys, n, codeptr_of(o))];
+  free(keys);
+  free(last);
 }
 
 /* Where a click on a directive goes: its line in the source view, else its
  * first finding. */
-static char *directive_target(html_ctx *h, const json_t *d) {
+static char *directive_target(html_ctx *h, const json_t *d, size_t dir_index) {
   omplens_source_pos pos = omplens_render__source_pos(json_object_get(d, "location"));
   size_t s = source_index(h, pos.file);
   char id[96];
@@ -156,9 +225,9 @@ static char *directive_target(html_ctx *h, const json_t *d) {
     snprintf(id, sizeof id, "%s-L%u", h->sources[s].id, pos.line);
     return xstrdup(h, id);
   }
-  for (size_t i = 0; i < h->num_shown; i++)
-    if (same_codeptr(json_array_get(h->findings, i), d))
-      return xstrdup(h, h->finding_ids[i]);
+  size_t first = h->dir_first ? h->dir_first[dir_index] : SIZE_MAX;
+  if (first < h->num_shown)
+    return xstrdup(h, h->finding_ids[first]);
   snprintf(id, sizeof id, "%s-findings", h->prefix);
   return xstrdup(h, id);
 }
@@ -188,7 +257,7 @@ static void prepare_labels(html_ctx *h) {
   json_array_foreach(h->directives, i, o) {
     h->site_labels[i] = xstrdup(h, omplens_render__location_label(json_object_get(o, "location"),
                                                                    h->base, loc, sizeof loc));
-    h->targets[i] = directive_target(h, o);
+    h->targets[i] = directive_target(h, o, i);
   }
 }
 
@@ -202,6 +271,7 @@ static void prepare_process(html_ctx *h) {
   for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++)
     h->category_shown[c] = omplens_render__u64(counts, omplens_render__category_name(c)) > 0;
   collect_sources(h);
+  index_findings(h);
   prepare_labels(h);
 }
 
@@ -223,6 +293,10 @@ static void release_process(html_ctx *h) {
   h->sources = NULL;
   h->num_sources = 0;
   h->finding_ids = h->finding_labels = h->site_labels = h->targets = NULL;
+  free(h->dir_of);
+  free(h->dir_first);
+  free(h->next_of);
+  h->dir_of = h->dir_first = h->next_of = NULL;
   omplens_render__shown_free(&h->card_fixes);
   omplens_render__shown_free(&h->note_fixes);
 }
@@ -661,20 +735,16 @@ static void finding_facts(const json_t *f, char *buf, size_t size) {
            fmt_ns(omplens_render__u64(json_array_get(omplens_render__array(f, "instances"), 0), "time_ns"), c));
 }
 
-static size_t directive_of(const html_ctx *h, const json_t *f) {
-  size_t i;
-  const json_t *d;
-  json_array_foreach(h->directives, i, d)
-    if (same_codeptr(f, d))
-      return i;
-  return SIZE_MAX;
+/* The first directive with finding i's codeptr, or SIZE_MAX. */
+static size_t directive_of(const html_ctx *h, size_t i) {
+  return h->dir_of ? h->dir_of[i] : SIZE_MAX;
 }
 
 static void finding(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *f) {
   omplens_strbuf narrative = {0}, rows = {0}, ids = {0}, more = {0};
   char subject[512], dev[32], count[32], by[32], sv[32], facts[512], loc[4096];
   const char *category = omplens_render__str(f, "category");
-  size_t d = directive_of(h, f);
+  size_t d = directive_of(h, i);
   markdown_html(&narrative, f, h->base,
                 omplens_render__fix_shown(&h->card_fixes, f, h->finding_labels[i]));
   finding_instances(h, &rows, &ids, f);
@@ -872,12 +942,9 @@ static void source_note(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
 
 /* The finding boxes of one directive, the largest first. */
 static void source_notes(html_ctx *h, omplens_strbuf *b, size_t d) {
-  const json_t *dir = json_array_get(h->directives, d);
-  size_t shown = 0, left = 0, i;
-  const json_t *f;
-  json_array_foreach(h->findings, i, f) {
-    if (!same_codeptr(f, dir))
-      continue;
+  size_t shown = 0, left = 0;
+  for (size_t i = h->dir_first ? h->dir_first[d] : SIZE_MAX; i != SIZE_MAX; i = h->next_of[i]) {
+    const json_t *f = json_array_get(h->findings, i);
     if (i < h->num_shown && shown < MAX_NOTES_PER_DIRECTIVE) {
       source_note(h, b, i, f);
       shown++;

@@ -959,54 +959,168 @@ static char *put_lit(char *p, const char *s) {
   return p + n;
 }
 
-/* One instance on one line, with the members instance() gives it: a large
- * trace lists hundreds of thousands, and a line each keeps the file half
- * as long and still easy to read. */
-static void write_instance(instance_writer *w, const omplens_instance *in) {
-  if (in->event >= w->nev) {
-    omplens_jout_raw(w->j, "{}", 2);
-    return;
-  }
+/* The members instance() gives an instance, as columns: findings.json
+ * lists a finding's instances field by field (docs/findings-schema.md,
+ * version 5), since a loop's instances repeat most fields and number their
+ * events regularly. */
+enum instance_field {
+  IF_EVENT, IF_KIND, IF_TIME, IF_DURATION, IF_BYTES, IF_HOST, IF_DEVICE, IF_HASH, IF_RELATED,
+  IF_RELATED_TIME, IF_COUNT
+};
+
+static const struct {
+  const char *name;
+  enum { AS_NUMBER, AS_HEX, AS_KIND } form;
+} INSTANCE_FIELDS[IF_COUNT] = {
+    [IF_EVENT] = {"event", AS_NUMBER},         [IF_KIND] = {"kind", AS_KIND},
+    [IF_TIME] = {"time_ns", AS_NUMBER},        [IF_DURATION] = {"duration_ns", AS_NUMBER},
+    [IF_BYTES] = {"bytes", AS_NUMBER},         [IF_HOST] = {"host_addr", AS_HEX},
+    [IF_DEVICE] = {"device_addr", AS_HEX},     [IF_HASH] = {"hash", AS_HEX},
+    [IF_RELATED] = {"related_event", AS_NUMBER},
+    [IF_RELATED_TIME] = {"related_time_ns", AS_NUMBER},
+};
+
+/* Instance in's value of field f in *v; false when instance() leaves the
+ * member out. Numbers are clamped as num() clamps them. */
+static bool instance_value(const instance_writer *w, const omplens_instance *in,
+                           enum instance_field f, uint64_t *v) {
+  if (in->event >= w->nev)
+    return false;
   const omplens_event *e = &w->ev[in->event];
-  char line[512], *p = line;
-  p = put_u64(put_lit(p, "{\"event\": "), in->event);
-  p = put_lit(put_lit(put_lit(p, ", \"kind\": \""), omplens_event_kind_name(e->kind)), "\"");
-  p = put_u64(put_lit(p, ", \"time_ns\": "), e->begin_ns);
-  p = put_u64(put_lit(p, ", \"duration_ns\": "), e->end_ns - e->begin_ns);
-  p = put_u64(put_lit(p, ", \"bytes\": "), e->bytes);
-  p = omplens_report__format_hex(put_lit(p, ", \"host_addr\": "), e->host_addr);
-  p = omplens_report__format_hex(put_lit(p, ", \"device_addr\": "), e->dev_addr);
-  if (e->flags & OMPLENS_EVF_HASHED)
-    p = omplens_report__format_hex(put_lit(p, ", \"hash\": "), e->hash);
-  if (in->related < w->nev) {
-    p = put_u64(put_lit(p, ", \"related_event\": "), in->related);
-    p = put_u64(put_lit(p, ", \"related_time_ns\": "), w->ev[in->related].begin_ns);
+  bool related = in->related < w->nev;
+  switch (f) {
+  case IF_EVENT: *v = in->event; break;
+  case IF_KIND: *v = e->kind; break;
+  case IF_TIME: *v = e->begin_ns; break;
+  case IF_DURATION: *v = e->end_ns - e->begin_ns; break;
+  case IF_BYTES: *v = e->bytes; break;
+  case IF_HOST: *v = e->host_addr; break;
+  case IF_DEVICE: *v = e->dev_addr; break;
+  case IF_HASH: *v = e->hash; if (!(e->flags & OMPLENS_EVF_HASHED)) return false; break;
+  case IF_RELATED: *v = in->related; if (!related) return false; break;
+  case IF_RELATED_TIME: if (!related) return false; *v = w->ev[in->related].begin_ns; break;
+  default: return false;
   }
-  *p++ = '}';
-  omplens_jout_raw(w->j, line, (size_t)(p - line));
+  if (INSTANCE_FIELDS[f].form == AS_NUMBER && *v > (uint64_t)INT64_MAX)
+    *v = (uint64_t)INT64_MAX;
+  return true;
 }
 
-static void write_instances(void *ctx, int depth) {
-  instance_writer *w = ctx;
-  if (!w->listed) {
-    omplens_jout_raw(w->j, "[]", 2);
+static char *put_value(char *p, enum instance_field f, uint64_t v) {
+  switch (INSTANCE_FIELDS[f].form) {
+  case AS_HEX: return omplens_report__format_hex(p, v);
+  case AS_KIND: return put_lit(put_lit(put_lit(p, "\""), omplens_event_kind_name((int)v)), "\"");
+  default: return put_u64(p, v);
+  }
+}
+
+/* How a column is written: left out (no instance has the field), one
+ * value (every instance has it, the same), a progression {"first", "step"}
+ * (numbers, every instance, not decreasing by a constant step, 3 or more),
+ * or an array of every instance's value (null where one has none). */
+enum column_form { COL_ABSENT, COL_SAME, COL_STEP, COL_ARRAY };
+
+static enum column_form column_form(const instance_writer *w, enum instance_field f,
+                                    uint64_t *first, uint64_t *step) {
+  size_t present = 0;
+  bool same = true, stepped = INSTANCE_FIELDS[f].form == AS_NUMBER && w->listed >= 3;
+  uint64_t prev = 0;
+  for (size_t i = 0; i < w->listed; i++) {
+    uint64_t v;
+    if (!instance_value(w, &w->instances[i], f, &v)) {
+      stepped = same = false;
+      continue;
+    }
+    if (present == 0)
+      *first = v;
+    else if (present == 1)
+      *step = v - prev;
+    same = same && v == *first;
+    stepped = stepped && (present == 0 || (v >= prev && v - prev == *step));
+    prev = v;
+    present++;
+  }
+  if (!present)
+    return COL_ABSENT;
+  return same ? COL_SAME : stepped ? COL_STEP : COL_ARRAY;
+}
+
+/* The column of field f, after its key, on one line. */
+static void write_column(instance_writer *w, enum instance_field f, enum column_form form,
+                         uint64_t first, uint64_t step) {
+  char buf[64], *p = buf;
+  if (form == COL_SAME) {
+    p = put_value(p, f, first);
+  } else if (form == COL_STEP) {
+    p = put_u64(put_lit(p, "{\"first\": "), first);
+    p = put_lit(put_u64(put_lit(p, ", \"step\": "), step), "}");
+  }
+  if (form != COL_ARRAY) {
+    omplens_jout_raw(w->j, buf, (size_t)(p - buf));
     return;
   }
   omplens_jout_raw(w->j, "[", 1);
   for (size_t i = 0; i < w->listed; i++) {
     /* Instances point all over the event array: fetch ahead. */
-    if (i + 8 < w->listed && w->instances[i + 8].event < w->nev) {
+    if (i + 8 < w->listed && w->instances[i + 8].event < w->nev)
       __builtin_prefetch(&w->ev[w->instances[i + 8].event]);
-      if (w->instances[i + 8].related < w->nev)
-        __builtin_prefetch(&w->ev[w->instances[i + 8].related]);
-    }
+    uint64_t v;
+    p = buf;
     if (i)
-      omplens_jout_raw(w->j, ",", 1);
+      p = put_lit(p, ", ");
+    p = instance_value(w, &w->instances[i], f, &v) ? put_value(p, f, v) : put_lit(p, "null");
+    omplens_jout_raw(w->j, buf, (size_t)(p - buf));
+  }
+  omplens_jout_raw(w->j, "]", 1);
+}
+
+/* The listed instances: {"count": N, then a column per field}. */
+static void write_instances(void *ctx, int depth) {
+  instance_writer *w = ctx;
+  char buf[32];
+  omplens_jout_raw(w->j, "{", 1);
+  omplens_jout_newline(w->j, depth + 1);
+  char *p = put_u64(put_lit(buf, "\"count\": "), w->listed);
+  omplens_jout_raw(w->j, buf, (size_t)(p - buf));
+  for (int f = 0; f < IF_COUNT; f++) {
+    uint64_t first = 0, step = 0;
+    enum column_form form = column_form(w, (enum instance_field)f, &first, &step);
+    if (form == COL_ABSENT)
+      continue;
+    omplens_jout_raw(w->j, ",", 1);
     omplens_jout_newline(w->j, depth + 1);
-    write_instance(w, &w->instances[i]);
+    p = put_lit(put_lit(put_lit(buf, "\""), INSTANCE_FIELDS[f].name), "\": ");
+    omplens_jout_raw(w->j, buf, (size_t)(p - buf));
+    write_column(w, (enum instance_field)f, form, first, step);
   }
   omplens_jout_newline(w->j, depth);
-  omplens_jout_raw(w->j, "]", 1);
+  omplens_jout_raw(w->j, "}", 1);
+}
+
+/* A mapped-but-unreferenced finding o (its instances as instance()
+ * objects, with no related event) written with its instances as columns
+ * too; nonzero without memory. */
+static int stream_source_only(omplens_jout *j, int depth, instance_writer *w, json_t *o,
+                              json_t *hole, bool comma) {
+  const json_t *rows = json_object_get(o, "instances");
+  size_t k, listed = json_array_size(rows);
+  omplens_instance *inst = malloc((listed ? listed : 1) * sizeof *inst);
+  if (!inst)
+    return -1;
+  const json_t *row;
+  json_array_foreach(rows, k, row) {
+    json_int_t ev = json_integer_value(json_object_get(row, "event"));
+    inst[k] = (omplens_instance){json_object_get(row, "event") ? (uint32_t)ev : UINT32_MAX,
+                                 UINT32_MAX};
+  }
+  json_object_set(o, "instances", hole);
+  w->instances = inst;
+  w->listed = listed;
+  omplens_jout_raw(j, comma ? "," : "", comma ? 1 : 0);
+  omplens_jout_newline(j, depth + 1);
+  omplens_jout_value(j, o, depth + 1, hole, write_instances, w);
+  free(inst);
+  return 0;
 }
 
 /* The findings array of one process at member level depth, one finding
@@ -1040,10 +1154,10 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
       omplens_jout_value(j, o, depth + 1, hole, write_instances, &w);
       json_decref(o);
     }
-    for (size_t i = 0; i < json_array_size(extra); i++) {
-      omplens_jout_raw(j, i || n ? "," : "", i || n ? 1 : 0);
-      omplens_jout_newline(j, depth + 1);
-      omplens_jout_value(j, json_array_get(extra, i), depth + 1, NULL, NULL, NULL);
+    for (size_t i = 0; i < json_array_size(extra) && !j->failed; i++) {
+      json_t *o = json_array_get(extra, i);
+      if (stream_source_only(j, depth, &w, o, hole, i || n))
+        j->failed = 1;
     }
     omplens_jout_newline(j, depth);
     omplens_jout_raw(j, "]", 1);

@@ -77,8 +77,9 @@ for f in findings.json summary.txt findings.sarif report.md report.html; do
 done
 
 # OMPLENS_STAGE_TIMES: each stage and each output's start and end, from
-# both threads, as lines "omplens: SECONDS s  TEXT" on stderr, even with -q;
-# the times never go back.
+# both threads, as lines "omplens: SECONDS s  TEXT  [resident R MB, peak P
+# MB]" on stderr, even with -q; the times never go back, nor the peak, and
+# the peak is at least the resident memory.
 OMPLENS_STAGE_TIMES=1 "$omplens" report -q -o "$work/times" "$work/big.trace" \
   >/dev/null 2>"$work/times.err" || fail "report with OMPLENS_STAGE_TIMES failed"
 for text in 'reading big.trace' 'finding wasted data movement' 'building the report' \
@@ -88,6 +89,10 @@ for text in 'reading big.trace' 'finding wasted data movement' 'building the rep
 done
 awk '{ t = $2 + 0; if (t < last) bad = 1; last = t } END { exit bad }' "$work/times.err" ||
   fail "OMPLENS_STAGE_TIMES: times go back"
+awk '{ if (!match($0, /\[resident [0-9]+ MB, peak [0-9]+ MB\]$/)) { bad = 1; next }
+       split(substr($0, RSTART), m, /[^0-9]+/); if (m[3] + 0 < m[2] + 0 || m[3] + 0 < peak) bad = 1
+       peak = m[3] + 0 } END { exit bad || peak == 0 }' "$work/times.err" ||
+  { fail "OMPLENS_STAGE_TIMES: a line without its growing memory figures:"; cat "$work/times.err"; }
 [ "$(grep -vc '^omplens: ' "$work/times.err")" = 0 ] ||
   { fail "OMPLENS_STAGE_TIMES: other text on stderr:"; cat "$work/times.err"; }
 

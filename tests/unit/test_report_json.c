@@ -24,7 +24,7 @@
 
 #define T0 1000000u
 #define BUFFERS 5
-#define SENDS 3
+#define SENDS 4
 #define CODEPTR 0x555555554100u
 
 typedef struct fixture {
@@ -115,10 +115,74 @@ static json_t *findings_of(json_t *doc) {
   return json_object_get(json_array_get(json_object_get(doc, "processes"), 0), "findings");
 }
 
+/* Instance i of columns: each column one value, {"first", "step"} or an
+ * array (null: the instance has no such member). */
+static json_t *instance_row(const json_t *columns, size_t i) {
+  json_t *row = json_object();
+  const char *key;
+  const json_t *col;
+  json_object_foreach((json_t *)columns, key, col) {
+    if (!strcmp(key, "count"))
+      continue;
+    if (json_is_array(col)) {
+      if (!json_is_null(json_array_get(col, i)))
+        json_object_set(row, key, json_array_get(col, i));
+    } else if (json_is_object(col)) {
+      json_int_t first = json_integer_value(json_object_get(col, "first"));
+      json_int_t step = json_integer_value(json_object_get(col, "step"));
+      json_object_set_new(row, key, json_integer(first + (json_int_t)i * step));
+    } else {
+      json_object_set(row, key, (json_t *)col);
+    }
+  }
+  return row;
+}
+
+/* findings.json's instance columns turned back into the document's
+ * objects, one per instance; checks that every column has count values. */
+static void instances_as_rows(json_t *doc) {
+  size_t p, k;
+  json_t *proc, *f;
+  json_array_foreach(json_object_get(doc, "processes"), p, proc) {
+    json_array_foreach(json_object_get(proc, "findings"), k, f) {
+      json_t *columns = json_object_get(f, "instances");
+      assert_true(json_is_object(columns));
+      size_t count = (size_t)json_integer_value(json_object_get(columns, "count"));
+      const char *key;
+      json_t *col;
+      json_object_foreach(columns, key, col)
+        if (json_is_array(col))
+          assert_int_equal(json_array_size(col), count);
+      json_t *rows = json_array();
+      for (size_t i = 0; i < count; i++)
+        json_array_append_new(rows, instance_row(columns, i));
+      json_object_set_new(f, "instances", rows);
+    }
+  }
+}
+
+/* A loop's instances: a regular event column is written as a progression,
+ * a field every instance shares as one value. */
+static void instance_columns(void **state) {
+  fixture *fx = *state;
+  json_t *text = streamed(&fx->in);
+  size_t k, stepped = 0, shared = 0;
+  json_t *f;
+  json_array_foreach(findings_of(text), k, f) {
+    json_t *columns = json_object_get(f, "instances");
+    stepped += json_is_object(json_object_get(columns, "event"));
+    shared += json_is_string(json_object_get(columns, "kind"));
+  }
+  assert_true(stepped > 0);
+  assert_true(shared > 0);
+  json_decref(text);
+}
+
 static void streamed_equals_document(void **state) {
   fixture *fx = *state;
   json_t *doc = omplens_report_document(&fx->in), *text = streamed(&fx->in);
   assert_true(json_array_size(findings_of(doc)) >= BUFFERS);
+  instances_as_rows(text);
   assert_true(json_equal(doc, text));
   json_decref(doc);
   json_decref(text);
@@ -227,6 +291,7 @@ static void number_formatting(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(streamed_equals_document, setup, teardown),
+      cmocka_unit_test_setup_teardown(instance_columns, setup, teardown),
       cmocka_unit_test(streamed_without_processes),
       cmocka_unit_test(number_formatting),
       cmocka_unit_test_setup_teardown(limited_document, setup, teardown),

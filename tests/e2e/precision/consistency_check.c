@@ -76,17 +76,43 @@ static int cmp_ref(const void *a, const void *b) {
   return x->finding < y->finding ? -1 : x->finding > y->finding;
 }
 
+/* The event of listed instance i of a finding's instances are an array of
+ * objects up to schema version 4, columns from version 5 (the "event"
+ * column one value, {"first", "step"} or an array); -1 when it has none. */
+static long long instance_event(const json_t *instances, size_t i) {
+  if (json_is_array(instances)) {
+    const json_t *e = json_object_get(json_array_get(instances, i), "event");
+    return json_is_integer(e) ? (long long)json_integer_value(e) : -1;
+  }
+  const json_t *col = json_object_get(instances, "event");
+  if (json_is_integer(col))
+    return (long long)json_integer_value(col);
+  if (json_is_object(col))
+    return number(col, "first") + (long long)i * number(col, "step");
+  const json_t *e = json_array_get(col, i);
+  return json_is_integer(e) ? (long long)json_integer_value(e) : -1;
+}
+
+static size_t listed_instances(const json_t *instances) {
+  return json_is_array(instances) ? json_array_size(instances)
+                                  : (size_t)number(instances, "count");
+}
+
 /* The listed instances of every complete finding; caller frees
  * *refs. -1 when out of memory. */
 static int collect_instances(const json_t *findings, instance_ref **refs, size_t *n) {
-  size_t fi, ii, cap = 0;
-  const json_t *f, *inst;
+  size_t fi, cap = 0;
+  const json_t *f;
   *refs = NULL;
   *n = 0;
   json_array_foreach(findings, fi, f) {
     if (json_object_get(f, "instances_omitted"))
       continue;
-    json_array_foreach(json_object_get(f, "instances"), ii, inst) {
+    const json_t *instances = json_object_get(f, "instances");
+    for (size_t ii = 0; ii < listed_instances(instances); ii++) {
+      long long event = instance_event(instances, ii);
+      if (event < 0)
+        continue;
       if (*n == cap) {
         cap = cap ? 2 * cap : 256;
         instance_ref *grown = realloc(*refs, cap * sizeof **refs);
@@ -94,7 +120,7 @@ static int collect_instances(const json_t *findings, instance_ref **refs, size_t
           return -1;
         *refs = grown;
       }
-      (*refs)[(*n)++] = (instance_ref){number(inst, "event"), fi};
+      (*refs)[(*n)++] = (instance_ref){event, fi};
     }
   }
   return 0;
