@@ -13,26 +13,6 @@
 
 static int held_fd = -1; /* the counter, locked while an unsized job reports */
 
-/* Copies the value of the first of names that is set into key, with
- * anything but letters, digits, '.' and '-' made '_'. */
-static int key_from(char *key, size_t size, const char *const *names, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    const char *v = getenv(names[i]);
-    if (!v || !*v)
-      continue;
-    size_t len = 0;
-    for (; v[len] && len + 1 < size; len++) {
-      char c = v[len];
-      int plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '.' || c == '-';
-      key[len] = plain ? c : '_';
-    }
-    key[len] = 0;
-    return 1;
-  }
-  return 0;
-}
-
 int omplens_cli_job_of_environment(omplens_cli_job *job) {
   memset(job, 0, sizeof *job);
   /* A Slurm batch script is itself "task 0" with SLURM_PROCID set: only a
@@ -42,16 +22,10 @@ int omplens_cli_job_of_environment(omplens_cli_job *job) {
     return 0;
   if (!omplens_mpi_rank(&job->rank, &job->size))
     return 0;
-  static const char *const ids[] = {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid", "PMI_JOBID",
-                                    "SLURM_STEP_ID"};
-  char id[96];
-  if (!key_from(id, sizeof id, ids, sizeof ids / sizeof ids[0]))
+  char id[sizeof job->key - 4];
+  if (!omplens_mpi_job_id(id, sizeof id))
     snprintf(id, sizeof id, "ppid%d", (int)getppid()); /* Hydra: the local proxy */
-  const char *slurm = getenv("SLURM_JOB_ID");
-  char sj[24] = "";
-  if (slurm && omplens_mpi__number("SLURM_JOB_ID") >= 0)
-    snprintf(sj, sizeof sj, "%ld.", omplens_mpi__number("SLURM_JOB_ID"));
-  snprintf(job->key, sizeof job->key, "job-%s%s", sj, id);
+  snprintf(job->key, sizeof job->key, "job-%s", id);
   return 1;
 }
 

@@ -22,7 +22,9 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "distribute.h"
 #include "job.h"
+#include "parts.h"
 #include "omplens_config.h"
 #include "omplens_detect.h"
 #include "omplens_directives.h"
@@ -62,6 +64,9 @@ typedef struct options {
 } options;
 
 static const char *progname = "omplens";
+/* A rank but 0 of a distributed report: the command line's errors are
+ * rank 0's to print (one line for the job, not one per rank). */
+static int silent_errors;
 
 /* The options of report, and of run with --no-preload: one text for the
  * global help and each command's. */
@@ -125,7 +130,9 @@ static void print_usage(FILE *out) {
           "and exits with the program's status; `report` prints on stdout.\n"
           "MPI jobs: either `omplens run -- mpirun -np N PROGRAM` or `mpirun -np N\n"
           "omplens run -- PROGRAM` gives one report, with the ranks merged and the\n"
-          "ranks far from the median named (see 'omplens run --help').\n"
+          "ranks far from the median named (see 'omplens run --help'); `mpirun -np K\n"
+          "omplens report DIR` spreads the analysis of its traces over K processes\n"
+          "(see 'omplens report --help').\n"
           "Exit codes: 64 usage, 65 unreadable trace, 66 missing input, 69 (report)\n"
           "nothing reached a device, 70 internal error, 73 cannot write output.\n"
           "\n"
@@ -133,7 +140,11 @@ static void print_usage(FILE *out) {
           "OMPLENS_LIBOMP_DIR (default " OMPLENS_LLVM_DIR "/lib) is appended to\n"
           "LD_LIBRARY_PATH, because libomptarget finds OMPT through libomp.so there;\n"
           "OMPLENS_LIBCLANG names the libclang to load for reading sources;\n"
-          "OMPLENS_STAGE_TIMES=1 prints when each stage starts and ends, on stderr.\n",
+          "OMPLENS_STAGE_TIMES=1 prints when each stage starts and ends, on stderr;\n"
+          "OMPLENS_MPI=0 keeps `omplens report` from using MPI under a launcher;\n"
+          "OMPLENS_MPI_PLUGIN names the MPI plugin (default: ../lib/libomplens-mpi.so\n"
+          "next to omplens); OMPLENS_REPORT_AT_ONCE=1 keeps every trace in memory\n"
+          "until the outputs are written (a test of the one-at-a-time report).\n",
           DEFAULT_TOP);
 }
 
@@ -154,7 +165,15 @@ static void print_command_usage(FILE *out, const char *cmd) {
                 "`mpirun -np N omplens run -- PROGRAM` the ranks share DIR/traces/job-ID/\n"
                 "and the last rank to finish writes the one report of the job.\n"
               : "\nReports on traces already recorded (a DIR means its *.trace files), as\n"
-                "`run` does after the program ends; the summary goes to stdout.\n",
+                "`run` does after the program ends; the summary goes to stdout. Several\n"
+                "traces (an MPI job's ranks) are analysed a thread per CPU, each reduced\n"
+                "to its share of the outputs before the next is read, so memory holds a\n"
+                "trace per thread, not the job.\n"
+                "MPI: `mpirun -np K omplens report -o DIR TRACES...` spreads the traces\n"
+                "over K processes (each on its CPUs), which send their shares to rank 0;\n"
+                "rank 0 writes the same outputs as one process would. The traces must be\n"
+                "readable by every process (a shared file system). Needs the plugin\n"
+                "libomplens-mpi.so, built when CMake finds MPI.\n",
           DEFAULT_TOP, run ? NO_PRELOAD_HELP : WINDOW_HELP);
 }
 
@@ -162,6 +181,8 @@ static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void error(const char *fmt, ...) {
   va_list ap;
   char line[8192];
+  if (silent_errors)
+    return;
   omplens_progress_stop(); /* the message gets a line of its own */
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
@@ -376,9 +397,15 @@ typedef struct loaded {
   omplens_fixer **fixers;
   const char *compile_commands; /* for the annotators' libclang parses */
   const options *window;        /* --window, when windowed */
+  const options *o;             /* the command's options */
   omplens_report_process *procs;
   omplens_report_figures *figures; /* per process, shared by the outputs */
   size_t n, cap;
+  /* A report made one trace at a time (cli/parts.h): the parts, and where
+   * they wait. Then n is 0 and the arrays above are unused. */
+  int in_parts;
+  omplens_parts parts;
+  omplens_cli_reduced reduced;
 } loaded;
 
 static void loaded_free(loaded *l) {
@@ -394,6 +421,8 @@ static void loaded_free(loaded *l) {
   free(l->fixers);
   free(l->procs);
   free(l->figures);
+  omplens_cli_parts_free(&l->parts);
+  omplens_cli_reduced_free(&l->reduced);
   memset(l, 0, sizeof *l);
 }
 
@@ -550,6 +579,126 @@ static int load_parallel(loaded *l, char **names, size_t n) {
   return rc;
 }
 
+/* ---- One trace at a time (cli/parts.h) ----------------------------------- */
+
+static const char *nothing_measured(const omplens_trace *t);
+
+/* Whether a report of several traces is made one trace at a time (it is,
+ * unless OMPLENS_REPORT_AT_ONCE is set: then every trace stays loaded, as
+ * the tests that compare both ways want). */
+static int in_parts_allowed(void) {
+  const char *v = getenv("OMPLENS_REPORT_AT_ONCE");
+  return !v || !*v;
+}
+
+static int read_for_part(void *ctx, const char *path, omplens_trace **t, omplens_analysis **a) {
+  const loaded *l = ctx;
+  return read_and_detect(path, l->window, NULL, t, a);
+}
+
+static const char *warning_for_part(void *ctx, const omplens_trace *t) {
+  (void)ctx;
+  return nothing_measured(t);
+}
+
+static unsigned part_pieces(const options *o);
+
+/* timeline.json's time zero: the earliest start among the traces, from
+ * their headers (a trace whose header fails says so when it is read). */
+static uint64_t traces_origin(char *const *names, size_t n) {
+  uint64_t *start = calloc(n ? n : 1, sizeof *start);
+  if (!start)
+    return 0;
+  for (size_t i = 0; i < n; i++) {
+    omplens_trace *t;
+    if (!omplens_trace_open_header(names[i], &t)) {
+      start[i] = omplens_trace_get_info(t)->start_realtime_ns;
+      omplens_trace_close(t);
+    }
+  }
+  uint64_t origin = omplens_render__timeline_origin(start, n);
+  free(start);
+  return origin;
+}
+
+/* How a report of names[0..n) is reduced; r->mine, r->threads and
+ * r->part.origin_ns are the caller's. */
+static void reduce_plan(loaded *l, char *const *names, size_t n, omplens_cli_reduce *r) {
+  const options *o = l->o;
+  *r = (omplens_cli_reduce){.names = names, .n = n, .spool_dir = o->output_dir,
+                            .compile_commands = l->compile_commands, .read = read_for_part,
+                            .warning = warning_for_part, .ctx = l};
+  r->part.pieces = part_pieces(o);
+  r->part.num_procs = n;
+  r->part.top = o->top;
+}
+
+/* Reads, analyses and reduces every trace of names into l's parts. */
+static int load_in_parts(loaded *l, char *const *names, size_t n) {
+  if (make_dir(l->o->output_dir)) /* the spool files are there */
+    return EXIT_CANTCREAT;
+  omplens_cli_reduce r;
+  reduce_plan(l, names, n, &r);
+  r.threads = load_threads(n);
+  if (r.part.pieces & OMPLENS_PART_TIMELINE)
+    r.part.origin_ns = traces_origin(names, n);
+  l->in_parts = 1;
+  int rc = omplens_cli_reduce_traces(&r, &l->reduced);
+  if (!rc)
+    rc = omplens_cli_parts_load(l->reduced.at, n, &l->parts);
+  l->parts.origin_ns = r.part.origin_ns;
+  return rc;
+}
+
+/* The traces the command line's inputs stand for, in order (a directory:
+ * its *.trace files in name order): 0 and *names, or an exit code after
+ * the error line of the first input that fails. */
+static int list_inputs(char *const *args, size_t num_args, char ***names, size_t *n) {
+  size_t cap = 8;
+  *n = 0;
+  *names = malloc(cap * sizeof **names);
+  int rc = *names ? 0 : EXIT_SOFTWARE;
+  for (size_t i = 0; i < num_args && !rc; i++) {
+    struct stat st;
+    char **dir_names = NULL;
+    long k = 1;
+    if (stat(args[i], &st)) {
+      error("cannot read %s: %s", args[i], strerror(errno));
+      rc = EXIT_NOINPUT;
+      break;
+    }
+    if (S_ISDIR(st.st_mode) && (k = omplens_cli_list_dir(args[i], 0, &dir_names)) <= 0) {
+      if (k < 0)
+        error("cannot open directory %s: %s", args[i], strerror(errno));
+      else
+        error("no .trace files in %s", args[i]);
+      omplens_cli_free_names(dir_names, 0);
+      rc = EXIT_NOINPUT;
+      break;
+    }
+    for (long j = 0; j < k && !rc; j++) {
+      if (*n == cap) {
+        char **more = realloc(*names, 2 * cap * sizeof **names);
+        if (!more) {
+          rc = EXIT_SOFTWARE;
+          break;
+        }
+        *names = more;
+        cap *= 2;
+      }
+      if (!((*names)[*n] = strdup(dir_names ? dir_names[j] : args[i])))
+        rc = EXIT_SOFTWARE;
+      else
+        ++*n;
+    }
+    if (dir_names)
+      omplens_cli_free_names(dir_names, (size_t)k);
+  }
+  if (rc == EXIT_SOFTWARE)
+    error("out of memory");
+  return rc;
+}
+
 /* A directory stands for the *.trace files in it, in name order. */
 static int handle_trace_dir(loaded *l, const char *dir) {
   char **names;
@@ -561,7 +710,9 @@ static int handle_trace_dir(loaded *l, const char *dir) {
   int rc = n ? 0 : EXIT_NOINPUT;
   if (!n)
     error("no .trace files in %s", dir);
-  if (n > 1 && load_threads((size_t)n) > 1)
+  if (n > 1 && in_parts_allowed())
+    rc = load_in_parts(l, names, (size_t)n);
+  else if (n > 1 && load_threads((size_t)n) > 1)
     rc = load_parallel(l, names, (size_t)n);
   else
     for (long i = 0; i < n && !rc; i++)
@@ -602,9 +753,15 @@ typedef struct output_ctx {
   const options *o;
 } output_ctx;
 
-static int write_json(const output_ctx *c, FILE *f) { return omplens_report_stream_json(c->in, f); }
+static int write_json(const output_ctx *c, FILE *f) {
+  if (c->l->in_parts)
+    return omplens_parts_write_json(&c->l->parts, f);
+  return omplens_report_stream_json(c->in, f);
+}
 
 static int write_summary(const output_ctx *c, FILE *f) {
+  if (c->l->in_parts)
+    return omplens_parts_write_summary(&c->l->parts, c->o->top, f);
   return omplens_report_print_text(c->in, f, c->o->top);
 }
 
@@ -621,20 +778,46 @@ static int write_markdown(const output_ctx *c, FILE *f) {
 static int write_html(const output_ctx *c, FILE *f) {
   /* The input lets the timeline mark every wasteful operation (it reads
    * only the analyses, which no thread changes once prepared). */
+  if (c->l->in_parts)
+    return omplens_parts_write_html(&c->l->parts, f);
   omplens_render_options ro = {.input = c->in};
   return omplens_render_html(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, &ro, f);
 }
+
+/* Process i's patch: omplens_fix_patch() of its fixer, or of its part. */
+static int process_patch(const loaded *l, size_t i, int relative, const char **patch,
+                         const char **skipped) {
+  if (l->in_parts) {
+    const omplens_part *p = &l->parts.parts[i];
+    if (!p->has_fixer || p->patch_rc[!!relative])
+      return -1;
+    *patch = p->patch[!!relative];
+    if (skipped)
+      *skipped = p->skipped[!!relative];
+    return 0;
+  }
+  return l->fixers[i] ? omplens_fix_patch(l->fixers[i], relative, patch, skipped) : -1;
+}
+
+static size_t num_processes(const loaded *l) { return l->in_parts ? l->parts.n : l->n; }
 
 /* The directory fixes.patch's relative paths start from: the sources' root
  * every fixer chose (the same for every process, every edited file under
  * it), whatever directory omplens runs in; else NULL (absolute paths). */
 static const char *patch_base(const loaded *l) {
   const char *base = NULL;
-  for (size_t i = 0; i < l->n; i++) {
+  for (size_t i = 0; i < num_processes(l); i++) {
     const char *dir;
     int under;
-    if (!l->fixers[i] || omplens_fix_base_dir(l->fixers[i], &dir, &under))
+    if (l->in_parts) {
+      const omplens_part *p = &l->parts.parts[i];
+      if (!p->has_fixer || p->base_rc)
+        continue;
+      dir = p->base_dir;
+      under = p->base_under;
+    } else if (!l->fixers[i] || omplens_fix_base_dir(l->fixers[i], &dir, &under)) {
       continue;
+    }
     if (!under || (base && strcmp(base, dir)))
       return NULL;
     base = dir;
@@ -648,10 +831,9 @@ static int patch_relative(const loaded *l) {
 
 /* Whether fixes.patch holds a diff. */
 static int patch_has_diff(const loaded *l, int relative) {
-  for (size_t i = 0; i < l->n; i++) {
+  for (size_t i = 0; i < num_processes(l); i++) {
     const char *patch = NULL;
-    if (l->fixers[i] && !omplens_fix_patch(l->fixers[i], relative, &patch, NULL) && patch &&
-        *patch)
+    if (!process_patch(l, i, relative, &patch, NULL) && patch && *patch)
       return 1;
   }
   return 0;
@@ -694,9 +876,9 @@ static void print_patch_command(FILE *out, const loaded *l, const char *output_d
  * command that applies it); fixes left out are listed on top. */
 static int write_patch(const output_ctx *c, FILE *f) {
   int relative = patch_relative(c->l);
-  for (size_t i = 0; i < c->l->n; i++) {
+  for (size_t i = 0; i < num_processes(c->l); i++) {
     const char *patch = NULL, *skipped = NULL;
-    if (!c->l->fixers[i] || omplens_fix_patch(c->l->fixers[i], relative, &patch, &skipped))
+    if (process_patch(c->l, i, relative, &patch, &skipped))
       continue;
     if (skipped && *skipped)
       fprintf(f, "# Not in this patch (see report.html for these):\n# %s\n", skipped);
@@ -707,6 +889,8 @@ static int write_patch(const output_ctx *c, FILE *f) {
 }
 
 static int write_timeline(const output_ctx *c, FILE *f) {
+  if (c->l->in_parts)
+    return omplens_parts_write_timeline(&c->l->parts, f);
   /* It is the longest output: its events count towards the progress line. */
   return omplens_render_timeline_with(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n,
                                       omplens_progress_count, NULL, f);
@@ -738,6 +922,24 @@ static const output OUTPUTS[] = {
  * findings.json has all and, like the summary and the patch, does without
  * the document. */
 #define PAGE_OUTPUTS (1u << OUT_SARIF | 1u << OUT_TIMELINE | 1u << OUT_MARKDOWN | 1u << OUT_HTML)
+
+/* The pieces the selected outputs take from each process. */
+static unsigned part_pieces(const options *o) {
+  unsigned p = 0;
+  if (o->outputs & (1u << OUT_JSON))
+    p |= OMPLENS_PART_JSON;
+  if ((o->outputs & (1u << OUT_SUMMARY)) || !o->quiet)
+    p |= OMPLENS_PART_SUMMARY;
+  if (o->outputs & PAGE_OUTPUTS)
+    p |= OMPLENS_PART_DOC;
+  if (o->outputs & (1u << OUT_HTML))
+    p |= OMPLENS_PART_HTML;
+  if (o->outputs & (1u << OUT_TIMELINE))
+    p |= OMPLENS_PART_TIMELINE;
+  if (o->outputs & (1u << OUT_PATCH))
+    p |= OMPLENS_PART_PATCH;
+  return p;
+}
 
 /* Tells the progress line of the outputs to come (bits of OUTPUTS). */
 static void expect_outputs(unsigned todo) {
@@ -906,17 +1108,47 @@ static const char *nothing_measured(const omplens_trace *t) {
 /* One warning line per process that measured nothing; whether every one
  * did (then `report` has nothing to say, and exits with EXIT_NOTHING). */
 static bool warn_nothing_measured(const loaded *l) {
-  size_t quiet = 0;
-  for (size_t i = 0; i < l->n; i++) {
-    const char *why = nothing_measured(l->traces[i]);
+  size_t quiet = 0, n = num_processes(l);
+  for (size_t i = 0; i < n; i++) {
+    const omplens_trace_info *info = l->in_parts ? NULL : omplens_trace_get_info(l->traces[i]);
+    const char *why = l->in_parts ? l->parts.parts[i].warning : nothing_measured(l->traces[i]);
     if (!why)
       continue;
     quiet++;
     error("warning: nothing reached a device in %s (pid %d): %s",
-          omplens_trace_get_info(l->traces[i])->exe, (int)omplens_trace_get_info(l->traces[i])->pid,
-          why);
+          info ? info->exe : l->parts.parts[i].exe,
+          info ? (int)info->pid : (int)l->parts.parts[i].pid, why);
   }
-  return l->n && quiet == l->n;
+  return n && quiet == n;
+}
+
+/* One warning line when the ranks in the report belong to several MPI
+ * jobs: the merged view covers the first one's (docs/report.md). */
+static void warn_jobs(const loaded *l) {
+  size_t n = num_processes(l), jobs = 0;
+  const char *first = NULL;
+  int first_seen = 0;
+  for (size_t i = 0; i < n; i++) {
+    const omplens_trace_info *info = l->in_parts ? NULL : omplens_trace_get_info(l->traces[i]);
+    int rank = info ? info->rank : l->parts.parts[i].record.rank;
+    const char *job = info ? info->job : l->parts.parts[i].record.job;
+    if (rank < 0)
+      continue;
+    size_t k = 0; /* the jobs met before */
+    for (; k < i; k++) {
+      const omplens_trace_info *ki = l->in_parts ? NULL : omplens_trace_get_info(l->traces[k]);
+      int krank = ki ? ki->rank : l->parts.parts[k].record.rank;
+      const char *kjob = ki ? ki->job : l->parts.parts[k].record.job;
+      if (krank >= 0 && (kjob == job || (kjob && job && !strcmp(kjob, job))))
+        break;
+    }
+    jobs += k == i;
+    if (!first_seen)
+      first = job, first_seen = 1;
+  }
+  if (jobs > 1)
+    error("warning: the traces are of %zu MPI jobs; the merged view covers job %s only "
+          "(report each job's traces apart)", jobs, first ? first : "(unnamed)");
 }
 
 /* libclang's parses keep their results in the output directory, for the
@@ -936,7 +1168,52 @@ static void print_parse_cost(void) {
                           c.parsed + c.cached, c.seconds, c.cached);
 }
 
+/* The outputs from the parts of l (a report made one trace at a time). */
+static int write_part_reports(loaded *l, const options *o, FILE *summary_out) {
+  if (omplens_parts_prepare(&l->parts)) {
+    error("out of memory");
+    return EXIT_SOFTWARE;
+  }
+  if (make_dir(o->output_dir))
+    return EXIT_CANTCREAT;
+  omplens_progress_step(OMPLENS_PROGRESS_REPORT, NULL);
+  omplens_progress_stage("building the report");
+  if ((o->outputs & PAGE_OUTPUTS) && !l->parts.doc) {
+    error("out of memory");
+    return EXIT_SOFTWARE;
+  }
+  if (l->parts.doc)
+    omplens_progress_output_done("document");
+  output_ctx c = {NULL, l->parts.doc, l, o};
+  int rc = write_outputs(&c, o->outputs);
+  print_parse_cost();
+  omplens_progress_stop();
+  if (!rc && !o->quiet)
+    rc = omplens_parts_write_summary(&l->parts, o->top, summary_out) ? EXIT_SOFTWARE : 0;
+  return rc;
+}
+
+/* The lines after the summary: where the reports are, how to apply the
+ * patch. */
+static void print_written(const loaded *l, const options *o, FILE *summary_out) {
+  fprintf(summary_out, "\n  reports written to %s/", o->output_dir);
+  if (o->outputs & (1u << OUT_HTML)) /* the one to read, in a browser */
+    fprintf(summary_out, ": read %s/report.html in a browser", o->output_dir);
+  if ((o->outputs & (1u << OUT_PATCH)) && patch_has_diff(l, patch_relative(l))) {
+    fputs("\n  apply the suggested changes: ", summary_out);
+    print_patch_command(summary_out, l, o->output_dir);
+  }
+  fputc('\n', summary_out);
+}
+
 static int write_reports(loaded *l, const options *o, FILE *summary_out, int exit_status) {
+  if (l->in_parts) {
+    l->parts.program_exit_status = exit_status;
+    int rc = write_part_reports(l, o, summary_out);
+    if (!rc && !o->quiet)
+      print_written(l, o, summary_out);
+    return rc;
+  }
   l->procs = calloc(l->n ? l->n : 1, sizeof *l->procs);
   l->figures = calloc(l->n ? l->n : 1, sizeof *l->figures);
   if (!l->procs || !l->figures) {
@@ -968,43 +1245,211 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
   omplens_progress_stop();
   if (!rc && !o->quiet) {
     omplens_report_print_text(&in, summary_out, o->top);
-    fprintf(summary_out, "\n  reports written to %s/", o->output_dir);
-    if (o->outputs & (1u << OUT_HTML)) /* the one to read, in a browser */
-      fprintf(summary_out, ": read %s/report.html in a browser", o->output_dir);
-    if ((o->outputs & (1u << OUT_PATCH)) && patch_has_diff(l, patch_relative(l))) {
-      fputs("\n  apply the suggested changes: ", summary_out);
-      print_patch_command(summary_out, l, o->output_dir);
-    }
-    fputc('\n', summary_out);
+    print_written(l, o, summary_out);
   }
+  return rc;
+}
+
+/* ---- The distributed report (cli/distribute.h) ---------------------------- */
+
+/* A failure after which another rank would wait for ever: the line, then
+ * the end of every rank (MPI_Abort, which mpirun reports too). */
+static void mpi_fail(const omplens_cli_mpi *m, int code, const char *what)
+    __attribute__((noreturn));
+static void mpi_fail(const omplens_cli_mpi *m, int code, const char *what) {
+  if (m->rank)
+    error("distributed report (rank %d): %s", m->rank, what);
+  else
+    error("distributed report: %s", what);
+  m->p->abort(code);
+  exit(code); /* MPI_Abort does not return */
+}
+
+/* Rank 0: the plan (what every rank reduces), sent to every rank even when
+ * it fails (then with the exit code, after its error line). */
+static int plan_report(const options *o, char *const *args, size_t num_args,
+                       const omplens_cli_mpi *m, omplens_cli_plan *plan) {
+  char err[1024];
+  memset(plan, 0, sizeof *plan);
+  plan->status = check_output_dir(o->output_dir) || make_dir(o->output_dir) ? EXIT_CANTCREAT : 0;
+  if (!plan->status)
+    plan->status = list_inputs(args, num_args, &plan->names, &plan->n);
+  if (!plan->status && !(plan->owner = calloc(plan->n, sizeof *plan->owner))) {
+    error("out of memory");
+    plan->status = EXIT_SOFTWARE;
+  }
+  if (plan->status) { /* the others only need the code */
+    omplens_cli_free_names(plan->names, plan->n);
+    plan->names = NULL;
+    plan->n = 0;
+  } else {
+    omplens_cli_plan_assign(plan, m->size);
+    if (part_pieces(o) & OMPLENS_PART_TIMELINE)
+      plan->origin_ns = traces_origin(plan->names, plan->n);
+  }
+  if (omplens_cli_mpi_send_plan(m, plan, err, sizeof err))
+    mpi_fail(m, EXIT_SOFTWARE, err);
+  return plan->status;
+}
+
+/* The traces of plan this rank reduces. */
+static size_t *my_traces(const omplens_cli_plan *plan, int rank, size_t *count) {
+  size_t *mine = calloc(plan->n ? plan->n : 1, sizeof *mine);
+  *count = 0;
+  for (size_t i = 0; mine && i < plan->n; i++)
+    if (plan->owner[i] == (uint32_t)rank)
+      mine[(*count)++] = i;
+  return mine;
+}
+
+/* `mpirun -np K omplens report ...` on one rank of K (K > 1). */
+static int report_distributed(options *o, char *const *args, size_t num_args,
+                              const omplens_cli_mpi *m) {
+  char err[1024];
+  omplens_cli_plan plan;
+  int rc;
+  if (m->rank == 0) {
+    rc = plan_report(o, args, num_args, m, &plan);
+  } else if (omplens_cli_mpi_recv_plan(m, &plan, err, sizeof err)) {
+    mpi_fail(m, EXIT_SOFTWARE, err);
+  } else {
+    rc = plan.status; /* rank 0 said why */
+    o->quiet = 1;
+  }
+  if (rc) {
+    omplens_cli_plan_free(&plan);
+    return rc;
+  }
+  loaded l = {0};
+  l.compile_commands = o->compile_commands;
+  l.window = o;
+  l.o = o;
+  use_parse_cache(o->output_dir);
+  if (m->rank == 0) {
+    omplens_progress_start(o->quiet);
+    for (size_t i = 0; i < plan.n; i++)
+      omplens_progress_expect_trace(plan.names[i]);
+    expect_outputs(o->outputs);
+  }
+  omplens_cli_reduce r;
+  reduce_plan(&l, plan.names, plan.n, &r);
+  r.mine = my_traces(&plan, m->rank, &r.num_mine);
+  r.threads = load_threads(r.num_mine ? r.num_mine : 1);
+  r.part.origin_ns = plan.origin_ns;
+  omplens_progress_time("rank %d of %d reduces %zu traces (%s)", m->rank, m->size, r.num_mine,
+                        m->p->library());
+  /* Rank 0's spool files are in the output directory; the others' there
+   * too when they see it (a shared file system), else in $TMPDIR. */
+  if (m->rank && access(o->output_dir, W_OK | X_OK))
+    r.spool_dir = NULL;
+  l.in_parts = 1;
+  rc = r.mine ? omplens_cli_reduce_traces(&r, &l.reduced) : EXIT_SOFTWARE;
+  if (m->rank) {
+    if (omplens_cli_mpi_send_parts(m, &plan, l.reduced.at, rc, err, sizeof err) ||
+        omplens_cli_mpi_recv_result(m, &rc, err, sizeof err))
+      mpi_fail(m, EXIT_SOFTWARE, err);
+  } else {
+    /* Every rank's parts, even after a failure here: a rank waiting to
+     * send would wait for ever. */
+    FILE *spool = omplens_cli_spool_open(o->output_dir);
+    omplens_cli_part_at *at = calloc(plan.n ? plan.n : 1, sizeof *at);
+    if (!spool || !at) {
+      snprintf(err, sizeof err, "cannot make a spool file in %s: %s", o->output_dir,
+               strerror(errno));
+      mpi_fail(m, EXIT_CANTCREAT, err);
+    }
+    for (size_t i = 0; l.reduced.at && i < plan.n; i++)
+      at[i] = l.reduced.at[i];
+    if (omplens_cli_mpi_recv_parts(m, &plan, spool, at, err, sizeof err))
+      mpi_fail(m, EXIT_SOFTWARE, err);
+    if (!rc)
+      rc = omplens_cli_parts_load(at, plan.n, &l.parts);
+    l.parts.origin_ns = plan.origin_ns;
+    if (!rc)
+      rc = write_reports(&l, o, stdout, -1);
+    omplens_progress_stop();
+    if (!rc)
+      warn_jobs(&l);
+    if (!rc && warn_nothing_measured(&l))
+      rc = EXIT_NOTHING;
+    omplens_cli_parts_free(&l.parts); /* before its spool goes */
+    if (omplens_cli_mpi_send_result(m, rc, err, sizeof err))
+      mpi_fail(m, rc ? rc : EXIT_SOFTWARE, err);
+    free(at);
+    fclose(spool);
+  }
+  free((void *)r.mine);
+  loaded_free(&l);
+  omplens_cli_plan_free(&plan);
   return rc;
 }
 
 static int handle_report(int argc, char **argv) {
   options o = {DEFAULT_OUTPUT_DIR, DEFAULT_TOP, 0, 0, ~0u, NULL, 0, 0, 0};
+  int env_rank, env_size, distributed = omplens_cli_mpi_wanted(&env_rank, &env_size);
+  silent_errors = distributed && env_rank > 0; /* rank 0 tells them */
   int first = parse_options(argc, argv, &o);
+  silent_errors = 0;
   if (first < 0)
     return first == PARSED_HELP ? EXIT_OK : EXIT_USAGE;
   if (first >= argc) {
-    error("report needs at least one trace file or directory");
+    if (!(distributed && env_rank > 0))
+      error("report needs at least one trace file or directory");
     return EXIT_USAGE;
+  }
+  if (distributed) {
+    omplens_cli_mpi m;
+    char err[1024];
+    if (omplens_cli_mpi_open(&m, err, sizeof err)) {
+      if (env_rank <= 0) /* one line for the job */
+        error("distributed report (mpirun omplens report): %s", err);
+      return EXIT_SOFTWARE;
+    }
+    if (m.size == 1 && env_size > 1) { /* each rank alone: another MPI's launcher */
+      if (env_rank <= 0)
+        error("distributed report (mpirun omplens report): the launcher started %d ranks, "
+              "but %s sees one: libomplens-mpi.so was built with another MPI than the "
+              "launcher's (use that MPI's mpirun, or OMPLENS_MPI=0 and one process)",
+              env_size, m.p->library());
+      omplens_cli_mpi_close(&m);
+      return EXIT_SOFTWARE;
+    }
+    int rc = 0;
+    if (m.size > 1)
+      rc = report_distributed(&o, argv + first, (size_t)(argc - first), &m);
+    omplens_cli_mpi_close(&m);
+    if (m.size > 1)
+      return rc;
+    /* A job of one: the report of one process, below. */
   }
   if (check_output_dir(o.output_dir))
     return EXIT_CANTCREAT;
   loaded l = {0};
   l.compile_commands = o.compile_commands;
   l.window = &o;
+  l.o = &o;
   use_parse_cache(o.output_dir);
   int rc = 0;
   omplens_progress_start(o.quiet);
   for (int i = first; i < argc; i++)
     expect_input(argv[i]);
   expect_outputs(o.outputs);
-  for (int i = first; i < argc && !rc; i++)
-    rc = handle_input(&l, argv[i]);
+  char **names = NULL;
+  size_t n = 0;
+  if (in_parts_allowed())
+    rc = list_inputs(argv + first, (size_t)(argc - first), &names, &n);
+  if (!rc && n > 1) {
+    rc = load_in_parts(&l, names, n);
+  } else {
+    for (int i = first; i < argc && !rc; i++)
+      rc = handle_input(&l, argv[i]);
+  }
+  omplens_cli_free_names(names, n);
   if (!rc)
     rc = write_reports(&l, &o, stdout, -1);
   omplens_progress_stop();
+  if (!rc)
+    warn_jobs(&l);
   if (!rc && warn_nothing_measured(&l))
     rc = EXIT_NOTHING;
   loaded_free(&l);
@@ -1230,6 +1675,7 @@ static int report_run(const options *opts, const char *trace_dir, int status) {
   int rc;
   loaded l = {0};
   l.compile_commands = o.compile_commands;
+  l.o = &o;
   use_parse_cache(o.output_dir);
   omplens_progress_start(o.quiet); /* the program has finished: the terminal is ours */
   expect_input(trace_dir);
@@ -1241,8 +1687,10 @@ static int report_run(const options *opts, const char *trace_dir, int status) {
   if (!rc)
     rc = write_reports(&l, &o, stderr, status);
   omplens_progress_stop();
-  if (!rc)
+  if (!rc) {
+    warn_jobs(&l);
     warn_nothing_measured(&l); /* run keeps the program's own status */
+  }
   loaded_free(&l);
   return rc;
 }

@@ -681,6 +681,9 @@ static int open_trace(void) {
   h.in_job = omplens_mpi_rank(&rank, &size);
   h.rank = rank;
   h.job_size = size;
+  static char job[128]; /* ranks of one job share it: a report merges them */
+  if (h.in_job && omplens_mpi_job_id(job, sizeof job))
+    h.job = job;
   char tag[16] = ""; /* "r3-" */
   if (h.in_job)
     snprintf(tag, sizeof tag, "r%d-", rank);

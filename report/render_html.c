@@ -32,6 +32,7 @@ typedef struct html_ctx {
   const char *base;      /* paths are shown relative to it */
   size_t max_instances;
   const omplens_report_input *input; /* what the document was built from, or NULL */
+  const omplens_analysis *analysis;  /* the process's, when rendered alone, or NULL */
   int err;               /* first error of a template fill */
   /* The process being rendered. */
   const json_t *proc;
@@ -831,6 +832,8 @@ static void timeline_legend(omplens_strbuf *b) {
 /* The analysis behind the process's findings, when the renderer has it. */
 static const omplens_analysis *process_analysis(const html_ctx *h) {
   const omplens_report_input *in = h->input;
+  if (h->analysis)
+    return h->analysis;
   if (!in || h->index >= in->num_procs || in->procs[h->index].trace != h->trace)
     return NULL;
   return in->procs[h->index].analysis;
@@ -1266,4 +1269,66 @@ int omplens_render_html(const json_t *doc, const omplens_trace *const *traces, s
   if (page.failed)
     return ferror(out) ? OMPLENS_REPORT_EIO : OMPLENS_REPORT_ENOMEM;
   return fflush(out) ? OMPLENS_REPORT_EIO : 0;
+}
+
+/* ---- The page in parts, one process at a time (report_parts.c) ---------- */
+
+/* What omplens_render_html() returns after writing into page. */
+static int page_result(const html_ctx *h, const omplens_strbuf *page, FILE *out) {
+  if (h->err)
+    return h->err;
+  if (page->failed)
+    return ferror(out) ? OMPLENS_REPORT_EIO : OMPLENS_REPORT_ENOMEM;
+  return fflush(out) ? OMPLENS_REPORT_EIO : 0;
+}
+
+static html_ctx part_ctx(omplens_strbuf *page, const omplens_render_options *opt, char *cwd,
+                         size_t size) {
+  return (html_ctx){.body = page,
+                    .base = opt && opt->base_dir ? opt->base_dir : getcwd(cwd, size),
+                    .max_instances = opt && opt->max_instances ? opt->max_instances : 50,
+                    .input = opt ? opt->input : NULL};
+}
+
+int omplens_render__html_head(const json_t *doc, const omplens_render_options *opt, FILE *out) {
+  if (!json_is_object(doc) || !out)
+    return OMPLENS_REPORT_EINVAL;
+  char cwd[4096];
+  omplens_strbuf page = {.sink = out};
+  html_ctx h = part_ctx(&page, opt, cwd, sizeof cwd);
+  page_part(&h, doc, opt, 1, &page);
+  h.num_procs = json_array_size(omplens_render__array(doc, "processes"));
+  section_ranks(&h, json_object_get(doc, "ranks"));
+  return page_result(&h, &page, out);
+}
+
+int omplens_render__html_process(const json_t *proc, size_t index, size_t num_procs,
+                                 const omplens_trace *trace, const omplens_analysis *analysis,
+                                 const omplens_render_options *opt, FILE *out) {
+  if (!json_is_object(proc) || !out)
+    return OMPLENS_REPORT_EINVAL;
+  char cwd[4096];
+  omplens_strbuf page = {.sink = out};
+  html_ctx h = part_ctx(&page, opt, cwd, sizeof cwd);
+  h.input = NULL;
+  h.analysis = analysis;
+  h.num_procs = num_procs;
+  h.index = index;
+  h.proc = proc;
+  h.trace = trace;
+  render_process(&h);
+  return page_result(&h, &page, out);
+}
+
+int omplens_render__html_tail(const json_t *doc, const omplens_render_options *opt, FILE *out) {
+  if (!json_is_object(doc) || !out)
+    return OMPLENS_REPORT_EINVAL;
+  char cwd[4096];
+  omplens_strbuf page = {.sink = out};
+  html_ctx h = part_ctx(&page, opt, cwd, sizeof cwd);
+  if (!json_array_size(omplens_render__array(doc, "processes")))
+    empty_state(&h, &page, "No traced process", "The program left no trace: was it built with -fopenmp and "
+                                                "offloading, and linked with LLVM's libomp?");
+  page_part(&h, doc, opt, 0, &page);
+  return page_result(&h, &page, out);
 }

@@ -1456,7 +1456,7 @@ static void omitted(const json_t *doc, uint64_t *findings, uint64_t *instances) 
   }
 }
 
-static void other_data(tl_writer *w, const json_t *doc, const omplens_trace *const *traces,
+static void other_data(tl_writer *w, const json_t *doc, const omplens_trace_info *const *infos,
                        size_t n, uint64_t origin) {
   tl_out *o = &w->out;
   const char *version = omplens_report__str_at(doc, "omplens_version");
@@ -1467,7 +1467,7 @@ static void other_data(tl_writer *w, const json_t *doc, const omplens_trace *con
   out_decimal(o, origin);
   out_byte(o, '"');
   for (size_t i = 0; i < n; i++) {
-    const omplens_trace_info *info = omplens_trace_get_info(traces[i]);
+    const omplens_trace_info *info = infos[i];
     char value[TL_LABEL];
     snprintf(value, sizeof value, "%s (pid %d)%s", info && info->cmdline ? info->cmdline : "?",
              info ? (int)info->pid : 0, info && !info->complete ? ", trace incomplete" : "");
@@ -1522,7 +1522,14 @@ int omplens_render_timeline_with(const json_t *doc, const omplens_trace *const *
     if (!rc && !used[i])
       render_doc_only(&w, proc, num_traces + i, origin);
   free(used);
-  other_data(&w, doc, traces, num_traces, origin);
+  const omplens_trace_info **infos = calloc(num_traces + 1, sizeof *infos);
+  for (size_t k = 0; infos && k < num_traces; k++)
+    infos[k] = omplens_trace_get_info(traces[k]);
+  if (!infos && !rc)
+    rc = OMPLENS_REPORT_ENOMEM;
+  if (infos)
+    other_data(&w, doc, infos, num_traces, origin);
+  free(infos);
   out_flush(&w.out);
   if (progress)
     progress(progress_ctx, w.total, w.total);
@@ -1530,4 +1537,61 @@ int omplens_render_timeline_with(const json_t *doc, const omplens_trace *const *
   if (!rc && (w.out.failed || fflush(out) || ferror(out)))
     rc = OMPLENS_REPORT_EIO;
   return rc;
+}
+
+/* ---- timeline.json in parts, one trace at a time (report_parts.c) ------- */
+
+static int part_result(tl_writer *w, FILE *out, int rc) {
+  out_flush(&w->out);
+  free(w->out.buf);
+  if (!rc && (w->out.failed || fflush(out) || ferror(out)))
+    rc = OMPLENS_REPORT_EIO;
+  return rc;
+}
+
+int omplens_render__timeline_head(FILE *out) {
+  tl_writer w = {{out, malloc(TL_OUT_BUF), 0, TL_OUT_BUF, 0}, 1, 0, 0, NULL, NULL, 0, 0};
+  if (!w.out.buf)
+    return OMPLENS_REPORT_ENOMEM;
+  out_lit(&w.out, "{\"traceEvents\":[\n");
+  return part_result(&w, out, 0);
+}
+
+int omplens_render__timeline_trace(const json_t *doc_proc, const omplens_trace *t, size_t index,
+                                   uint64_t origin, FILE *out, omplens_render__timeline_counts *c) {
+  tl_writer w = {{out, malloc(TL_OUT_BUF), 0, TL_OUT_BUF, 0}, 1, 0, 0, NULL, NULL, 0, 0};
+  if (!w.out.buf)
+    return OMPLENS_REPORT_ENOMEM;
+  size_t n = 0;
+  omplens_trace_events(t, &n);
+  w.total = n;
+  int rc = render_trace(&w, t, doc_proc, index, origin);
+  c->overflows = w.overflows;
+  c->unmatched = w.unmatched;
+  c->events = !w.first;
+  return part_result(&w, out, rc);
+}
+
+int omplens_render__timeline_separator(FILE *out) {
+  return fputs(",\n", out) == EOF ? OMPLENS_REPORT_EIO : 0;
+}
+
+int omplens_render__timeline_tail(const json_t *doc, const omplens_trace_info *const *infos,
+                                  size_t n, uint64_t origin,
+                                  const omplens_render__timeline_counts *sum, FILE *out) {
+  tl_writer w = {{out, malloc(TL_OUT_BUF), 0, TL_OUT_BUF, 0}, 1, 0, 0, NULL, NULL, 0, 0};
+  if (!w.out.buf)
+    return OMPLENS_REPORT_ENOMEM;
+  w.overflows = sum->overflows;
+  w.unmatched = sum->unmatched;
+  other_data(&w, doc, infos, n, origin);
+  return part_result(&w, out, 0);
+}
+
+uint64_t omplens_render__timeline_origin(const uint64_t *start_ns, size_t n) {
+  uint64_t origin = UINT64_MAX;
+  for (size_t i = 0; i < n; i++)
+    if (start_ns[i] && start_ns[i] < origin)
+      origin = start_ns[i];
+  return origin == UINT64_MAX ? 0 : origin;
 }

@@ -1191,11 +1191,12 @@ static int stream_process(omplens_jout *j, doc_ctx *x, int depth) {
   return rc;
 }
 
-int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
-  if (!in || !out)
-    return OMPLENS_REPORT_EINVAL;
+int omplens_report__stream_json_frame(int program_exit_status, size_t num_procs,
+                                      omplens_report__process_writer write,
+                                      json_t *(*ranks_of)(void *ctx), void *ctx, FILE *out) {
   omplens_jout *j = malloc(sizeof *j);
-  json_t *root = root_head(in);
+  omplens_report_input head = {NULL, 0, program_exit_status};
+  json_t *root = root_head(&head);
   if (!j || !root) {
     free(j);
     json_decref(root);
@@ -1207,19 +1208,19 @@ int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
   omplens_jout_members(j, root, 1, &first, NULL, NULL, NULL);
   json_decref(root);
   omplens_jout_key(j, 1, "processes", &first);
-  omplens_jout_raw(j, in->num_procs ? "[" : "[]", in->num_procs ? 1 : 2);
-  for (size_t p = 0; p < in->num_procs && !rc; p++) {
-    doc_ctx x = {in, p, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}};
+  omplens_jout_raw(j, num_procs ? "[" : "[]", num_procs ? 1 : 2);
+  for (size_t p = 0; p < num_procs && !rc; p++) {
     omplens_jout_raw(j, p ? "," : "", p ? 1 : 0);
     omplens_jout_newline(j, 2);
-    rc = stream_process(j, &x, 2);
-    doc_ctx_free(&x);
+    rc = write(ctx, j, p, 2);
   }
-  if (in->num_procs) {
+  if (num_procs) {
     omplens_jout_newline(j, 1);
     omplens_jout_raw(j, "]", 1);
   }
-  json_t *ranks = rc ? NULL : omplens_report__ranks(in);
+  /* After the processes: the annotators are asked in the order of the
+   * document (a note told once lands on the first location asked). */
+  json_t *ranks = rc || !ranks_of ? NULL : ranks_of(ctx);
   if (ranks) {
     omplens_jout_key(j, 1, "ranks", &first);
     omplens_jout_value(j, ranks, 1, NULL, NULL, NULL);
@@ -1231,6 +1232,43 @@ int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
     rc = OMPLENS_REPORT_EIO;
   free(j);
   return rc;
+}
+
+int omplens_report__stream_process(const omplens_report_input *in, size_t proc, omplens_jout *j,
+                                   int depth) {
+  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}};
+  int rc = stream_process(j, &x, depth);
+  doc_ctx_free(&x);
+  return rc;
+}
+
+static int write_process(void *in, omplens_jout *j, size_t proc, int depth) {
+  return omplens_report__stream_process(in, proc, j, depth);
+}
+
+static json_t *ranks_of_input(void *in) { return omplens_report__ranks(in); }
+
+int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
+  if (!in || !out)
+    return OMPLENS_REPORT_EINVAL;
+  return omplens_report__stream_json_frame(in->program_exit_status, in->num_procs, write_process,
+                                           ranks_of_input, (void *)in, out);
+}
+
+json_t *omplens_report__root(int program_exit_status) {
+  omplens_report_input head = {NULL, 0, program_exit_status};
+  return root_head(&head);
+}
+
+json_t *omplens_report__page_process(const omplens_report_input *in, size_t proc,
+                                     size_t max_findings, size_t max_instances) {
+  doc_ctx x = {in, proc, max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES,
+               {0}, {0}, {0}};
+  json_t *o = process(&x, max_findings ? max_findings : SIZE_MAX);
+  if (o)
+    json_object_set_new(o, OMPLENS_REPORT__PAGE_DIRECTIVES, omplens_report__page_directives(o));
+  doc_ctx_free(&x);
+  return o;
 }
 
 int omplens_report_write_json(const omplens_report_input *in, const char *path) {

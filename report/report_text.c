@@ -230,25 +230,37 @@ static void print_ranks(FILE *out, const json_t *r, size_t top) {
   print_rank_outliers(out, json_object_get(r, "outliers"));
 }
 
+int omplens_report__print_process_text(const omplens_report_input *in, size_t p, FILE *out,
+                                       size_t top) {
+  const omplens_program_total *tot = omplens_analysis_total(in->procs[p].analysis);
+  if (!tot)
+    return OMPLENS_REPORT_EINVAL;
+  print_header(out, in->procs[p].trace, tot);
+  print_damage(out, omplens_trace_damage(in->procs[p].trace));
+  omplens_report_figures scratch;
+  print_categories(out, tot, omplens_report__figures(in, p, &scratch));
+  print_directives(out, in, p, top);
+  print_leftovers(out, in->procs[p].analysis);
+  return 0;
+}
+
+void omplens_report__print_ranks_text(FILE *out, const json_t *ranks, size_t top) {
+  if (ranks)
+    print_ranks(out, ranks, top);
+}
+
 int omplens_report_print_text(const omplens_report_input *in, FILE *out, size_t top) {
   if (!in || !out)
     return OMPLENS_REPORT_EINVAL;
   for (size_t p = 0; p < in->num_procs; p++) {
-    const omplens_program_total *tot = omplens_analysis_total(in->procs[p].analysis);
-    if (!tot)
+    if (!omplens_analysis_total(in->procs[p].analysis))
       return OMPLENS_REPORT_EINVAL;
     if (p)
       fputc('\n', out);
-    print_header(out, in->procs[p].trace, tot);
-    print_damage(out, omplens_trace_damage(in->procs[p].trace));
-    omplens_report_figures scratch;
-    print_categories(out, tot, omplens_report__figures(in, p, &scratch));
-    print_directives(out, in, p, top);
-    print_leftovers(out, in->procs[p].analysis);
+    omplens_report__print_process_text(in, p, out, top);
   }
   json_t *ranks = omplens_report__ranks(in);
-  if (ranks)
-    print_ranks(out, ranks, top);
+  omplens_report__print_ranks_text(out, ranks, top);
   json_decref(ranks);
   return ferror(out) ? OMPLENS_REPORT_EIO : 0;
 }

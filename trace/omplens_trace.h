@@ -128,6 +128,7 @@ typedef struct omplens_trace_info {
   int32_t pid;
   int32_t rank;          /* MPI rank from the launcher, -1 outside a job   */
   int32_t job_size;      /* ranks in the job, 0 when unknown               */
+  const char *job;       /* the launcher's job id, NULL when none was told */
   const char *exe;
   const char *cmdline;   /* arguments joined with spaces, shell-quoted */
   uint64_t start_realtime_ns; /* wall clock at start, ns since the epoch */
@@ -179,6 +180,9 @@ typedef struct omplens_trace_open_options {
  * between the passes, which counts as a third of a pass. */
 int omplens_trace_open_with(const char *path, const omplens_trace_open_options *opts,
                             omplens_trace **out);
+/* Reads a trace's header alone (pid, rank, job, executable, command line,
+ * start time): a trace without events, cheap whatever the file's size. */
+int omplens_trace_open_header(const char *path, omplens_trace **out);
 /* Decodes a trace from memory (the fuzzer's entry point). The bytes are
  * copied as needed; the caller keeps ownership of data. */
 int omplens_trace_open_memory(const void *data, size_t size, omplens_trace **out);

@@ -29,6 +29,8 @@ enum omplens_tf_tlv {
   OMPLENS_TF_TLV_MODULE = 5,   /* u64 base, low, high; u8 idlen; u8 id[20]; path */
   OMPLENS_TF_TLV_RANK = 6,     /* i32 rank, i32 job size (0: unknown): the
                                   launcher's MPI rank; absent outside a job */
+  OMPLENS_TF_TLV_JOB = 7,      /* string, no NUL: the launcher's job id (with
+                                  RANK, when the launcher names the job) */
 };
 
 /* Chunk kinds. */

@@ -40,6 +40,7 @@ typedef struct source {
   int fd;
   const uint8_t *mem;
   uint64_t size;
+  int header_only; /* omplens_trace_open_header() */
 } source;
 
 typedef struct chunk_ref {
@@ -76,7 +77,7 @@ struct omplens_trace {
   const char *device_types[OMPLENS_TRACE_TYPED_DEVICES];  /* resolved      */
   omplens_trace_info info;
   omplens_module *modules;
-  char *strings_exe, *strings_cmd;
+  char *strings_exe, *strings_cmd, *strings_job;
   omplens_event *events; /* sorted by begin time, exactly num_events */
   size_t num_events;
   omplens_region *regions;
@@ -308,6 +309,10 @@ static int parse_tlv(omplens_trace *t, uint16_t type, const uint8_t *v, uint32_t
         t->info.rank = -1, t->info.job_size = 0;
     }
     return 0;
+  case OMPLENS_TF_TLV_JOB:
+    free(t->strings_job);
+    t->strings_job = len ? dup_n(v, len < 256 ? len : 256) : NULL;
+    return !len || t->strings_job ? 0 : -1;
   case OMPLENS_TF_TLV_EXE:
     free(t->strings_exe);
     t->strings_exe = dup_n(v, len);
@@ -1599,6 +1604,8 @@ static int make_waits(omplens_trace *t) {
 static void finish_info(omplens_trace *t) {
   t->info.exe = t->strings_exe ? t->strings_exe : "";
   t->info.cmdline = t->strings_cmd ? t->strings_cmd : "";
+  /* An empty job id is none, and a job belongs to a rank. */
+  t->info.job = t->strings_job && *t->strings_job && t->info.rank >= 0 ? t->strings_job : NULL;
   t->info.modules = t->modules;
   if (!t->info.complete) {
     t->info.duration_ns = t->last_ns;
@@ -1816,6 +1823,10 @@ static int read_trace(omplens_trace *t, const source *src) {
   int rc = read_header(t, src, &hdr_bytes);
   if (rc)
     return rc;
+  if (src->header_only) {
+    finish_info(t);
+    return 0;
+  }
   chunk_ref *refs = NULL;
   size_t n = 0, cap = 0;
   int oom = 0;
@@ -1865,8 +1876,20 @@ int omplens_trace_open(const char *path, omplens_trace **out) {
   return omplens_trace_open_with(path, NULL, out);
 }
 
+static int open_file(const char *path, const omplens_trace_open_options *opts, int header_only,
+                     omplens_trace **out);
+
 int omplens_trace_open_with(const char *path, const omplens_trace_open_options *opts,
                             omplens_trace **out) {
+  return open_file(path, opts, 0, out);
+}
+
+int omplens_trace_open_header(const char *path, omplens_trace **out) {
+  return open_file(path, NULL, 1, out);
+}
+
+static int open_file(const char *path, const omplens_trace_open_options *opts, int header_only,
+                     omplens_trace **out) {
   *out = NULL;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -1877,7 +1900,7 @@ int omplens_trace_open_with(const char *path, const omplens_trace_open_options *
     errno = EISDIR;
     return OMPLENS_TRACE_EIO;
   }
-  source src = {fd, NULL, (uint64_t)st.st_size};
+  source src = {fd, NULL, (uint64_t)st.st_size, header_only};
   int rc = open_source(&src, path, opts, out);
   int saved = errno;
   close(fd);
@@ -1886,7 +1909,7 @@ int omplens_trace_open_with(const char *path, const omplens_trace_open_options *
 }
 
 int omplens_trace_open_memory(const void *data, size_t size, omplens_trace **out) {
-  source src = {-1, data, size};
+  source src = {-1, data, size, 0};
   return open_source(&src, "(memory)", NULL, out);
 }
 
@@ -1898,6 +1921,7 @@ void omplens_trace_close(omplens_trace *t) {
   free(t->modules);
   free(t->strings_exe);
   free(t->strings_cmd);
+  free(t->strings_job);
   omplens_bulk_free(t->events);
   omplens_bulk_free(t->regions);
   omplens_bulk_free(t->sites);

@@ -96,6 +96,8 @@ int omplens_tw_open(omplens_tw *w, const char *path, const omplens_tw_header *h,
   if (h->in_job && h->rank >= 0) {
     int32_t rank[2] = {h->rank, h->job_size};
     hdr_tlv(&b, OMPLENS_TF_TLV_RANK, rank, sizeof rank, NULL, 0);
+    if (h->job && *h->job)
+      hdr_tlv(&b, OMPLENS_TF_TLV_JOB, h->job, (uint32_t)strnlen(h->job, 256), NULL, 0);
   }
   if (h->exe)
     hdr_tlv(&b, OMPLENS_TF_TLV_EXE, h->exe, (uint32_t)strnlen(h->exe, 4096), NULL, 0);

@@ -41,6 +41,7 @@ typedef struct omplens_tw_header {
   int32_t pid;
   int in_job;             /* 0: not an MPI rank (no RANK item)         */
   int32_t rank, job_size; /* MPI rank and job size (0: unknown)          */
+  const char *job;        /* the job's id from the launcher, or NULL     */
   const char *exe;
   char *const *argv;
   uint64_t start_realtime_ns;

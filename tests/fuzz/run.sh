@@ -17,7 +17,7 @@ build=$1 seconds=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 cc=${OMPLENS_FUZZ_CC:-clang-19}
 targets="fuzz_trace_reader fuzz_trace_detect fuzz_directives fuzz_report_source fuzz_line_table
-  fuzz_producer"
+  fuzz_producer fuzz_report_part"
 
 command -v "$cc" >/dev/null || { echo "run.sh: $cc not found (Debian: clang-19)" >&2; exit 69; }
 probe='int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }'
@@ -39,6 +39,8 @@ for t in $targets; do
     cp "$src"/tests/unit/directives_fixture/*.[ch] "$src"/tests/unit/directives_fixture/*.cpp "$corpus"/
   elif [ "$t" = fuzz_producer ]; then # seeds: DW_AT_producer strings
     cp "$src"/tests/fuzz/corpus/producer/* "$corpus"/
+  elif [ "$t" = fuzz_report_part ]; then # seeds: parts and a plan
+    cp "$src"/tests/fuzz/corpus/part/* "$corpus"/
   elif [ "$t" = fuzz_line_table ]; then # no seeds: a header is a few dozen bytes
     :
   else

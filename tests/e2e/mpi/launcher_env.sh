@@ -3,7 +3,9 @@
 # collector record that rank (trace name and RANK item), and three
 # `omplens run` of one "job" (PMIx namespace, Open MPI's variables), run
 # one after another, share one run directory in which only the last writes
-# the report, covering all three ranks. Malformed values are ignored.
+# the report, covering all three ranks. Malformed values are ignored. The
+# traces record the job (PMIx namespace): a report over the ranks of two
+# jobs merges the first job's alone, and says so in one warning line.
 # usage: launcher_env.sh OMPLENS JSON_GET PROGRAM WORKDIR
 set -euo pipefail
 omplens=$1 json_get=$2 bin=$3 work=$4
@@ -55,4 +57,27 @@ expect "the job's traces" 3 "$(find "$work/job/traces" -name '*.trace' | wc -l)"
 expect "ranks counted" 3 "$(wc -l <"$work/job/traces/job-job_7/.ranks-done")"
 expect "ranks in the report" 3 "$("$json_get" "$work/job/findings.json" ranks.ranks)"
 grep -q "MPI job, 3 ranks of 3 merged" "$work/job-1.err" || fail "the last rank printed no merged summary"
-echo "ok: every launcher's rank recorded; the last of 3 ranks wrote the one report"
+expect "the job recorded" job_7 "$("$json_get" "$work/job/findings.json" ranks.job)"
+
+# Two ranks of another job beside them: not merged with the first job.
+mkdir -p "$work/two-jobs"
+cp "$work"/job/traces/job-job_7/*.trace "$work/two-jobs/"
+for r in 0 1; do
+  "$omplens" run -q --outputs json -o "$work/other-$r" -- \
+    env PMIX_NAMESPACE=job:8 OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 "$bin" >/dev/null 2>&1 ||
+    fail "rank $r of the other job: the run failed"
+  cp "$work/other-$r"/traces/*/*.trace "$work/two-jobs/"
+done
+"$omplens" report -q --outputs json -o "$work/two-jobs-report" "$work/two-jobs" 2>"$work/two-jobs.err" ||
+  fail "the report of two jobs failed: $(head -3 "$work/two-jobs.err")"
+json=$work/two-jobs-report/findings.json
+expect "processes of two jobs" 5 "$("$json_get" "$json" processes.#)"
+job=$("$json_get" "$json" ranks.job)
+case $job in
+  job_7) expect "ranks merged of job_7" 3 "$("$json_get" "$json" ranks.ranks)" ;;
+  job_8) expect "ranks merged of job_8" 2 "$("$json_get" "$json" ranks.ranks)" ;;
+  *) fail "the merged view's job: $job" ;;
+esac
+grep -q "warning: the traces are of 2 MPI jobs; the merged view covers job $job only" \
+  "$work/two-jobs.err" || fail "no warning of two jobs: $(cat "$work/two-jobs.err")"
+echo "ok: every launcher's rank recorded; the last of 3 ranks wrote the one report; two jobs kept apart"
