@@ -229,21 +229,23 @@ static void times_init(void) {
   clock_gettime(CLOCK_MONOTONIC, &times.start);
 }
 
-/* The process's resident memory now (peak 0) or its peak so far, in MB
- * (of 2^20 bytes), from /proc/self/status; 0 where that is not readable. */
-static size_t resident_mb(int peak) {
+/* The process's resident memory now and its peak so far, in MB (of 2^20
+ * bytes), read in one pass of /proc/self/status (two reads could see the
+ * memory grow in between: a peak below the resident figure); 0 where that
+ * is not readable. */
+static void resident_mb(size_t *now, size_t *peak) {
   FILE *f = fopen("/proc/self/status", "r");
   char line[128];
-  size_t kb = 0;
-  const char *key = peak ? "VmHWM:" : "VmRSS:";
+  size_t rss = 0, hwm = 0;
   while (f && fgets(line, sizeof line, f))
-    if (!strncmp(line, key, strlen(key))) {
-      kb = strtoull(line + strlen(key), NULL, 10);
-      break;
-    }
+    if (!strncmp(line, "VmRSS:", 6))
+      rss = strtoull(line + 6, NULL, 10);
+    else if (!strncmp(line, "VmHWM:", 6))
+      hwm = strtoull(line + 6, NULL, 10);
   if (f)
     fclose(f);
-  return kb / 1024;
+  *now = rss / 1024;
+  *peak = (hwm > rss ? hwm : rss) / 1024;
 }
 
 /* A stage (stage set: also the progress line's new text) or a timed note;
@@ -256,9 +258,11 @@ static void vnote(int stage, const char *fmt, va_list ap) {
   char text[STAGE_BYTES];
   vsnprintf(text, sizeof text, fmt, ap);
   if (times.on) {
+    size_t now, peak;
     pthread_mutex_lock(&times.lock);
+    resident_mb(&now, &peak);
     fprintf(stderr, "omplens: %8.3f s  %s  [resident %zu MB, peak %zu MB]\n",
-            seconds_since(&times.start), text, resident_mb(0), resident_mb(1));
+            seconds_since(&times.start), text, now, peak);
     pthread_mutex_unlock(&times.lock);
   }
   if (!line)
