@@ -1354,22 +1354,9 @@ static int wrap_type(const omplens_fixer *fx, const omplens_fix__group *g, size_
   return mt == OMPLENS_MAP_TO ? OMPLENS_MAP_TO : OMPLENS_MAP_TOFROM;
 }
 
-/* Evidence that the copies the wrap removes carried nothing new. */
-static bool resident_evidence(omplens_fix__ctx *c, const omplens_fix__site *s) {
-  omplens_fix__evidence ev;
-  omplens_fix__evidence_of(c->fx, c->g, s, &ev);
-  if (!ev.h2d_unflagged_first_only)
-    return omplens_fix__fail(
-        c,
-        "%s is sent with content the device did not hold in %u of its %u copies (new "
-        "values, or resets of what the device changed): the host changes it between "
-        "iterations",
-        omplens_fix__item_text(s), ev.h2d - ev.h2d_flagged, ev.h2d);
-  return true;
-}
-
 /* Whether finding k's item, whose copies carry content the host changed
- * (resident_evidence fails), can keep just its allocation across the loop:
+ * (the evidence of resident_or_allocated fails), can keep just its
+ * allocation across the loop:
  * its findings are all repeated allocations, its directive is a region of
  * the loop's own code that writes the item, and no other item of the wrap
  * has its base. The directive then copies it each time (`always`), the
@@ -1390,13 +1377,22 @@ static bool allocation_only(omplens_fix__ctx *c, const wrap *w, size_t k, size_t
   return true;
 }
 
-/* The evidence check of item j (finding k's), or its allocation-only form. */
+/* Item j (finding k's) as the evidence allows: resident when the copies
+ * the wrap removes carried nothing new, else in its allocation-only form,
+ * else failed. */
 static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t j) {
   const omplens_fix__site *s = &c->g->sites[k];
   omplens_fix__evidence ev;
   omplens_fix__evidence_of(c->fx, c->g, s, &ev);
-  if (ev.h2d_unflagged_first_only || !allocation_only(c, w, k, j))
-    return resident_evidence(c, s);
+  if (ev.h2d_unflagged_first_only)
+    return true;
+  if (!allocation_only(c, w, k, j))
+    return omplens_fix__fail(
+        c,
+        "%s is sent with content the device did not hold in %u of its %u copies (new "
+        "values, or resets of what the device changed): the host changes it between "
+        "iterations",
+        omplens_fix__item_text(s), ev.h2d - ev.h2d_flagged, ev.h2d);
   w->copies_dir[j] = s->dir;
   w->copies_item[j] = s->item;
   w->items[j].type = OMPLENS_MAP_ALLOC;
