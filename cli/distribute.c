@@ -22,6 +22,7 @@
 
 #include "job.h"
 #include "mpi_env.h"
+#include "omplens_bytes.h"
 #include "omplens_parts.h"
 
 enum { TAG_PLAN_SIZE = 7101, TAG_PLAN, TAG_PART_HEAD, TAG_PART_DATA, TAG_RESULT };
@@ -150,62 +151,18 @@ void omplens_cli_plan_assign(omplens_cli_plan *plan, int ranks) {
   free(order);
 }
 
-typedef struct out_bytes {
-  uint8_t *d;
-  size_t len, cap;
-  int failed;
-} out_bytes;
-
-static void put(out_bytes *b, const void *p, size_t n) {
-  if (b->failed)
-    return;
-  if (b->cap - b->len < n) {
-    size_t cap = b->cap ? b->cap : 1024;
-    while (cap - b->len < n)
-      cap *= 2;
-    uint8_t *d = realloc(b->d, cap);
-    if (!d) {
-      b->failed = 1;
-      return;
-    }
-    b->d = d;
-    b->cap = cap;
-  }
-  memcpy(b->d + b->len, p, n);
-  b->len += n;
-}
-
-static void put_u64(out_bytes *b, uint64_t v) {
-  uint8_t x[8];
-  for (int i = 0; i < 8; i++)
-    x[i] = (uint8_t)(v >> (8 * i));
-  put(b, x, 8);
-}
-
-static void put_u32(out_bytes *b, uint32_t v) {
-  uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-  put(b, x, 4);
-}
-
-static uint64_t get_le(const uint8_t *p, int bytes) {
-  uint64_t v = 0;
-  for (int i = bytes - 1; i >= 0; i--)
-    v = v << 8 | p[i];
-  return v;
-}
-
 int omplens_cli_plan_encode(const omplens_cli_plan *plan, uint8_t **out, size_t *n) {
-  out_bytes b = {0};
-  put(&b, PLAN_MAGIC, 8);
-  put_u32(&b, (uint32_t)plan->status);
-  put_u64(&b, plan->n);
-  put_u64(&b, plan->origin_ns);
+  omplens_bytes b = {0};
+  omplens_bytes_put(&b, PLAN_MAGIC, 8);
+  omplens_bytes_u32(&b, (uint32_t)plan->status);
+  omplens_bytes_u64(&b, plan->n);
+  omplens_bytes_u64(&b, plan->origin_ns);
   for (size_t i = 0; i < plan->n; i++)
-    put_u32(&b, plan->owner[i]);
+    omplens_bytes_u32(&b, plan->owner[i]);
   for (size_t i = 0; i < plan->n; i++) {
     size_t len = strlen(plan->names[i]);
-    put_u32(&b, (uint32_t)len);
-    put(&b, plan->names[i], len);
+    omplens_bytes_u32(&b, (uint32_t)len);
+    omplens_bytes_put(&b, plan->names[i], len);
   }
   if (b.failed || b.len > OMPLENS_MPI_MAX_MESSAGE) {
     free(b.d);
@@ -220,9 +177,9 @@ int omplens_cli_plan_decode(const uint8_t *p, size_t n, omplens_cli_plan *plan) 
   memset(plan, 0, sizeof *plan);
   if (n < 28 || memcmp(p, PLAN_MAGIC, 8))
     return -1;
-  plan->status = (int)(int32_t)get_le(p + 8, 4);
-  uint64_t count = get_le(p + 12, 8);
-  plan->origin_ns = get_le(p + 20, 8);
+  plan->status = (int)(int32_t)omplens_le_get(p + 8, 4);
+  uint64_t count = omplens_le_get(p + 12, 8);
+  plan->origin_ns = omplens_le_get(p + 20, 8);
   size_t at = 28;
   if (count > (n - at) / 8) /* an owner and a length each, at least */
     return -1;
@@ -232,11 +189,11 @@ int omplens_cli_plan_decode(const uint8_t *p, size_t n, omplens_cli_plan *plan) 
   if (!plan->owner || !plan->names)
     goto bad;
   for (size_t i = 0; i < plan->n; i++, at += 4)
-    plan->owner[i] = (uint32_t)get_le(p + at, 4);
+    plan->owner[i] = (uint32_t)omplens_le_get(p + at, 4);
   for (size_t i = 0; i < plan->n; i++) {
     if (n - at < 4)
       goto bad;
-    uint64_t len = get_le(p + at, 4);
+    uint64_t len = omplens_le_get(p + at, 4);
     at += 4;
     if (len > n - at || memchr(p + at, 0, (size_t)len) || !(plan->names[i] = malloc(len + 1)))
       goto bad;
@@ -259,8 +216,7 @@ int omplens_cli_mpi_send_plan(const omplens_cli_mpi *m, const omplens_cli_plan *
     snprintf(err, err_size, "cannot encode the list of traces (out of memory, or too long)");
     return -1;
   }
-  for (int i = 0; i < 8; i++)
-    size[i] = (uint8_t)((uint64_t)n >> (8 * i));
+  omplens_le_set(size, n, 8);
   int rc = 0;
   for (int r = 1; r < m->size && !rc; r++)
     rc = m->p->send(r, TAG_PLAN_SIZE, size, 8, err, err_size) ||
@@ -275,7 +231,7 @@ int omplens_cli_mpi_recv_plan(const omplens_cli_mpi *m, omplens_cli_plan *plan, 
   size_t got;
   if (m->p->recv(0, TAG_PLAN_SIZE, size, 8, &got, err, err_size))
     return -1;
-  uint64_t n = got == 8 ? get_le(size, 8) : 0;
+  uint64_t n = got == 8 ? omplens_le_get(size, 8) : 0;
   uint8_t *bytes = n && n <= OMPLENS_MPI_MAX_MESSAGE ? malloc((size_t)n) : NULL;
   if (!bytes) {
     snprintf(err, err_size, "cannot take the list of traces (%llu bytes)", (unsigned long long)n);
@@ -293,11 +249,9 @@ int omplens_cli_mpi_recv_plan(const omplens_cli_mpi *m, omplens_cli_plan *plan, 
 /* ---- Parts --------------------------------------------------------------- */
 
 static void head_bytes(uint8_t h[24], uint64_t index, uint64_t length, int64_t code) {
-  for (int i = 0; i < 8; i++) {
-    h[i] = (uint8_t)(index >> (8 * i));
-    h[8 + i] = (uint8_t)(length >> (8 * i));
-    h[16 + i] = (uint8_t)((uint64_t)code >> (8 * i));
-  }
+  omplens_le_set(h, index, 8);
+  omplens_le_set(h + 8, length, 8);
+  omplens_le_set(h + 16, (uint64_t)code, 8);
 }
 
 int omplens_cli_mpi_send_parts(const omplens_cli_mpi *m, const omplens_cli_plan *plan,
@@ -349,8 +303,8 @@ int omplens_cli_mpi_recv_parts(const omplens_cli_mpi *m, const omplens_cli_plan 
       size_t got;
       if ((rc = m->p->recv(r, TAG_PART_HEAD, h, sizeof h, &got, err, err_size)))
         break;
-      uint64_t index = get_le(h, 8), length = get_le(h + 8, 8);
-      int code = (int)(int64_t)get_le(h + 16, 8);
+      uint64_t index = omplens_le_get(h, 8), length = omplens_le_get(h + 8, 8);
+      int code = (int)(int64_t)omplens_le_get(h + 16, 8);
       if (got != sizeof h || index != i || (code && length)) {
         snprintf(err, err_size, "rank %d sent a damaged part", r);
         rc = -1;
@@ -386,7 +340,8 @@ int omplens_cli_mpi_recv_parts(const omplens_cli_mpi *m, const omplens_cli_plan 
 }
 
 int omplens_cli_mpi_send_result(const omplens_cli_mpi *m, int code, char *err, size_t err_size) {
-  uint8_t c[4] = {(uint8_t)code, (uint8_t)(code >> 8), (uint8_t)(code >> 16), (uint8_t)(code >> 24)};
+  uint8_t c[4];
+  omplens_le_set(c, (uint32_t)code, 4);
   for (int r = 1; r < m->size; r++)
     if (m->p->send(r, TAG_RESULT, c, 4, err, err_size))
       return -1;
@@ -398,6 +353,6 @@ int omplens_cli_mpi_recv_result(const omplens_cli_mpi *m, int *code, char *err, 
   size_t got;
   if (m->p->recv(0, TAG_RESULT, c, 4, &got, err, err_size))
     return -1;
-  *code = got == 4 ? (int)(int32_t)get_le(c, 4) : 70;
+  *code = got == 4 ? (int)(int32_t)omplens_le_get(c, 4) : 70;
   return 0;
 }

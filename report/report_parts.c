@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "json_stream.h"
+#include "omplens_bytes.h"
 #include "omplens_parts.h"
 
 #define MAGIC "OMPLPRT\1"
@@ -45,99 +46,64 @@ enum section {
 
 /* ---- Writing ------------------------------------------------------------ */
 
-typedef struct bytes {
-  uint8_t *d;
-  size_t len, cap;
-  int failed;
-} bytes;
-
-static void put(bytes *b, const void *p, size_t n) {
-  if (b->failed)
-    return;
-  if (b->cap - b->len < n) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap - b->len < n)
-      cap *= 2;
-    uint8_t *d = realloc(b->d, cap);
-    if (!d) {
-      b->failed = 1;
-      return;
-    }
-    b->d = d;
-    b->cap = cap;
-  }
-  memcpy(b->d + b->len, p, n);
-  b->len += n;
-}
-
-static void put_u32(bytes *b, uint32_t v) {
-  uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-  put(b, x, 4);
-}
-
-static void put_u64(bytes *b, uint64_t v) {
-  put_u32(b, (uint32_t)v);
-  put_u32(b, (uint32_t)(v >> 32));
-}
-
-static void put_i32(bytes *b, int32_t v) { put_u32(b, (uint32_t)v); }
+static void put_i32(omplens_bytes *b, int32_t v) { omplens_bytes_u32(b, (uint32_t)v); }
 
 /* A string (NULL: missing); one longer than 2^32 - 2 bytes is cut. */
-static void put_str(bytes *b, const char *s) {
+static void put_str(omplens_bytes *b, const char *s) {
   if (!s) {
-    put_u32(b, NO_STRING);
+    omplens_bytes_u32(b, NO_STRING);
     return;
   }
   size_t n = strlen(s);
   if (n >= NO_STRING)
     n = NO_STRING - 1;
-  put_u32(b, (uint32_t)n);
-  put(b, s, n);
+  omplens_bytes_u32(b, (uint32_t)n);
+  omplens_bytes_put(b, s, n);
 }
 
-static void put_record(bytes *b, const omplens_rank_record *r) {
+static void put_record(omplens_bytes *b, const omplens_rank_record *r) {
   put_i32(b, r->rank);
   put_i32(b, r->pid);
   put_i32(b, r->job_size);
   put_str(b, r->job);
-  put_u64(b, r->device_ns);
-  put_u64(b, r->transfer_bytes);
-  put_u64(b, r->findings);
-  put_u32(b, (uint32_t)r->num_devices_used);
+  omplens_bytes_u64(b, r->device_ns);
+  omplens_bytes_u64(b, r->transfer_bytes);
+  omplens_bytes_u64(b, r->findings);
+  omplens_bytes_u32(b, (uint32_t)r->num_devices_used);
   for (size_t i = 0; i < r->num_devices_used; i++)
     put_i32(b, r->devices_used[i]);
-  put_u32(b, (uint32_t)r->num_directives);
+  omplens_bytes_u32(b, (uint32_t)r->num_directives);
   for (size_t i = 0; i < r->num_directives; i++) {
     const omplens_rank_directive *d = &r->directives[i];
     put_str(b, d->location);
-    put_u64(b, d->total_ns);
-    put_u64(b, d->bytes);
-    put_u64(b, d->executions);
+    omplens_bytes_u64(b, d->total_ns);
+    omplens_bytes_u64(b, d->bytes);
+    omplens_bytes_u64(b, d->executions);
   }
-  put_u32(b, (uint32_t)r->num_findings);
+  omplens_bytes_u32(b, (uint32_t)r->num_findings);
   for (size_t i = 0; i < r->num_findings; i++) {
     const omplens_rank_finding *f = &r->finding_list[i];
     put_str(b, f->category);
     put_str(b, f->location);
     put_str(b, f->item);
-    put_u64(b, f->bytes);
-    put_u64(b, f->count);
-    put_u64(b, f->total_bytes);
-    put_u64(b, f->savings_ns);
+    omplens_bytes_u64(b, f->bytes);
+    omplens_bytes_u64(b, f->count);
+    omplens_bytes_u64(b, f->total_bytes);
+    omplens_bytes_u64(b, f->savings_ns);
   }
 }
 
-static void section_head(bytes *b, uint32_t type, uint64_t length) {
-  put_u32(b, type);
-  put_u32(b, 0);
-  put_u64(b, length);
+static void section_head(omplens_bytes *b, uint32_t type, uint64_t length) {
+  omplens_bytes_u32(b, type);
+  omplens_bytes_u32(b, 0);
+  omplens_bytes_u64(b, length);
 }
 
 /* A section whose payload is in memory. */
-static int write_section(FILE *out, uint32_t type, const bytes *payload) {
+static int write_section(FILE *out, uint32_t type, const omplens_bytes *payload) {
   if (payload->failed)
     return OMPLENS_REPORT_ENOMEM;
-  bytes h = {0};
+  omplens_bytes h = {0};
   section_head(&h, type, payload->len);
   int rc = h.failed ? OMPLENS_REPORT_ENOMEM
            : fwrite(h.d, 1, h.len, out) != h.len ||
@@ -151,7 +117,7 @@ static int write_section(FILE *out, uint32_t type, const bytes *payload) {
 /* A section written straight into out: its head now, its length once the
  * payload is written (section_end). */
 static int section_begin(FILE *out, uint32_t type, off_t *at) {
-  bytes h = {0};
+  omplens_bytes h = {0};
   section_head(&h, type, 0);
   *at = ftello(out);
   int rc = h.failed ? OMPLENS_REPORT_ENOMEM
@@ -167,8 +133,8 @@ static int section_end(FILE *out, off_t at, int rc) {
     return rc;
   if (end < at + 16)
     return OMPLENS_REPORT_EIO;
-  bytes len = {0};
-  put_u64(&len, (uint64_t)(end - at - 16));
+  omplens_bytes len = {0};
+  omplens_bytes_u64(&len, (uint64_t)(end - at - 16));
   if (len.failed)
     return OMPLENS_REPORT_ENOMEM;
   rc = fseeko(out, at + 8, SEEK_SET) || fwrite(len.d, 1, 8, out) != 8 || fseeko(out, end, SEEK_SET)
@@ -179,17 +145,17 @@ static int section_end(FILE *out, off_t at, int rc) {
 }
 
 static int write_head(FILE *out, size_t index) {
-  bytes b = {0};
-  put(&b, MAGIC, MAGIC_LEN);
-  put_u32(&b, (uint32_t)index);
-  put_u32(&b, 0);
+  omplens_bytes b = {0};
+  omplens_bytes_put(&b, MAGIC, MAGIC_LEN);
+  omplens_bytes_u32(&b, (uint32_t)index);
+  omplens_bytes_u32(&b, 0);
   int rc = b.failed ? OMPLENS_REPORT_ENOMEM : fwrite(b.d, 1, b.len, out) != b.len ? OMPLENS_REPORT_EIO : 0;
   free(b.d);
   return rc;
 }
 
 static int write_end(FILE *out) {
-  bytes none = {0};
+  omplens_bytes none = {0};
   int rc = write_section(out, S_END, &none);
   return rc ? rc : fflush(out) ? OMPLENS_REPORT_EIO : 0;
 }
@@ -211,12 +177,12 @@ static int write_json_piece(const omplens_report_input *in, size_t proc, FILE *o
 }
 
 static int write_patch_piece(omplens_fixer *fx, FILE *out) {
-  bytes b = {0};
-  put_u32(&b, fx != NULL);
+  omplens_bytes b = {0};
+  omplens_bytes_u32(&b, fx != NULL);
   const char *dir = NULL;
   int under = 0, rc = fx ? omplens_fix_base_dir(fx, &dir, &under) : -1;
   put_i32(&b, rc);
-  put_u32(&b, (uint32_t)under);
+  omplens_bytes_u32(&b, (uint32_t)under);
   put_str(&b, rc ? NULL : dir);
   for (int relative = 0; relative < 2; relative++) {
     const char *patch = NULL, *skipped = NULL;
@@ -239,13 +205,13 @@ int omplens_part_write(const omplens_report_input *in, size_t proc, const omplen
   if (!info || !omplens_analysis_total(p->analysis))
     return OMPLENS_REPORT_EINVAL;
   int rc = write_head(out, o->index);
-  bytes b = {0};
+  omplens_bytes b = {0};
   put_str(&b, omplens_trace_path(p->trace));
   put_str(&b, info->exe);
   put_str(&b, info->cmdline);
   put_i32(&b, info->pid);
-  put_u32(&b, (uint32_t)!!info->complete);
-  put_u64(&b, info->start_realtime_ns);
+  omplens_bytes_u32(&b, (uint32_t)!!info->complete);
+  omplens_bytes_u64(&b, info->start_realtime_ns);
   put_str(&b, o->warning);
   rc = rc ? rc : write_section(out, S_INFO, &b);
   free(b.d);
@@ -267,7 +233,7 @@ int omplens_part_write(const omplens_report_input *in, size_t proc, const omplen
     omplens_rank_record r;
     rc = omplens_report__rank_record(in, proc, &r);
     r.process = o->index;
-    b = (bytes){0};
+    b = (omplens_bytes){0};
     if (!rc && r.rank >= 0) {
       put_record(&b, &r);
       rc = write_section(out, S_RANKS, &b);
@@ -287,10 +253,10 @@ int omplens_part_write(const omplens_report_input *in, size_t proc, const omplen
     omplens_render__timeline_counts c = {0};
     rc = section_end(out, at,
                      omplens_render__timeline_trace(doc, p->trace, o->index, o->origin_ns, out, &c));
-    b = (bytes){0};
-    put_u64(&b, c.overflows);
-    put_u64(&b, c.unmatched);
-    put_u32(&b, (uint32_t)c.events);
+    b = (omplens_bytes){0};
+    omplens_bytes_u64(&b, c.overflows);
+    omplens_bytes_u64(&b, c.unmatched);
+    omplens_bytes_u32(&b, (uint32_t)c.events);
     rc = rc ? rc : write_section(out, S_COUNTS, &b);
     free(b.d);
   }
@@ -307,7 +273,7 @@ int omplens_part_write(const omplens_report_input *in, size_t proc, const omplen
 int omplens_part_write_error(size_t index, const char *trace, int exit_code, const char *message,
                              FILE *out) {
   int rc = write_head(out, index);
-  bytes b = {0};
+  omplens_bytes b = {0};
   put_i32(&b, exit_code ? exit_code : 1);
   put_str(&b, trace ? trace : "");
   put_str(&b, message);
@@ -347,8 +313,7 @@ static uint32_t get_u32(cursor *c) {
     c->failed = 1;
     return 0;
   }
-  uint32_t v = (uint32_t)c->p[0] | (uint32_t)c->p[1] << 8 | (uint32_t)c->p[2] << 16 |
-               (uint32_t)c->p[3] << 24;
+  uint32_t v = (uint32_t)omplens_le_get(c->p, 4);
   c->p += 4;
   return v;
 }
