@@ -14,27 +14,13 @@
 # usage: distributed.sh OMPLENS CC SOURCE WORKDIR EXAMPLES_DIR
 set -euo pipefail
 omplens=$1 cc=$2 src=$3 work=$4 examples=$5
-if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
-  echo "SKIP: Open MPI is not installed (Debian: apt-get install openmpi-bin libopenmpi-dev)"
-  exit 77
-fi
 plugin=$(dirname "$omplens")/../lib/libomplens-mpi.so
 if [ ! -f "$plugin" ]; then
   echo "SKIP: $plugin was not built (CMake found no MPI)"
   exit 77
 fi
-rm -rf "$work" && mkdir -p "$work"
-fail() { echo "FAIL: $*"; exit 1; }
-expect() { # expect WHAT WANT GOT
-  [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
-}
-
-# shellcheck disable=SC2046 # the flags are separate words
-"$cc" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O1 $(mpicc -showme:compile) "$src" \
-  $(mpicc -showme:link) -o "$work/mpi_ranks"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 # Open MPI's own switches
-export OMPI_MCA_rmaps_base_oversubscribe=1                       # more ranks than cores
-export LD_LIBRARY_PATH=${OMPLENS_LIBOMP_DIR:-/usr/lib/llvm-19/lib}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/mpi_case.sh"
+mpi_case "$cc" "$src" "$work"
 # Under AddressSanitizer (the CI's second pass), omplens inside mpirun loads
 # Open MPI, whose components leak and are unloaded at MPI_Finalize, so that
 # LeakSanitizer cannot even name them: leaks are not checked there (they

@@ -11,22 +11,8 @@
 # usage: mpi_job.sh OMPLENS JSON_GET CC SOURCE WORKDIR outer|inner
 set -euo pipefail
 omplens=$1 json_get=$2 cc=$3 src=$4 work=$5 form=$6
-if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
-  echo "SKIP: Open MPI is not installed (Debian: apt-get install openmpi-bin libopenmpi-dev)"
-  exit 77
-fi
-rm -rf "$work" && mkdir -p "$work"
-fail() { echo "FAIL: $*"; exit 1; }
-expect() { # expect WHAT WANT GOT
-  [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
-}
-
-# shellcheck disable=SC2046 # the flags are separate words
-"$cc" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O1 $(mpicc -showme:compile) "$src" \
-  $(mpicc -showme:link) -o "$work/mpi_ranks"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 # Open MPI's own switches
-export OMPI_MCA_rmaps_base_oversubscribe=1                       # 4 ranks on fewer cores
-export LD_LIBRARY_PATH=${OMPLENS_LIBOMP_DIR:-/usr/lib/llvm-19/lib}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$(dirname "$0")/mpi_case.sh"
+mpi_case "$cc" "$src" "$work"
 mpi=(mpirun --oversubscribe --tag-output -np 4)
 
 set +e
