@@ -452,8 +452,10 @@ static json_t *build(const omplens_rank_record *const *rk, size_t n, uint64_t *b
     measure[M_FINDINGS][r] = rk[r]->findings;
   }
   sort_ranks = n;
-  qsort(dirs->items, dirs->n, sizeof *dirs->items, cmp_merged);
-  qsort(finds->items, finds->n, sizeof *finds->items, cmp_merged_savings);
+  if (dirs->n) /* an empty table has no items array, which qsort may not take */
+    qsort(dirs->items, dirs->n, sizeof *dirs->items, cmp_merged);
+  if (finds->n)
+    qsort(finds->items, finds->n, sizeof *finds->items, cmp_merged_savings);
   json_t *o = json_object();
   json_object_set_new(o, "ranks", json_integer((json_int_t)n));
   json_object_set_new(o, "job_size", job_size ? json_integer(job_size) : json_null());
