@@ -399,6 +399,7 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
     return;
   }
   out->buffers = (uint32_t)se.nbuf;
+  uint64_t zbytes = UINT64_MAX, zh = 0;
   for (size_t k = 0; k < se.n; k++) {
     uint32_t i = se.ev[k];
     const omplens_event *e = &fx->events[i];
@@ -407,6 +408,13 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
     if (e->kind == OMPLENS_EV_H2D) {
       out->h2d++;
       out->h2d_flagged += fl;
+      if (e->flags & OMPLENS_EVF_HASHED) {
+        if (e->bytes != zbytes) { /* hashing zeros costs their size: once per size */
+          zbytes = e->bytes;
+          zh = omplens_content_hash_of_zeros(zbytes);
+        }
+        out->h2d_zeros += e->hash == zh;
+      }
       if (!fl && b->first_h2d != i)
         out->h2d_unflagged_first_only = false;
       if (!fl && b->last_h2d != i)

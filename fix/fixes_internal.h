@@ -177,6 +177,13 @@ const char *omplens_fix__pragma_remove_item(const omplens_fix__source *s,
  * dropped for alloc, release and delete. */
 const char *omplens_fix__pragma_set_type(const omplens_fix__source *s, const omplens_fix__pragma *p,
                                          size_t item, const char *type, omplens_fix__edits *e);
+/* Gives items[0..n) of the directive's map clauses the map type type, in
+ * one edit per clause: a clause whose items all move changes its type; one
+ * that keeps some is written again with the moving items in a new clause
+ * `map(MODIFIERS type: ...)` after it. */
+const char *omplens_fix__pragma_set_types(const omplens_fix__source *s,
+                                          const omplens_fix__pragma *p, const size_t *items,
+                                          size_t n, const char *type, omplens_fix__edits *e);
 /* Appends " clause" after the last clause. */
 const char *omplens_fix__pragma_add_clause(const omplens_fix__source *s,
                                            const omplens_fix__pragma *p, const char *clause,
@@ -665,6 +672,7 @@ const omplens_directive *omplens_fix__directive_of(omplens_fixer *fx, uint64_t c
 typedef struct omplens_fix__evidence {
   uint32_t h2d, d2h, allocs;                         /* events at the directive item       */
   uint32_t h2d_flagged, d2h_flagged, allocs_flagged; /* by the group's findings */
+  uint32_t h2d_zeros;                                /* H2Ds whose bytes are all zero    */
   bool h2d_unflagged_first_only;                     /* the H2Ds not flagged are each the
                                                         first of their buffer            */
   bool h2d_unflagged_last_only;                      /* ... each the last of its buffer  */

@@ -353,6 +353,15 @@ static const char *duplicate_why(const omplens_event *e, int dk) {
   return "the copy is made by a directive no rule changes for a duplicate";
 }
 
+/* Zeros that `target enter data map(to:)` sends: whether another buffer
+ * sent them before or the same one did (its device copy released in
+ * between), the device can make them itself. */
+static bool zeros_entering(const omplens_fixer *fx, const omplens_finding *f,
+                           const omplens_event *e, int dk, int mt) {
+  return e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA &&
+         mt == OMPLENS_MAP_TO && omplens_fix__all_zero(fx, f);
+}
+
 /* The rule for a finding on an item of directive kind dk and map type mt
  * (MANUAL with *why otherwise). */
 static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
@@ -372,11 +381,12 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
       return OMPLENS_FIX_KEEP_RESIDENT;
     if (e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_UPDATE)
       return OMPLENS_FIX_REMOVE_ITEM; /* as a round trip: the device still holds it */
+    if (zeros_entering(fx, f, e, dk, mt))
+      return OMPLENS_FIX_ZERO_ON_DEVICE;
     *why = duplicate_why(e, dk);
     return OMPLENS_FIX_MANUAL;
   case OMPLENS_CAT_DUPLICATE_OTHER_BUFFER:
-    if (e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA &&
-        mt == OMPLENS_MAP_TO && omplens_fix__all_zero(fx, f))
+    if (zeros_entering(fx, f, e, dk, mt))
       return OMPLENS_FIX_ZERO_ON_DEVICE;
     *why = omplens_fix__all_zero(fx, f)
                ? "the zeros are sent by a directive other than `target enter data map(to:)`"
@@ -483,15 +493,27 @@ static bool resident_kind(int kind) {
 
 /* What a group is found by: its rule and, for keep-resident, the loop it
  * wraps (edit file, loop, directive file); else its directive item. */
+/* What one change covers: the items a wrap keeps around one loop, the
+ * zero items of one directive (one kernel zeroes them), else one item. */
+enum { SCOPE_LOOP, SCOPE_DIRECTIVE, SCOPE_ITEM };
+
+static int group_scope(int kind) {
+  if (resident_kind(kind))
+    return SCOPE_LOOP;
+  return kind == OMPLENS_FIX_ZERO_ON_DEVICE ? SCOPE_DIRECTIVE : SCOPE_ITEM;
+}
+
 static size_t group_hash(int kind, const omplens_fix__site *s, uint32_t loop,
                          const omplens_fix__file *at) {
   uint64_t h = (uint64_t)(unsigned)kind * 0x9e3779b97f4a7c15ULL;
-  if (resident_kind(kind)) {
+  int scope = group_scope(kind);
+  if (scope == SCOPE_LOOP) {
     h ^= (uint64_t)(uintptr_t)at * 0xff51afd7ed558ccdULL;
     h ^= ((uint64_t)loop << 32) ^ (uint64_t)(uintptr_t)s->file * 0xc4ceb9fe1a85ec53ULL;
   } else {
     h ^= (uint64_t)(uintptr_t)s->dir * 0xff51afd7ed558ccdULL;
-    h ^= (uint64_t)s->item * 0xc4ceb9fe1a85ec53ULL ^ (uint64_t)(s->implicit != NULL);
+    if (scope == SCOPE_ITEM)
+      h ^= (uint64_t)s->item * 0xc4ceb9fe1a85ec53ULL ^ (uint64_t)(s->implicit != NULL);
   }
   return (size_t)(h ^ h >> 29);
 }
@@ -533,7 +555,7 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
                                      omplens_fix__file *at) {
   /* Without a directive item nothing can be shared. */
   bool shared = s->dir && (s->item != SIZE_MAX || s->implicit);
-  bool resident = resident_kind(kind);
+  int scope = group_scope(kind);
   uint32_t i = shared && fx->cap_group_slots ? *group_slot(fx, group_hash(kind, s, loop, at))
                                              : OMPLENS_FIX__NONE;
   for (; i != OMPLENS_FIX__NONE; i = fx->groups[i].next_same_key) {
@@ -543,8 +565,10 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
       continue;
     /* one wrap per loop, for the directives of one file: their items are
      * translated through that file's parse */
-    if (resident ? g->edit_file == at && g->loop == loop && g->site.file == s->file
-                 : omplens_fix__same_item(&g->site, s))
+    if (scope == SCOPE_LOOP
+            ? g->edit_file == at && g->loop == loop && g->site.file == s->file
+            : scope == SCOPE_DIRECTIVE ? g->site.dir == s->dir && !s->implicit && !g->site.implicit
+                                       : omplens_fix__same_item(&g->site, s))
       return g;
   }
   omplens_fix__group *g = new_group(fx);

@@ -433,6 +433,42 @@ static char *modifiers_for(const omplens_fix__pclause *c, const char *type) {
   return omplens_fix__buf_take(&b);
 }
 
+/* Gives map clause c, all its items, the type type; pre is the new
+ * "MODIFIERS, type" and same_mods whether the modifiers stay as written. */
+static void retype_clause_with(const omplens_fix__source *s, const omplens_fix__pclause *c,
+                               const char *type, const char *pre, bool same_mods,
+                               omplens_fix__edits *e) {
+  if (c->type_begin != SIZE_MAX && same_mods) {
+    omplens_fix__replace(e, s, c->type_begin, c->type_end, type);
+  } else if (c->colon != SIZE_MAX) {
+    omplens_fix__replace(e, s, c->open + 1, c->colon, pre);
+  } else {
+    omplens_fix__buf b = {0};
+    omplens_fix__buf_printf(&b, "%s: ", pre);
+    char *text = omplens_fix__buf_take(&b);
+    if (text)
+      omplens_fix__replace(e, s, c->open + 1, c->open + 1, text);
+    else
+      e->failed = 1;
+    free(text);
+  }
+}
+
+static void retype_clause(const omplens_fix__source *s, const omplens_fix__pclause *c,
+                          const char *type, omplens_fix__edits *e) {
+  char *mods = modifiers_for(c, type);
+  omplens_fix__buf prefix = {0};
+  if (mods)
+    omplens_fix__buf_printf(&prefix, "%s%s%s", mods, *mods ? ", " : "", type);
+  char *pre = omplens_fix__buf_take(&prefix);
+  if (mods && pre)
+    retype_clause_with(s, c, type, pre, !strcmp(mods, c->modifiers ? c->modifiers : ""), e);
+  else
+    e->failed = 1;
+  free(mods);
+  free(pre);
+}
+
 const char *omplens_fix__pragma_set_type(const omplens_fix__source *s, const omplens_fix__pragma *p,
                                          size_t item, const char *type, omplens_fix__edits *e) {
   if (item >= p->num_items)
@@ -464,19 +500,81 @@ const char *omplens_fix__pragma_set_type(const omplens_fix__source *s, const omp
     else
       e->failed = 1;
     free(text);
-  } else if (c->type_begin != SIZE_MAX && same_mods) {
-    omplens_fix__replace(e, s, c->type_begin, c->type_end, type);
-  } else if (c->colon != SIZE_MAX) {
-    omplens_fix__replace(e, s, c->open + 1, c->colon, pre);
   } else {
-    omplens_fix__buf b = {0};
-    omplens_fix__buf_printf(&b, "%s: ", pre);
-    char *text = omplens_fix__buf_take(&b);
-    if (text)
-      omplens_fix__replace(e, s, c->open + 1, c->open + 1, text);
-    free(text);
+    retype_clause_with(s, c, type, pre, same_mods, e);
   }
   free(pre);
+  return NULL;
+}
+
+/* Whether item i is one of items[0..n). */
+static bool among(const size_t *items, size_t n, size_t i) {
+  for (size_t k = 0; k < n; k++)
+    if (items[k] == i)
+      return true;
+  return false;
+}
+
+const char *omplens_fix__pragma_set_types(const omplens_fix__source *s,
+                                          const omplens_fix__pragma *p, const size_t *items,
+                                          size_t n, const char *type, omplens_fix__edits *e) {
+  for (size_t k = 0; k < n; k++) {
+    if (items[k] >= p->num_items)
+      return "the item is not in the directive as written";
+    if (strcmp(p->clauses[p->items[items[k]].clause].name, "map"))
+      return "the item is in a motion clause, which has no map type";
+  }
+  for (size_t ci = 0; ci < p->num_clauses; ci++) {
+    const omplens_fix__pclause *c = &p->clauses[ci];
+    size_t moving = 0, one = SIZE_MAX;
+    for (size_t i = c->first_item; i < c->first_item + c->num_items; i++)
+      if (among(items, n, i)) {
+        moving++;
+        one = i;
+      }
+    if (!moving)
+      continue;
+    if (moving == c->num_items) { /* the clause's own type changes */
+      retype_clause(s, c, type, e);
+      continue;
+    }
+    if (moving == 1) {
+      const char *why = omplens_fix__pragma_set_type(s, p, one, type, e);
+      if (why)
+        return why;
+      continue;
+    }
+    /* Some stay: the clause is written again, the staying items first as
+     * they were, then a clause of the new type with the moving ones (one
+     * edit, so that no other item's edit overlaps it). */
+    char *mods = modifiers_for(c, type);
+    omplens_fix__buf b = {0};
+    omplens_fix__buf_add(&b, s->text + c->begin, p->items[c->first_item].begin - c->begin);
+    bool first = true;
+    for (size_t i = c->first_item; i < c->first_item + c->num_items; i++)
+      if (!among(items, n, i)) {
+        omplens_fix__buf_printf(&b, "%s%.*s", first ? "" : ", ",
+                                (int)(p->items[i].end - p->items[i].begin),
+                                s->text + p->items[i].begin);
+        first = false;
+      }
+    omplens_fix__buf_printf(&b, ") map(%s%s%s:", mods ? mods : "", mods && *mods ? ", " : "",
+                            type);
+    first = true;
+    for (size_t i = c->first_item; i < c->first_item + c->num_items; i++)
+      if (among(items, n, i)) {
+        omplens_fix__buf_printf(&b, "%s %s", first ? "" : ",", p->items[i].text);
+        first = false;
+      }
+    omplens_fix__buf_str(&b, ")");
+    char *text = omplens_fix__buf_take(&b);
+    if (mods && text)
+      omplens_fix__replace(e, s, c->begin, c->end, text);
+    else
+      e->failed = 1;
+    free(mods);
+    free(text);
+  }
   return NULL;
 }
 

@@ -123,7 +123,7 @@ static void recipe(omplens_fix__ctx *c) {
         r,
         "map %s with `alloc` at %s and set it on the device with a kernel (a "
         "`target teams distribute parallel for` loop writing the value), instead of sending "
-        "bytes another buffer already sent.",
+        "bytes the device already received.",
         it, where);
     break;
   case OMPLENS_FIX_ADD_EXIT_DATA:
@@ -669,96 +669,180 @@ static char *section_length(const char *text, const char *var) {
   return omplens_fix__normalize(b, (size_t)(p - 1 - b));
 }
 
+/* One array the zeroing kernel makes: its site and section length. */
+typedef struct zero_item {
+  const omplens_fix__site *site;
+  char *len;
+  bool plain; /* the length is a name or a number */
+} zero_item;
+
+/* Whether item z can be made on the device: all its copies zeros, an array
+ * section from 0 of numbers or pointers, declared where the directive is. */
+static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {
+  const omplens_fix__site *s = z->site;
+  const char *it = omplens_fix__item_text(s);
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, c->g, s, &ev);
+  /* Every copy the item makes is replaced by the zeroing kernel. */
+  if (ev.h2d_zeros != ev.h2d)
+    return omplens_fix__fail(c, "%u of the %u copies of %s at line %u are not all zeros",
+                             ev.h2d - ev.h2d_zeros, ev.h2d, it, s->dir->pragma.line);
+  z->len = section_length(it, s->var);
+  if (!z->len)
+    return omplens_fix__fail(c, "%s is not an array section starting at 0", it);
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
+  if (var == NONE)
+    return omplens_fix__fail(c,
+                             "no declaration of %s is visible at line %u as libclang parsed the "
+                             "file (code under an `#if` the parse did not take? give the build's "
+                             "flags with --compile-commands)",
+                             s->var, s->dir->pragma.line);
+  if (c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_ARITH &&
+      c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_POINTER)
+    return omplens_fix__fail(
+        c, "the elements of %s are not numbers or pointers: `= 0` would not compile", s->var);
+  /* A length that names more than a scalar or a macro (settings.max_iters)
+   * is read on the host: in the kernel, its structure would be mapped. */
+  z->plain = *z->len && z->len[strspn(z->len, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                              "0123456789_")] == 0;
+  if (!z->plain && omplens_fix__ast_lookup(c->ast, "omplens_n", c->src->size) != NONE)
+    return omplens_fix__fail(c, "the name omplens_n is taken");
+  return true;
+}
+
+/* Inserts after pragma p the kernel that zeroes the items of zs[0..n) of
+ * length zs[first].len: `map(alloc:)` of each and one loop, in a block that
+ * reads a length that is more than a name on the host. */
+static bool zero_kernel(omplens_fix__ctx *c, const omplens_fix__pragma *p, const zero_item *zs,
+                        size_t n, size_t first, const char *dev) {
+  const omplens_fix__source *src = c->src;
+  omplens_fix__buf maps = {0}, body = {0};
+  size_t count = 0;
+  for (size_t k = first; k < n; k++)
+    if (!strcmp(zs[k].len, zs[first].len)) {
+      omplens_fix__buf_printf(&maps, "%s%s", count ? ", " : "", omplens_fix__item_text(zs[k].site));
+      omplens_fix__buf_printf(&body, "%s%s[omplens_i] = 0;", count ? " " : "", zs[k].site->var);
+      count++;
+    }
+  bool plain = zs[first].plain;
+  if (!maps.data || !body.data) {
+    omplens_fix__buf_free(&maps);
+    omplens_fix__buf_free(&body);
+    return false;
+  }
+  const char *kernel = omplens_fix__ownf(
+      c->fx, "#pragma omp target teams distribute parallel for map(alloc: %s)%s\n", maps.data, dev);
+  const char *loop = omplens_fix__ownf(
+      c->fx, count > 1 ? "for (long omplens_i = 0; omplens_i < %s; omplens_i++) { %s }\n"
+                       : "for (long omplens_i = 0; omplens_i < %s; omplens_i++) %s\n",
+      plain ? zs[first].len : "omplens_n", body.data);
+  omplens_fix__buf_free(&maps);
+  omplens_fix__buf_free(&body);
+  const char *block = plain || !kernel || !loop
+                          ? ""
+                          : omplens_fix__ownf(c->fx, "{\n  const long omplens_n = (%s);\n  %s  %s}\n",
+                                              zs[first].len, kernel, loop);
+  if (!kernel || !loop || !block)
+    return false;
+  unsigned next = p->last_line + 1;
+  while (next <= src->num_lines &&
+         omplens_fix__blank(src, src->line_start[next - 1], omplens_fix__line_end(src, next)))
+    next++;
+  size_t pind_at, sind_at;
+  size_t pind = omplens_fix__indent(src, p->first_line, &pind_at);
+  size_t sind = next <= src->num_lines ? omplens_fix__indent(src, next, &sind_at) : 0;
+  if (next > src->num_lines || src->text[sind_at + sind] == '#' ||
+      src->text[sind_at + sind] == '}') {
+    sind = pind;
+    sind_at = pind_at;
+  }
+  if (!plain) { /* the length first, in a block of its own */
+    omplens_fix__insert_lines(&c->g->edits, src, p->last_line + 1, src->text + pind_at, pind,
+                              block);
+  } else {
+    omplens_fix__insert_lines(&c->g->edits, src, p->last_line + 1, src->text + pind_at, pind,
+                              kernel);
+    omplens_fix__insert_lines(&c->g->edits, src, p->last_line + 1, src->text + sind_at, sind,
+                              loop);
+  }
+  return true;
+}
+
+/* Zeros that `target enter data map(to:)` sends, made on the device: the
+ * directive's zero items are mapped `alloc` and one kernel per length
+ * zeroes them after it. */
 static bool build_zero(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
-  const char *it = omplens_fix__item_text(s);
-  omplens_fix__evidence ev;
-  omplens_fix__evidence_of(c->fx, g, s, &ev);
-  if (ev.h2d_flagged != ev.h2d)
-    return omplens_fix__fail(c, "%u of the %u copies of %s at line %u carry other content",
-                             ev.h2d - ev.h2d_flagged, ev.h2d, it, s->dir->pragma.line);
   if (omplens_fix__has_clause(s->dir, OMPLENS_CLAUSE_IF) ||
       omplens_fix__has_clause(s->dir, OMPLENS_CLAUSE_DEPEND) ||
       omplens_fix__has_clause(s->dir, OMPLENS_CLAUSE_NOWAIT))
     return omplens_fix__fail(
         c, "the directive has if, depend or nowait: the zeroing kernel would need the same");
-  char *len = section_length(it, s->var);
-  if (!len)
-    return omplens_fix__fail(c, "%s is not an array section starting at 0", it);
-  bool ok = omplens_fix__need_ast(c);
-  size_t at = omplens_fix__pragma_at(c, s->dir);
-  uint32_t var = ok ? omplens_fix__ast_lookup(c->ast, s->var, at) : NONE;
-  if (ok && var == NONE)
-    ok = omplens_fix__fail(c,
-                           "no declaration of %s is visible at line %u as libclang parsed the "
-                           "file (code under an `#if` the parse did not take? give the build's "
-                           "flags with --compile-commands)",
-                           s->var, s->dir->pragma.line);
-  if (ok && c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_ARITH &&
-      c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_POINTER)
-    ok = omplens_fix__fail(
-        c, "the elements of %s are not numbers or pointers: `= 0` would not compile", s->var);
-  if (ok && omplens_fix__ast_lookup(c->ast, "omplens_i", c->src->size) != NONE)
-    ok = omplens_fix__fail(c, "the name omplens_i is taken");
-  /* A length that names more than a scalar or a macro (settings.max_iters)
-   * is read on the host: in the kernel, its structure would be mapped. */
-  bool plain = len && *len && len[strspn(len, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                      "0123456789_")] == 0;
-  if (ok && !plain && omplens_fix__ast_lookup(c->ast, "omplens_n", c->src->size) != NONE)
-    ok = omplens_fix__fail(c, "the name omplens_n is taken");
+  if (!omplens_fix__need_ast(c))
+    return false;
+  if (omplens_fix__ast_lookup(c->ast, "omplens_i", c->src->size) != NONE)
+    return omplens_fix__fail(c, "the name omplens_i is taken");
+  /* the group's items, each once, in the order of their findings */
+  zero_item *zs = calloc(g->num_findings ? g->num_findings : 1, sizeof *zs);
+  size_t *items = calloc(g->num_findings ? g->num_findings : 1, sizeof *items);
+  size_t n = 0;
+  bool ok = zs && items;
+  if (!ok)
+    omplens_fix__fail(c, "out of memory");
+  for (size_t k = 0; ok && k < g->num_findings; k++) {
+    bool seen = false;
+    for (size_t j = 0; j < n && !seen; j++)
+      seen = omplens_fix__same_item(zs[j].site, &g->sites[k]);
+    if (!seen) {
+      zs[n].site = &g->sites[k];
+      items[n] = g->sites[k].item;
+      ok = zero_checks(c, &zs[n++]);
+    }
+  }
+  for (size_t k = 1; ok && k < n; k++) /* in the directive's order */
+    for (size_t j = k; j > 0 && items[j - 1] > items[j]; j--) {
+      zero_item z = zs[j];
+      size_t i = items[j];
+      zs[j] = zs[j - 1], items[j] = items[j - 1];
+      zs[j - 1] = z, items[j - 1] = i;
+    }
   omplens_fix__pragma p;
   if (ok && omplens_fix__scan_site(c, s, &p)) {
-    const char *why = omplens_fix__pragma_set_type(c->src, &p, s->item, "alloc", &g->edits);
-    unsigned next = p.last_line + 1;
-    while (next <= c->src->num_lines && omplens_fix__blank(c->src, c->src->line_start[next - 1],
-                                                           omplens_fix__line_end(c->src, next)))
-      next++;
-    size_t pind_at, sind_at;
-    size_t pind = omplens_fix__indent(c->src, p.first_line, &pind_at);
-    size_t sind = next <= c->src->num_lines ? omplens_fix__indent(c->src, next, &sind_at) : 0;
-    if (next > c->src->num_lines || c->src->text[sind_at + sind] == '#' ||
-        c->src->text[sind_at + sind] == '}') {
-      sind = pind;
-      sind_at = pind_at;
-    }
+    const char *why = omplens_fix__pragma_set_types(c->src, &p, items, n, "alloc", &g->edits);
     const char *dev = omplens_fix__device_clause(c, s->dir);
-    const char *kernel = omplens_fix__ownf(
-        c->fx, "#pragma omp target teams distribute parallel for map(alloc: %s)%s\n", it, dev);
-    const char *loop = omplens_fix__ownf(
-        c->fx, "for (long omplens_i = 0; omplens_i < %s; omplens_i++) %s[omplens_i] = 0;\n",
-        plain ? len : "omplens_n", s->var);
-    const char *block = plain ? "" : omplens_fix__ownf(c->fx,
-                                                      "{\n  const long omplens_n = (%s);\n  %s  "
-                                                      "%s}\n",
-                                                      len, kernel ? kernel : "", loop ? loop : "");
+    omplens_fix__buf names = {0};
+    for (size_t k = 0; ok && !why && k < n; k++) {
+      bool first = true; /* the first item of its length makes the kernel */
+      for (size_t j = 0; j < k && first; j++)
+        first = strcmp(zs[j].len, zs[k].len) != 0;
+      if (first && !zero_kernel(c, &p, zs, n, k, dev))
+        ok = omplens_fix__fail(c, "out of memory");
+      omplens_fix__buf_printf(&names, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "",
+                              omplens_fix__item_text(zs[k].site));
+    }
     if (why) {
       ok = omplens_fix__fail(c, "%s", why);
-    } else if (!kernel || !loop || !block) {
-      ok = omplens_fix__fail(c, "out of memory");
-    } else if (!plain) { /* the length first, in a block of its own */
-      omplens_fix__insert_lines(&g->edits, c->src, p.last_line + 1, c->src->text + pind_at, pind,
-                                block);
-    } else {
-      omplens_fix__insert_lines(&g->edits, c->src, p.last_line + 1, c->src->text + pind_at, pind,
-                                kernel);
-      omplens_fix__insert_lines(&g->edits, c->src, p.last_line + 1, c->src->text + sind_at, sind,
-                                loop);
-    }
-    if (ok && !why) {
+    } else if (ok) {
       g->confidence = OMPLENS_FIXC_CHECKED;
       omplens_fix__buf_printf(&g->summary,
-                              "%s is all zeros, and the same zeros already reached device "
-                              "%d from another buffer: allocate it there (`map(alloc:)` at %s:%u) "
-                              "and zero it with a kernel instead of sending it",
-                              it, c->fx->findings[g->findings[0]].device,
-                              omplens_fix__short_name(c->file->path), s->dir->pragma.line);
+                              "every copy of %s sends zeros that device %d already received: "
+                              "allocate %s there (`map(alloc:)` at %s:%u) and zero %s with a "
+                              "kernel instead of sending %s",
+                              names.data, c->fx->findings[g->findings[0]].device,
+                              n > 1 ? "them" : "it", omplens_fix__short_name(c->file->path),
+                              s->dir->pragma.line, n > 1 ? "them" : "it", n > 1 ? "them" : "it");
     }
+    omplens_fix__buf_free(&names);
     omplens_fix__pragma_free(&p);
-  } else if (ok) {
+  } else {
     ok = false;
   }
-  free(len);
+  for (size_t k = 0; k < n; k++)
+    free(zs[k].len);
+  free(zs);
+  free(items);
   return ok;
 }
 

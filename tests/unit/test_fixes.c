@@ -223,6 +223,44 @@ static void set_type_splits_clauses(void **state) {
               "#pragma omp target enter data map(to: a[0:N], sum[0:N]) map(alloc: sumsq[0:N])\n");
 }
 
+typedef struct types_arg {
+  const size_t *items;
+  size_t n;
+} types_arg;
+
+static const char *do_set_types(const omplens_fix__source *s, const omplens_fix__pragma *p,
+                                omplens_fix__edits *e, void *arg) {
+  types_arg *a = arg;
+  return omplens_fix__pragma_set_types(s, p, a->items, a->n, "alloc", e);
+}
+
+static void expect_types(const char *text, const size_t *items, size_t n, const char *want) {
+  types_arg a = {items, n};
+  char *got = edit_pragma(text, do_set_types, &a);
+  assert_string_equal(got, want);
+  free(got);
+}
+
+/* Several items of one directive at once, in one edit per clause: the
+ * last two of a list (whose single edits would overlap on the comma
+ * between them), a whole list, items of two clauses. */
+static void set_types_of_several_items(void **state) {
+  (void)state;
+  const char *t = "#pragma omp target enter data map(to: a[0:n], b[0:n],c[0:n])\n";
+  expect_types(t, (size_t[]){1, 2}, 2,
+               "#pragma omp target enter data map(to: a[0:n]) map(alloc: b[0:n], c[0:n])\n");
+  expect_types(t, (size_t[]){0, 2}, 2,
+               "#pragma omp target enter data map(to: b[0:n]) map(alloc: a[0:n], c[0:n])\n");
+  expect_types(t, (size_t[]){2, 0, 1}, 3,
+               "#pragma omp target enter data map(alloc: a[0:n], b[0:n],c[0:n])\n");
+  expect_types(t, (size_t[]){0}, 1,
+               "#pragma omp target enter data map(to: b[0:n],c[0:n]) map(alloc: a[0:n])\n");
+  expect_types("#pragma omp target enter data map(always, to: a[:n], b[:n]) map(to: c[:m])\n",
+               (size_t[]){1, 2}, 2,
+               "#pragma omp target enter data map(always, to: a[:n]) map(alloc: b[:n]) "
+               "map(alloc: c[:m])\n");
+}
+
 static void set_type_single_items(void **state) {
   (void)state;
   expect_type("#pragma omp target exit data map(from: w[0:N]) map(delete: x[0:N])\n", 0, "release",
@@ -778,6 +816,7 @@ int main(void) {
       cmocka_unit_test(scan_continuations_and_comments),
       cmocka_unit_test(set_type_splits_clauses),
       cmocka_unit_test(set_type_single_items),
+      cmocka_unit_test(set_types_of_several_items),
       cmocka_unit_test(remove_items_and_clauses),
       cmocka_unit_test(remove_whole_pragma),
       cmocka_unit_test(add_clause_before_comment),
