@@ -53,9 +53,61 @@ static bool is_pragma_line(const char *p, const char *end) {
   return end - p >= 6 && !strncmp(p, "pragma", 6) && (end - p == 6 || !omplens_fix__ident_char(p[6]));
 }
 
-/* Whether a loop can get a directive line before it (and, with after,
- * after it): it starts its line, is a statement of a block, and is no
- * pragma's associated statement. */
+/* The first line of the logical line that ends on line k: the lines
+ * above that end with a backslash continue into it. */
+static unsigned logical_start(const omplens_fix__source *s, unsigned k) {
+  while (k > 1) {
+    size_t b = s->line_start[k - 2], e = omplens_fix__line_end(s, k - 1);
+    if (e == b || s->text[e - 1] != '\\')
+      break;
+    k--;
+  }
+  return k;
+}
+
+/* What precedes line first, read upwards over blank lines: the first line
+ * of that logical line (0 at the file's start); *omp whether it is an
+ * OpenMP pragma, *other whether it is another pragma or a macro line. */
+static unsigned line_above(const omplens_fix__source *s, unsigned first, bool *omp, bool *other) {
+  *omp = *other = false;
+  for (unsigned k = first - 1; k >= 1; k--) {
+    if (omplens_fix__blank(s, s->line_start[k - 1], omplens_fix__line_end(s, k)))
+      continue;
+    unsigned top = logical_start(s, k);
+    size_t ind;
+    size_t n = omplens_fix__indent(s, top, &ind);
+    const char *p = s->text + ind + n, *e = s->text + omplens_fix__line_end(s, top);
+    if (is_pragma_line(p, e)) {
+      p = strstr(p, "pragma") + 6;
+      while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+      *omp = e - p > 3 && !strncmp(p, "omp", 3) && !omplens_fix__ident_char(p[3]);
+      *other = !*omp;
+    } else {
+      *other = top != k; /* a macro's continued lines */
+    }
+    return top;
+  }
+  return 0;
+}
+
+/* The first line of the statement that starts with node: the OpenMP
+ * directives right above it own it (`#pragma omp target data` over a
+ * loop), and a line placed before the statement goes above them. */
+static unsigned statement_line(omplens_fix__ctx *c, uint32_t node) {
+  unsigned first = omplens_fix__ctx_line(c, c->ast->nodes[node].begin);
+  for (;;) {
+    bool omp, other;
+    unsigned above = line_above(c->src, first, &omp, &other);
+    if (!omp)
+      return first;
+    first = above;
+  }
+}
+
+/* Whether a loop can get a directive line before its statement (and, with
+ * after, after it): it starts its line, is a statement of a block, and is
+ * no associated statement of a pragma other than OpenMP's nor of a macro. */
 static bool placeable(omplens_fix__ctx *c, uint32_t loop, bool after) {
   const omplens_fix__node *l = &c->ast->nodes[loop];
   unsigned first = omplens_fix__ctx_line(c, l->begin),
@@ -69,18 +121,11 @@ static bool placeable(omplens_fix__ctx *c, uint32_t loop, bool after) {
                              "the loop at line %u is not a statement of a block (it is the body of "
                              "another statement)",
                              first);
-  for (unsigned k = first - 1; k >= 1; k--) { /* the previous non-blank line */
-    size_t b = c->src->line_start[k - 1], e = omplens_fix__line_end(c->src, k);
-    if (omplens_fix__blank(c->src, b, e))
-      continue;
-    size_t ind;
-    size_t n = omplens_fix__indent(c->src, k, &ind);
-    bool continued = e > b && c->src->text[e - 1] == '\\';
-    if (is_pragma_line(c->src->text + ind + n, c->src->text + e) || continued)
-      return omplens_fix__fail(c, "the loop at line %u belongs to the pragma or macro above it",
-                               first);
-    break;
-  }
+  bool omp, other;
+  line_above(c->src, statement_line(c, loop), &omp, &other);
+  if (other)
+    return omplens_fix__fail(c, "the loop at line %u belongs to the pragma or macro above it",
+                             first);
   size_t end = l->end; /* a body without braces ends before its ';' */
   while (end < c->src->size && c->src->text[end] == ';')
     end++;
@@ -1701,7 +1746,7 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   }
   omplens_fix__ctx *at = w->at;
   const omplens_fix__node *l = &at->ast->nodes[loop];
-  unsigned line = omplens_fix__ctx_line(at, at->ast->nodes[w->from].begin);
+  unsigned line = statement_line(at, w->from);
   size_t start, ind = omplens_fix__indent(at->src, line, &start);
   omplens_fix__buf before = {0};
   omplens_fix__buf_str(&before, "");
@@ -2243,8 +2288,7 @@ bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
                               omplens_map_type_name(d->items[k].map_type), d->name, d->pragma.line);
   }
   if (ok) {
-    unsigned first = omplens_fix__ctx_line(c, l->begin),
-             last = omplens_fix__ctx_line(c, l->end - 1);
+    unsigned first = statement_line(c, loop), last = omplens_fix__ctx_line(c, l->end - 1);
     size_t ind_at;
     size_t ind = omplens_fix__indent(c->src, first, &ind_at);
     const char *dev = omplens_fix__device_clause(c, s->dir);
@@ -2382,7 +2426,8 @@ bool omplens_fix__build_hoist_api(omplens_fix__ctx *c) {
                                                          "several lines"
                                                        : "out of memory");
   }
-  omplens_fix__insert_lines(&g->edits, c->src, lfirst, c->src->text + lind_at, lind, decl_text);
+  omplens_fix__insert_lines(&g->edits, c->src, statement_line(c, loop), c->src->text + lind_at,
+                            lind, decl_text);
   omplens_fix__remove_lines(&g->edits, c->src, first, last);
   omplens_fix__remove_lines(&g->edits, c->src, ffirst, flast);
   omplens_fix__insert_lines(&g->edits, c->src, llast + 1, c->src->text + lind_at, lind, free_text);
