@@ -422,6 +422,7 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
     } else if (e->kind == OMPLENS_EV_D2H) {
       out->d2h++;
       out->d2h_flagged += fl;
+      out->d2h_unchanged += fl || omplens_fix__returned_as_sent(fx, i);
       if (!fl && b->last_d2h != i)
         out->d2h_unflagged_last_only = false;
     } else {
@@ -683,6 +684,29 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
   }
   *n = s.n;
   return 0;
+}
+
+/* ---- copies back ---- */
+
+/* How far back a copy back looks for its construct's copy in (events of
+ * other threads may sit in between). */
+#define SENT_LOOKBACK 4096
+
+bool omplens_fix__returned_as_sent(const omplens_fixer *fx, uint32_t d2h) {
+  const omplens_event *e = &fx->events[d2h];
+  if (e->kind != OMPLENS_EV_D2H || !(e->flags & OMPLENS_EVF_HASHED) ||
+      e->region == OMPLENS_NO_REGION || e->region >= fx->num_regions)
+    return false;
+  uint64_t since = fx->regions[e->region].begin_ns;
+  for (uint32_t j = d2h, k = 0; j-- > 0 && k < SENT_LOOKBACK; k++) {
+    const omplens_event *in = &fx->events[j];
+    if (in->end_ns < since && in->begin_ns < since)
+      break;
+    if (in->region == e->region && in->kind == OMPLENS_EV_H2D && in->host_addr == e->host_addr &&
+        in->bytes == e->bytes)
+      return (in->flags & OMPLENS_EVF_HASHED) && in->hash == e->hash;
+  }
+  return false;
 }
 
 /* ---- zeros ---- */

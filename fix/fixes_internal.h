@@ -673,6 +673,8 @@ typedef struct omplens_fix__evidence {
   uint32_t h2d, d2h, allocs;                         /* events at the directive item       */
   uint32_t h2d_flagged, d2h_flagged, allocs_flagged; /* by the group's findings */
   uint32_t h2d_zeros;                                /* H2Ds whose bytes are all zero    */
+  uint32_t d2h_unchanged; /* D2Hs flagged, or that bring back what their
+                             construct sent */
   bool h2d_unflagged_first_only;                     /* the H2Ds not flagged are each the
                                                         first of their buffer            */
   bool h2d_unflagged_last_only;                      /* ... each the last of its buffer  */
@@ -720,6 +722,10 @@ typedef struct omplens_fix__resends {
 void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g,
                                   omplens_fix__resends *out);
 /* Whether every instance of finding f carries XXH3-64 of f->bytes zeros. */
+/* Whether D2H event d2h brings back the bytes its construct instance sent
+ * to the device (the same buffer, size and content): the device left them
+ * as they were, in the recorded run. */
+bool omplens_fix__returned_as_sent(const omplens_fixer *fx, uint32_t d2h);
 bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f);
 /* The index of event e's construct kind as an OMPLENS_RUNTIME_* value. */
 int omplens_fix__runtime_kind(const omplens_fixer *fx, const omplens_event *e);

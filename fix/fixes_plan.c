@@ -353,6 +353,15 @@ static const char *duplicate_why(const omplens_event *e, int dk) {
   return "the copy is made by a directive no rule changes for a duplicate";
 }
 
+/* Whether every copy back of finding f brings back what its construct
+ * sent: a duplicate copy back that is also a round trip each time. */
+static bool round_trips(const omplens_fixer *fx, const omplens_finding *f) {
+  for (size_t i = 0; i < f->num_instances; i++)
+    if (!omplens_fix__returned_as_sent(fx, f->instances[i].event))
+      return false;
+  return f->num_instances > 0;
+}
+
 /* Zeros that `target enter data map(to:)` sends: whether another buffer
  * sent them before or the same one did (its device copy released in
  * between), the device can make them itself. */
@@ -368,6 +377,10 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
                     const char **why) {
   const omplens_event *e = &fx->events[f->instances[0].event];
   bool region = dk == OMPLENS_DIRECTIVE_TARGET || dk == OMPLENS_DIRECTIVE_TARGET_DATA;
+  if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
+                                    f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) &&
+      region && mt == OMPLENS_MAP_TOFROM && round_trips(fx, f))
+    return OMPLENS_FIX_DROP_COPY_BACK; /* the same bytes again, because they never changed */
   if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
                                     f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER)) {
     /* The host is the receiver: it holds the bytes. */

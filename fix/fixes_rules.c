@@ -469,6 +469,62 @@ static bool build_update(omplens_fix__ctx *c) {
 
 /* ---- rule: drop a copy back (round trip D2H) ---- */
 
+/* A copy back that returned the bytes sent in the recorded run may still
+ * be needed when the code writes them in another (a run where more threads
+ * do the work, a real device): the construct's body (a kernel's, or a data
+ * region's with its kernels and host code) may not write the variable.
+ * Passing it to a function, or a region that calls functions, is assumed
+ * not to write it, with a note. An exit data has no body: the trace is all
+ * there is. */
+static bool kernel_reads_only(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  if (s->dir->kind != OMPLENS_DIRECTIVE_TARGET && s->dir->kind != OMPLENS_DIRECTIVE_TARGET_DATA)
+    return true;
+  if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && (s->dir->flags & OMPLENS_DIRF_BODY_CALLS) &&
+      !g->note.len) {
+    omplens_fix__buf_str(&g->note, "the region calls functions: this assumes none of them "
+                                   "writes the variable");
+    g->confidence = OMPLENS_FIXC_ASSUMED;
+  }
+  if (!s->dir->body.file)
+    return omplens_fix__fail(c, "the body of the construct at line %u is unknown",
+                             s->dir->pragma.line);
+  if (!omplens_fix__need_ast(c))
+    return false;
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
+  size_t b = omplens_fix__offset(c->src, s->dir->body.line, s->dir->body.column);
+  size_t e = omplens_fix__offset(c->src, s->dir->body.end_line, s->dir->body.end_column);
+  if (var == NONE || b == SIZE_MAX || e == SIZE_MAX)
+    return omplens_fix__fail(c, "%s or the construct's body is not where the parse shows it",
+                             s->var);
+  const omplens_fix__ast *a = c->ast;
+  for (size_t i = 0; i < a->num_nodes; i++) {
+    const omplens_fix__node *n = &a->nodes[i];
+    if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < b || n->begin > e)
+      continue;
+    uint32_t other;
+    int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
+    unsigned line = omplens_fix__ctx_line(c, n->begin);
+    if (use == OMPLENS_FIX__USE_WRITE || use == OMPLENS_FIX__USE_ASSIGNED)
+      return omplens_fix__fail(c,
+                               "%s writes %s at line %u: it came back unchanged only in the "
+                               "recorded run",
+                               s->dir->kind == OMPLENS_DIRECTIVE_TARGET ? "the kernel"
+                                                                         : "the region's code",
+                               s->var, line);
+    if (use == OMPLENS_FIX__USE_ESCAPE && !g->note.len) {
+      omplens_fix__buf_printf(&g->note,
+                              "%s is passed on at line %u in the construct: this assumes what it "
+                              "is passed to does not write it",
+                              s->var, line);
+      g->confidence = OMPLENS_FIXC_ASSUMED;
+    }
+  }
+  return true;
+}
+
 /* A variable no clause lists, mapped `tofrom` by default (a structure,
  * defaultmap): the map it needs is written, `to`. */
 static bool drop_implicit(omplens_fix__ctx *c) {
@@ -490,7 +546,8 @@ static bool drop_implicit(omplens_fix__ctx *c) {
   omplens_fix__pragma_free(&p);
   if (why)
     return omplens_fix__fail(c, "%s", why);
-  g->confidence = OMPLENS_FIXC_CHECKED;
+  if (g->confidence != OMPLENS_FIXC_ASSUMED)
+    g->confidence = OMPLENS_FIXC_CHECKED;
   omplens_fix__buf_printf(&g->summary,
                           "%s has no map clause at %s:%u, so the construct maps it `%s`, and it "
                           "comes back unchanged from device %d: add `%s`",
@@ -506,11 +563,19 @@ static bool build_drop(omplens_fix__ctx *c) {
   omplens_fix__evidence ev;
   omplens_fix__evidence_of(c->fx, g, s, &ev);
   const char *it = omplens_fix__item_text(s);
-  if (!ev.d2h || ev.d2h_flagged != ev.d2h)
-    return omplens_fix__fail(c, "the device changed %s before %u of its %u copies back", it,
-                             ev.d2h - ev.d2h_flagged, ev.d2h);
-  if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_UPDATE)
+  if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_UPDATE) {
+    if (!ev.d2h || ev.d2h_flagged != ev.d2h)
+      return omplens_fix__fail(c, "the device changed %s before %u of its %u copies back", it,
+                               ev.d2h - ev.d2h_flagged, ev.d2h);
     return build_update(c);
+  }
+  /* Each copy back brings what the construct sent, in the recorded run... */
+  if (!ev.d2h || ev.d2h_unchanged != ev.d2h)
+    return omplens_fix__fail(c, "the device changed %s before %u of its %u copies back", it,
+                             ev.d2h - ev.d2h_unchanged, ev.d2h);
+  /* ...and in any run: the kernel's code does not write it. */
+  if (!kernel_reads_only(c))
+    return false;
   if (s->implicit)
     return drop_implicit(c);
   omplens_fix__pragma p;
@@ -524,10 +589,11 @@ static bool build_drop(omplens_fix__ctx *c) {
   omplens_fix__pragma_free(&p);
   if (why)
     return omplens_fix__fail(c, "%s", why);
-  g->confidence = OMPLENS_FIXC_CHECKED;
+  if (g->confidence != OMPLENS_FIXC_ASSUMED)
+    g->confidence = OMPLENS_FIXC_CHECKED;
   omplens_fix__buf_printf(&g->summary,
-                          "%s comes back unchanged (device %d only read it) at "
-                          "%s:%u: map it `%s` instead of `%s`",
+                          "%s comes back unchanged from device %d, and the code at "
+                          "%s:%u does not write it: map it `%s` instead of `%s`",
                           it, c->fx->findings[g->findings[0]].device,
                           omplens_fix__short_name(c->file->path), s->dir->pragma.line, type,
                           omplens_map_type_name(mt));

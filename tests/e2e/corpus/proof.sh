@@ -9,7 +9,8 @@
 #    be in the copy), rebuilds the copy into WORKDIR/patched;
 # 4. runs both binaries: stdout must be identical;
 # 5. profiles the patched binary: no finding whose fix had a diff may remain
-#    (same category, file and variable, at its line mapped through the patch).
+#    (same category, file, variable and device, at its line mapped through
+#    the patch).
 # Before that, the findings that carry a diff must be those SRC_DIR/NAME.fixed
 # lists ("category file:line variable", sorted), and fixes.patch must hold
 # every one of their diffs (no fix left out of it).
@@ -47,7 +48,8 @@ profile() {
 }
 
 # One line per finding of findings.json FILE: "category file line variable
-# has-diff" (has-diff 1 when its fix carries a diff).
+# has-diff device" (has-diff 1 when its fix carries a diff; device: the
+# receiving side, which tells a copy back from the copy in).
 findings() {
   local json=$1 n i f diff
   n=$("$json_get" "$json" processes.0.findings.#)
@@ -56,7 +58,8 @@ findings() {
     diff=$("$json_get" "$json" "$f.fix.diff" 2>/dev/null || true)
     echo "$("$json_get" "$json" "$f.category") $("$json_get" "$json" "$f.location.file" 2>/dev/null || echo -)" \
          "$("$json_get" "$json" "$f.location.line" 2>/dev/null || echo 0)" \
-         "$("$json_get" "$json" "$f.variable.name" 2>/dev/null || echo -) $([ -n "$diff" ] && echo 1 || echo 0)"
+         "$("$json_get" "$json" "$f.variable.name" 2>/dev/null || echo -) $([ -n "$diff" ] && echo 1 || echo 0)" \
+         "$("$json_get" "$json" "$f.device" 2>/dev/null || echo -)"
   done
 }
 
@@ -139,13 +142,13 @@ cmp -s "$work/orig.out" "$work/patched.out" ||
 profile "$work/patched" "$work/report-patched"
 findings "$work/report-patched/findings.json" >"$work/findings-patched.txt"
 fixed=0
-while read -r category file line variable has_diff; do
+while read -r category file line variable has_diff device; do
   [ "$has_diff" = 1 ] || continue
   fixed=$((fixed + 1))
   read -r lo hi < <(map_line "$patch_file" "$file" "$line")
-  while read -r c2 f2 l2 v2 _; do
+  while read -r c2 f2 l2 v2 _ d2; do
     if [ "$c2" = "$category" ] && [ "$f2" = "$file" ] && [ "$v2" = "$variable" ] &&
-       [ "$l2" -ge "$lo" ] && [ "$l2" -le "$hi" ]; then
+       [ "$d2" = "$device" ] && [ "$l2" -ge "$lo" ] && [ "$l2" -le "$hi" ]; then
       fail "$category of $variable at $(basename "$file"):$line (now line $l2) is still reported after the patch"
     fi
   done <"$work/findings-patched.txt"
