@@ -367,6 +367,62 @@ static bool guard_update(omplens_fix__ctx *c, const omplens_fix__pragma *p,
  * before them can have changed the device's copy: each is a construct of
  * the update's function whose body calls nothing and does not write the
  * variable (the trace sees no kernel write; aliases are assumed away). */
+/* Kernels are read by the variable's name: a pointer that trades buffers
+ * in function fn (`tmp = src; src = dst; dst = tmp;`) names memory that a
+ * kernel wrote under the other name. */
+static bool keeps_its_buffer(omplens_fix__ctx *c, uint32_t fn, uint32_t var) {
+  const omplens_fix__ast *a = c->ast;
+  for (uint32_t i = fn; i < omplens_fix__ast_end(a, fn); i++) {
+    uint32_t other;
+    if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref == var &&
+        omplens_fix__ast_use(a, i, &other) == OMPLENS_FIX__USE_ASSIGNED)
+      return omplens_fix__fail(c,
+                               "%s is given another buffer at line %u, so a kernel may write its "
+                               "memory under another name",
+                               omplens_fix__ast_name(a, i),
+                               omplens_fix__ctx_line(c, a->nodes[i].begin));
+  }
+  return true;
+}
+
+/* An update from that brought back what the host sent, in the recorded
+ * run: no kernel of its function writes the variable in any run (kernels
+ * elsewhere are assumed not to, with a note). */
+static bool kernels_leave_it(omplens_fix__ctx *c) {
+  const omplens_fix__site *s = &c->g->site;
+  if (!omplens_fix__need_ast(c))
+    return false;
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
+  uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
+  if (fn == NONE || var == NONE)
+    return omplens_fix__fail(c, "%s is not declared where the update is, as libclang parsed it",
+                             s->var);
+  if (!keeps_its_buffer(c, fn, var))
+    return false;
+  omplens_fix__file_dirs(c->fx, c->file);
+  for (size_t i = 0; i < c->file->num_dirs; i++) {
+    const omplens_directive *d = c->file->dirs[i];
+    if (d->kind != OMPLENS_DIRECTIVE_TARGET || !d->body.file)
+      continue;
+    size_t dat = omplens_fix__pragma_at(c, d);
+    if (omplens_fix__ast_function_at(c->ast, dat) != fn)
+      continue;
+    size_t b = omplens_fix__offset(c->src, d->body.line, d->body.column);
+    size_t e = omplens_fix__offset(c->src, d->body.end_line, d->body.end_column);
+    if (b == SIZE_MAX || e == SIZE_MAX ||
+        !omplens_fix__device_reads_only(c, b, e + 1, var, omplens_fix__item_text(s),
+                                        "the copy back brings its results"))
+      return b != SIZE_MAX && e != SIZE_MAX
+                 ? false
+                 : omplens_fix__fail(c, "the body of the kernel at line %u is unknown",
+                                     d->pragma.line);
+  }
+  omplens_fix__buf_str(&c->g->note, "no kernel of the update's function writes the variable; "
+                                    "this assumes kernels elsewhere do not either");
+  return true;
+}
+
 static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
   const omplens_fix__site *s = &c->g->site;
   const char *it = omplens_fix__item_text(s);
@@ -383,6 +439,8 @@ static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
   if (fn == NONE || var == NONE)
     return omplens_fix__fail(c, "%s is not declared where the update is, as libclang parsed it",
                              s->var);
+  if (!keeps_its_buffer(c, fn, var))
+    return false;
   for (size_t k = 0; k < rs->num_kernels; k++) {
     omplens_fix__file *kf;
     const omplens_directive *d =
@@ -440,7 +498,7 @@ static bool build_update(omplens_fix__ctx *c) {
                              "copies, so the update at line %u fills a fresh buffer each time",
                              it, s->dir->pragma.line);
   }
-  if (!kernels_keep(c, &rs))
+  if (!kernels_keep(c, &rs) || (ev.d2h && !kernels_leave_it(c)))
     return false;
   omplens_fix__pragma p;
   if (!omplens_fix__scan_site(c, s, &p))
