@@ -356,8 +356,13 @@ static int declare_target(builder *b)
   return 0;
 }
 
+/* A variable declared in a function (a parameter, a local) is the
+ * function's own, also in a function compiled for the device: only
+ * namespace-scope variables are made device-resident. */
 static bool device_resident(const builder *b, const omplens_directives__ref *r)
 {
+  if (r->decl_offset != NONE && function_at(b->fw, r->decl_offset) != NULL)
+    return false;
   for (size_t i = 0; i < b->dt_ranges.len; i++)
     if (r->decl_offset != NONE &&
         in_span(OMPLENS_DIRECTIVES__AT(b->dt_ranges, span, i), r->decl_offset))

@@ -1,5 +1,9 @@
 #include "inputs.h"
 
+/* Compiled for the device too (as codes that call helpers from kernels
+ * do): its parameters are still the host function's own, mapped by the
+ * construct like any local. */
+#pragma omp declare target
 void lookups(Inputs in, const double *grid, double *res, int batch) {
   /* in is named without a map clause: an implicit map(tofrom: in). */
 #pragma omp target teams distribute parallel for
@@ -11,3 +15,4 @@ void lookups(Inputs in, const double *grid, double *res, int batch) {
     res[i] += acc * in.scale;
   }
 }
+#pragma omp end declare target
