@@ -362,12 +362,13 @@ static bool round_trips(const omplens_fixer *fx, const omplens_finding *f) {
   return f->num_instances > 0;
 }
 
-/* Zeros that `target enter data map(to:)` sends: whether another buffer
- * sent them before or the same one did (its device copy released in
- * between), the device can make them itself. */
+/* Zeros that `target enter data` or `target data` sends with `map(to:)`:
+ * whether another buffer sent them before or the same one did (its device
+ * copy released in between), the device can make them itself. */
 static bool zeros_entering(const omplens_fixer *fx, const omplens_finding *f,
                            const omplens_event *e, int dk, int mt) {
-  return e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA &&
+  return e->kind == OMPLENS_EV_H2D &&
+         (dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA || dk == OMPLENS_DIRECTIVE_TARGET_DATA) &&
          mt == OMPLENS_MAP_TO && omplens_fix__all_zero(fx, f);
 }
 
@@ -402,7 +403,8 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
     if (zeros_entering(fx, f, e, dk, mt))
       return OMPLENS_FIX_ZERO_ON_DEVICE;
     *why = omplens_fix__all_zero(fx, f)
-               ? "the zeros are sent by a directive other than `target enter data map(to:)`"
+               ? "the zeros are sent by a directive other than `target enter data` or `target "
+                 "data` with `map(to:)`"
                : "the content is not all zeros: how the other buffer got the same bytes "
                  "cannot be derived";
     return OMPLENS_FIX_MANUAL;

@@ -835,6 +835,15 @@ static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {
   return true;
 }
 
+/* The line after which the zeroing kernel goes: the enter data's last
+ * line, or the line of the `{` that opens the data region's block. */
+static unsigned zero_at(const omplens_fix__ctx *c, const omplens_fix__pragma *p) {
+  const omplens_directive *d = c->g->site.dir;
+  if (d->kind != OMPLENS_DIRECTIVE_TARGET_DATA)
+    return p->last_line;
+  return d->body.line;
+}
+
 /* Inserts after pragma p the kernel that zeroes the items of zs[0..n) of
  * length zs[first].len: `map(alloc:)` of each and one loop, in a block that
  * reads a length that is more than a name on the host. */
@@ -869,7 +878,11 @@ static bool zero_kernel(omplens_fix__ctx *c, const omplens_fix__pragma *p, const
                                               zs[first].len, kernel, loop);
   if (!kernel || !loop || !block)
     return false;
-  unsigned next = p->last_line + 1;
+  /* After an enter data: the kernel at the pragma's indentation, its loop
+   * at the next statement's. In a data region: both at its first
+   * statement's, right after the `{` that opens it. */
+  unsigned after = zero_at(c, p);
+  unsigned next = after + 1;
   while (next <= src->num_lines &&
          omplens_fix__blank(src, src->line_start[next - 1], omplens_fix__line_end(src, next)))
     next++;
@@ -881,14 +894,15 @@ static bool zero_kernel(omplens_fix__ctx *c, const omplens_fix__pragma *p, const
     sind = pind;
     sind_at = pind_at;
   }
+  if (after != p->last_line) {
+    pind = sind;
+    pind_at = sind_at;
+  }
   if (!plain) { /* the length first, in a block of its own */
-    omplens_fix__insert_lines(&c->g->edits, src, p->last_line + 1, src->text + pind_at, pind,
-                              block);
+    omplens_fix__insert_lines(&c->g->edits, src, after + 1, src->text + pind_at, pind, block);
   } else {
-    omplens_fix__insert_lines(&c->g->edits, src, p->last_line + 1, src->text + pind_at, pind,
-                              kernel);
-    omplens_fix__insert_lines(&c->g->edits, src, p->last_line + 1, src->text + sind_at, sind,
-                              loop);
+    omplens_fix__insert_lines(&c->g->edits, src, after + 1, src->text + pind_at, pind, kernel);
+    omplens_fix__insert_lines(&c->g->edits, src, after + 1, src->text + sind_at, sind, loop);
   }
   return true;
 }
@@ -904,6 +918,15 @@ static bool build_zero(omplens_fix__ctx *c) {
       omplens_fix__has_clause(s->dir, OMPLENS_CLAUSE_NOWAIT))
     return omplens_fix__fail(
         c, "the directive has if, depend or nowait: the zeroing kernel would need the same");
+  if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA) { /* the kernel opens the region's block */
+    size_t b = s->dir->body.file ? omplens_fix__offset(c->src, s->dir->body.line,
+                                                       s->dir->body.column)
+                                 : SIZE_MAX;
+    if (b == SIZE_MAX || c->src->text[b] != '{' ||
+        !omplens_fix__blank(c->src, b + 1, omplens_fix__line_end(c->src, s->dir->body.line)))
+      return omplens_fix__fail(c, "the region at line %u is not a block whose `{` ends its line",
+                               s->dir->pragma.line);
+  }
   if (!omplens_fix__need_ast(c))
     return false;
   if (omplens_fix__ast_lookup(c->ast, "omplens_i", c->src->size) != NONE)
