@@ -285,6 +285,9 @@ static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fi
     s->reason = w2;
     s->api = api_routine(fx, f->codeptr, &s->api_line);
     s->file = s->api ? file : NULL;
+    omplens_variable v;
+    if (s->api && !omplens_annotate_variable(fx->annot, e, &v) && v.item)
+      s->var = omplens_fix__ownf(fx, "%s", v.item); /* the call's argument */
     return false;
   }
   s->item = SIZE_MAX;

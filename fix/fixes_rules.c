@@ -20,7 +20,9 @@
 const char *omplens_fix__item_text(const omplens_fix__site *s) {
   if (s->dir && s->implicit)
     return s->implicit->var;
-  return s->dir && s->item != SIZE_MAX ? s->dir->items[s->item].text : "the buffer";
+  if (s->dir && s->item != SIZE_MAX)
+    return s->dir->items[s->item].text;
+  return s->api && s->var ? s->var : "the buffer"; /* the API call's argument */
 }
 
 unsigned omplens_fix__ctx_line(const omplens_fix__ctx *c, size_t offset) {
@@ -50,7 +52,14 @@ static void recipe(omplens_fix__ctx *c) {
     snprintf(where, sizeof where, "%s", s->file ? omplens_fix__short_name(s->file->path) : "the directive");
   omplens_fix__buf *r = &g->recipe;
   if (s->api) { /* a call: the change is to the code around it */
-    if (strstr(s->api, "alloc") || strstr(s->api, "free"))
+    const omplens_finding *f = g->num_findings ? &c->fx->findings[g->findings[0]] : NULL;
+    if (f && f->category == OMPLENS_CAT_UNUSED_ALLOC)
+      omplens_fix__buf_printf(r, "no kernel or copy used what %s allocated for %s at %s:%u: "
+                                 "remove the call and its omp_target_free, or make it only where "
+                                 "the memory is used.",
+                              s->api, it, s->file ? omplens_fix__short_name(s->file->path) : "",
+                              s->api_line);
+    else if (strstr(s->api, "alloc") || strstr(s->api, "free"))
       omplens_fix__buf_printf(r, "allocate once with %s, before the loop that reaches the call, "
                                  "free once after it, and keep the device pointer between steps.",
                               s->api);
@@ -1003,11 +1012,12 @@ static void generic_summary(omplens_fixer *fx, omplens_fix__group *g) {
   bool one = true;
   for (size_t k = 1; f && k < g->num_findings; k++)
     one &= fx->findings[g->findings[k]].category == f->category;
+  unsigned line = g->site.dir ? g->site.dir->pragma.line : g->site.api ? g->site.api_line : 0;
   omplens_fix__buf_printf(
       &g->summary, "%s of %s%s%s%s: no safe diff, change it by hand",
       f && one ? omplens_category_title(f->category) : "Findings", omplens_fix__item_text(&g->site),
       g->site.file ? " at " : "", g->site.file ? omplens_fix__short_name(g->site.file->path) : "",
-      g->site.dir ? omplens_fix__ownf(fx, ":%u", g->site.dir->pragma.line) : "");
+      g->site.file && line ? omplens_fix__ownf(fx, ":%u", line) : "");
 }
 
 static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
