@@ -629,6 +629,9 @@ uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32
 /* omplens_fix_storage() and omplens_fix_call_loop() once the fixes are
  * derived. */
 const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char **where);
+/* The object whose storage an initializer takes: "v_" of "v_.data()",
+ * "x.coefs" of "&x.coefs[0]", "" of "data()" (caller frees), or NULL. */
+char *omplens_fix__storage_object(const char *init);
 /* The initializer of variable node d, normalized (caller frees), or NULL. */
 char *omplens_fix__initializer(const omplens_fix__file *f, uint32_t d);
 /* The local pointer whose initializer takes the storage of the object that

@@ -16,7 +16,7 @@
  * "v_.data()" or "&v_[0]", "x.coefs" of "&x.coefs[0]" or "x.coefs.data()",
  * "" (the object itself) of "data()" in a method. Caller frees; NULL for
  * anything else. */
-static char *storage_object(const char *init) {
+char *omplens_fix__storage_object(const char *init) {
   size_t n = strlen(init);
   if (!strcmp(init, "data()") || !strcmp(init, "this->data()"))
     return strdup("");
@@ -58,7 +58,7 @@ uint32_t omplens_fix__storage_var(const omplens_fix__file *f, uint32_t ref) {
   if (p == NONE || a->nodes[p].kind != OMPLENS_FIX__N_VAR)
     return NONE;
   char *init = omplens_fix__initializer(f, p);
-  char *object = init ? storage_object(init) : NULL;
+  char *object = init ? omplens_fix__storage_object(init) : NULL;
   const char *name = omplens_fix__ast_name(a, ref);
   size_t n = strlen(name);
   bool mine = object && !strncmp(object, name, n) && !omplens_fix__ident_char(object[n]);
@@ -319,7 +319,7 @@ const char *omplens_fix__storage(omplens_fixer *fx, size_t finding, const char *
   if (d == NONE || a->nodes[d].kind != OMPLENS_FIX__N_VAR || a->nodes[d].global)
     return NULL;
   char *init = omplens_fix__initializer(s->file, d);
-  char *object = init ? storage_object(init) : NULL;
+  char *object = init ? omplens_fix__storage_object(init) : NULL;
   char *name = object ? translate(fx, &fx->findings[finding], s, object, where) : NULL;
   free(init);
   free(object);

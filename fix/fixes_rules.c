@@ -376,6 +376,40 @@ static bool guard_update(omplens_fix__ctx *c, const omplens_fix__pragma *p,
  * before them can have changed the device's copy: each is a construct of
  * the update's function whose body calls nothing and does not write the
  * variable (the trace sees no kernel write; aliases are assumed away). */
+/* The variable a kernel in another function of the file (at offset kat)
+ * maps for the same storage as the update's var: both locals taken from
+ * the same object (`p = v_.data()` in two methods of a class), or NONE. */
+static uint32_t same_storage(omplens_fix__ctx *c, uint32_t var, const omplens_directive *d,
+                             size_t kat) {
+  char *init = omplens_fix__initializer(c->file, var);
+  char *object = init ? omplens_fix__storage_object(init) : NULL;
+  uint32_t found = NONE;
+  for (size_t k = 0; object && found == NONE && k < d->num_items; k++) {
+    uint32_t kv = d->items[k].var ? omplens_fix__ast_lookup(c->ast, d->items[k].var, kat) : NONE;
+    if (kv == NONE || c->ast->nodes[kv].kind != OMPLENS_FIX__N_VAR || c->ast->nodes[kv].global)
+      continue;
+    char *kinit = omplens_fix__initializer(c->file, kv);
+    char *kobject = kinit ? omplens_fix__storage_object(kinit) : NULL;
+    /* the same object, named by neither function's own locals */
+    if (kobject && !strcmp(kobject, object) && *object &&
+        omplens_fix__ast_lookup(c->ast, object, omplens_fix__pragma_at(c, c->g->site.dir)) ==
+            omplens_fix__ast_lookup(c->ast, object, kat))
+      found = kv;
+    free(kinit);
+    free(kobject);
+  }
+  if (found != NONE) {
+    omplens_fix__buf_printf(&c->g->note,
+                            "the kernel at line %u, in another function, reaches the same storage "
+                            "(%s) through %s and only reads it; ",
+                            d->pragma.line, object, omplens_fix__ast_name(c->ast, found));
+    c->g->confidence = OMPLENS_FIXC_ASSUMED; /* the object is the same, by its name */
+  }
+  free(init);
+  free(object);
+  return found;
+}
+
 /* Kernels are read by the variable's name: a pointer that trades buffers
  * in function fn (`tmp = src; src = dst; dst = tmp;`) names memory that a
  * kernel wrote under the other name. */
@@ -455,7 +489,10 @@ static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
     const omplens_directive *d =
         omplens_fix__directive_of(c->fx, rs->kernels[k], OMPLENS_RUNTIME_TARGET, &kf);
     size_t kat = d && kf == c->file ? omplens_fix__pragma_at(c, d) : SIZE_MAX;
-    if (kat == SIZE_MAX || omplens_fix__ast_function_at(c->ast, kat) != fn)
+    uint32_t kvar = kat == SIZE_MAX                                 ? NONE
+                    : omplens_fix__ast_function_at(c->ast, kat) == fn ? var
+                                                                      : same_storage(c, var, d, kat);
+    if (kvar == NONE)
       return omplens_fix__fail(c,
                                "a kernel outside the update's function runs between the copies "
                                "of %s: whether it writes %s cannot be checked",
@@ -469,7 +506,7 @@ static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
     size_t e = omplens_fix__offset(c->src, d->body.end_line, d->body.end_column);
     if (b == SIZE_MAX || e == SIZE_MAX)
       return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
-    if (!omplens_fix__device_reads_only(c, b, e + 1, var, it,
+    if (!omplens_fix__device_reads_only(c, b, e + 1, kvar, it,
                                         "the update restores what the kernel changed")) {
       omplens_fix__buf_free(&c->g->recipe); /* the update is needed as written */
       omplens_fix__buf_printf(&c->g->recipe,
@@ -512,7 +549,8 @@ static bool build_update(omplens_fix__ctx *c) {
   omplens_fix__pragma p;
   if (!omplens_fix__scan_site(c, s, &p))
     return false;
-  g->confidence = OMPLENS_FIXC_CHECKED;
+  if (g->confidence != OMPLENS_FIXC_ASSUMED)
+    g->confidence = OMPLENS_FIXC_CHECKED;
   bool ok;
   uint32_t copies = ev.h2d + ev.d2h;
   if (copies && ev.h2d_flagged == ev.h2d && ev.d2h_flagged == ev.d2h) {
