@@ -623,6 +623,9 @@ bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, cons
                                const char **why);
 /* The call of name at line in f's syntax tree, or NONE. */
 uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line);
+/* Argument k (from 0) of call node call, or NONE: after the callee's name
+ * in a call, first in a constructor's. */
+uint32_t omplens_fix__call_arg(const omplens_fix__ast *a, uint32_t call, uint32_t k);
 /* The position of parameter node parm among function fn's, or NONE. */
 uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32_t parm);
 
@@ -724,11 +727,11 @@ typedef struct omplens_fix__resends {
 } omplens_fix__resends;
 void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g,
                                   omplens_fix__resends *out);
-/* Whether every instance of finding f carries XXH3-64 of f->bytes zeros. */
 /* Whether D2H event d2h brings back the bytes its construct instance sent
  * to the device (the same buffer, size and content): the device left them
  * as they were, in the recorded run. */
 bool omplens_fix__returned_as_sent(const omplens_fixer *fx, uint32_t d2h);
+/* Whether every instance of finding f carries XXH3-64 of f->bytes zeros. */
 bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f);
 /* The index of event e's construct kind as an OMPLENS_RUNTIME_* value. */
 int omplens_fix__runtime_kind(const omplens_fixer *fx, const omplens_event *e);
@@ -753,6 +756,16 @@ typedef struct omplens_fix__ctx {
                                   directive's file, where the functions the
                                   loop calls may be defined; else NULL */
 } omplens_fix__ctx;
+
+/* Whether the kernels that ran between the copies of site s's item (rs)
+ * leave its memory as it was: each a construct of s's function whose body
+ * does not write the variable, or of another function of the file that
+ * reaches the same storage (`p = v_.data()`, `p = host_`) and only reads
+ * it. A kernel that writes it is *writer (consequence says what that
+ * means); false with the reason otherwise. */
+bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
+                                const omplens_fix__resends *rs, const char *consequence,
+                                const omplens_directive **writer);
 
 /* Gives up on a diff: records the reason (the first one given) and the
  * recipe of the group's rule, makes the group manual; returns false. With

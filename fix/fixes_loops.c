@@ -416,6 +416,20 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
 
 /* ---- items and their identifiers ---- */
 
+uint32_t omplens_fix__call_arg(const omplens_fix__ast *a, uint32_t call, uint32_t k) {
+  if (k == NONE)
+    return NONE;
+  /* A call names its callee first; a constructor's has only arguments. */
+  uint32_t first = omplens_fix__ast_child(a, call, 0);
+  while (first != NONE && a->nodes[first].kind == OMPLENS_FIX__N_IMPLICIT)
+    first = omplens_fix__ast_child(a, first, 0);
+  bool callee = first != NONE &&
+                (a->nodes[first].kind == OMPLENS_FIX__N_DECLREF ||
+                 a->nodes[first].kind == OMPLENS_FIX__N_MEMBER) &&
+                !strcmp(omplens_fix__ast_name(a, first), omplens_fix__ast_name(a, call));
+  return omplens_fix__ast_child(a, call, k + callee);
+}
+
 uint32_t omplens_fix__param_index(const omplens_fix__ast *a, uint32_t fn, uint32_t parm) {
   uint32_t k = 0;
   for (size_t i = fn + 1; i < a->num_nodes && omplens_fix__ast_within(a, (uint32_t)i, fn); i++)
@@ -753,7 +767,7 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
   if (call != NONE && a->nodes[d].kind == OMPLENS_FIX__N_PARM && a->nodes[d].parent == fn) {
     /* a parameter: the argument of the call, if it is a plain variable, or
      * a constant (a size: not the item's buffer) */
-    uint32_t arg = omplens_fix__ast_child(ca, call, omplens_fix__param_index(a, fn, d) + 1);
+    uint32_t arg = omplens_fix__call_arg(ca, call, omplens_fix__param_index(a, fn, d));
     d = arg == NONE ? NONE : omplens_fix__ast_plain_var(ca, arg);
     if (d == NONE && arg != NONE && !first && names_no_variable(ca, arg)) {
       *text = omplens_fix__argument_text(at, arg);
@@ -1295,13 +1309,20 @@ static bool other_map(omplens_fix__ctx *v, const omplens_directive *d, wrap *w, 
       return omplens_fix__fail(v, "%s is also mapped by `%s` at line %u, which would find it "
                                   "present and stop copying it",
                                name, d->name, d->pragma.line);
-    if (d->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
-        d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA)
+    int mt = d->items[k].map_type;
+    /* Inside the region, an enter data that maps it `to` or `alloc` finds
+     * it present and only counts a reference, and an exit data that
+     * releases it takes that one back (a constructor's and a destructor's
+     * maps); a `from` or `delete` would copy or free it at another time. */
+    bool counts = (d->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA &&
+                   (mt == OMPLENS_MAP_TO || mt == OMPLENS_MAP_ALLOC)) ||
+                  (d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA && mt == OMPLENS_MAP_RELEASE);
+    if ((d->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
+         d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA) && !counts)
       return omplens_fix__fail(v,
                                "the loop also has `%s` of %s at line %u: its reference counts "
                                "would change",
                                omplens_directive_kind_name(d->kind), name, d->pragma.line);
-    int mt = d->items[k].map_type;
     if ((mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM) &&
         w->items[j].type == OMPLENS_MAP_TO)
       w->items[j].type = OMPLENS_MAP_TOFROM; /* its copy back must still happen, at the end */
@@ -1452,6 +1473,16 @@ static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t
 static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
   const omplens_fix__site *s = &c->g->sites[k];
   const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
+  if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA) {
+    /* The kernels that use an enter data's mapping are other directives:
+     * those that ran between its copies may not write it (each copy gave
+     * them a fresh one). */
+    omplens_fix__resends rs;
+    const omplens_directive *writer;
+    omplens_fix__resend_evidence(c->fx, c->g, &rs);
+    return omplens_fix__kernels_leave(c, s, &rs, "a resident copy would keep its changes",
+                                      &writer);
+  }
   if (f->category != OMPLENS_CAT_DUPLICATE_SAME_BUFFER || !s->dir->body.file ||
       s->dir->items[s->item].map_type != OMPLENS_MAP_TO)
     return true;
@@ -1746,8 +1777,13 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   }
   omplens_fix__ctx *at = w->at;
   const omplens_fix__node *l = &at->ast->nodes[loop];
+  /* Above the OpenMP directives that own the statement (if any): the
+   * declarations indented as the statement is, the directive as the line
+   * it goes before. */
   unsigned line = statement_line(at, w->from);
   size_t start, ind = omplens_fix__indent(at->src, line, &start);
+  size_t dstart, dind = omplens_fix__indent(
+      at->src, omplens_fix__ctx_line(at, at->ast->nodes[w->from].begin), &dstart);
   omplens_fix__buf before = {0};
   omplens_fix__buf_str(&before, "");
   for (size_t i = 0; i < w->n; i++) /* each declared variable once, if an item uses it */
@@ -1759,14 +1795,15 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
       free(one);
       d += len;
     }
-  omplens_fix__buf_str(&before, pragma);
   if (before.failed) {
     omplens_fix__buf_free(&before);
     free(pragma);
     free(exit);
     return omplens_fix__fail(c, "out of memory");
   }
-  omplens_fix__insert_lines(&g->edits, at->src, line, at->src->text + start, ind, before.data);
+  if (before.len)
+    omplens_fix__insert_lines(&g->edits, at->src, line, at->src->text + dstart, dind, before.data);
+  omplens_fix__insert_lines(&g->edits, at->src, line, at->src->text + start, ind, pragma);
   omplens_fix__buf_free(&before);
   if (exit) {
     omplens_fix__insert_lines(&g->edits, at->src, omplens_fix__ctx_line(at, l->end - 1) + 1,
@@ -1788,7 +1825,9 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   bool global = false;
   for (size_t i = 0; i < w->set.n; i++)
     global |= at->ast->nodes[w->set.v[i]].global;
-  g->confidence = global ? OMPLENS_FIXC_ASSUMED : OMPLENS_FIXC_CHECKED;
+  /* a check that rests on an object's name (same_storage) said so */
+  bool by_name = g->note.data && strstr(g->note.data, "in another function");
+  g->confidence = global || by_name ? OMPLENS_FIXC_ASSUMED : OMPLENS_FIXC_CHECKED;
   if (global)
     omplens_fix__buf_str(&g->note, "the buffers are globals: the functions called in the loop "
                                    "must not touch them on the host");
@@ -2290,7 +2329,7 @@ bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
   if (ok) {
     unsigned first = statement_line(c, loop), last = omplens_fix__ctx_line(c, l->end - 1);
     size_t ind_at;
-    size_t ind = omplens_fix__indent(c->src, first, &ind_at);
+    size_t ind = omplens_fix__indent(c->src, omplens_fix__ctx_line(c, l->begin), &ind_at);
     const char *dev = omplens_fix__device_clause(c, s->dir);
     const char *enter =
         omplens_fix__ownf(c->fx, "#pragma omp target enter data map(alloc: %s)%s\n", text, dev);

@@ -137,7 +137,7 @@ static char *translate(omplens_fixer *fx, const omplens_finding *f, const omplen
   char *outer = NULL, *out = NULL;
   const char *sep = "";
   if (param) {
-    uint32_t arg = omplens_fix__ast_child(&caller->ast, call, omplens_fix__param_index(a, fn, d) + 1);
+    uint32_t arg = omplens_fix__call_arg(&caller->ast, call, omplens_fix__param_index(a, fn, d));
     outer = arg == NONE ? NULL : omplens_fix__ast_text(&caller->ast, &caller->src, arg);
     /* "(*grid).coefs", not "*grid.coefs", for an argument that is not a name */
     bool plain = outer && !outer[strspn(outer, "abcdefghijklmnopqrstuvwxyz"
@@ -158,6 +158,49 @@ static char *translate(omplens_fixer *fx, const omplens_finding *f, const omplen
 static char *local_text(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, uint32_t d,
                         uint32_t call, size_t loop_at, int depth);
 
+/* The parameter of constructor fn that its member initializer list gives
+ * member name as it is (`host_(host)` or `host_{host}`), or NONE. */
+static uint32_t member_init_param(omplens_fix__ctx *c, uint32_t fn, const char *name) {
+  const omplens_fix__ast *a = c->ast;
+  uint32_t body = NONE;
+  for (uint32_t i = fn + 1; i < omplens_fix__ast_end(a, fn) && body == NONE; i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_COMPOUND && a->nodes[i].parent == fn)
+      body = i;
+  if (body == NONE)
+    return NONE;
+  const char *t = c->src->text;
+  size_t b = a->nodes[fn].begin, e = a->nodes[body].begin, n = strlen(name);
+  /* the list starts at the ':' after the ')' that closes the parameters */
+  size_t colon = e, i = b;
+  while (i < e && t[i] != '(')
+    i++;
+  for (int depth = 0; i < e; i++) {
+    depth += (t[i] == '(') - (t[i] == ')');
+    if (!depth)
+      break;
+  }
+  for (size_t k = i + 1; k < e && colon == e; k++)
+    if (t[k] == ':' && t[k + 1] != ':' && t[k - 1] != ':')
+      colon = k;
+  for (size_t m = colon + 1; m + n < e; m++) {
+    if (strncmp(t + m, name, n) || omplens_fix__ident_char(t[m - 1]) ||
+        (t[m + n] != '(' && t[m + n] != '{'))
+      continue;
+    size_t p = m + n + 1, q = p;
+    while (q < e && omplens_fix__ident_char(t[q]))
+      q++;
+    if (q == p || q >= e || (t[q] != ')' && t[q] != '}'))
+      return NONE;
+    char word[256];
+    snprintf(word, sizeof word, "%.*s", (int)(q - p), t + p);
+    uint32_t parm = omplens_fix__ast_lookup(a, word, a->nodes[body].begin);
+    return parm != NONE && a->nodes[parm].kind == OMPLENS_FIX__N_PARM && a->nodes[parm].parent == fn
+               ? parm
+               : NONE;
+  }
+  return NONE;
+}
+
 /* One identifier of a callee local's initializer, as the caller writes it
  * (appended to out): a parameter becomes its argument, a local of the same
  * kind its own text, a name the parse does not resolve in a method a
@@ -170,7 +213,7 @@ static bool caller_name(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, 
   uint32_t e = omplens_fix__ast_lookup(a, name, a->nodes[d].begin);
   const char *sep = "";
   if (e != NONE && a->nodes[e].kind == OMPLENS_FIX__N_PARM && a->nodes[e].parent == fn) {
-    uint32_t arg = omplens_fix__ast_child(at->ast, call, omplens_fix__param_index(a, fn, e) + 1);
+    uint32_t arg = omplens_fix__call_arg(at->ast, call, omplens_fix__param_index(a, fn, e));
     char *t = arg == NONE ? NULL : omplens_fix__argument_text(at, arg);
     if (t)
       omplens_fix__buf_str(out, t);
@@ -192,6 +235,10 @@ static bool caller_name(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t fn, 
     }
     return omplens_fix__fail(c, "%s is unknown in %s", name, omplens_fix__short_name(at->file->path));
   }
+  uint32_t init_parm = member_init_param(c, fn, name);
+  if (init_parm != NONE) /* a member the constructor sets from a parameter */
+    return caller_name(c, at, fn, d, call, loop_at, depth, omplens_fix__ast_name(a, init_parm),
+                       out);
   char *object = strcmp(name, "this") ? call_object(at->file, call, &sep) : NULL;
   if (object) /* a member of the object the method is called on */
     omplens_fix__buf_printf(out, "%s%s%s", object, sep, name);

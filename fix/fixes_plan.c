@@ -381,6 +381,9 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
                     const char **why) {
   const omplens_event *e = &fx->events[f->instances[0].event];
   bool region = dk == OMPLENS_DIRECTIVE_TARGET || dk == OMPLENS_DIRECTIVE_TARGET_DATA;
+  /* An enter data inside a loop, with its exit data: a region around the
+   * loop keeps the mapping alive, and the enter data then finds it present. */
+  bool entering = dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA;
   if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
                                     f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) &&
       region && mt == OMPLENS_MAP_TOFROM && round_trips(fx, f))
@@ -398,8 +401,10 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
       return OMPLENS_FIX_KEEP_RESIDENT;
     if (e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_UPDATE)
       return OMPLENS_FIX_REMOVE_ITEM; /* as a round trip: the device still holds it */
-    if (zeros_entering(fx, f, e, dk, mt))
+    if (zeros_entering(fx, f, e, dk, mt)) /* a workspace zeroed per call: no wrap needed */
       return OMPLENS_FIX_ZERO_ON_DEVICE;
+    if (e->kind == OMPLENS_EV_H2D && entering && copies_to(mt))
+      return OMPLENS_FIX_KEEP_RESIDENT;
     *why = duplicate_why(e, dk);
     return OMPLENS_FIX_MANUAL;
   case OMPLENS_CAT_DUPLICATE_OTHER_BUFFER:
@@ -426,7 +431,7 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
   case OMPLENS_CAT_REPEATED_ALLOC:
     if (mt == OMPLENS_MAP_ALLOC && dk != OMPLENS_DIRECTIVE_TARGET_ENTER_DATA)
       return OMPLENS_FIX_HOIST_ALLOC;
-    if (region && (copies_to(mt) || mt == OMPLENS_MAP_FROM))
+    if ((region && (copies_to(mt) || mt == OMPLENS_MAP_FROM)) || (entering && copies_to(mt)))
       return OMPLENS_FIX_KEEP_RESIDENT;
     *why = "the allocations come from `target enter data`: its matching exit data decides "
            "the lifetime";

@@ -379,10 +379,14 @@ static bool guard_update(omplens_fix__ctx *c, const omplens_fix__pragma *p,
 /* The variable a kernel in another function of the file (at offset kat)
  * maps for the same storage as the update's var: both locals taken from
  * the same object (`p = v_.data()` in two methods of a class), or NONE. */
-static uint32_t same_storage(omplens_fix__ctx *c, uint32_t var, const omplens_directive *d,
-                             size_t kat) {
+static uint32_t same_storage(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_t var,
+                             const omplens_directive *d, size_t kat) {
   char *init = omplens_fix__initializer(c->file, var);
   char *object = init ? omplens_fix__storage_object(init) : NULL;
+  /* `p = host_;` in two methods: the member pointer itself */
+  if (init && !object && init[strspn(init, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                           "0123456789_")] == 0)
+    object = strdup(init);
   uint32_t found = NONE;
   for (size_t k = 0; object && found == NONE && k < d->num_items; k++) {
     uint32_t kv = d->items[k].var ? omplens_fix__ast_lookup(c->ast, d->items[k].var, kat) : NONE;
@@ -391,18 +395,25 @@ static uint32_t same_storage(omplens_fix__ctx *c, uint32_t var, const omplens_di
     char *kinit = omplens_fix__initializer(c->file, kv);
     char *kobject = kinit ? omplens_fix__storage_object(kinit) : NULL;
     /* the same object, named by neither function's own locals */
+    if (kinit && !kobject && kinit[strspn(kinit, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                 "0123456789_")] == 0)
+      kobject = strdup(kinit);
     if (kobject && !strcmp(kobject, object) && *object &&
-        omplens_fix__ast_lookup(c->ast, object, omplens_fix__pragma_at(c, c->g->site.dir)) ==
+        omplens_fix__ast_lookup(c->ast, object, omplens_fix__pragma_at(c, s->dir)) ==
             omplens_fix__ast_lookup(c->ast, object, kat))
       found = kv;
     free(kinit);
     free(kobject);
   }
-  if (found != NONE) {
-    omplens_fix__buf_printf(&c->g->note,
-                            "the kernel at line %u, in another function, reaches the same storage "
-                            "(%s) through %s and only reads it; ",
-                            d->pragma.line, object, omplens_fix__ast_name(c->ast, found));
+  const char *said = found == NONE
+                         ? NULL
+                         : omplens_fix__ownf(c->fx,
+                                             "the kernel at line %u, in another function, reaches "
+                                             "the same storage (%s) through %s and only reads it; ",
+                                             d->pragma.line, object,
+                                             omplens_fix__ast_name(c->ast, found));
+  if (said && (!c->g->note.data || !strstr(c->g->note.data, said))) {
+    omplens_fix__buf_str(&c->g->note, said);
     c->g->confidence = OMPLENS_FIXC_ASSUMED; /* the object is the same, by its name */
   }
   free(init);
@@ -466,9 +477,11 @@ static bool kernels_leave_it(omplens_fix__ctx *c) {
   return true;
 }
 
-static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
-  const omplens_fix__site *s = &c->g->site;
+bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
+                                const omplens_fix__resends *rs, const char *consequence,
+                                const omplens_directive **writer) {
   const char *it = omplens_fix__item_text(s);
+  *writer = NULL;
   if (rs->too_many)
     return omplens_fix__fail(c, "more than %d kernels run between the copies of %s",
                              OMPLENS_FIX__MAX_KERNELS, it);
@@ -480,7 +493,7 @@ static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
   uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
   uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
   if (fn == NONE || var == NONE)
-    return omplens_fix__fail(c, "%s is not declared where the update is, as libclang parsed it",
+    return omplens_fix__fail(c, "%s is not declared where the directive is, as libclang parsed it",
                              s->var);
   if (!keeps_its_buffer(c, fn, var))
     return false;
@@ -491,12 +504,12 @@ static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
     size_t kat = d && kf == c->file ? omplens_fix__pragma_at(c, d) : SIZE_MAX;
     uint32_t kvar = kat == SIZE_MAX                                 ? NONE
                     : omplens_fix__ast_function_at(c->ast, kat) == fn ? var
-                                                                      : same_storage(c, var, d, kat);
+                                                                      : same_storage(c, s, var, d, kat);
     if (kvar == NONE)
       return omplens_fix__fail(c,
-                               "a kernel outside the update's function runs between the copies "
-                               "of %s: whether it writes %s cannot be checked",
-                               it, s->var);
+                               "a kernel outside the function of the directive at line %u runs "
+                               "between the copies of %s: whether it writes %s cannot be checked",
+                               s->dir->pragma.line, it, s->var);
     if (d->flags & OMPLENS_DIRF_BODY_CALLS)
       return omplens_fix__fail(c,
                                "the kernel at line %u runs between the copies of %s and calls "
@@ -506,21 +519,32 @@ static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
     size_t e = omplens_fix__offset(c->src, d->body.end_line, d->body.end_column);
     if (b == SIZE_MAX || e == SIZE_MAX)
       return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
-    if (!omplens_fix__device_reads_only(c, b, e + 1, kvar, it,
-                                        "the update restores what the kernel changed")) {
-      omplens_fix__buf_free(&c->g->recipe); /* the update is needed as written */
-      omplens_fix__buf_printf(&c->g->recipe,
-                              "keep the update at %s:%u: the kernel at line %u overwrites %s on "
-                              "the device. To stop sending it again, let that kernel write a "
-                              "device buffer of its own (`map(alloc:)` scratch) instead of %s.",
-                              omplens_fix__short_name(c->file->path), s->dir->pragma.line,
-                              d->pragma.line, it, s->var);
+    if (!omplens_fix__device_reads_only(c, b, e + 1, kvar, it, consequence)) {
+      *writer = d;
       return false;
     }
   }
-  omplens_fix__buf_str(&c->g->note, "the kernels between the copies do not write the variable; "
-                                    "this assumes they write no other pointer to its memory");
+  if (!c->g->note.data || !strstr(c->g->note.data, "the kernels between the copies"))
+    omplens_fix__buf_str(&c->g->note, "the kernels between the copies do not write the variable; "
+                                      "this assumes they write no other pointer to its memory. ");
   return true;
+}
+
+static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
+  const omplens_fix__site *s = &c->g->site;
+  const omplens_directive *d;
+  if (omplens_fix__kernels_leave(c, s, rs, "the update restores what the kernel changed", &d))
+    return true;
+  if (d) {
+    omplens_fix__buf_free(&c->g->recipe); /* the update is needed as written */
+    omplens_fix__buf_printf(&c->g->recipe,
+                            "keep the update at %s:%u: the kernel at line %u overwrites %s on "
+                            "the device. To stop sending it again, let that kernel write a "
+                            "device buffer of its own (`map(alloc:)` scratch) instead of %s.",
+                            omplens_fix__short_name(c->file->path), s->dir->pragma.line,
+                            d->pragma.line, omplens_fix__item_text(s), s->var);
+  }
+  return false;
 }
 
 static bool build_update(omplens_fix__ctx *c) {
