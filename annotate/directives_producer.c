@@ -3,9 +3,12 @@
  * each compile unit's DW_AT_producer. Without a compile_commands.json
  * entry, a unit is parsed with that command, read here from the program's
  * ELF files into a compile database of its own (one entry per compile
- * unit: DW_AT_name in DW_AT_comp_dir). Design notes: docs/directives.md,
+ * unit: DW_AT_name in DW_AT_comp_dir). Every unit's DW_AT_name is kept
+ * too, command or not: the files the build compiled, as opposed to those
+ * they include. Design notes: docs/directives.md,
  * "Compile arguments". */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,18 +92,39 @@ static const char *unit_string(Dwarf_Die *die, unsigned name)
   return dwarf_formstring(dwarf_attr(die, name, &attr));
 }
 
+/* The unit's primary source, made absolute, among the index's: the files
+ * the build compiled, whatever their commands say. */
+static int add_source(omplens_directive_index *ix, const char *dir, const char *name)
+{
+  size_t n = strlen(dir != NULL ? dir : "") + strlen(name) + 2;
+  char *joined = malloc(n);
+  if (joined == NULL)
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  snprintf(joined, n, "%s/%s", name[0] != '/' && dir != NULL ? dir : "", name);
+  char *real = realpath(joined, NULL);
+  free(joined);
+  if (real != NULL && omplens_directives__vec_push(&ix->cu_sources, sizeof(real), &real) == NULL) {
+    free(real);
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  return 0; /* a source gone since the build is nobody's unit here */
+}
+
 /* One entry for a unit that recorded its command; the skeleton of a split
  * unit (-gsplit-dwarf) has it in its .dwo. */
-static int add_unit(omplens_directives__compdb *db, Dwarf_Die *cudie,
-                    Dwarf_Die *subdie)
+static int add_unit(omplens_directive_index *ix, omplens_directives__compdb *db,
+                    Dwarf_Die *cudie, Dwarf_Die *subdie)
 {
   const char *producer = unit_string(cudie, DW_AT_producer);
   if (producer == NULL && subdie != NULL)
     producer = unit_string(subdie, DW_AT_producer);
   const char *name = unit_string(cudie, DW_AT_name);
   const char *dir = unit_string(cudie, DW_AT_comp_dir);
-  if (producer == NULL || name == NULL)
+  if (name == NULL)
     return 0;
+  int added = add_source(ix, dir, name);
+  if (producer == NULL || added != 0)
+    return added;
   omplens_directives__args args = {0};
   int err = omplens_directives__producer_command(producer, &args);
   if (err == 0)
@@ -110,7 +134,8 @@ static int add_unit(omplens_directives__compdb *db, Dwarf_Die *cudie,
 }
 
 /* A file that cannot be opened or has no DWARF adds nothing. */
-static int read_binary(omplens_directives__compdb *db, const char *path)
+static int read_binary(omplens_directive_index *ix, omplens_directives__compdb *db,
+                       const char *path)
 {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -124,7 +149,7 @@ static int read_binary(omplens_directives__compdb *db, const char *path)
   while (err == 0 && dw != NULL &&
          dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
     bool split = unit_type == DW_UT_skeleton && subdie.addr != NULL;
-    err = add_unit(db, &cudie, split ? &subdie : NULL);
+    err = add_unit(ix, db, &cudie, split ? &subdie : NULL);
   }
   dwarf_end(dw);
   close(fd);
@@ -140,12 +165,26 @@ omplens_directives__producer_db(omplens_directive_index *ix)
   omplens_directives__compdb *db = NULL;
   int err = omplens_directives__compdb_new("(DWARF DW_AT_producer)", &db);
   for (size_t i = 0; err == 0 && i < ix->num_binaries; i++)
-    err = read_binary(db, ix->binaries[i]);
-  /* Out of memory: parsed as without the commands, which the note says. */
+    err = read_binary(ix, db, ix->binaries[i]);
+  /* Out of memory: parsed as without the commands, which the note says,
+   * and without the list of units. */
+  for (size_t i = 0; err != 0 && i < ix->cu_sources.len; i++)
+    free(OMPLENS_DIRECTIVES__AT(ix->cu_sources, char *, i));
+  if (err != 0)
+    ix->cu_sources.len = 0;
   if (err != 0 || omplens_directives__compdb_size(db) == 0) {
     omplens_directives__compdb_free(db);
     db = NULL;
   }
   ix->recorded = db;
   return db;
+}
+
+int omplens_directives__cu_source(omplens_directive_index *ix, const char *file)
+{
+  omplens_directives__producer_db(ix);
+  for (size_t i = 0; i < ix->cu_sources.len; i++)
+    if (strcmp(OMPLENS_DIRECTIVES__AT(ix->cu_sources, char *, i), file) == 0)
+      return 1;
+  return ix->cu_sources.len > 0 ? 0 : -1;
 }

@@ -21,6 +21,10 @@
 #                    solver, both in a namespace, -O0 and -O2: the call path
 #                    holds the inlined call (line 24), the solver's name and
 #                    the loop around the call (line 23)
+#   included_c       a .c file #include'd by a .c file #include'd by the
+#                    one source compiled (clang++, C++ in .c files, as
+#                    HeCBench's myocyte): parsed through that unit, never
+#                    alone, with the command DWARF recorded; no note, a diff
 #   header_unit      a class template in a header that does not compile
 #                    alone (smoother.hpp), no compile_commands.json: parsed
 #                    through DWARF's compile unit (header_unit.cpp), fully
@@ -146,6 +150,20 @@ namespace_inline)
     [ "$("$json_get" "$json" processes.0.findings.0.call_path.0.loop_line)" = 23 ] ||
       fail "out-$opt: the loop around the call (line 23) is not named"
   done
+  ;;
+included_c)
+  cp "$shapes"/included_*.c "$work/src/"
+  (cd "$work/src" && "$cxx" "${flags[@]}" -grecord-command-line included_unit.c -o "$work/prog" 2>/dev/null)
+  run_in_elsewhere out "$work/prog"
+  check_directives "$work/elsewhere/out"
+  json=$work/elsewhere/out/findings.json
+  for ((i = 0; i < $("$json_get" "$json" processes.0.directives.#); i++)); do
+    [ "$("$json_get" "$json" "processes.0.directives.$i.location.directive.partial_parse")" = false ] ||
+      fail "directive $i: parsed partially: the included .c file was not read through its unit"
+  done
+  ! grep -q "$note" "$json" || fail "the note is given although DWARF recorded the build's flags"
+  grep -q '^+++ b/included_solver.c' "$work/elsewhere/out/fixes.patch" ||
+    fail "no diff around the solver's loop in included_solver.c"
   ;;
 header_unit)
   cp "$shapes/field.hpp" "$shapes/smoother.hpp" "$shapes/header_unit.cpp" "$work/src/"
