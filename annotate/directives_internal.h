@@ -27,6 +27,9 @@
  * runtime's bare "run") can name the same function: their last components
  * agree, or either says nothing about the source. */
 bool omplens_directives__same_function(const char *a, const char *b);
+/* Whether a function name says something about the source (not empty,
+ * not mangled, not a function clang made for a target region). */
+bool omplens_directives__names_function(const char *f);
 
 typedef struct omplens_directives__chunk omplens_directives__chunk;
 typedef struct omplens_directives__pool {

@@ -25,6 +25,12 @@
 #                    one source compiled (clang++, C++ in .c files, as
 #                    HeCBench's myocyte): parsed through that unit, never
 #                    alone, with the command DWARF recorded; no note, a diff
+#   inlined_launch   a kernel's function inlined into main's time loop at
+#                    -O3 and unrolled, -O0 and -O3: every finding's call
+#                    path is the call at line 21, in the loop at line 20
+#                    (clang leaves the first copy's launch outside the
+#                    inlined instance, line 0; the others nest the entry
+#                    points clang made, which are no calls of the program)
 #   header_unit      a class template in a header that does not compile
 #                    alone (smoother.hpp), no compile_commands.json: parsed
 #                    through DWARF's compile unit (header_unit.cpp), fully
@@ -164,6 +170,25 @@ included_c)
   ! grep -q "$note" "$json" || fail "the note is given although DWARF recorded the build's flags"
   grep -q '^+++ b/included_solver.c' "$work/elsewhere/out/fixes.patch" ||
     fail "no diff around the solver's loop in included_solver.c"
+  ;;
+inlined_launch)
+  cp "$shapes/inlined_launch.c" "$work/src/"
+  for opt in O0 O3; do
+    (cd "$work/src" && "$cc" "${flags[@]}" "-$opt" inlined_launch.c -o "$work/prog-$opt")
+    run_in_elsewhere "out-$opt" "$work/prog-$opt"
+    check_directives "$work/elsewhere/out-$opt"
+    json=$work/elsewhere/out-$opt/findings.json
+    n=$("$json_get" "$json" processes.0.findings.#)
+    [ "$n" -gt 0 ] || fail "out-$opt: no finding"
+    for ((i = 0; i < n; i++)); do
+      path=processes.0.findings.$i.call_path
+      where="$("$json_get" "$json" "$path.0.function" 2>/dev/null || echo -):$("$json_get" "$json" "$path.0.line" 2>/dev/null || echo -)"
+      [ "$where" = main:21 ] || fail "out-$opt: finding $i: call path starts at $where, expected main:21"
+      [ "$("$json_get" "$json" "$path.#")" = 1 ] || fail "out-$opt: finding $i: more than the call at main:21"
+      [ "$("$json_get" "$json" "$path.0.loop_line")" = 20 ] ||
+        fail "out-$opt: finding $i: the loop around the call (line 20) is not named"
+    done
+  done
   ;;
 header_unit)
   cp "$shapes/field.hpp" "$shapes/smoother.hpp" "$shapes/header_unit.cpp" "$work/src/"
