@@ -186,7 +186,9 @@ void omplens_directive_index_destroy(omplens_directive_index *ix)
   omplens_directives__vec_free(&ix->files); /* the records are in the pool */
   free_pointers(&ix->units);
   free_pointers(&ix->searched);
-  free_pointers(&ix->cu_sources);
+  for (size_t i = 0; i < ix->cu_sources.len; i++)
+    free(OMPLENS_DIRECTIVES__AT(ix->cu_sources, omplens_directives__cu_source, i).path);
+  omplens_directives__vec_free(&ix->cu_sources);
   for (size_t i = 0; i < ix->resolved.len; i++) {
     omplens_directives__resolved *r =
         &OMPLENS_DIRECTIVES__AT(ix->resolved, omplens_directives__resolved, i);

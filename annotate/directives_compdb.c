@@ -410,7 +410,7 @@ int omplens_directives__compdb_compiles(omplens_directive_index *ix, const char 
 {
   bool exact = false;
   const compdb_entry *e = entry_for(ix, file, &exact);
-  int cu = exact ? 1 : omplens_directives__cu_source(ix, file);
+  int cu = exact ? 1 : omplens_directives__is_cu_source(ix, file);
   if (cu >= 0)
     return cu;
   return e != NULL ? 0 : -1;
@@ -556,13 +556,17 @@ int omplens_directives__build_args(omplens_directive_index *ix,
 {
   bool exact = false;
   const compdb_entry *e = entry_for(ix, main_path, &exact);
-  /* A source is parsed in the language its command compiled it in; a
-   * header alone in that of the nearest entry, unless its own extension
-   * says C++; without an entry, by extension. */
+  /* A source is parsed in the language its command compiled it in, else
+   * the one its DWARF compile unit records; a header alone in that of the
+   * nearest entry, unless its own extension says C++; without an entry,
+   * by extension. */
   bool own = omplens_directives__is_cxx(main_path);
   bool cxx = own;
+  int compiled_in = exact ? -1 : omplens_directives__cu_language(ix, main_path);
   if (e != NULL && exact)
     cxx = entry_is_cxx(e, own);
+  else if (compiled_in >= 0) /* DWARF's unit says, without the command */
+    cxx = compiled_in == 1;
   else if (e != NULL && omplens_directives__is_header(main_path))
     cxx = own || entry_is_cxx(e, omplens_directives__is_cxx(e->file));
   /* A source without an entry of its own borrows another's flags: a guess. */

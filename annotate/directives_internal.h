@@ -365,11 +365,17 @@ struct omplens_directive_index {
   size_t num_binaries;
   omplens_directives__compdb *recorded; /* their DWARF's compile commands,
                                        read on first need; NULL: none */
-  omplens_directives__vec cu_sources; /* char *: their compile units'
-                                       primary sources (absolute), read
-                                       with recorded                  */
+  omplens_directives__vec cu_sources; /* cu_source: their compile
+                                       units' primary sources, read with
+                                       recorded                       */
   bool recorded_read;
 };
+
+/* The primary source of one of the binaries' compile units. */
+typedef struct omplens_directives__cu_source {
+  char *path;   /* absolute, malloc'd */
+  int language; /* DW_AT_language: 1 C++, 0 C, -1 other or unknown */
+} omplens_directives__cu_source;
 
 /* A file name as a lookup gave it, and its resolved name (NULL: none), so
  * that realpath runs once per name, not once per finding. */
@@ -486,7 +492,10 @@ const omplens_directives__compdb *
 omplens_directives__producer_db(omplens_directive_index *ix);
 /* Whether file (absolute) is the primary source (DW_AT_name) of a compile
  * unit of ix->binaries: 1 or 0; -1 when they hold no compile unit. */
-int omplens_directives__cu_source(omplens_directive_index *ix, const char *file);
+int omplens_directives__is_cu_source(omplens_directive_index *ix, const char *file);
+/* The language that unit was compiled in (DW_AT_language): 1 C++, 0 C,
+ * -1 when unknown or file is no unit's. */
+int omplens_directives__cu_language(omplens_directive_index *ix, const char *file);
 
 /* directives_macro.c: the pragma text of a `_Pragma` directive. Returns a
  * malloc'd "#pragma ..." or NULL when it cannot be recovered. */

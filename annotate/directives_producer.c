@@ -92,26 +92,50 @@ static const char *unit_string(Dwarf_Die *die, unsigned name)
   return dwarf_formstring(dwarf_attr(die, name, &attr));
 }
 
+/* The language the unit was compiled in: 1 C++, 0 C, -1 neither said. */
+static int unit_language(Dwarf_Die *cudie)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Word lang = 0;
+  if (dwarf_formudata(dwarf_attr(cudie, DW_AT_language, &attr), &lang) != 0)
+    return -1;
+  switch (lang) {
+  case DW_LANG_C_plus_plus:
+  case DW_LANG_C_plus_plus_03:
+  case DW_LANG_C_plus_plus_11:
+  case DW_LANG_C_plus_plus_14:
+    return 1;
+  case DW_LANG_C89:
+  case DW_LANG_C:
+  case DW_LANG_C99:
+  case DW_LANG_C11:
+    return 0;
+  default:
+    return -1;
+  }
+}
+
 /* The unit's primary source, made absolute, among the index's: the files
- * the build compiled, whatever their commands say. */
-static int add_source(omplens_directive_index *ix, const char *dir, const char *name)
+ * the build compiled, whatever their commands say, and their language. */
+static int add_source(omplens_directive_index *ix, const char *dir, const char *name,
+                      int language)
 {
   size_t n = strlen(dir != NULL ? dir : "") + strlen(name) + 2;
   char *joined = malloc(n);
   if (joined == NULL)
     return OMPLENS_DIRECTIVES_ENOMEM;
   snprintf(joined, n, "%s/%s", name[0] != '/' && dir != NULL ? dir : "", name);
-  char *real = realpath(joined, NULL);
+  omplens_directives__cu_source unit = {realpath(joined, NULL), language};
   free(joined);
-  if (real != NULL && omplens_directives__vec_push(&ix->cu_sources, sizeof(real), &real) == NULL) {
-    free(real);
+  if (unit.path != NULL && omplens_directives__vec_push(&ix->cu_sources, sizeof(unit), &unit) == NULL) {
+    free(unit.path);
     return OMPLENS_DIRECTIVES_ENOMEM;
   }
   return 0; /* a source gone since the build is nobody's unit here */
 }
 
 /* One entry for a unit that recorded its command; the skeleton of a split
- * unit (-gsplit-dwarf) has it in its .dwo. */
+ * unit (-gsplit-dwarf) has it in its .dwo. Every unit's source is kept. */
 static int add_unit(omplens_directive_index *ix, omplens_directives__compdb *db,
                     Dwarf_Die *cudie, Dwarf_Die *subdie)
 {
@@ -122,7 +146,10 @@ static int add_unit(omplens_directive_index *ix, omplens_directives__compdb *db,
   const char *dir = unit_string(cudie, DW_AT_comp_dir);
   if (name == NULL)
     return 0;
-  int added = add_source(ix, dir, name);
+  int language = unit_language(cudie);
+  if (language < 0 && subdie != NULL)
+    language = unit_language(subdie);
+  int added = add_source(ix, dir, name, language);
   if (producer == NULL || added != 0)
     return added;
   omplens_directives__args args = {0};
@@ -169,7 +196,7 @@ omplens_directives__producer_db(omplens_directive_index *ix)
   /* Out of memory: parsed as without the commands, which the note says,
    * and without the list of units. */
   for (size_t i = 0; err != 0 && i < ix->cu_sources.len; i++)
-    free(OMPLENS_DIRECTIVES__AT(ix->cu_sources, char *, i));
+    free(OMPLENS_DIRECTIVES__AT(ix->cu_sources, omplens_directives__cu_source, i).path);
   if (err != 0)
     ix->cu_sources.len = 0;
   if (err != 0 || omplens_directives__compdb_size(db) == 0) {
@@ -180,11 +207,28 @@ omplens_directives__producer_db(omplens_directive_index *ix)
   return db;
 }
 
-int omplens_directives__cu_source(omplens_directive_index *ix, const char *file)
+static const omplens_directives__cu_source *find_source(omplens_directive_index *ix,
+                                                        const char *file)
 {
   omplens_directives__producer_db(ix);
-  for (size_t i = 0; i < ix->cu_sources.len; i++)
-    if (strcmp(OMPLENS_DIRECTIVES__AT(ix->cu_sources, char *, i), file) == 0)
-      return 1;
+  for (size_t i = 0; i < ix->cu_sources.len; i++) {
+    const omplens_directives__cu_source *u =
+        &OMPLENS_DIRECTIVES__AT(ix->cu_sources, omplens_directives__cu_source, i);
+    if (strcmp(u->path, file) == 0)
+      return u;
+  }
+  return NULL;
+}
+
+int omplens_directives__is_cu_source(omplens_directive_index *ix, const char *file)
+{
+  if (find_source(ix, file) != NULL)
+    return 1;
   return ix->cu_sources.len > 0 ? 0 : -1;
+}
+
+int omplens_directives__cu_language(omplens_directive_index *ix, const char *file)
+{
+  const omplens_directives__cu_source *u = find_source(ix, file);
+  return u != NULL ? u->language : -1;
 }

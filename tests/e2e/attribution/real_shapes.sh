@@ -24,7 +24,8 @@
 #   included_c       a .c file #include'd by a .c file #include'd by the
 #                    one source compiled (clang++, C++ in .c files, as
 #                    HeCBench's myocyte): parsed through that unit, never
-#                    alone, with the command DWARF recorded; no note, a diff
+#                    alone, as C++ with the command DWARF recorded, and
+#                    without it (DW_AT_language says C++); no note, a diff
 #   inlined_launch   a kernel's function inlined into main's time loop at
 #                    -O3 and unrolled, -O0 and -O3: every finding's call
 #                    path is the call at line 21, in the loop at line 20
@@ -159,17 +160,20 @@ namespace_inline)
   ;;
 included_c)
   cp "$shapes"/included_*.c "$work/src/"
-  (cd "$work/src" && "$cxx" "${flags[@]}" -grecord-command-line included_unit.c -o "$work/prog" 2>/dev/null)
-  run_in_elsewhere out "$work/prog"
-  check_directives "$work/elsewhere/out"
-  json=$work/elsewhere/out/findings.json
-  for ((i = 0; i < $("$json_get" "$json" processes.0.directives.#); i++)); do
-    [ "$("$json_get" "$json" "processes.0.directives.$i.location.directive.partial_parse")" = false ] ||
-      fail "directive $i: parsed partially: the included .c file was not read through its unit"
+  for rec in recorded plain; do
+    record=(); [ $rec = recorded ] && record=(-grecord-command-line)
+    (cd "$work/src" && "$cxx" "${flags[@]}" "${record[@]}" included_unit.c -o "$work/prog-$rec" 2>/dev/null)
+    run_in_elsewhere "$rec" "$work/prog-$rec"
+    check_directives "$work/elsewhere/$rec"
+    json=$work/elsewhere/$rec/findings.json
+    for ((i = 0; i < $("$json_get" "$json" processes.0.directives.#); i++)); do
+      [ "$("$json_get" "$json" "processes.0.directives.$i.location.directive.partial_parse")" = false ] ||
+        fail "$rec: directive $i: parsed partially: not through its unit, or not as C++"
+    done
+    ! grep -q "$note" "$json" || fail "$rec: the note is given although the parse went well"
+    grep -q '^+++ b/included_solver.c' "$work/elsewhere/$rec/fixes.patch" ||
+      fail "$rec: no diff around the solver's loop in included_solver.c"
   done
-  ! grep -q "$note" "$json" || fail "the note is given although DWARF recorded the build's flags"
-  grep -q '^+++ b/included_solver.c' "$work/elsewhere/out/fixes.patch" ||
-    fail "no diff around the solver's loop in included_solver.c"
   ;;
 inlined_launch)
   cp "$shapes/inlined_launch.c" "$work/src/"
