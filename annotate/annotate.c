@@ -338,8 +338,8 @@ struct omplens_directive_index *omplens_annotator_directives(omplens_annotator *
 
 /* Said once per process, on the first directive it concerns. */
 static const char FLAGS_NOTE[] =
-    "sources were parsed without the build's flags (no compile_commands.json, no "
-    "-grecord-command-line): pass --compile-commands FILE, made by "
+    "sources were parsed without the build's flags (their unit has no compile_commands.json "
+    "entry and no -grecord-command-line command): pass --compile-commands FILE, made by "
     "CMAKE_EXPORT_COMPILE_COMMANDS=ON or bear -- make, or build with clang's -grecord-command-line";
 
 static const char *stale_note(const omplens_source_file *file) {

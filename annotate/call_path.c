@@ -16,17 +16,26 @@ static size_t put(omplens_call_site *out, size_t n, size_t max, const char *file
   return n;
 }
 
+/* Functions clang makes for a target region (its host entry point, the
+ * `_debug__` function that entry wraps, outlined bodies): inlined at the
+ * pragma, they are the directive itself, not a call the program makes. */
+static bool compiler_made(const char *function) {
+  return function && (!strncmp(function, "__omp_offloading_", 17) ||
+                      strstr(function, ".omp_outlined") != NULL);
+}
+
 /* The calls that inlined loc's function, innermost first, from the one that
- * inlined `from` (NULL: from the first). */
+ * inlined `from` (NULL, or a function clang made: from the first). */
 static size_t inlining_calls(const omplens_source_loc *loc, const char *from,
                              omplens_call_site *out, size_t n, size_t max) {
   size_t i = 0;
-  while (from && i < loc->num_inline &&
+  while (from && !compiler_made(from) && i < loc->num_inline &&
          !omplens_directives__same_function(loc->inlined[i].function, from))
     i++;
   for (; i < loc->num_inline; i++)
-    n = put(out, n, max, loc->inlined[i].call_file, loc->inlined[i].call_line,
-            loc->inlined[i].call_column, loc->inlined[i].caller);
+    if (!compiler_made(loc->inlined[i].function))
+      n = put(out, n, max, loc->inlined[i].call_file, loc->inlined[i].call_line,
+              loc->inlined[i].call_column, loc->inlined[i].caller);
   return n;
 }
 
@@ -51,6 +60,32 @@ static int in_system_module(const omplens_trace *t, uint64_t addr) {
   return 0;
 }
 
+/* An inlined instance of the directive's function (ctx), by name. */
+static bool directive_function(const char *name, void *ctx) {
+  return omplens_directives__names_function(name) &&
+         omplens_directives__same_function(name, ctx);
+}
+
+/* Whether loc is in function fn, or in an instance of it inlined there. */
+static bool holds(const omplens_source_loc *loc, const char *fn) {
+  bool found = directive_function(loc->function, (void *)fn);
+  for (size_t i = 0; !found && i < loc->num_inline; i++)
+    found = directive_function(loc->inlined[i].function, (void *)fn);
+  return found;
+}
+
+/* The directive's call, symbolized: when its scopes lost the directive's
+ * function (a launch clang left outside the instance inlined into the
+ * caller, line 0), as if made in that function's instance nearest to it. */
+static bool symbolize_site(omplens_symbolizer *sym, uint64_t site, const char *fn,
+                           omplens_source_loc *loc) {
+  if (omplens_symbolize(sym, site, loc) || loc->status != OMPLENS_SYM_OK)
+    return false;
+  if (omplens_directives__names_function(fn) && !holds(loc, fn))
+    omplens_symbolize_inlined_near(sym, site, directive_function, (void *)fn, loc);
+  return loc->status == OMPLENS_SYM_OK;
+}
+
 size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32_t path,
                                   omplens_call_site *out, size_t max) {
   omplens_symbolizer *sym = a ? omplens_annotate__symbolizer(a) : NULL;
@@ -69,8 +104,9 @@ size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32
    * ran, where codeptr is the first copy's (an inlined function's copies
    * are inlined at different calls). */
   uint64_t site = num_frames ? frames[0] : codeptr;
-  if (site && !omplens_symbolize(sym, site, &loc) && loc.status == OMPLENS_SYM_OK)
-    n = inlining_calls(&loc, directive.function ? directive.function : "", out, n, max);
+  const char *fn = directive.function ? directive.function : "";
+  if (site && symbolize_site(sym, site, fn, &loc))
+    n = inlining_calls(&loc, fn, out, n, max);
   for (size_t i = 1; i < num_frames && n < max; i++) {
     if (in_system_module(omplens_annotate__trace(a), frames[i]) ||
         omplens_symbolize(sym, frames[i], &loc) || loc.status != OMPLENS_SYM_OK ||

@@ -186,6 +186,9 @@ void omplens_directive_index_destroy(omplens_directive_index *ix)
   omplens_directives__vec_free(&ix->files); /* the records are in the pool */
   free_pointers(&ix->units);
   free_pointers(&ix->searched);
+  for (size_t i = 0; i < ix->cu_sources.len; i++)
+    free(OMPLENS_DIRECTIVES__AT(ix->cu_sources, omplens_directives__cu_source, i).path);
+  omplens_directives__vec_free(&ix->cu_sources);
   for (size_t i = 0; i < ix->resolved.len; i++) {
     omplens_directives__resolved *r =
         &OMPLENS_DIRECTIVES__AT(ix->resolved, omplens_directives__resolved, i);
@@ -283,13 +286,14 @@ static char *resolve(omplens_directive_index *ix, const char *file, int *err)
   return real;
 }
 
-/* Reads path as a unit unless done; a missing unit is not the caller's
- * problem when it only stood in for a header. */
-static int read_if_new(omplens_directive_index *ix, const char *path)
+/* Reads path as a unit unless done (alone: path is no unit of the build,
+ * read alone for want of one that includes it); a missing unit is not the
+ * caller's problem when it only stood in for an included file. */
+static int read_if_new(omplens_directive_index *ix, const char *path, bool alone)
 {
   if (unit_read(ix, path))
     return 0;
-  return omplens_directives__read_unit(ix, path);
+  return omplens_directives__read_unit(ix, path, alone);
 }
 
 static int read_through_units(omplens_directive_index *ix, const char *unit)
@@ -297,9 +301,22 @@ static int read_through_units(omplens_directive_index *ix, const char *unit)
   int err = 0;
   char *real = unit != NULL ? resolve(ix, unit, &err) : NULL;
   if (real != NULL)
-    err = read_if_new(ix, real);
+    err = read_if_new(ix, real, false);
   free(real);
   return err == OMPLENS_DIRECTIVES_ENOMEM ? err : 0;
+}
+
+bool omplens_directives__is_unit(omplens_directive_index *ix, const char *path,
+                                 const char *unit, bool *known)
+{
+  int err = 0;
+  char *real = unit != NULL ? resolve(ix, unit, &err) : NULL;
+  bool same = real != NULL && strcmp(real, path) == 0;
+  int compiled = real != NULL ? same : omplens_directives__compdb_compiles(ix, path);
+  free(real);
+  if (known != NULL)
+    *known = compiled >= 0;
+  return compiled >= 0 ? compiled == 1 : !omplens_directives__is_header(path);
 }
 
 /* A record of path made through a unit that includes it. */
@@ -338,10 +355,11 @@ static int read_through_includers(omplens_directive_index *ix, const char *path)
   return err;
 }
 
-/* A header is read through a unit that includes it: the query's (DWARF's
+/* A file the build only includes (a header, or a .c file #include'd by
+ * another) is read through a unit that includes it: the query's (DWARF's
  * compile unit), the caller's sources, the compile database's sources
  * that include it; alone only when none does. */
-static int read_header(omplens_directive_index *ix, const char *path, const char *unit)
+static int read_included(omplens_directive_index *ix, const char *path, const char *unit)
 {
   int err = read_through_units(ix, unit);
   for (size_t i = 0; err == 0 && i < ix->num_sources && !through_unit(ix, path); i++)
@@ -355,14 +373,20 @@ static int record_for(omplens_directive_index *ix, const char *path,
                       const char *unit, const omplens_directives__file **out)
 {
   *out = omplens_directives__file_lookup(ix, path);
-  if ((*out == NULL || (*out)->alone) && omplens_directives__is_header(path)) {
-    int err = read_header(ix, path, unit);
+  if (*out != NULL && !(*out)->alone)
+    return 0;
+  bool known = false;
+  bool own_unit = omplens_directives__is_unit(ix, path, unit, &known);
+  if (!own_unit) {
+    int err = read_included(ix, path, unit);
     if (err != 0)
       return err;
     *out = omplens_directives__file_lookup(ix, path);
   }
   if (*out == NULL) {
-    int err = read_if_new(ix, path);
+    /* Read alone: replaced by a read through a unit that includes it, as
+     * soon as one is known, unless the build is known to compile it. */
+    int err = read_if_new(ix, path, !(own_unit && known));
     if (err != 0)
       return err;
     *out = omplens_directives__file_lookup(ix, path);

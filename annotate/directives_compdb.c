@@ -406,6 +406,16 @@ static const compdb_entry *entry_for(omplens_directive_index *ix,
   return e != NULL ? e : r;
 }
 
+int omplens_directives__compdb_compiles(omplens_directive_index *ix, const char *file)
+{
+  bool exact = false;
+  const compdb_entry *e = entry_for(ix, file, &exact);
+  int cu = exact ? 1 : omplens_directives__is_cu_source(ix, file);
+  if (cu >= 0)
+    return cu;
+  return e != NULL ? 0 : -1;
+}
+
 /* ---- building the arguments ---- */
 
 typedef struct kept_flag {
@@ -506,15 +516,19 @@ static bool keep_entry_flags(const compdb_entry *e, bool cxx, omplens_directives
 }
 
 /* Whether the entry's command compiles C++: its last -x says so, else its
- * -std=, else its driver (clang++ and g++ compile a .c file as C++), else
- * the file's extension (by_extension). */
+ * -std=, else its driver (clang++ and g++ compile a .c file as C++; clang++
+ * records itself in DWARF as `clang --driver-mode=g++`), else the file's
+ * extension (by_extension). */
 static bool entry_is_cxx(const compdb_entry *e, bool by_extension)
 {
   const char *lang = NULL, *std = NULL;
+  bool cxx_driver = false;
   size_t n = e->args.argv.len;
   for (size_t i = 1; i < n; i++) {
     const char *a = arg_at(&e->args, i);
-    if (strcmp(a, "-x") == 0 && i + 1 < n)
+    if (strncmp(a, "--driver-mode=", 14) == 0)
+      cxx_driver = strcmp(a + 14, "g++") == 0;
+    else if (strcmp(a, "-x") == 0 && i + 1 < n)
       lang = arg_at(&e->args, ++i);
     else if (strncmp(a, "-x", 2) == 0 && a[2] != '\0')
       lang = a + 2;
@@ -527,7 +541,7 @@ static bool entry_is_cxx(const compdb_entry *e, bool by_extension)
     return strstr(std, "++") != NULL;
   const char *cc = n > 0 ? arg_at(&e->args, 0) : "";
   const char *base = strrchr(cc, '/') != NULL ? strrchr(cc, '/') + 1 : cc;
-  return strstr(base, "++") != NULL || by_extension;
+  return cxx_driver || strstr(base, "++") != NULL || by_extension;
 }
 
 static bool add_include(omplens_directives__args *out, const char *dir)
@@ -542,13 +556,17 @@ int omplens_directives__build_args(omplens_directive_index *ix,
 {
   bool exact = false;
   const compdb_entry *e = entry_for(ix, main_path, &exact);
-  /* A source is parsed in the language its command compiled it in; a
-   * header alone in that of the nearest entry, unless its own extension
-   * says C++; without an entry, by extension. */
+  /* A source is parsed in the language its command compiled it in, else
+   * the one its DWARF compile unit records; a header alone in that of the
+   * nearest entry, unless its own extension says C++; without an entry,
+   * by extension. */
   bool own = omplens_directives__is_cxx(main_path);
   bool cxx = own;
+  int compiled_in = exact ? -1 : omplens_directives__cu_language(ix, main_path);
   if (e != NULL && exact)
     cxx = entry_is_cxx(e, own);
+  else if (compiled_in >= 0) /* DWARF's unit says, without the command */
+    cxx = compiled_in == 1;
   else if (e != NULL && omplens_directives__is_header(main_path))
     cxx = own || entry_is_cxx(e, omplens_directives__is_cxx(e->file));
   /* A source without an entry of its own borrows another's flags: a guess. */

@@ -199,6 +199,16 @@ static int by_nearness(const void *x, const void *y)
   return (a->index > b->index) - (a->index < b->index);
 }
 
+/* Whether source is in out already: a database may hold several entries
+ * of one source (bear records the driver's -cc1 jobs too). */
+static bool listed(const omplens_directives__vec *out, const char *source)
+{
+  for (size_t i = 0; i < out->len; i++)
+    if (strcmp(OMPLENS_DIRECTIVES__AT(*out, char *, i), source) == 0)
+      return true;
+  return false;
+}
+
 int omplens_directives__compdb_includers(omplens_directive_index *ix, const char *header,
                                          omplens_directives__vec *out)
 {
@@ -216,7 +226,8 @@ int omplens_directives__compdb_includers(omplens_directive_index *ix, const char
   size_t budget = MAX_FILES;
   for (size_t k = 0; k < n && k < MAX_SOURCES && out->len < MAX_INCLUDERS && budget > 0 && !oom;
        k++) {
-    if (!includes(db, order[k].index, header, &budget, &oom))
+    if (listed(out, omplens_directives__compdb_file(db, order[k].index)) ||
+        !includes(db, order[k].index, header, &budget, &oom))
       continue;
     char *copy = strdup(omplens_directives__compdb_file(db, order[k].index));
     if (copy == NULL || !omplens_directives__vec_push(out, sizeof(copy), &copy)) {

@@ -27,6 +27,9 @@
  * runtime's bare "run") can name the same function: their last components
  * agree, or either says nothing about the source. */
 bool omplens_directives__same_function(const char *a, const char *b);
+/* Whether a function name says something about the source (not empty,
+ * not mangled, not a function clang made for a target region). */
+bool omplens_directives__names_function(const char *f);
 
 typedef struct omplens_directives__chunk omplens_directives__chunk;
 typedef struct omplens_directives__pool {
@@ -362,8 +365,17 @@ struct omplens_directive_index {
   size_t num_binaries;
   omplens_directives__compdb *recorded; /* their DWARF's compile commands,
                                        read on first need; NULL: none */
+  omplens_directives__vec cu_sources; /* cu_source: their compile
+                                       units' primary sources, read with
+                                       recorded                       */
   bool recorded_read;
 };
+
+/* The primary source of one of the binaries' compile units. */
+typedef struct omplens_directives__cu_source {
+  char *path;   /* absolute, malloc'd */
+  int language; /* DW_AT_language: 1 C++, 0 C, -1 other or unknown */
+} omplens_directives__cu_source;
 
 /* A file name as a lookup gave it, and its resolved name (NULL: none), so
  * that realpath runs once per name, not once per finding. */
@@ -379,10 +391,20 @@ omplens_directives__file_lookup(const omplens_directive_index *ix,
 bool omplens_directives__is_cxx(const char *path);
 bool omplens_directives__is_header(const char *path);
 
+/* Whether path (absolute) is compiled as a translation unit of its own
+ * rather than included by one (a header, or a .c file that another
+ * #includes): the DWARF compile unit holding the code decides (unit, NULL:
+ * unknown), else the build's databases, else, with neither, the extension
+ * (then *known, when given, is false). */
+bool omplens_directives__is_unit(omplens_directive_index *ix, const char *path,
+                                 const char *unit, bool *known);
+
 /* directives_unit.c: reads main_path and the headers it includes that hold
- * pragmas, adding a file record for each. */
+ * pragmas, adding a file record for each. alone: main_path is no unit of
+ * the build (no unit that includes it is known), so its record gives way
+ * to one read through a unit that does. */
 int omplens_directives__read_unit(omplens_directive_index *ix,
-                                  const char *main_path);
+                                  const char *main_path, bool alone);
 
 /* directives_ast.c */
 typedef struct omplens_directives__args {
@@ -438,6 +460,12 @@ void omplens_directives__compdb_free(omplens_directives__compdb *db);
 int omplens_directives__build_args(omplens_directive_index *ix,
                                    const char *main_path,
                                    omplens_directives__args *out);
+/* Whether file is compiled as a unit of its own: 1 when an entry of the
+ * compile database or of the commands DWARF recorded compiles it, or it is
+ * the primary source of one of the binaries' compile units; 0 when these
+ * are known and none is it (the file is included); -1 when none is known. */
+int omplens_directives__compdb_compiles(omplens_directive_index *ix,
+                                        const char *file);
 /* Splits a shell command line (compile_commands "command"). */
 int omplens_directives__split_command(const char *cmd,
                                       omplens_directives__args *out);
@@ -462,6 +490,12 @@ int omplens_directives__producer_command(const char *producer,
  * Owned by the index. */
 const omplens_directives__compdb *
 omplens_directives__producer_db(omplens_directive_index *ix);
+/* Whether file (absolute) is the primary source (DW_AT_name) of a compile
+ * unit of ix->binaries: 1 or 0; -1 when they hold no compile unit. */
+int omplens_directives__is_cu_source(omplens_directive_index *ix, const char *file);
+/* The language that unit was compiled in (DW_AT_language): 1 C++, 0 C,
+ * -1 when unknown or file is no unit's. */
+int omplens_directives__cu_language(omplens_directive_index *ix, const char *file);
 
 /* directives_macro.c: the pragma text of a `_Pragma` directive. Returns a
  * malloc'd "#pragma ..." or NULL when it cannot be recovered. */

@@ -124,7 +124,7 @@ bool omplens_directives__same_function(const char *a, const char *b)
   return nx == ny && memcmp(x, y, nx) == 0;
 }
 
-static bool usable_function(const char *f)
+bool omplens_directives__names_function(const char *f)
 {
   const char *x;
   size_t n;
@@ -134,7 +134,7 @@ static bool usable_function(const char *f)
 /* Several candidates: those in the function DWARF names, if any are. */
 static void narrow_by_function(omplens_directive_match *m, const char *function)
 {
-  if (!usable_function(function) || m->num_candidates < 2 ||
+  if (!omplens_directives__names_function(function) || m->num_candidates < 2 ||
       m->num_candidates > OMPLENS_DIRECTIVE_MAX_CANDIDATES)
     return;
   size_t kept = 0;
@@ -248,7 +248,7 @@ static bool rule_body(const file *f, const omplens_directive_query *q,
 static void rule_function(const file *f, const omplens_directive_query *q,
                           omplens_directive_match *m)
 {
-  bool by_name = usable_function(q->function);
+  bool by_name = omplens_directives__names_function(q->function);
   for (size_t i = 0; i < f->num_entries; i++) {
     const entry *e = &f->entries[i];
     if (fits(e->pub.kind, q->runtime_kind) && !inactive(e) &&

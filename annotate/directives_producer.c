@@ -3,9 +3,12 @@
  * each compile unit's DW_AT_producer. Without a compile_commands.json
  * entry, a unit is parsed with that command, read here from the program's
  * ELF files into a compile database of its own (one entry per compile
- * unit: DW_AT_name in DW_AT_comp_dir). Design notes: docs/directives.md,
+ * unit: DW_AT_name in DW_AT_comp_dir). Every unit's DW_AT_name is kept
+ * too, command or not: the files the build compiled, as opposed to those
+ * they include. Design notes: docs/directives.md,
  * "Compile arguments". */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,18 +92,66 @@ static const char *unit_string(Dwarf_Die *die, unsigned name)
   return dwarf_formstring(dwarf_attr(die, name, &attr));
 }
 
+/* The language the unit was compiled in: 1 C++, 0 C, -1 neither said. */
+static int unit_language(Dwarf_Die *cudie)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Word lang = 0;
+  if (dwarf_formudata(dwarf_attr(cudie, DW_AT_language, &attr), &lang) != 0)
+    return -1;
+  switch (lang) {
+  case DW_LANG_C_plus_plus:
+  case DW_LANG_C_plus_plus_03:
+  case DW_LANG_C_plus_plus_11:
+  case DW_LANG_C_plus_plus_14:
+    return 1;
+  case DW_LANG_C89:
+  case DW_LANG_C:
+  case DW_LANG_C99:
+  case DW_LANG_C11:
+    return 0;
+  default:
+    return -1;
+  }
+}
+
+/* The unit's primary source, made absolute, among the index's: the files
+ * the build compiled, whatever their commands say, and their language. */
+static int add_source(omplens_directive_index *ix, const char *dir, const char *name,
+                      int language)
+{
+  size_t n = strlen(dir != NULL ? dir : "") + strlen(name) + 2;
+  char *joined = malloc(n);
+  if (joined == NULL)
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  snprintf(joined, n, "%s/%s", name[0] != '/' && dir != NULL ? dir : "", name);
+  omplens_directives__cu_source unit = {realpath(joined, NULL), language};
+  free(joined);
+  if (unit.path != NULL && omplens_directives__vec_push(&ix->cu_sources, sizeof(unit), &unit) == NULL) {
+    free(unit.path);
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  return 0; /* a source gone since the build is nobody's unit here */
+}
+
 /* One entry for a unit that recorded its command; the skeleton of a split
- * unit (-gsplit-dwarf) has it in its .dwo. */
-static int add_unit(omplens_directives__compdb *db, Dwarf_Die *cudie,
-                    Dwarf_Die *subdie)
+ * unit (-gsplit-dwarf) has it in its .dwo. Every unit's source is kept. */
+static int add_unit(omplens_directive_index *ix, omplens_directives__compdb *db,
+                    Dwarf_Die *cudie, Dwarf_Die *subdie)
 {
   const char *producer = unit_string(cudie, DW_AT_producer);
   if (producer == NULL && subdie != NULL)
     producer = unit_string(subdie, DW_AT_producer);
   const char *name = unit_string(cudie, DW_AT_name);
   const char *dir = unit_string(cudie, DW_AT_comp_dir);
-  if (producer == NULL || name == NULL)
+  if (name == NULL)
     return 0;
+  int language = unit_language(cudie);
+  if (language < 0 && subdie != NULL)
+    language = unit_language(subdie);
+  int added = add_source(ix, dir, name, language);
+  if (producer == NULL || added != 0)
+    return added;
   omplens_directives__args args = {0};
   int err = omplens_directives__producer_command(producer, &args);
   if (err == 0)
@@ -110,7 +161,8 @@ static int add_unit(omplens_directives__compdb *db, Dwarf_Die *cudie,
 }
 
 /* A file that cannot be opened or has no DWARF adds nothing. */
-static int read_binary(omplens_directives__compdb *db, const char *path)
+static int read_binary(omplens_directive_index *ix, omplens_directives__compdb *db,
+                       const char *path)
 {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -124,7 +176,7 @@ static int read_binary(omplens_directives__compdb *db, const char *path)
   while (err == 0 && dw != NULL &&
          dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
     bool split = unit_type == DW_UT_skeleton && subdie.addr != NULL;
-    err = add_unit(db, &cudie, split ? &subdie : NULL);
+    err = add_unit(ix, db, &cudie, split ? &subdie : NULL);
   }
   dwarf_end(dw);
   close(fd);
@@ -140,12 +192,43 @@ omplens_directives__producer_db(omplens_directive_index *ix)
   omplens_directives__compdb *db = NULL;
   int err = omplens_directives__compdb_new("(DWARF DW_AT_producer)", &db);
   for (size_t i = 0; err == 0 && i < ix->num_binaries; i++)
-    err = read_binary(db, ix->binaries[i]);
-  /* Out of memory: parsed as without the commands, which the note says. */
+    err = read_binary(ix, db, ix->binaries[i]);
+  /* Out of memory: parsed as without the commands, which the note says,
+   * and without the list of units. */
+  for (size_t i = 0; err != 0 && i < ix->cu_sources.len; i++)
+    free(OMPLENS_DIRECTIVES__AT(ix->cu_sources, omplens_directives__cu_source, i).path);
+  if (err != 0)
+    ix->cu_sources.len = 0;
   if (err != 0 || omplens_directives__compdb_size(db) == 0) {
     omplens_directives__compdb_free(db);
     db = NULL;
   }
   ix->recorded = db;
   return db;
+}
+
+static const omplens_directives__cu_source *find_source(omplens_directive_index *ix,
+                                                        const char *file)
+{
+  omplens_directives__producer_db(ix);
+  for (size_t i = 0; i < ix->cu_sources.len; i++) {
+    const omplens_directives__cu_source *u =
+        &OMPLENS_DIRECTIVES__AT(ix->cu_sources, omplens_directives__cu_source, i);
+    if (strcmp(u->path, file) == 0)
+      return u;
+  }
+  return NULL;
+}
+
+int omplens_directives__is_cu_source(omplens_directive_index *ix, const char *file)
+{
+  if (find_source(ix, file) != NULL)
+    return 1;
+  return ix->cu_sources.len > 0 ? 0 : -1;
+}
+
+int omplens_directives__cu_language(omplens_directive_index *ix, const char *file)
+{
+  const omplens_directives__cu_source *u = find_source(ix, file);
+  return u != NULL ? u->language : -1;
 }

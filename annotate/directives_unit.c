@@ -147,7 +147,7 @@ static int remember_unit(omplens_directive_index *ix, const char *path)
 }
 
 int omplens_directives__read_unit(omplens_directive_index *ix,
-                                  const char *main_path)
+                                  const char *main_path, bool alone)
 {
   omplens_directives__unit u = {.index = ix};
   omplens_directives__args args = {0};
@@ -159,7 +159,7 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
     err = omplens_directives__ast_read(&u, &args);
   if (err == 0) {
     attribute_errors(&u);
-    err = keep_records(&u, omplens_directives__is_header(main_path));
+    err = keep_records(&u, alone);
   }
   /* A unit that could not be read is tried again: it fails before parsing. */
   if (err == 0)

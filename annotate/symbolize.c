@@ -248,6 +248,19 @@ int omplens_symbolize(omplens_symbolizer *s, uint64_t codeptr,
   return 0;
 }
 
+int omplens_symbolize_inlined_near(omplens_symbolizer *s, uint64_t codeptr,
+                                   omplens_symbolize_match match, void *ctx,
+                                   omplens_source_loc *out)
+{
+  int err = omplens_symbolize(s, codeptr, out);
+  if (err != 0 || out->status != OMPLENS_SYM_OK || match == NULL)
+    return err;
+  omplens_symbolize__module *m = find_module(s, codeptr);
+  return m != NULL && m->dwarf != NULL
+             ? omplens_symbolize__inlined_near(s, m, codeptr, match, ctx, out)
+             : 0;
+}
+
 int omplens_symbolize_source_file(omplens_symbolizer *s, uint64_t codeptr,
                                   const char *name, omplens_source_file *out)
 {

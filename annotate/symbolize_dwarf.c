@@ -95,11 +95,8 @@ static bool push_inline(omplens_symbolizer *s, Dwarf_Die *cudie, Dwarf_Die *die,
   return true;
 }
 
-/* Walks the physical nesting of the innermost function-like DIE outwards:
- * each inlined instance, then the concrete function. (dwarf_getscopes alone
- * would jump from an inlined instance to its abstract definition.) */
-static int walk_functions(omplens_symbolizer *s, Dwarf_Die *cudie,
-                          Dwarf_Die *chain, int count, omplens_source_loc *out)
+int omplens_symbolize__walk_functions(omplens_symbolizer *s, Dwarf_Die *cudie,
+                                      Dwarf_Die *chain, int count, omplens_source_loc *out)
 {
   bool oom = false, caller_pending = false;
   for (int i = 0; i < count; i++) {
@@ -188,7 +185,7 @@ static int fill_functions(omplens_symbolizer *s,
 {
   Dwarf_Die scopedie = cu->scopedie, *chain = NULL;
   int count = omplens_symbolize__function_chain(s, &scopedie, addr, &chain);
-  int err = walk_functions(s, &scopedie, chain, count, out);
+  int err = omplens_symbolize__walk_functions(s, &scopedie, chain, count, out);
   free(chain);
   return err;
 }
@@ -226,4 +223,91 @@ int omplens_symbolize__lookup_dwarf(omplens_symbolizer *s,
   if (err == 0)
     err = omplens_symbolize__fix_kernel_launch(s, m, cu, addr, out);
   return err;
+}
+
+/* ---- where a function was inlined near an address ---- */
+
+typedef struct nearest {
+  omplens_symbolize_match match;
+  void *ctx;
+  uint64_t addr;
+  Dwarf_Die die;      /* the instance found */
+  Dwarf_Addr start;   /* its range nearest to addr */
+  uint64_t distance;
+  bool found;
+} nearest;
+
+static void consider(nearest *n, Dwarf_Die *die)
+{
+  Dwarf_Addr base, start, end;
+  ptrdiff_t off = 0;
+  while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+    uint64_t d = n->addr < start ? start - n->addr : n->addr < end ? 0 : n->addr - end + 1;
+    if (start < end && (!n->found || d < n->distance)) {
+      *n = (nearest){n->match, n->ctx, n->addr, *die, start, d, true};
+    }
+  }
+}
+
+/* The instances below parent (lexical blocks and other inlined instances
+ * searched through) that match accepts. */
+static void find_instances(nearest *n, Dwarf_Die *parent, int depth)
+{
+  Dwarf_Die child;
+  if (depth > 64 || dwarf_child(parent, &child) != 0)
+    return;
+  do {
+    int tag = dwarf_tag(&child);
+    if (tag == DW_TAG_inlined_subroutine && n->match(omplens_symbolize__die_name(&child), n->ctx))
+      consider(n, &child);
+    else if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
+      find_instances(n, &child, depth + 1);
+  } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int index_of(Dwarf_Die *chain, int count, Dwarf_Die *die)
+{
+  for (int i = 0; i < count; i++)
+    if (dwarf_dieoffset(&chain[i]) == dwarf_dieoffset(die))
+      return i;
+  return -1;
+}
+
+/* The concrete function of a chain (its first subprogram), or NULL. */
+static Dwarf_Die *concrete(Dwarf_Die *chain, int count)
+{
+  for (int i = 0; i < count; i++)
+    if (dwarf_tag(&chain[i]) == DW_TAG_subprogram)
+      return &chain[i];
+  return NULL;
+}
+
+int omplens_symbolize__inlined_near(omplens_symbolizer *s, const omplens_symbolize__module *m,
+                                    uint64_t codeptr, omplens_symbolize_match match,
+                                    void *ctx, omplens_source_loc *out)
+{
+  uint64_t addr = codeptr - 1 - m->bias;
+  const omplens_symbolize__cu_range *cu = omplens_symbolize__module_find_cu(m, addr);
+  if (cu == NULL)
+    return 0;
+  Dwarf_Die scopedie = cu->scopedie, *here = NULL, *there = NULL;
+  int here_count = omplens_symbolize__function_chain(s, &scopedie, addr, &here);
+  Dwarf_Die *function = concrete(here, here_count), *other;
+  nearest n = {.match = match, .ctx = ctx, .addr = addr};
+  if (function != NULL)
+    find_instances(&n, function, 0);
+  int there_count = n.found ? omplens_symbolize__function_chain(s, &scopedie, n.start, &there) : 0;
+  int at = there_count > 0 ? index_of(there, there_count, &n.die) : -1;
+  int err = 0;
+  /* The same concrete function: the instance's callers are the call's. */
+  bool same = at >= 0 && (other = concrete(there + at, there_count - at)) != NULL &&
+              dwarf_dieoffset(other) == dwarf_dieoffset(function);
+  if (same) {
+    out->function = NULL;
+    out->num_inline = 0;
+    err = omplens_symbolize__walk_functions(s, &scopedie, there + at, there_count - at, out);
+  }
+  free(here);
+  free(there);
+  return err != 0 ? err : same;
 }

@@ -103,6 +103,10 @@ typedef struct omplens_symbolize__position {
 int omplens_symbolize__lookup_dwarf(omplens_symbolizer *s,
                                     const omplens_symbolize__module *m,
                                     uint64_t codeptr, omplens_source_loc *out);
+/* omplens_symbolize_inlined_near() in module m, out already symbolized. */
+int omplens_symbolize__inlined_near(omplens_symbolizer *s, const omplens_symbolize__module *m,
+                                    uint64_t codeptr, omplens_symbolize_match match,
+                                    void *ctx, omplens_source_loc *out);
 /* Name of a subprogram or inlined instance, through abstract_origin and
  * specification, else its linkage name; NULL-tolerant. */
 const char *omplens_symbolize__die_name(Dwarf_Die *die);
@@ -119,6 +123,12 @@ omplens_symbolize__call_site(omplens_symbolizer *s, Dwarf_Die *cudie,
  * none) and sets *chain to a malloc'd array the caller frees. */
 int omplens_symbolize__function_chain(omplens_symbolizer *s, Dwarf_Die *scopedie,
                                       uint64_t addr, Dwarf_Die **chain);
+/* Fills out->function and out->inlined from chain (function_chain's),
+ * walking the physical nesting outwards: each inlined instance, then the
+ * concrete function. (dwarf_getscopes alone would jump from an inlined
+ * instance to its abstract definition.) out->num_inline must be 0. */
+int omplens_symbolize__walk_functions(omplens_symbolizer *s, Dwarf_Die *cudie,
+                                      Dwarf_Die *chain, int count, omplens_source_loc *out);
 /* symbolize_functions.c: the scopes (subprogram, inlined instances,
  * lexical blocks) holding addr, innermost first, down from the function of
  * the unit's index that holds it; *chain is malloc'd. -1 (and *chain NULL)

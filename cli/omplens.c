@@ -71,8 +71,9 @@ static int silent_errors;
 /* The options of report, and of run with --no-preload: one text for the
  * global help and each command's. */
 #define OPTIONS_HELP \
-          "  -o, --output DIR   write reports into DIR (default: " DEFAULT_OUTPUT_DIR ");\n" \
-          "                     `run` keeps its traces in DIR/traces/RUN-ID/\n" \
+          "  -o, --output DIR   write reports into DIR (default: " DEFAULT_OUTPUT_DIR "),\n" \
+          "                     made with its parents; `run` keeps its traces in\n" \
+          "                     DIR/traces/RUN-ID/\n" \
           "      --top N        list N directives in the summary (default: %d)\n" \
           "      --outputs LIST which files to write, comma-separated from json,\n" \
           "                     summary, sarif, timeline, markdown, html, patch\n" \
@@ -320,10 +321,33 @@ static int parse_window(const char *arg, options *o) {
 
 /* ---- output directory -------------------------------------------------- */
 
-static int make_dir(const char *path) {
-  if (mkdir(path, 0755) && errno != EEXIST) {
-    error("cannot create directory %s: %s", path, strerror(errno));
+/* path with the parents it lacks, as mkdir -p makes them; *made (when
+ * given, size bytes) is the topmost directory made here, "" when none. One
+ * line when it cannot be done, naming the directory that failed. */
+static int make_dirs(const char *path, char *made, size_t size) {
+  char dir[PATH_MAX];
+  if (made)
+    made[0] = 0;
+  if (format_path(dir, sizeof dir, "%s", path))
     return -1;
+  for (char *end = dir + 1;; end++) {
+    if (*end != '/' && *end)
+      continue;
+    char c = *end;
+    *end = 0;
+    int failed = mkdir(dir, 0755) ? errno : 0;
+    if (!failed && made && !made[0] && format_path(made, size, "%s", dir))
+      return -1;
+    if (failed && failed != EEXIST) {
+      if (strcmp(dir, path))
+        error("cannot create directory %s: %s: %s", path, dir, strerror(failed));
+      else
+        error("cannot create directory %s: %s", path, strerror(failed));
+      return -1;
+    }
+    *end = c;
+    if (!c)
+      break;
   }
   struct stat st;
   if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
@@ -335,6 +359,10 @@ static int make_dir(const char *path) {
     return -1;
   }
   return 0;
+}
+
+static int make_dir(const char *path) {
+  return make_dirs(path, NULL, 0);
 }
 
 /* Whether the output directory can be made or written, said in one line
@@ -1549,13 +1577,12 @@ static int setup_environment(const char *collector, const char *trace_dir, int p
 
 /* The run's trace directory, OUTPUT/traces/STAMP-PID (a rank of an MPI
  * job: OUTPUT/traces/job-KEY, which the job's ranks share), made with its
- * parents; *made_output says whether OUTPUT was made here. */
-static int make_trace_dir(const char *output_dir, char *out, size_t size, bool *made_output) {
+ * parents; made_output (PATH_MAX bytes) is the topmost directory of OUTPUT
+ * made here, "" when OUTPUT existed. */
+static int make_trace_dir(const char *output_dir, char *out, size_t size, char *made_output) {
   char sub[PATH_MAX];
-  struct stat st;
-  *made_output = stat(output_dir, &st) != 0;
-  if (format_path(sub, sizeof sub, "%s/traces", output_dir) || make_dir(output_dir) ||
-      make_dir(sub))
+  if (format_path(sub, sizeof sub, "%s/traces", output_dir) ||
+      make_dirs(output_dir, made_output, PATH_MAX) || make_dir(sub))
     return -1;
   omplens_cli_job job;
   if (omplens_cli_job_of_environment(&job)) { /* shared by the job's ranks */
@@ -1582,14 +1609,25 @@ static int make_trace_dir(const char *output_dir, char *out, size_t size, bool *
 }
 
 /* Removes the run's trace directory, traces/ when that leaves it empty,
- * and the output directory when this run made it and it is empty. */
-static void remove_empty_dirs(const char *trace_dir, const char *output_dir, bool made_output) {
-  char sub[PATH_MAX];
+ * and the output directory with the parents made for it, those this run
+ * made, while they are empty. */
+static void remove_empty_dirs(const char *trace_dir, const char *output_dir,
+                              const char *made_output) {
+  char dir[PATH_MAX];
   rmdir(trace_dir);
-  if (!format_path(sub, sizeof sub, "%s/traces", output_dir))
-    rmdir(sub);
-  if (made_output)
-    rmdir(output_dir);
+  if (!format_path(dir, sizeof dir, "%s/traces", output_dir))
+    rmdir(dir);
+  if (!made_output[0] || format_path(dir, sizeof dir, "%s", output_dir))
+    return;
+  for (char *slash = dir + strlen(dir); slash; slash = strrchr(dir, '/')) {
+    *slash = 0; /* the first time, on the terminator: OUTPUT itself */
+    if (strlen(dir) < strlen(made_output))
+      return; /* above what was made here */
+    if (rmdir(dir) && errno != ENOENT)
+      return; /* not empty: neither are its parents */
+    if (!strcmp(dir, made_output))
+      return;
+  }
 }
 
 /* Runs argv, waits, and returns the status a shell would report. */
@@ -1635,11 +1673,10 @@ static int handle_run(int argc, char **argv) {
     error("run needs a program: omplens run [OPTIONS] -- PROGRAM [ARGS...]");
     return EXIT_USAGE;
   }
-  char collector[PATH_MAX], trace_dir[PATH_MAX];
-  bool made_output;
+  char collector[PATH_MAX], trace_dir[PATH_MAX], made_output[PATH_MAX];
   if (find_collector(collector, sizeof collector))
     return EXIT_NOINPUT;
-  if (make_trace_dir(o.output_dir, trace_dir, sizeof trace_dir, &made_output))
+  if (make_trace_dir(o.output_dir, trace_dir, sizeof trace_dir, made_output))
     return EXIT_CANTCREAT;
   if (setup_environment(collector, trace_dir, !o.no_preload)) {
     error("cannot set up the environment: %s", strerror(errno));

@@ -58,10 +58,20 @@ static void add_includers(omplens_fixer *fx, omplens_fix__file *f) {
   free(real);
 }
 
+/* A file the build only includes (a header, or a .c file that another
+ * #includes), as the directive index decides it from the build's records
+ * (not from dwarf_unit, which a caller's file may borrow from its callee). */
+static bool included(omplens_fixer *fx, const omplens_fix__file *f) {
+  char *real = realpath(f->path, NULL);
+  bool unit = omplens_directives__is_unit(fx->index, real ? real : f->path, NULL, NULL);
+  free(real);
+  return !unit;
+}
+
 size_t omplens_fix__file_units(omplens_fixer *fx, omplens_fix__file *f) {
   if (!f->units_done) {
     f->units_done = true;
-    f->header = omplens_fix__is_header(f->path);
+    f->header = fx->index ? included(fx, f) : omplens_fix__is_header(f->path);
     if (f->header && fx->index)
       add_includers(fx, f);
     if (f->header && !f->num_units && f->dwarf_unit && strcmp(f->dwarf_unit, f->path)) {

@@ -42,6 +42,15 @@ expect 64 "missing compile_commands" -- report --compile-commands "$work/none.js
 expect 66 "missing trace" -- report "$work/none.trace"
 expect 66 "program not found" -- run -o "$work/o" -- "$work/no-such-program"
 [ ! -e "$work/o" ] || { echo "FAIL: a program not found left $work/o behind"; failed=1; }
+# An output directory whose parents are missing is made with them (mkdir -p);
+# a run that did not start removes all it made, and nothing else.
+expect 66 "program not found, output in missing parents" -- run -o "$work/p/q/o" -- "$work/no-such-program"
+[ ! -e "$work/p" ] || { echo "FAIL: a program not found left $work/p behind"; failed=1; }
+[ -d "$work" ] || { echo "FAIL: $work, which existed, was removed"; failed=1; }
+# (true runs, and leaves no trace to report: what counts is the directory)
+"$omplens" run -q -o "$work/deep/er/out" -- true 2>"$work/err"
+[ -d "$work/deep/er/out/traces" ] ||
+  { echo "FAIL: run -o did not make $work/deep/er/out:"; sed 's/^/  | /' "$work/err"; failed=1; }
 expect 64 "dump without a trace" -- dump
 expect 64 "diff with an unknown option" -- diff --bogus
 expect 64 "diff without runs" -- diff
@@ -58,6 +67,8 @@ grep -q "the file is empty" "$work/err" || { echo "FAIL: an empty trace is not c
 # root, who passes permission bits, by a file system that refuses writes.
 : >"$work/file"
 expect 73 "output is a file" -- report -o "$work/file" "$work/junk.trace"
+expect 73 "a file in the output's path" -- report -o "$work/file/sub/o" "$work/junk.trace"
+expect 73 "run with a file in the output's path" -- run -o "$work/file/sub/o" -- true
 mkdir -p "$work/ro" && chmod 555 "$work/ro"
 if [ "$(id -u)" != 0 ]; then
   ro=$work/ro
@@ -70,6 +81,7 @@ fi
 if [ -n "$ro" ]; then
   expect 73 "read-only output directory" -- report -o "$ro" "$work/junk.trace"
   expect 73 "run into a read-only output directory" -- run -o "$ro" -- true
+  expect 73 "run into missing parents under a read-only directory" -- run -o "$ro/x/y" -- true
 fi
 [ "$("$omplens" --version)" != "" ] || { echo "FAIL: --version printed nothing"; failed=1; }
 grep -q "Usage: omplens run" <("$omplens" --help) || { echo "FAIL: --help lacks the usage"; failed=1; }

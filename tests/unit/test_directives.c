@@ -732,6 +732,59 @@ static void test_header_status_any_order(void **state)
   omplens_directive_index_destroy(ix);
 }
 
+/* ---- a .c file that another #includes ---- */
+
+static unsigned part_flags(omplens_directive_index *ix, const char *unit)
+{
+  omplens_directive_query q = {
+      .file = fixture("included_c/part.c"),
+      .line = line_of("included_c/part.c", "@part_kernel"),
+      .function = "relax", .runtime_kind = OMPLENS_RUNTIME_TARGET,
+      .unit = unit != NULL ? fixture(unit) : NULL};
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  return m.flags;
+}
+
+/* A file the build does not compile is read through a unit that includes
+ * it, whatever its extension: DWARF's compile unit, or the source of the
+ * compile database whose #includes reach it (listed twice, as bear lists
+ * the driver's -cc1 job too). Alone, part.c does not parse. */
+static void test_included_source(void **state)
+{
+  (void)state;
+  omplens_directive_index *ix = new_index();
+  assert_int_equal(part_flags(ix, "included_c/unit.c"), 0);
+  omplens_directive_index_destroy(ix);
+
+  ix = new_index(); /* nothing says: alone by its extension, then through the unit */
+  assert_true(part_flags(ix, NULL) & OMPLENS_MATCHF_PARTIAL);
+  assert_int_equal(part_flags(ix, "included_c/unit.c"), 0);
+  assert_int_equal(part_flags(ix, NULL), 0);
+  omplens_directive_index_destroy(ix);
+
+  char dir[] = "/tmp/omplens-included-XXXXXX", db[4200];
+  assert_non_null(mkdtemp(dir));
+  snprintf(db, sizeof(db), "%s/compile_commands.json", dir);
+  write_compdb(db,
+               "[{\"directory\": \"%s/included_c\", \"file\": \"unit.c\",\n"
+               "  \"command\": \"clang-19 -fopenmp -c unit.c\"},\n"
+               " {\"directory\": \"%s/included_c\", \"file\": \"unit.c\",\n"
+               "  \"command\": \"clang-19 -cc1 -fopenmp unit.c\"}]\n",
+               fixture_dir, fixture_dir);
+  omplens_directive_options o = {.compile_commands = db};
+  assert_int_equal(omplens_directive_index_create(&o, &ix), 0);
+  const omplens_directive *const *dirs = NULL;
+  size_t n = 0;
+  assert_int_equal(omplens_directive_list(ix, fixture("included_c/part.c"), &dirs, &n), 0);
+  assert_int_equal(n, 1);
+  assert_int_equal(part_flags(ix, NULL), 0);
+  omplens_directive_index_destroy(ix);
+  unlink(db);
+  rmdir(dir);
+}
+
 /* ---- calls of the device memory API ---- */
 
 static omplens_api_call_match find_call(omplens_directive_index *ix, const char *marker,
@@ -1109,6 +1162,8 @@ static void test_language_from_command(void **state)
       "\"command\": \"/usr/bin/clang++ -fopenmp -c cxx.c\"",
       "\"arguments\": [\"clang-19\", \"-x\", \"c++\", \"-fopenmp\", \"-c\", \"cxx.c\"]",
       "\"arguments\": [\"cc\", \"-std=gnu++17\", \"-c\", \"cxx.c\"]",
+      /* how clang++ records itself in DW_AT_producer */
+      "\"command\": \"/usr/lib/llvm-19/bin/clang --driver-mode=g++ -fopenmp -c cxx.c\"",
   };
   char dir[] = "/tmp/omplens-lang-XXXXXX", db[4200];
   assert_non_null(mkdtemp(dir));
@@ -1321,6 +1376,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_partial),
       cmocka_unit_test(test_header_through_includer),
       cmocka_unit_test(test_header_status_any_order),
+      cmocka_unit_test(test_included_source),
       cmocka_unit_test(test_api_calls),
       cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_stale_stamps),

@@ -333,6 +333,34 @@ static void test_inline_chain(void **state)
   omplens_symbolizer_destroy(s);
 }
 
+static bool named(const char *function, void *ctx)
+{
+  return function != NULL && strcmp(function, ctx) == 0;
+}
+
+/* Where a function was inlined near a call: helper's instance in main,
+ * whether the call is in it (the inlined region's launch) or beside it
+ * (main's own first region); nothing for a function never inlined there,
+ * and then the plain symbolization. */
+static void test_inlined_near(void **state)
+{
+  fixture_run *run = *state;
+  omplens_symbolizer *s = new_symbolizer(run);
+  omplens_source_loc loc;
+  uint64_t inlined = find_record(run, "target", "kernel", 3);
+  assert_int_equal(omplens_symbolize_inlined_near(s, inlined, named, "helper", &loc), 1);
+  assert_inlined_helper(&loc);
+  assert_int_equal(
+      omplens_symbolize_inlined_near(s, find_record(run, "target", "kernel", 0), named, "helper",
+                                     &loc),
+      1);
+  assert_inlined_helper(&loc);
+  assert_int_equal(omplens_symbolize_inlined_near(s, inlined, named, "no_such", &loc), 0);
+  assert_str(loc.function, "helper");
+  assert_int_equal(omplens_symbolize_inlined_near(s, inlined, NULL, NULL, &loc), 0);
+  omplens_symbolizer_destroy(s);
+}
+
 /* An address that is not a return address still gets its symbol; the
  * offset counts from the address given, as backtraces print it. */
 static void test_symbol_offset(void **state)
@@ -676,7 +704,8 @@ int main(int argc, char **argv)
       ON(run_O1, test_kernel_launches),   ON(run_O2, test_kernel_launches),
       ON(run_O0, test_data_directives),   ON(run_O1, test_data_directives),
       ON(run_O2, test_data_directives),   ON(run_O0, test_inline_chain),
-      ON(run_O1, test_inline_chain),      ON(run_O2, test_inline_chain),
+      ON(run_O1, test_inline_chain),      ON(run_O2, test_inline_chain),      ON(run_O0, test_inlined_near),
+      ON(run_O2, test_inlined_near),
       ON(run_O0, test_symbol_offset),     ON(run_O2, test_symbol_offset),
       ON(run_O0, test_cache),             ON(run_O2, test_shared_library),
       ON(run_O2, test_copies_modules),    ON(run_nodebug, test_no_debug_info),

@@ -21,6 +21,17 @@
 #                    solver, both in a namespace, -O0 and -O2: the call path
 #                    holds the inlined call (line 24), the solver's name and
 #                    the loop around the call (line 23)
+#   included_c       a .c file #include'd by a .c file #include'd by the
+#                    one source compiled (clang++, C++ in .c files, as
+#                    HeCBench's myocyte): parsed through that unit, never
+#                    alone, as C++ with the command DWARF recorded, and
+#                    without it (DW_AT_language says C++); no note, a diff
+#   inlined_launch   a kernel's function inlined into main's time loop at
+#                    -O3 and unrolled, -O0 and -O3: every finding's call
+#                    path is the call at line 21, in the loop at line 20
+#                    (clang leaves the first copy's launch outside the
+#                    inlined instance, line 0; the others nest the entry
+#                    points clang made, which are no calls of the program)
 #   header_unit      a class template in a header that does not compile
 #                    alone (smoother.hpp), no compile_commands.json: parsed
 #                    through DWARF's compile unit (header_unit.cpp), fully
@@ -145,6 +156,42 @@ namespace_inline)
     esac
     [ "$("$json_get" "$json" processes.0.findings.0.call_path.0.loop_line)" = 23 ] ||
       fail "out-$opt: the loop around the call (line 23) is not named"
+  done
+  ;;
+included_c)
+  cp "$shapes"/included_*.c "$work/src/"
+  for rec in recorded plain; do
+    record=(); [ $rec = recorded ] && record=(-grecord-command-line)
+    (cd "$work/src" && "$cxx" "${flags[@]}" "${record[@]}" included_unit.c -o "$work/prog-$rec" 2>/dev/null)
+    run_in_elsewhere "$rec" "$work/prog-$rec"
+    check_directives "$work/elsewhere/$rec"
+    json=$work/elsewhere/$rec/findings.json
+    for ((i = 0; i < $("$json_get" "$json" processes.0.directives.#); i++)); do
+      [ "$("$json_get" "$json" "processes.0.directives.$i.location.directive.partial_parse")" = false ] ||
+        fail "$rec: directive $i: parsed partially: not through its unit, or not as C++"
+    done
+    ! grep -q "$note" "$json" || fail "$rec: the note is given although the parse went well"
+    grep -q '^+++ b/included_solver.c' "$work/elsewhere/$rec/fixes.patch" ||
+      fail "$rec: no diff around the solver's loop in included_solver.c"
+  done
+  ;;
+inlined_launch)
+  cp "$shapes/inlined_launch.c" "$work/src/"
+  for opt in O0 O3; do
+    (cd "$work/src" && "$cc" "${flags[@]}" "-$opt" inlined_launch.c -o "$work/prog-$opt")
+    run_in_elsewhere "out-$opt" "$work/prog-$opt"
+    check_directives "$work/elsewhere/out-$opt"
+    json=$work/elsewhere/out-$opt/findings.json
+    n=$("$json_get" "$json" processes.0.findings.#)
+    [ "$n" -gt 0 ] || fail "out-$opt: no finding"
+    for ((i = 0; i < n; i++)); do
+      path=processes.0.findings.$i.call_path
+      where="$("$json_get" "$json" "$path.0.function" 2>/dev/null || echo -):$("$json_get" "$json" "$path.0.line" 2>/dev/null || echo -)"
+      [ "$where" = main:21 ] || fail "out-$opt: finding $i: call path starts at $where, expected main:21"
+      [ "$("$json_get" "$json" "$path.#")" = 1 ] || fail "out-$opt: finding $i: more than the call at main:21"
+      [ "$("$json_get" "$json" "$path.0.loop_line")" = 20 ] ||
+        fail "out-$opt: finding $i: the loop around the call (line 20) is not named"
+    done
   done
   ;;
 header_unit)
