@@ -115,21 +115,29 @@ uint32_t omplens_fix__ast_end(const omplens_fix__ast *a, uint32_t n) {
   return k;
 }
 
-/* The run of ids (sorted by name first) whose node is named name. */
-static const uint32_t *run_of(const omplens_fix__ast *a, const uint32_t *ids, size_t n,
-                              const char *name, size_t *count) {
+/* The first of ids (sorted by name first) whose name is not below name,
+ * or (above) above it. */
+static size_t name_bound(const omplens_fix__ast *a, const uint32_t *ids, size_t n,
+                         const char *name, bool above) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (strcmp(a->names + a->nodes[ids[mid]].name, name) < 0)
+    int c = strcmp(a->names + a->nodes[ids[mid]].name, name);
+    if (c < 0 || (above && c == 0))
       lo = mid + 1;
     else
       hi = mid;
   }
-  size_t end = lo;
-  while (end < n && !strcmp(a->names + a->nodes[ids[end]].name, name))
-    end++;
-  *count = end - lo;
+  return lo;
+}
+
+/* The run of ids (sorted by name first) whose node is named name: both
+ * ends by binary search, as a name may be declared thousands of times (a
+ * parameter of every function). */
+static const uint32_t *run_of(const omplens_fix__ast *a, const uint32_t *ids, size_t n,
+                              const char *name, size_t *count) {
+  size_t lo = name_bound(a, ids, n, name, false);
+  *count = name_bound(a, ids + lo, n - lo, name, true);
   return ids + lo;
 }
 
