@@ -8,7 +8,9 @@
  *    reference in a region;
  *  - with -fopenmp: only to find the directives written with `_Pragma`,
  *    which the textual scan cannot see inside macros, and the #if'd-out
- *    ranges as the real build sees them.
+ *    ranges as the real build sees them. Function bodies are skipped
+ *    unless a file of the unit spells `_Pragma` (needs_bodies): clang's
+ *    analysis of the OpenMP regions was three quarters of this parse.
  *
  * Locations are expansion locations, as DWARF has them: a macro's code is
  * at the line of its use. */
@@ -611,6 +613,52 @@ static CXTranslationUnit finish_job(parse_job *j, omplens_directives__unit *u)
 /* LLVM's recursive parser wants a deep stack. */
 #define PARSE_STACK (8u << 20)
 
+/* Whether the OpenMP parse must see function bodies: only a `_Pragma` in
+ * a body makes a directive the textual scan cannot see. Any `_Pragma` in a
+ * file outside system headers counts (the macro that builds one may be
+ * used anywhere); in a system header, one whose line names `target`
+ * (glibc's `omp declare simd` in math.h does not). */
+typedef struct pragma_scan {
+  const omplens_libclang *lc;
+  CXTranslationUnit tu;
+  bool found;
+} pragma_scan;
+
+static bool target_pragma_line(const char *text, size_t size)
+{
+  const char *at = text, *end = text + size;
+  while ((at = memmem(at, (size_t)(end - at), "_Pragma", 7)) != NULL) {
+    const char *eol = memchr(at, '\n', (size_t)(end - at));
+    size_t line = (size_t)((eol != NULL ? eol : end) - at);
+    if (memmem(at, line, "target", 6) != NULL)
+      return true;
+    at += 7;
+  }
+  return false;
+}
+
+static void pragma_file(CXFile f, CXSourceLocation *stack, unsigned depth,
+                        CXClientData data)
+{
+  (void)stack;
+  (void)depth;
+  pragma_scan *ps = data;
+  const omplens_libclang *lc = ps->lc;
+  size_t size = 0;
+  const char *text = ps->found ? NULL : lc->getFileContents(ps->tu, f, &size);
+  if (text == NULL || memmem(text, size, "_Pragma", 7) == NULL)
+    return;
+  bool system = lc->Location_isInSystemHeader(lc->getLocationForOffset(ps->tu, f, 0));
+  ps->found = !system || target_pragma_line(text, size);
+}
+
+static bool needs_bodies(const omplens_libclang *lc, CXTranslationUnit tu)
+{
+  pragma_scan ps = {lc, tu, false};
+  lc->getInclusions(tu, pragma_file, &ps);
+  return ps.found;
+}
+
 /* The OpenMP and plain parses of u, the first on a second thread with an
  * index of its own (*own_index: disposed of after the unit), as an index
  * serves one thread at a time. Diagnostics are read afterwards, OpenMP's
@@ -621,8 +669,11 @@ static void parse_both(const omplens_libclang *lc, omplens_directives__unit *u,
 {
   parse_job jo, jp;
   CXIndex own = *own_index = lc->createIndex(0, 0);
+  /* Without function bodies first: clang's analysis of every OpenMP
+   * region is most of this parse, and what it is for is rarely there. */
   bool ok_o = prepare_job(&jo, lc, own, u, args, "-fopenmp",
-                          CXTranslationUnit_DetailedPreprocessingRecord);
+                          CXTranslationUnit_DetailedPreprocessingRecord |
+                              CXTranslationUnit_SkipFunctionBodies);
   bool ok_p = prepare_job(&jp, lc, cx_index(lc, u->index), u, args, PLAIN_OPENMP, 0);
   pthread_attr_t attr;
   pthread_t thread;
@@ -638,6 +689,12 @@ static void parse_both(const omplens_libclang *lc, omplens_directives__unit *u,
     pthread_join(thread, NULL);
   else if (ok_o && own != NULL)
     run_parse(&jo);
+  if (jo.tu != NULL && needs_bodies(lc, jo.tu)) { /* again, whole */
+    lc->disposeTranslationUnit(jo.tu);
+    jo.tu = NULL;
+    jo.options &= ~(unsigned)CXTranslationUnit_SkipFunctionBodies;
+    run_parse(&jo);
+  }
   *omp = finish_job(&jo, u);
   *plain = finish_job(&jp, u);
 }
