@@ -574,17 +574,31 @@ static void *run_parse(void *data)
 /* The job's arguments: args, then extra. False without memory. */
 static bool prepare_job(parse_job *j, const omplens_libclang *lc, CXIndex cx,
                         omplens_directives__unit *u, const omplens_directives__args *args,
-                        const char *extra, unsigned options)
+                        const char *extra, const char *include, unsigned options)
 {
   size_t n = args->argv.len;
-  *j = (parse_job){lc, cx, u->files[0].src.path, malloc((n + 1) * sizeof(char *)),
-                   (int)n + 1, options, NULL, CXError_Failure};
+  *j = (parse_job){lc, cx, u->files[0].src.path, malloc((n + 2) * sizeof(char *)),
+                   (int)n + 1 + (include != NULL), options, NULL, CXError_Failure};
   if (j->argv == NULL)
     return false;
   for (size_t i = 0; i < n; i++)
     j->argv[i] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
   j->argv[n] = extra;
+  j->argv[n + 1] = include;
   return true;
+}
+
+/* "-I" and the directory of path, into buf. */
+static const char *include_dir(char *buf, size_t size, const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  if (slash == NULL)
+    snprintf(buf, size, "-I.");
+  else if (slash == path)
+    snprintf(buf, size, "-I/");
+  else
+    snprintf(buf, size, "-I%.*s", (int)(slash - path), path);
+  return buf;
 }
 
 /* The job's unit, its diagnostics noted; NULL when it failed. */
@@ -671,10 +685,13 @@ static void parse_both(const omplens_libclang *lc, omplens_directives__unit *u,
   CXIndex own = *own_index = lc->createIndex(0, 0);
   /* Without function bodies first: clang's analysis of every OpenMP
    * region is most of this parse, and what it is for is rarely there. */
-  bool ok_o = prepare_job(&jo, lc, own, u, args, "-fopenmp",
+  bool ok_o = prepare_job(&jo, lc, own, u, args, "-fopenmp", NULL,
                           CXTranslationUnit_DetailedPreprocessingRecord |
                               CXTranslationUnit_SkipFunctionBodies);
-  bool ok_p = prepare_job(&jp, lc, cx_index(lc, u->index), u, args, PLAIN_OPENMP, 0);
+  char inc[4200]; /* made as the fixer parses a unit: the fixer takes it */
+  bool ok_p = prepare_job(&jp, lc, cx_index(lc, u->index), u, args, PLAIN_OPENMP,
+                          include_dir(inc, sizeof inc, u->files[0].src.path),
+                          CXTranslationUnit_DetailedPreprocessingRecord);
   pthread_attr_t attr;
   pthread_t thread;
   bool threaded = ok_o && own != NULL && pthread_attr_init(&attr) == 0;
@@ -774,6 +791,19 @@ static int prepare_statements(omplens_directives__unit *u)
   return 0;
 }
 
+/* The plain parse, to the index's hook. */
+static void show_plain(omplens_directives__unit *u, const omplens_directives__args *args,
+                       CXTranslationUnit tu)
+{
+  const char **files = malloc(u->num_files * sizeof(*files));
+  for (size_t i = 0; files != NULL && i < u->num_files; i++)
+    files[i] = u->files[i].src.path;
+  if (files != NULL)
+    u->index->plain_unit(files, u->num_files, (const char *const *)args->argv.data,
+                         args->argv.len, tu);
+  free(files);
+}
+
 int omplens_directives__ast_read(omplens_directives__unit *u,
                                  const omplens_directives__args *args)
 {
@@ -809,12 +839,21 @@ int omplens_directives__ast_read(omplens_directives__unit *u,
   }
   if (omp != NULL)
     lc->disposeTranslationUnit(omp);
+  if (plain != NULL && err == 0 && !u->oom && u->index->plain_unit != NULL)
+    show_plain(u, args, plain);
   if (plain != NULL)
     lc->disposeTranslationUnit(plain);
   if (own != NULL)
     lc->disposeIndex(own);
   omplens_libclang_count(since, 0);
   return err != 0 || u->oom ? OMPLENS_DIRECTIVES_ENOMEM : 0;
+}
+
+void omplens_directives__on_plain_unit(omplens_directive_index *ix,
+                                       omplens_directives__unit_hook hook)
+{
+  if (ix != NULL)
+    ix->plain_unit = hook;
 }
 
 /* A non-NULL index was made by a loaded libclang. */

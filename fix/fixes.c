@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "directives_internal.h" /* the index's plain parses */
 #include "fixes_internal.h"
 #include "libclang_dl.h"
 
@@ -142,12 +143,16 @@ static int copy_options(omplens_fixer *fx, const omplens_fix_options *opt) {
       return OMPLENS_FIX_ENOMEM;
   if (opt && opt->index) {
     fx->index = opt->index;
-    return 0;
+  } else {
+    fx->own_index = true;
+    /* A failed index is NULL, which the finder accepts: then every fix is
+     * manual, with the reason. */
+    omplens_directive_index_create(opt ? opt->directive_options : NULL, &fx->index);
   }
-  fx->own_index = true;
-  /* A failed index is NULL, which the finder accepts: then every fix is
-   * manual, with the reason. */
-  omplens_directive_index_create(opt ? opt->directive_options : NULL, &fx->index);
+  /* The index's plain parses are the fixer's when made with the same
+   * arguments: a unit is parsed once for both. */
+  if (!fx->num_args)
+    omplens_directives__on_plain_unit(fx->index, omplens_fix__unit_parsed);
   return 0;
 }
 

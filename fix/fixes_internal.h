@@ -274,8 +274,9 @@ typedef struct omplens_fix__ast {
 } omplens_fix__ast;
 
 /* Parses path (its text is src) without -fopenmp (clang hides region
- * bodies from the C API otherwise), with -D_OPENMP=201511, -I its directory
- * and args. 0, OMPLENS_FIX_EINVAL (no parse at all) or OMPLENS_FIX_ENOMEM. */
+ * bodies from the C API otherwise), with args, -D_OPENMP=201511 and -I its
+ * directory. 0, OMPLENS_FIX_EINVAL (no parse at all) or OMPLENS_FIX_ENOMEM.
+ * A parse is read from the parse cache when it holds it. */
 int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
                            omplens_fix__ast *out);
 /* The same through unit, a source that includes path (NULL: path itself):
@@ -284,6 +285,12 @@ int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num
 int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *const *args,
                               size_t num_args, omplens_fix__ast *out);
 void omplens_fix__ast_free(omplens_fix__ast *a);
+/* The directive index's plain parse of the unit files[0] (tu, a
+ * CXTranslationUnit made as omplens_fix__ast_parse_in would make it with
+ * args): the nodes of each of files go into the parse cache, where the
+ * fixer finds them instead of parsing the unit again. */
+void omplens_fix__unit_parsed(const char *const *files, size_t num_files,
+                              const char *const *args, size_t num_args, void *tu);
 /* Parses text as path's contents with -fopenmp (the OpenMP rules checked,
  * where the plain parse ignores pragmas): the number of errors, their first
  * in *first (caller frees; may be NULL), or -1 when libclang fails. */
