@@ -688,11 +688,11 @@ int omplens_fix_predict_all(omplens_fixer *fx, uint64_t *savings_ns, double *spe
 }
 
 /* An operation and, for an allocation, its delete. */
-static void add_op(const omplens_fixer *fx, event_set *s, uint32_t ev) {
+static void add_op(const omplens_fixer *fx, event_set *s, uint32_t ev, size_t *alloc_at) {
   if (ev >= fx->num_events)
     return;
   set_add(s, ev);
-  uint32_t del = omplens_fix__delete_of(fx, ev);
+  uint32_t del = omplens_fix__delete_of(fx, ev, alloc_at);
   if (del != OMPLENS_FIX__NONE)
     set_add(s, del);
 }
@@ -710,11 +710,12 @@ int omplens_fix_predict_every(omplens_fixer *fx, const uint32_t *extra, size_t n
   }
   if (!fx->deletes_built)
     omplens_fix__deletes(fx);
+  size_t at = 0;
   for (size_t i = 0; i < fx->num_findings; i++)
     for (size_t j = 0; j < fx->findings[i].num_instances; j++)
-      add_op(fx, &s, fx->findings[i].instances[j].event);
+      add_op(fx, &s, fx->findings[i].instances[j].event, &at);
   for (size_t i = 0; i < num_extra; i++)
-    add_op(fx, &s, extra[i]);
+    add_op(fx, &s, extra[i], &at);
   return predict_set(fx, &s, savings_ns, speedup, num_removed);
 }
 

@@ -695,8 +695,9 @@ void omplens_fix__ops_free(omplens_fixer *fx);
 /* Builds the allocations' DELETEs (left unbuilt without memory). */
 void omplens_fix__deletes(omplens_fixer *fx);
 /* The DELETE of the ALLOC at event alloc, or NONE (none recorded, not
- * built, not an allocation). */
-uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc);
+ * built, not an allocation). *at (0 at first) remembers where the search
+ * ended: asked in event order, each search is short. */
+uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc, size_t *at);
 void omplens_fix__deletes_free(omplens_fixer *fx);
 /* Whether the kernel at codeptr moved or allocated var. */
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var);
