@@ -29,7 +29,6 @@
 #define TL_HEAD_KINDS 16      /* event kinds, by value (enum omplens_event_kind) */
 #define TL_HEAD_THREADS 64    /* host threads whose construct heads are cached */
 #define TL_REGION_KINDS 8     /* construct kinds, by value */
-#define TL_MAPS_SLOTS 1024    /* map lists cached, direct-mapped */
 /* The waits of host thread n: tid TL_WAIT_TIDS + n * TL_SUBLANES + lane,
  * past every construct lane (n * TL_SUBLANES + lane + 1). */
 #define TL_WAIT_TIDS ((uint64_t)OMPLENS_MAX_THREADS * TL_SUBLANES + 1)
@@ -145,7 +144,7 @@ typedef struct tl_proc {
   tl_text_ref *heads;      /* an operation's slice up to its cat, by slot,
                               group, lane and kind (out_plain_head); NULL: none */
   tl_text_ref *region_heads; /* a construct's, by thread, lane and kind */
-  tl_cached_maps *maps;    /* TL_MAPS_SLOTS; NULL: made each time */
+  tl_cached_maps *maps;    /* by a list's first argument; NULL: made each time */
   size_t label_cache_used;
   tl_out text;             /* escaped labels and finding texts */
 } tl_proc;
@@ -641,7 +640,7 @@ static int alloc_layout(tl_proc *p) {
                     sizeof *p->heads); /* NULL: heads made each time */
   p->region_heads = calloc((size_t)TL_HEAD_THREADS * TL_SUBLANES * TL_REGION_KINDS,
                            sizeof *p->region_heads);
-  p->maps = p->nargs ? calloc(TL_MAPS_SLOTS, sizeof *p->maps) : NULL;
+  p->maps = p->nargs ? calloc(p->nargs, sizeof *p->maps) : NULL;
   if (!p->dev_tracks || !p->thr_tracks || !p->ev_lane || !p->rg_lane || !p->rg_order ||
       !p->wait_tracks || !p->rg_wait_lane || !p->wait_lane)
     return OMPLENS_REPORT_ENOMEM;
@@ -934,12 +933,14 @@ static void maps_text(tl_out *o, const tl_proc *p, const void *what, int lane) {
   out_maps(o, p, what);
 }
 
-/* out_maps(), made once per list of arguments (p->maps): a slot taken by
- * another list is made afresh for this one. */
+/* out_maps(), made once per list of arguments (p->maps, a slot per first
+ * argument: a direct-mapped table of 1024 slots, cycled through by 2000
+ * directives' lists, made most lists afresh and kept each copy in
+ * p->text). A slot taken by another list is made afresh for this one. */
 static void out_maps_cached(tl_out *o, tl_proc *p, const omplens_region *r) {
   tl_cached_maps *m = NULL;
-  if (p->maps && r->num_args) {
-    m = &p->maps[(((uint64_t)r->first_arg << 20 ^ r->num_args) * 0x9e3779b97f4a7c15ull) >> 54];
+  if (p->maps && r->num_args && r->first_arg < p->nargs) {
+    m = &p->maps[r->first_arg];
     if (m->first != r->first_arg || m->num != r->num_args)
       *m = (tl_cached_maps){r->first_arg, r->num_args, {0, 0}};
   }
