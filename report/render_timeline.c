@@ -23,7 +23,7 @@
 #define TL_PID_STRIDE 100000 /* pid = (process + 1) * stride + slot */
 #define TL_LABEL 512
 #define TL_OUT_BUF (1u << 18) /* output buffer, written out when full */
-#define TL_LABEL_SLOTS 1024   /* label cache; beyond 3/4 full, labels are made each time */
+#define TL_LABEL_SLOTS 1024   /* label cache, at least; beyond 3/4 full, labels are made each time */
 #define TL_MAX_CATS 8         /* categories named on one operation */
 #define TL_HEAD_SLOTS 64      /* device slots whose slice heads are cached */
 #define TL_HEAD_KINDS 16      /* event kinds, by value (enum omplens_event_kind) */
@@ -140,12 +140,13 @@ typedef struct tl_proc {
   tl_track **thr_tracks;   /* [thread] */
   tl_label_entry *labels;  /* from the document, by codeptr */
   size_t nlabels;
-  tl_cached_label *label_cache; /* TL_LABEL_SLOTS, open addressing */
+  tl_cached_label *label_cache; /* label_slots, open addressing */
   tl_text_ref *heads;      /* an operation's slice up to its cat, by slot,
                               group, lane and kind (out_plain_head); NULL: none */
   tl_text_ref *region_heads; /* a construct's, by thread, lane and kind */
   tl_cached_maps *maps;    /* by a list's first argument; NULL: made each time */
   size_t label_cache_used;
+  size_t label_slots;      /* a power of two: twice the trace's directives, or more */
   tl_out text;             /* escaped labels and finding texts */
 } tl_proc;
 
@@ -515,17 +516,17 @@ static void out_label(tl_out *o, tl_proc *p, uint64_t codeptr, uint32_t region) 
   const char *source = region < p->nrg ? p->rg[region].source : NULL;
   uint64_t h = (codeptr ^ (uint64_t)(uintptr_t)source * 0x9e3779b97f4a7c15u) *
                0xff51afd7ed558ccdu;
-  size_t slot = (size_t)(h >> 54) & (TL_LABEL_SLOTS - 1);
+  size_t slot = (size_t)(h >> 32) & (p->label_slots - 1);
   tl_cached_label *c = p->label_cache;
   while (c && c[slot].len && (c[slot].codeptr != codeptr || c[slot].source != source))
-    slot = (slot + 1) & (TL_LABEL_SLOTS - 1);
+    slot = (slot + 1) & (p->label_slots - 1);
   if (c && c[slot].len) {
     out_mem(o, p->text.buf + c[slot].off, c[slot].len);
     return;
   }
   char buf[TL_LABEL];
   make_label(p, codeptr, source, buf, sizeof buf);
-  if (c && p->label_cache_used < TL_LABEL_SLOTS * 3 / 4 &&
+  if (c && p->label_cache_used < p->label_slots * 3 / 4 &&
       !cache_text(&p->text, buf, &c[slot].off, &c[slot].len)) {
     c[slot].codeptr = codeptr;
     c[slot].source = source;
@@ -1326,7 +1327,13 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
   if (!p.info)
     return OMPLENS_REPORT_EINVAL;
   p.offset_ns = p.info->start_realtime_ns > origin ? p.info->start_realtime_ns - origin : 0;
-  p.label_cache = calloc(TL_LABEL_SLOTS, sizeof *p.label_cache); /* NULL: labels uncached */
+  /* Sized by the trace's directives: a label per directive (and source)
+   * is made once, however many there are. */
+  size_t sites;
+  omplens_trace_sites(t, &sites);
+  for (p.label_slots = TL_LABEL_SLOTS; p.label_slots < 2 * sites; p.label_slots *= 2)
+    ;
+  p.label_cache = calloc(p.label_slots, sizeof *p.label_cache); /* NULL: labels uncached */
   int rc = load_labels(&p, doc_proc);
   rc = rc ? rc : load_marks(&p, w);
   rc = rc ? rc : layout(&p, w);
