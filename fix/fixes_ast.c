@@ -763,14 +763,52 @@ static bool contains(const omplens_fix__node *n, size_t offset) {
   return n->begin <= offset && offset < n->end;
 }
 
+/* The nodes below node holding offset, in tree order, each into *best
+ * when its kind passes want and it lies within the best so far. Of
+ * children that follow one another apart, only the last beginning at or
+ * before offset can hold it: found by binary search, since a loop body
+ * may hold thousands of statements. */
+static void holding(const omplens_fix__ast *a, uint32_t node, size_t offset,
+                    bool (*want)(int kind), uint32_t *best) {
+  const uint32_t *kids;
+  bool disjoint;
+  size_t from = 0, to = omplens_fix__ast_kids(a, node, &kids, &disjoint);
+  if (disjoint) {
+    size_t lo = 0, hi = to; /* the first beginning after offset */
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (a->nodes[kids[mid]].begin <= offset)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    from = lo ? lo - 1 : 0;
+    to = lo;
+  }
+  for (size_t k = from; k < to; k++) {
+    uint32_t i = kids[k];
+    if (!contains(&a->nodes[i], offset))
+      continue;
+    if (want(a->nodes[i].kind) && (*best == OMPLENS_FIX__NONE || omplens_fix__ast_within(a, i, *best)))
+      *best = i;
+    holding(a, i, offset, want, best);
+  }
+}
+
 /* The innermost node of fn containing offset whose kind passes want. */
 static uint32_t innermost(const omplens_fix__ast *a, uint32_t fn, size_t offset,
                           bool (*want)(int kind)) {
   uint32_t best = OMPLENS_FIX__NONE;
   if (fn == OMPLENS_FIX__NONE)
     return best;
-  /* Pre-order: a node's descendants follow it; a subtree whose node does
-   * not hold offset is skipped whole. */
+  const uint32_t *kids;
+  bool disjoint;
+  if (omplens_fix__ast_kids(a, fn, &kids, &disjoint) || fn + 1 >= omplens_fix__ast_end(a, fn)) {
+    holding(a, fn, offset, want, &best);
+    return best;
+  }
+  /* Without the index: pre-order, a node's descendants follow it; a
+   * subtree whose node does not hold offset is skipped whole. */
   for (uint32_t i = fn + 1, end = omplens_fix__ast_end(a, fn); i < end;) {
     const omplens_fix__node *n = &a->nodes[i];
     if (!contains(n, offset)) {

@@ -309,6 +309,12 @@ char *omplens_fix__ast_text(const omplens_fix__ast *a, const omplens_fix__source
 bool omplens_fix__ast_within(const omplens_fix__ast *a, uint32_t n, uint32_t ancestor);
 /* fixes_ast_index.c: one past the last node of n's subtree (pre-order). */
 uint32_t omplens_fix__ast_end(const omplens_fix__ast *a, uint32_t n);
+/* The children of node n, in tree order (*kids, valid until a is freed),
+ * and whether they follow one another in the source without overlapping
+ * (*disjoint: then at most one holds an offset). 0 and NULL when the index
+ * could not be built. */
+size_t omplens_fix__ast_kids(const omplens_fix__ast *a, uint32_t n, const uint32_t **kids,
+                             bool *disjoint);
 /* The nodes named name, in tree order (*count of them); NULL when the
  * index could not be built (then scan every node). */
 const uint32_t *omplens_fix__ast_named(const omplens_fix__ast *a, const char *name, size_t *count);
