@@ -571,7 +571,8 @@ static void *run_parse(void *data)
   return NULL;
 }
 
-/* The job's arguments: args, then extra. False without memory. */
+/* The job's arguments: args, then extra and include (when not NULL).
+ * False without memory. */
 static bool prepare_job(parse_job *j, const omplens_libclang *lc, CXIndex cx,
                         omplens_directives__unit *u, const omplens_directives__args *args,
                         const char *extra, const char *include, unsigned options)
