@@ -8,7 +8,9 @@
  *    reference in a region;
  *  - with -fopenmp: only to find the directives written with `_Pragma`,
  *    which the textual scan cannot see inside macros, and the #if'd-out
- *    ranges as the real build sees them.
+ *    ranges as the real build sees them. Function bodies are skipped
+ *    unless a file of the unit spells `_Pragma` (needs_bodies): clang's
+ *    analysis of the OpenMP regions was three quarters of this parse.
  *
  * Locations are expansion locations, as DWARF has them: a macro's code is
  * at the line of its use. */
@@ -569,20 +571,35 @@ static void *run_parse(void *data)
   return NULL;
 }
 
-/* The job's arguments: args, then extra. False without memory. */
+/* The job's arguments: args, then extra and include (when not NULL).
+ * False without memory. */
 static bool prepare_job(parse_job *j, const omplens_libclang *lc, CXIndex cx,
                         omplens_directives__unit *u, const omplens_directives__args *args,
-                        const char *extra, unsigned options)
+                        const char *extra, const char *include, unsigned options)
 {
   size_t n = args->argv.len;
-  *j = (parse_job){lc, cx, u->files[0].src.path, malloc((n + 1) * sizeof(char *)),
-                   (int)n + 1, options, NULL, CXError_Failure};
+  *j = (parse_job){lc, cx, u->files[0].src.path, malloc((n + 2) * sizeof(char *)),
+                   (int)n + 1 + (include != NULL), options, NULL, CXError_Failure};
   if (j->argv == NULL)
     return false;
   for (size_t i = 0; i < n; i++)
     j->argv[i] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
   j->argv[n] = extra;
+  j->argv[n + 1] = include;
   return true;
+}
+
+/* "-I" and the directory of path, into buf. */
+static const char *include_dir(char *buf, size_t size, const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  if (slash == NULL)
+    snprintf(buf, size, "-I.");
+  else if (slash == path)
+    snprintf(buf, size, "-I/");
+  else
+    snprintf(buf, size, "-I%.*s", (int)(slash - path), path);
+  return buf;
 }
 
 /* The job's unit, its diagnostics noted; NULL when it failed. */
@@ -611,6 +628,52 @@ static CXTranslationUnit finish_job(parse_job *j, omplens_directives__unit *u)
 /* LLVM's recursive parser wants a deep stack. */
 #define PARSE_STACK (8u << 20)
 
+/* Whether the OpenMP parse must see function bodies: only a `_Pragma` in
+ * a body makes a directive the textual scan cannot see. Any `_Pragma` in a
+ * file outside system headers counts (the macro that builds one may be
+ * used anywhere); in a system header, one whose line names `target`
+ * (glibc's `omp declare simd` in math.h does not). */
+typedef struct pragma_scan {
+  const omplens_libclang *lc;
+  CXTranslationUnit tu;
+  bool found;
+} pragma_scan;
+
+static bool target_pragma_line(const char *text, size_t size)
+{
+  const char *at = text, *end = text + size;
+  while ((at = memmem(at, (size_t)(end - at), "_Pragma", 7)) != NULL) {
+    const char *eol = memchr(at, '\n', (size_t)(end - at));
+    size_t line = (size_t)((eol != NULL ? eol : end) - at);
+    if (memmem(at, line, "target", 6) != NULL)
+      return true;
+    at += 7;
+  }
+  return false;
+}
+
+static void pragma_file(CXFile f, CXSourceLocation *stack, unsigned depth,
+                        CXClientData data)
+{
+  (void)stack;
+  (void)depth;
+  pragma_scan *ps = data;
+  const omplens_libclang *lc = ps->lc;
+  size_t size = 0;
+  const char *text = ps->found ? NULL : lc->getFileContents(ps->tu, f, &size);
+  if (text == NULL || memmem(text, size, "_Pragma", 7) == NULL)
+    return;
+  bool system = lc->Location_isInSystemHeader(lc->getLocationForOffset(ps->tu, f, 0));
+  ps->found = !system || target_pragma_line(text, size);
+}
+
+static bool needs_bodies(const omplens_libclang *lc, CXTranslationUnit tu)
+{
+  pragma_scan ps = {lc, tu, false};
+  lc->getInclusions(tu, pragma_file, &ps);
+  return ps.found;
+}
+
 /* The OpenMP and plain parses of u, the first on a second thread with an
  * index of its own (*own_index: disposed of after the unit), as an index
  * serves one thread at a time. Diagnostics are read afterwards, OpenMP's
@@ -621,9 +684,15 @@ static void parse_both(const omplens_libclang *lc, omplens_directives__unit *u,
 {
   parse_job jo, jp;
   CXIndex own = *own_index = lc->createIndex(0, 0);
-  bool ok_o = prepare_job(&jo, lc, own, u, args, "-fopenmp",
+  /* Without function bodies first: clang's analysis of every OpenMP
+   * region is most of this parse, and what it is for is rarely there. */
+  bool ok_o = prepare_job(&jo, lc, own, u, args, "-fopenmp", NULL,
+                          CXTranslationUnit_DetailedPreprocessingRecord |
+                              CXTranslationUnit_SkipFunctionBodies);
+  char inc[4200]; /* made as the fixer parses a unit: the fixer takes it */
+  bool ok_p = prepare_job(&jp, lc, cx_index(lc, u->index), u, args, PLAIN_OPENMP,
+                          include_dir(inc, sizeof inc, u->files[0].src.path),
                           CXTranslationUnit_DetailedPreprocessingRecord);
-  bool ok_p = prepare_job(&jp, lc, cx_index(lc, u->index), u, args, PLAIN_OPENMP, 0);
   pthread_attr_t attr;
   pthread_t thread;
   bool threaded = ok_o && own != NULL && pthread_attr_init(&attr) == 0;
@@ -638,6 +707,12 @@ static void parse_both(const omplens_libclang *lc, omplens_directives__unit *u,
     pthread_join(thread, NULL);
   else if (ok_o && own != NULL)
     run_parse(&jo);
+  if (jo.tu != NULL && needs_bodies(lc, jo.tu)) { /* again, whole */
+    lc->disposeTranslationUnit(jo.tu);
+    jo.tu = NULL;
+    jo.options &= ~(unsigned)CXTranslationUnit_SkipFunctionBodies;
+    run_parse(&jo);
+  }
   *omp = finish_job(&jo, u);
   *plain = finish_job(&jp, u);
 }
@@ -717,6 +792,19 @@ static int prepare_statements(omplens_directives__unit *u)
   return 0;
 }
 
+/* The plain parse, to the index's hook. */
+static void show_plain(omplens_directives__unit *u, const omplens_directives__args *args,
+                       CXTranslationUnit tu)
+{
+  const char **files = malloc(u->num_files * sizeof(*files));
+  for (size_t i = 0; files != NULL && i < u->num_files; i++)
+    files[i] = u->files[i].src.path;
+  if (files != NULL)
+    u->index->plain_unit(files, u->num_files, (const char *const *)args->argv.data,
+                         args->argv.len, tu);
+  free(files);
+}
+
 int omplens_directives__ast_read(omplens_directives__unit *u,
                                  const omplens_directives__args *args)
 {
@@ -752,12 +840,21 @@ int omplens_directives__ast_read(omplens_directives__unit *u,
   }
   if (omp != NULL)
     lc->disposeTranslationUnit(omp);
+  if (plain != NULL && err == 0 && !u->oom && u->index->plain_unit != NULL)
+    show_plain(u, args, plain);
   if (plain != NULL)
     lc->disposeTranslationUnit(plain);
   if (own != NULL)
     lc->disposeIndex(own);
   omplens_libclang_count(since, 0);
   return err != 0 || u->oom ? OMPLENS_DIRECTIVES_ENOMEM : 0;
+}
+
+void omplens_directives__on_plain_unit(omplens_directive_index *ix,
+                                       omplens_directives__unit_hook hook)
+{
+  if (ix != NULL)
+    ix->plain_unit = hook;
 }
 
 /* A non-NULL index was made by a loaded libclang. */

@@ -14,7 +14,7 @@
 
 #define NONE OMPLENS_DIRECTIVES__NONE
 /* The payload's format; part of the key. */
-#define TAG "directives-unit-v1"
+#define TAG "directives-unit-v2"
 
 typedef omplens_directives__file_work file_work;
 typedef omplens_directives__span span;

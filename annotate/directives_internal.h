@@ -346,6 +346,19 @@ typedef struct omplens_directives__file {
 
 typedef struct omplens_directives__compdb omplens_directives__compdb;
 
+/* Shown each unit's plain parse before it is disposed of: the unit's main
+ * file, the files of it that hold directives (the main file first), the
+ * compile arguments it was parsed with (omplens_directives__build_args'),
+ * then -D_OPENMP=201511 and -I the main file's directory, with a detailed
+ * preprocessing record and CXTranslationUnit_KeepGoing; tu is the
+ * CXTranslationUnit. */
+typedef void (*omplens_directives__unit_hook)(const char *const *files, size_t num_files,
+                                              const char *const *args, size_t num_args,
+                                              void *tu);
+/* Sets ix's hook (ix may be NULL). */
+void omplens_directives__on_plain_unit(omplens_directive_index *ix,
+                                       omplens_directives__unit_hook hook);
+
 struct omplens_directive_index {
   omplens_directives__pool pool;
   char **extra_args;
@@ -369,6 +382,7 @@ struct omplens_directive_index {
                                        units' primary sources, read with
                                        recorded                       */
   bool recorded_read;
+  omplens_directives__unit_hook plain_unit; /* NULL: none */
 };
 
 /* The primary source of one of the binaries' compile units. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "directives_internal.h" /* the index's plain parses */
 #include "fixes_internal.h"
 #include "libclang_dl.h"
 
@@ -142,12 +143,16 @@ static int copy_options(omplens_fixer *fx, const omplens_fix_options *opt) {
       return OMPLENS_FIX_ENOMEM;
   if (opt && opt->index) {
     fx->index = opt->index;
-    return 0;
+  } else {
+    fx->own_index = true;
+    /* A failed index is NULL, which the finder accepts: then every fix is
+     * manual, with the reason. */
+    omplens_directive_index_create(opt ? opt->directive_options : NULL, &fx->index);
   }
-  fx->own_index = true;
-  /* A failed index is NULL, which the finder accepts: then every fix is
-   * manual, with the reason. */
-  omplens_directive_index_create(opt ? opt->directive_options : NULL, &fx->index);
+  /* The index's plain parses are the fixer's when made with the same
+   * arguments: a unit is parsed once for both. */
+  if (!fx->num_args)
+    omplens_directives__on_plain_unit(fx->index, omplens_fix__unit_parsed);
   return 0;
 }
 
@@ -683,11 +688,11 @@ int omplens_fix_predict_all(omplens_fixer *fx, uint64_t *savings_ns, double *spe
 }
 
 /* An operation and, for an allocation, its delete. */
-static void add_op(const omplens_fixer *fx, event_set *s, uint32_t ev) {
+static void add_op(const omplens_fixer *fx, event_set *s, uint32_t ev, size_t *alloc_at) {
   if (ev >= fx->num_events)
     return;
   set_add(s, ev);
-  uint32_t del = omplens_fix__delete_of(fx, ev);
+  uint32_t del = omplens_fix__delete_of(fx, ev, alloc_at);
   if (del != OMPLENS_FIX__NONE)
     set_add(s, del);
 }
@@ -705,11 +710,12 @@ int omplens_fix_predict_every(omplens_fixer *fx, const uint32_t *extra, size_t n
   }
   if (!fx->deletes_built)
     omplens_fix__deletes(fx);
+  size_t at = 0;
   for (size_t i = 0; i < fx->num_findings; i++)
     for (size_t j = 0; j < fx->findings[i].num_instances; j++)
-      add_op(fx, &s, fx->findings[i].instances[j].event);
+      add_op(fx, &s, fx->findings[i].instances[j].event, &at);
   for (size_t i = 0; i < num_extra; i++)
-    add_op(fx, &s, extra[i]);
+    add_op(fx, &s, extra[i], &at);
   return predict_set(fx, &s, savings_ns, speedup, num_removed);
 }
 

@@ -488,8 +488,10 @@ static void read_errors(const omplens_libclang *lc, omplens_fix__ast *a,
 }
 
 /* One parse of a translation unit: main's source (text replacing path's
- * contents when not NULL), with lead (-D_OPENMP=... or -fopenmp), -I main's
- * directory and args. *tu is NULL when libclang fails. */
+ * contents when not NULL), with args, lead (-D_OPENMP=... or -fopenmp) and
+ * -I main's directory, in that order, as the directive index parses a unit
+ * plainly (omplens_fix__unit_parsed takes that parse). *tu is NULL when
+ * libclang fails. */
 typedef struct parse_job {
   const char *main, *path, *text, *lead;
   const char *const *args;
@@ -511,10 +513,10 @@ static int parse_unit(const omplens_libclang *lc, CXIndex cx, const parse_job *j
   char inc[4200];
   snprintf(inc, sizeof inc, "-I%s", slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".");
   size_t n = 0;
-  argv[n++] = j->lead;
-  argv[n++] = inc;
   for (size_t i = 0; i < j->num_args; i++)
     argv[n++] = j->args[i];
+  argv[n++] = j->lead;
+  argv[n++] = inc;
   struct CXUnsavedFile unsaved = {j->path, j->text, j->text ? (unsigned long)strlen(j->text) : 0};
   enum CXErrorCode err = lc->parseTranslationUnit2(cx, j->main, argv, (int)n, &unsaved,
                                                    j->text ? 1 : 0, j->options, tu);
@@ -529,8 +531,8 @@ static int parse_unit(const omplens_libclang *lc, CXIndex cx, const parse_job *j
  * A node table is kept whole: a later report of the same sources, flags
  * and libclang reads it back instead of parsing. */
 
-#define AST_TAG "fix-ast-v2"
-#define ERRORS_TAG "fix-openmp-errors-v1"
+#define AST_TAG "fix-ast-v3"
+#define ERRORS_TAG "fix-openmp-errors-v2"
 
 /* Bumped when the walk records more of a node than before (cached trees
  * made by an older walk are then parsed again). */
@@ -655,11 +657,47 @@ static int walk_file(const omplens_libclang *lc, CXTranslationUnit tu, walk *w) 
   return 0;
 }
 
+/* The nodes of path in the parsed unit tu, into out, and into the parse
+ * cache under key (when keyed). */
+static int walk_unit(const omplens_libclang *lc, CXTranslationUnit tu, const char *path,
+                     const omplens_libclang_key *key, omplens_fix__ast *out) {
+  read_errors(lc, out, tu);
+  walk w = {lc, out, 0, 0, 0, NULL, lc->getFile(tu, path), 0, NULL, 0};
+  if (!w.file && !out->errors++) /* the unit does not include it */
+    out->first_error = strdup("the unit that should include the file does not");
+  if (w.file)
+    w.text = lc->getFileContents(tu, w.file, &w.size);
+  int rc = walk_file(lc, tu, &w);
+  if (!rc && key)
+    put_cached_ast(key, tu, out);
+  return rc;
+}
+
+/* What the fixer's plain parse of a unit is: parse_unit's job for its
+ * main file. */
+static parse_job plain_job(const char *path, const char *unit, const char *const *args,
+                           size_t num_args) {
+  return (parse_job){unit ? unit : path, path, NULL, PLAIN_OPENMP, args, num_args,
+                     CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing};
+}
+
+void omplens_fix__unit_parsed(const char *const *files, size_t num_files,
+                              const char *const *args, size_t num_args, void *tu) {
+  const omplens_libclang *lc = omplens_libclang_load();
+  for (size_t i = 0; lc && i < num_files; i++) {
+    parse_job j = plain_job(files[i], files[0], args, num_args);
+    omplens_libclang_key key;
+    omplens_fix__ast a;
+    memset(&a, 0, sizeof a);
+    if (!job_key(AST_TAG, &j, &key) && !walk_unit(lc, tu, files[i], &key, &a))
+      omplens_fix__ast_free(&a);
+  }
+}
+
 int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *const *args,
                               size_t num_args, omplens_fix__ast *out) {
   memset(out, 0, sizeof *out);
-  parse_job j = {unit ? unit : path, path, NULL, PLAIN_OPENMP, args, num_args,
-                 CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing};
+  parse_job j = plain_job(path, unit, args, num_args);
   double since = omplens_libclang_clock();
   omplens_libclang_key key;
   bool keyed = !job_key(AST_TAG, &j, &key);
@@ -676,15 +714,7 @@ int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *co
   CXTranslationUnit tu;
   int rc = parse_unit(lc, cx, &j, &tu);
   if (!rc) {
-    read_errors(lc, out, tu);
-    walk w = {lc, out, 0, 0, 0, NULL, lc->getFile(tu, path), 0, NULL, 0};
-    if (!w.file && !out->errors++) /* the unit does not include it */
-      out->first_error = strdup("the unit that should include the file does not");
-    if (w.file)
-      w.text = lc->getFileContents(tu, w.file, &w.size);
-    rc = walk_file(lc, tu, &w);
-    if (!rc && keyed)
-      put_cached_ast(&key, tu, out);
+    rc = walk_unit(lc, tu, path, keyed ? &key : NULL, out);
     lc->disposeTranslationUnit(tu);
   }
   lc->disposeIndex(cx);
@@ -733,14 +763,52 @@ static bool contains(const omplens_fix__node *n, size_t offset) {
   return n->begin <= offset && offset < n->end;
 }
 
+/* The nodes below node holding offset, in tree order, each into *best
+ * when its kind passes want and it lies within the best so far. Of
+ * children that follow one another apart, only the last beginning at or
+ * before offset can hold it: found by binary search, since a loop body
+ * may hold thousands of statements. */
+static void holding(const omplens_fix__ast *a, uint32_t node, size_t offset,
+                    bool (*want)(int kind), uint32_t *best) {
+  const uint32_t *kids;
+  bool disjoint;
+  size_t from = 0, to = omplens_fix__ast_kids(a, node, &kids, &disjoint);
+  if (disjoint) {
+    size_t lo = 0, hi = to; /* the first beginning after offset */
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (a->nodes[kids[mid]].begin <= offset)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    from = lo ? lo - 1 : 0;
+    to = lo;
+  }
+  for (size_t k = from; k < to; k++) {
+    uint32_t i = kids[k];
+    if (!contains(&a->nodes[i], offset))
+      continue;
+    if (want(a->nodes[i].kind) && (*best == OMPLENS_FIX__NONE || omplens_fix__ast_within(a, i, *best)))
+      *best = i;
+    holding(a, i, offset, want, best);
+  }
+}
+
 /* The innermost node of fn containing offset whose kind passes want. */
 static uint32_t innermost(const omplens_fix__ast *a, uint32_t fn, size_t offset,
                           bool (*want)(int kind)) {
   uint32_t best = OMPLENS_FIX__NONE;
   if (fn == OMPLENS_FIX__NONE)
     return best;
-  /* Pre-order: a node's descendants follow it; a subtree whose node does
-   * not hold offset is skipped whole. */
+  const uint32_t *kids;
+  bool disjoint;
+  if (omplens_fix__ast_kids(a, fn, &kids, &disjoint) || fn + 1 >= omplens_fix__ast_end(a, fn)) {
+    holding(a, fn, offset, want, &best);
+    return best;
+  }
+  /* Without the index: pre-order, a node's descendants follow it; a
+   * subtree whose node does not hold offset is skipped whole. */
   for (uint32_t i = fn + 1, end = omplens_fix__ast_end(a, fn); i < end;) {
     const omplens_fix__node *n = &a->nodes[i];
     if (!contains(n, offset)) {

@@ -16,6 +16,9 @@ struct omplens_fix__ast_index {
   size_t num_named;
   uint32_t *decls; /* declarations a name may refer to, by name, offset, index */
   size_t num_decls;
+  uint32_t *kids;      /* each node's children, in tree order, node by node */
+  uint32_t *kid_start; /* per node: where its children begin in kids      */
+  bool *disjoint;      /* per node: its children in source order, apart  */
   bool failed;
 };
 
@@ -58,9 +61,36 @@ void omplens_fix__ast_index_free(omplens_fix__ast *a) {
     free(x->functions);
     free(x->by_name);
     free(x->decls);
+    free(x->kids);
+    free(x->kid_start);
+    free(x->disjoint);
     free(x);
   }
   a->index = NULL;
+}
+
+/* Children by parent (a counting sort: tree order kept), and whether each
+ * node's children follow one another in the source without overlapping. */
+static void index_kids(const omplens_fix__ast *a, struct omplens_fix__ast_index *x) {
+  size_t n = a->num_nodes;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t p = a->nodes[i].parent;
+    if (p < n)
+      x->kid_start[p + 2]++;
+  }
+  for (size_t i = 2; i <= n + 1; i++)
+    x->kid_start[i] += x->kid_start[i - 1];
+  for (size_t i = 0; i < n; i++) {
+    uint32_t p = a->nodes[i].parent;
+    if (p < n)
+      x->kids[x->kid_start[p + 1]++] = (uint32_t)i;
+  }
+  for (size_t i = 0; i < n; i++) {
+    x->disjoint[i] = true;
+    for (uint32_t k = x->kid_start[i] + 1; k < x->kid_start[i + 1] && x->disjoint[i]; k++)
+      x->disjoint[i] = a->nodes[x->kids[k - 1]].end <= a->nodes[x->kids[k]].begin &&
+                       a->nodes[x->kids[k - 1]].begin <= a->nodes[x->kids[k - 1]].end;
+  }
 }
 
 /* The index of a (built when first asked; NULL without memory, when every
@@ -78,7 +108,11 @@ static const struct omplens_fix__ast_index *index_of(const omplens_fix__ast *a) 
   x->functions = malloc((n + 1) * sizeof *x->functions);
   x->by_name = malloc((n + 1) * sizeof *x->by_name);
   x->decls = malloc((n + 1) * sizeof *x->decls);
-  if (!x->end || !x->functions || !x->by_name || !x->decls) {
+  x->kids = malloc((n + 1) * sizeof *x->kids);
+  x->kid_start = calloc(n + 2, sizeof *x->kid_start);
+  x->disjoint = malloc((n + 1) * sizeof *x->disjoint);
+  if (!x->end || !x->functions || !x->by_name || !x->decls || !x->kids || !x->kid_start ||
+      !x->disjoint) {
     x->failed = true;
     return NULL;
   }
@@ -98,6 +132,7 @@ static const struct omplens_fix__ast_index *index_of(const omplens_fix__ast *a) 
         x->decls[x->num_decls++] = (uint32_t)i;
     }
   }
+  index_kids(a, x);
   sorting = a;
   qsort(x->functions, x->num_functions, sizeof *x->functions, cmp_begin);
   qsort(x->by_name, x->num_named, sizeof *x->by_name, cmp_name);
@@ -115,21 +150,29 @@ uint32_t omplens_fix__ast_end(const omplens_fix__ast *a, uint32_t n) {
   return k;
 }
 
-/* The run of ids (sorted by name first) whose node is named name. */
-static const uint32_t *run_of(const omplens_fix__ast *a, const uint32_t *ids, size_t n,
-                              const char *name, size_t *count) {
+/* The first of ids (sorted by name first) whose name is not below name,
+ * or (above) above it. */
+static size_t name_bound(const omplens_fix__ast *a, const uint32_t *ids, size_t n,
+                         const char *name, bool above) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (strcmp(a->names + a->nodes[ids[mid]].name, name) < 0)
+    int c = strcmp(a->names + a->nodes[ids[mid]].name, name);
+    if (c < 0 || (above && c == 0))
       lo = mid + 1;
     else
       hi = mid;
   }
-  size_t end = lo;
-  while (end < n && !strcmp(a->names + a->nodes[ids[end]].name, name))
-    end++;
-  *count = end - lo;
+  return lo;
+}
+
+/* The run of ids (sorted by name first) whose node is named name: both
+ * ends by binary search, as a name may be declared thousands of times (a
+ * parameter of every function). */
+static const uint32_t *run_of(const omplens_fix__ast *a, const uint32_t *ids, size_t n,
+                              const char *name, size_t *count) {
+  size_t lo = name_bound(a, ids, n, name, false);
+  *count = name_bound(a, ids + lo, n - lo, name, true);
   return ids + lo;
 }
 
@@ -214,4 +257,14 @@ uint32_t omplens_fix__ast_function_at(const omplens_fix__ast *a, size_t offset) 
       break; /* a top-level function that ends before: none earlier holds offset */
   }
   return found;
+}
+
+size_t omplens_fix__ast_kids(const omplens_fix__ast *a, uint32_t n, const uint32_t **kids,
+                             bool *disjoint) {
+  const struct omplens_fix__ast_index *x = index_of(a);
+  if (!x || n >= a->num_nodes)
+    return *kids = NULL, *disjoint = false, 0;
+  *kids = x->kids + x->kid_start[n];
+  *disjoint = x->disjoint[n];
+  return x->kid_start[n + 1] - x->kid_start[n];
 }

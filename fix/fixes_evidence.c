@@ -58,20 +58,30 @@ void omplens_fix__deletes(omplens_fixer *fx) {
   fx->deletes_built = true;
 }
 
-uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc) {
+/* A galloping search from where the last allocation asked was (*at):
+ * allocations are mostly asked in event order (a site's operations, a
+ * finding's instances), and the search is then short. */
+uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc, size_t *at) {
   if (!fx->deletes_built || alloc >= fx->num_events ||
       fx->events[alloc].kind != OMPLENS_EV_ALLOC)
     return OMPLENS_FIX__NONE;
-  size_t a = 0, b = fx->num_allocs; /* alloc_events is in event order */
-  while (a < b) {
-    size_t m = a + (b - a) / 2;
-    if (fx->alloc_events[m] < alloc)
-      a = m + 1;
-    else
-      b = m;
+  size_t n = fx->num_allocs, lo = *at < n && fx->alloc_events[*at] <= alloc ? *at : 0;
+  size_t hi = lo; /* every entry below lo is an earlier allocation */
+  for (size_t step = 1; hi < n && fx->alloc_events[hi] < alloc; step *= 2) {
+    lo = hi + 1;
+    hi += step;
   }
-  return a < fx->num_allocs && fx->alloc_events[a] == alloc ? fx->alloc_deletes[a]
-                                                             : OMPLENS_FIX__NONE;
+  if (hi > n)
+    hi = n;
+  while (lo < hi) {
+    size_t m = lo + (hi - lo) / 2;
+    if (fx->alloc_events[m] < alloc)
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  *at = lo;
+  return lo < n && fx->alloc_events[lo] == alloc ? fx->alloc_deletes[lo] : OMPLENS_FIX__NONE;
 }
 
 void omplens_fix__deletes_free(omplens_fixer *fx) {
@@ -551,6 +561,7 @@ typedef struct idset {
   size_t n, cap;
   uint64_t *bits; /* a bit per event (below limit), or NULL */
   size_t limit;
+  size_t alloc_at; /* where the last allocation put was in alloc_events */
   bool failed;
 } idset;
 
@@ -574,7 +585,7 @@ static void put(idset *s, uint32_t id) {
 
 static void put_op(omplens_fixer *fx, idset *s, uint32_t ev) {
   put(s, ev);
-  put(s, omplens_fix__delete_of(fx, ev));
+  put(s, omplens_fix__delete_of(fx, ev, &s->alloc_at));
 }
 
 static int cmp_u32(const void *a, const void *b) {

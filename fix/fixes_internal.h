@@ -281,8 +281,9 @@ typedef struct omplens_fix__ast {
 } omplens_fix__ast;
 
 /* Parses path (its text is src) without -fopenmp (clang hides region
- * bodies from the C API otherwise), with -D_OPENMP=201511, -I its directory
- * and args. 0, OMPLENS_FIX_EINVAL (no parse at all) or OMPLENS_FIX_ENOMEM. */
+ * bodies from the C API otherwise), with args, -D_OPENMP=201511 and -I its
+ * directory. 0, OMPLENS_FIX_EINVAL (no parse at all) or OMPLENS_FIX_ENOMEM.
+ * A parse is read from the parse cache when it holds it. */
 int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
                            omplens_fix__ast *out);
 /* The same through unit, a source that includes path (NULL: path itself):
@@ -291,6 +292,12 @@ int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num
 int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *const *args,
                               size_t num_args, omplens_fix__ast *out);
 void omplens_fix__ast_free(omplens_fix__ast *a);
+/* The directive index's plain parse of the unit files[0] (tu, a
+ * CXTranslationUnit made as omplens_fix__ast_parse_in would make it with
+ * args): the nodes of each of files go into the parse cache, where the
+ * fixer finds them instead of parsing the unit again. */
+void omplens_fix__unit_parsed(const char *const *files, size_t num_files,
+                              const char *const *args, size_t num_args, void *tu);
 /* Parses text as path's contents with -fopenmp (the OpenMP rules checked,
  * where the plain parse ignores pragmas): the number of errors, their first
  * in *first (caller frees; may be NULL), or -1 when libclang fails. */
@@ -309,6 +316,12 @@ char *omplens_fix__ast_text(const omplens_fix__ast *a, const omplens_fix__source
 bool omplens_fix__ast_within(const omplens_fix__ast *a, uint32_t n, uint32_t ancestor);
 /* fixes_ast_index.c: one past the last node of n's subtree (pre-order). */
 uint32_t omplens_fix__ast_end(const omplens_fix__ast *a, uint32_t n);
+/* The children of node n, in tree order (*kids, valid until a is freed),
+ * and whether they follow one another in the source without overlapping
+ * (*disjoint: then at most one holds an offset). 0 and NULL when the index
+ * could not be built. */
+size_t omplens_fix__ast_kids(const omplens_fix__ast *a, uint32_t n, const uint32_t **kids,
+                             bool *disjoint);
 /* The nodes named name, in tree order (*count of them); NULL when the
  * index could not be built (then scan every node). */
 const uint32_t *omplens_fix__ast_named(const omplens_fix__ast *a, const char *name, size_t *count);
@@ -704,8 +717,9 @@ void omplens_fix__ops_free(omplens_fixer *fx);
 /* Builds the allocations' DELETEs (left unbuilt without memory). */
 void omplens_fix__deletes(omplens_fixer *fx);
 /* The DELETE of the ALLOC at event alloc, or NONE (none recorded, not
- * built, not an allocation). */
-uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc);
+ * built, not an allocation). *at (0 at first) remembers where the search
+ * ended: asked in event order, each search is short. */
+uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc, size_t *at);
 void omplens_fix__deletes_free(omplens_fixer *fx);
 /* Whether the kernel at codeptr moved or allocated var. */
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var);

@@ -50,13 +50,6 @@ typedef struct tl_track {
  * [0, 1 ns), bin i is [edge[i-1], edge[i]), the last bin is open. */
 #define TL_BINS 41
 
-/* A region's codeptr and its directive index (site_of), cached. */
-#define TL_SITE_CACHE 256
-typedef struct tl_site_cache {
-  uint64_t codeptr;
-  int32_t site; /* 0 in a fresh slot: codeptr 0 is never looked up here */
-} tl_site_cache;
-
 typedef struct tl_ctx {
   const omplens_event *ev;
   size_t nev;
@@ -73,8 +66,8 @@ typedef struct tl_ctx {
                            as unlisted) */
   uint64_t *sites;      /* codeptr of each directive of the document */
   size_t num_sites;
+  uint32_t *by_codeptr; /* indexes of sites, by codeptr then index */
   int32_t *event_site;  /* by the events' site: site_of() its codeptr */
-  tl_site_cache site_cache[TL_SITE_CACHE]; /* regions' codeptrs: site_of() */
   size_t num_devices, num_threads;
   tl_track *tracks;     /* threads' constructs first, then kernels and data
                            per device, then the threads' waits (wait_track) */
@@ -128,11 +121,19 @@ static tl_track *wait_track(tl_ctx *c, size_t thread) {
 
 static size_t num_tracks(const tl_ctx *c) { return 2 * c->num_threads + 2 * c->num_devices; }
 
+/* The first directive with codeptr, or -1: a binary search, as a trace of
+ * thousands of directives asks once per region. */
 static int32_t site_of(const tl_ctx *c, uint64_t codeptr) {
-  for (size_t i = 0; i < c->num_sites; i++)
-    if (c->sites[i] == codeptr)
-      return (int32_t)i;
-  return -1;
+  size_t lo = 0, hi = c->num_sites;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (c->sites[c->by_codeptr[mid]] < codeptr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < c->num_sites && c->sites[c->by_codeptr[lo]] == codeptr ? (int32_t)c->by_codeptr[lo]
+                                                                     : -1;
 }
 
 /* site_of() an event's codeptr: looked up once per site of the trace. */
@@ -140,16 +141,6 @@ static int32_t event_site(const tl_ctx *c, const omplens_event *e) {
   return e->site < c->num_event_sites ? c->event_site[e->site] : site_of(c, 0);
 }
 
-/* site_of() a region's codeptr, through a direct-mapped cache (a trace
- * repeats a few directives over and over). */
-static int32_t region_site(tl_ctx *c, uint64_t codeptr) {
-  if (!codeptr)
-    return site_of(c, 0);
-  tl_site_cache *slot = &c->site_cache[(codeptr * 0x9e3779b97f4a7c15ull) >> 56];
-  if (slot->codeptr != codeptr)
-    *slot = (tl_site_cache){codeptr, site_of(c, codeptr)};
-  return slot->site;
-}
 
 /* ---- Building the items ------------------------------------------------------ */
 
@@ -262,7 +253,7 @@ static void add_regions(tl_ctx *c) {
     if (k < 0 || r->thread >= c->num_threads)
       continue;
     uint64_t end = r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns;
-    tl_item it = {r->begin_ns, end, 0, end - r->begin_ns, 1, 0, -1, region_site(c, r->codeptr),
+    tl_item it = {r->begin_ns, end, 0, end - r->begin_ns, 1, 0, -1, site_of(c, r->codeptr),
                   saturate32(end - r->begin_ns), (uint8_t)k};
     hist_add(c, &it);
     track_add(c, &c->tracks[r->thread], &it);
@@ -283,7 +274,7 @@ static void add_waits(tl_ctx *c) {
         continue;
       uint64_t end = x->end_ns > x->begin_ns ? x->end_ns : x->begin_ns;
       tl_item it = {x->begin_ns, end, 0, end - x->begin_ns, 1, 0, -1,
-                    region_site(c, c->reg[x->region].codeptr), saturate32(end - x->begin_ns), TL_WAIT};
+                    site_of(c, c->reg[x->region].codeptr), saturate32(end - x->begin_ns), TL_WAIT};
       hist_add(c, &it);
       track_add(c, wait_track(c, x->thread), &it);
     }
@@ -293,7 +284,7 @@ static void add_waits(tl_ctx *c) {
     if (r->nowait || region_kind(r->kind) < 0 || r->thread >= c->num_threads)
       continue;
     uint64_t end = r->end_ns > r->begin_ns ? r->end_ns : r->begin_ns;
-    tl_item it = {r->begin_ns, end, 0, end - r->begin_ns, 1, 0, -1, region_site(c, r->codeptr),
+    tl_item it = {r->begin_ns, end, 0, end - r->begin_ns, 1, 0, -1, site_of(c, r->codeptr),
                   saturate32(end - r->begin_ns), TL_WAIT};
     hist_add(c, &it);
     track_add(c, wait_track(c, r->thread), &it);
@@ -387,9 +378,18 @@ static int map_findings(tl_ctx *c, const json_t *findings, const omplens_analysi
   return 0;
 }
 
+static int cmp_site(const void *x, const void *y, void *sites) {
+  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+  uint64_t ca = ((const uint64_t *)sites)[a], cb = ((const uint64_t *)sites)[b];
+  if (ca != cb)
+    return ca < cb ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
 static int map_sites(tl_ctx *c, const json_t *directives) {
   c->num_sites = json_array_size(directives);
   c->sites = calloc(c->num_sites + 1, sizeof *c->sites);
+  c->by_codeptr = malloc((c->num_sites + 1) * sizeof *c->by_codeptr);
   c->event_site = malloc((c->num_event_sites + 1) * sizeof *c->event_site);
   c->hist = calloc(c->num_sites + 1, sizeof *c->hist);
   for (int e = 0; e < TL_BINS - 1; e++)
@@ -397,14 +397,16 @@ static int map_sites(tl_ctx *c, const json_t *directives) {
   for (int w = 1; w <= 64; w++)
     for (int e = 0; e < TL_BINS - 1 && c->edges[e] <= 1ull << (w - 1); e++)
       c->below[w] = (uint8_t)(e + 1);
-  if (!c->sites || !c->event_site || !c->hist)
+  if (!c->sites || !c->by_codeptr || !c->event_site || !c->hist)
     return -1;
   size_t i;
   const json_t *d;
   json_array_foreach(directives, i, d) {
     const char *cp = omplens_render__str(json_object_get(d, "location"), "codeptr");
     c->sites[i] = cp ? strtoull(cp, NULL, 16) : 0;
+    c->by_codeptr[i] = (uint32_t)i;
   }
+  qsort_r(c->by_codeptr, c->num_sites, sizeof *c->by_codeptr, cmp_site, c->sites);
   for (i = 0; i < c->num_event_sites; i++)
     c->event_site[i] = site_of(c, c->site_codeptrs ? c->site_codeptrs[i] : 0);
   return 0;
@@ -602,6 +604,7 @@ static void ctx_free(tl_ctx *c) {
   free(c->hist);
   free(c->finding_of);
   free(c->sites);
+  free(c->by_codeptr);
   free(c->event_site);
 }
 

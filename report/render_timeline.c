@@ -23,13 +23,12 @@
 #define TL_PID_STRIDE 100000 /* pid = (process + 1) * stride + slot */
 #define TL_LABEL 512
 #define TL_OUT_BUF (1u << 18) /* output buffer, written out when full */
-#define TL_LABEL_SLOTS 1024   /* label cache; beyond 3/4 full, labels are made each time */
+#define TL_LABEL_SLOTS 1024   /* label cache, at least; beyond 3/4 full, labels are made each time */
 #define TL_MAX_CATS 8         /* categories named on one operation */
 #define TL_HEAD_SLOTS 64      /* device slots whose slice heads are cached */
 #define TL_HEAD_KINDS 16      /* event kinds, by value (enum omplens_event_kind) */
 #define TL_HEAD_THREADS 64    /* host threads whose construct heads are cached */
 #define TL_REGION_KINDS 8     /* construct kinds, by value */
-#define TL_MAPS_SLOTS 1024    /* map lists cached, direct-mapped */
 /* The waits of host thread n: tid TL_WAIT_TIDS + n * TL_SUBLANES + lane,
  * past every construct lane (n * TL_SUBLANES + lane + 1). */
 #define TL_WAIT_TIDS ((uint64_t)OMPLENS_MAX_THREADS * TL_SUBLANES + 1)
@@ -141,12 +140,13 @@ typedef struct tl_proc {
   tl_track **thr_tracks;   /* [thread] */
   tl_label_entry *labels;  /* from the document, by codeptr */
   size_t nlabels;
-  tl_cached_label *label_cache; /* TL_LABEL_SLOTS, open addressing */
+  tl_cached_label *label_cache; /* label_slots, open addressing */
   tl_text_ref *heads;      /* an operation's slice up to its cat, by slot,
                               group, lane and kind (out_plain_head); NULL: none */
   tl_text_ref *region_heads; /* a construct's, by thread, lane and kind */
-  tl_cached_maps *maps;    /* TL_MAPS_SLOTS; NULL: made each time */
+  tl_cached_maps *maps;    /* by a list's first argument; NULL: made each time */
   size_t label_cache_used;
+  size_t label_slots;      /* a power of two: twice the trace's directives, or more */
   tl_out text;             /* escaped labels and finding texts */
 } tl_proc;
 
@@ -516,17 +516,17 @@ static void out_label(tl_out *o, tl_proc *p, uint64_t codeptr, uint32_t region) 
   const char *source = region < p->nrg ? p->rg[region].source : NULL;
   uint64_t h = (codeptr ^ (uint64_t)(uintptr_t)source * 0x9e3779b97f4a7c15u) *
                0xff51afd7ed558ccdu;
-  size_t slot = (size_t)(h >> 54) & (TL_LABEL_SLOTS - 1);
+  size_t slot = (size_t)(h >> 32) & (p->label_slots - 1);
   tl_cached_label *c = p->label_cache;
   while (c && c[slot].len && (c[slot].codeptr != codeptr || c[slot].source != source))
-    slot = (slot + 1) & (TL_LABEL_SLOTS - 1);
+    slot = (slot + 1) & (p->label_slots - 1);
   if (c && c[slot].len) {
     out_mem(o, p->text.buf + c[slot].off, c[slot].len);
     return;
   }
   char buf[TL_LABEL];
   make_label(p, codeptr, source, buf, sizeof buf);
-  if (c && p->label_cache_used < TL_LABEL_SLOTS * 3 / 4 &&
+  if (c && p->label_cache_used < p->label_slots * 3 / 4 &&
       !cache_text(&p->text, buf, &c[slot].off, &c[slot].len)) {
     c[slot].codeptr = codeptr;
     c[slot].source = source;
@@ -641,7 +641,7 @@ static int alloc_layout(tl_proc *p) {
                     sizeof *p->heads); /* NULL: heads made each time */
   p->region_heads = calloc((size_t)TL_HEAD_THREADS * TL_SUBLANES * TL_REGION_KINDS,
                            sizeof *p->region_heads);
-  p->maps = p->nargs ? calloc(TL_MAPS_SLOTS, sizeof *p->maps) : NULL;
+  p->maps = p->nargs ? calloc(p->nargs, sizeof *p->maps) : NULL;
   if (!p->dev_tracks || !p->thr_tracks || !p->ev_lane || !p->rg_lane || !p->rg_order ||
       !p->wait_tracks || !p->rg_wait_lane || !p->wait_lane)
     return OMPLENS_REPORT_ENOMEM;
@@ -934,12 +934,14 @@ static void maps_text(tl_out *o, const tl_proc *p, const void *what, int lane) {
   out_maps(o, p, what);
 }
 
-/* out_maps(), made once per list of arguments (p->maps): a slot taken by
- * another list is made afresh for this one. */
+/* out_maps(), made once per list of arguments (p->maps, a slot per first
+ * argument: a direct-mapped table of 1024 slots, cycled through by 2000
+ * directives' lists, made most lists afresh and kept each copy in
+ * p->text). A slot taken by another list is made afresh for this one. */
 static void out_maps_cached(tl_out *o, tl_proc *p, const omplens_region *r) {
   tl_cached_maps *m = NULL;
-  if (p->maps && r->num_args) {
-    m = &p->maps[(((uint64_t)r->first_arg << 20 ^ r->num_args) * 0x9e3779b97f4a7c15ull) >> 54];
+  if (p->maps && r->num_args && r->first_arg < p->nargs) {
+    m = &p->maps[r->first_arg];
     if (m->first != r->first_arg || m->num != r->num_args)
       *m = (tl_cached_maps){r->first_arg, r->num_args, {0, 0}};
   }
@@ -1325,7 +1327,13 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
   if (!p.info)
     return OMPLENS_REPORT_EINVAL;
   p.offset_ns = p.info->start_realtime_ns > origin ? p.info->start_realtime_ns - origin : 0;
-  p.label_cache = calloc(TL_LABEL_SLOTS, sizeof *p.label_cache); /* NULL: labels uncached */
+  /* Sized by the trace's directives: a label per directive (and source)
+   * is made once, however many there are. */
+  size_t sites;
+  omplens_trace_sites(t, &sites);
+  for (p.label_slots = TL_LABEL_SLOTS; p.label_slots < 2 * sites; p.label_slots *= 2)
+    ;
+  p.label_cache = calloc(p.label_slots, sizeof *p.label_cache); /* NULL: labels uncached */
   int rc = load_labels(&p, doc_proc);
   rc = rc ? rc : load_marks(&p, w);
   rc = rc ? rc : layout(&p, w);

@@ -833,25 +833,36 @@ static int compare_totals(const void *pa, const void *pb) {
 
 /* Every directive, by time (omplens_analysis_profiles); those with
  * findings are found among the totals by codeptr. */
+/* The directives' totals, by codeptr (caller frees; NULL without memory). */
+static const omplens_directive_total **totals_by_codeptr(doc_ctx *x, size_t *n) {
+  const omplens_directive_total *d = omplens_analysis_directives(x->in->procs[x->proc].analysis, n);
+  const omplens_directive_total **by_codeptr = calloc(*n ? *n : 1, sizeof *by_codeptr);
+  for (size_t i = 0; by_codeptr && i < *n; i++)
+    by_codeptr[i] = &d[i];
+  if (by_codeptr)
+    qsort(by_codeptr, *n, sizeof *by_codeptr, compare_totals);
+  return by_codeptr;
+}
+
+/* The entry of directive profile p, with its totals from by_codeptr. */
+static json_t *directive_of(doc_ctx *x, const omplens_directive_total **by_codeptr, size_t n,
+                            const omplens_directive_profile *p) {
+  omplens_directive_total key = {.codeptr = p->codeptr};
+  const omplens_directive_total *k = &key, **found = NULL;
+  if (p->has_findings)
+    found = bsearch(&k, by_codeptr, n, sizeof *by_codeptr, compare_totals);
+  return directive(x, p, found ? *found : NULL);
+}
+
 static json_t *directive_list(doc_ctx *x) {
-  const omplens_analysis *a = x->in->procs[x->proc].analysis;
   size_t n, np;
-  const omplens_directive_total *d = omplens_analysis_directives(a, &n);
-  const omplens_directive_profile *p = omplens_analysis_profiles(a, &np);
-  const omplens_directive_total **by_codeptr = calloc(n ? n : 1, sizeof *by_codeptr);
+  const omplens_directive_profile *p = omplens_analysis_profiles(x->in->procs[x->proc].analysis, &np);
+  const omplens_directive_total **by_codeptr = totals_by_codeptr(x, &n);
   json_t *arr = json_array();
   if (!by_codeptr)
     return arr;
-  for (size_t i = 0; i < n; i++)
-    by_codeptr[i] = &d[i];
-  qsort(by_codeptr, n, sizeof *by_codeptr, compare_totals);
-  for (size_t i = 0; i < np; i++) {
-    omplens_directive_total key = {.codeptr = p[i].codeptr};
-    const omplens_directive_total *k = &key, **found = NULL;
-    if (p[i].has_findings)
-      found = bsearch(&k, by_codeptr, n, sizeof *by_codeptr, compare_totals);
-    json_array_append_new(arr, directive(x, &p[i], found ? *found : NULL));
-  }
+  for (size_t i = 0; i < np; i++)
+    json_array_append_new(arr, directive_of(x, by_codeptr, n, &p[i]));
   free(by_codeptr);
   return arr;
 }
@@ -865,18 +876,20 @@ static json_t *leftover_list(doc_ctx *x) {
   return arr;
 }
 
-/* A process up to its findings: where it ran, totals and directives. */
-static json_t *process_head(doc_ctx *x) {
+/* A process up to its findings: where it ran, totals and (unless
+ * streamed) directives. */
+static json_t *process_head(doc_ctx *x, bool directives) {
   json_t *o = process_info(x->in->procs[x->proc].trace);
   json_object_set_new(o, "totals", totals(x));
-  json_object_set_new(o, "directives", directive_list(x));
+  if (directives)
+    json_object_set_new(o, "directives", directive_list(x));
   return o;
 }
 
 /* One process with at most max_findings of the detectors' findings (the
  * ones saving most come first); the rest are counted in findings_omitted. */
 static json_t *process(doc_ctx *x, size_t max_findings) {
-  json_t *o = process_head(x);
+  json_t *o = process_head(x, true);
   size_t n;
   const omplens_finding *f = omplens_analysis_findings(x->in->procs[x->proc].analysis, &n);
   size_t listed = n < max_findings ? n : max_findings;
@@ -1167,17 +1180,50 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
   return 0;
 }
 
+/* The directives array of one process at member level depth, as
+ * directive_list() would write, one directive's entry alive at a time:
+ * with thousands of directives the whole list was 10 MB of JSON objects. */
+static int stream_directives(omplens_jout *j, doc_ctx *x, int depth) {
+  size_t n, np;
+  const omplens_directive_profile *p = omplens_analysis_profiles(x->in->procs[x->proc].analysis, &np);
+  const omplens_directive_total **by_codeptr = totals_by_codeptr(x, &n);
+  if (!by_codeptr)
+    return OMPLENS_REPORT_ENOMEM;
+  omplens_jout_raw(j, np ? "[" : "[]", np ? 1 : 2);
+  for (size_t i = 0; i < np && !j->failed; i++) {
+    json_t *o = directive_of(x, by_codeptr, n, &p[i]);
+    if (!o) {
+      j->failed = 1;
+      break;
+    }
+    omplens_jout_raw(j, i ? "," : "", i ? 1 : 0);
+    omplens_jout_newline(j, depth + 1);
+    omplens_jout_value(j, o, depth + 1, NULL, NULL, NULL);
+    json_decref(o);
+  }
+  if (np) {
+    omplens_jout_newline(j, depth);
+    omplens_jout_raw(j, "]", 1);
+  }
+  free(by_codeptr);
+  return 0;
+}
+
 /* One process object at element level depth. */
 static int stream_process(omplens_jout *j, doc_ctx *x, int depth) {
-  json_t *head = process_head(x);
+  json_t *head = process_head(x, false);
   if (!head)
     return OMPLENS_REPORT_ENOMEM;
   int first = 1;
   omplens_jout_raw(j, "{", 1);
   omplens_jout_members(j, head, depth + 1, &first, NULL, NULL, NULL);
   json_decref(head);
-  omplens_jout_key(j, depth + 1, "findings", &first);
-  int rc = stream_findings(j, x, depth + 1);
+  omplens_jout_key(j, depth + 1, "directives", &first);
+  int rc = stream_directives(j, x, depth + 1);
+  if (!rc) {
+    omplens_jout_key(j, depth + 1, "findings", &first);
+    rc = stream_findings(j, x, depth + 1);
+  }
   json_t *left = rc ? NULL : leftover_list(x);
   if (!rc && !left)
     rc = OMPLENS_REPORT_ENOMEM;

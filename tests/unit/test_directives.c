@@ -487,6 +487,24 @@ static void test_pragma_macro(void **state)
   assert_string(d->function, "pull");
 }
 
+/* The OpenMP parse skips function bodies unless a `_Pragma` is written in
+ * a file of the unit: one written in a header must still be found. */
+static void test_pragma_macro_of_header(void **state)
+{
+  omplens_directive_index *ix = *state;
+  const omplens_directive *d = expect(ix, "macro_user.c", "@hdr_pull",
+                                      OMPLENS_RUNTIME_UPDATE, OMPLENS_MATCH_EXACT);
+  assert_true(d->flags & OMPLENS_DIRF_MACRO);
+  assert_false(d->flags & OMPLENS_DIRF_TEXT_INCOMPLETE);
+  assert_string(d->macro, "OMP");
+  assert_string(d->text, "#pragma omp target update from(v[0:n])");
+  assert_string(d->function, "refresh");
+  /* Two levels of macros: only the OpenMP parse of the body knows it. */
+  d = expect(ix, "macro_user.c", "@hdr_push", OMPLENS_RUNTIME_UPDATE, OMPLENS_MATCH_EXACT);
+  assert_true(d->flags & OMPLENS_DIRF_MACRO);
+  assert_string(d->name, "target update");
+}
+
 static void test_cxx_template(void **state)
 {
   omplens_directive_index *ix = *state;
@@ -1368,6 +1386,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_unreferenced),
       cmocka_unit_test(test_header),
       cmocka_unit_test(test_pragma_macro),
+      cmocka_unit_test(test_pragma_macro_of_header),
       cmocka_unit_test(test_cxx_template),
       cmocka_unit_test(test_class_template_member),
       cmocka_unit_test(test_line_breaks),
