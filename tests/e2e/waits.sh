@@ -3,9 +3,10 @@
 # nowait` (OVERLAP) whose task is done long before its taskwait, and a
 # `target nowait` (WAITED) whose taskwait follows at once. In findings.json
 # the synchronous directive's host wait is the sum of its regions' own
-# durations in the trace; OVERLAP's is zero; WAITED's is 4 deferred waits,
-# each from the taskwait's begin to the end of a WAITED region, together
-# at least half its regions' time. timeline.json draws each wait once, on
+# durations in the trace; OVERLAP's is zero; WAITED's is a deferred wait
+# per taskwait that blocked (4, fewer on a loaded machine), each from the
+# taskwait's begin to the end of a WAITED region, together at least half
+# those regions' time. timeline.json draws each wait once, on
 # its host thread's waits lane, with the same durations; the totals and
 # the per-thread sums add up; summary, report.md and report.html show them.
 # usage: waits.sh OMPLENS JSON_GET CC SOURCE WORKDIR
@@ -65,10 +66,14 @@ o_blocked=$(sed -n 's/^overlap taskwait ns //p' run.err)
 [ "${o_kernel:-0}" -gt 0 ] && { { [ "${o_count:-x}" = 0 ] && [ "${o_wait:-x}" = 0 ]; } ||
   [ "${o_wait:-0}" -le "${o_blocked:-0}" ]; } ||
   fail "nowait directive overlapping host work: ${o_count:-?} waits of ${o_wait:-?} ns (kernels ${o_kernel:-?} ns, its taskwaits blocked ${o_blocked:-?} ns), expected none"
-[ "${w_count:-}" = 4 ] && [ "${w_deferred:-}" = 4 ] && [ "${w_deferred_ns:-0}" = "${w_wait:-x}" ] ||
-  fail "waited-for nowait directive: ${w_count:-?} waits (${w_deferred:-?} deferred), expected 4 deferred"
-[ $((2 * ${w_wait:-0})) -ge "$w_dur" ] && [ "$w_dur" -gt 0 ] ||
-  fail "waited-for nowait directive waited ${w_wait:-?} ns, not close to its regions' $w_dur ns"
+# WAITED: a deferred wait per step, unless a loaded machine ran the task to
+# its end before the thread reached the taskwait (then that one did not
+# block); at least one of the four blocks.
+[ "${w_count:-0}" -ge 1 ] && [ "${w_count:-0}" -le 4 ] && [ "${w_deferred:-}" = "$w_count" ] &&
+  [ "${w_deferred_ns:-0}" = "${w_wait:-x}" ] ||
+  fail "waited-for nowait directive: ${w_count:-?} waits (${w_deferred:-?} deferred), expected 1 to 4, all deferred"
+[ $((8 * ${w_wait:-0})) -ge $((w_dur * ${w_count:-0})) ] && [ "$w_dur" -gt 0 ] ||
+  fail "waited-for nowait directive waited ${w_wait:-?} ns in ${w_count:-?} waits, not close to its regions' $w_dur ns"
 awk '$1 == "region" && $4 != "-" && $4 != $3 { bad = 1 } END { exit bad }' slices.txt ||
   fail "a synchronous region's host_wait_ns is not its duration: $(tr '\n' ';' <slices.txt)"
 awk -v l1="$overlap_line" -v l2="$waited_line" '$1 == "region" && ($2 == l1 || $2 == l2) && $4 != "-" { bad = 1 }
@@ -82,8 +87,8 @@ awk -v l="$waited_line" '$1 == "region" && $2 == l { e[$6] = 1 } $1 == "wait" &&
     n++; s += $3; if (!($8 in e) || $3 != $4) bad = 1 }
   END { print n + 0, s + 0; exit bad }' slices.txt >deferred.txt ||
   fail "a deferred wait does not end with a WAITED region: $(tr '\n' ';' <slices.txt)"
-[ "$(cat deferred.txt)" = "4 ${w_deferred_ns:-x}" ] ||
-  fail "timeline.json's deferred waits ($(cat deferred.txt)) are not findings.json's (4 ${w_deferred_ns:-?})"
+[ "$(cat deferred.txt)" = "${w_count:-x} ${w_deferred_ns:-x}" ] ||
+  fail "timeline.json's deferred waits ($(cat deferred.txt)) are not findings.json's (${w_count:-?} ${w_deferred_ns:-?})"
 [ "$(awk '$1 == "wait" { print $6 }' slices.txt | sort -u | wc -l)" = 1 ] ||
   fail "the waits are not on one lane"
 total=$("$json_get" "$json" processes.0.totals.host_wait_ns)
