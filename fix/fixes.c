@@ -32,7 +32,8 @@ const char *omplens_fix_kind_name(int kind) {
   static const char *const names[] = {"manual",         "keep-resident", "keep-resident-caller",
                                       "drop-copy-back", "remove-item",   "remove-directive",
                                       "guard",          "hoist-alloc",   "map-alloc",
-                                      "zero-on-device", "add-exit-data", "init-on-device"};
+                                      "zero-on-device", "add-exit-data", "init-on-device",
+                                      "fill-on-device"};
   return kind >= 0 && (size_t)kind < sizeof names / sizeof *names ? names[kind] : "unknown";
 }
 

@@ -720,6 +720,65 @@ bool omplens_fix__returned_as_sent(const omplens_fixer *fx, uint32_t d2h) {
   return false;
 }
 
+/* ---- one value in every element ---- */
+
+/* XXH-based content hash of bytes holding value v as element type t
+ * (0 double, 1 float, 2 int32, 3 int64), or 0 when it cannot be (size,
+ * a fraction for an integer type, no memory). */
+static uint64_t fill_hash(uint64_t bytes, int t, double v) {
+  static const size_t size[] = {8, 4, 4, 8};
+  if (bytes % size[t] || bytes > ((uint64_t)256 << 20) || (t >= 2 && v != (double)(int64_t)v))
+    return 0;
+  unsigned char *buf = malloc(bytes ? bytes : 1), one[8];
+  if (!buf)
+    return 0;
+  double d = v;
+  float fl = (float)v;
+  int32_t i32 = (int32_t)v;
+  int64_t i64 = (int64_t)v;
+  memcpy(one, t == 0 ? (const void *)&d : t == 1 ? (const void *)&fl
+                                        : t == 2 ? (const void *)&i32 : (const void *)&i64,
+         size[t]);
+  for (uint64_t k = 0; k < bytes; k += size[t])
+    memcpy(buf + k, one, size[t]);
+  uint64_t h = omplens_content_hash(buf, bytes);
+  free(buf);
+  return h;
+}
+
+bool omplens_fix__filled(const omplens_fixer *fx, const uint32_t *events, size_t n, double v) {
+  for (int t = 0; t < 4; t++) {
+    uint64_t bytes = UINT64_MAX, h = 0;
+    bool all = n > 0;
+    for (size_t k = 0; all && k < n; k++) {
+      const omplens_event *e = &fx->events[events[k]];
+      if (e->bytes != bytes) { /* filling costs the size: once per size */
+        bytes = e->bytes;
+        h = fill_hash(bytes, t, v);
+      }
+      all = h && (e->flags & OMPLENS_EVF_HASHED) && e->hash == h;
+    }
+    if (all)
+      return true;
+  }
+  return false;
+}
+
+bool omplens_fix__site_filled(omplens_fixer *fx, const omplens_fix__group *g,
+                              const omplens_fix__site *s, double v) {
+  site_events se;
+  bool ok = collect(fx, g, s, &se);
+  uint32_t *h2d = ok && se.n ? malloc(se.n * sizeof *h2d) : NULL;
+  size_t n = 0;
+  for (size_t k = 0; h2d && k < se.n; k++)
+    if (fx->events[se.ev[k]].kind == OMPLENS_EV_H2D)
+      h2d[n++] = se.ev[k];
+  ok = h2d && omplens_fix__filled(fx, h2d, n, v);
+  free(h2d);
+  site_events_free(&se);
+  return ok;
+}
+
 /* ---- zeros ---- */
 
 bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f) {

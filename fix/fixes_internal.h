@@ -745,6 +745,18 @@ void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g
  * to the device (the same buffer, size and content): the device left them
  * as they were, in the recorded run. */
 bool omplens_fix__returned_as_sent(const omplens_fixer *fx, uint32_t d2h);
+/* Whether the content of every event of events[0..n) is value v in every
+ * element, of one element type (double, float, int32 or int64). */
+bool omplens_fix__filled(const omplens_fixer *fx, const uint32_t *events, size_t n, double v);
+/* The same for every H2D of site s's item (all its copies, flagged or not). */
+bool omplens_fix__site_filled(omplens_fixer *fx, const omplens_fix__group *g,
+                              const omplens_fix__site *s, double v);
+/* The value a statement before site s's directive, in its function,
+ * assigns to an element of its variable (`w[i] = 1.0;`), as written, or
+ * NULL (owned by the fixer). The trace decides whether it filled the
+ * array. */
+const char *omplens_fix__fill_value(omplens_fixer *fx, const omplens_fix__file *file,
+                                    const omplens_fix__site *s);
 /* Whether every instance of finding f carries XXH3-64 of f->bytes zeros. */
 bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f);
 /* The index of event e's construct kind as an OMPLENS_RUNTIME_* value. */

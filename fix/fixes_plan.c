@@ -459,6 +459,34 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
   }
 }
 
+/* A duplicate that `target enter data` sends with `map(to:)` (or any
+ * directive's duplicate of another buffer, which no wrap removes), whose
+ * every element holds the one non-zero value the source assigns to the
+ * variable before the directive (`w[i] = 1.0;`): the device can fill it. */
+static bool filled_entering(omplens_fixer *fx, const omplens_finding *f,
+                            const omplens_fix__site *s, int mt) {
+  const omplens_event *e = &fx->events[f->instances[0].event];
+  int dk = s->dir->kind;
+  const char *why;
+  if (e->kind != OMPLENS_EV_H2D || mt != OMPLENS_MAP_TO || omplens_fix__all_zero(fx, f) ||
+      !(dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
+        (dk == OMPLENS_DIRECTIVE_TARGET_DATA &&
+         f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER)) ||
+      (f->category != OMPLENS_CAT_DUPLICATE_SAME_BUFFER &&
+       f->category != OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) ||
+      !s->file || !omplens_fix__file_ast(fx, s->file, &why))
+    return false;
+  const char *v = omplens_fix__fill_value(fx, s->file, s);
+  if (!v)
+    return false;
+  uint32_t *ev = malloc(f->num_instances * sizeof *ev);
+  for (size_t i = 0; ev && i < f->num_instances; i++)
+    ev[i] = f->instances[i].event;
+  bool filled = ev && omplens_fix__filled(fx, ev, f->num_instances, strtod(v, NULL));
+  free(ev);
+  return filled;
+}
+
 /* The rule for a finding at a resolved site (MANUAL with *why otherwise).
  * An implicit map is an item whose clause is not written: the rules that
  * change a map type write it (drop-copy-back adds `map(to: VAR)`); those
@@ -468,6 +496,8 @@ static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix
   if (!s->implicit && omplens_fix__unreferenced(s->dir, s->item))
     return OMPLENS_FIX_REMOVE_ITEM; /* whatever moved it, nothing needs it */
   int mt = s->implicit ? s->implicit->map_type : s->dir->items[s->item].map_type;
+  if (!s->implicit && filled_entering(fx, f, s, mt))
+    return OMPLENS_FIX_ZERO_ON_DEVICE; /* the kernel fills it with that value */
   int rule = rule_for(fx, f, s->dir->kind, mt, why);
   if (!s->implicit || rule == OMPLENS_FIX_MANUAL || rule == OMPLENS_FIX_DROP_COPY_BACK ||
       separate(rule))

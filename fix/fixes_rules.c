@@ -868,8 +868,52 @@ static char *section_length(const char *text, const char *var) {
 typedef struct zero_item {
   const omplens_fix__site *site;
   char *len;
-  bool plain; /* the length is a name or a number */
+  bool plain;        /* the length is a name or a number */
+  const char *value; /* what each element gets: "0", or the source's fill value */
 } zero_item;
+
+/* Node n without the implicit conversions and parentheses around it. */
+static uint32_t bare(const omplens_fix__ast *a, uint32_t n) {
+  while (n != NONE && (a->nodes[n].kind == OMPLENS_FIX__N_IMPLICIT ||
+                       a->nodes[n].kind == OMPLENS_FIX__N_PAREN ||
+                       a->nodes[n].kind == OMPLENS_FIX__N_CAST))
+    n = omplens_fix__ast_child(a, n, a->nodes[n].kind == OMPLENS_FIX__N_CAST &&
+                                             omplens_fix__ast_child(a, n, 1) != NONE
+                                         ? 1
+                                         : 0);
+  return n;
+}
+
+const char *omplens_fix__fill_value(omplens_fixer *fx, const omplens_fix__file *file,
+                                    const omplens_fix__site *s) {
+  const omplens_fix__ast *a = &file->ast;
+  size_t at = omplens_fix__offset(&file->src, s->dir->pragma.line, s->dir->pragma.column);
+  uint32_t fn = omplens_fix__ast_function_at(a, at);
+  uint32_t var = s->var ? omplens_fix__ast_lookup(a, s->var, at) : NONE;
+  if (fn == NONE || var == NONE || at == SIZE_MAX)
+    return NULL;
+  const char *found = NULL;
+  for (uint32_t i = fn; i < omplens_fix__ast_end(a, fn) && a->nodes[i].begin < at; i++) {
+    if (a->nodes[i].kind != OMPLENS_FIX__N_BINARY || a->nodes[i].op != OMPLENS_FIX__OP_ASSIGN)
+      continue;
+    uint32_t lhs = bare(a, omplens_fix__ast_child(a, i, 0));
+    uint32_t rhs = bare(a, omplens_fix__ast_child(a, i, 1));
+    if (lhs == NONE || rhs == NONE || a->nodes[lhs].kind != OMPLENS_FIX__N_SUBSCRIPT)
+      continue;
+    uint32_t base = bare(a, omplens_fix__ast_child(a, lhs, 0));
+    bool negative = rhs != NONE && a->nodes[rhs].kind == OMPLENS_FIX__N_UNARY;
+    uint32_t lit = negative ? bare(a, omplens_fix__ast_child(a, rhs, 0)) : rhs;
+    if (base == NONE || a->nodes[base].kind != OMPLENS_FIX__N_DECLREF ||
+        a->nodes[base].ref != var || lit == NONE || a->nodes[lit].kind != OMPLENS_FIX__N_LITERAL)
+      continue;
+    char *text = omplens_fix__ast_text(a, &file->src, rhs);
+    if (text && (text[0] == '-' || !negative) && strspn(text, "-+0123456789.eExXabcdefABCDEFuUlLfF") == strlen(text))
+      found = omplens_fix__own(fx, text); /* the last one before the directive */
+    else
+      free(text);
+  }
+  return found;
+}
 
 /* Whether item z can be made on the device: all its copies zeros, an array
  * section from 0 of numbers or pointers, declared where the directive is. */
@@ -878,10 +922,17 @@ static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {
   const char *it = omplens_fix__item_text(s);
   omplens_fix__evidence ev;
   omplens_fix__evidence_of(c->fx, c->g, s, &ev);
-  /* Every copy the item makes is replaced by the zeroing kernel. */
-  if (ev.h2d_zeros != ev.h2d)
-    return omplens_fix__fail(c, "%u of the %u copies of %s at line %u are not all zeros",
-                             ev.h2d - ev.h2d_zeros, ev.h2d, it, s->dir->pragma.line);
+  /* Every copy the item makes is replaced by the kernel: all zeros, or all
+   * the one value the source assigns to its elements before the directive. */
+  z->value = "0";
+  if (ev.h2d_zeros != ev.h2d) {
+    const char *v = omplens_fix__fill_value(c->fx, c->file, s);
+    if (!v || !omplens_fix__site_filled(c->fx, c->g, s, strtod(v, NULL)))
+      return omplens_fix__fail(c, "%u of the %u copies of %s at line %u are not all zeros%s",
+                               ev.h2d - ev.h2d_zeros, ev.h2d, it, s->dir->pragma.line,
+                               v ? omplens_fix__ownf(c->fx, " nor all %s", v) : "");
+    z->value = v;
+  }
   z->len = section_length(it, s->var);
   if (!z->len)
     return omplens_fix__fail(c, "%s is not an array section starting at 0", it);
@@ -926,7 +977,8 @@ static bool zero_kernel(omplens_fix__ctx *c, const omplens_fix__pragma *p, const
   for (size_t k = first; k < n; k++)
     if (!strcmp(zs[k].len, zs[first].len)) {
       omplens_fix__buf_printf(&maps, "%s%s", count ? ", " : "", omplens_fix__item_text(zs[k].site));
-      omplens_fix__buf_printf(&body, "%s%s[omplens_i] = 0;", count ? " " : "", zs[k].site->var);
+      omplens_fix__buf_printf(&body, "%s%s[omplens_i] = %s;", count ? " " : "", zs[k].site->var,
+                              zs[k].value);
       count++;
     }
   bool plain = zs[first].plain;
@@ -1043,14 +1095,22 @@ static bool build_zero(omplens_fix__ctx *c) {
     if (why) {
       ok = omplens_fix__fail(c, "%s", why);
     } else if (ok) {
+      bool zeros = true;
+      for (size_t k = 0; k < n; k++)
+        zeros &= !strcmp(zs[k].value, "0");
       g->confidence = OMPLENS_FIXC_CHECKED;
+      if (!zeros)
+        g->kind = OMPLENS_FIX_FILL_ON_DEVICE;
       omplens_fix__buf_printf(&g->summary,
-                              "every copy of %s sends zeros that device %d already received: "
-                              "allocate %s there (`map(alloc:)` at %s:%u) and zero %s with a "
+                              "every copy of %s sends %s that device %d already received: "
+                              "allocate %s there (`map(alloc:)` at %s:%u) and %s with a "
                               "kernel instead of sending %s",
-                              names.data, c->fx->findings[g->findings[0]].device,
-                              n > 1 ? "them" : "it", omplens_fix__short_name(c->file->path),
-                              s->dir->pragma.line, n > 1 ? "them" : "it", n > 1 ? "them" : "it");
+                              names.data, zeros ? "zeros" : "one value in every element",
+                              c->fx->findings[g->findings[0]].device, n > 1 ? "them" : "it",
+                              omplens_fix__short_name(c->file->path), s->dir->pragma.line,
+                              zeros ? (n > 1 ? "zero them" : "zero it")
+                                    : (n > 1 ? "fill them" : "fill it"),
+                              n > 1 ? "them" : "it");
     }
     omplens_fix__buf_free(&names);
     omplens_fix__pragma_free(&p);

@@ -58,6 +58,8 @@ enum omplens_fix_kind {
   OMPLENS_FIX_INIT_ON_DEVICE,       /* a host reset sent by `target update to`
                                        becomes a one-statement target region that
                                        sets the same value on the device          */
+  OMPLENS_FIX_FILL_ON_DEVICE,       /* alloc + a kernel that fills the array with the
+                                       one value every element holds (not zero)   */
 };
 
 enum omplens_fix_confidence {
@@ -114,7 +116,7 @@ typedef struct omplens_fixer omplens_fixer;
 const char *omplens_fix_strerror(int err);
 /* "manual", "keep-resident", "keep-resident-caller", "drop-copy-back",
  * "remove-item", "remove-directive", "guard", "hoist-alloc", "map-alloc",
- * "zero-on-device", "add-exit-data", "init-on-device". */
+ * "zero-on-device", "add-exit-data", "init-on-device", "fill-on-device". */
 const char *omplens_fix_kind_name(int kind);
 /* "manual", "checked", "assumed". */
 const char *omplens_fix_confidence_name(int confidence);
