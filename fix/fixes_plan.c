@@ -413,8 +413,8 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
     *why = omplens_fix__all_zero(fx, f)
                ? "the zeros are sent by a directive other than `target enter data` or `target "
                  "data` with `map(to:)`"
-               : "the content is not all zeros: how the other buffer got the same bytes "
-                 "cannot be derived";
+               : "the content is neither all zeros nor one value the source fills it with: "
+                 "how the other buffer got the same bytes cannot be derived";
     return OMPLENS_FIX_MANUAL;
   case OMPLENS_CAT_ROUND_TRIP:
     if (e->kind == OMPLENS_EV_D2H && (dk == OMPLENS_DIRECTIVE_TARGET_UPDATE ||
