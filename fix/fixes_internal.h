@@ -636,6 +636,8 @@ bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, cons
                                const char **why);
 /* The call of name at line in f's syntax tree, or NONE. */
 uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line);
+/* The statement of a block that holds node n (n itself when it is one). */
+uint32_t omplens_fix__statement_of(const omplens_fix__ast *a, uint32_t n);
 /* Argument k (from 0) of call node call, or NONE: after the callee's name
  * in a call, first in a constructor's. */
 uint32_t omplens_fix__call_arg(const omplens_fix__ast *a, uint32_t call, uint32_t k);
@@ -782,6 +784,9 @@ typedef struct omplens_fix__ctx {
                                   directive's file, where the functions the
                                   loop calls may be defined; else NULL */
 } omplens_fix__ctx;
+
+/* Whether statement st has its lines to itself; *first and *last its lines. */
+bool omplens_fix__own_lines(omplens_fix__ctx *c, uint32_t st, unsigned *first, unsigned *last);
 
 /* Whether the kernels that ran between the copies of site s's item (rs)
  * leave its memory as it was: each a construct of s's function whose body

@@ -18,7 +18,7 @@
 /* ---- loops ---- */
 
 /* The statement holding node n: its ancestor whose parent is a block. */
-static uint32_t statement_of(const omplens_fix__ast *a, uint32_t n) {
+uint32_t omplens_fix__statement_of(const omplens_fix__ast *a, uint32_t n) {
   while (n != NONE && a->nodes[n].parent != NONE &&
          a->nodes[a->nodes[n].parent].kind != OMPLENS_FIX__N_COMPOUND)
     n = a->nodes[n].parent;
@@ -29,7 +29,7 @@ static uint32_t statement_of(const omplens_fix__ast *a, uint32_t n) {
  * block, or NONE: the loop that a call made just before it (a warm-up,
  * the first step) belongs with. */
 static uint32_t loop_after(const omplens_fix__ast *a, uint32_t n) {
-  uint32_t st = statement_of(a, n);
+  uint32_t st = omplens_fix__statement_of(a, n);
   if (st == NONE || a->nodes[st].parent == NONE)
     return NONE;
   uint32_t block = a->nodes[st].parent;
@@ -351,7 +351,7 @@ static bool calls_in_one_loop(omplens_fixer *fx, const omplens_finding *f, const
   }
   /* the calls outside it come before it, in statements of its own block */
   for (size_t i = 0; i < n; i++) {
-    uint32_t st = loops[i] == NONE ? statement_of(ca, calls[i]) : NONE;
+    uint32_t st = loops[i] == NONE ? omplens_fix__statement_of(ca, calls[i]) : NONE;
     if (*loop == NONE ||
         (loops[i] == NONE && (st == NONE || ca->nodes[st].parent != ca->nodes[*loop].parent ||
                               ca->nodes[st].begin >= ca->nodes[*loop].begin))) {
@@ -1863,7 +1863,7 @@ static uint32_t region_start(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t
       const char *name = omplens_fix__ast_name(sa, omplens_fix__ast_function_at(sa, p));
       for (uint32_t i = block + 1; i < loop; i++) /* the block's statements before the loop */
         if (a->nodes[i].kind == OMPLENS_FIX__N_CALL && calls_function(at->file, i, name)) {
-          uint32_t st = statement_of(a, i);
+          uint32_t st = omplens_fix__statement_of(a, i);
           if (st != NONE && a->nodes[st].parent == block &&
               a->nodes[st].begin < a->nodes[from].begin)
             from = st;
@@ -2355,7 +2355,7 @@ bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
 
 /* Whether statement st has its lines to itself: [first, last] in *first,
  * *last. */
-static bool own_lines(omplens_fix__ctx *c, uint32_t st, unsigned *first, unsigned *last) {
+bool omplens_fix__own_lines(omplens_fix__ctx *c, uint32_t st, unsigned *first, unsigned *last) {
   const omplens_fix__node *n = &c->ast->nodes[st];
   *first = omplens_fix__ctx_line(c, n->begin);
   *last = omplens_fix__ctx_line(c, n->end ? n->end - 1 : n->begin);
@@ -2389,12 +2389,12 @@ bool omplens_fix__build_hoist_api(omplens_fix__ctx *c) {
   if (var == NONE || a->nodes[var].kind != OMPLENS_FIX__N_VAR)
     return omplens_fix__fail(c, "the pointer %s returns at line %u is not declared by that "
                                 "statement", s->api, s->api_line);
-  uint32_t decl = statement_of(a, var), fn = omplens_fix__ast_function_at(a, a->nodes[call].begin);
+  uint32_t decl = omplens_fix__statement_of(a, var), fn = omplens_fix__ast_function_at(a, a->nodes[call].begin);
   uint32_t loop = omplens_fix__ast_loop_at(a, fn, a->nodes[call].begin);
   unsigned first, last;
   if (loop == NONE)
     return omplens_fix__fail(c, "the call at line %u is in no loop of its function", s->api_line);
-  if (a->nodes[a->nodes[decl].parent].parent != loop || !own_lines(c, decl, &first, &last))
+  if (a->nodes[a->nodes[decl].parent].parent != loop || !omplens_fix__own_lines(c, decl, &first, &last))
     return omplens_fix__fail(c, "the declaration at line %u is not a statement of its own in "
                                 "the loop's body", s->api_line);
   uint32_t returns[16];
@@ -2412,10 +2412,10 @@ bool omplens_fix__build_hoist_api(omplens_fix__ctx *c) {
       if (arg != NONE && omplens_fix__ast_plain_var(a, arg) == var)
         free_call = i;
     }
-  uint32_t free_st = free_call == NONE ? NONE : statement_of(a, free_call);
+  uint32_t free_st = free_call == NONE ? NONE : omplens_fix__statement_of(a, free_call);
   unsigned ffirst, flast;
   if (frees != 1 || free_st == NONE || a->nodes[free_st].parent != a->nodes[decl].parent ||
-      !own_lines(c, free_st, &ffirst, &flast))
+      !omplens_fix__own_lines(c, free_st, &ffirst, &flast))
     return omplens_fix__fail(c, "the loop frees %s other than with one omp_target_free statement "
                                 "of its body", name);
   /* a return between the two leaves d as it did (allocated or NULL); one

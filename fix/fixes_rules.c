@@ -266,6 +266,71 @@ bool omplens_fix__has_clause(const omplens_directive *d, int kind) {
 
 /* ---- rule: target update items (round trip H2D, unused transfers) ---- */
 
+/* Whether an initializer can go without a trace: no call but the size and
+ * storage queries of a container (`v_.data()`, `v_.size()`). */
+static bool quiet_initializer(const char *init) {
+  static const char *const pure[] = {".data()", "->data()", ".size()", "->size()"};
+  char *t = strdup(init);
+  if (!t)
+    return false;
+  for (size_t k = 0; k < sizeof pure / sizeof *pure; k++)
+    for (char *q; (q = strstr(t, pure[k])) != NULL;)
+      memmove(q, q + strlen(pure[k]), strlen(q + strlen(pure[k])) + 1);
+  bool quiet = !strpbrk(t, "(=+-");
+  free(t);
+  return quiet;
+}
+
+/* After a directive's removal: the locals of its function that only its
+ * items used (`double *p = v_.data(); size_t len = v_.size();` before an
+ * update that goes), each declared alone on its own lines with a quiet
+ * initializer, go too, so that the patch adds no unused variable. */
+static void drop_unused_locals(omplens_fix__ctx *c, const omplens_fix__site *s,
+                               const omplens_fix__pragma *p) {
+  if (!omplens_fix__need_ast(c))
+    return;
+  const omplens_fix__ast *a = c->ast;
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t fn = omplens_fix__ast_function_at(a, at);
+  uint32_t done[16];
+  size_t ndone = 0;
+  for (size_t k = 0; fn != NONE && k < p->num_items; k++)
+    for (const char *w = p->items[k].text; *w;) {
+      if (!omplens_fix__ident_char(*w) || isdigit((unsigned char)*w)) {
+        w++;
+        continue;
+      }
+      size_t n = 0;
+      while (omplens_fix__ident_char(w[n]))
+        n++;
+      char word[256];
+      snprintf(word, sizeof word, "%.*s", (int)n, w);
+      w += n;
+      uint32_t d = omplens_fix__ast_lookup(a, word, at);
+      bool seen = false;
+      for (size_t i = 0; i < ndone; i++)
+        seen |= done[i] == d;
+      if (d == NONE || seen || ndone == 16 || a->nodes[d].kind != OMPLENS_FIX__N_VAR ||
+          a->nodes[d].global || !omplens_fix__ast_within(a, d, fn))
+        continue;
+      done[ndone++] = d;
+      bool used = false; /* anywhere but in the directive's own text */
+      for (uint32_t i = fn; i < omplens_fix__ast_end(a, fn) && !used; i++)
+        used = a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref == d &&
+               (a->nodes[i].begin < p->begin || a->nodes[i].begin >= p->end);
+      uint32_t st = omplens_fix__statement_of(a, d);
+      unsigned first, last;
+      size_t vars = 0;
+      for (uint32_t i = st; st != NONE && i < omplens_fix__ast_end(a, st); i++)
+        vars += a->nodes[i].kind == OMPLENS_FIX__N_VAR;
+      char *init = omplens_fix__initializer(c->file, d);
+      if (!used && st != NONE && vars == 1 && init && quiet_initializer(init) &&
+          omplens_fix__own_lines(c, st, &first, &last))
+        omplens_fix__remove_lines(&c->g->edits, c->src, first, last);
+      free(init);
+    }
+}
+
 bool omplens_fix__remove_item_or_directive(omplens_fix__ctx *c, const omplens_fix__site *s,
                                            const omplens_fix__pragma *p) {
   omplens_fix__group *g = c->g;
@@ -281,6 +346,8 @@ bool omplens_fix__remove_item_or_directive(omplens_fix__ctx *c, const omplens_fi
             s->dir->clauses[i].text);
     }
     why = omplens_fix__pragma_remove(c->src, p, &g->edits);
+    if (!why)
+      drop_unused_locals(c, s, p);
     g->kind = OMPLENS_FIX_REMOVE_DIRECTIVE;
   } else {
     why = omplens_fix__pragma_remove_item(c->src, p, s->item, &g->edits);

@@ -6,7 +6,8 @@
 # 2. profiles it with `omplens run` (from WORKDIR) and requires a non-empty
 #    fixes.patch and the command the terminal summary prints to apply it;
 # 3. applies the patch with exactly that command (every file it names must
-#    be in the copy), rebuilds the copy into WORKDIR/patched;
+#    be in the copy), rebuilds the copy into WORKDIR/patched, with no more
+#    compiler warnings than the original;
 # 4. runs both binaries: stdout must be identical;
 # 5. profiles the patched binary: no finding whose fix had a diff may remain
 #    (same category, file, variable and device, at its line mapped through
@@ -29,15 +30,17 @@ name=$(basename "$src")
 fail() { echo "FAIL: $name: $*"; exit 1; }
 
 # Builds $work/src into DIR with the program's own build system.
+# Its compiler output goes to DIR.log (the warnings are compared).
 build() {
   local dir=$1
   mkdir -p "$dir"
   case $kind in
-  make) env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$work/src" OUT="$dir" "${build_args[@]}" ;;
+  make) env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$work/src" OUT="$dir" "${build_args[@]}" \
+          >"$dir.log" 2>&1 ;;
   cmake) cmake -S "$work/src" -B "$dir" "${build_args[@]}" >/dev/null &&
-         env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL cmake --build "$dir" >/dev/null ;;
+         env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL cmake --build "$dir" >"$dir.log" 2>&1 ;;
   *) fail "unknown build system $kind" ;;
-  esac
+  esac || { cat "$dir.log"; return 1; }
 }
 
 # omplens run on DIR's binary, from $work, into OUT; its summary in OUT.err.
@@ -135,6 +138,8 @@ echo "applying: $cmd"
 (cd "$work" && sh -c "$cmd") || fail "'$cmd' does not apply"
 
 build "$work/patched" || fail "the patched program does not build"
+[ "$(grep -c 'warning:' "$work/patched.log")" -le "$(grep -c 'warning:' "$work/orig.log")" ] ||
+  { grep 'warning:' "$work/patched.log"; fail "the patched program builds with new warnings"; }
 "$work/patched/$target" >"$work/patched.out" || fail "the patched program exits with $?"
 cmp -s "$work/orig.out" "$work/patched.out" ||
   { diff "$work/orig.out" "$work/patched.out" || true; fail "the output changed"; }
