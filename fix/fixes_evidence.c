@@ -354,6 +354,19 @@ static buffer_ends *buffer_of(site_events *se, uint64_t addr) {
   return b == OMPLENS_FIX__NONE ? NULL : &se->buf[b];
 }
 
+/* Whether event e carries the hash of as many zero bytes as it copied;
+ * *bytes and *hash keep the last size's zeros hash (hashing zeros costs
+ * their size: once per size). */
+static bool all_zeros(const omplens_event *e, uint64_t *bytes, uint64_t *hash) {
+  if (!(e->flags & OMPLENS_EVF_HASHED))
+    return false;
+  if (e->bytes != *bytes) {
+    *bytes = e->bytes;
+    *hash = omplens_content_hash_of_zeros(e->bytes);
+  }
+  return e->hash == *hash;
+}
+
 static bool collect(omplens_fixer *fx, const omplens_fix__group *g, const omplens_fix__site *s,
                     site_events *se) {
   memset(se, 0, sizeof *se);
@@ -418,13 +431,7 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
     if (e->kind == OMPLENS_EV_H2D) {
       out->h2d++;
       out->h2d_flagged += fl;
-      if (e->flags & OMPLENS_EVF_HASHED) {
-        if (e->bytes != zbytes) { /* hashing zeros costs their size: once per size */
-          zbytes = e->bytes;
-          zh = omplens_content_hash_of_zeros(zbytes);
-        }
-        out->h2d_zeros += e->hash == zh;
-      }
+      out->h2d_zeros += all_zeros(e, &zbytes, &zh);
       if (!fl && b->first_h2d != i)
         out->h2d_unflagged_first_only = false;
       if (!fl && b->last_h2d != i)
@@ -784,19 +791,10 @@ bool omplens_fix__site_filled(omplens_fixer *fx, const omplens_fix__group *g,
 bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f) {
   if (!f->num_instances || !f->bytes)
     return false;
-  uint64_t zh = 0;
-  uint64_t zbytes = 0;
-  for (size_t i = 0; i < f->num_instances; i++) {
-    const omplens_event *e = &fx->events[f->instances[i].event];
-    if (!(e->flags & OMPLENS_EVF_HASHED))
+  uint64_t zbytes = UINT64_MAX, zh = 0;
+  for (size_t i = 0; i < f->num_instances; i++)
+    if (!all_zeros(&fx->events[f->instances[i].event], &zbytes, &zh))
       return false;
-    if (e->bytes != zbytes) {
-      zbytes = e->bytes;
-      zh = omplens_content_hash_of_zeros(zbytes);
-    }
-    if (e->hash != zh)
-      return false;
-  }
   return true;
 }
 

@@ -835,6 +835,10 @@ unsigned omplens_fix__ctx_line(const omplens_fix__ctx *c, size_t offset);
 const char *omplens_fix__short_name(const char *path);
 /* Offset of the directive's '#'; SIZE_MAX if outside the file. */
 size_t omplens_fix__pragma_at(const omplens_fix__ctx *c, const omplens_directive *d);
+/* The bytes of directive d's body (its associated statement), end
+ * exclusive; false when unknown. */
+bool omplens_fix__body_range(const omplens_fix__ctx *c, const omplens_directive *d, size_t *begin,
+                             size_t *end);
 bool omplens_fix__has_clause(const omplens_directive *d, int kind);
 /* " device(...)" of a directive (owned by the fixer), or "". */
 const char *omplens_fix__device_clause(omplens_fix__ctx *c, const omplens_directive *d);

@@ -901,10 +901,9 @@ static size_t device_bodies(omplens_fix__ctx *c, size_t begin, size_t end, range
     const omplens_directive *d = c->file->dirs[i];
     if (d->kind != OMPLENS_DIRECTIVE_TARGET || !d->body.file)
       continue;
-    size_t b = omplens_fix__offset(c->src, d->body.line, d->body.column);
-    size_t e = omplens_fix__offset(c->src, d->body.end_line, d->body.end_column);
-    if (b != SIZE_MAX && e != SIZE_MAX && b >= begin && b < end)
-      out[n++] = (range){b, e + 1};
+    size_t b, e;
+    if (omplens_fix__body_range(c, d, &b, &e) && b >= begin && b < end)
+      out[n++] = (range){b, e};
   }
   return n;
 }
@@ -1487,11 +1486,10 @@ static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
       s->dir->items[s->item].map_type != OMPLENS_MAP_TO)
     return true;
   uint32_t vd = omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir));
-  size_t b = omplens_fix__offset(c->src, s->dir->body.line, s->dir->body.column);
-  size_t e = omplens_fix__offset(c->src, s->dir->body.end_line, s->dir->body.end_column);
-  if (b == SIZE_MAX || e == SIZE_MAX)
+  size_t b, e;
+  if (!omplens_fix__body_range(c, s->dir, &b, &e))
     return omplens_fix__fail(c, "the kernel's body is unknown");
-  return omplens_fix__device_reads_only(c, b, e + 1, vd, s->dir->items[s->item].text,
+  return omplens_fix__device_reads_only(c, b, e, vd, s->dir->items[s->item].text,
                                         "a resident copy would keep its changes");
 }
 

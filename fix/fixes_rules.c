@@ -38,6 +38,24 @@ size_t omplens_fix__pragma_at(const omplens_fix__ctx *c, const omplens_directive
   return omplens_fix__offset(c->src, d->pragma.line, d->pragma.column);
 }
 
+bool omplens_fix__body_range(const omplens_fix__ctx *c, const omplens_directive *d, size_t *begin,
+                             size_t *end) {
+  if (!d->body.file)
+    return false;
+  *begin = omplens_fix__offset(c->src, d->body.line, d->body.column);
+  size_t last = omplens_fix__offset(c->src, d->body.end_line, d->body.end_column);
+  *end = last == SIZE_MAX ? SIZE_MAX : last + 1;
+  return *begin != SIZE_MAX && last != SIZE_MAX;
+}
+
+/* Whether s is one word: a name, or a number. */
+static bool one_word(const char *s) {
+  size_t n = 0;
+  while (omplens_fix__ident_char(s[n]))
+    n++;
+  return n && !s[n];
+}
+
 /* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -451,8 +469,7 @@ static uint32_t same_storage(omplens_fix__ctx *c, const omplens_fix__site *s, ui
   char *init = omplens_fix__initializer(c->file, var);
   char *object = init ? omplens_fix__storage_object(init) : NULL;
   /* `p = host_;` in two methods: the member pointer itself */
-  if (init && !object && init[strspn(init, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                           "0123456789_")] == 0)
+  if (init && !object && one_word(init))
     object = strdup(init);
   uint32_t found = NONE;
   for (size_t k = 0; object && found == NONE && k < d->num_items; k++) {
@@ -462,8 +479,7 @@ static uint32_t same_storage(omplens_fix__ctx *c, const omplens_fix__site *s, ui
     char *kinit = omplens_fix__initializer(c->file, kv);
     char *kobject = kinit ? omplens_fix__storage_object(kinit) : NULL;
     /* the same object, named by neither function's own locals */
-    if (kinit && !kobject && kinit[strspn(kinit, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                 "0123456789_")] == 0)
+    if (kinit && !kobject && one_word(kinit))
       kobject = strdup(kinit);
     if (kobject && !strcmp(kobject, object) && *object &&
         omplens_fix__ast_lookup(c->ast, object, omplens_fix__pragma_at(c, s->dir)) ==
@@ -506,38 +522,42 @@ static bool keeps_its_buffer(omplens_fix__ctx *c, uint32_t fn, uint32_t var) {
   return true;
 }
 
+/* The function of site s's directive and the declaration of its variable
+ * there (*fn, *var), a variable that keeps its buffer in that function;
+ * false with the reason. */
+static bool site_variable(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_t *fn,
+                          uint32_t *var) {
+  if (!omplens_fix__need_ast(c))
+    return false;
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  *fn = omplens_fix__ast_function_at(c->ast, at);
+  *var = omplens_fix__ast_lookup(c->ast, s->var, at);
+  if (*fn == NONE || *var == NONE)
+    return omplens_fix__fail(c, "%s is not declared where the directive is, as libclang parsed it",
+                             s->var);
+  return keeps_its_buffer(c, *fn, *var);
+}
+
 /* An update from that brought back what the host sent, in the recorded
  * run: no kernel of its function writes the variable in any run (kernels
  * elsewhere are assumed not to, with a note). */
 static bool kernels_leave_it(omplens_fix__ctx *c) {
   const omplens_fix__site *s = &c->g->site;
-  if (!omplens_fix__need_ast(c))
-    return false;
-  size_t at = omplens_fix__pragma_at(c, s->dir);
-  uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
-  uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
-  if (fn == NONE || var == NONE)
-    return omplens_fix__fail(c, "%s is not declared where the update is, as libclang parsed it",
-                             s->var);
-  if (!keeps_its_buffer(c, fn, var))
+  uint32_t fn, var;
+  if (!site_variable(c, s, &fn, &var))
     return false;
   omplens_fix__file_dirs(c->fx, c->file);
   for (size_t i = 0; i < c->file->num_dirs; i++) {
     const omplens_directive *d = c->file->dirs[i];
-    if (d->kind != OMPLENS_DIRECTIVE_TARGET || !d->body.file)
+    if (d->kind != OMPLENS_DIRECTIVE_TARGET || !d->body.file ||
+        omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, d)) != fn)
       continue;
-    size_t dat = omplens_fix__pragma_at(c, d);
-    if (omplens_fix__ast_function_at(c->ast, dat) != fn)
-      continue;
-    size_t b = omplens_fix__offset(c->src, d->body.line, d->body.column);
-    size_t e = omplens_fix__offset(c->src, d->body.end_line, d->body.end_column);
-    if (b == SIZE_MAX || e == SIZE_MAX ||
-        !omplens_fix__device_reads_only(c, b, e + 1, var, omplens_fix__item_text(s),
+    size_t b, e;
+    if (!omplens_fix__body_range(c, d, &b, &e))
+      return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
+    if (!omplens_fix__device_reads_only(c, b, e, var, omplens_fix__item_text(s),
                                         "the copy back brings its results"))
-      return b != SIZE_MAX && e != SIZE_MAX
-                 ? false
-                 : omplens_fix__fail(c, "the body of the kernel at line %u is unknown",
-                                     d->pragma.line);
+      return false;
   }
   omplens_fix__buf_str(&c->g->note, "no kernel of the update's function writes the variable; "
                                     "this assumes kernels elsewhere do not either");
@@ -554,15 +574,8 @@ bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
                              OMPLENS_FIX__MAX_KERNELS, it);
   if (!rs->num_kernels)
     return true;
-  if (!omplens_fix__need_ast(c))
-    return false;
-  size_t at = omplens_fix__pragma_at(c, s->dir);
-  uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
-  uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
-  if (fn == NONE || var == NONE)
-    return omplens_fix__fail(c, "%s is not declared where the directive is, as libclang parsed it",
-                             s->var);
-  if (!keeps_its_buffer(c, fn, var))
+  uint32_t fn, var;
+  if (!site_variable(c, s, &fn, &var))
     return false;
   for (size_t k = 0; k < rs->num_kernels; k++) {
     omplens_fix__file *kf;
@@ -582,11 +595,10 @@ bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
                                "the kernel at line %u runs between the copies of %s and calls "
                                "functions, which may write it",
                                d->pragma.line, it);
-    size_t b = omplens_fix__offset(c->src, d->body.line, d->body.column);
-    size_t e = omplens_fix__offset(c->src, d->body.end_line, d->body.end_column);
-    if (b == SIZE_MAX || e == SIZE_MAX)
+    size_t b, e;
+    if (!omplens_fix__body_range(c, d, &b, &e))
       return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
-    if (!omplens_fix__device_reads_only(c, b, e + 1, kvar, it, consequence)) {
+    if (!omplens_fix__device_reads_only(c, b, e, kvar, it, consequence)) {
       *writer = d;
       return false;
     }
@@ -690,15 +702,14 @@ static bool kernel_reads_only(omplens_fix__ctx *c) {
     return false;
   size_t at = omplens_fix__pragma_at(c, s->dir);
   uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
-  size_t b = omplens_fix__offset(c->src, s->dir->body.line, s->dir->body.column);
-  size_t e = omplens_fix__offset(c->src, s->dir->body.end_line, s->dir->body.end_column);
-  if (var == NONE || b == SIZE_MAX || e == SIZE_MAX)
+  size_t b, e;
+  if (var == NONE || !omplens_fix__body_range(c, s->dir, &b, &e))
     return omplens_fix__fail(c, "%s or the construct's body is not where the parse shows it",
                              s->var);
   const omplens_fix__ast *a = c->ast;
   for (size_t i = 0; i < a->num_nodes; i++) {
     const omplens_fix__node *n = &a->nodes[i];
-    if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < b || n->begin > e)
+    if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < b || n->begin >= e)
       continue;
     uint32_t other;
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
@@ -1017,8 +1028,7 @@ static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {
         c, "the elements of %s are not numbers or pointers: `= 0` would not compile", s->var);
   /* A length that names more than a scalar or a macro (settings.max_iters)
    * is read on the host: in the kernel, its structure would be mapped. */
-  z->plain = *z->len && z->len[strspn(z->len, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                              "0123456789_")] == 0;
+  z->plain = one_word(z->len);
   if (!z->plain && omplens_fix__ast_lookup(c->ast, "omplens_n", c->src->size) != NONE)
     return omplens_fix__fail(c, "the name omplens_n is taken");
   return true;
@@ -1109,10 +1119,8 @@ static bool build_zero(omplens_fix__ctx *c) {
     return omplens_fix__fail(
         c, "the directive has if, depend or nowait: the zeroing kernel would need the same");
   if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA) { /* the kernel opens the region's block */
-    size_t b = s->dir->body.file ? omplens_fix__offset(c->src, s->dir->body.line,
-                                                       s->dir->body.column)
-                                 : SIZE_MAX;
-    if (b == SIZE_MAX || c->src->text[b] != '{' ||
+    size_t b, e;
+    if (!omplens_fix__body_range(c, s->dir, &b, &e) || c->src->text[b] != '{' ||
         !omplens_fix__blank(c->src, b + 1, omplens_fix__line_end(c->src, s->dir->body.line)))
       return omplens_fix__fail(c, "the region at line %u is not a block whose `{` ends its line",
                                s->dir->pragma.line);
