@@ -60,17 +60,16 @@ static int in_system_module(const omplens_trace *t, uint64_t addr) {
   return 0;
 }
 
-/* An inlined instance of the directive's function (ctx), by name. */
-static bool directive_function(const char *name, void *ctx) {
-  return omplens_directives__names_function(name) &&
-         omplens_directives__same_function(name, ctx);
+/* Whether name is the directive's function fn, by bare name. */
+static bool directive_function(const char *name, const char *fn) {
+  return omplens_directives__names_function(name) && omplens_directives__same_function(name, fn);
 }
 
 /* Whether loc is in function fn, or in an instance of it inlined there. */
 static bool holds(const omplens_source_loc *loc, const char *fn) {
-  bool found = directive_function(loc->function, (void *)fn);
+  bool found = directive_function(loc->function, fn);
   for (size_t i = 0; !found && i < loc->num_inline; i++)
-    found = directive_function(loc->inlined[i].function, (void *)fn);
+    found = directive_function(loc->inlined[i].function, fn);
   return found;
 }
 
@@ -82,7 +81,7 @@ static bool symbolize_site(omplens_symbolizer *sym, uint64_t site, const char *f
   if (omplens_symbolize(sym, site, loc) || loc->status != OMPLENS_SYM_OK)
     return false;
   if (omplens_directives__names_function(fn) && !holds(loc, fn))
-    omplens_symbolize_inlined_near(sym, site, directive_function, (void *)fn, loc);
+    omplens_symbolize_inlined_near(sym, site, fn, loc);
   return loc->status == OMPLENS_SYM_OK;
 }
 

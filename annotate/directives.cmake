@@ -63,6 +63,7 @@ add_library(omplens_directives STATIC
   ${CMAKE_CURRENT_LIST_DIR}/directives_producer.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_text.c
   ${CMAKE_CURRENT_LIST_DIR}/directives_unit.c
+  ${CMAKE_CURRENT_LIST_DIR}/function_names.c
 )
 target_include_directories(omplens_directives PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 # libdw reads the compile commands DWARF recorded (directives_producer.c).

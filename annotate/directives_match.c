@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "directives_internal.h"
+#include "function_names.h"
 
 typedef omplens_directives__entry entry;
 typedef omplens_directives__file file;
@@ -59,67 +60,11 @@ static void decide(omplens_directive_match *m, int confidence, const char *rule)
 
 /* ---- function names ---- */
 
-static bool ident_char(char c)
-{
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '$';
-}
-
-/* Where the name "operator..." ends; i is just past "operator". */
-static size_t operator_end(const char *f, size_t i)
-{
-  while (f[i] == ' ')
-    i++;
-  if ((f[i] == '(' && f[i + 1] == ')') || (f[i] == '[' && f[i + 1] == ']'))
-    return i + 2;
-  size_t j = i;
-  while (f[j] != '\0' && strchr("+-*/%^&|~!=<>,", f[j]) != NULL)
-    j++;
-  if (j == i) /* a conversion: "operator double" */
-    j += strcspn(f + j, "(<");
-  return j;
-}
-
-static bool operator_at(const char *f, size_t i)
-{
-  return strncmp(f + i, "operator", 8) == 0 && !ident_char(f[i + 8]) &&
-         (i == 0 || f[i - 1] == ':' || f[i - 1] == ' ');
-}
-
-/* The bare name in "ns::S<T>::run(int)", "scale<double>" or
- * "matvec<A<int>>::operator()": the last component outside template
- * arguments and parameters, without arguments of its own. False when the
- * name says nothing about the source (mangled, outlined region). */
-static bool bare_name(const char *f, const char **begin, size_t *len)
-{
-  if (f == NULL || f[0] == '\0' || strncmp(f, "_Z", 2) == 0 ||
-      strncmp(f, "__omp_offloading_", 17) == 0 || strstr(f, ".omp_outlined") != NULL)
-    return false;
-  size_t start = 0;
-  int depth = 0;
-  for (size_t i = 0; f[i] != '\0'; i++) {
-    if (depth == 0 && operator_at(f, i)) {
-      *begin = f + i;
-      *len = operator_end(f, i + 8) - i;
-      return true;
-    }
-    if (f[i] == '<' || f[i] == '(')
-      depth++;
-    else if ((f[i] == '>' || f[i] == ')') && depth > 0)
-      depth--;
-    else if (depth == 0 && f[i] == ':' && f[i + 1] == ':')
-      start = i + 2;
-  }
-  *begin = f + start;
-  *len = strcspn(f + start, "(<");
-  return *len > 0;
-}
-
 bool omplens_directives__same_function(const char *a, const char *b)
 {
   const char *x, *y;
   size_t nx, ny;
-  if (!bare_name(a, &x, &nx) || !bare_name(b, &y, &ny))
+  if (!omplens_bare_function_name(a, &x, &nx) || !omplens_bare_function_name(b, &y, &ny))
     return true; /* unknown on either side: nothing contradicts */
   return nx == ny && memcmp(x, y, nx) == 0;
 }
@@ -128,7 +73,7 @@ bool omplens_directives__names_function(const char *f)
 {
   const char *x;
   size_t n;
-  return bare_name(f, &x, &n);
+  return omplens_bare_function_name(f, &x, &n);
 }
 
 /* Several candidates: those in the function DWARF names, if any are. */

@@ -129,20 +129,18 @@ void omplens_symbolizer_destroy(omplens_symbolizer *s);
 int omplens_symbolize(omplens_symbolizer *s, uint64_t codeptr,
                       omplens_source_loc *out);
 
-/* Which functions an inlined-instance lookup accepts (by DWARF name). */
-typedef bool (*omplens_symbolize_match)(const char *function, void *ctx);
-
-/* Symbolizes codeptr as if its call were made where a function that match
- * accepts was inlined into the function holding it: the instance nearest
- * to the call. For calls clang left outside the inlined instance their
- * code belongs to (a target region's launch at -O3, line 0 in the outer
- * function's scope alone), whose own inline chain has lost the calls that
- * inlined it. Returns 1 with *out filled (function, inline chain), 0 with
- * *out as omplens_symbolize() gives it when the function holding codeptr
- * has no such instance, or an error. */
+/* Symbolizes codeptr as if its call were made where a function of the
+ * same bare name (function_names.h) as `function` was inlined into the function holding it:
+ * the instance nearest to the call. For calls clang left outside the
+ * inlined instance their code belongs to (a target region's launch at -O3,
+ * line 0 in the outer function's scope alone), whose own inline chain has
+ * lost the calls that inlined it. Returns 1 with *out filled (function,
+ * inline chain), 0 with *out as omplens_symbolize() gives it when the
+ * function holding codeptr has no such instance (or `function` has no bare
+ * name), or an error. The instances of a function are indexed by bare name
+ * once per unit, so a lookup does not walk the function. */
 int omplens_symbolize_inlined_near(omplens_symbolizer *s, uint64_t codeptr,
-                                   omplens_symbolize_match match, void *ctx,
-                                   omplens_source_loc *out);
+                                   const char *function, omplens_source_loc *out);
 
 /* Looks name up in the compile unit that holds codeptr (taken as a return
  * address, like omplens_symbolize). name is absolute, or relative to the

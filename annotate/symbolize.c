@@ -9,6 +9,7 @@
 #include <libelf.h>
 
 #include "omplens_symbolize.h"
+#include "function_names.h"
 #include "symbolize_internal.h"
 
 const char *omplens_symbolize_strerror(int err)
@@ -249,15 +250,17 @@ int omplens_symbolize(omplens_symbolizer *s, uint64_t codeptr,
 }
 
 int omplens_symbolize_inlined_near(omplens_symbolizer *s, uint64_t codeptr,
-                                   omplens_symbolize_match match, void *ctx,
-                                   omplens_source_loc *out)
+                                   const char *function, omplens_source_loc *out)
 {
   int err = omplens_symbolize(s, codeptr, out);
-  if (err != 0 || out->status != OMPLENS_SYM_OK || match == NULL)
+  const char *bare;
+  size_t len;
+  if (err != 0 || out->status != OMPLENS_SYM_OK ||
+      !omplens_bare_function_name(function, &bare, &len))
     return err;
   omplens_symbolize__module *m = find_module(s, codeptr);
   return m != NULL && m->dwarf != NULL
-             ? omplens_symbolize__inlined_near(s, m, codeptr, match, ctx, out)
+             ? omplens_symbolize__inlined_near(s, m, codeptr, bare, len, out)
              : 0;
 }
 

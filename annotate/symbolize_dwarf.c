@@ -227,42 +227,28 @@ int omplens_symbolize__lookup_dwarf(omplens_symbolizer *s,
 
 /* ---- where a function was inlined near an address ---- */
 
-typedef struct nearest {
-  omplens_symbolize_match match;
-  void *ctx;
-  uint64_t addr;
-  Dwarf_Die die;      /* the instance found */
-  Dwarf_Addr start;   /* its range nearest to addr */
-  uint64_t distance;
-  bool found;
-} nearest;
-
-static void consider(nearest *n, Dwarf_Die *die)
+/* The instance nearest to addr among count instances: its range nearest
+ * to addr (the first instance on ties). False when none has code. */
+static bool nearest_instance(const Dwarf_Die *instances, int count, uint64_t addr,
+                             Dwarf_Die *die, Dwarf_Addr *at)
 {
-  Dwarf_Addr base, start, end;
-  ptrdiff_t off = 0;
-  while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
-    uint64_t d = n->addr < start ? start - n->addr : n->addr < end ? 0 : n->addr - end + 1;
-    if (start < end && (!n->found || d < n->distance)) {
-      *n = (nearest){n->match, n->ctx, n->addr, *die, start, d, true};
+  bool found = false;
+  uint64_t best = 0;
+  for (int i = 0; i < count; i++) {
+    Dwarf_Die d = instances[i];
+    Dwarf_Addr base, start, end;
+    ptrdiff_t off = 0;
+    while ((off = dwarf_ranges(&d, off, &base, &start, &end)) > 0) {
+      uint64_t dist = addr < start ? start - addr : addr < end ? 0 : addr - end + 1;
+      if (start < end && (!found || dist < best)) {
+        *die = d;
+        *at = start;
+        best = dist;
+        found = true;
+      }
     }
   }
-}
-
-/* The instances below parent (lexical blocks and other inlined instances
- * searched through) that match accepts. */
-static void find_instances(nearest *n, Dwarf_Die *parent, int depth)
-{
-  Dwarf_Die child;
-  if (depth > 64 || dwarf_child(parent, &child) != 0)
-    return;
-  do {
-    int tag = dwarf_tag(&child);
-    if (tag == DW_TAG_inlined_subroutine && n->match(omplens_symbolize__die_name(&child), n->ctx))
-      consider(n, &child);
-    else if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
-      find_instances(n, &child, depth + 1);
-  } while (dwarf_siblingof(&child, &child) == 0);
+  return found;
 }
 
 static int index_of(Dwarf_Die *chain, int count, Dwarf_Die *die)
@@ -283,21 +269,25 @@ static Dwarf_Die *concrete(Dwarf_Die *chain, int count)
 }
 
 int omplens_symbolize__inlined_near(omplens_symbolizer *s, const omplens_symbolize__module *m,
-                                    uint64_t codeptr, omplens_symbolize_match match,
-                                    void *ctx, omplens_source_loc *out)
+                                    uint64_t codeptr, const char *bare, size_t len,
+                                    omplens_source_loc *out)
 {
   uint64_t addr = codeptr - 1 - m->bias;
   const omplens_symbolize__cu_range *cu = omplens_symbolize__module_find_cu(m, addr);
   if (cu == NULL)
     return 0;
-  Dwarf_Die scopedie = cu->scopedie, *here = NULL, *there = NULL;
+  Dwarf_Die scopedie = cu->scopedie, *here = NULL, *there = NULL, *instances = NULL;
   int here_count = omplens_symbolize__function_chain(s, &scopedie, addr, &here);
   Dwarf_Die *function = concrete(here, here_count), *other;
-  nearest n = {.match = match, .ctx = ctx, .addr = addr};
-  if (function != NULL)
-    find_instances(&n, function, 0);
-  int there_count = n.found ? omplens_symbolize__function_chain(s, &scopedie, n.start, &there) : 0;
-  int at = there_count > 0 ? index_of(there, there_count, &n.die) : -1;
+  int count = function != NULL ? omplens_symbolize__instances_named(s, &scopedie, function, bare,
+                                                                    len, &instances)
+                               : 0;
+  Dwarf_Die nearest;
+  Dwarf_Addr start;
+  bool found = nearest_instance(instances, count, addr, &nearest, &start);
+  free(instances);
+  int there_count = found ? omplens_symbolize__function_chain(s, &scopedie, start, &there) : 0;
+  int at = there_count > 0 ? index_of(there, there_count, &nearest) : -1;
   int err = 0;
   /* The same concrete function: the instance's callers are the call's. */
   bool same = at >= 0 && (other = concrete(there + at, there_count - at)) != NULL &&

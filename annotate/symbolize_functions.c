@@ -12,6 +12,7 @@
 
 #include <dwarf.h>
 
+#include "function_names.h"
 #include "symbolize_internal.h"
 
 #define NO_SCOPE UINT32_MAX
@@ -33,6 +34,14 @@ typedef struct call_site {
   uint32_t scope;
 } call_site;
 
+/* An inlined instance, found by the bare name of its function within the
+ * subprogram holding it. */
+typedef struct named_instance {
+  Dwarf_Off function; /* the holding subprogram's DIE offset */
+  uint64_t hash;      /* of the bare name */
+  uint32_t scope;
+} named_instance;
+
 struct omplens_symbolize__unit_functions {
   const void *cu; /* Dwarf_Die.cu of the unit's DIE tree */
   Dwarf_Off offset;
@@ -43,6 +52,9 @@ struct omplens_symbolize__unit_functions {
   call_site *calls; /* by return address */
   size_t num_calls, cap_calls;
   bool failed; /* out of memory: lookups fall back to libdw */
+  named_instance *named; /* by function, hash, scope; made on first use */
+  size_t num_named;
+  bool named_done;
 };
 
 static bool holds_functions(int tag) {
@@ -168,6 +180,7 @@ void omplens_symbolize__units_free(omplens_symbolizer *s) {
     free(s->units[i]->scopes);
     free(s->units[i]->ranges);
     free(s->units[i]->calls);
+    free(s->units[i]->named);
     free(s->units[i]);
   }
   free(s->units);
@@ -235,4 +248,92 @@ int omplens_symbolize__declared_call_at(omplens_symbolizer *s, Dwarf_Die *scoped
     if (u->calls[lo].scope == inner)
       return 1;
   return 0;
+}
+
+/* FNV-1a. */
+static uint64_t name_hash(const char *p, size_t n) {
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+  return h;
+}
+
+static int by_function_name(const void *a, const void *b) {
+  const named_instance *x = a, *y = b;
+  if (x->function != y->function)
+    return (x->function > y->function) - (x->function < y->function);
+  if (x->hash != y->hash)
+    return (x->hash > y->hash) - (x->hash < y->hash);
+  return (x->scope > y->scope) - (x->scope < y->scope);
+}
+
+/* Every inlined instance of the unit under its holding subprogram and bare
+ * name: one pass over the scopes, which list a parent before its children. */
+static bool index_names(omplens_symbolize__unit_functions *u) {
+  u->named_done = true;
+  uint32_t *holder = malloc((u->num_scopes ? u->num_scopes : 1) * sizeof *holder);
+  named_instance *named = malloc((u->num_scopes ? u->num_scopes : 1) * sizeof *named);
+  if (!holder || !named) {
+    free(holder);
+    free(named);
+    return false;
+  }
+  size_t n = 0;
+  for (uint32_t i = 0; i < u->num_scopes; i++) {
+    Dwarf_Die die = u->scopes[i].die;
+    int tag = dwarf_tag(&die);
+    uint32_t parent = u->scopes[i].parent;
+    holder[i] = tag == DW_TAG_subprogram || parent == NO_SCOPE ? i : holder[parent];
+    const char *bare;
+    size_t len;
+    if (tag == DW_TAG_inlined_subroutine &&
+        omplens_bare_function_name(omplens_symbolize__die_name(&die), &bare, &len)) {
+      Dwarf_Die function = u->scopes[holder[i]].die;
+      named[n++] = (named_instance){dwarf_dieoffset(&function), name_hash(bare, len), i};
+    }
+  }
+  free(holder);
+  if (n)
+    qsort(named, n, sizeof *named, by_function_name);
+  u->named = named;
+  u->num_named = n;
+  return true;
+}
+
+int omplens_symbolize__instances_named(omplens_symbolizer *s, Dwarf_Die *scopedie,
+                                       Dwarf_Die *function, const char *bare, size_t len,
+                                       Dwarf_Die **out) {
+  *out = NULL;
+  omplens_symbolize__unit_functions *u = unit_of(s, scopedie);
+  if (!u || u->failed || (!u->named_done && !index_names(u)) || !u->named)
+    return -1;
+  named_instance key = {dwarf_dieoffset(function), name_hash(bare, len), 0};
+  size_t lo = 0, hi = u->num_named;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (by_function_name(&u->named[mid], &key) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  size_t end = lo;
+  while (end < u->num_named && u->named[end].function == key.function &&
+         u->named[end].hash == key.hash)
+    end++;
+  if (end == lo)
+    return 0;
+  Dwarf_Die *found = malloc((end - lo) * sizeof *found);
+  if (!found)
+    return -1;
+  int count = 0;
+  for (size_t i = lo; i < end; i++) {
+    Dwarf_Die die = u->scopes[u->named[i].scope].die;
+    const char *b;
+    size_t n;
+    if (omplens_bare_function_name(omplens_symbolize__die_name(&die), &b, &n) && n == len &&
+        memcmp(b, bare, len) == 0)
+      found[count++] = die;
+  }
+  *out = found;
+  return count;
 }

@@ -105,8 +105,8 @@ int omplens_symbolize__lookup_dwarf(omplens_symbolizer *s,
                                     uint64_t codeptr, omplens_source_loc *out);
 /* omplens_symbolize_inlined_near() in module m, out already symbolized. */
 int omplens_symbolize__inlined_near(omplens_symbolizer *s, const omplens_symbolize__module *m,
-                                    uint64_t codeptr, omplens_symbolize_match match,
-                                    void *ctx, omplens_source_loc *out);
+                                    uint64_t codeptr, const char *bare, size_t len,
+                                    omplens_source_loc *out);
 /* Name of a subprogram or inlined instance, through abstract_origin and
  * specification, else its linkage name; NULL-tolerant. */
 const char *omplens_symbolize__die_name(Dwarf_Die *die);
@@ -135,6 +135,14 @@ int omplens_symbolize__walk_functions(omplens_symbolizer *s, Dwarf_Die *cudie,
  * when the index knows no function there. */
 int omplens_symbolize__scopes_at(omplens_symbolizer *s, Dwarf_Die *scopedie, uint64_t addr,
                                  Dwarf_Die **chain);
+/* The inlined instances directly in function (a subprogram DIE of the
+ * unit; through lexical blocks and other instances, not nested
+ * subprograms) whose function's bare name is bare[0..len), in the order of
+ * the DIE tree; *out is malloc'd (NULL when none). Returns the count, -1
+ * when the index failed. */
+int omplens_symbolize__instances_named(omplens_symbolizer *s, Dwarf_Die *scopedie,
+                                       Dwarf_Die *function, const char *bare, size_t len,
+                                       Dwarf_Die **out);
 /* Whether the innermost scope at addr records a call site (DW_TAG_call_site)
  * returning to addr + 1: 1 or 0; -1 when the index knows no scope there. */
 int omplens_symbolize__declared_call_at(omplens_symbolizer *s, Dwarf_Die *scopedie, uint64_t addr);

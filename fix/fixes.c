@@ -191,6 +191,7 @@ static void file_free(omplens_fix__file *f) {
   omplens_fix__source_free(&f->src);
   if (!f->ast_rc)
     omplens_fix__ast_free(&f->ast);
+  free(f->calls);
   free(f);
 }
 

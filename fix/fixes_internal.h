@@ -401,9 +401,10 @@ typedef struct omplens_fix__file {
   bool includers_capped;    /* more units may include it than units lists */
   const char *header_why;   /* a header no diff may touch: why (owned by the
                                fixer); NULL otherwise */
-  char call_name[128];      /* the last omplens_fix__call_at_line() query */
-  unsigned call_line;       /* (the findings of one directive repeat it) */
-  uint32_t call_node;
+  struct omplens_fix__line_call *calls; /* the tree's calls by line, made by the
+                                           first omplens_fix__call_at_line() */
+  size_t num_calls;
+  bool calls_done;
 } omplens_fix__file;
 
 /* A finding's directive item: one written in a clause (item), or, for a

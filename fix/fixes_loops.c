@@ -240,26 +240,55 @@ static bool calls_function(const omplens_fix__file *f, uint32_t i, const char *n
          a->nodes[callee].kind == OMPLENS_FIX__N_DECLREF && !strcmp(omplens_fix__ast_name(a, callee), called);
 }
 
-uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line) {
+struct omplens_fix__line_call {
+  unsigned line;
+  uint32_t node;
+};
+
+static int by_line(const void *a, const void *b) {
+  const struct omplens_fix__line_call *x = a, *y = b;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return (x->node > y->node) - (x->node < y->node);
+}
+
+/* The tree's call nodes by line, once per file: a scan of the whole tree
+ * per finding made a report quadratic in directives. False without memory. */
+static bool index_calls(omplens_fix__file *f) {
   const omplens_fix__ast *a = &f->ast;
-  if (f->call_line == line && !strcmp(f->call_name, name))
-    return f->call_node; /* a scan of the whole tree per finding would add up */
-  uint32_t found = NONE;
+  f->calls_done = true;
+  size_t n = 0;
   for (size_t i = 0; i < a->num_nodes; i++)
-    if (a->nodes[i].kind == OMPLENS_FIX__N_CALL &&
-        omplens_fix__line_of(&f->src, a->nodes[i].begin) == line &&
-        calls_function(f, (uint32_t)i, name)) {
-      if (found != NONE) {
-        found = NONE; /* two calls of it on the line: which one ran is unknown */
-        break;
-      }
-      found = (uint32_t)i;
-    }
-  if (strlen(name) < sizeof f->call_name) {
-    strcpy(f->call_name, name);
-    f->call_line = line;
-    f->call_node = found;
+    n += a->nodes[i].kind == OMPLENS_FIX__N_CALL;
+  f->calls = malloc((n ? n : 1) * sizeof *f->calls);
+  if (!f->calls)
+    return false;
+  for (size_t i = 0; i < a->num_nodes; i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_CALL)
+      f->calls[f->num_calls++] =
+          (struct omplens_fix__line_call){omplens_fix__line_of(&f->src, a->nodes[i].begin), (uint32_t)i};
+  qsort(f->calls, f->num_calls, sizeof *f->calls, by_line);
+  return true;
+}
+
+uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line) {
+  if ((!f->calls_done && !index_calls(f)) || !f->calls)
+    return NONE;
+  size_t lo = 0, hi = f->num_calls;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (f->calls[mid].line < line)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
+  uint32_t found = NONE;
+  for (; lo < f->num_calls && f->calls[lo].line == line; lo++)
+    if (calls_function(f, f->calls[lo].node, name)) {
+      if (found != NONE)
+        return NONE; /* two calls of it on the line: which one ran is unknown */
+      found = f->calls[lo].node;
+    }
   return found;
 }
 

@@ -333,11 +333,6 @@ static void test_inline_chain(void **state)
   omplens_symbolizer_destroy(s);
 }
 
-static bool named(const char *function, void *ctx)
-{
-  return function != NULL && strcmp(function, ctx) == 0;
-}
-
 /* Where a function was inlined near a call: helper's instance in main,
  * whether the call is in it (the inlined region's launch) or beside it
  * (main's own first region); nothing for a function never inlined there,
@@ -348,16 +343,15 @@ static void test_inlined_near(void **state)
   omplens_symbolizer *s = new_symbolizer(run);
   omplens_source_loc loc;
   uint64_t inlined = find_record(run, "target", "kernel", 3);
-  assert_int_equal(omplens_symbolize_inlined_near(s, inlined, named, "helper", &loc), 1);
+  assert_int_equal(omplens_symbolize_inlined_near(s, inlined, "helper", &loc), 1);
   assert_inlined_helper(&loc);
   assert_int_equal(
-      omplens_symbolize_inlined_near(s, find_record(run, "target", "kernel", 0), named, "helper",
-                                     &loc),
+      omplens_symbolize_inlined_near(s, find_record(run, "target", "kernel", 0), "helper", &loc),
       1);
   assert_inlined_helper(&loc);
-  assert_int_equal(omplens_symbolize_inlined_near(s, inlined, named, "no_such", &loc), 0);
+  assert_int_equal(omplens_symbolize_inlined_near(s, inlined, "no_such", &loc), 0);
   assert_str(loc.function, "helper");
-  assert_int_equal(omplens_symbolize_inlined_near(s, inlined, NULL, NULL, &loc), 0);
+  assert_int_equal(omplens_symbolize_inlined_near(s, inlined, NULL, &loc), 0);
   omplens_symbolizer_destroy(s);
 }
 
