@@ -18,7 +18,10 @@ typedef struct arg_var {
 /* What is known of one code address: where it is, and the directive. */
 typedef struct located {
   omplens_location loc;
+  omplens_source_file file; /* the source as DWARF's unit names it */
   omplens_directive_match match;
+  int placed;  /* loc and file are worked out */
+  int done;    /* and the directive (or API call) looked up */
   int matched; /* match holds the index's answer */
   const omplens_api_call *call; /* an API call's own address: the call */
 } located;
@@ -439,32 +442,75 @@ static void find_api_call(omplens_annotator *a, located *l, const omplens_source
   d->end_line = m.call->call.end_line;
 }
 
-/* Where codeptr is and which directive: from the region's runtime location
- * first, then DWARF. Made once per code address (every finding asks again);
- * into *scratch when the address has no entry. */
+/* Where codeptr is: from the region's runtime location first, then DWARF. */
+static void place(omplens_annotator *a, const code_entry *c, uint64_t codeptr, located *l) {
+  int own = c && c->region == OMPLENS_NO_REGION; /* an API call's own address */
+  const omplens_region *r =
+      c && !own ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
+  if (r && r->source)
+    from_runtime(a, r->source, &l->loc);
+  from_symbolizer(a, codeptr, &l->loc, &l->file);
+  l->placed = 1;
+}
+
+/* Where codeptr is and which directive. Made once per code address (every
+ * finding asks again); omplens_annotate_prefetch() may have placed it. */
 static const located *locate(omplens_annotator *a, uint64_t codeptr, located *scratch) {
   code_entry *c = code_of(a, codeptr);
-  if (c && c->found)
+  if (c && c->found && c->found->done)
     return c->found;
-  located *l = c ? calloc(1, sizeof *l) : NULL;
+  located *l = c ? (c->found ? c->found : calloc(1, sizeof *l)) : NULL;
   if (!l) {
     l = scratch;
     memset(l, 0, sizeof *l);
   }
-  int own = c && c->region == OMPLENS_NO_REGION; /* an API call's own address */
-  const omplens_region *r =
-      c && !own ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
-  omplens_source_file file = {0};
-  if (r && r->source)
-    from_runtime(a, r->source, &l->loc);
-  from_symbolizer(a, codeptr, &l->loc, &file);
+  if (!l->placed)
+    place(a, c, codeptr, l);
+  int own = c && c->region == OMPLENS_NO_REGION;
   if (own)
-    find_api_call(a, l, &file);
+    find_api_call(a, l, &l->file);
   else
-    find_directive(a, r, l, &file);
+    find_directive(a, c ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL, l,
+                   &l->file);
+  l->done = 1;
   if (l != scratch)
     c->found = l;
   return l;
+}
+
+/* Places the code entry of codeptr, if not yet; its unit, or NULL. */
+static const char *unit_of_code(omplens_annotator *a, uint64_t codeptr) {
+  code_entry *c = code_of(a, codeptr);
+  if (!c)
+    return NULL;
+  if (!c->found && (c->found = calloc(1, sizeof *c->found)))
+    place(a, c, codeptr, c->found);
+  return c->found ? c->found->file.unit : NULL;
+}
+
+int omplens_annotate_prefetch(omplens_annotator *a) {
+  if (!a || !omplens_annotator_directives(a))
+    return 0;
+  size_t nregions, nsites;
+  const omplens_region *r = omplens_trace_regions(a->trace, &nregions);
+  const uint64_t *sites = omplens_trace_sites(a->trace, &nsites);
+  const char **units = malloc((nregions + nsites + 1) * sizeof *units);
+  if (!units)
+    return OMPLENS_ANNOTATE_ENOMEM;
+  /* In the order the run reached them: the regions, then the API calls. */
+  size_t n = 0;
+  for (size_t i = 0; i < nregions + nsites; i++) {
+    uint64_t codeptr = i < nregions ? r[i].codeptr : sites[i - nregions];
+    code_entry *c = codeptr ? code_of(a, codeptr) : NULL;
+    if (c && !c->found) {
+      const char *unit = unit_of_code(a, codeptr);
+      if (unit)
+        units[n++] = unit;
+    }
+  }
+  int rc = omplens_directives_prefetch(a->directives, units, n);
+  free(units);
+  return rc == OMPLENS_DIRECTIVES_ENOMEM ? OMPLENS_ANNOTATE_ENOMEM : 0;
 }
 
 int omplens_annotate_location(omplens_annotator *a, uint64_t codeptr, omplens_location *out) {

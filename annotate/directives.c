@@ -3,6 +3,7 @@
  * itself, or the unit that includes it) before matching. Design notes:
  * docs/directives.md. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,6 +406,46 @@ static int file_for(omplens_directive_index *ix, const char *file,
   err = record_for(ix, path, unit, out);
   free(path);
   return err;
+}
+
+/* ---- reading ahead ---- */
+
+/* The CPUs this process may run on, at most 4 (each parse holds its
+ * translation units): the parses' threads. */
+static unsigned parse_threads(void)
+{
+  cpu_set_t set;
+  int n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+  return n < 1 ? 1u : n > 4 ? 4u : (unsigned)n;
+}
+
+int omplens_directives_prefetch(omplens_directive_index *ix, const char *const *units,
+                                size_t count)
+{
+  if (ix == NULL || (units == NULL && count > 0))
+    return OMPLENS_DIRECTIVES_EINVAL;
+  char **paths = malloc((count ? count : 1) * sizeof(*paths));
+  if (paths == NULL)
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  size_t n = 0;
+  int err = 0;
+  for (size_t i = 0; i < count && err != OMPLENS_DIRECTIVES_ENOMEM; i++) {
+    err = 0;
+    char *real = units[i] != NULL ? resolve(ix, units[i], &err) : NULL;
+    bool seen = real == NULL || unit_read(ix, real);
+    for (size_t k = 0; !seen && k < n; k++)
+      seen = strcmp(paths[k], real) == 0;
+    if (seen)
+      free(real);
+    else
+      paths[n++] = real;
+  }
+  if (err != OMPLENS_DIRECTIVES_ENOMEM)
+    err = omplens_directives__read_units(ix, paths, n, parse_threads());
+  for (size_t k = 0; k < n; k++)
+    free(paths[k]);
+  free(paths);
+  return err == OMPLENS_DIRECTIVES_ENOMEM ? err : 0;
 }
 
 /* ---- lookups ---- */

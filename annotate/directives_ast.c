@@ -544,11 +544,14 @@ static void read_diagnostics(const omplens_libclang *lc,
   }
 }
 
-static CXIndex cx_index(const omplens_libclang *lc, omplens_directive_index *ix)
+/* The libclang index of u's plain parse: the thread's, else the
+ * directive index's (an index serves one thread at a time). */
+static CXIndex cx_index(const omplens_libclang *lc, omplens_directives__unit *u)
 {
-  if (ix->cx == NULL)
-    ix->cx = lc->createIndex(0, 0);
-  return ix->cx;
+  void **cx = u->cx != NULL ? u->cx : &u->index->cx;
+  if (*cx == NULL)
+    *cx = lc->createIndex(0, 0);
+  return *cx;
 }
 
 /* One parse, run on a thread of its own or the caller's. */
@@ -625,8 +628,7 @@ static CXTranslationUnit finish_job(parse_job *j, omplens_directives__unit *u)
   return j->tu;
 }
 
-/* LLVM's recursive parser wants a deep stack. */
-#define PARSE_STACK (8u << 20)
+#define PARSE_STACK OMPLENS_DIRECTIVES__PARSE_STACK
 
 /* Whether the OpenMP parse must see function bodies: only a `_Pragma` in
  * a body makes a directive the textual scan cannot see. Any `_Pragma` in a
@@ -690,7 +692,7 @@ static void parse_both(const omplens_libclang *lc, omplens_directives__unit *u,
                           CXTranslationUnit_DetailedPreprocessingRecord |
                               CXTranslationUnit_SkipFunctionBodies);
   char inc[4200]; /* made as the fixer parses a unit: the fixer takes it */
-  bool ok_p = prepare_job(&jp, lc, cx_index(lc, u->index), u, args, PLAIN_OPENMP,
+  bool ok_p = prepare_job(&jp, lc, cx_index(lc, u), u, args, PLAIN_OPENMP,
                           include_dir(inc, sizeof inc, u->files[0].src.path),
                           CXTranslationUnit_DetailedPreprocessingRecord);
   pthread_attr_t attr;

@@ -304,6 +304,9 @@ typedef struct omplens_directives__unit {
                          -D, -I and language are guessed             */
   char *first_error;  /* the unit's own, malloc'd                  */
   bool oom;
+  void **cx;          /* the libclang index the plain parse uses, made
+                         on first need (a parse thread's own); NULL:
+                         the directive index's                        */
 } omplens_directives__unit;
 
 /* ---- the index ---- */
@@ -413,12 +416,20 @@ bool omplens_directives__is_header(const char *path);
 bool omplens_directives__is_unit(omplens_directive_index *ix, const char *path,
                                  const char *unit, bool *known);
 
+/* LLVM's recursive parser wants a deep stack: a parse thread's size. */
+#define OMPLENS_DIRECTIVES__PARSE_STACK (8u << 20)
+
 /* directives_unit.c: reads main_path and the headers it includes that hold
  * pragmas, adding a file record for each. alone: main_path is no unit of
  * the build (no unit that includes it is known), so its record gives way
  * to one read through a unit that does. */
 int omplens_directives__read_unit(omplens_directive_index *ix,
                                   const char *main_path, bool alone);
+/* The same for several units (main paths, resolved, none read yet), each
+ * as part of the build (not alone): the parses on up to `threads`
+ * threads, the records kept in the order given. */
+int omplens_directives__read_units(omplens_directive_index *ix, char *const *paths,
+                                   size_t count, unsigned threads);
 
 /* directives_ast.c */
 typedef struct omplens_directives__args {

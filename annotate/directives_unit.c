@@ -2,6 +2,7 @@
  * that hold pragmas each become a file record of the index. The unit's
  * transient data (sources, tokens, references) is freed at the end; only
  * the records, in the index's pool, stay. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,25 +147,158 @@ static int remember_unit(omplens_directive_index *ix, const char *path)
   return 0;
 }
 
-int omplens_directives__read_unit(omplens_directive_index *ix,
-                                  const char *main_path, bool alone)
+/* A unit is read in three steps, so that the middle one can run on a
+ * thread of its own: its build arguments (the index's compile database),
+ * its parses (the unit's own data, libclang and the parse cache only), and
+ * its records kept in the index. */
+static int unit_args(omplens_directive_index *ix, const char *main_path,
+                     omplens_directives__unit *u, omplens_directives__args *args)
 {
-  omplens_directives__unit u = {.index = ix};
-  omplens_directives__args args = {0};
-  int err = omplens_directives__unit_add_file(&u, main_path);
-  if (err == 0)
-    err = omplens_directives__build_args(ix, main_path, &args);
-  u.guessed_flags = !args.from_compdb;
-  if (err == 0)
-    err = omplens_directives__ast_read(&u, &args);
+  *u = (omplens_directives__unit){.index = ix};
+  int err = omplens_directives__build_args(ix, main_path, args);
+  u->guessed_flags = !args->from_compdb;
+  return err;
+}
+
+static int unit_parse(omplens_directives__unit *u, const char *main_path,
+                      const omplens_directives__args *args)
+{
+  int err = omplens_directives__unit_add_file(u, main_path);
+  return err == 0 ? omplens_directives__ast_read(u, args) : err;
+}
+
+static int unit_keep(omplens_directives__unit *u, omplens_directives__args *args,
+                     const char *main_path, bool alone, int err)
+{
   if (err == 0) {
-    attribute_errors(&u);
-    err = keep_records(&u, alone);
+    attribute_errors(u);
+    err = keep_records(u, alone);
   }
   /* A unit that could not be read is tried again: it fails before parsing. */
   if (err == 0)
-    err = remember_unit(ix, main_path);
-  omplens_directives__args_free(&args);
-  free_unit(&u);
+    err = remember_unit(u->index, main_path);
+  omplens_directives__args_free(args);
+  free_unit(u);
+  return err;
+}
+
+int omplens_directives__read_unit(omplens_directive_index *ix,
+                                  const char *main_path, bool alone)
+{
+  omplens_directives__unit u;
+  omplens_directives__args args = {0};
+  int err = unit_args(ix, main_path, &u, &args);
+  if (err == 0)
+    err = unit_parse(&u, main_path, &args);
+  return unit_keep(&u, &args, main_path, alone, err);
+}
+
+/* ---- several units, parsed on threads ---- */
+
+typedef struct unit_job {
+  const char *path;
+  omplens_directives__unit u;
+  omplens_directives__args args;
+  int err;
+  bool done;
+} unit_job;
+
+/* The jobs, taken in order by the threads; the caller keeps each one's
+ * records in order as it is done. A thread parses at most `ahead` units
+ * past the last one kept, which bounds the units held at once. */
+typedef struct crew {
+  unit_job *jobs;
+  size_t count, next, kept, ahead;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+} crew;
+
+static void *parse_jobs(void *arg)
+{
+  crew *c = arg;
+  void *cx = NULL; /* this thread's libclang index, made on first need */
+  pthread_mutex_lock(&c->lock);
+  for (;;) {
+    while (c->next < c->count && c->next >= c->kept + c->ahead)
+      pthread_cond_wait(&c->changed, &c->lock);
+    if (c->next >= c->count)
+      break;
+    unit_job *j = &c->jobs[c->next++];
+    pthread_mutex_unlock(&c->lock);
+    if (j->err == 0) {
+      j->u.cx = &cx;
+      j->err = unit_parse(&j->u, j->path, &j->args);
+    }
+    pthread_mutex_lock(&c->lock);
+    j->done = true;
+    pthread_cond_broadcast(&c->changed);
+  }
+  pthread_mutex_unlock(&c->lock);
+  omplens_directives__ast_dispose(cx);
+  return NULL;
+}
+
+static unsigned start_threads(crew *c, pthread_t *tid, unsigned threads)
+{
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) != 0)
+    return 0;
+  pthread_attr_setstacksize(&attr, OMPLENS_DIRECTIVES__PARSE_STACK);
+  unsigned started = 0;
+  while (started < threads && pthread_create(&tid[started], &attr, parse_jobs, c) == 0)
+    started++;
+  pthread_attr_destroy(&attr);
+  return started;
+}
+
+int omplens_directives__read_units(omplens_directive_index *ix, char *const *paths,
+                                   size_t count, unsigned threads)
+{
+  if (threads < 2 || count < 2) {
+    int err = 0;
+    for (size_t i = 0; i < count && err != OMPLENS_DIRECTIVES_ENOMEM; i++)
+      err = omplens_directives__read_unit(ix, paths[i], false);
+    return err == OMPLENS_DIRECTIVES_ENOMEM ? err : 0;
+  }
+  crew c = {.jobs = calloc(count, sizeof(unit_job)), .count = count, .ahead = threads};
+  pthread_t *tid = malloc(threads * sizeof(*tid));
+  if (c.jobs == NULL || tid == NULL) {
+    free(c.jobs);
+    free(tid);
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  /* The arguments first, here: the compile database is the index's. */
+  for (size_t i = 0; i < count; i++) {
+    c.jobs[i].path = paths[i];
+    c.jobs[i].err = unit_args(ix, paths[i], &c.jobs[i].u, &c.jobs[i].args);
+  }
+  pthread_mutex_init(&c.lock, NULL);
+  pthread_cond_init(&c.changed, NULL);
+  unsigned started = start_threads(&c, tid, threads);
+  if (started == 0) { /* no thread: this one parses them all */
+    c.ahead = count;
+    parse_jobs(&c);
+  }
+  int err = 0;
+  for (size_t i = 0; i < count; i++) {
+    unit_job *j = &c.jobs[i];
+    pthread_mutex_lock(&c.lock);
+    while (!j->done)
+      pthread_cond_wait(&c.changed, &c.lock);
+    pthread_mutex_unlock(&c.lock);
+    int rc = unit_keep(&j->u, &j->args, j->path, false, j->err);
+    if (rc == OMPLENS_DIRECTIVES_ENOMEM)
+      err = rc;
+    pthread_mutex_lock(&c.lock);
+    c.kept = i + 1;
+    pthread_cond_broadcast(&c.changed);
+    pthread_mutex_unlock(&c.lock);
+  }
+  for (unsigned t = 0; t < started; t++)
+    pthread_join(tid[t], NULL);
+  pthread_cond_destroy(&c.changed);
+  pthread_mutex_destroy(&c.lock);
+  free(c.jobs);
+  free(tid);
   return err;
 }

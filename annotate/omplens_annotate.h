@@ -100,6 +100,14 @@ struct omplens_directive_index;
  * components read the same parses; NULL when it cannot be had. Owned by the
  * annotator. */
 struct omplens_directive_index *omplens_annotator_directives(omplens_annotator *a);
+
+/* Works out where every directive of the trace is, and has the index read
+ * their compile units at once, on a thread per CPU
+ * (omplens_directives_prefetch), instead of one by one as findings first
+ * ask. Call it once other components have hooked into the index's parses
+ * (omplens_fixer_create). Returns 0 (a unit that cannot be read is
+ * reported by the lookups that need it), or ENOMEM. */
+int omplens_annotate_prefetch(omplens_annotator *a);
 void omplens_annotator_destroy(omplens_annotator *a); /* NULL accepted */
 
 /* Locates a directive's code address. *out is always filled (at least the

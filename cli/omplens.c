@@ -529,6 +529,7 @@ static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_a
   fo.index = omplens_annotator_directives(at);
   if (at)
     omplens_fixer_create(t, a, at, &fo, &fx);
+  omplens_annotate_prefetch(at); /* the units of every directive, in parallel */
   l->traces[l->n] = t;
   l->annotators[l->n] = at;
   l->fixers[l->n] = fx;

@@ -1368,6 +1368,64 @@ static int teardown(void **state)
   return 0;
 }
 
+/* ---- units read ahead ---- */
+
+static void assert_same_list(omplens_directive_index *a, omplens_directive_index *b,
+                             const char *name)
+{
+  const omplens_directive *const *da, *const *db;
+  size_t na, nb;
+  assert_int_equal(omplens_directive_list(a, fixture(name), &da, &na), 0);
+  assert_int_equal(omplens_directive_list(b, fixture(name), &db, &nb), 0);
+  assert_int_equal(na, nb);
+  for (size_t i = 0; i < na; i++) {
+    assert_string(da[i]->text, db[i]->text);
+    assert_int_equal(da[i]->pragma.line, db[i]->pragma.line);
+    assert_int_equal(da[i]->num_items, db[i]->num_items);
+  }
+}
+
+/* Units read ahead (on threads where there are CPUs) are each parsed once,
+ * duplicates and unreadable names skipped, and the lookups that follow
+ * parse nothing more and answer as an index that read them one by one. */
+static void test_prefetch(void **state)
+{
+  (void)state;
+  omplens_directive_index *ahead = new_index(), *lazy = new_index();
+  omplens_directives_cost before, after, later;
+  const char *units[] = {fixture("kinds.c"), fixture("header_user.c"), fixture("kinds.c"),
+                         fixture("no_such_unit.c"), NULL, fixture("macro_user.c")};
+  omplens_directives_parse_cost(&before);
+  assert_int_equal(omplens_directives_prefetch(ahead, units, sizeof units / sizeof *units), 0);
+  omplens_directives_parse_cost(&after);
+  assert_int_equal(after.parsed + after.cached - before.parsed - before.cached, 3);
+  omplens_directive_query q = {.file = fixture("kernels.h"),
+                               .line = line_of("kernels.h", "@axpy"),
+                               .function = "axpy",
+                               .runtime_kind = OMPLENS_RUNTIME_TARGET,
+                               .unit = fixture("header_user.c")};
+  omplens_directive_match m;
+  assert_int_equal(omplens_directive_find_query(ahead, &q, &m), 0);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_same_list(ahead, lazy, "kinds.c");
+  assert_same_list(ahead, lazy, "macro_user.c");
+  omplens_directives_parse_cost(&later);
+  assert_int_equal(omplens_directive_find_query(lazy, &q, &m), 0);
+  assert_same_list(ahead, lazy, "kernels.h");
+  /* Only the lazy index parsed: kinds.c, macro_user.c, header_user.c. */
+  omplens_directives_cost last;
+  omplens_directives_parse_cost(&last);
+  assert_int_equal(later.parsed + later.cached - after.parsed - after.cached, 2);
+  assert_int_equal(last.parsed + last.cached - later.parsed - later.cached, 1);
+  assert_int_equal(omplens_directives_prefetch(ahead, units, 2), 0); /* all read */
+  omplens_directives_cost again;
+  omplens_directives_parse_cost(&again);
+  assert_int_equal(again.parsed + again.cached, last.parsed + last.cached);
+  assert_int_equal(omplens_directives_prefetch(NULL, units, 1), OMPLENS_DIRECTIVES_EINVAL);
+  omplens_directive_index_destroy(ahead);
+  omplens_directive_index_destroy(lazy);
+}
+
 int main(int argc, char **argv)
 {
   if (argc == 3 && strcmp(argv[1], "--dump") == 0)
@@ -1409,6 +1467,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_language_from_command),
       cmocka_unit_test(test_null_and_names),
       cmocka_unit_test(test_cached),
+      cmocka_unit_test(test_prefetch),
       cmocka_unit_test(test_golden),
       cmocka_unit_test(test_hostile_input),
   };
