@@ -488,7 +488,7 @@ static const char *unit_of_code(omplens_annotator *a, uint64_t codeptr) {
   return c->found ? c->found->file.unit : NULL;
 }
 
-int omplens_annotate_prefetch(omplens_annotator *a) {
+int omplens_annotate_prefetch(omplens_annotator *a, omplens_progress_fn *progress, void *ctx) {
   if (!a || !omplens_annotator_directives(a))
     return 0;
   size_t nregions, nsites;
@@ -508,7 +508,7 @@ int omplens_annotate_prefetch(omplens_annotator *a) {
         units[n++] = unit;
     }
   }
-  int rc = omplens_directives_prefetch(a->directives, units, n);
+  int rc = omplens_directives_prefetch(a->directives, units, n, progress, ctx);
   free(units);
   return rc == OMPLENS_DIRECTIVES_ENOMEM ? OMPLENS_ANNOTATE_ENOMEM : 0;
 }

@@ -420,7 +420,7 @@ static unsigned parse_threads(void)
 }
 
 int omplens_directives_prefetch(omplens_directive_index *ix, const char *const *units,
-                                size_t count)
+                                size_t count, omplens_directives_progress *progress, void *ctx)
 {
   if (ix == NULL || (units == NULL && count > 0))
     return OMPLENS_DIRECTIVES_EINVAL;
@@ -441,7 +441,7 @@ int omplens_directives_prefetch(omplens_directive_index *ix, const char *const *
       paths[n++] = real;
   }
   if (err != OMPLENS_DIRECTIVES_ENOMEM)
-    err = omplens_directives__read_units(ix, paths, n, parse_threads());
+    err = omplens_directives__read_units(ix, paths, n, parse_threads(), progress, ctx);
   for (size_t k = 0; k < n; k++)
     free(paths[k]);
   free(paths);

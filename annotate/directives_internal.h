@@ -427,9 +427,11 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
                                   const char *main_path, bool alone);
 /* The same for several units (main paths, resolved, none read yet), each
  * as part of the build (not alone): the parses on up to `threads`
- * threads, the records kept in the order given. */
+ * threads, the records kept in the order given, progress told after each
+ * (NULL: not told). */
 int omplens_directives__read_units(omplens_directive_index *ix, char *const *paths,
-                                   size_t count, unsigned threads);
+                                   size_t count, unsigned threads,
+                                   omplens_directives_progress *progress, void *ctx);
 
 /* directives_ast.c */
 typedef struct omplens_directives__args {

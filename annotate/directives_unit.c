@@ -252,12 +252,16 @@ static unsigned start_threads(crew *c, pthread_t *tid, unsigned threads)
 }
 
 int omplens_directives__read_units(omplens_directive_index *ix, char *const *paths,
-                                   size_t count, unsigned threads)
+                                   size_t count, unsigned threads,
+                                   omplens_directives_progress *progress, void *ctx)
 {
   if (threads < 2 || count < 2) {
     int err = 0;
-    for (size_t i = 0; i < count && err != OMPLENS_DIRECTIVES_ENOMEM; i++)
+    for (size_t i = 0; i < count && err != OMPLENS_DIRECTIVES_ENOMEM; i++) {
       err = omplens_directives__read_unit(ix, paths[i], false);
+      if (progress != NULL)
+        progress(ctx, i + 1, count);
+    }
     return err == OMPLENS_DIRECTIVES_ENOMEM ? err : 0;
   }
   crew c = {.jobs = calloc(count, sizeof(unit_job)), .count = count, .ahead = threads};
@@ -289,6 +293,8 @@ int omplens_directives__read_units(omplens_directive_index *ix, char *const *pat
     int rc = unit_keep(&j->u, &j->args, j->path, false, j->err);
     if (rc == OMPLENS_DIRECTIVES_ENOMEM)
       err = rc;
+    if (progress != NULL)
+      progress(ctx, i + 1, count);
     pthread_mutex_lock(&c.lock);
     c.kept = i + 1;
     pthread_cond_broadcast(&c.changed);

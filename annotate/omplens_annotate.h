@@ -104,10 +104,11 @@ struct omplens_directive_index *omplens_annotator_directives(omplens_annotator *
 /* Works out where every directive of the trace is, and has the index read
  * their compile units at once, on a thread per CPU
  * (omplens_directives_prefetch), instead of one by one as findings first
- * ask. Call it once other components have hooked into the index's parses
+ * ask; progress (may be NULL) is told the units done and their number.
+ * Call it once other components have hooked into the index's parses
  * (omplens_fixer_create). Returns 0 (a unit that cannot be read is
  * reported by the lookups that need it), or ENOMEM. */
-int omplens_annotate_prefetch(omplens_annotator *a);
+int omplens_annotate_prefetch(omplens_annotator *a, omplens_progress_fn *progress, void *ctx);
 void omplens_annotator_destroy(omplens_annotator *a); /* NULL accepted */
 
 /* Locates a directive's code address. *out is always filled (at least the

@@ -386,14 +386,18 @@ int omplens_directive_find_api_call(omplens_directive_index *index,
                                     const omplens_directive_query *query,
                                     omplens_api_call_match *out);
 
+/* Told how many of the units to read are done, on the caller's thread. */
+typedef void omplens_directives_progress(void *ctx, uint64_t done, uint64_t total);
+
 /* Reads the compile units named (as queries name them in `unit`) that are
  * not read yet, so that the queries that follow find them parsed: the
  * parses run on a thread per CPU (at most 4), and the units' records are
- * kept in the order named, whatever the number of threads. A unit that
- * cannot be read is left for its queries, which report it. Returns 0, or
- * ENOMEM. */
+ * kept in the order named, whatever the number of threads; progress (may
+ * be NULL) is told after each. A unit that cannot be read is left for its
+ * queries, which report it. Returns 0, or ENOMEM. */
 int omplens_directives_prefetch(omplens_directive_index *index, const char *const *units,
-                                size_t count);
+                                size_t count, omplens_directives_progress *progress,
+                                void *ctx);
 
 /* Every target directive of file the parse saw, in source order (not the
  * INACTIVE ones). *directives (owned by the index) and *count are set to

@@ -175,7 +175,7 @@ static int report(omplens_trace *t, const omplens_analysis *a, const char *outdi
   fo.index = omplens_annotator_directives(at); /* share the annotator's parses */
   if (at)
     omplens_fixer_create(t, a, at, &fo, &fx);
-  omplens_annotate_prefetch(at); /* as omplens report */
+  omplens_annotate_prefetch(at, NULL, NULL); /* as omplens report */
   stage_print(c, "fixer", 0);
   omplens_report_process proc = {.trace = t, .analysis = a, .annotator = at, .fixer = fx};
   omplens_report_input in = {.procs = &proc, .num_procs = 1, .program_exit_status = -1};

@@ -490,6 +490,14 @@ static int read_and_detect(const char *path, const options *window, omplens_prog
   return 0;
 }
 
+/* The attribution's progress text: the compile units of the trace's
+ * directives read so far (libclang's parses, which no count of events
+ * foresees). ctx: the trace's name. */
+static void units_read(void *name, uint64_t done, uint64_t total) {
+  omplens_progress_text("reading sources: %llu of %llu compile units (%s)", (unsigned long long)done,
+                        (unsigned long long)total, (const char *)name);
+}
+
 /* Adds an analysed trace to l, with its annotator and fixer; l owns t
  * and a from here on (also when this fails). */
 static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_analysis *a) {
@@ -529,7 +537,7 @@ static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_a
   fo.index = omplens_annotator_directives(at);
   if (at)
     omplens_fixer_create(t, a, at, &fo, &fx);
-  omplens_annotate_prefetch(at); /* the units of every directive, in parallel */
+  omplens_annotate_prefetch(at, units_read, (void *)name); /* every directive's unit */
   l->traces[l->n] = t;
   l->annotators[l->n] = at;
   l->fixers[l->n] = fx;

@@ -115,7 +115,7 @@ static void reduce_one(reduce_ctx *c, size_t index, FILE *spool) {
     fo.index = omplens_annotator_directives(a.annotator);
     if (a.annotator)
       omplens_fixer_create(t, an, a.annotator, &fo, &a.fixer);
-    omplens_annotate_prefetch(a.annotator);
+    omplens_annotate_prefetch(a.annotator, NULL, NULL);
     omplens_report_figures figures = {0};
     omplens_report_process proc = {t, an, a.annotator, a.fixer, &figures};
     omplens_report_input in = {&proc, 1, -1};

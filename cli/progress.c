@@ -25,7 +25,8 @@
  * CPUs, averaged and rounded (docs/performance.md, "The progress line").
  * Per trace, reading (95) and the detectors (105) dominate; attributing
  * takes a few ms without libclang parses (with them, what the sources
- * take, which no count here foresees). The report's parts add up with the
+ * take, which no count here foresees: the line's text counts the compile
+ * units read instead, omplens_progress_text). The report's parts add up with the
  * outputs asked: timeline.json (285) and findings.json (105) are its big
  * ones; the findings document (16) comes with the pages (sarif, timeline,
  * markdown, html). The report writes timeline.json on a second thread
@@ -248,16 +249,20 @@ static void resident_mb(size_t *now, size_t *peak) {
   *peak = (hwm > rss ? hwm : rss) / 1024;
 }
 
-/* A stage (stage set: also the progress line's new text) or a timed note;
- * formatted only when something shows it. */
-static void vnote(int stage, const char *fmt, va_list ap) {
+/* What a note is: a stage (the progress line's new text, and a line of
+ * the stage times), a timed note (the stage times only), or the text of
+ * the stage going on (the progress line only). */
+enum note { NOTE_TIME, NOTE_STAGE, NOTE_TEXT };
+
+/* Formatted only when something shows it. */
+static void vnote(enum note kind, const char *fmt, va_list ap) {
   pthread_once(&times.once, times_init);
-  int line = stage && progress.running;
-  if (!times.on && !line)
+  int line = kind != NOTE_TIME && progress.running, timed = kind != NOTE_TEXT && times.on;
+  if (!timed && !line)
     return;
   char text[STAGE_BYTES];
   vsnprintf(text, sizeof text, fmt, ap);
-  if (times.on) {
+  if (timed) {
     size_t now, peak;
     pthread_mutex_lock(&times.lock);
     resident_mb(&now, &peak);
@@ -277,14 +282,21 @@ static void vnote(int stage, const char *fmt, va_list ap) {
 void omplens_progress_time(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vnote(0, fmt, ap);
+  vnote(NOTE_TIME, fmt, ap);
   va_end(ap);
 }
 
 void omplens_progress_stage(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vnote(1, fmt, ap);
+  vnote(NOTE_STAGE, fmt, ap);
+  va_end(ap);
+}
+
+void omplens_progress_text(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vnote(NOTE_TEXT, fmt, ap);
   va_end(ap);
 }
 

@@ -51,6 +51,10 @@ void omplens_progress_output_done(const char *name);
  * short (at most about 100 characters are shown, fewer on a narrow
  * terminal: the stage text is cut, not the figures). */
 void omplens_progress_stage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The text of the stage going on, with how far it is ("reading sources: 3
+ * of 13 compile units"): the progress line only, not a stage of the stage
+ * times. */
+void omplens_progress_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Clears the line and stops the thread; safe to call when never started. */
 void omplens_progress_stop(void);
 

@@ -6,10 +6,11 @@
 # nothing but the usual output appears. OMPLENS_PROGRESS_AFTER_MS=0 stands
 # in for a long analysis.
 # Also: an output that cannot be written while timeline.json is written on a
-# second thread, and the stage times of OMPLENS_STAGE_TIMES.
-# usage: progress.sh OMPLENS GEN_TRACE WORKDIR
+# second thread, the stage times of OMPLENS_STAGE_TIMES, and the compile
+# units read while a real program's trace is attributed.
+# usage: progress.sh OMPLENS GEN_TRACE WORKDIR OFFLOAD_PROGRAM
 set -uo pipefail
-omplens=$1 gen_trace=$2 work=$3
+omplens=$1 gen_trace=$2 work=$3 program=$4
 rm -rf "$work" && mkdir -p "$work"
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
@@ -95,6 +96,21 @@ awk '{ if (!match($0, /\[resident [0-9]+ MB, peak [0-9]+ MB\]$/)) { bad = 1; nex
   { fail "OMPLENS_STAGE_TIMES: a line without its growing memory figures:"; cat "$work/times.err"; }
 [ "$(grep -vc '^omplens: ' "$work/times.err")" = 0 ] ||
   { fail "OMPLENS_STAGE_TIMES: other text on stderr:"; cat "$work/times.err"; }
+
+# A real program's first report: while its sources are parsed, the line
+# counts the compile units read; the stage times keep one line for the
+# stage, not one per unit.
+"$omplens" run -q -o "$work/rec" --outputs summary -- "$program" >/dev/null 2>&1 ||
+  fail "omplens run of $program failed"
+OMPLENS_PROGRESS_AFTER_MS=0 script -qec \
+  "'$omplens' report --outputs summary -o '$work/units' '$work'/rec/traces/*/ >/dev/null" \
+  /dev/null >"$work/units.out" 2>&1
+tr '\r' '\n' <"$work/units.out" | grep -Eq '^omplens: reading sources: 1 of 1 compile units \(' ||
+  { fail "no count of compile units read while attributing:"; tr '\r' '\n' <"$work/units.out" | cat -v; }
+OMPLENS_STAGE_TIMES=1 "$omplens" report -q --outputs summary -o "$work/units2" "$work"/rec/traces/*/ \
+  >/dev/null 2>"$work/units2.err"
+grep -q 'compile units' "$work/units2.err" &&
+  { fail "OMPLENS_STAGE_TIMES: a line per compile unit:"; cat "$work/units2.err"; }
 
 [ $failed = 0 ] && echo "progress: all checks passed"
 exit $failed

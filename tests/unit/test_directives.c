@@ -1396,7 +1396,7 @@ static void test_prefetch(void **state)
   const char *units[] = {fixture("kinds.c"), fixture("header_user.c"), fixture("kinds.c"),
                          fixture("no_such_unit.c"), NULL, fixture("macro_user.c")};
   omplens_directives_parse_cost(&before);
-  assert_int_equal(omplens_directives_prefetch(ahead, units, sizeof units / sizeof *units), 0);
+  assert_int_equal(omplens_directives_prefetch(ahead, units, sizeof units / sizeof *units, NULL, NULL), 0);
   omplens_directives_parse_cost(&after);
   assert_int_equal(after.parsed + after.cached - before.parsed - before.cached, 3);
   omplens_directive_query q = {.file = fixture("kernels.h"),
@@ -1417,11 +1417,11 @@ static void test_prefetch(void **state)
   omplens_directives_parse_cost(&last);
   assert_int_equal(later.parsed + later.cached - after.parsed - after.cached, 2);
   assert_int_equal(last.parsed + last.cached - later.parsed - later.cached, 1);
-  assert_int_equal(omplens_directives_prefetch(ahead, units, 2), 0); /* all read */
+  assert_int_equal(omplens_directives_prefetch(ahead, units, 2, NULL, NULL), 0); /* all read */
   omplens_directives_cost again;
   omplens_directives_parse_cost(&again);
   assert_int_equal(again.parsed + again.cached, last.parsed + last.cached);
-  assert_int_equal(omplens_directives_prefetch(NULL, units, 1), OMPLENS_DIRECTIVES_EINVAL);
+  assert_int_equal(omplens_directives_prefetch(NULL, units, 1, NULL, NULL), OMPLENS_DIRECTIVES_EINVAL);
   omplens_directive_index_destroy(ahead);
   omplens_directive_index_destroy(lazy);
 }
