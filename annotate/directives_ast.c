@@ -727,6 +727,17 @@ typedef struct inclusion_scan {
   CXTranslationUnit tu;
 } inclusion_scan;
 
+/* A header whose text holds no directive: remembered, so that a lookup
+ * of it needs no parse of its own. */
+static void plain_header(omplens_directives__unit *u, const omplens_libclang *lc, CXFile f)
+{
+  char *path = file_path(lc, f);
+  const char *kept = path != NULL ? omplens_directives__pool_strdup(&u->scratch, path) : NULL;
+  oom_if(u, path != NULL && (kept == NULL || !omplens_directives__vec_push(&u->plain_headers,
+                                                                           sizeof(kept), &kept)));
+  free(path);
+}
+
 /* Headers worth reading: outside system directories, with an omp pragma
  * or a call of the device memory API. */
 static void inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
@@ -741,9 +752,14 @@ static void inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
     return;
   size_t size = 0;
   const char *text = lc->getFileContents(is->tu, f, &size);
-  if (text == NULL || memmem(text, size, "omp", 3) == NULL ||
-      (memmem(text, size, "pragma", 6) == NULL && memmem(text, size, "Pragma", 6) == NULL &&
-       memmem(text, size, API_PREFIX, sizeof(API_PREFIX) - 1) == NULL))
+  if (text != NULL && (memmem(text, size, "omp", 3) == NULL ||
+                       (memmem(text, size, "pragma", 6) == NULL &&
+                        memmem(text, size, "Pragma", 6) == NULL &&
+                        memmem(text, size, API_PREFIX, sizeof(API_PREFIX) - 1) == NULL))) {
+    plain_header(is->u, lc, f); /* no directive to look for */
+    return;
+  }
+  if (text == NULL)
     return;
   char *path = file_path(lc, f);
   if (path != NULL && omplens_directives__unit_source(is->u, path) != NULL) {
@@ -778,6 +794,13 @@ static void collect(const omplens_libclang *lc, omplens_directives__unit *u,
   for (size_t i = 0; openmp && i < u->num_files; i++)
     add_skipped(&v, i);
   free(v.cxfiles);
+}
+
+static int prepare_statements(omplens_directives__unit *u);
+
+int omplens_directives__ast_none(omplens_directives__unit *u)
+{
+  return prepare_statements(u);
 }
 
 static int prepare_statements(omplens_directives__unit *u)

@@ -3,7 +3,8 @@
  * reads it back instead of parsing: the unit's files past the main one,
  * its errors and macro definitions, and per file the statements after
  * pragmas, references, calls, functions, `_Pragma` directives, macro
- * uses, #if'd-out ranges and device API calls. The text and tokens of each
+ * uses, #if'd-out ranges and device API calls; and the headers it includes
+ * that hold no directive by their text. The text and tokens of each
  * file are read again (cheap); everything built from them follows as after
  * a parse. Design notes: docs/directives.md, "The parse cache". */
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 
 #define NONE OMPLENS_DIRECTIVES__NONE
 /* The payload's format; part of the key. */
-#define TAG "directives-unit-v2"
+#define TAG "directives-unit-v3"
 
 typedef omplens_directives__file_work file_work;
 typedef omplens_directives__span span;
@@ -142,6 +143,9 @@ void omplens_directives__cache_store(const omplens_directives__unit *u,
   omplens_libclang_put_u32(&w, (uint32_t)u->num_files);
   for (size_t i = 0; i < u->num_files; i++)
     put_file(&w, &u->files[i]);
+  omplens_libclang_put_u32(&w, (uint32_t)u->plain_headers.len);
+  for (size_t i = 0; i < u->plain_headers.len; i++)
+    omplens_libclang_put_str(&w, OMPLENS_DIRECTIVES__AT(u->plain_headers, const char *, i));
   if (!w.failed && !u->oom)
     omplens_libclang_cache_store(key, (const CXTranslationUnit *)tus, num_tus, w.data, w.len);
   free(w.data);
@@ -342,6 +346,13 @@ static void get_unit(reader *rd)
     rd->failed = 1;
   for (uint32_t i = 0; i < n && ok(rd); i++)
     get_file(rd, i);
+  n = get_count(rd, 4);
+  for (uint32_t i = 0; i < n && ok(rd); i++) {
+    const char *path = get_str(rd);
+    if (path == NULL)
+      rd->failed = 1;
+    push(rd, &u->plain_headers, sizeof(path), &path);
+  }
 }
 
 /* Back to a unit of its main file alone, as before a parse. */
@@ -363,6 +374,7 @@ static void forget(omplens_directives__unit *u)
     }
   }
   u->num_files = u->num_files > 0 ? 1 : 0;
+  omplens_directives__vec_free(&u->plain_headers);
   omplens_directives__vec_free(&u->errors);
   omplens_directives__vec_free(&u->macro_defs);
   u->unit_error = false;

@@ -304,6 +304,10 @@ typedef struct omplens_directives__unit {
                          -D, -I and language are guessed             */
   char *first_error;  /* the unit's own, malloc'd                  */
   bool oom;
+  omplens_directives__vec plain_headers; /* const char * (scratch): headers
+                         outside the system the unit includes whose text
+                         holds no OpenMP pragma nor device memory API
+                         call: they hold no directive                 */
   void **cx;          /* the libclang index the plain parse uses, made
                          on first need (a parse thread's own); NULL:
                          the directive index's                        */
@@ -386,6 +390,12 @@ struct omplens_directive_index {
                                        recorded                       */
   bool recorded_read;
   omplens_directives__unit_hook plain_unit; /* NULL: none */
+  omplens_directives__vec plain_headers; /* const char * (pool): headers a
+                                       unit read included that hold no
+                                       directive by their text (unit's
+                                       plain_headers): a lookup makes their
+                                       record from the text, not a parse
+                                       of them alone                    */
 };
 
 /* The primary source of one of the binaries' compile units. */
@@ -429,6 +439,9 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
  * as part of the build (not alone): the parses on up to `threads`
  * threads, the records kept in the order given, progress told after each
  * (NULL: not told). */
+/* Makes the record of a header that a unit read included and that holds
+ * no directive by its text (ix->plain_headers), from its text alone. */
+int omplens_directives__read_plain(omplens_directive_index *ix, const char *path);
 int omplens_directives__read_units(omplens_directive_index *ix, char *const *paths,
                                    size_t count, unsigned threads,
                                    omplens_directives_progress *progress, void *ctx);
@@ -449,6 +462,9 @@ bool omplens_directives__args_add(omplens_directives__args *a, const char *s);
  * error: a failed parse sets u->errors. */
 int omplens_directives__ast_read(omplens_directives__unit *u,
                                  const omplens_directives__args *args);
+/* Readies u (its main file only, holding no OpenMP text) as a parse
+ * would leave it, without one. */
+int omplens_directives__ast_none(omplens_directives__unit *u);
 void omplens_directives__ast_dispose(void *cx);
 /* Adds a file to the unit: loads and scans it. */
 int omplens_directives__unit_add_file(omplens_directives__unit *u,

@@ -85,6 +85,7 @@ static void free_unit(omplens_directives__unit *u)
   omplens_directives__vec_free(&u->macro_defs);
   omplens_directives__vec_free(&u->pragma_macros);
   omplens_directives__vec_free(&u->errors);
+  omplens_directives__vec_free(&u->plain_headers);
   omplens_directives__pool_free(&u->scratch);
   free(u->first_error);
 }
@@ -167,6 +168,23 @@ static int unit_parse(omplens_directives__unit *u, const char *main_path,
   return err == 0 ? omplens_directives__ast_read(u, args) : err;
 }
 
+/* The unit's headers without directives, for lookups of them (once). */
+static int keep_plain_headers(omplens_directives__unit *u)
+{
+  omplens_directive_index *ix = u->index;
+  for (size_t i = 0; i < u->plain_headers.len; i++) {
+    const char *path = OMPLENS_DIRECTIVES__AT(u->plain_headers, const char *, i);
+    bool known = false;
+    for (size_t k = 0; k < ix->plain_headers.len && !known; k++)
+      known = strcmp(OMPLENS_DIRECTIVES__AT(ix->plain_headers, const char *, k), path) == 0;
+    const char *kept = known ? NULL : omplens_directives__pool_strdup(&ix->pool, path);
+    if (!known && (kept == NULL ||
+                   !omplens_directives__vec_push(&ix->plain_headers, sizeof(kept), &kept)))
+      return OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  return 0;
+}
+
 static int unit_keep(omplens_directives__unit *u, omplens_directives__args *args,
                      const char *main_path, bool alone, int err)
 {
@@ -174,6 +192,8 @@ static int unit_keep(omplens_directives__unit *u, omplens_directives__args *args
     attribute_errors(u);
     err = keep_records(u, alone);
   }
+  if (err == 0)
+    err = keep_plain_headers(u); /* a property of their text, whatever the unit */
   /* A unit that could not be read is tried again: it fails before parsing. */
   if (err == 0)
     err = remember_unit(u->index, main_path);
@@ -191,6 +211,22 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
   if (err == 0)
     err = unit_parse(&u, main_path, &args);
   return unit_keep(&u, &args, main_path, alone, err);
+}
+
+int omplens_directives__read_plain(omplens_directive_index *ix, const char *path)
+{
+  omplens_directives__unit u = {.index = ix};
+  omplens_directives__args args = {0};
+  int err = omplens_directives__unit_add_file(&u, path);
+  if (err == 0)
+    err = omplens_directives__ast_none(&u);
+  if (err == 0) {
+    attribute_errors(&u);
+    err = keep_records(&u, false);
+  }
+  omplens_directives__args_free(&args);
+  free_unit(&u);
+  return err;
 }
 
 /* ---- several units, parsed on threads ---- */

@@ -1368,6 +1368,28 @@ static int teardown(void **state)
   return 0;
 }
 
+/* A header that its unit includes and that holds no OpenMP text has no
+ * directive: listing it reads no parse of its own. */
+static void test_plain_header(void **state)
+{
+  (void)state;
+  omplens_directive_index *ix = new_index();
+  omplens_directives_cost before, after, listed;
+  omplens_directives_parse_cost(&before);
+  omplens_directive_match m = find(ix, "plain_user.c", line_of("plain_user.c", "@halve"), "halve",
+                                   OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  omplens_directives_parse_cost(&after);
+  assert_int_equal(after.parsed + after.cached - before.parsed - before.cached, 1);
+  const omplens_directive *const *dirs;
+  size_t n = 99;
+  assert_int_equal(omplens_directive_list(ix, fixture("plain_helpers.h"), &dirs, &n), 0);
+  assert_int_equal(n, 0);
+  omplens_directives_parse_cost(&listed);
+  assert_int_equal(listed.parsed + listed.cached, after.parsed + after.cached);
+  omplens_directive_index_destroy(ix);
+}
+
 /* ---- units read ahead ---- */
 
 static void assert_same_list(omplens_directive_index *a, omplens_directive_index *b,
@@ -1468,6 +1490,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_null_and_names),
       cmocka_unit_test(test_cached),
       cmocka_unit_test(test_prefetch),
+      cmocka_unit_test(test_plain_header),
       cmocka_unit_test(test_golden),
       cmocka_unit_test(test_hostile_input),
   };
