@@ -14,6 +14,7 @@
  *
  * Locations are expansion locations, as DWARF has them: a macro's code is
  * at the line of its use. */
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -817,16 +818,74 @@ static int prepare_statements(omplens_directives__unit *u)
   return 0;
 }
 
-/* The plain parse, to the index's hook. */
+/* The function of fw that holds offset, or NULL. */
+static const char *function_at(const file_work *fw, uint32_t offset)
+{
+  for (size_t i = 0; i < fw->functions.len; i++) {
+    const omplens_directives__function *f =
+        &OMPLENS_DIRECTIVES__AT(fw->functions, omplens_directives__function, i);
+    if (f->begin <= offset && offset < f->end)
+      return f->name;
+  }
+  return NULL;
+}
+
+/* Whether text holds name as a whole word. */
+static bool mentions(const char *text, size_t size, const char *name)
+{
+  size_t n = strlen(name);
+  for (const char *at = text; n > 0 && (size_t)(at - text) + n <= size;) {
+    const char *hit = memmem(at, size - (size_t)(at - text), name, n);
+    if (hit == NULL)
+      return false;
+    bool starts = hit == text || !(isalnum((unsigned char)hit[-1]) || hit[-1] == '_');
+    bool ends = (size_t)(hit - text) + n == size ||
+                !(isalnum((unsigned char)hit[n]) || hit[n] == '_');
+    if (starts && ends)
+      return true;
+    at = hit + 1;
+  }
+  return false;
+}
+
+/* Whether a header of the unit without directives names a function that
+ * holds one of the unit's: it calls it, and the fixer asks for its nodes
+ * (the loop around the call). */
+static bool calls_directives(const omplens_directives__unit *u, const char *text, size_t size)
+{
+  for (size_t i = 0; i < u->num_files; i++) {
+    const file_work *fw = &u->files[i];
+    for (size_t k = 0; k < fw->scan.pragmas.len; k++) {
+      const omplens_directives__pragma *p =
+          &OMPLENS_DIRECTIVES__AT(fw->scan.pragmas, omplens_directives__pragma, k);
+      const char *name = p->omp ? function_at(fw, p->begin) : NULL;
+      if (name != NULL && mentions(text, size, name))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* The plain parse, to the index's hook: the files holding directives, and
+ * the headers without any that call one of their functions. */
 static void show_plain(omplens_directives__unit *u, const omplens_directives__args *args,
                        CXTranslationUnit tu)
 {
-  const char **files = malloc(u->num_files * sizeof(*files));
+  const omplens_libclang *lc = omplens_libclang_load();
+  size_t n = 0;
+  const char **files = malloc((u->num_files + u->plain_headers.len) * sizeof(*files));
   for (size_t i = 0; files != NULL && i < u->num_files; i++)
-    files[i] = u->files[i].src.path;
+    files[n++] = u->files[i].src.path;
+  for (size_t i = 0; files != NULL && i < u->plain_headers.len; i++) {
+    const char *path = OMPLENS_DIRECTIVES__AT(u->plain_headers, const char *, i);
+    CXFile f = lc->getFile(tu, path);
+    size_t size = 0;
+    const char *text = f != NULL ? lc->getFileContents(tu, f, &size) : NULL;
+    if (text != NULL && calls_directives(u, text, size))
+      files[n++] = path;
+  }
   if (files != NULL)
-    u->index->plain_unit(files, u->num_files, (const char *const *)args->argv.data,
-                         args->argv.len, tu);
+    u->index->plain_unit(files, n, (const char *const *)args->argv.data, args->argv.len, tu);
   free(files);
 }
 

@@ -354,7 +354,9 @@ typedef struct omplens_directives__file {
 typedef struct omplens_directives__compdb omplens_directives__compdb;
 
 /* Shown each unit's plain parse before it is disposed of: the unit's main
- * file, the files of it that hold directives (the main file first), the
+ * file, the files of it that hold directives (the main file first), then
+ * the headers without directives that name a function holding one of
+ * them (its callers, whose loops the fixer reads), the
  * compile arguments it was parsed with (omplens_directives__build_args'),
  * then -D_OPENMP=201511 and -I the main file's directory, with a detailed
  * preprocessing record and CXTranslationUnit_KeepGoing; tu is the

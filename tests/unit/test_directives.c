@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "directives_internal.h" /* the plain parse's hook */
 #include "omplens_directives.h"
 
 static const char *fixture_dir = DIRECTIVES_FIXTURE_DIR;
@@ -1390,6 +1391,36 @@ static void test_plain_header(void **state)
   omplens_directive_index_destroy(ix);
 }
 
+/* The files the hook was last shown, by base name, space-separated. */
+static char shown[512];
+
+static void show(const char *const *files, size_t num_files, const char *const *args,
+                 size_t num_args, void *tu)
+{
+  (void)args, (void)num_args, (void)tu;
+  shown[0] = '\0';
+  for (size_t i = 0; i < num_files; i++) {
+    const char *slash = strrchr(files[i], '/');
+    snprintf(shown + strlen(shown), sizeof(shown) - strlen(shown), "%s%s", i ? " " : "",
+             slash ? slash + 1 : files[i]);
+  }
+}
+
+/* The plain parse is shown with the files holding directives and the
+ * headers without any that call their functions, not the other headers. */
+static void test_plain_parse_shown(void **state)
+{
+  (void)state;
+  omplens_directive_index *ix = new_index();
+  omplens_directives__on_plain_unit(ix, show);
+  shown[0] = '\0';
+  omplens_directive_match m = find(ix, "caller_user.c", line_of("caller_user.c", "@scale"),
+                                   "scale", OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+  assert_string(shown, "caller_user.c plain_caller.h");
+  omplens_directive_index_destroy(ix);
+}
+
 /* ---- units read ahead ---- */
 
 static void assert_same_list(omplens_directive_index *a, omplens_directive_index *b,
@@ -1491,6 +1522,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_cached),
       cmocka_unit_test(test_prefetch),
       cmocka_unit_test(test_plain_header),
+      cmocka_unit_test(test_plain_parse_shown),
       cmocka_unit_test(test_golden),
       cmocka_unit_test(test_hostile_input),
   };
