@@ -441,14 +441,20 @@ static void test_unreferenced(void **state)
 
 /* ---- where directives hide ---- */
 
+/* The directive in kernels.h, through header_user.c, as the runtime asks. */
+static omplens_directive_query axpy_query(void)
+{
+  return (omplens_directive_query){.file = fixture("kernels.h"),
+                                   .line = line_of("kernels.h", "@axpy"),
+                                   .function = "axpy",
+                                   .runtime_kind = OMPLENS_RUNTIME_TARGET,
+                                   .unit = fixture("header_user.c")};
+}
+
 static void test_header(void **state)
 {
   omplens_directive_index *ix = *state;
-  omplens_directive_query q = {.file = fixture("kernels.h"),
-                               .line = line_of("kernels.h", "@axpy"),
-                               .function = "axpy",
-                               .runtime_kind = OMPLENS_RUNTIME_TARGET,
-                               .unit = fixture("header_user.c")};
+  omplens_directive_query q = axpy_query();
   omplens_directive_match m;
   assert_int_equal(omplens_directive_find_query(ix, &q, &m), 0);
   assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
@@ -1452,11 +1458,7 @@ static void test_prefetch(void **state)
   assert_int_equal(omplens_directives_prefetch(ahead, units, sizeof units / sizeof *units, NULL, NULL), 0);
   omplens_directives_parse_cost(&after);
   assert_int_equal(after.parsed + after.cached - before.parsed - before.cached, 3);
-  omplens_directive_query q = {.file = fixture("kernels.h"),
-                               .line = line_of("kernels.h", "@axpy"),
-                               .function = "axpy",
-                               .runtime_kind = OMPLENS_RUNTIME_TARGET,
-                               .unit = fixture("header_user.c")};
+  omplens_directive_query q = axpy_query();
   omplens_directive_match m;
   assert_int_equal(omplens_directive_find_query(ahead, &q, &m), 0);
   assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
