@@ -830,38 +830,56 @@ static const char *function_at(const file_work *fw, uint32_t offset)
   return NULL;
 }
 
-/* Whether text holds name as a whole word. */
-static bool mentions(const char *text, size_t size, const char *name)
+static int by_name(const void *a, const void *b)
 {
-  size_t n = strlen(name);
-  for (const char *at = text; n > 0 && (size_t)(at - text) + n <= size;) {
-    const char *hit = memmem(at, size - (size_t)(at - text), name, n);
-    if (hit == NULL)
-      return false;
-    bool starts = hit == text || !(isalnum((unsigned char)hit[-1]) || hit[-1] == '_');
-    bool ends = (size_t)(hit - text) + n == size ||
-                !(isalnum((unsigned char)hit[n]) || hit[n] == '_');
-    if (starts && ends)
-      return true;
-    at = hit + 1;
-  }
-  return false;
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Whether a header of the unit without directives names a function that
- * holds one of the unit's: it calls it, and the fixer asks for its nodes
- * (the loop around the call). */
-static bool calls_directives(const omplens_directives__unit *u, const char *text, size_t size)
+/* The names of the functions holding the unit's OpenMP pragmas, sorted;
+ * *count of them. NULL when none (or no memory). */
+static const char **directive_functions(const omplens_directives__unit *u, size_t *count)
 {
-  for (size_t i = 0; i < u->num_files; i++) {
+  size_t n = 0, cap = 0;
+  for (size_t i = 0; i < u->num_files; i++)
+    cap += u->files[i].scan.pragmas.len;
+  const char **names = cap ? malloc(cap * sizeof(*names)) : NULL;
+  for (size_t i = 0; names != NULL && i < u->num_files; i++) {
     const file_work *fw = &u->files[i];
     for (size_t k = 0; k < fw->scan.pragmas.len; k++) {
       const omplens_directives__pragma *p =
           &OMPLENS_DIRECTIVES__AT(fw->scan.pragmas, omplens_directives__pragma, k);
       const char *name = p->omp ? function_at(fw, p->begin) : NULL;
-      if (name != NULL && mentions(text, size, name))
-        return true;
+      if (name != NULL)
+        names[n++] = name;
     }
+  }
+  if (names != NULL)
+    qsort(names, n, sizeof(*names), by_name);
+  *count = n;
+  return names;
+}
+
+/* Whether text names, as an identifier, one of the sorted names: a header
+ * without directives that calls a function holding one, whose node table
+ * the fixer asks for (the loop around the call). One pass over the text. */
+static bool names_any(const char *text, size_t size, const char **names, size_t count)
+{
+  char word[256];
+  for (size_t i = 0; i < size && count > 0;) {
+    if (!(isalpha((unsigned char)text[i]) || text[i] == '_')) {
+      i++;
+      continue;
+    }
+    size_t b = i;
+    while (i < size && (isalnum((unsigned char)text[i]) || text[i] == '_'))
+      i++;
+    if (i - b >= sizeof(word))
+      continue;
+    memcpy(word, text + b, i - b);
+    word[i - b] = '\0';
+    const char *key = word;
+    if (bsearch(&key, names, count, sizeof(*names), by_name) != NULL)
+      return true;
   }
   return false;
 }
@@ -872,20 +890,22 @@ static void show_plain(omplens_directives__unit *u, const omplens_directives__ar
                        CXTranslationUnit tu)
 {
   const omplens_libclang *lc = omplens_libclang_load();
-  size_t n = 0;
+  size_t n = 0, num_names = 0;
+  const char **names = u->plain_headers.len ? directive_functions(u, &num_names) : NULL;
   const char **files = malloc((u->num_files + u->plain_headers.len) * sizeof(*files));
   for (size_t i = 0; files != NULL && i < u->num_files; i++)
     files[n++] = u->files[i].src.path;
-  for (size_t i = 0; files != NULL && i < u->plain_headers.len; i++) {
+  for (size_t i = 0; files != NULL && names != NULL && i < u->plain_headers.len; i++) {
     const char *path = OMPLENS_DIRECTIVES__AT(u->plain_headers, const char *, i);
     CXFile f = lc->getFile(tu, path);
     size_t size = 0;
     const char *text = f != NULL ? lc->getFileContents(tu, f, &size) : NULL;
-    if (text != NULL && calls_directives(u, text, size))
+    if (text != NULL && names_any(text, size, names, num_names))
       files[n++] = path;
   }
   if (files != NULL)
     u->index->plain_unit(files, n, (const char *const *)args->argv.data, args->argv.len, tu);
+  free(names);
   free(files);
 }
 
