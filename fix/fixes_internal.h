@@ -811,6 +811,11 @@ static inline bool omplens_fix__ident_char(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
          ch == '_';
 }
+/* The next identifier of expression text from *p on, into word (cut to
+ * size bytes); numbers are skipped whole, with their suffixes and
+ * exponents ("20u", "1e5", "0x1fUL"). Moves *p past it; false when none
+ * is left. */
+bool omplens_fix__next_identifier(const char **p, char *word, size_t size);
 /* The text of argument node arg of at's file as it stands inside a larger
  * expression: in parentheses unless it is one operand (no operator, no
  * space). Caller frees; NULL when out of memory. */

@@ -611,20 +611,11 @@ static char *declare(omplens_fix__ctx *at, const char *expr, size_t loop_at,
 /* The first identifier of expr that names a variable visible at loop_at
  * in at's file, or NONE. */
 static uint32_t first_variable(const omplens_fix__ctx *at, const char *expr, size_t loop_at) {
-  for (const char *p = expr; *p;) {
-    if (!omplens_fix__ident_char(*p) || isdigit((unsigned char)*p)) {
-      p++;
-      continue;
-    }
-    size_t n = 0;
-    while (omplens_fix__ident_char(p[n]))
-      n++;
-    char word[256];
-    snprintf(word, sizeof word, "%.*s", (int)n, p);
+  char word[256];
+  for (const char *p = expr; omplens_fix__next_identifier(&p, word, sizeof word);) {
     uint32_t d = omplens_fix__ast_lookup(at->ast, word, loop_at);
     if (d != NONE && at->ast->nodes[d].kind != OMPLENS_FIX__N_ENUM_CONST)
       return d;
-    p += n;
   }
   return NONE;
 }
@@ -2258,22 +2249,11 @@ static size_t loop_vars(const omplens_fix__ctx *c, const omplens_fix__canon *k, 
   uint32_t v = omplens_fix__ast_lookup(c->ast, k->var, at);
   if (v != NONE)
     vars[nv++] = v;
-  for (const char *p = k->bound; *p && nv < max;) {
-    if (!omplens_fix__ident_char(*p) || isdigit((unsigned char)*p)) { /* skip numbers like 1e5, 20u */
-      p++;
-      while (isdigit((unsigned char)p[-1]) && omplens_fix__ident_char(*p))
-        p++;
-      continue;
-    }
-    const char *q = p;
-    while (omplens_fix__ident_char(*q))
-      q++;
-    char name[128];
-    snprintf(name, sizeof name, "%.*s", (int)(q - p), p);
+  char name[128];
+  for (const char *p = k->bound; nv < max && omplens_fix__next_identifier(&p, name, sizeof name);) {
     uint32_t d = omplens_fix__ast_lookup(c->ast, name, at);
     if (d != NONE)
       vars[nv++] = d;
-    p = q;
   }
   return nv;
 }

@@ -312,18 +312,9 @@ static void drop_unused_locals(omplens_fix__ctx *c, const omplens_fix__site *s,
   uint32_t fn = omplens_fix__ast_function_at(a, at);
   uint32_t done[16];
   size_t ndone = 0;
+  char word[256];
   for (size_t k = 0; fn != NONE && k < p->num_items; k++)
-    for (const char *w = p->items[k].text; *w;) {
-      if (!omplens_fix__ident_char(*w) || isdigit((unsigned char)*w)) {
-        w++;
-        continue;
-      }
-      size_t n = 0;
-      while (omplens_fix__ident_char(w[n]))
-        n++;
-      char word[256];
-      snprintf(word, sizeof word, "%.*s", (int)n, w);
-      w += n;
+    for (const char *w = p->items[k].text; omplens_fix__next_identifier(&w, word, sizeof word);) {
       uint32_t d = omplens_fix__ast_lookup(a, word, at);
       bool seen = false;
       for (size_t i = 0; i < ndone; i++)

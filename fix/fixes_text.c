@@ -225,6 +225,27 @@ size_t omplens_fix__line_end(const omplens_fix__source *s, unsigned line) {
   return e;
 }
 
+bool omplens_fix__next_identifier(const char **p, char *word, size_t size) {
+  const char *s = *p;
+  for (;;) {
+    while (*s && !omplens_fix__ident_char(*s))
+      s++;
+    if (!*s) {
+      *p = s;
+      return false;
+    }
+    size_t n = 0;
+    while (omplens_fix__ident_char(s[n]))
+      n++;
+    if (!isdigit((unsigned char)*s)) {
+      snprintf(word, size, "%.*s", (int)n, s);
+      *p = s + n;
+      return true;
+    }
+    s += n; /* a number and its suffix */
+  }
+}
+
 bool omplens_fix__blank(const omplens_fix__source *s, size_t from, size_t to) {
   const char *t = s->text;
   for (size_t i = from; i < to; i++) {
