@@ -442,11 +442,16 @@ static void find_api_call(omplens_annotator *a, located *l, const omplens_source
   d->end_line = m.call->call.end_line;
 }
 
+/* The region of a code entry; NULL for none, or for an API call's own
+ * address. */
+static const omplens_region *region_of(const omplens_annotator *a, const code_entry *c) {
+  return c && c->region != OMPLENS_NO_REGION ? &omplens_trace_regions(a->trace, NULL)[c->region]
+                                             : NULL;
+}
+
 /* Where codeptr is: from the region's runtime location first, then DWARF. */
 static void place(omplens_annotator *a, const code_entry *c, uint64_t codeptr, located *l) {
-  int own = c && c->region == OMPLENS_NO_REGION; /* an API call's own address */
-  const omplens_region *r =
-      c && !own ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL;
+  const omplens_region *r = region_of(a, c);
   if (r && r->source)
     from_runtime(a, r->source, &l->loc);
   from_symbolizer(a, codeptr, &l->loc, &l->file);
@@ -466,26 +471,14 @@ static const located *locate(omplens_annotator *a, uint64_t codeptr, located *sc
   }
   if (!l->placed)
     place(a, c, codeptr, l);
-  int own = c && c->region == OMPLENS_NO_REGION;
-  if (own)
+  if (c && c->region == OMPLENS_NO_REGION) /* an API call's own address */
     find_api_call(a, l, &l->file);
   else
-    find_directive(a, c ? &omplens_trace_regions(a->trace, NULL)[c->region] : NULL, l,
-                   &l->file);
+    find_directive(a, region_of(a, c), l, &l->file);
   l->done = 1;
   if (l != scratch)
     c->found = l;
   return l;
-}
-
-/* Places the code entry of codeptr, if not yet; its unit, or NULL. */
-static const char *unit_of_code(omplens_annotator *a, uint64_t codeptr) {
-  code_entry *c = code_of(a, codeptr);
-  if (!c)
-    return NULL;
-  if (!c->found && (c->found = calloc(1, sizeof *c->found)))
-    place(a, c, codeptr, c->found);
-  return c->found ? c->found->file.unit : NULL;
 }
 
 int omplens_annotate_prefetch(omplens_annotator *a, omplens_progress_fn *progress, void *ctx) {
@@ -502,10 +495,10 @@ int omplens_annotate_prefetch(omplens_annotator *a, omplens_progress_fn *progres
   for (size_t i = 0; i < nregions + nsites; i++) {
     uint64_t codeptr = i < nregions ? r[i].codeptr : sites[i - nregions];
     code_entry *c = codeptr ? code_of(a, codeptr) : NULL;
-    if (c && !c->found) {
-      const char *unit = unit_of_code(a, codeptr);
-      if (unit)
-        units[n++] = unit;
+    if (c && !c->found && (c->found = calloc(1, sizeof *c->found))) {
+      place(a, c, codeptr, c->found);
+      if (c->found->file.unit)
+        units[n++] = c->found->file.unit;
     }
   }
   int rc = omplens_directives_prefetch(a->directives, units, n, progress, ctx);

@@ -371,15 +371,6 @@ static int read_included(omplens_directive_index *ix, const char *path, const ch
   return err;
 }
 
-/* Whether a unit read included path, whose text holds no directive. */
-static bool plain_header(const omplens_directive_index *ix, const char *path)
-{
-  for (size_t i = 0; i < ix->plain_headers.len; i++)
-    if (strcmp(OMPLENS_DIRECTIVES__AT(ix->plain_headers, const char *, i), path) == 0)
-      return true;
-  return false;
-}
-
 static int record_for(omplens_directive_index *ix, const char *path,
                       const char *unit, const omplens_directives__file **out)
 {
@@ -390,7 +381,8 @@ static int record_for(omplens_directive_index *ix, const char *path,
   bool own_unit = omplens_directives__is_unit(ix, path, unit, &known);
   if (!own_unit) {
     int err = read_included(ix, path, unit);
-    if (err == 0 && omplens_directives__file_lookup(ix, path) == NULL && plain_header(ix, path))
+    if (err == 0 && omplens_directives__file_lookup(ix, path) == NULL &&
+        omplens_directives__plain_header(ix, path))
       err = omplens_directives__read_plain(ix, path); /* no parse alone: nothing to find */
     if (err != 0)
       return err;

@@ -753,15 +753,14 @@ static void inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
     return;
   size_t size = 0;
   const char *text = lc->getFileContents(is->tu, f, &size);
-  if (text != NULL && (memmem(text, size, "omp", 3) == NULL ||
-                       (memmem(text, size, "pragma", 6) == NULL &&
-                        memmem(text, size, "Pragma", 6) == NULL &&
-                        memmem(text, size, API_PREFIX, sizeof(API_PREFIX) - 1) == NULL))) {
+  if (text == NULL)
+    return;
+  if (memmem(text, size, "omp", 3) == NULL ||
+      (memmem(text, size, "pragma", 6) == NULL && memmem(text, size, "Pragma", 6) == NULL &&
+       memmem(text, size, API_PREFIX, sizeof(API_PREFIX) - 1) == NULL)) {
     plain_header(is->u, lc, f); /* no directive to look for */
     return;
   }
-  if (text == NULL)
-    return;
   char *path = file_path(lc, f);
   if (path != NULL && omplens_directives__unit_source(is->u, path) != NULL) {
     bool known = false;
@@ -797,13 +796,6 @@ static void collect(const omplens_libclang *lc, omplens_directives__unit *u,
   free(v.cxfiles);
 }
 
-static int prepare_statements(omplens_directives__unit *u);
-
-int omplens_directives__ast_none(omplens_directives__unit *u)
-{
-  return prepare_statements(u);
-}
-
 static int prepare_statements(omplens_directives__unit *u)
 {
   for (size_t i = 0; i < u->num_files; i++) {
@@ -816,6 +808,11 @@ static int prepare_statements(omplens_directives__unit *u)
       fw->stmt[k] = (span){NONE, NONE};
   }
   return 0;
+}
+
+int omplens_directives__ast_none(omplens_directives__unit *u)
+{
+  return prepare_statements(u);
 }
 
 /* The function of fw that holds offset, or NULL. */

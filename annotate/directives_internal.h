@@ -437,13 +437,15 @@ bool omplens_directives__is_unit(omplens_directive_index *ix, const char *path,
  * to one read through a unit that does. */
 int omplens_directives__read_unit(omplens_directive_index *ix,
                                   const char *main_path, bool alone);
-/* The same for several units (main paths, resolved, none read yet), each
- * as part of the build (not alone): the parses on up to `threads`
- * threads, the records kept in the order given, progress told after each
- * (NULL: not told). */
 /* Makes the record of a header that a unit read included and that holds
  * no directive by its text (ix->plain_headers), from its text alone. */
 int omplens_directives__read_plain(omplens_directive_index *ix, const char *path);
+/* Whether a unit read included path and path's text holds no directive. */
+bool omplens_directives__plain_header(const omplens_directive_index *ix, const char *path);
+/* The same as read_unit for several units (main paths, resolved, none read
+ * yet), each as part of the build (not alone): the parses on up to
+ * `threads` threads, the records kept in the order given, progress told
+ * after each (NULL: not told). */
 int omplens_directives__read_units(omplens_directive_index *ix, char *const *paths,
                                    size_t count, unsigned threads,
                                    omplens_directives_progress *progress, void *ctx);

@@ -168,18 +168,24 @@ static int unit_parse(omplens_directives__unit *u, const char *main_path,
   return err == 0 ? omplens_directives__ast_read(u, args) : err;
 }
 
+bool omplens_directives__plain_header(const omplens_directive_index *ix, const char *path)
+{
+  for (size_t i = 0; i < ix->plain_headers.len; i++)
+    if (strcmp(OMPLENS_DIRECTIVES__AT(ix->plain_headers, const char *, i), path) == 0)
+      return true;
+  return false;
+}
+
 /* The unit's headers without directives, for lookups of them (once). */
 static int keep_plain_headers(omplens_directives__unit *u)
 {
   omplens_directive_index *ix = u->index;
   for (size_t i = 0; i < u->plain_headers.len; i++) {
     const char *path = OMPLENS_DIRECTIVES__AT(u->plain_headers, const char *, i);
-    bool known = false;
-    for (size_t k = 0; k < ix->plain_headers.len && !known; k++)
-      known = strcmp(OMPLENS_DIRECTIVES__AT(ix->plain_headers, const char *, k), path) == 0;
-    const char *kept = known ? NULL : omplens_directives__pool_strdup(&ix->pool, path);
-    if (!known && (kept == NULL ||
-                   !omplens_directives__vec_push(&ix->plain_headers, sizeof(kept), &kept)))
+    if (omplens_directives__plain_header(ix, path))
+      continue;
+    const char *kept = omplens_directives__pool_strdup(&ix->pool, path);
+    if (kept == NULL || !omplens_directives__vec_push(&ix->plain_headers, sizeof(kept), &kept))
       return OMPLENS_DIRECTIVES_ENOMEM;
   }
   return 0;
@@ -216,15 +222,11 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
 int omplens_directives__read_plain(omplens_directive_index *ix, const char *path)
 {
   omplens_directives__unit u = {.index = ix};
-  omplens_directives__args args = {0};
   int err = omplens_directives__unit_add_file(&u, path);
   if (err == 0)
     err = omplens_directives__ast_none(&u);
-  if (err == 0) {
-    attribute_errors(&u);
-    err = keep_records(&u, false);
-  }
-  omplens_directives__args_free(&args);
+  if (err == 0)
+    err = keep_records(&u, false); /* no parse: no errors to attribute */
   free_unit(&u);
   return err;
 }
