@@ -831,8 +831,6 @@ static int compare_totals(const void *pa, const void *pb) {
   return (*a)->codeptr < (*b)->codeptr ? -1 : (*a)->codeptr > (*b)->codeptr;
 }
 
-/* Every directive, by time (omplens_analysis_profiles); those with
- * findings are found among the totals by codeptr. */
 /* The directives' totals, by codeptr (caller frees; NULL without memory). */
 static const omplens_directive_total **totals_by_codeptr(doc_ctx *x, size_t *n) {
   const omplens_directive_total *d = omplens_analysis_directives(x->in->procs[x->proc].analysis, n);
@@ -854,6 +852,8 @@ static json_t *directive_of(doc_ctx *x, const omplens_directive_total **by_codep
   return directive(x, p, found ? *found : NULL);
 }
 
+/* Every directive, by time (omplens_analysis_profiles); those with
+ * findings are found among the totals by codeptr. */
 static json_t *directive_list(doc_ctx *x) {
   size_t n, np;
   const omplens_directive_profile *p = omplens_analysis_profiles(x->in->procs[x->proc].analysis, &np);
