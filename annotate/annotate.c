@@ -45,6 +45,7 @@ struct omplens_annotator {
   size_t num_owned, cap_owned;
   int said_flags;            /* the note on the build's flags was given */
   arg_var *arg_vars; /* by omplens_trace_args() index, made on first use */
+  omplens_path_memo *paths;  /* made on first use */
 };
 
 const char *omplens_annotate_strerror(int err) {
@@ -179,6 +180,8 @@ omplens_symbolizer *omplens_annotate__symbolizer(const omplens_annotator *a) { r
 
 const omplens_trace *omplens_annotate__trace(const omplens_annotator *a) { return a->trace; }
 
+omplens_path_memo **omplens_annotate__path_memo(omplens_annotator *a) { return &a->paths; }
+
 void omplens_annotator_destroy(omplens_annotator *a) {
   if (!a)
     return;
@@ -192,6 +195,7 @@ void omplens_annotator_destroy(omplens_annotator *a) {
     free(a->codes[i].found);
   free(a->arg_vars);
   free(a->codes);
+  omplens_annotate__path_memo_free(a->paths);
   free(a);
 }
 

@@ -7,6 +7,7 @@
 #include "omplens_symbolize.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static size_t put(omplens_call_site *out, size_t n, size_t max, const char *file, unsigned line,
@@ -85,11 +86,9 @@ static bool symbolize_site(omplens_symbolizer *sym, uint64_t site, const char *f
   return loc->status == OMPLENS_SYM_OK;
 }
 
-size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32_t path,
-                                  omplens_call_site *out, size_t max) {
-  omplens_symbolizer *sym = a ? omplens_annotate__symbolizer(a) : NULL;
-  if (!sym || !out)
-    return 0;
+/* omplens_annotate_call_path(), worked out from the DWARF. */
+static size_t work_out(omplens_annotator *a, omplens_symbolizer *sym, uint64_t codeptr,
+                       uint32_t path, omplens_call_site *out, size_t max) {
   omplens_source_loc loc;
   omplens_location directive;
   size_t n = 0;
@@ -114,6 +113,101 @@ size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32
     n = put(out, n, max, loc.file, loc.line, loc.column, loc.function);
     n = inlining_calls(&loc, NULL, out, n, max);
   }
+  return n;
+}
+
+/* One path in source terms, kept whole (OMPLENS_MAX_CALL_SITES at most). */
+typedef struct memo_entry {
+  uint64_t codeptr; /* 0: a free slot */
+  uint32_t path;
+  uint32_t len;
+  omplens_call_site *sites;
+} memo_entry;
+
+struct omplens_path_memo {
+  memo_entry *slots; /* open addressing, power-of-two capacity */
+  size_t cap, used;
+};
+
+void omplens_annotate__path_memo_free(omplens_path_memo *m) {
+  if (!m)
+    return;
+  for (size_t i = 0; i < m->cap; i++)
+    free(m->slots[i].sites);
+  free(m->slots);
+  free(m);
+}
+
+static size_t memo_slot(const omplens_path_memo *m, uint64_t codeptr, uint32_t path) {
+  uint64_t key = codeptr ^ ((uint64_t)path * 0x9e3779b97f4a7c15ULL);
+  key ^= key >> 31;
+  key *= 0xbf58476d1ce4e5b9ULL;
+  key ^= key >> 29;
+  size_t j = (size_t)key & (m->cap - 1);
+  while (m->slots[j].codeptr && (m->slots[j].codeptr != codeptr || m->slots[j].path != path))
+    j = (j + 1) & (m->cap - 1);
+  return j;
+}
+
+/* Room for one more entry (at most half full); false when out of memory. */
+static bool memo_room(omplens_path_memo *m) {
+  if (2 * (m->used + 1) <= m->cap)
+    return true;
+  size_t cap = m->cap ? 2 * m->cap : 64;
+  memo_entry *old = m->slots;
+  size_t old_cap = m->cap;
+  if (!(m->slots = calloc(cap, sizeof *m->slots))) {
+    m->slots = old;
+    return false;
+  }
+  m->cap = cap;
+  for (size_t i = 0; i < old_cap; i++)
+    if (old[i].codeptr)
+      m->slots[memo_slot(m, old[i].codeptr, old[i].path)] = old[i];
+  free(old);
+  return true;
+}
+
+/* The memo's entry of (codeptr, path), worked out at the first ask; NULL
+ * when out of memory. */
+static const memo_entry *memo_entry_of(omplens_annotator *a, omplens_symbolizer *sym,
+                                       uint64_t codeptr, uint32_t path) {
+  omplens_path_memo **mp = omplens_annotate__path_memo(a);
+  if (!*mp && !(*mp = calloc(1, sizeof **mp)))
+    return NULL;
+  omplens_path_memo *m = *mp;
+  if (m->cap) {
+    const memo_entry *e = &m->slots[memo_slot(m, codeptr, path)];
+    if (e->codeptr)
+      return e;
+  }
+  omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
+  size_t len = work_out(a, sym, codeptr, path, sites, OMPLENS_MAX_CALL_SITES);
+  omplens_call_site *kept = len ? malloc(len * sizeof *kept) : NULL;
+  if ((len && !kept) || !memo_room(m)) {
+    free(kept);
+    return NULL;
+  }
+  if (len)
+    memcpy(kept, sites, len * sizeof *kept);
+  memo_entry *e = &m->slots[memo_slot(m, codeptr, path)];
+  *e = (memo_entry){codeptr, path, (uint32_t)len, kept};
+  m->used++;
+  return e;
+}
+
+size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32_t path,
+                                  omplens_call_site *out, size_t max) {
+  omplens_symbolizer *sym = a ? omplens_annotate__symbolizer(a) : NULL;
+  if (!sym || !out || !max)
+    return 0;
+  if (!codeptr) /* no key for the memo: rare enough to work out each time */
+    return work_out(a, sym, codeptr, path, out, max);
+  const memo_entry *e = memo_entry_of(a, sym, codeptr, path);
+  if (!e)
+    return work_out(a, sym, codeptr, path, out, max);
+  size_t n = e->len < max ? e->len : max;
+  memcpy(out, e->sites, n * sizeof *out);
   return n;
 }
 
