@@ -29,9 +29,9 @@
  * units read instead, omplens_progress_text). The report's parts add up with the
  * outputs asked: timeline.json (285) and findings.json (105) are its big
  * ones; the findings document (16) comes with the pages (sarif, timeline,
- * markdown, html). The report writes timeline.json on a second thread
- * while the main one writes the rest, so its share moves on as outputs
- * end, and waits at the end for timeline.json. */
+ * markdown, html). The report writes timeline.json and report.html on
+ * threads of their own while the main one writes the rest, so its share
+ * moves on as outputs end, and waits at the end for the last of them. */
 static const struct {
   const char *part;
   unsigned cost;

@@ -5,8 +5,8 @@
 # back, and clears it at the end; with stderr not a terminal, or with -q,
 # nothing but the usual output appears. OMPLENS_PROGRESS_AFTER_MS=0 stands
 # in for a long analysis.
-# Also: an output that cannot be written while timeline.json is written on a
-# second thread, the stage times of OMPLENS_STAGE_TIMES, and the compile
+# Also: an output that cannot be written while timeline.json is written on
+# another thread, the stage times of OMPLENS_STAGE_TIMES, and the compile
 # units read while a real program's trace is attributed.
 # usage: progress.sh OMPLENS GEN_TRACE WORKDIR OFFLOAD_PROGRAM
 set -uo pipefail
