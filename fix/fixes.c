@@ -210,6 +210,7 @@ static void group_free(omplens_fix__group *g) {
   free(g->findings);
   free(g->sites);
   free(g->left);
+  omplens_fix__group_items_free(g);
   omplens_fix__buf_free(&g->reason);
   omplens_fix__buf_free(&g->recipe);
   omplens_fix__buf_free(&g->summary);

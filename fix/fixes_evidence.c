@@ -688,13 +688,13 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
                 fx->findings[g->findings[0]].category == OMPLENS_CAT_UNUSED_ALLOC);
   if (g->unreferenced && !g->num_findings)
     site_ops(fx, g, &g->site, &s);
-  for (size_t k = 0; whole && k < g->num_findings; k++) {
-    bool seen = false; /* each site once */
-    for (size_t j = 0; j < k; j++)
-      seen |= omplens_fix__same_item(&g->sites[j], &g->sites[k]);
-    if (!seen)
+  /* the items are a cache of the group's findings, which stay unchanged:
+   * hence the cast */
+  if (whole && !omplens_fix__group_items((omplens_fix__group *)g))
+    s.failed = true;
+  for (size_t k = 0; whole && !s.failed && k < g->num_findings; k++)
+    if (g->item_first[k] == k) /* each site once */
       site_ops(fx, g, &g->sites[k], &s);
-  }
   if (s.failed || !idset_list(&s, out)) {
     free(s.v);
     free(s.bits);

@@ -476,6 +476,10 @@ typedef struct omplens_fix__group {
                              the wrap (owned by the fixer), or NULL; the
                              planner moves those findings to groups of their
                              own once the wrap is built (NULL: none left) */
+  size_t num_left;        /* ... how many findings are left */
+  size_t *item_first;     /* the findings by item (omplens_fix__group_items):
+                             per finding, its item's first finding, */
+  size_t *item_next;      /* ... and its item's next one, or SIZE_MAX */
   omplens_fix__buf reason;  /* manual: why                              */
   omplens_fix__buf recipe;  /* manual: what to do                       */
   omplens_fix__buf summary;
@@ -496,7 +500,6 @@ typedef struct omplens_fix__group {
   unsigned reset_line;
   bool reset_decl;      /* ... a declaration with its initializer */
   uint32_t next_same_key; /* the next group of the same key (fixes_plan.c) */
-  const char *left_why;   /* made of findings whose item left a wrap: why */
   omplens_fix__kept *kept; /* keep-resident: the items of its wrap as built,
                              for a later group of the same loop (one wrap a
                              loop, whatever files its directives are in) */
@@ -506,6 +509,13 @@ typedef struct omplens_fix__group {
                              this one's items too: the patch takes that
                              one's edits for both */
 } omplens_fix__group;
+
+/* Fills g->item_first and g->item_next for g's findings as they are now
+ * (dropped with omplens_fix__group_items_free when they change): a group
+ * of a loop's wrap can hold thousands of items, and each finding's item
+ * is then found in constant time. False without memory. */
+bool omplens_fix__group_items(omplens_fix__group *g);
+void omplens_fix__group_items_free(omplens_fix__group *g);
 
 struct omplens_fixer {
   const omplens_trace *trace;

@@ -1452,9 +1452,10 @@ static bool allocation_only(omplens_fix__ctx *c, const wrap *w, size_t k, size_t
   if (s->call != NONE || s->num_more_calls || w->at != c || s->implicit ||
       (s->dir->kind != OMPLENS_DIRECTIVE_TARGET && s->dir->kind != OMPLENS_DIRECTIVE_TARGET_DATA))
     return false;
-  for (size_t i = 0; i < g->num_findings; i++)
-    if (omplens_fix__same_item(&g->sites[i], s) &&
-        c->fx->findings[g->findings[i]].category != OMPLENS_CAT_REPEATED_ALLOC)
+  if (!g->item_first) /* out of memory when wrap_region made them */
+    return false;
+  for (size_t i = g->item_first[k]; i != SIZE_MAX; i = g->item_next[i])
+    if (c->fx->findings[g->findings[i]].category != OMPLENS_CAT_REPEATED_ALLOC)
       return false;
   for (size_t i = 0; i < w->n; i++)
     if (i != j && w->items[i].base == w->items[j].base)
@@ -1931,19 +1932,22 @@ static bool leave(omplens_fix__ctx *c, size_t k, const char *why) {
   omplens_fix__group *g = c->g;
   if (!g->left && !(g->left = calloc(g->num_findings, sizeof *g->left)))
     return false;
-  static const char now[] = "";
-  bool remains = false;
-  for (size_t j = 0; j < g->num_findings; j++)
-    if (!g->left[j] && omplens_fix__same_item(&g->sites[j], &g->sites[k]))
-      g->left[j] = now;
-    else
-      remains |= !g->left[j];
+  if (!omplens_fix__group_items(g))
+    return false;
+  size_t leaving = 0;
+  for (size_t j = g->item_first[k]; j != SIZE_MAX; j = g->item_next[j])
+    leaving += !g->left[j];
   /* the last item stays, and the group fails for it */
-  const char *reason = remains ? omplens_fix__ownf(c->fx, "%s", why) : NULL;
-  for (size_t j = 0; j < g->num_findings; j++)
-    if (g->left[j] == now)
+  if (g->num_left + leaving >= g->num_findings)
+    return false;
+  const char *reason = omplens_fix__ownf(c->fx, "%s", why);
+  if (!reason)
+    return false;
+  for (size_t j = g->item_first[k]; j != SIZE_MAX; j = g->item_next[j])
+    if (!g->left[j])
       g->left[j] = reason;
-  return remains;
+  g->num_left += leaving;
+  return true;
 }
 
 /* One try at the wrap of region [from, end of loop]: leaves out the item
@@ -2013,6 +2017,7 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
   if (!placeable(at, from, false) || !loop_exits(at, from, loop, returns, &nreturns, true) ||
       ((nreturns || from != loop) && !placeable(at, loop, true)))
     return false;
+  omplens_fix__group_items(c->g); /* without memory, no item can leave */
   omplens_fix__buf why = {0};
   for (;;) {
     wrap w;
@@ -2057,6 +2062,7 @@ static void reset_wrap(omplens_fix__group *g, int kind) {
   omplens_fix__edits_free(&g->edits);
   free(g->left);
   g->left = NULL;
+  g->num_left = 0;
 }
 
 /* Tries, in turn: the region from the first call before the loop, taking

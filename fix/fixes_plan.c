@@ -241,6 +241,54 @@ bool omplens_fix__same_item(const omplens_fix__site *a, const omplens_fix__site 
   return a->dir == b->dir && a->item == b->item && a->implicit == b->implicit;
 }
 
+static size_t item_hash(const omplens_fix__site *s) {
+  uint64_t h = (uint64_t)(uintptr_t)s->dir ^ ((uint64_t)s->item * 0x9e3779b97f4a7c15ULL) ^
+               ((uint64_t)(uintptr_t)s->implicit << 17);
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 29;
+  return (size_t)h;
+}
+
+void omplens_fix__group_items_free(omplens_fix__group *g) {
+  free(g->item_first);
+  free(g->item_next);
+  g->item_first = g->item_next = NULL;
+}
+
+bool omplens_fix__group_items(omplens_fix__group *g) {
+  if (g->item_first)
+    return true;
+  size_t n = g->num_findings, cap = 4;
+  while (cap < 2 * n)
+    cap *= 2;
+  size_t *last = malloc(cap * sizeof *last); /* per slot: the item's latest finding */
+  g->item_first = malloc((n ? n : 1) * sizeof *g->item_first);
+  g->item_next = malloc((n ? n : 1) * sizeof *g->item_next);
+  if (!last || !g->item_first || !g->item_next) {
+    free(last);
+    omplens_fix__group_items_free(g);
+    return false;
+  }
+  for (size_t j = 0; j < cap; j++)
+    last[j] = SIZE_MAX;
+  for (size_t k = 0; k < n; k++) {
+    size_t j = item_hash(&g->sites[k]) & (cap - 1);
+    while (last[j] != SIZE_MAX && !omplens_fix__same_item(&g->sites[last[j]], &g->sites[k]))
+      j = (j + 1) & (cap - 1);
+    g->item_next[k] = SIZE_MAX;
+    if (last[j] == SIZE_MAX) {
+      g->item_first[k] = k;
+    } else {
+      g->item_first[k] = g->item_first[last[j]];
+      g->item_next[last[j]] = k;
+    }
+    last[j] = k;
+  }
+  free(last);
+  return true;
+}
+
 /* The list of a reduction clause's argument ("+: a, b[0:n]") starts after
  * its one ':' outside brackets that is not part of "::". */
 static const char *reduction_list(const char *arg) {
@@ -764,37 +812,46 @@ void omplens_fix__whatif_free(omplens_fixer *fx);
 static int split_left(omplens_fixer *fx, size_t gi) {
   if (!fx->groups[gi].left)
     return 0;
-  size_t kept = 0, n = fx->groups[gi].num_findings, first_new = fx->num_groups;
+  size_t kept = 0, n = fx->groups[gi].num_findings;
+  /* One group per item left, with its own reason (an item leaves whole):
+   * made at its first finding, its index kept there for the others. */
+  size_t *made = malloc((n ? n : 1) * sizeof *made);
+  if (!made || !omplens_fix__group_items(&fx->groups[gi])) {
+    free(made);
+    return OMPLENS_FIX_ENOMEM;
+  }
   for (size_t k = 0; k < n; k++) {
-    omplens_fix__group *g = &fx->groups[gi]; /* group_for may move the groups */
+    omplens_fix__group *g = &fx->groups[gi]; /* new_group may move the groups */
     if (!g->left[k]) {
       g->findings[kept] = g->findings[k];
       g->sites[kept++] = g->sites[k];
       continue;
     }
     omplens_fix__site s = g->sites[k];
-    size_t finding = g->findings[k];
-    const char *why = g->left[k]; /* the fixer's texts are unique: compare pointers */
+    size_t finding = g->findings[k], first = g->left[g->item_first[k]] ? g->item_first[k] : k;
+    const char *why = g->left[k];
     int intended = g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind;
-    omplens_fix__group *m = NULL; /* one group per item left, with its own reason */
-    for (size_t i = first_new; i < fx->num_groups && !m; i++)
-      if (fx->groups[i].left_why == why && omplens_fix__same_item(&fx->groups[i].site, &s))
-        m = &fx->groups[i];
-    if (!m && (m = new_group(fx)) != NULL) {
+    omplens_fix__group *m = first != k ? &fx->groups[made[first]] : new_group(fx);
+    made[k] = m ? (size_t)(m - fx->groups) : SIZE_MAX;
+    if (m && first == k) {
       m->kind = OMPLENS_FIX_MANUAL;
       m->intended = intended;
       m->site = s;
       m->edit_file = s.file;
-      m->left_why = why;
       omplens_fix__buf_str(&m->reason, why);
     }
-    if (!m || !add_finding(m, finding, &s))
+    if (!m || !add_finding(m, finding, &s)) {
+      free(made);
       return OMPLENS_FIX_ENOMEM;
+    }
   }
+  free(made);
   omplens_fix__group *g = &fx->groups[gi];
   g->num_findings = kept;
   free(g->left);
   g->left = NULL;
+  g->num_left = 0;
+  omplens_fix__group_items_free(g);
   return 0;
 }
 
