@@ -967,8 +967,20 @@ typedef struct line_marks {
   size_t n;
 } line_marks;
 
-/* The marks of one file: a badge and the finding boxes on each directive
- * line; directives sharing a line share its mark. */
+typedef struct line_directive {
+  unsigned line;
+  size_t directive;
+} line_directive;
+
+static int cmp_line_directive(const void *a, const void *b) {
+  const line_directive *x = a, *y = b;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return x->directive < y->directive ? -1 : x->directive > y->directive;
+}
+
+/* The marks of one file, by line: a badge and the finding boxes on each
+ * directive line; directives sharing a line share its mark. */
 static int source_marks(html_ctx *h, const source_ref *s, line_marks *m) {
   size_t nd = json_array_size(h->directives);
   m->marks = calloc(nd + 1, sizeof *m->marks);
@@ -977,18 +989,25 @@ static int source_marks(html_ctx *h, const source_ref *s, line_marks *m) {
   m->n = 0;
   if (!m->marks || !m->badges || !m->notes)
     return -1;
+  /* the file's directives by line, each line's in document order */
+  line_directive *ld = malloc((nd + 1) * sizeof *ld);
+  if (!ld)
+    return -1;
+  size_t n = 0;
   for (size_t d = 0; d < nd; d++) {
     omplens_source_pos pos = omplens_render__source_pos(json_object_get(json_array_get(h->directives, d), "location"));
-    if (!pos.file || strcmp(pos.file, s->path))
-      continue;
-    size_t k = 0;
-    while (k < m->n && m->marks[k].line != pos.line)
-      k++;
-    if (k == m->n)
-      m->marks[m->n++].line = pos.line;
-    source_badge(h, &m->badges[k], d);
-    source_notes(h, &m->notes[k], d);
+    if (pos.file && !strcmp(pos.file, s->path))
+      ld[n++] = (line_directive){pos.line, d};
   }
+  if (n)
+    qsort(ld, n, sizeof *ld, cmp_line_directive);
+  for (size_t i = 0; i < n; i++) {
+    if (!i || ld[i].line != ld[i - 1].line)
+      m->marks[m->n++].line = ld[i].line;
+    source_badge(h, &m->badges[m->n - 1], ld[i].directive);
+    source_notes(h, &m->notes[m->n - 1], ld[i].directive);
+  }
+  free(ld);
   for (size_t k = 0; k < m->n; k++) {
     m->marks[k].badge = omplens_strbuf_str(&m->badges[k]);
     m->marks[k].notes = omplens_strbuf_str(&m->notes[k]);
@@ -996,18 +1015,11 @@ static int source_marks(html_ctx *h, const source_ref *s, line_marks *m) {
   return 0;
 }
 
-static int cmp_mark(const void *a, const void *b) {
-  const omplens_source_mark *x = a, *y = b;
-  return x->line < y->line ? -1 : x->line > y->line;
-}
-
 static void source_file(html_ctx *h, omplens_strbuf *b, const source_ref *s, int open) {
   line_marks m;
   if (source_marks(h, s, &m)) {
     h->body->failed = 1;
   } else {
-    if (m.n) /* qsort wants a non-NULL base even for 0 items */
-      qsort(m.marks, m.n, sizeof *m.marks, cmp_mark); /* the strings stay with their mark */
     int rc = omplens_html__source_view(b, s->id, s->path, omplens_render__display_path(s->path, h->base),
                                        s->status, m.marks, m.n, open);
     if (rc && !h->err)
@@ -1025,22 +1037,26 @@ static void source_file(html_ctx *h, omplens_strbuf *b, const source_ref *s, int
   free(m.notes);
 }
 
+/* The views of every source file, written where the template asks. */
+static void source_files(omplens_strbuf *b, void *ctx) {
+  html_ctx *h = ctx;
+  for (size_t i = 0; i < h->num_sources; i++)
+    source_file(h, b, &h->sources[i], h->num_sources <= 2);
+  if (!h->num_sources)
+    omplens_strbuf_puts(b, "<p class=\"muted\">The document has no source attribution: directives are "
+                           "shown as module+offset. Build the program with <code>-g</code> so that omplens "
+                           "can map them to source lines.</p>");
+}
+
 static void section_sources(html_ctx *h) {
-  omplens_strbuf files = {0};
   char id[48], subtitle[160];
   snprintf(id, sizeof id, "%s-sources", h->prefix);
-  for (size_t i = 0; i < h->num_sources; i++)
-    source_file(h, &files, &h->sources[i], h->num_sources <= 2);
-  if (!h->num_sources)
-    omplens_strbuf_puts(&files, "<p class=\"muted\">The document has no source attribution: directives are "
-                                "shown as module+offset. Build the program with <code>-g</code> so that omplens "
-                                "can map them to source lines.</p>");
   snprintf(subtitle, sizeof subtitle, "%zu file%s with findings", h->num_sources, h->num_sources == 1 ? "" : "s");
-  FILL(h, h->body, omplens_tpl__sources_html, {"id", id}, {"subtitle", subtitle},
-       {"files", omplens_strbuf_str(&files)});
-  if (files.failed)
-    h->body->failed = 1;
-  omplens_strbuf_free(&files);
+  const omplens_tpl_var vars[] = {{"id", id}, {"subtitle", subtitle}};
+  int rc = omplens_html__fill_part(h->body, omplens_tpl__sources_html, vars, 2, "files",
+                                   source_files, h);
+  if (rc && !h->err)
+    h->err = rc;
 }
 
 /* ---- Page ----------------------------------------------------------------------------------------- */

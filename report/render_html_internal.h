@@ -33,6 +33,12 @@ typedef struct omplens_tpl_var {
 /* Returns 0, or OMPLENS_REPORT_EINVAL when the template names a value that is
  * not given or is malformed (a bug: the unit tests render every template). */
 int omplens_html__fill(omplens_strbuf *b, const char *tpl, const omplens_tpl_var *vars, size_t n);
+/* The same, where {{{part}}} is written by write(b, ctx) in its place: a
+ * long part (a source file's view) then goes straight to the page's sink,
+ * not into a buffer of its own first. */
+int omplens_html__fill_part(omplens_strbuf *b, const char *tpl, const omplens_tpl_var *vars,
+                            size_t n, const char *part, void (*write)(omplens_strbuf *b, void *ctx),
+                            void *ctx);
 
 /* ---- Markdown --------------------------------------------------------------
  * Converts Markdown from render_markdown.c to HTML with libcmark's safe

@@ -300,6 +300,20 @@ static int source_missing(omplens_strbuf *b, const char *id, const char *shown, 
                             4);
 }
 
+/* source_lines() as a template's part, written where it stands. */
+typedef struct lines_job {
+  const char *id;
+  const source_file *f;
+  const omplens_source_mark *marks;
+  size_t num_marks;
+  int rc;
+} lines_job;
+
+static void write_lines(omplens_strbuf *b, void *ctx) {
+  lines_job *j = ctx;
+  j->rc = source_lines(b, j->id, j->f, j->marks, j->num_marks);
+}
+
 int omplens_html__source_view(omplens_strbuf *b, const char *id, const char *path,
                               const char *shown_path, const char *status,
                               const omplens_source_mark *marks, size_t num_marks, int open) {
@@ -307,23 +321,17 @@ int omplens_html__source_view(omplens_strbuf *b, const char *id, const char *pat
   int err = status && !strcmp(status, "missing") ? ENOENT : source_read(path, &f);
   if (err)
     return source_missing(b, id, shown_path, path, err);
-  omplens_strbuf lines = {0};
-  int rc = source_lines(&lines, id, &f, marks, num_marks);
   char info[128];
   snprintf(info, sizeof info, "%zu lines \xc2\xb7 %zu marked", f.num_lines, num_marks);
-  if (!rc)
-    rc = omplens_html__fill(b, omplens_tpl__source_file_html,
-                            (const omplens_tpl_var[]){{"id", id},
-                                                      {"open", open ? " open" : ""},
-                                                      {"path", shown_path},
-                                                      {"full_path", path},
-                                                      {"info", info},
-                                                      {"status_note", status_note(status)},
-                                                      {"lines", omplens_strbuf_str(&lines)}},
-                            7);
-  if (lines.failed)
-    b->failed = 1;
-  omplens_strbuf_free(&lines);
+  lines_job job = {id, &f, marks, num_marks, 0};
+  int rc = omplens_html__fill_part(b, omplens_tpl__source_file_html,
+                                   (const omplens_tpl_var[]){{"id", id},
+                                                             {"open", open ? " open" : ""},
+                                                             {"path", shown_path},
+                                                             {"full_path", path},
+                                                             {"info", info},
+                                                             {"status_note", status_note(status)}},
+                                   6, "lines", write_lines, &job);
   source_free(&f);
-  return rc;
+  return rc ? rc : job.rc;
 }

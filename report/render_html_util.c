@@ -81,6 +81,12 @@ static const char *lookup(const omplens_tpl_var *vars, size_t n, const char *nam
 }
 
 int omplens_html__fill(omplens_strbuf *b, const char *tpl, const omplens_tpl_var *vars, size_t n) {
+  return omplens_html__fill_part(b, tpl, vars, n, NULL, NULL, NULL);
+}
+
+int omplens_html__fill_part(omplens_strbuf *b, const char *tpl, const omplens_tpl_var *vars,
+                            size_t n, const char *part, void (*write)(omplens_strbuf *b, void *ctx),
+                            void *ctx) {
   const char *p = tpl;
   for (;;) {
     const char *open = strstr(p, "{{");
@@ -94,10 +100,14 @@ int omplens_html__fill(omplens_strbuf *b, const char *tpl, const omplens_tpl_var
     const char *close = strstr(name, raw ? "}}}" : "}}");
     if (!close)
       return OMPLENS_REPORT_EINVAL;
-    const char *value = lookup(vars, n, name, (size_t)(close - name));
+    size_t len = (size_t)(close - name);
+    int is_part = raw && part && strlen(part) == len && !memcmp(part, name, len);
+    const char *value = is_part ? "" : lookup(vars, n, name, len);
     if (!value)
       return OMPLENS_REPORT_EINVAL;
-    if (raw)
+    if (is_part)
+      write(b, ctx);
+    else if (raw)
       omplens_strbuf_puts(b, value);
     else
       omplens_html__escape(b, value, strlen(value));
