@@ -618,6 +618,50 @@ static void test_shared_fix_shown_once(void **state) {
   json_decref(doc);
 }
 
+/* The same, in the sources section: the notes are made in the page's
+ * order, so the change is shown at the first directive down the file,
+ * and the later one says "above", whatever the order of the findings
+ * (by savings: the lower directive's first here). */
+static void test_shared_fix_shown_first_down_the_file(void **state) {
+  (void)state;
+  char path[512];
+  snprintf(path, sizeof path, "%s/two.c", tmpdir);
+  FILE *src = fopen(path, "w");
+  assert_non_null(src);
+  for (int i = 1; i <= 40; i++)
+    fprintf(src, i == 10 || i == 30 ? "#pragma omp target map(tofrom: a[0:n])\n" : "x = %d;\n", i);
+  fclose(src);
+  json_t *fix = json_pack("{s:s,s:s,s:I,s:I,s:f}", "summary", "wrap the loop in target data",
+                          "diff", "--- a/two.c\n+++ b/two.c\n@@ -1 +1 @@\n-x\n+UNIQUE_DIFF_LINE\n",
+                          "id", (json_int_t)0, "predicted_savings_ns", (json_int_t)5400000,
+                          "predicted_speedup", 1.07);
+  json_t *low = location(path, 30, "#pragma omp target map(tofrom: a[0:n])");
+  json_t *high = location(path, 10, "#pragma omp target map(tofrom: a[0:n])");
+  json_object_set_new(high, "codeptr", json_string("0x401300"));
+  json_t *f1 = finding(json_deep_copy(low), 2), *f2 = finding(json_deep_copy(high), 2);
+  json_object_set(f1, "fix", fix);
+  json_object_set_new(f2, "fix", fix);
+  json_object_set_new(f2, "savings_ns", json_integer(1000));
+  json_t *doc = document("./prog", directive(low), f1);
+  json_t *proc = json_array_get(json_object_get(doc, "processes"), 0);
+  json_array_append_new(json_object_get(proc, "directives"), directive(high));
+  json_array_append_new(json_object_get(proc, "findings"), f2);
+  char *html = render(1, doc, &(omplens_render_options){.base_dir = tmpdir});
+  const char *sources = strstr(html, "id=\"p0-sources\"");
+  assert_non_null(sources);
+  const char *l10 = strstr(sources, "id=\"p0-s0-L10\""), *l30 = strstr(sources, "id=\"p0-s0-L30\"");
+  const char *shown = strstr(sources, "UNIQUE_DIFF_LINE"), *same = strstr(sources, "the same change as for");
+  assert_non_null(l10);
+  assert_non_null(l30);
+  assert_non_null(shown);
+  assert_non_null(same);
+  assert_true(l10 < shown && shown < l30); /* the change at line 10's note */
+  assert_true(l30 < same);                 /* line 30's points up at it */
+  assert_null(strstr(shown + 1, "UNIQUE_DIFF_LINE"));
+  free(html);
+  json_decref(doc);
+}
+
 /* A note of the annotator on directives (sources parsed without the
  * build's flags) is said once in the summary, however many findings carry
  * it. */
@@ -839,6 +883,7 @@ int main(void) {
       cmocka_unit_test(test_markdown_structure),
       cmocka_unit_test(test_version_2_categories),
       cmocka_unit_test(test_shared_fix_shown_once),
+      cmocka_unit_test(test_shared_fix_shown_first_down_the_file),
       cmocka_unit_test(test_directive_note_once),
       cmocka_unit_test(test_markdown_code_fences),
       cmocka_unit_test(test_timeline_million_events),
