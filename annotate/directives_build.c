@@ -51,6 +51,10 @@ typedef struct builder {
   uint64_t *refs_at;  /* offset << 32 | index, sorted */
   uint32_t *calls_at; /* sorted */
   uint32_t *window;   /* scratch: the indices in one body */
+  /* The file's functions by where they begin, and how far the first k of
+   * them reach (the latest end among them), for function_at. */
+  uint32_t *fn_order;
+  uint32_t *fn_reach;
 } builder;
 
 static bool in_span(span s, uint32_t at)
@@ -283,17 +287,59 @@ static int by_position(const void *x, const void *y)
 
 /* ---- functions and declare target ---- */
 
-static const char *function_at(const file_work *fw, uint32_t offset)
+static const omplens_directives__function *function_of(const file_work *fw, uint32_t i)
 {
-  const omplens_directives__function *best = NULL;
-  for (size_t i = 0; i < fw->functions.len; i++) {
-    const omplens_directives__function *f =
-        &OMPLENS_DIRECTIVES__AT(fw->functions, omplens_directives__function, i);
-    bool inside = offset >= f->begin && offset < f->end;
-    if (inside && (best == NULL || f->begin >= best->begin))
-      best = f;
+  return &OMPLENS_DIRECTIVES__AT(fw->functions, omplens_directives__function, i);
+}
+
+static int by_begin(const void *x, const void *y, void *ctx)
+{
+  uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+  uint32_t a = function_of(ctx, i)->begin, b = function_of(ctx, j)->begin;
+  if (a != b)
+    return a < b ? -1 : 1;
+  return (i > j) - (i < j);
+}
+
+/* fn_order and fn_reach; false without memory. */
+static bool index_functions(builder *b)
+{
+  size_t n = b->fw->functions.len;
+  b->fn_order = malloc((n + 1) * sizeof(*b->fn_order));
+  b->fn_reach = malloc((n + 1) * sizeof(*b->fn_reach));
+  if (b->fn_order == NULL || b->fn_reach == NULL)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    b->fn_order[i] = (uint32_t)i;
+  qsort_r(b->fn_order, n, sizeof(*b->fn_order), by_begin, b->fw);
+  for (size_t k = 0; k < n; k++) {
+    uint32_t end = function_of(b->fw, b->fn_order[k])->end;
+    b->fn_reach[k] = k > 0 && b->fn_reach[k - 1] > end ? b->fn_reach[k - 1] : end;
   }
-  return best != NULL ? best->name : NULL;
+  return true;
+}
+
+/* The innermost function holding offset (the latest to begin), or NULL:
+ * back from the last to begin at or before offset, while any before still
+ * reaches past it. A file with thousands of functions and directives asks
+ * for each directive. */
+static const char *function_at(const builder *b, uint32_t offset)
+{
+  const file_work *fw = b->fw;
+  size_t lo = 0, hi = fw->functions.len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (function_of(fw, b->fn_order[mid])->begin <= offset)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (size_t k = lo; k-- > 0 && b->fn_reach[k] > offset;) {
+    const omplens_directives__function *f = function_of(fw, b->fn_order[k]);
+    if (offset < f->end)
+      return f->name;
+  }
+  return NULL;
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -361,7 +407,7 @@ static int declare_target(builder *b)
  * namespace-scope variables are made device-resident. */
 static bool device_resident(const builder *b, const omplens_directives__ref *r)
 {
-  if (r->decl_offset != NONE && function_at(b->fw, r->decl_offset) != NULL)
+  if (r->decl_offset != NONE && function_at(b, r->decl_offset) != NULL)
     return false;
   for (size_t i = 0; i < b->dt_ranges.len; i++)
     if (r->decl_offset != NONE &&
@@ -664,7 +710,7 @@ static int analyse_all(builder *b)
     return OMPLENS_DIRECTIVES_ENOMEM;
   for (size_t i = 0; i < b->drafts.len; i++) {
     draft *d = &OMPLENS_DIRECTIVES__AT(b->drafts, draft, i);
-    d->function = function_at(b->fw, d->pragma_begin);
+    d->function = function_at(b, d->pragma_begin);
     int err = analyse(b, d);
     if (err != 0)
       return err;
@@ -870,8 +916,9 @@ static const char *call_lines(emitter *e, const omplens_directive_extent *x)
   return kept;
 }
 
-static void emit_api_calls(emitter *e, const file_work *fw)
+static void emit_api_calls(emitter *e, const builder *b)
 {
+  const file_work *fw = b->fw;
   size_t n = fw->api_calls.len;
   omplens_api_call *out = alloc_array(e, n, sizeof(*out));
   for (size_t i = 0; out != NULL && i < n; i++) {
@@ -881,7 +928,7 @@ static void emit_api_calls(emitter *e, const file_work *fw)
     c->routine = keep(e, d->routine, strlen(d->routine));
     c->call = extent(e, (span){d->begin, d->end});
     c->text = call_lines(e, &c->call);
-    const char *function = function_at(fw, d->begin);
+    const char *function = function_at(b, d->begin);
     c->function = function != NULL ? keep(e, function, strlen(function)) : NULL;
     c->result = emit_argument(e, &d->result);
     omplens_api_argument *args = alloc_array(e, d->num_args, sizeof(*args));
@@ -919,9 +966,11 @@ static int emit(builder *b, omplens_directives__file **out)
       rec->list[rec->num_listed++] = &rec->entries[i].pub;
   }
   rec->num_entries = n;
+  if (!e.oom && !omplens_directives__index_entries(rec, e.pool))
+    e.oom = true;
   emit_omp_lines(&e, b->fw);
   emit_functions(&e, b->fw);
-  emit_api_calls(&e, b->fw);
+  emit_api_calls(&e, b);
   omplens_directives__md5(b->fw->src.text, b->fw->src.size, rec->md5);
   *out = e.oom ? NULL : rec;
   return e.oom ? OMPLENS_DIRECTIVES_ENOMEM : 0;
@@ -948,6 +997,8 @@ static void builder_free(builder *b)
   free(b->refs_at);
   free(b->calls_at);
   free(b->window);
+  free(b->fn_order);
+  free(b->fn_reach);
 }
 
 int omplens_directives__build_file(omplens_directives__unit *u,
@@ -957,7 +1008,9 @@ int omplens_directives__build_file(omplens_directives__unit *u,
   builder b = {.u = u, .fw = fw,
                .partial = u->unit_error || fw->error != NULL || !fw->ast_seen};
   *out = NULL;
-  int err = resolve_bodies(&b);
+  int err = index_functions(&b) ? 0 : OMPLENS_DIRECTIVES_ENOMEM;
+  if (err == 0)
+    err = resolve_bodies(&b);
   if (err == 0)
     err = text_drafts(&b);
   if (err == 0)

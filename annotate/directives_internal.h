@@ -336,6 +336,13 @@ typedef struct omplens_directives__file {
   uint32_t num_lines;
   omplens_directives__entry *entries; /* in source order */
   size_t num_entries;
+  /* The look-ups' indexes (directives_match.c), made with the entries:
+   * whether the pragmas' first and last lines both ascend with the
+   * entries (then the pragmas holding a line are one run of them), and
+   * the target data entries with a body, by their body's last line. */
+  bool pragmas_ascend;
+  uint32_t *closers;
+  size_t num_closers;
   const omplens_directive **list;     /* the entries not INACTIVE */
   size_t num_listed;
   bool guessed_flags; /* parsed without a compile_commands.json entry */
@@ -350,6 +357,11 @@ typedef struct omplens_directives__file {
    * includes it was known. Read again through the first one that does. */
   bool alone;
 } omplens_directives__file;
+
+/* Makes f's look-up indexes (pragmas_ascend, closers) once its entries are
+ * set; closers from the pool. False without memory. */
+bool omplens_directives__index_entries(omplens_directives__file *f,
+                                       omplens_directives__pool *pool);
 
 typedef struct omplens_directives__compdb omplens_directives__compdb;
 

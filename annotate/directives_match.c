@@ -14,6 +14,7 @@
  * without one the line is past the end, or is the pragma's own line (the
  * runtime's location) and holds no OpenMP pragma. Staleness turns exact
  * into nearest; nothing else does. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "directives_internal.h"
@@ -103,11 +104,94 @@ static bool on_pragma_line(const entry *e, uint32_t line)
   return line >= e->pub.pragma.line && line <= e->pub.pragma.end_line;
 }
 
+static bool closer(const entry *e)
+{
+  return e->pub.kind == OMPLENS_DIRECTIVE_TARGET_DATA && e->pub.body.file != NULL;
+}
+
 static bool closes_data(const entry *e, uint32_t line, int runtime)
 {
-  return e->pub.kind == OMPLENS_DIRECTIVE_TARGET_DATA && e->pub.body.file != NULL &&
-         e->pub.body.end_line == line &&
+  return closer(e) && e->pub.body.end_line == line &&
          (runtime == OMPLENS_RUNTIME_EXIT_DATA || runtime == OMPLENS_RUNTIME_ANY);
+}
+
+/* ---- the indexes: a file with thousands of directives is asked about
+ * each of them, and a scan of its entries per question would make the
+ * look-ups quadratic ---- */
+
+static int by_closing_line(const void *x, const void *y, void *ctx)
+{
+  const file *f = ctx;
+  uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+  uint32_t a = f->entries[i].pub.body.end_line, b = f->entries[j].pub.body.end_line;
+  if (a != b)
+    return a < b ? -1 : 1;
+  return (i > j) - (i < j);
+}
+
+bool omplens_directives__index_entries(file *f, omplens_directives__pool *pool)
+{
+  f->pragmas_ascend = true;
+  size_t n = 0;
+  for (size_t i = 0; i < f->num_entries; i++) {
+    const entry *e = &f->entries[i];
+    if (i > 0 && (e->pub.pragma.line < e[-1].pub.pragma.line ||
+                  e->pub.pragma.end_line < e[-1].pub.pragma.end_line))
+      f->pragmas_ascend = false;
+    n += closer(e);
+  }
+  f->closers = omplens_directives__pool_alloc(pool, (n > 0 ? n : 1) * sizeof(*f->closers));
+  if (f->closers == NULL)
+    return false;
+  f->num_closers = 0;
+  for (size_t i = 0; i < f->num_entries; i++)
+    if (closer(&f->entries[i]))
+      f->closers[f->num_closers++] = (uint32_t)i;
+  /* units are read on several threads at once: no global for the order */
+  qsort_r(f->closers, f->num_closers, sizeof(*f->closers), by_closing_line, f);
+  return true;
+}
+
+/* The entries whose pragma may hold line: entries[*lo, *hi). When the
+ * pragmas' lines ascend, those holding it are one run ending with the last
+ * that begins at or before it (one that ends before it ends no later than
+ * any after it); else every entry. */
+static void pragma_run(const file *f, uint32_t line, size_t *lo, size_t *hi)
+{
+  size_t a = 0, b = f->num_entries;
+  if (!f->pragmas_ascend) {
+    *lo = a;
+    *hi = b;
+    return;
+  }
+  while (a < b) {
+    size_t mid = a + (b - a) / 2;
+    if (f->entries[mid].pub.pragma.line <= line)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  *hi = a;
+  while (a > 0 && line <= f->entries[a - 1].pub.pragma.end_line)
+    a--;
+  *lo = a;
+}
+
+/* The target data entries whose body ends on line: closers[*lo, *hi). */
+static void closer_run(const file *f, uint32_t line, size_t *lo, size_t *hi)
+{
+  size_t a = 0, b = f->num_closers;
+  while (a < b) {
+    size_t mid = a + (b - a) / 2;
+    if (f->entries[f->closers[mid]].pub.body.end_line < line)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  *lo = a;
+  while (a < f->num_closers && f->entries[f->closers[a]].pub.body.end_line == line)
+    a++;
+  *hi = a;
 }
 
 /* Several pragmas on one line (one macro): the column may tell them apart. */
@@ -128,8 +212,16 @@ static bool rule_pragma(const file *f, const omplens_directive_query *q,
                         omplens_directive_match *m)
 {
   bool closing = false;
-  for (size_t i = 0; i < f->num_entries; i++) {
-    const entry *e = &f->entries[i];
+  size_t lo, hi, clo = 0, chi = 0;
+  pragma_run(f, q->line, &lo, &hi);
+  if (q->runtime_kind == OMPLENS_RUNTIME_EXIT_DATA || q->runtime_kind == OMPLENS_RUNTIME_ANY)
+    closer_run(f, q->line, &clo, &chi);
+  /* the entries of both runs, in source order */
+  for (size_t i = lo, k = clo; i < hi || k < chi;) {
+    size_t at = k < chi && (i >= hi || f->closers[k] < i) ? f->closers[k] : i;
+    i += i < hi && i == at;
+    k += k < chi && f->closers[k] == at;
+    const entry *e = &f->entries[at];
     bool here = on_pragma_line(e, q->line);
     bool closes = closes_data(e, q->line, q->runtime_kind);
     if ((here || closes) && fits(e->pub.kind, q->runtime_kind)) {
@@ -145,7 +237,7 @@ static bool rule_pragma(const file *f, const omplens_directive_query *q,
     return true;
   }
   /* The line is a pragma, of a kind the run time did not report. */
-  for (size_t i = 0; i < f->num_entries; i++)
+  for (size_t i = lo; i < hi; i++)
     if (on_pragma_line(&f->entries[i], q->line))
       add_candidate(m, &f->entries[i]);
   if (m->num_candidates == 0)
@@ -215,11 +307,23 @@ static void rule_function(const file *f, const omplens_directive_query *q,
 /* Whether an OpenMP pragma, active or not, is written on the line. */
 static bool pragma_at(const file *f, uint32_t line)
 {
-  for (size_t i = 0; i < f->num_entries; i++)
+  size_t lo, hi;
+  pragma_run(f, line, &lo, &hi);
+  for (size_t i = lo; i < hi; i++)
     if (on_pragma_line(&f->entries[i], line))
       return true;
-  for (size_t i = 0; i < f->num_omp_lines; i++)
-    if (line >= f->omp_lines[2 * i] && line <= f->omp_lines[2 * i + 1])
+  /* the text's pragmas, in order and apart: the last one beginning at or
+   * before line, and those before it ending on it */
+  size_t a = 0, b = f->num_omp_lines;
+  while (a < b) {
+    size_t mid = a + (b - a) / 2;
+    if (f->omp_lines[2 * mid] <= line)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  for (; a > 0 && line <= f->omp_lines[2 * (a - 1) + 1]; a--)
+    if (line >= f->omp_lines[2 * (a - 1)])
       return true;
   return false;
 }

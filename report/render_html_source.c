@@ -218,14 +218,14 @@ static size_t line_length(const source_file *f, size_t i) {
 }
 
 /* Whether line (1-based) is shown: every line of a small file, else only
- * those near a mark. */
-static int line_shown(const source_file *f, unsigned line, const omplens_source_mark *marks, size_t n) {
+ * those near a mark. The marks are by line, and marks[m] is the first at
+ * or after line: the nearest are it and the one before. */
+static int line_shown(const source_file *f, unsigned line, const omplens_source_mark *marks, size_t n,
+                      size_t m) {
   if (f->num_lines <= FULL_VIEW_MAX_LINES)
     return 1;
-  for (size_t i = 0; i < n; i++)
-    if (line + CONTEXT_LINES >= marks[i].line && line <= marks[i].line + CONTEXT_LINES)
-      return 1;
-  return 0;
+  return (m < n && marks[m].line <= line + CONTEXT_LINES) ||
+         (m > 0 && line <= marks[m - 1].line + CONTEXT_LINES);
 }
 
 static int source_line(omplens_strbuf *b, const char *id, const source_file *f, size_t i,
@@ -260,7 +260,7 @@ static int source_lines(omplens_strbuf *b, const char *id, const source_file *f,
     unsigned line = (unsigned)(i + 1);
     while (m < n && marks[m].line < line)
       m++;
-    if (!line_shown(f, line, marks, n)) {
+    if (!line_shown(f, line, marks, n, m)) {
       /* Lines left out still move the lexer, so that comments stay right. */
       omplens_strbuf skip = {0};
       omplens_html__highlight_line(&skip, f->text + f->line_start[i], line_length(f, i), &lx);

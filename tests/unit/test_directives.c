@@ -1397,6 +1397,50 @@ static void test_plain_header(void **state)
   omplens_directive_index_destroy(ix);
 }
 
+/* A file with many directives: each is found by any line of its pragma,
+ * a target data by its closing line, and two pragmas of one line are both
+ * candidates (the look-ups use an index of the lines, not a scan). */
+static void test_many_in_one_file(void **state)
+{
+  (void)state;
+  omplens_directive_index *ix = new_index();
+  const char *name = "many_in_one.c";
+  uint32_t first = line_of(name, "@first"), cont = line_of(name, "@cont");
+  assert_int_equal(expect(ix, name, "@first", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT)->pragma.line,
+                   first);
+  const omplens_directive *d = expect(ix, name, "@cont", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->pragma.line, cont - 1); /* the pragma's second line */
+  assert_int_equal(d->pragma.end_line, cont);
+  omplens_directive_match m = find(ix, name, cont - 1, NULL, OMPLENS_RUNTIME_TARGET);
+  assert_ptr_equal(m.directive, d);
+  d = expect(ix, name, "@close", OMPLENS_RUNTIME_EXIT_DATA, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->kind, OMPLENS_DIRECTIVE_TARGET_DATA);
+  assert_int_equal(d->pragma.line, line_of(name, "@data"));
+  m = find(ix, name, line_of(name, "@close"), NULL, OMPLENS_RUNTIME_TARGET);
+  assert_int_not_equal(m.confidence, OMPLENS_MATCH_EXACT); /* a target is not closed there */
+  m = find(ix, name, line_of(name, "@twice"), NULL, OMPLENS_RUNTIME_TARGET);
+  assert_int_equal(m.num_candidates, 2);
+  assert_int_equal(m.confidence, OMPLENS_MATCH_AMBIGUOUS);
+  /* every one of the forty alike, each on its own line */
+  FILE *f = fopen(fixture(name), "r");
+  assert_non_null(f);
+  char buf[256];
+  size_t found = 0;
+  for (uint32_t line = 1; fgets(buf, sizeof(buf), f) != NULL; line++) {
+    if (strcmp(buf, "#pragma omp target map(tofrom: a[0:1])\n") != 0)
+      continue;
+    m = find(ix, name, line, "many", OMPLENS_RUNTIME_TARGET);
+    assert_int_equal(m.confidence, OMPLENS_MATCH_EXACT);
+    assert_int_equal(m.directive->pragma.line, line);
+    found++;
+  }
+  fclose(f);
+  assert_int_equal(found, 40);
+  d = expect(ix, name, "@last", OMPLENS_RUNTIME_TARGET, OMPLENS_MATCH_EXACT);
+  assert_int_equal(d->pragma.line, line_of(name, "@last"));
+  omplens_directive_index_destroy(ix);
+}
+
 /* The files the hook was last shown, by base name, space-separated. */
 static char shown[512];
 
@@ -1524,6 +1568,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_cached),
       cmocka_unit_test(test_prefetch),
       cmocka_unit_test(test_plain_header),
+      cmocka_unit_test(test_many_in_one_file),
       cmocka_unit_test(test_plain_parse_shown),
       cmocka_unit_test(test_golden),
       cmocka_unit_test(test_hostile_input),
