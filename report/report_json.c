@@ -43,8 +43,12 @@ typedef struct doc_ctx {
   size_t proc;
   size_t max_instances; /* listed per finding */
   json_cache locations; /* by codeptr */
-  json_cache fixes;     /* by the fix's address */
+  json_cache fixes;     /* by the fix's address; not kept when streaming */
   unreferenced_set unreferenced;
+  bool streaming;       /* findings.json: each finding's objects are written
+                           once and dropped, so a fix's object is not kept
+                           for the findings it shares it with (on the
+                           many-directives bench trace, 9 MB of them) */
 } doc_ctx;
 
 static json_t *hex(uint64_t v) {
@@ -330,7 +334,7 @@ const omplens_report_figures *omplens_report__figures(const omplens_report_input
   omplens_report_figures *kept = in->procs[proc].figures;
   if (kept && kept->known)
     return kept;
-  doc_ctx x = {in, proc, 0, {0}, {0}, {0}};
+  doc_ctx x = {in, proc, 0, {0}, {0}, {0}, false};
   work_out_figures(&x, kept ? kept : scratch);
   doc_ctx_free(&x);
   return kept ? kept : scratch;
@@ -527,7 +531,7 @@ static json_t *make_fix_object(const omplens_fix *fx) {
 static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
   if (!fx)
     return NULL;
-  json_t *known = cache_get(&x->fixes, (uint64_t)(uintptr_t)fx);
+  json_t *known = x->streaming ? NULL : cache_get(&x->fixes, (uint64_t)(uintptr_t)fx);
   if (known)
     return json_incref(known);
   json_t *o = make_fix_object(fx);
@@ -537,7 +541,7 @@ static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
   if (o && fx->diff && !omplens_fix_list(x->in->procs[x->proc].fixer, &list, &n) &&
       fx >= list && fx < list + n)
     json_object_set_new(o, "id", num((uint64_t)(fx - list)));
-  return cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, o);
+  return x->streaming ? o : cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, o);
 }
 
 /* The calls that led to f's directive (its operations' most common call
@@ -924,7 +928,7 @@ static json_t *document(const omplens_report_input *in, size_t max_findings, siz
   json_t *root = root_head(in);
   json_t *procs = json_array();
   for (size_t p = 0; p < in->num_procs; p++) {
-    doc_ctx x = {in, p, max_instances, {0}, {0}, {0}};
+    doc_ctx x = {in, p, max_instances, {0}, {0}, {0}, false};
     json_t *proc = process(&x, max_findings);
     if (pages) /* here, on one thread: the renderers only read it */
       json_object_set_new(proc, OMPLENS_REPORT__PAGE_DIRECTIVES,
@@ -1282,7 +1286,7 @@ int omplens_report__stream_json_frame(int program_exit_status, size_t num_procs,
 
 int omplens_report__stream_process(const omplens_report_input *in, size_t proc, omplens_jout *j,
                                    int depth) {
-  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}};
+  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}, true};
   int rc = stream_process(j, &x, depth);
   doc_ctx_free(&x);
   return rc;
@@ -1309,7 +1313,7 @@ json_t *omplens_report__root(int program_exit_status) {
 json_t *omplens_report__page_process(const omplens_report_input *in, size_t proc,
                                      size_t max_findings, size_t max_instances) {
   doc_ctx x = {in, proc, max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES,
-               {0}, {0}, {0}};
+               {0}, {0}, {0}, false};
   json_t *o = process(&x, max_findings ? max_findings : SIZE_MAX);
   if (o)
     json_object_set_new(o, OMPLENS_REPORT__PAGE_DIRECTIVES, omplens_report__page_directives(o));
