@@ -585,6 +585,7 @@ static bool add_finding(omplens_fix__group *g, size_t finding, const omplens_fix
   }
   g->findings[g->num_findings] = finding;
   g->sites[g->num_findings++] = *s;
+  omplens_fix__group_items_free(g); /* made for the findings before */
   return true;
 }
 
