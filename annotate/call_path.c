@@ -207,7 +207,8 @@ size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32
   if (!e)
     return work_out(a, sym, codeptr, path, out, max);
   size_t n = e->len < max ? e->len : max;
-  memcpy(out, e->sites, n * sizeof *out);
+  if (n) /* an empty path keeps no array */
+    memcpy(out, e->sites, n * sizeof *out);
   return n;
 }
 
