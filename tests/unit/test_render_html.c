@@ -477,6 +477,46 @@ static void test_html_big_source_and_two_processes(void **state) {
   json_decref(doc);
 }
 
+/* A long file with marks near one another and far apart: each mark's 12
+ * lines either side are shown, once, and a gap stands between runs. */
+static void test_html_big_source_context(void **state) {
+  (void)state;
+  char path[512];
+  snprintf(path, sizeof path, "%s/context.c", tmpdir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  static const int marked[] = {1000, 1020, 3500};
+  for (int i = 1; i <= 4000; i++)
+    fprintf(f, i == 1000 || i == 1020 || i == 3500 ? "#pragma omp target map(tofrom: a[0:n])\n"
+                                                   : "x = %d;\n", i);
+  fclose(f);
+  json_t *doc = document("./a", directive(location(path, 1000, NULL)), finding(location(path, 1000, NULL), 1));
+  json_t *proc = json_array_get(json_object_get(doc, "processes"), 0);
+  for (int k = 1; k < 3; k++) {
+    json_t *loc = location(path, marked[k], NULL);
+    json_object_set_new(loc, "codeptr", json_string(k == 1 ? "0x401300" : "0x401400"));
+    json_array_append_new(json_object_get(proc, "directives"), directive(json_deep_copy(loc)));
+    json_array_append_new(json_object_get(proc, "findings"), finding(loc, 1));
+  }
+  char *html = render(1, doc, NULL);
+  char id[64];
+  for (int line = 1; line <= 4000; line++) {
+    int near = 0;
+    for (int k = 0; k < 3; k++)
+      near |= line + 12 >= marked[k] && line <= marked[k] + 12;
+    snprintf(id, sizeof id, "id=\"p0-s0-L%d\"", line);
+    const char *at = strstr(html, id);
+    if (near != (at != NULL))
+      fail_msg("line %d: %s", line, near ? "not shown" : "shown");
+    if (at)
+      assert_null(strstr(at + 1, id));
+  }
+  /* before 988, between 1032 and 3488, after 3512 */
+  assert_int_equal(count_of(html, "class=\"ln gap\""), 3);
+  free(html);
+  json_decref(doc);
+}
+
 static void test_render_rejects_bad_input(void **state) {
   (void)state;
   json_t *doc = document("./prog", NULL, NULL);
@@ -882,6 +922,7 @@ int main(void) {
       cmocka_unit_test(test_render_rejects_bad_input),
       cmocka_unit_test(test_markdown_structure),
       cmocka_unit_test(test_version_2_categories),
+      cmocka_unit_test(test_html_big_source_context),
       cmocka_unit_test(test_shared_fix_shown_once),
       cmocka_unit_test(test_shared_fix_shown_first_down_the_file),
       cmocka_unit_test(test_directive_note_once),
