@@ -23,9 +23,17 @@
 typedef struct source_ref {
   const char *path;   /* as in the document */
   const char *status; /* sources[].status, or NULL */
-  char id[32];        /* element id of its view */
+  char id[48];        /* element id of its view: the prefix, "-s", a number */
   int readable;
 } source_ref;
+
+/* A directive's line in its source file (ordered by source, line, then
+ * document order). */
+typedef struct line_directive {
+  size_t source;
+  unsigned line;
+  size_t directive;
+} line_directive;
 
 typedef struct html_ctx {
   omplens_strbuf *body;  /* the page's main part: a sink, written as it is made */
@@ -39,8 +47,13 @@ typedef struct html_ctx {
   const omplens_trace *trace; /* or NULL */
   size_t index, num_procs;
   char prefix[24];       /* element ids of the process start with it */
-  source_ref *sources;
+  source_ref *sources;   /* in the order the document names them */
   size_t num_sources;
+  size_t *by_path;       /* the sources' indices, by path */
+  /* The directives of each source by line: source s has
+   * dir_lines[lines_from[s], lines_from[s + 1]). */
+  line_directive *dir_lines;
+  size_t *lines_from;
   const json_t *directives; /* with findings (omplens_render__finding_directives) */
   json_t *own_directives;   /* that list when made here, else NULL */
   const json_t *findings;
@@ -110,39 +123,129 @@ static char *xstrdup(html_ctx *h, const char *s) {
 /* ---- Preparing a process: ids, labels, sources ---------------------------------- */
 
 static size_t source_index(const html_ctx *h, const char *path) {
-  for (size_t i = 0; path && i < h->num_sources; i++)
-    if (!strcmp(h->sources[i].path, path))
-      return i;
+  size_t lo = 0, hi = path && h->by_path ? h->num_sources : 0;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(h->sources[h->by_path[mid]].path, path);
+    if (!c)
+      return h->by_path[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
   return SIZE_MAX;
 }
 
-static void add_source(html_ctx *h, const char *path, const char *status) {
-  if (!path || source_index(h, path) != SIZE_MAX)
-    return;
-  source_ref *p = realloc(h->sources, (h->num_sources + 1) * sizeof *p);
-  if (!p) {
+/* A path the document names, and where it first does. */
+typedef struct named_path {
+  const char *path, *status;
+  size_t order;
+} named_path;
+
+static int by_path_then_order(const void *a, const void *b) {
+  const named_path *x = a, *y = b;
+  int c = strcmp(x->path, y->path);
+  return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int by_order(const void *a, const void *b) {
+  const named_path *x = a, *y = b;
+  return (x->order > y->order) - (x->order < y->order);
+}
+
+static int source_by_path(const void *a, const void *b, void *ctx) {
+  const source_ref *sources = ctx;
+  return strcmp(sources[*(const size_t *)a].path, sources[*(const size_t *)b].path);
+}
+
+static void name_path(named_path *all, size_t *n, const char *path, const char *status) {
+  if (path) {
+    all[*n] = (named_path){path, status, *n};
+    (*n)++;
+  }
+}
+
+/* Every file the document names, once, in the order it first does (the
+ * sources list with its status first, then the directives and findings),
+ * and the same by path for source_index(): sorted, not searched per name,
+ * as a program may have thousands of files and directives. */
+static void collect_sources(html_ctx *h) {
+  const json_t *listed = omplens_render__array(h->proc, "sources"), *o;
+  size_t i, n = 0;
+  named_path *all = malloc((json_array_size(listed) + json_array_size(h->directives) +
+                            json_array_size(h->findings) + 1) * sizeof *all);
+  if (!all) {
     h->body->failed = 1;
     return;
   }
-  h->sources = p;
-  source_ref *s = &p[h->num_sources];
-  s->path = path;
-  s->status = status;
-  snprintf(s->id, sizeof s->id, "%s-s%zu", h->prefix, h->num_sources);
-  s->readable = !(status && !strcmp(status, "missing")) && access(path, R_OK) == 0;
-  h->num_sources++;
+  json_array_foreach(listed, i, o)
+    name_path(all, &n, omplens_render__str(o, "path"), omplens_render__str(o, "status"));
+  json_array_foreach(h->directives, i, o)
+    name_path(all, &n, omplens_render__source_pos(json_object_get(o, "location")).file, NULL);
+  json_array_foreach(h->findings, i, o)
+    name_path(all, &n, omplens_render__source_pos(json_object_get(o, "location")).file, NULL);
+  size_t unique = 0;
+  if (n)
+    qsort(all, n, sizeof *all, by_path_then_order);
+  for (i = 0; i < n; i++)
+    if (!unique || strcmp(all[i].path, all[unique - 1].path))
+      all[unique++] = all[i];
+  if (unique)
+    qsort(all, unique, sizeof *all, by_order);
+  h->sources = malloc((unique + 1) * sizeof *h->sources);
+  h->by_path = malloc((unique + 1) * sizeof *h->by_path);
+  if (!h->sources || !h->by_path) {
+    h->body->failed = 1;
+    free(all);
+    return;
+  }
+  for (i = 0; i < unique; i++) {
+    source_ref *s = &h->sources[i];
+    s->path = all[i].path;
+    s->status = all[i].status;
+    snprintf(s->id, sizeof s->id, "%s-s%zu", h->prefix, i);
+    s->readable = !(s->status && !strcmp(s->status, "missing")) && access(s->path, R_OK) == 0;
+    h->by_path[i] = i;
+  }
+  h->num_sources = unique;
+  if (unique)
+    qsort_r(h->by_path, unique, sizeof *h->by_path, source_by_path, h->sources);
+  free(all);
 }
 
-/* The files of sources[], then those of the directives, in document order. */
-static void collect_sources(html_ctx *h) {
-  size_t i;
-  const json_t *o;
-  json_array_foreach(omplens_render__array(h->proc, "sources"), i, o)
-    add_source(h, omplens_render__str(o, "path"), omplens_render__str(o, "status"));
-  json_array_foreach(h->directives, i, o)
-    add_source(h, omplens_render__source_pos(json_object_get(o, "location")).file, NULL);
-  json_array_foreach(h->findings, i, o)
-    add_source(h, omplens_render__source_pos(json_object_get(o, "location")).file, NULL);
+static int by_source_line(const void *a, const void *b) {
+  const line_directive *x = a, *y = b;
+  if (x->source != y->source)
+    return x->source < y->source ? -1 : 1;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return (x->directive > y->directive) - (x->directive < y->directive);
+}
+
+/* dir_lines and lines_from: each directive placed in its source once. */
+static void index_source_lines(html_ctx *h) {
+  size_t nd = json_array_size(h->directives), n = 0;
+  h->dir_lines = malloc((nd + 1) * sizeof *h->dir_lines);
+  h->lines_from = calloc(h->num_sources + 1, sizeof *h->lines_from);
+  if (!h->dir_lines || !h->lines_from) {
+    h->body->failed = 1;
+    return;
+  }
+  for (size_t d = 0; d < nd; d++) {
+    omplens_source_pos pos =
+        omplens_render__source_pos(json_object_get(json_array_get(h->directives, d), "location"));
+    size_t s = source_index(h, pos.file);
+    if (s != SIZE_MAX)
+      h->dir_lines[n++] = (line_directive){s, pos.line, d};
+  }
+  if (n)
+    qsort(h->dir_lines, n, sizeof *h->dir_lines, by_source_line);
+  for (size_t i = 0, s = 0; s < h->num_sources; s++) { /* lines_from[s + 1]: s's end */
+    while (i < n && h->dir_lines[i].source == s)
+      i++;
+    h->lines_from[s + 1] = i;
+  }
 }
 
 static const char *codeptr_of(const json_t *o) {
@@ -272,6 +375,7 @@ static void prepare_process(html_ctx *h) {
   for (int c = 0; c < OMPLENS_RENDER_CATEGORIES; c++)
     h->category_shown[c] = omplens_render__u64(counts, omplens_render__category_name(c)) > 0;
   collect_sources(h);
+  index_source_lines(h);
   index_findings(h);
   prepare_labels(h);
 }
@@ -291,7 +395,12 @@ static void release_process(html_ctx *h) {
   h->own_directives = NULL;
   h->directives = NULL;
   free(h->sources);
+  free(h->by_path);
+  free(h->dir_lines);
+  free(h->lines_from);
   h->sources = NULL;
+  h->by_path = h->lines_from = NULL;
+  h->dir_lines = NULL;
   h->num_sources = 0;
   h->finding_ids = h->finding_labels = h->site_labels = h->targets = NULL;
   free(h->dir_of);
@@ -967,47 +1076,23 @@ typedef struct line_marks {
   size_t n;
 } line_marks;
 
-typedef struct line_directive {
-  unsigned line;
-  size_t directive;
-} line_directive;
-
-static int cmp_line_directive(const void *a, const void *b) {
-  const line_directive *x = a, *y = b;
-  if (x->line != y->line)
-    return x->line < y->line ? -1 : 1;
-  return x->directive < y->directive ? -1 : x->directive > y->directive;
-}
-
-/* The marks of one file, by line: a badge and the finding boxes on each
+/* The marks of source s, by line: a badge and the finding boxes on each
  * directive line; directives sharing a line share its mark. */
-static int source_marks(html_ctx *h, const source_ref *s, line_marks *m) {
-  size_t nd = json_array_size(h->directives);
-  m->marks = calloc(nd + 1, sizeof *m->marks);
-  m->badges = calloc(nd + 1, sizeof *m->badges);
-  m->notes = calloc(nd + 1, sizeof *m->notes);
+static int source_marks(html_ctx *h, size_t s, line_marks *m) {
+  const line_directive *ld = h->dir_lines ? &h->dir_lines[h->lines_from[s]] : NULL;
+  size_t n = h->dir_lines ? h->lines_from[s + 1] - h->lines_from[s] : 0;
+  m->marks = calloc(n + 1, sizeof *m->marks);
+  m->badges = calloc(n + 1, sizeof *m->badges);
+  m->notes = calloc(n + 1, sizeof *m->notes);
   m->n = 0;
   if (!m->marks || !m->badges || !m->notes)
     return -1;
-  /* the file's directives by line, each line's in document order */
-  line_directive *ld = malloc((nd + 1) * sizeof *ld);
-  if (!ld)
-    return -1;
-  size_t n = 0;
-  for (size_t d = 0; d < nd; d++) {
-    omplens_source_pos pos = omplens_render__source_pos(json_object_get(json_array_get(h->directives, d), "location"));
-    if (pos.file && !strcmp(pos.file, s->path))
-      ld[n++] = (line_directive){pos.line, d};
-  }
-  if (n)
-    qsort(ld, n, sizeof *ld, cmp_line_directive);
   for (size_t i = 0; i < n; i++) {
     if (!i || ld[i].line != ld[i - 1].line)
       m->marks[m->n++].line = ld[i].line;
     source_badge(h, &m->badges[m->n - 1], ld[i].directive);
     source_notes(h, &m->notes[m->n - 1], ld[i].directive);
   }
-  free(ld);
   for (size_t k = 0; k < m->n; k++) {
     m->marks[k].badge = omplens_strbuf_str(&m->badges[k]);
     m->marks[k].notes = omplens_strbuf_str(&m->notes[k]);
@@ -1015,9 +1100,10 @@ static int source_marks(html_ctx *h, const source_ref *s, line_marks *m) {
   return 0;
 }
 
-static void source_file(html_ctx *h, omplens_strbuf *b, const source_ref *s, int open) {
+static void source_file(html_ctx *h, omplens_strbuf *b, size_t si, int open) {
+  const source_ref *s = &h->sources[si];
   line_marks m;
-  if (source_marks(h, s, &m)) {
+  if (source_marks(h, si, &m)) {
     h->body->failed = 1;
   } else {
     int rc = omplens_html__source_view(b, s->id, s->path, omplens_render__display_path(s->path, h->base),
@@ -1025,8 +1111,7 @@ static void source_file(html_ctx *h, omplens_strbuf *b, const source_ref *s, int
     if (rc && !h->err)
       h->err = rc;
   }
-  size_t nd = json_array_size(h->directives);
-  for (size_t k = 0; k < nd && m.badges && m.notes; k++) {
+  for (size_t k = 0; k < m.n && m.badges && m.notes; k++) {
     if (m.badges[k].failed || m.notes[k].failed)
       h->body->failed = 1;
     omplens_strbuf_free(&m.badges[k]);
@@ -1041,7 +1126,7 @@ static void source_file(html_ctx *h, omplens_strbuf *b, const source_ref *s, int
 static void source_files(omplens_strbuf *b, void *ctx) {
   html_ctx *h = ctx;
   for (size_t i = 0; i < h->num_sources; i++)
-    source_file(h, b, &h->sources[i], h->num_sources <= 2);
+    source_file(h, b, i, h->num_sources <= 2);
   if (!h->num_sources)
     omplens_strbuf_puts(b, "<p class=\"muted\">The document has no source attribution: directives are "
                            "shown as module+offset. Build the program with <code>-g</code> so that omplens "
