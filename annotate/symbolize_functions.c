@@ -7,6 +7,7 @@
  * a walk of the whole unit's DIE tree (dwarf_getscopes) or of a large
  * function's children, which made symbolizing quadratic in the functions
  * of a unit. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,10 @@ struct omplens_symbolize__unit_functions {
   named_instance *named; /* by function, hash, scope; made on first use */
   size_t num_named;
   bool named_done;
+  Dwarf_Die *entries; /* its offload entry points, in DIE order; made on
+                         first use */
+  int num_entries;
+  bool entries_done;
 };
 
 static bool holds_functions(int tag) {
@@ -152,13 +157,27 @@ static int by_start(const void *a, const void *b) {
   return (x->depth > y->depth) - (x->depth < y->depth);
 }
 
+/* Units are kept in the order of (cu, offset): a unit is found by a
+ * binary search, as a program of thousands of units asks for one per
+ * symbolized address. */
+static int unit_cmp(const omplens_symbolize__unit_functions *u, const void *cu, Dwarf_Off offset) {
+  if (u->cu != cu)
+    return (uintptr_t)u->cu < (uintptr_t)cu ? -1 : 1;
+  return (u->offset > offset) - (u->offset < offset);
+}
+
 static omplens_symbolize__unit_functions *unit_of(omplens_symbolizer *s, Dwarf_Die *scopedie) {
   Dwarf_Off offset = dwarf_dieoffset(scopedie);
-  for (size_t i = 0; i < s->num_units; i++) {
-    omplens_symbolize__unit_functions *u = s->units[i];
-    if (u->cu == scopedie->cu && u->offset == offset)
-      return u;
+  size_t lo = 0, hi = s->num_units;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (unit_cmp(s->units[mid], scopedie->cu, offset) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
+  if (lo < s->num_units && unit_cmp(s->units[lo], scopedie->cu, offset) == 0)
+    return s->units[lo];
   if (!grow((void **)&s->units, &s->cap_units, s->num_units, sizeof *s->units))
     return NULL;
   omplens_symbolize__unit_functions *u = calloc(1, sizeof *u);
@@ -171,7 +190,9 @@ static omplens_symbolize__unit_functions *unit_of(omplens_symbolizer *s, Dwarf_D
     qsort(u->ranges, u->count, sizeof *u->ranges, by_start);
   if (u->num_calls)
     qsort(u->calls, u->num_calls, sizeof *u->calls, by_return);
-  s->units[s->num_units++] = u;
+  memmove(&s->units[lo + 1], &s->units[lo], (s->num_units - lo) * sizeof *s->units);
+  s->units[lo] = u;
+  s->num_units++;
   return u;
 }
 
@@ -181,6 +202,7 @@ void omplens_symbolize__units_free(omplens_symbolizer *s) {
     free(s->units[i]->ranges);
     free(s->units[i]->calls);
     free(s->units[i]->named);
+    free(s->units[i]->entries);
     free(s->units[i]);
   }
   free(s->units);
@@ -336,4 +358,60 @@ int omplens_symbolize__instances_named(omplens_symbolizer *s, Dwarf_Die *scopedi
   }
   *out = found;
   return count;
+}
+
+/* Skips decimal digits; NULL when there are none. */
+static const char *skip_digits(const char *p) {
+  const char *start = p;
+  while (*p >= '0' && *p <= '9')
+    p++;
+  return p > start ? p : NULL;
+}
+
+/* The host entry point of a target region, named by clang
+ * __omp_offloading_<device>_<file>_<parent>_l<line>[_<count>]. Not the
+ * `_debug__` function it wraps at -O0, nor the outlined helpers named after
+ * it (they contain a '.'), whose declaration lines are the region's body. */
+bool omplens_symbolize__is_offload_entry(const char *name) {
+  static const char prefix[] = "__omp_offloading_";
+  if (name == NULL || strncmp(name, prefix, sizeof(prefix) - 1) != 0 ||
+      strchr(name, '.') != NULL)
+    return false;
+  const char *marker = NULL;
+  for (const char *p = strstr(name, "_l"); p != NULL; p = strstr(p + 1, "_l"))
+    marker = p;
+  const char *end = marker != NULL ? skip_digits(marker + 2) : NULL;
+  if (end != NULL && *end == '_')
+    end = skip_digits(end + 1);
+  return end != NULL && *end == '\0';
+}
+
+/* The unit's functions (scopes without a parent) named as entry points:
+ * one pass over its scopes, which list them in DIE order. */
+static bool index_entries(omplens_symbolize__unit_functions *u) {
+  u->entries_done = true;
+  for (size_t i = 0; i < u->num_scopes; i++) {
+    Dwarf_Die die = u->scopes[i].die;
+    if (u->scopes[i].parent != NO_SCOPE || dwarf_tag(&die) != DW_TAG_subprogram ||
+        !omplens_symbolize__is_offload_entry(omplens_symbolize__die_name(&die)))
+      continue;
+    if (u->num_entries == INT32_MAX)
+      break;
+    Dwarf_Die *more = realloc(u->entries, ((size_t)u->num_entries + 1) * sizeof *more);
+    if (!more)
+      return false;
+    u->entries = more;
+    u->entries[u->num_entries++] = die;
+  }
+  return true;
+}
+
+int omplens_symbolize__offload_entries(omplens_symbolizer *s, Dwarf_Die *scopedie,
+                                       Dwarf_Die **out) {
+  *out = NULL;
+  omplens_symbolize__unit_functions *u = unit_of(s, scopedie);
+  if (!u || u->failed || (!u->entries_done && !index_entries(u)))
+    return -1;
+  *out = u->entries;
+  return u->num_entries;
 }

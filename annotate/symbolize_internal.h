@@ -146,6 +146,15 @@ int omplens_symbolize__instances_named(omplens_symbolizer *s, Dwarf_Die *scopedi
 /* Whether the innermost scope at addr records a call site (DW_TAG_call_site)
  * returning to addr + 1: 1 or 0; -1 when the index knows no scope there. */
 int omplens_symbolize__declared_call_at(omplens_symbolizer *s, Dwarf_Die *scopedie, uint64_t addr);
+/* The unit's offload entry points (omplens_symbolize__is_offload_entry
+ * names, with code), in the order of the DIE tree: *out is the unit's,
+ * valid until the symbolizer is destroyed. Returns the count, -1 when the
+ * index failed. */
+int omplens_symbolize__offload_entries(omplens_symbolizer *s, Dwarf_Die *scopedie,
+                                       Dwarf_Die **out);
+/* Whether name is the host entry point of a target region, named by clang
+ * __omp_offloading_<device>_<file>_<parent>_l<line>[_<count>]. */
+bool omplens_symbolize__is_offload_entry(const char *name);
 void omplens_symbolize__units_free(omplens_symbolizer *s);
 /* DW_AT_comp_dir of the CU (the compiler's working directory), or NULL. */
 const char *omplens_symbolize__comp_dir(Dwarf_Die *cudie);

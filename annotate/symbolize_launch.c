@@ -41,34 +41,6 @@ typedef struct launch {
   bool oom;
 } launch;
 
-/* Skips decimal digits; NULL when there are none. */
-static const char *skip_digits(const char *p)
-{
-  const char *start = p;
-  while (*p >= '0' && *p <= '9')
-    p++;
-  return p > start ? p : NULL;
-}
-
-/* The host entry point of a target region, named by clang
- * __omp_offloading_<device>_<file>_<parent>_l<line>[_<count>]. Not the
- * `_debug__` function it wraps at -O0, nor the outlined helpers named after
- * it (they contain a '.'), whose declaration lines are the region's body. */
-static bool is_offload_entry(const char *name)
-{
-  static const char prefix[] = "__omp_offloading_";
-  if (name == NULL || strncmp(name, prefix, sizeof(prefix) - 1) != 0 ||
-      strchr(name, '.') != NULL)
-    return false;
-  const char *marker = NULL;
-  for (const char *p = strstr(name, "_l"); p != NULL; p = strstr(p + 1, "_l"))
-    marker = p;
-  const char *end = marker != NULL ? skip_digits(marker + 2) : NULL;
-  if (end != NULL && *end == '_')
-    end = skip_digits(end + 1);
-  return end != NULL && *end == '\0';
-}
-
 static Dwarf_Addr row_addr(const launch *l, size_t row)
 {
   Dwarf_Addr addr = 0;
@@ -163,7 +135,7 @@ static bool find_inlined_entry(launch *l, uint64_t fallback, directive *dir)
   int found = -1;
   for (int i = 0; i < count; i++) {
     if (dwarf_tag(&chain[i]) == DW_TAG_inlined_subroutine &&
-        is_offload_entry(omplens_symbolize__die_name(&chain[i])))
+        omplens_symbolize__is_offload_entry(omplens_symbolize__die_name(&chain[i])))
       found = i;
   }
   if (found >= 0) {
@@ -203,17 +175,14 @@ static Dwarf_Addr code_start(Dwarf_Die *die)
 /* The entry point of this CU declared at `at`: its code address, or 0. */
 static Dwarf_Addr entry_declared_at(launch *l, const directive *at)
 {
-  Dwarf_Die child;
-  if (dwarf_child(&l->scopedie, &child) != 0)
-    return 0;
-  do {
+  Dwarf_Die *entries;
+  int count = omplens_symbolize__offload_entries(l->s, &l->scopedie, &entries);
+  for (int i = 0; i < count; i++) {
     directive decl = {0};
-    if (dwarf_tag(&child) == DW_TAG_subprogram &&
-        is_offload_entry(omplens_symbolize__die_name(&child)) &&
-        decl_location(l, &child, &decl) && decl.line == at->line &&
+    if (decl_location(l, &entries[i], &decl) && decl.line == at->line &&
         strcmp(decl.file, at->file) == 0)
-      return code_start(&child);
-  } while (dwarf_siblingof(&child, &child) == 0);
+      return code_start(&entries[i]);
+  }
   return 0;
 }
 
