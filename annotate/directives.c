@@ -198,6 +198,10 @@ void omplens_directive_index_destroy(omplens_directive_index *ix)
     free(r->real);
   }
   omplens_directives__vec_free(&ix->resolved);
+  omplens_names *maps[] = {&ix->file_index,     &ix->unit_index,         &ix->resolved_index,
+                           &ix->searched_index, &ix->plain_header_index, &ix->cu_source_index};
+  for (size_t i = 0; i < sizeof(maps) / sizeof(*maps); i++)
+    omplens_names_free(maps[i]);
   free_strings(ix->extra_args, ix->num_extra_args);
   free_strings(ix->sources, ix->num_sources);
   free_strings(ix->binaries, ix->num_binaries);
@@ -215,36 +219,27 @@ const omplens_directives__file *
 omplens_directives__file_lookup(const omplens_directive_index *ix,
                                 const char *path)
 {
-  for (size_t i = 0; i < ix->files.len; i++) {
-    const omplens_directives__file *f =
-        OMPLENS_DIRECTIVES__AT(ix->files, omplens_directives__file *, i);
-    if (strcmp(f->path, path) == 0)
-      return f;
-  }
-  return NULL;
+  size_t i = omplens_names_get(&ix->file_index, path);
+  return i != OMPLENS_NAMES_NONE ? OMPLENS_DIRECTIVES__AT(ix->files, omplens_directives__file *, i)
+                                 : NULL;
 }
 
 static bool unit_read(const omplens_directive_index *ix, const char *path)
 {
-  for (size_t i = 0; i < ix->units.len; i++)
-    if (strcmp(OMPLENS_DIRECTIVES__AT(ix->units, char *, i), path) == 0)
-      return true;
-  return false;
+  return omplens_names_get(&ix->unit_index, path) != OMPLENS_NAMES_NONE;
 }
 
 /* The answer resolve() gave for file before: 1 with *real a malloc'd copy
  * (NULL: not found), 0 when file was not asked yet or the copy failed. */
 static int resolved_before(const omplens_directive_index *ix, const char *file, char **real)
 {
-  for (size_t i = 0; i < ix->resolved.len; i++) {
-    const omplens_directives__resolved *r =
-        &OMPLENS_DIRECTIVES__AT(ix->resolved, omplens_directives__resolved, i);
-    if (strcmp(r->file, file) == 0) {
-      *real = r->real != NULL ? omplens_directives__strndup(r->real, strlen(r->real)) : NULL;
-      return r->real == NULL || *real != NULL;
-    }
-  }
-  return 0;
+  size_t i = omplens_names_get(&ix->resolved_index, file);
+  if (i == OMPLENS_NAMES_NONE)
+    return 0;
+  const omplens_directives__resolved *r =
+      &OMPLENS_DIRECTIVES__AT(ix->resolved, omplens_directives__resolved, i);
+  *real = r->real != NULL ? omplens_directives__strndup(r->real, strlen(r->real)) : NULL;
+  return r->real == NULL || *real != NULL;
 }
 
 /* Keeps the answer for file; without memory it is simply not kept. */
@@ -255,6 +250,10 @@ static void remember_resolved(omplens_directive_index *ix, const char *file, con
       real != NULL ? omplens_directives__strndup(real, strlen(real)) : NULL};
   if (r.file == NULL || (real != NULL && r.real == NULL) ||
       omplens_directives__vec_push(&ix->resolved, sizeof r, &r) == NULL) {
+    free(r.file);
+    free(r.real);
+  } else if (omplens_names_put(&ix->resolved_index, r.file, ix->resolved.len - 1) != 0) {
+    ix->resolved.len--;
     free(r.file);
     free(r.real);
   }
@@ -332,11 +331,14 @@ static bool through_unit(const omplens_directive_index *ix, const char *path)
  * remembers that it now is. */
 static bool searched_before(omplens_directive_index *ix, const char *path, int *err)
 {
-  for (size_t i = 0; i < ix->searched.len; i++)
-    if (strcmp(OMPLENS_DIRECTIVES__AT(ix->searched, char *, i), path) == 0)
-      return true;
+  if (omplens_names_get(&ix->searched_index, path) != OMPLENS_NAMES_NONE)
+    return true;
   char *copy = strdup(path);
   if (copy == NULL || !omplens_directives__vec_push(&ix->searched, sizeof(copy), &copy)) {
+    free(copy);
+    *err = OMPLENS_DIRECTIVES_ENOMEM;
+  } else if (omplens_names_put(&ix->searched_index, copy, ix->searched.len - 1) != 0) {
+    ix->searched.len--;
     free(copy);
     *err = OMPLENS_DIRECTIVES_ENOMEM;
   }
@@ -433,17 +435,21 @@ int omplens_directives_prefetch(omplens_directive_index *ix, const char *const *
     return OMPLENS_DIRECTIVES_ENOMEM;
   size_t n = 0;
   int err = 0;
+  omplens_names listed = {0}; /* paths[0..n) */
   for (size_t i = 0; i < count && err != OMPLENS_DIRECTIVES_ENOMEM; i++) {
     err = 0;
     char *real = units[i] != NULL ? resolve(ix, units[i], &err) : NULL;
-    bool seen = real == NULL || unit_read(ix, real);
-    for (size_t k = 0; !seen && k < n; k++)
-      seen = strcmp(paths[k], real) == 0;
-    if (seen)
+    if (real == NULL || unit_read(ix, real) ||
+        omplens_names_get(&listed, real) != OMPLENS_NAMES_NONE) {
       free(real);
-    else
+    } else if (omplens_names_put(&listed, real, n) != 0) {
+      free(real);
+      err = OMPLENS_DIRECTIVES_ENOMEM;
+    } else {
       paths[n++] = real;
+    }
   }
+  omplens_names_free(&listed);
   if (err != OMPLENS_DIRECTIVES_ENOMEM)
     err = omplens_directives__read_units(ix, paths, n, parse_threads(), progress, ctx);
   for (size_t k = 0; k < n; k++)

@@ -37,7 +37,7 @@ if(NOT TARGET PkgConfig::XXHASH)
   pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 endif()
 target_link_libraries(omplens_libclang PRIVATE ${CMAKE_DL_LIBS} Threads::Threads
-                      PkgConfig::XXHASH)
+                      PkgConfig::XXHASH omplens_trace)
 if(OMPLENS_SANITIZE)
   # LeakSanitizer (gcc 12) crashes at exit ("Tracer caught signal 11") when it
   # scans the dynamic TLS of a dlopen()ed libLLVM. Sanitized builds load
@@ -72,6 +72,9 @@ if(NOT TARGET PkgConfig::LIBDW)
 endif()
 target_link_libraries(omplens_directives PRIVATE omplens_libclang PkgConfig::JANSSON
                       PkgConfig::LIBDW)
+# The names map (omplens_names.h) of the index's path lists, which its
+# internal header holds.
+target_link_libraries(omplens_directives PUBLIC omplens_trace)
 
 if(TARGET omplens_annotate)
   target_link_libraries(omplens_annotate PUBLIC omplens_directives)

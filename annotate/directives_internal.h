@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "omplens_directives.h"
+#include "omplens_names.h"
 
 #define OMPLENS_DIRECTIVES__NONE UINT32_MAX
 
@@ -394,6 +395,10 @@ struct omplens_directive_index {
   omplens_directives__vec resolved; /* omplens_directives__resolved   */
   omplens_directives__vec searched; /* char *: headers whose including
                                        sources were looked for        */
+  /* Each list above, and plain_headers and cu_sources, by path (file's
+   * path, the unit, resolved's file, ...): the index in the list. */
+  omplens_names file_index, unit_index, resolved_index, searched_index,
+      plain_header_index, cu_source_index;
   void *cx;                         /* CXIndex, created lazily       */
   char **binaries;                  /* the program's ELF files        */
   size_t num_binaries;

@@ -127,11 +127,22 @@ static int add_source(omplens_directive_index *ix, const char *dir, const char *
   snprintf(joined, n, "%s/%s", name[0] != '/' && dir != NULL ? dir : "", name);
   omplens_directives__cu_source unit = {realpath(joined, NULL), language};
   free(joined);
-  if (unit.path != NULL && omplens_directives__vec_push(&ix->cu_sources, sizeof(unit), &unit) == NULL) {
+  if (unit.path == NULL) /* a source gone since the build is nobody's unit here */
+    return 0;
+  if (omplens_names_get(&ix->cu_source_index, unit.path) != OMPLENS_NAMES_NONE) {
+    free(unit.path); /* the first unit of a source answers for it */
+    return 0;
+  }
+  if (omplens_directives__vec_push(&ix->cu_sources, sizeof(unit), &unit) == NULL) {
     free(unit.path);
     return OMPLENS_DIRECTIVES_ENOMEM;
   }
-  return 0; /* a source gone since the build is nobody's unit here */
+  if (omplens_names_put(&ix->cu_source_index, unit.path, ix->cu_sources.len - 1) != 0) {
+    ix->cu_sources.len--;
+    free(unit.path);
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  return 0;
 }
 
 /* One entry for a unit that recorded its command; the skeleton of a split
@@ -197,8 +208,10 @@ omplens_directives__producer_db(omplens_directive_index *ix)
    * and without the list of units. */
   for (size_t i = 0; err != 0 && i < ix->cu_sources.len; i++)
     free(OMPLENS_DIRECTIVES__AT(ix->cu_sources, omplens_directives__cu_source, i).path);
-  if (err != 0)
+  if (err != 0) {
     ix->cu_sources.len = 0;
+    omplens_names_free(&ix->cu_source_index);
+  }
   if (err != 0 || omplens_directives__compdb_size(db) == 0) {
     omplens_directives__compdb_free(db);
     db = NULL;
@@ -211,13 +224,10 @@ static const omplens_directives__cu_source *find_source(omplens_directive_index 
                                                         const char *file)
 {
   omplens_directives__producer_db(ix);
-  for (size_t i = 0; i < ix->cu_sources.len; i++) {
-    const omplens_directives__cu_source *u =
-        &OMPLENS_DIRECTIVES__AT(ix->cu_sources, omplens_directives__cu_source, i);
-    if (strcmp(u->path, file) == 0)
-      return u;
-  }
-  return NULL;
+  size_t i = omplens_names_get(&ix->cu_source_index, file);
+  return i != OMPLENS_NAMES_NONE
+             ? &OMPLENS_DIRECTIVES__AT(ix->cu_sources, omplens_directives__cu_source, i)
+             : NULL;
 }
 
 int omplens_directives__is_cu_source(omplens_directive_index *ix, const char *file)

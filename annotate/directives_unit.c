@@ -105,12 +105,21 @@ static void attribute_errors(omplens_directives__unit *u)
 /* The slot of path's record in ix->files, or NULL. */
 static omplens_directives__file **record_slot(omplens_directive_index *ix, const char *path)
 {
-  for (size_t i = 0; i < ix->files.len; i++) {
-    omplens_directives__file **f = &OMPLENS_DIRECTIVES__AT(ix->files, omplens_directives__file *, i);
-    if (strcmp((*f)->path, path) == 0)
-      return f;
+  size_t i = omplens_names_get(&ix->file_index, path);
+  return i != OMPLENS_NAMES_NONE ? &OMPLENS_DIRECTIVES__AT(ix->files, omplens_directives__file *, i)
+                                 : NULL;
+}
+
+/* Adds rec to ix->files, found by its path. */
+static int add_record(omplens_directive_index *ix, omplens_directives__file *rec)
+{
+  if (!omplens_directives__vec_push(&ix->files, sizeof(rec), &rec))
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  if (omplens_names_put(&ix->file_index, rec->path, ix->files.len - 1) != 0) {
+    ix->files.len--;
+    return OMPLENS_DIRECTIVES_ENOMEM;
   }
-  return NULL;
+  return 0;
 }
 
 /* A file read before keeps its first record, unless that came from a
@@ -129,9 +138,9 @@ static int keep_records(omplens_directives__unit *u, bool alone)
     if (err == 0)
       rec->alone = alone;
     if (err == 0 && slot != NULL)
-      *slot = rec;
-    else if (err == 0 && !omplens_directives__vec_push(&ix->files, sizeof(rec), &rec))
-      err = OMPLENS_DIRECTIVES_ENOMEM;
+      *slot = rec; /* the map keeps the first record's path: equal, and in the pool */
+    else if (err == 0)
+      err = add_record(ix, rec);
     if (err != 0)
       return err;
   }
@@ -142,6 +151,11 @@ static int remember_unit(omplens_directive_index *ix, const char *path)
 {
   char *copy = strdup(path);
   if (copy == NULL || !omplens_directives__vec_push(&ix->units, sizeof(copy), &copy)) {
+    free(copy);
+    return OMPLENS_DIRECTIVES_ENOMEM;
+  }
+  if (omplens_names_put(&ix->unit_index, copy, ix->units.len - 1) != 0) {
+    ix->units.len--;
     free(copy);
     return OMPLENS_DIRECTIVES_ENOMEM;
   }
@@ -170,10 +184,7 @@ static int unit_parse(omplens_directives__unit *u, const char *main_path,
 
 bool omplens_directives__plain_header(const omplens_directive_index *ix, const char *path)
 {
-  for (size_t i = 0; i < ix->plain_headers.len; i++)
-    if (strcmp(OMPLENS_DIRECTIVES__AT(ix->plain_headers, const char *, i), path) == 0)
-      return true;
-  return false;
+  return omplens_names_get(&ix->plain_header_index, path) != OMPLENS_NAMES_NONE;
 }
 
 /* The unit's headers without directives, for lookups of them (once). */
@@ -187,6 +198,10 @@ static int keep_plain_headers(omplens_directives__unit *u)
     const char *kept = omplens_directives__pool_strdup(&ix->pool, path);
     if (kept == NULL || !omplens_directives__vec_push(&ix->plain_headers, sizeof(kept), &kept))
       return OMPLENS_DIRECTIVES_ENOMEM;
+    if (omplens_names_put(&ix->plain_header_index, kept, ix->plain_headers.len - 1) != 0) {
+      ix->plain_headers.len--;
+      return OMPLENS_DIRECTIVES_ENOMEM;
+    }
   }
   return 0;
 }

@@ -20,6 +20,7 @@
 #include <xxhash.h>
 
 #include "libclang_dl.h"
+#include "omplens_names.h"
 
 #define MAGIC "OMPLC\0\1\n"
 #define MAGIC_LEN 8
@@ -176,6 +177,7 @@ typedef struct dep {
 } dep;
 static dep *deps;
 static size_t num_deps, cap_deps;
+static omplens_names dep_index; /* path -> index in deps */
 
 static int read_file(const char *path, size_t max, unsigned char **data, size_t *len)
 {
@@ -201,10 +203,8 @@ static int read_file(const char *path, size_t max, unsigned char **data, size_t 
 
 static dep *dep_find(const char *path)
 {
-  for (size_t i = 0; i < num_deps; i++)
-    if (strcmp(deps[i].path, path) == 0)
-      return &deps[i];
-  return NULL;
+  size_t i = omplens_names_get(&dep_index, path);
+  return i != OMPLENS_NAMES_NONE ? &deps[i] : NULL;
 }
 
 /* path's size and content hash; 0, or -1 when it cannot be read. */
@@ -231,8 +231,12 @@ static int dep_hash(const char *path, uint64_t *size, uint64_t *hash)
       }
     }
     if (dep_find(path) == NULL && num_deps < cap_deps &&
-        (copy.path = strdup(path)) != NULL)
-      deps[num_deps++] = copy;
+        (copy.path = strdup(path)) != NULL) {
+      if (omplens_names_put(&dep_index, copy.path, num_deps) == 0)
+        deps[num_deps++] = copy;
+      else
+        free(copy.path); /* not kept: hashed again when asked again */
+    }
     pthread_mutex_unlock(&lock);
   }
   *size = copy.size;

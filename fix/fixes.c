@@ -226,6 +226,7 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
   for (size_t i = 0; i < fx->num_files; i++)
     file_free(fx->files[i]);
   free(fx->files);
+  omplens_names_free(&fx->file_index);
   free(fx->codes);
   free(fx->code_slots);
   free(fx->group_slots);
@@ -258,9 +259,9 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
 /* ---- files ---- */
 
 omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, const char *module) {
-  for (size_t i = 0; i < fx->num_files; i++)
-    if (!strcmp(fx->files[i]->path, path))
-      return fx->files[i];
+  size_t known = omplens_names_get(&fx->file_index, path);
+  if (known != OMPLENS_NAMES_NONE)
+    return fx->files[known];
   if (fx->num_files == fx->cap_files) {
     size_t cap = fx->cap_files ? 2 * fx->cap_files : 8;
     omplens_fix__file **p = realloc(fx->files, cap * sizeof *p);
@@ -271,6 +272,11 @@ omplens_fix__file *omplens_fix__file_get(omplens_fixer *fx, const char *path, co
   }
   omplens_fix__file *f = calloc(1, sizeof *f);
   if (!f || !(f->path = strdup(path))) {
+    free(f);
+    return NULL;
+  }
+  if (omplens_names_put(&fx->file_index, f->path, fx->num_files)) {
+    free(f->path);
     free(f);
     return NULL;
   }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "omplens_fix.h"
+#include "omplens_names.h"
 
 #define OMPLENS_FIX__NONE UINT32_MAX
 #define OMPLENS_FIX__CONTEXT 3 /* lines of context around a hunk */
@@ -538,6 +539,7 @@ struct omplens_fixer {
 
   omplens_fix__file **files;
   size_t num_files, cap_files;
+  omplens_names file_index; /* path -> index in files */
   struct omplens_fix__code *codes; /* codeptr -> directive */
   size_t num_codes, cap_codes;
   uint32_t *code_slots; /* open addressing over codes; a power of two */
