@@ -12,7 +12,12 @@
 #             instances);
 #   many      many_directives.sh DIRECTIVES STEPS: that many distinct target
 #             directives, each in its own function, called STEPS times
-#             (round trip and reallocation findings on every directive).
+#             (round trip and reallocation findings on every directive);
+#   units     only when UNITS (environment) is set: many_units.sh UNITS 5,
+#             a program of UNITS compile units of one directive each, called
+#             5 times from main.c (the costs that grow with the files; 2000
+#             units take about 3 minutes to build and a few more to record,
+#             as the recording's report parses every unit).
 # Then, RUNS times each (environment, default 3; median wall time),
 #   omplens report -q -o TMP --outputs summary TRACE   (summary only)
 #   omplens report -q -o TMP TRACE                     (every output)
@@ -123,4 +128,13 @@ one() {
 
 one loop "$iters"
 one many
+if [ -n "${UNITS:-}" ]; then
+  echo
+  echo "# building the program of $UNITS compile units"
+  "$here/programs/many_units.sh" "$work/units-src" "$UNITS" 5
+  (cd "$work/units-src" &&
+    ls ./*.c | xargs -P "$(nproc)" -I{} "$cc" "${flags[@]}" -c {} -o {}.o &&
+    "$cc" "${flags[@]}" ./*.o -o "$work/units")
+  one units
+fi
 echo "# load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
