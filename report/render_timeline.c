@@ -623,7 +623,7 @@ static int alloc_layout(tl_proc *p) {
   for (size_t i = 0; i < p->nev; i++)
     max_dev = p->ev[i].device > max_dev ? p->ev[i].device : max_dev;
   for (size_t i = 0; i < p->nrg; i++)
-    max_thr = p->rg[i].thread + 1 > max_thr ? p->rg[i].thread + 1 : max_thr;
+    max_thr = (uint32_t)p->rg[i].thread + 1 > max_thr ? (uint32_t)p->rg[i].thread + 1 : max_thr;
   for (size_t i = 0; i < p->nwaits; i++)
     max_thr = p->waits[i].thread + 1 > max_thr ? p->waits[i].thread + 1 : max_thr;
   p->nslots = max_dev + 2;

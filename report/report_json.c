@@ -359,7 +359,7 @@ static json_t *waits_by_thread(const omplens_trace *t) {
   omplens_trace_window(t, &begin, &end);
   uint32_t threads = 0;
   for (size_t i = 0; i < nr; i++)
-    threads = r[i].thread + 1 > threads ? r[i].thread + 1 : threads;
+    threads = (uint32_t)r[i].thread + 1 > threads ? (uint32_t)r[i].thread + 1 : threads;
   for (size_t i = 0; i < nw; i++)
     threads = w[i].thread + 1 > threads ? w[i].thread + 1 : threads;
   uint64_t *sum = calloc((size_t)threads + 1, 4 * sizeof *sum);

@@ -81,18 +81,22 @@ typedef struct omplens_region {
   uint64_t codeptr;   /* copies of one directive (unrolled, inlined) whose
                          entry calls name the same source share the first
                          copy's codeptr */
-  uint32_t thread;
-  int16_t device;
-  uint8_t kind;       /* enum omplens_construct_kind */
-  uint8_t nowait;
   /* From the runtime entry call, when the collector could see it (LD_PRELOAD):
    * the directive's location as the compiler wrote it, ";file;function;line;
    * column;;" (NULL when unknown), and its map arguments. */
   const char *source;
   uint32_t first_arg; /* index into omplens_trace_args() */
-  uint32_t num_args;
   uint32_t call_path; /* omplens_trace_call_path(); 0 when unknown */
-} omplens_region;
+  uint16_t thread;    /* index of the host thread, as an event's */
+  int16_t device;
+  uint16_t num_args;  /* at most OMPLENS_MAX_CALL_ARGS */
+  uint8_t kind;       /* enum omplens_construct_kind */
+  uint8_t nowait;
+} omplens_region;     /* 48 bytes: a long trace holds one per construct */
+
+/* Map arguments a region keeps of its entry call: a call with more (a
+ * struct of tens of thousands of mapped members) keeps its first ones. */
+#define OMPLENS_MAX_CALL_ARGS 65535
 
 /* Map-type bits of omplens_map_arg.type (LLVM's OpenMP offload ABI). */
 enum omplens_map_bits {

@@ -115,6 +115,7 @@ struct omplens_trace {
 };
 
 _Static_assert(sizeof(omplens_event) == 64, "an event is 64 bytes: one cache line");
+_Static_assert(sizeof(omplens_region) == 48, "a region is 48 bytes: a long trace holds one per construct");
 
 const char *omplens_trace_strerror(int err) {
   switch (err) {
@@ -767,14 +768,16 @@ static int add_region(omplens_trace *t, thread_ctx *tc, uint64_t ts, uint8_t kb,
            sizeof *t->region_loc_ptrs))
     return REC_NOMEM;
   omplens_region *g = &t->regions[t->num_regions];
-  *g = (omplens_region){ts, ts, codeptr, tc->thread, dev, (uint8_t)(kb & 0x0f),
-                        (uint8_t)((kb >> 4) & 1), NULL, 0, 0, tc->call_path};
+  *g = (omplens_region){.begin_ns = ts, .end_ns = ts, .codeptr = codeptr,
+                        .call_path = tc->call_path, .thread = (uint16_t)tc->thread,
+                        .device = dev, .kind = (uint8_t)(kb & 0x0f),
+                        .nowait = (uint8_t)((kb >> 4) & 1)};
   tc->call_path = 0;
   t->region_loc_ptrs[t->num_regions] = 0;
   if (tc->call_pending) {
     t->region_loc_ptrs[t->num_regions] = tc->call_loc;
     g->first_arg = (uint32_t)tc->call_first_arg;
-    g->num_args = (uint32_t)(t->num_args - tc->call_first_arg);
+    g->num_args = (uint16_t)(t->num_args - tc->call_first_arg); /* dec_arg's bound */
   }
   t->num_regions++;
   return keep_arg_list(t, t->num_regions - 1);
@@ -1008,8 +1011,9 @@ static int dec_arg(decoder *d, rec_ctx *r, thread_ctx *tc) {
       omplens_tf__get_uv(&r->p, r->end, &name))
     return REC_BAD;
   r->st.host += (uint64_t)dbase;
-  if (!tc->call_pending || d->pass == PASS_PLACE)
-    return REC_OK; /* an argument without its call is ignored */
+  if (!tc->call_pending || d->pass == PASS_PLACE ||
+      t->num_args - tc->call_first_arg >= OMPLENS_MAX_CALL_ARGS)
+    return REC_OK; /* an argument without its call, or past the bound, is ignored */
   if (t->num_args >= UINT32_MAX ||
       omplens_bulk_grow((void **)&t->args, &t->cap_args, t->num_args + 1, sizeof *t->args) ||
       omplens_bulk_grow((void **)&t->arg_name_ptrs, &t->cap_arg_ptrs, t->num_args + 1, sizeof(uint64_t)))

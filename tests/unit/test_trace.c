@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -919,6 +920,47 @@ static void test_repeated_arg_lists(void **state) {
   expect_free(x);
 }
 
+/* A call with more map arguments than a region keeps (a struct of tens of
+ * thousands of mapped members): its region keeps the first
+ * OMPLENS_MAX_CALL_ARGS, and the next call's arguments are its own. */
+static void test_call_args_bounded(void **state) {
+  (void)state;
+  const char *path = tmp_path("many_args.trace");
+  enum { MANY = OMPLENS_MAX_CALL_ARGS + 1000 };
+  omplens_tw w;
+  omplens_tw_stream s = {0};
+  uint64_t t = START_NS;
+  open_writer(&w, path, 0);
+  omplens_tw_stream_init(&s, &w, 1);
+  omplens_tw_call(&s, 0x500100, 0x402000, MANY);
+  for (uint64_t i = 0; i < MANY; i++)
+    omplens_tw_arg(&s, 0x7f0000000000 + 64 * i, 0x7f0000000000 + 64 * i, 8, OMPLENS_MAPBIT_TO, 0);
+  omplens_tw_region_begin(&s, t += 100, OMPLENS_CONSTRUCT_TARGET, 0, 0, 0x402000);
+  omplens_tw_region_end(&s, t += 100);
+  omplens_tw_call(&s, 0x500100, 0x402100, 2);
+  omplens_tw_arg(&s, 0x600000, 0x600000, 16, OMPLENS_MAPBIT_FROM, 0);
+  omplens_tw_arg(&s, 0x610000, 0x610000, 32, OMPLENS_MAPBIT_TO, 0);
+  omplens_tw_region_begin(&s, t += 100, OMPLENS_CONSTRUCT_UPDATE, 0, 0, 0x402100);
+  omplens_tw_region_end(&s, t += 100);
+  omplens_tw_stream_finish(&s);
+  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  size_t nargs, nrg;
+  const omplens_map_arg *args = omplens_trace_args(tr, &nargs);
+  const omplens_region *rg = omplens_trace_regions(tr, &nrg);
+  assert_int_equal(nrg, 2);
+  assert_int_equal(rg[0].num_args, OMPLENS_MAX_CALL_ARGS);
+  assert_int_equal(nargs, OMPLENS_MAX_CALL_ARGS + 2);
+  for (uint64_t i = 0; i < OMPLENS_MAX_CALL_ARGS; i++)
+    if (args[rg[0].first_arg + i].base != 0x7f0000000000 + 64 * i)
+      fail_msg("argument %" PRIu64 " has base 0x%" PRIx64, i, args[rg[0].first_arg + i].base);
+  assert_int_equal(rg[1].num_args, 2);
+  assert_int_equal(args[rg[1].first_arg].base, 0x600000);
+  assert_int_equal(args[rg[1].first_arg + 1].size, 32);
+  omplens_trace_close(tr);
+}
+
 /* The first pass already points a repeated list back at its first copy;
  * the lists still end up shared as before: one after the arguments of a
  * call no construct took moves down, and two whose names are unknown (other
@@ -1637,6 +1679,7 @@ int main(void) {
       cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_call_paths),
       cmocka_unit_test(test_repeated_arg_lists),
+      cmocka_unit_test(test_call_args_bounded),
       cmocka_unit_test(test_directive_copies_merge),
       cmocka_unit_test(test_order_late_events_and_ties),
       cmocka_unit_test(test_every_prefix),
