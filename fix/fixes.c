@@ -208,6 +208,7 @@ void omplens_fix__kept_free(omplens_fix__group *g) {
 static void group_free(omplens_fix__group *g) {
   omplens_fix__kept_free(g);
   free(g->findings);
+  free(g->site_of);
   free(g->sites);
   free(g->left);
   omplens_fix__group_items_free(g);

@@ -667,7 +667,7 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
   idset s = {0};
   size_t bound = 0;
   for (size_t k = 0; k < g->num_findings; k++)
-    bound += 2 * fx->findings[g->findings[k]].num_instances + site_bound(fx, &g->sites[k]);
+    bound += 2 * fx->findings[g->findings[k]].num_instances + site_bound(fx, omplens_fix__site_at(g, k));
   if (g->unreferenced && !g->num_findings)
     bound += site_bound(fx, &g->site);
   /* A bit per event costs 1/32 of a list entry's four bytes. */
@@ -694,7 +694,7 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
     s.failed = true;
   for (size_t k = 0; whole && !s.failed && k < g->num_findings; k++)
     if (g->item_first[k] == k) /* each site once */
-      site_ops(fx, g, &g->sites[k], &s);
+      site_ops(fx, g, omplens_fix__site_at(g, k), &s);
   if (s.failed || !idset_list(&s, out)) {
     free(s.v);
     free(s.bits);

@@ -472,7 +472,12 @@ typedef struct omplens_fix__group {
                              wrap around a caller's loop are its sites') */
   size_t *findings;
   size_t num_findings, cap_findings;
-  omplens_fix__site *sites; /* the sites of the findings, same order    */
+  uint32_t *site_of;      /* per finding, its site in sites
+                             (omplens_fix__site_at)                      */
+  omplens_fix__site *sites; /* the findings' sites, each kept once when
+                             findings in a row share it (the instances of
+                             one item: 88 bytes a finding otherwise) */
+  size_t num_sites, cap_sites;
   const char **left;      /* keep-resident: per finding, why its item left
                              the wrap (owned by the fixer), or NULL; the
                              planner moves those findings to groups of their
@@ -510,6 +515,12 @@ typedef struct omplens_fix__group {
                              this one's items too: the patch takes that
                              one's edits for both */
 } omplens_fix__group;
+
+/* The site of g's finding k (k < g->num_findings); valid until a finding
+ * is added to g. */
+static inline const omplens_fix__site *omplens_fix__site_at(const omplens_fix__group *g, size_t k) {
+  return &g->sites[g->site_of[k]];
+}
 
 /* Fills g->item_first and g->item_next for g's findings as they are now
  * (dropped with omplens_fix__group_items_free when they change): a group

@@ -1368,7 +1368,7 @@ static bool other_maps_in_loop(omplens_fix__ctx *c, uint32_t loop, wrap *w) {
   for (size_t j = 0; j < w->n; j++) {
     if (w->first_of[j] == SEEDED) /* checked with its own directives */
       continue;
-    const omplens_fix__site *s = &c->g->sites[w->first_of[j]];
+    const omplens_fix__site *s = omplens_fix__site_at(c->g, w->first_of[j]);
     if (s->call == NONE)
       continue;
     uint32_t fn = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
@@ -1448,7 +1448,7 @@ static int wrap_type(const omplens_fixer *fx, const omplens_fix__group *g, size_
  * host may use it in the loop, and only the allocations go. */
 static bool allocation_only(omplens_fix__ctx *c, const wrap *w, size_t k, size_t j) {
   const omplens_fix__group *g = c->g;
-  const omplens_fix__site *s = &g->sites[k];
+  const omplens_fix__site *s = omplens_fix__site_at(g, k);
   if (s->call != NONE || s->num_more_calls || w->at != c || s->implicit ||
       (s->dir->kind != OMPLENS_DIRECTIVE_TARGET && s->dir->kind != OMPLENS_DIRECTIVE_TARGET_DATA))
     return false;
@@ -1467,7 +1467,7 @@ static bool allocation_only(omplens_fix__ctx *c, const wrap *w, size_t k, size_t
  * the wrap removes carried nothing new, else in its allocation-only form,
  * else failed. */
 static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t j) {
-  const omplens_fix__site *s = &c->g->sites[k];
+  const omplens_fix__site *s = omplens_fix__site_at(c->g, k);
   omplens_fix__evidence ev;
   omplens_fix__evidence_of(c->fx, c->g, s, &ev);
   if (ev.h2d_unflagged_first_only)
@@ -1491,7 +1491,7 @@ static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t
 /* A re-sent copy that the kernel changed had to be re-sent: for a
  * duplicate of a `to` item, the kernel may not write it. */
 static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
-  const omplens_fix__site *s = &c->g->sites[k];
+  const omplens_fix__site *s = omplens_fix__site_at(c->g, k);
   const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
   if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA) {
     /* The kernels that use an enter data's mapping are other directives:
@@ -1585,7 +1585,7 @@ static bool whole_storage(wrap *w, size_t e, char **text, omplens_fix__buf *decl
  * there, or placed before the loop. */
 static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uint32_t call) {
   const omplens_fix__group *g = c->g;
-  const omplens_fix__site *s = &g->sites[k];
+  const omplens_fix__site *s = omplens_fix__site_at(g, k);
   const omplens_fix__ast *ca = w->at->ast;
   if (call != NONE && ca->nodes[call].begin < ca->nodes[w->from].begin)
     return omplens_fix__fail(c, "the run called it at %s:%u too, before the loop, where the "
@@ -1595,8 +1595,8 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
   loop = w->from; /* names must be known where the region starts */
   int type = wrap_type(c->fx, g, k, s->dir->items[s->item].map_type);
   size_t j = 0;
-  while (j < w->n && !(w->first_of[j] != SEEDED && g->sites[w->first_of[j]].dir == s->dir &&
-                       g->sites[w->first_of[j]].item == s->item && w->call_of[j] == call))
+  while (j < w->n && !(w->first_of[j] != SEEDED && omplens_fix__site_at(g, w->first_of[j])->dir == s->dir &&
+                       omplens_fix__site_at(g, w->first_of[j])->item == s->item && w->call_of[j] == call))
     j++;
   if (j < w->n) { /* another finding of an item already there */
     if (type == OMPLENS_MAP_TOFROM)
@@ -1648,7 +1648,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
 static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   const omplens_fix__group *g = c->g;
   for (size_t k = 0; k < g->num_findings; k++) {
-    const omplens_fix__site *s = &g->sites[k];
+    const omplens_fix__site *s = omplens_fix__site_at(g, k);
     if (g->left && g->left[k])
       continue;
     w->culprit = k;
@@ -1872,7 +1872,7 @@ static uint32_t region_start(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t
                        g->kind != OMPLENS_FIX_KEEP_RESIDENT_CALLER)))
       continue;
     for (size_t k = 0; k < g->num_findings; k++) {
-      const omplens_fix__site *s = &g->sites[k];
+      const omplens_fix__site *s = omplens_fix__site_at(g, k);
       const char *why;
       if (s->call == NONE || (g->left && g->left[k]) || !s->file || !s->dir ||
           !omplens_fix__file_ast(c->fx, s->file, &why))
@@ -1918,7 +1918,7 @@ static size_t blamed_finding(omplens_fix__ctx *c, const wrap *w) {
   for (size_t j = 0; j < w->n; j++) {
     if (w->first_of[j] == SEEDED)
       continue;
-    const omplens_fix__site *s = &c->g->sites[w->first_of[j]];
+    const omplens_fix__site *s = omplens_fix__site_at(c->g, w->first_of[j]);
     if (s->call != NONE &&
         omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)) == d)
       return w->first_of[j];

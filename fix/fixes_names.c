@@ -329,7 +329,7 @@ static const omplens_fix__site *parsed_site(omplens_fixer *fx, size_t finding) {
   const omplens_fix__site *s = NULL;
   for (size_t k = 0; g && k < g->num_findings; k++)
     if (g->findings[k] == finding)
-      s = &g->sites[k];
+      s = omplens_fix__site_at(g, k);
   const char *why;
   if (!s || !s->dir || !s->file || !omplens_fix__file_ast(fx, s->file, &why))
     return NULL;

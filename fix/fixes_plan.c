@@ -273,8 +273,8 @@ bool omplens_fix__group_items(omplens_fix__group *g) {
   for (size_t j = 0; j < cap; j++)
     last[j] = SIZE_MAX;
   for (size_t k = 0; k < n; k++) {
-    size_t j = item_hash(&g->sites[k]) & (cap - 1);
-    while (last[j] != SIZE_MAX && !omplens_fix__same_item(&g->sites[last[j]], &g->sites[k]))
+    size_t j = item_hash(omplens_fix__site_at(g, k)) & (cap - 1);
+    while (last[j] != SIZE_MAX && !omplens_fix__same_item(omplens_fix__site_at(g, last[j]), omplens_fix__site_at(g, k)))
       j = (j + 1) & (cap - 1);
     g->item_next[k] = SIZE_MAX;
     if (last[j] == SIZE_MAX) {
@@ -571,20 +571,39 @@ static omplens_fix__group *new_group(omplens_fixer *fx) {
   return g;
 }
 
+/* Whether a and b are the same site, field by field. */
+static bool same_site(const omplens_fix__site *a, const omplens_fix__site *b) {
+  if (a->file != b->file || a->dir != b->dir || a->item != b->item || a->implicit != b->implicit ||
+      a->var != b->var || a->reason != b->reason || a->api != b->api ||
+      a->api_line != b->api_line || a->call != b->call || a->num_more_calls != b->num_more_calls)
+    return false;
+  for (size_t i = 0; i < a->num_more_calls && i < OMPLENS_FIX__MORE_CALLS; i++)
+    if (a->more_calls[i] != b->more_calls[i])
+      return false;
+  return true;
+}
+
 static bool add_finding(omplens_fix__group *g, size_t finding, const omplens_fix__site *s) {
   if (g->num_findings == g->cap_findings) {
     size_t cap = g->cap_findings ? 2 * g->cap_findings : 4;
     size_t *p = realloc(g->findings, cap * sizeof *p);
-    omplens_fix__site *q = p ? realloc(g->sites, cap * sizeof *q) : NULL;
+    uint32_t *q = p ? realloc(g->site_of, cap * sizeof *q) : NULL;
     if (p)
       g->findings = p;
     if (!q)
       return false;
-    g->sites = q;
+    g->site_of = q;
     g->cap_findings = cap;
   }
+  bool shared = g->num_sites && same_site(&g->sites[g->num_sites - 1], s);
+  if (!shared) {
+    if (g->num_sites == UINT32_MAX ||
+        !omplens_fix__room(&g->sites, g->num_sites, &g->cap_sites, sizeof *g->sites, 4))
+      return false;
+    g->sites[g->num_sites++] = *s;
+  }
   g->findings[g->num_findings] = finding;
-  g->sites[g->num_findings++] = *s;
+  g->site_of[g->num_findings++] = (uint32_t)(g->num_sites - 1);
   omplens_fix__group_items_free(g); /* made for the findings before */
   return true;
 }
@@ -825,10 +844,10 @@ static int split_left(omplens_fixer *fx, size_t gi) {
     omplens_fix__group *g = &fx->groups[gi]; /* new_group may move the groups */
     if (!g->left[k]) {
       g->findings[kept] = g->findings[k];
-      g->sites[kept++] = g->sites[k];
+      g->site_of[kept++] = g->site_of[k];
       continue;
     }
-    omplens_fix__site s = g->sites[k];
+    omplens_fix__site s = *omplens_fix__site_at(g, k);
     size_t finding = g->findings[k], first = g->left[g->item_first[k]] ? g->item_first[k] : k;
     const char *why = g->left[k];
     int intended = g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind;

@@ -1130,10 +1130,10 @@ static bool build_zero(omplens_fix__ctx *c) {
   for (size_t k = 0; ok && k < g->num_findings; k++) {
     bool seen = false;
     for (size_t j = 0; j < n && !seen; j++)
-      seen = omplens_fix__same_item(zs[j].site, &g->sites[k]);
+      seen = omplens_fix__same_item(zs[j].site, omplens_fix__site_at(g, k));
     if (!seen) {
-      zs[n].site = &g->sites[k];
-      items[n] = g->sites[k].item;
+      zs[n].site = omplens_fix__site_at(g, k);
+      items[n] = omplens_fix__site_at(g, k)->item;
       ok = zero_checks(c, &zs[n++]);
     }
   }
