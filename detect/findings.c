@@ -165,12 +165,17 @@ int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
  * offset. Each block of the lane's goes as soon as it is copied. */
 
 static int merge_groups(omplens_detect__ctx *into, omplens_detect__ctx *lane) {
-  size_t size = sizeof(omplens_detect__group);
-  for (size_t g = 0; g < lane->groups.count; g++) {
+  size_t size = sizeof(omplens_detect__group), per_block = (size_t)1 << OMPLENS_DETECT__BLOCK_BITS;
+  omplens_detect__blocks *from = &lane->groups;
+  for (size_t g = 0; g < from->count; g++) {
     void *to = omplens_detect__blocks_push(&into->groups, size);
     if (!to)
       return OMPLENS_DETECT_ENOMEM;
-    memcpy(to, omplens_detect__blocks_at(&lane->groups, g, size), size);
+    memcpy(to, omplens_detect__blocks_at(from, g, size), size);
+    if ((g + 1) % per_block == 0) {
+      omplens_detect__free(from->block[g / per_block]);
+      from->block[g / per_block] = NULL;
+    }
   }
   omplens_detect__blocks_free(&lane->groups);
   omplens_detect__map_free(&lane->group_of);
@@ -454,25 +459,41 @@ static int rank_setup_last(const omplens_detect__ctx *c, omplens_analysis *a) {
   return 0;
 }
 
-static int order_findings(const omplens_detect__ctx *c, const size_t *end,
-                          omplens_analysis *a) {
-  size_t n = c->groups.count;
+/* The findings go to their ranks in the order of the groups, whose blocks
+ * are freed as they are read: the groups, the ranking and the findings
+ * are not all held at once (the detectors' peak on a trace of many
+ * findings). */
+static int order_findings(omplens_detect__ctx *c, const size_t *end, omplens_analysis *a) {
+  size_t n = c->groups.count, per_block = (size_t)1 << OMPLENS_DETECT__BLOCK_BITS;
   ranked *order;
   int rc = rank_groups(c, &order);
   if (rc < 0)
     return rc;
-  a->findings = omplens_detect__array(n, sizeof *a->findings);
-  if (!a->findings) {
+  uint32_t *rank = omplens_detect__array(n, sizeof *rank);
+  if (!rank) {
     omplens_detect__free(order);
     return OMPLENS_DETECT_ENOMEM;
   }
-  for (size_t k = 0; k < n; k++) {
-    const omplens_detect__group *g = order[k].group;
-    a->findings[k] =
-        finding_of(g, a->instances + end[order[k].id] - g->num_instances);
-  }
-  a->num_findings = n;
+  for (size_t k = 0; k < n; k++)
+    rank[order[k].id] = (uint32_t)k;
   omplens_detect__free(order);
+  a->findings = omplens_detect__array(n, sizeof *a->findings);
+  if (!a->findings) {
+    omplens_detect__free(rank);
+    return OMPLENS_DETECT_ENOMEM;
+  }
+  omplens_detect__blocks *groups = &c->groups;
+  for (size_t id = 0; id < n; id++) {
+    const omplens_detect__group *g = group_at(c, id);
+    a->findings[rank[id]] = finding_of(g, a->instances + end[id] - g->num_instances);
+    if ((id + 1) % per_block == 0 || id + 1 == n) {
+      omplens_detect__free(groups->block[id / per_block]);
+      groups->block[id / per_block] = NULL;
+    }
+  }
+  omplens_detect__blocks_free(groups); /* read: nothing after this asks */
+  a->num_findings = n;
+  omplens_detect__free(rank);
   return rank_setup_last(c, a);
 }
 
