@@ -542,6 +542,20 @@ static int start_content_lane(omplens_detect__ctx *c, content_lane *l,
   return 1;
 }
 
+/* The scan's and the allocation detector's tables (kernels by device, the
+ * allocations' events): done with once the allocations are emitted, and
+ * freed before the content lane's findings are merged, which is the
+ * detectors' peak on a trace of many findings. */
+static void drop_scan_state(omplens_detect__ctx *c) {
+  omplens_detect__kernels_free(&c->kernels);
+  omplens_detect__free(c->alloc_event);
+  omplens_detect__free(c->alloc_delete);
+  omplens_detect__free(c->alloc_first);
+  omplens_detect__free(c->unused_allocs);
+  c->alloc_event = c->alloc_delete = c->alloc_first = NULL;
+  c->unused_allocs = NULL;
+}
+
 /* The detectors: the scan, then the instances that needed later events. */
 static int detect(omplens_detect__ctx *c) {
   content_lane lane;
@@ -554,6 +568,7 @@ static int detect(omplens_detect__ctx *c) {
     rc = scan(c, split ? LANE_MAIN : LANE_MAIN | LANE_CONTENT);
   if (rc == 0)
     rc = omplens_detect__allocations(c);
+  drop_scan_state(c);
   progress_add(c, (uint64_t)c->n * COST_ALLOCATIONS);
   if (split) {
     pthread_join(thread, NULL);
@@ -576,15 +591,10 @@ static int detect(omplens_detect__ctx *c) {
 
 /* What only the detectors need goes before grouping, which needs room. */
 static void drop_detector_state(omplens_detect__ctx *c) {
-  omplens_detect__kernels_free(&c->kernels);
-  omplens_detect__free(c->alloc_event);
-  omplens_detect__free(c->alloc_delete);
-  omplens_detect__free(c->alloc_first);
-  omplens_detect__free(c->unused_allocs);
+  drop_scan_state(c); /* when detect() stopped before */
   omplens_detect__free(c->unused);
   omplens_detect__free(c->removed);
-  c->alloc_event = c->alloc_delete = c->alloc_first = NULL;
-  c->unused_allocs = c->unused = c->removed = NULL;
+  c->unused = c->removed = NULL;
 }
 
 static int run_passes(omplens_detect__ctx *c, omplens_analysis *a) {
