@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "omplens_names.h"
 #include "render_html_internal.h"
 
 /* Findings shown on the page, by savings; the rest are counted (all are in
@@ -49,7 +50,7 @@ typedef struct html_ctx {
   char prefix[24];       /* element ids of the process start with it */
   source_ref *sources;   /* in the order the document names them */
   size_t num_sources;
-  size_t *by_path;       /* the sources' indices, by path */
+  omplens_names source_names; /* path -> index in sources */
   /* The directives of each source by line: source s has
    * dir_lines[lines_from[s], lines_from[s + 1]). */
   line_directive *dir_lines;
@@ -123,95 +124,46 @@ static char *xstrdup(html_ctx *h, const char *s) {
 /* ---- Preparing a process: ids, labels, sources ---------------------------------- */
 
 static size_t source_index(const html_ctx *h, const char *path) {
-  size_t lo = 0, hi = path && h->by_path ? h->num_sources : 0;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(h->sources[h->by_path[mid]].path, path);
-    if (!c)
-      return h->by_path[mid];
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
+  return omplens_names_get(&h->source_names, path); /* OMPLENS_NAMES_NONE is SIZE_MAX */
+}
+
+static void add_source(html_ctx *h, const char *path, const char *status, size_t *cap) {
+  if (!path || source_index(h, path) != SIZE_MAX)
+    return;
+  if (h->num_sources == *cap) {
+    size_t more = *cap ? 2 * *cap : 16;
+    source_ref *p = realloc(h->sources, more * sizeof *p);
+    if (!p) {
+      h->body->failed = 1;
+      return;
+    }
+    h->sources = p;
+    *cap = more;
   }
-  return SIZE_MAX;
-}
-
-/* A path the document names, and where it first does. */
-typedef struct named_path {
-  const char *path, *status;
-  size_t order;
-} named_path;
-
-static int by_path_then_order(const void *a, const void *b) {
-  const named_path *x = a, *y = b;
-  int c = strcmp(x->path, y->path);
-  return c ? c : (x->order > y->order) - (x->order < y->order);
-}
-
-static int by_order(const void *a, const void *b) {
-  const named_path *x = a, *y = b;
-  return (x->order > y->order) - (x->order < y->order);
-}
-
-static int source_by_path(const void *a, const void *b, void *ctx) {
-  const source_ref *sources = ctx;
-  return strcmp(sources[*(const size_t *)a].path, sources[*(const size_t *)b].path);
-}
-
-static void name_path(named_path *all, size_t *n, const char *path, const char *status) {
-  if (path) {
-    all[*n] = (named_path){path, status, *n};
-    (*n)++;
+  if (omplens_names_put(&h->source_names, path, h->num_sources)) {
+    h->body->failed = 1;
+    return;
   }
+  source_ref *s = &h->sources[h->num_sources];
+  s->path = path;
+  s->status = status;
+  snprintf(s->id, sizeof s->id, "%s-s%zu", h->prefix, h->num_sources);
+  s->readable = !(status && !strcmp(status, "missing")) && access(path, R_OK) == 0;
+  h->num_sources++;
 }
 
-/* Every file the document names, once, in the order it first does (the
- * sources list with its status first, then the directives and findings),
- * and the same by path for source_index(): sorted, not searched per name,
- * as a program may have thousands of files and directives. */
+/* The files of sources[], then those of the directives and findings, in
+ * document order, each once: found by path through a map, as a program
+ * may have thousands of files and directives. */
 static void collect_sources(html_ctx *h) {
-  const json_t *listed = omplens_render__array(h->proc, "sources"), *o;
-  size_t i, n = 0;
-  named_path *all = malloc((json_array_size(listed) + json_array_size(h->directives) +
-                            json_array_size(h->findings) + 1) * sizeof *all);
-  if (!all) {
-    h->body->failed = 1;
-    return;
-  }
-  json_array_foreach(listed, i, o)
-    name_path(all, &n, omplens_render__str(o, "path"), omplens_render__str(o, "status"));
+  size_t i, cap = 0;
+  const json_t *o;
+  json_array_foreach(omplens_render__array(h->proc, "sources"), i, o)
+    add_source(h, omplens_render__str(o, "path"), omplens_render__str(o, "status"), &cap);
   json_array_foreach(h->directives, i, o)
-    name_path(all, &n, omplens_render__source_pos(json_object_get(o, "location")).file, NULL);
+    add_source(h, omplens_render__source_pos(json_object_get(o, "location")).file, NULL, &cap);
   json_array_foreach(h->findings, i, o)
-    name_path(all, &n, omplens_render__source_pos(json_object_get(o, "location")).file, NULL);
-  size_t unique = 0;
-  if (n)
-    qsort(all, n, sizeof *all, by_path_then_order);
-  for (i = 0; i < n; i++)
-    if (!unique || strcmp(all[i].path, all[unique - 1].path))
-      all[unique++] = all[i];
-  if (unique)
-    qsort(all, unique, sizeof *all, by_order);
-  h->sources = malloc((unique + 1) * sizeof *h->sources);
-  h->by_path = malloc((unique + 1) * sizeof *h->by_path);
-  if (!h->sources || !h->by_path) {
-    h->body->failed = 1;
-    free(all);
-    return;
-  }
-  for (i = 0; i < unique; i++) {
-    source_ref *s = &h->sources[i];
-    s->path = all[i].path;
-    s->status = all[i].status;
-    snprintf(s->id, sizeof s->id, "%s-s%zu", h->prefix, i);
-    s->readable = !(s->status && !strcmp(s->status, "missing")) && access(s->path, R_OK) == 0;
-    h->by_path[i] = i;
-  }
-  h->num_sources = unique;
-  if (unique)
-    qsort_r(h->by_path, unique, sizeof *h->by_path, source_by_path, h->sources);
-  free(all);
+    add_source(h, omplens_render__source_pos(json_object_get(o, "location")).file, NULL, &cap);
 }
 
 static int by_source_line(const void *a, const void *b) {
@@ -395,11 +347,11 @@ static void release_process(html_ctx *h) {
   h->own_directives = NULL;
   h->directives = NULL;
   free(h->sources);
-  free(h->by_path);
+  omplens_names_free(&h->source_names);
   free(h->dir_lines);
   free(h->lines_from);
   h->sources = NULL;
-  h->by_path = h->lines_from = NULL;
+  h->lines_from = NULL;
   h->dir_lines = NULL;
   h->num_sources = 0;
   h->finding_ids = h->finding_labels = h->site_labels = h->targets = NULL;
