@@ -165,6 +165,11 @@ static inline void *omplens_detect__blocks_at(const omplens_detect__blocks *b,
  * when out of memory (the array is unchanged). */
 void *omplens_detect__blocks_push(omplens_detect__blocks *b, size_t size);
 void omplens_detect__blocks_free(omplens_detect__blocks *b);
+/* Read in order and done with up to element i: frees i's block when i is
+ * its last element, so that an array copied or converted element by
+ * element gives its memory back as it goes (its elements from that block
+ * on are not read again; omplens_detect__blocks_free still follows). */
+void omplens_detect__blocks_read(omplens_detect__blocks *b, size_t i);
 
 /* An instance before grouping: which group it belongs to. */
 typedef struct omplens_detect__raw {

@@ -165,17 +165,14 @@ int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
  * offset. Each block of the lane's goes as soon as it is copied. */
 
 static int merge_groups(omplens_detect__ctx *into, omplens_detect__ctx *lane) {
-  size_t size = sizeof(omplens_detect__group), per_block = (size_t)1 << OMPLENS_DETECT__BLOCK_BITS;
+  size_t size = sizeof(omplens_detect__group);
   omplens_detect__blocks *from = &lane->groups;
   for (size_t g = 0; g < from->count; g++) {
     void *to = omplens_detect__blocks_push(&into->groups, size);
     if (!to)
       return OMPLENS_DETECT_ENOMEM;
     memcpy(to, omplens_detect__blocks_at(from, g, size), size);
-    if ((g + 1) % per_block == 0) {
-      omplens_detect__free(from->block[g / per_block]);
-      from->block[g / per_block] = NULL;
-    }
+    omplens_detect__blocks_read(from, g);
   }
   omplens_detect__blocks_free(&lane->groups);
   omplens_detect__map_free(&lane->group_of);
@@ -184,7 +181,6 @@ static int merge_groups(omplens_detect__ctx *into, omplens_detect__ctx *lane) {
 
 static int merge_instances(omplens_detect__ctx *into, omplens_detect__ctx *lane,
                            uint32_t offset) {
-  size_t per_block = (size_t)1 << OMPLENS_DETECT__BLOCK_BITS;
   omplens_detect__blocks *from = &lane->raw;
   for (size_t r = 0; r < from->count; r++) {
     const omplens_detect__raw *in =
@@ -194,10 +190,7 @@ static int merge_instances(omplens_detect__ctx *into, omplens_detect__ctx *lane,
     if (!out)
       return OMPLENS_DETECT_ENOMEM;
     *out = (omplens_detect__raw){in->event, in->related, in->group + offset};
-    if ((r + 1) % per_block == 0) {
-      omplens_detect__free(from->block[r / per_block]);
-      from->block[r / per_block] = NULL;
-    }
+    omplens_detect__blocks_read(from, r);
   }
   omplens_detect__blocks_free(from);
   return 0;
@@ -464,7 +457,7 @@ static int rank_setup_last(const omplens_detect__ctx *c, omplens_analysis *a) {
  * are not all held at once (the detectors' peak on a trace of many
  * findings). */
 static int order_findings(omplens_detect__ctx *c, const size_t *end, omplens_analysis *a) {
-  size_t n = c->groups.count, per_block = (size_t)1 << OMPLENS_DETECT__BLOCK_BITS;
+  size_t n = c->groups.count;
   ranked *order;
   int rc = rank_groups(c, &order);
   if (rc < 0)
@@ -486,10 +479,7 @@ static int order_findings(omplens_detect__ctx *c, const size_t *end, omplens_ana
   for (size_t id = 0; id < n; id++) {
     const omplens_detect__group *g = group_at(c, id);
     a->findings[rank[id]] = finding_of(g, a->instances + end[id] - g->num_instances);
-    if ((id + 1) % per_block == 0 || id + 1 == n) {
-      omplens_detect__free(groups->block[id / per_block]);
-      groups->block[id / per_block] = NULL;
-    }
+    omplens_detect__blocks_read(groups, id);
   }
   omplens_detect__blocks_free(groups); /* read: nothing after this asks */
   a->num_findings = n;

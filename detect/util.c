@@ -69,6 +69,14 @@ void *omplens_detect__blocks_push(omplens_detect__blocks *b, size_t size) {
   return omplens_detect__blocks_at(b, b->count++, size);
 }
 
+void omplens_detect__blocks_read(omplens_detect__blocks *b, size_t i) {
+  size_t per_block = (size_t)1 << OMPLENS_DETECT__BLOCK_BITS;
+  if ((i + 1) % per_block == 0) {
+    omplens_detect__free(b->block[i / per_block]);
+    b->block[i / per_block] = NULL;
+  }
+}
+
 void omplens_detect__blocks_free(omplens_detect__blocks *b) {
   for (size_t i = 0; i < b->num_blocks; i++)
     omplens_detect__free(b->block[i]);
