@@ -1785,9 +1785,9 @@ static void print_event(const omplens_trace *t, const omplens_event *e, const om
   const char *var = omplens_annotate_variable(a, e, &v) ? "-" : v.item;
   printf("%" PRIu64 "\t%" PRIu64 "\t%s\t%d\t%d\t0x%" PRIx64 "\t0x%" PRIx64 "\t%" PRIu64
          "\t%016" PRIx64 "\t0x%" PRIx64 "\t%s\t%u\t%s\t%s\t",
-         e->begin_ns, e->end_ns - e->begin_ns, omplens_event_kind_name(e->kind), e->device,
-         e->peer_device, e->host_addr, e->dev_addr, e->bytes,
-         (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, omplens_trace_codeptr(t, e), construct, e->thread, source, var);
+         (uint64_t)e->begin_ns, (uint64_t)(e->end_ns - e->begin_ns), omplens_event_kind_name(e->kind),
+         (int)e->device, (int)e->peer_device, e->host_addr, e->dev_addr, (uint64_t)e->bytes,
+         (e->flags & OMPLENS_EVF_HASHED) ? e->hash : 0, omplens_trace_codeptr(t, e), construct, (unsigned)e->thread, source, var);
 }
 
 static int handle_dump(int argc, char **argv) {

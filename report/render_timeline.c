@@ -31,7 +31,9 @@
 #define TL_REGION_KINDS 8     /* construct kinds, by value */
 /* The waits of host thread n: tid TL_WAIT_TIDS + n * TL_SUBLANES + lane,
  * past every construct lane (n * TL_SUBLANES + lane + 1). */
-#define TL_WAIT_TIDS ((uint64_t)OMPLENS_MAX_THREADS * TL_SUBLANES + 1)
+#define TL_WAIT_TIDS (((uint64_t)1 << 20) + 1)
+_Static_assert(TL_WAIT_TIDS > (uint64_t)OMPLENS_MAX_THREADS * TL_SUBLANES,
+               "the waits' lanes come after every construct lane");
 
 /* Tracks of a device process; tid = group * TL_SUBLANES + lane + 1. */
 enum tl_group { TL_KERNELS, TL_TRANSFERS, TL_ALLOCS, TL_FINDINGS, TL_GROUPS };
@@ -1094,7 +1096,8 @@ static void plain_head(tl_out *o, const tl_proc *p, const void *what, int lane) 
 static void out_plain_head(tl_out *o, tl_proc *p, const omplens_event *e, int lane) {
   int slot = device_slot(e->device);
   tl_text_ref *h = NULL;
-  if (p->heads && slot < TL_HEAD_SLOTS && e->kind < TL_HEAD_KINDS)
+  _Static_assert(TL_HEAD_KINDS == 16, "an event's kind is 4 bits");
+  if (p->heads && slot < TL_HEAD_SLOTS)
     h = &p->heads[(((size_t)slot * TL_GROUPS + (size_t)event_group(e->kind)) * TL_SUBLANES +
                    (size_t)lane) * TL_HEAD_KINDS + e->kind];
   out_cached(o, p, h, plain_head, e, lane);

@@ -49,29 +49,40 @@ enum omplens_event_flags {
   OMPLENS_EVF_OWN_CODEPTR = 1u << 3, /* codeptr is the op's own (no construct) */
 };
 
-/* One normalized event, 64 bytes. Times are nanoseconds since the trace's
- * start. An event names its directive's code address by a site: an index
- * into the trace's table of distinct code addresses, omplens_trace_sites(),
- * whose entry 0 is 0 (unknown). */
+/* One normalized event, 56 bytes: a trace holds one per operation, and
+ * the events are most of a report's memory. Times are nanoseconds since the
+ * trace's start. An event names its directive's code address by a site: an
+ * index into the trace's table of distinct code addresses,
+ * omplens_trace_sites(), whose entry 0 is 0 (unknown).
+ *
+ * Bit-fields keep it small; each bounds what a trace can hold (the reader
+ * checks, docs/trace-format.md "What the reader does with damage"): times
+ * and sizes below 2^48 (78 hours; 256 TiB), 4096 host threads (the collector
+ * records 1024), 2^24 - 1 sites. A bit-field has no address: copy it. */
 typedef struct omplens_event {
-  uint64_t begin_ns;
-  uint64_t end_ns;
-  uint64_t host_addr; /* host-side buffer (0 for kernels and deletes)   */
-  uint64_t dev_addr;  /* device-side buffer                              */
-  uint64_t bytes;     /* kernels: number of teams                       */
-  uint64_t hash;      /* omplens_content_hash() of the host-side bytes  */
-  uint32_t region;    /* index into regions, or OMPLENS_NO_REGION        */
-  uint32_t site;      /* directive's code address (construct's, or op's) */
-  uint16_t thread;    /* index of the host thread within this trace      */
-  int16_t device;     /* device side of the op, >= 0                     */
-  int16_t peer_device;/* D2D: source device; otherwise OMPLENS_HOST      */
-  uint8_t kind;       /* enum omplens_event_kind                         */
-  uint8_t flags;      /* enum omplens_event_flags                        */
+  uint64_t host_addr;      /* host-side buffer (0 for kernels and deletes) */
+  uint64_t dev_addr;       /* device-side buffer                           */
+  uint64_t hash;           /* omplens_content_hash() of the host-side bytes */
+  uint64_t begin_ns : 48;
+  uint64_t thread : 12;    /* index of the host thread within this trace   */
+  uint64_t kind : 4;       /* enum omplens_event_kind                      */
+  uint64_t end_ns : 48;
+  int64_t device : 16;     /* device side of the op, >= 0                  */
+  uint64_t bytes : 48;     /* kernels: number of teams                     */
+  int64_t peer_device : 16;/* D2D: source device; otherwise OMPLENS_HOST   */
+  uint32_t region;         /* index into regions, or OMPLENS_NO_REGION     */
+  uint32_t site : 24;      /* directive's code address (construct's, op's) */
+  uint32_t flags : 8;      /* enum omplens_event_flags                     */
 } omplens_event;
 
-/* Host threads a trace can hold: the event's thread index is 16 bits (the
- * collector records at most 1024). */
-#define OMPLENS_MAX_THREADS 65536
+/* The bounds of the bit-fields above. */
+#define OMPLENS_EVENT_MAX_NS ((UINT64_C(1) << 48) - 1)    /* times, in ns  */
+#define OMPLENS_EVENT_MAX_BYTES ((UINT64_C(1) << 48) - 1) /* bytes, teams  */
+#define OMPLENS_MAX_SITES ((UINT32_C(1) << 24) - 1)      /* with site 0   */
+
+/* Host threads a trace can hold: the event's thread index is 12 bits (the
+ * collector records at most 1024); the reader skips the chunks of others. */
+#define OMPLENS_MAX_THREADS 4096
 
 /* One dynamic instance of a target construct (target, enter/exit data,
  * update; a `target data` region shows as an enter and an exit). */

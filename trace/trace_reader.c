@@ -21,7 +21,7 @@
 
 /* Streamed stores (store_event) where the target has them, except under
  * AddressSanitizer, which checks plain stores only. */
-#if defined(__SSE2__) && !OMPLENS_ASAN
+#if defined(__SSE2__) && defined(__x86_64__) && !OMPLENS_ASAN
 #define READER_STREAM 1
 #else
 #define READER_STREAM 0
@@ -114,7 +114,7 @@ struct omplens_trace {
   uint64_t progress_total;
 };
 
-_Static_assert(sizeof(omplens_event) == 64, "an event is 64 bytes: one cache line");
+_Static_assert(sizeof(omplens_event) == 56, "an event is 56 bytes: most of a report's memory");
 _Static_assert(sizeof(omplens_region) == 48, "a region is 48 bytes: a long trace holds one per construct");
 
 const char *omplens_trace_strerror(int err) {
@@ -525,6 +525,12 @@ static int dec_time(rec_ctx *r, uint64_t *t) {
   return 0;
 }
 
+/* Whether an event that begins at ts and lasts dur ns fits its fields
+ * (OMPLENS_EVENT_MAX_NS: a run of 78 hours); a later time is damage. */
+static int event_times_fit(uint64_t ts, uint64_t dur) {
+  return ts <= OMPLENS_EVENT_MAX_NS && dur <= OMPLENS_EVENT_MAX_NS - ts;
+}
+
 static int dec_device(rec_ctx *r, int16_t *dev) {
   int64_t d;
   if (omplens_tf__get_sv(&r->p, r->end, &d) || d < -1 || d > 32767)
@@ -558,17 +564,16 @@ static omplens_event *next_event(decoder *d, omplens_event *scratch, int *why) {
   return d->num_events < d->t->num_events ? scratch : NULL;
 }
 
-_Static_assert(sizeof(omplens_event) == 64, "an event fills one cache line");
-
 /* Writes event e into its slot. PLACE's slots are scattered over the
- * array: a plain store would first read each slot's line from memory,
- * only to overwrite all of it, so the line is streamed out whole. */
+ * array: a plain store would first read each slot's lines from memory,
+ * only to overwrite them, so the event is streamed out a word at a time. */
 static void store_event(omplens_event *slot, const omplens_event *e) {
 #if READER_STREAM
-  const __m128i *from = (const __m128i *)(const void *)e;
-  __m128i *to = (__m128i *)(void *)slot;
-  for (int i = 0; i < 4; i++)
-    _mm_stream_si128(to + i, _mm_loadu_si128(from + i));
+  long long w[sizeof *e / sizeof(long long)];
+  memcpy(w, e, sizeof w);
+  long long *to = (long long *)(void *)slot;
+  for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+    _mm_stream_si64(to + i, w[i]);
 #else
   *slot = *e;
 #endif
@@ -588,6 +593,8 @@ static uint64_t mix64(uint64_t x) {
   return x;
 }
 
+static uint32_t site_find(const omplens_trace *t, uint64_t codeptr);
+
 /* The slot of codeptr in a table of cap slots over sites: the one that
  * holds it, or the empty one it would take. */
 static size_t site_slot(const uint32_t *slots, size_t cap, const uint64_t *sites,
@@ -599,10 +606,13 @@ static size_t site_slot(const uint32_t *slots, size_t cap, const uint64_t *sites
 }
 
 /* The site of codeptr: its index in t->sites, added when new. Returns 0
- * (the unknown site) when the tables cannot grow. */
+ * (the unknown site) when the tables cannot grow, and for the code
+ * addresses past the OMPLENS_MAX_SITES an event can name. */
 static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
   if (!codeptr)
     return 0;
+  if (t->num_sites > OMPLENS_MAX_SITES)
+    return site_find(t, codeptr);
   if (2 * (t->num_sites + 1) > t->cap_site_slots) {
     size_t cap = t->cap_site_slots ? 2 * t->cap_site_slots : 256;
     uint32_t *slots = calloc(cap, sizeof *slots);
@@ -863,7 +873,8 @@ static int dec_op(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
   int64_t dh, dd;
   int16_t dev, peer;
   int rc;
-  if (dec_time(r, &ts) || omplens_tf__get_uv(&r->p, r->end, &dur) || r->p >= r->end)
+  if (dec_time(r, &ts) || omplens_tf__get_uv(&r->p, r->end, &dur) || r->p >= r->end ||
+      !event_times_fit(ts, dur))
     return REC_BAD;
   uint8_t ob = *r->p++;
   int kind = ob & 0x3f;
@@ -871,7 +882,7 @@ static int dec_op(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
     return REC_BAD;
   if (dec_device(r, &dev) || dec_device(r, &peer) ||
       omplens_tf__get_sv(&r->p, r->end, &dh) || omplens_tf__get_sv(&r->p, r->end, &dd) ||
-      omplens_tf__get_uv(&r->p, r->end, &bytes))
+      omplens_tf__get_uv(&r->p, r->end, &bytes) || bytes > OMPLENS_EVENT_MAX_BYTES)
     return REC_BAD;
   omplens_event scratch, *e = next_event(d, &scratch, &rc);
   if (!e)
@@ -899,7 +910,8 @@ static int dec_kernel(decoder *d, rec_ctx *r, thread_ctx *tc, uint8_t flags) {
   uint64_t ts, dur, teams;
   int16_t dev;
   if (dec_time(r, &ts) || omplens_tf__get_uv(&r->p, r->end, &dur) || dec_device(r, &dev) ||
-      omplens_tf__get_uv(&r->p, r->end, &teams))
+      omplens_tf__get_uv(&r->p, r->end, &teams) || !event_times_fit(ts, dur) ||
+      teams > OMPLENS_EVENT_MAX_BYTES)
     return REC_BAD;
   int rc;
   omplens_event scratch, *e = next_event(d, &scratch, &rc);

@@ -544,7 +544,8 @@ static uint64_t write_thread0(expect *x, omplens_tw_stream *s, uint64_t *t) {
   op.hashed = 1, op.hash = UINT64_MAX, op.early = 1, op.async = 1;
   op.own_codeptr = 0x1234; /* ignored: the op has a region */
   x_op(x, s, &op);
-  op = make_op(OMPLENS_EV_D2D, *t += 5000, 70, 2, 0, 0xffff800000000000ull, UINT64_MAX, target);
+  op = make_op(OMPLENS_EV_D2D, *t += 5000, 70, 2, 0, 0xffff800000000000ull, OMPLENS_EVENT_MAX_BYTES,
+               target);
   op.peer = 3;
   x_op(x, s, &op);
   x_region_end(x, s, *t += 100);
@@ -592,7 +593,7 @@ static void write_thread1(expect *x, omplens_tw_stream *s, uint64_t *t, uint64_t
 static void write_thread2(expect *x, omplens_tw_stream *s, uint64_t *t) {
   uint64_t region = x_region_begin(x, s, *t += 1, OMPLENS_CONSTRUCT_TARGET, 1, 5, 0x405000);
   uint64_t k = *t += 1;
-  x_kernel(x, s, k, k + 10, 5, UINT64_MAX, region);
+  x_kernel(x, s, k, k + 10, 5, OMPLENS_EVENT_MAX_BYTES, region);
   x_region_end(x, s, *t += 20);
   k = *t += 1;
   x_kernel(x, s, k, k + 10, 5, 7, 0);
@@ -959,6 +960,52 @@ static void test_call_args_bounded(void **state) {
   assert_int_equal(args[rg[1].first_arg].base, 0x600000);
   assert_int_equal(args[rg[1].first_arg + 1].size, 32);
   omplens_trace_close(tr);
+}
+
+/* An event's times and sizes are 48-bit fields: a record past them is
+ * damage (as an undecodable one, it ends its chunk's records), and the
+ * events at the bounds are read exactly. Each bad record is alone in the
+ * chunk of a thread of its own. */
+static void test_event_fields_bounded(void **state) {
+  (void)state;
+  const char *path = tmp_path("event_bounds.trace");
+  const uint64_t last = START_NS + OMPLENS_EVENT_MAX_NS; /* the last time an event can hold */
+  omplens_tw w;
+  omplens_tw_stream *s = calloc(5, sizeof *s);
+  assert_non_null(s);
+  open_writer(&w, path, 0);
+  for (int i = 0; i < 5; i++)
+    omplens_tw_stream_init(&s[i], &w, 100 + (uint64_t)i);
+  omplens_tw_op op = make_op(OMPLENS_EV_H2D, START_NS + 10, 5, 0, 0x600000, 0x7000, 64, 0);
+  omplens_tw_op_write(&s[0], &op);
+  op = make_op(OMPLENS_EV_D2H, START_NS + 30, 5, 0, 0x600000, 0x7000, OMPLENS_EVENT_MAX_BYTES, 0);
+  omplens_tw_op_write(&s[0], &op); /* at the bound */
+  op = make_op(OMPLENS_EV_ALLOC, last - 10, 10, 0, 0x600000, 0x8000, 32, 0);
+  omplens_tw_op_write(&s[0], &op); /* ends at the bound */
+  op = make_op(OMPLENS_EV_H2D, START_NS + 20, 5, 0, 0x600000, 0x7000, OMPLENS_EVENT_MAX_BYTES + 1, 0);
+  omplens_tw_op_write(&s[1], &op);                                          /* too large */
+  omplens_tw_kernel(&s[2], START_NS + 40, START_NS + 50, 0, OMPLENS_EVENT_MAX_BYTES + 1, 0); /* teams */
+  op = make_op(OMPLENS_EV_DELETE, last - 10, 11, 0, 0, 0x8000, 0, 0);
+  omplens_tw_op_write(&s[3], &op);                  /* ends past the bound */
+  omplens_tw_kernel(&s[4], last + 1, last + 2, 0, 1, 0); /* begins past it */
+  for (int i = 0; i < 5; i++)
+    omplens_tw_stream_finish(&s[i]);
+  assert_int_equal(omplens_tw_close(&w, last + 3, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  assert_non_null(omplens_trace_damage(tr));
+  size_t n;
+  const omplens_event *ev = omplens_trace_events(tr, &n);
+  assert_int_equal(n, 3);
+  assert_int_equal(ev[0].bytes, 64);
+  assert_int_equal(ev[1].kind, OMPLENS_EV_D2H);
+  assert_int_equal(ev[1].bytes, OMPLENS_EVENT_MAX_BYTES);
+  assert_int_equal(ev[2].kind, OMPLENS_EV_ALLOC);
+  assert_int_equal(ev[2].begin_ns, OMPLENS_EVENT_MAX_NS - 10);
+  assert_int_equal(ev[2].end_ns, OMPLENS_EVENT_MAX_NS);
+  assert_int_equal(ev[2].end_ns - ev[2].begin_ns, 10);
+  omplens_trace_close(tr);
+  free(s);
 }
 
 /* The first pass already points a repeated list back at its first copy;
@@ -1680,6 +1727,7 @@ int main(void) {
       cmocka_unit_test(test_call_paths),
       cmocka_unit_test(test_repeated_arg_lists),
       cmocka_unit_test(test_call_args_bounded),
+      cmocka_unit_test(test_event_fields_bounded),
       cmocka_unit_test(test_directive_copies_merge),
       cmocka_unit_test(test_order_late_events_and_ties),
       cmocka_unit_test(test_every_prefix),
