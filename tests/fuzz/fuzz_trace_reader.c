@@ -90,6 +90,8 @@ static void walk_events(const omplens_trace *t, size_t nregions) {
       broken("event.device >= 0");
     if (i && e[i - 1].begin_ns > e[i].begin_ns)
       broken("events are sorted by begin time");
+    if (e[i].end_ns < e[i].begin_ns)
+      broken("an event ends at or after its begin (both in 48 bits)");
     sink += e[i].end_ns ^ e[i].host_addr ^ e[i].dev_addr ^ e[i].bytes ^ e[i].hash ^
             sites[e[i].site] ^ e[i].thread ^ (uint64_t)e[i].peer_device ^ e[i].flags;
     sink += strlen(omplens_event_kind_name(e[i].kind));
