@@ -452,6 +452,7 @@ int omplens_directives_prefetch(omplens_directive_index *ix, const char *const *
   omplens_names_free(&listed);
   if (err != OMPLENS_DIRECTIVES_ENOMEM)
     err = omplens_directives__read_units(ix, paths, n, parse_threads(), progress, ctx);
+  omplens_libclang_release_code(); /* the parses are done: their code too */
   for (size_t k = 0; k < n; k++)
     free(paths[k]);
   free(paths);
@@ -530,6 +531,11 @@ int omplens_directive_list(omplens_directive_index *ix, const char *file,
 void omplens_directives_cache_at(const char *dir)
 {
   omplens_libclang_cache_at(dir);
+}
+
+void omplens_directives_parses_done(void)
+{
+  omplens_libclang_release_code();
 }
 
 void omplens_directives_parse_cost(omplens_directives_cost *out)

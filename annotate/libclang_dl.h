@@ -62,6 +62,12 @@ typedef struct omplens_libclang {
  * lacks a function; omplens_libclang_strerror() then says why. */
 const omplens_libclang *omplens_libclang_load(void);
 
+/* Drops from the process the code pages of the libraries that loading
+ * libclang added (they stay in the page cache, and come back when run
+ * again): after the constructors that loading runs, and after a round of
+ * parses. Safe while other threads run libclang; nothing before a load. */
+void omplens_libclang_release_code(void);
+
 /* Why omplens_libclang_load() returned NULL, in one line ("" before the
  * first call or after a success). Static storage. */
 const char *omplens_libclang_strerror(void);

@@ -423,6 +423,11 @@ typedef struct omplens_directives_cost {
 /* What libclang has cost so far, the fixer's parses included. */
 void omplens_directives_parse_cost(omplens_directives_cost *out);
 
+/* No parse is due for a while (a report's attribution and fixes are
+ * made): the memory libclang's code took is given back, as after every
+ * omplens_directives_prefetch(). A later parse brings back what it runs. */
+void omplens_directives_parses_done(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1222,6 +1222,7 @@ static int write_part_reports(loaded *l, const options *o, FILE *summary_out) {
     error("out of memory");
     return EXIT_SOFTWARE;
   }
+  omplens_directives_parses_done(); /* the fixes are made */
   if (make_dir(o->output_dir))
     return EXIT_CANTCREAT;
   omplens_progress_step(OMPLENS_PROGRESS_REPORT, NULL);
@@ -1280,6 +1281,7 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
                                            l->fixers[i], &l->figures[i]};
   omplens_report_input in = {l->procs, l->n, exit_status};
   omplens_report_prepare(&in); /* before the outputs' threads share them */
+  omplens_directives_parses_done(); /* the fixes are made */
   if (make_dir(o->output_dir))
     return EXIT_CANTCREAT;
   omplens_progress_step(OMPLENS_PROGRESS_REPORT, NULL);
