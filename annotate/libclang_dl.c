@@ -67,8 +67,9 @@ static int resolve(void *h)
  * neighbours (fault-around), and 50 MB of code stays resident, of which a
  * parse then runs 20. The pages are the file's, unchanged: dropping them
  * from the process (MADV_DONTNEED) costs only the faults that bring back
- * what runs again. The objects are those dlopen() added; of each, the
- * whole pages of its executable segments. */
+ * what runs again. The objects are those dlopen() added, but for any
+ * with text relocations; of each, the whole pages of its executable
+ * segments. */
 #define MAX_CODE_RANGES 64
 typedef struct code_range {
   uintptr_t begin, end;
@@ -94,6 +95,22 @@ static int note_object(struct dl_phdr_info *info, size_t size, void *data)
   return 0;
 }
 
+/* Whether the object's code was patched when it was loaded (text
+ * relocations): its code pages are then the process's own, not the
+ * file's, and dropping them would lose the patches. */
+static int has_text_relocations(const struct dl_phdr_info *info)
+{
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+      continue;
+    for (const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+         d->d_tag != DT_NULL; d++)
+      if (d->d_tag == DT_TEXTREL || (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL)))
+        return 1;
+  }
+  return 0;
+}
+
 static int note_new_code(struct dl_phdr_info *info, size_t size, void *data)
 {
   (void)size;
@@ -101,6 +118,8 @@ static int note_new_code(struct dl_phdr_info *info, size_t size, void *data)
   for (size_t i = 0; i < before->n; i++)
     if (before->base[i] == info->dlpi_addr)
       return 0;
+  if (has_text_relocations(info))
+    return 0;
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
   for (int i = 0; i < info->dlpi_phnum && num_code < MAX_CODE_RANGES; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
