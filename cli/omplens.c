@@ -947,12 +947,12 @@ enum output_id { OUT_JSON, OUT_SUMMARY, OUT_SARIF, OUT_TIMELINE, OUT_MARKDOWN, O
 
 static const output OUTPUTS[] = {
     [OUT_JSON] = {"json", "findings.json", write_json, 1},
-    [OUT_SUMMARY] = {"summary", "summary.txt", write_summary},
-    [OUT_SARIF] = {"sarif", "findings.sarif", write_sarif},
+    [OUT_SUMMARY] = {"summary", "summary.txt", write_summary, 0},
+    [OUT_SARIF] = {"sarif", "findings.sarif", write_sarif, 0},
     [OUT_TIMELINE] = {"timeline", "timeline.json", write_timeline, 1},
-    [OUT_MARKDOWN] = {"markdown", "report.md", write_markdown},
-    [OUT_HTML] = {"html", "report.html", write_html},
-    [OUT_PATCH] = {"patch", "fixes.patch", write_patch},
+    [OUT_MARKDOWN] = {"markdown", "report.md", write_markdown, 0},
+    [OUT_HTML] = {"html", "report.html", write_html, 0},
+    [OUT_PATCH] = {"patch", "fixes.patch", write_patch, 0},
 };
 #define NUM_OUTPUTS (sizeof OUTPUTS / sizeof *OUTPUTS)
 /* The pages list the findings that save most, from one findings document;

@@ -90,9 +90,15 @@ __attribute__((noinline)) static void capture_at(captured *c, int which, int use
 
 static volatile int two = 2; /* a loop the compiler cannot unroll into two calls */
 
+/* One call site for both: what the loop passes comes from volatile
+ * arrays (with `i == 0` in the arguments, clang peels the first iteration
+ * into a call of its own), indexed by `i & 1` (with `i`, GCC bounds the
+ * loop by the arrays' size and unrolls it into two calls). */
 __attribute__((noinline)) static void capture_both(captured *cached, captured *plain, int which) {
+  captured *volatile target[2] = {cached, plain};
+  volatile int use_cache[2] = {1, 0};
   for (int i = 0; i < two; i++)
-    capture_at(i == 0 ? cached : plain, which, i == 0);
+    capture_at(target[i & 1], which, use_cache[i & 1]);
   __asm__ volatile("" ::: "memory");
 }
 
