@@ -249,11 +249,8 @@ static void remember_resolved(omplens_directive_index *ix, const char *file, con
       omplens_directives__strndup(file, strlen(file)),
       real != NULL ? omplens_directives__strndup(real, strlen(real)) : NULL};
   if (r.file == NULL || (real != NULL && r.real == NULL) ||
-      omplens_directives__vec_push(&ix->resolved, sizeof r, &r) == NULL) {
-    free(r.file);
-    free(r.real);
-  } else if (omplens_names_put(&ix->resolved_index, r.file, ix->resolved.len - 1) != 0) {
-    ix->resolved.len--;
+      omplens_directives__vec_push_named(&ix->resolved, sizeof r, &r, &ix->resolved_index,
+                                         r.file) == NULL) {
     free(r.file);
     free(r.real);
   }
@@ -334,11 +331,8 @@ static bool searched_before(omplens_directive_index *ix, const char *path, int *
   if (omplens_names_get(&ix->searched_index, path) != OMPLENS_NAMES_NONE)
     return true;
   char *copy = strdup(path);
-  if (copy == NULL || !omplens_directives__vec_push(&ix->searched, sizeof(copy), &copy)) {
-    free(copy);
-    *err = OMPLENS_DIRECTIVES_ENOMEM;
-  } else if (omplens_names_put(&ix->searched_index, copy, ix->searched.len - 1) != 0) {
-    ix->searched.len--;
+  if (copy == NULL || !omplens_directives__vec_push_named(&ix->searched, sizeof(copy), &copy,
+                                                          &ix->searched_index, copy)) {
     free(copy);
     *err = OMPLENS_DIRECTIVES_ENOMEM;
   }

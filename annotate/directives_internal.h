@@ -52,6 +52,12 @@ typedef struct omplens_directives__vec {
 
 void *omplens_directives__vec_push(omplens_directives__vec *v, size_t elem,
                                    const void *value);
+/* The same for a list found by name: value goes at the end of v and name
+ * (which must live as long as names) into names with its index. NULL,
+ * with v and names unchanged, when memory is short. */
+void *omplens_directives__vec_push_named(omplens_directives__vec *v, size_t elem,
+                                         const void *value, omplens_names *names,
+                                         const char *name);
 void omplens_directives__vec_free(omplens_directives__vec *v);
 #define OMPLENS_DIRECTIVES__AT(v, type, i) (((type *)(v).data)[i])
 

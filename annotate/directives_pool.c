@@ -94,6 +94,18 @@ void *omplens_directives__vec_push(omplens_directives__vec *v, size_t elem,
   return slot;
 }
 
+void *omplens_directives__vec_push_named(omplens_directives__vec *v, size_t elem,
+                                         const void *value, omplens_names *names,
+                                         const char *name)
+{
+  void *slot = omplens_directives__vec_push(v, elem, value);
+  if (slot != NULL && omplens_names_put(names, name, v->len - 1) != 0) {
+    v->len--;
+    return NULL;
+  }
+  return slot;
+}
+
 void omplens_directives__vec_free(omplens_directives__vec *v)
 {
   free(v->data);

@@ -133,12 +133,8 @@ static int add_source(omplens_directive_index *ix, const char *dir, const char *
     free(unit.path); /* the first unit of a source answers for it */
     return 0;
   }
-  if (omplens_directives__vec_push(&ix->cu_sources, sizeof(unit), &unit) == NULL) {
-    free(unit.path);
-    return OMPLENS_DIRECTIVES_ENOMEM;
-  }
-  if (omplens_names_put(&ix->cu_source_index, unit.path, ix->cu_sources.len - 1) != 0) {
-    ix->cu_sources.len--;
+  if (omplens_directives__vec_push_named(&ix->cu_sources, sizeof(unit), &unit,
+                                         &ix->cu_source_index, unit.path) == NULL) {
     free(unit.path);
     return OMPLENS_DIRECTIVES_ENOMEM;
   }

@@ -110,17 +110,6 @@ static omplens_directives__file **record_slot(omplens_directive_index *ix, const
                                  : NULL;
 }
 
-/* Adds rec to ix->files, found by its path. */
-static int add_record(omplens_directive_index *ix, omplens_directives__file *rec)
-{
-  if (!omplens_directives__vec_push(&ix->files, sizeof(rec), &rec))
-    return OMPLENS_DIRECTIVES_ENOMEM;
-  if (omplens_names_put(&ix->file_index, rec->path, ix->files.len - 1) != 0) {
-    ix->files.len--;
-    return OMPLENS_DIRECTIVES_ENOMEM;
-  }
-  return 0;
-}
 
 /* A file read before keeps its first record, unless that came from a
  * header read alone and this unit is a source that includes it: the
@@ -139,8 +128,9 @@ static int keep_records(omplens_directives__unit *u, bool alone)
       rec->alone = alone;
     if (err == 0 && slot != NULL)
       *slot = rec; /* the map keeps the first record's path: equal, and in the pool */
-    else if (err == 0)
-      err = add_record(ix, rec);
+    else if (err == 0 && !omplens_directives__vec_push_named(&ix->files, sizeof(rec), &rec,
+                                                             &ix->file_index, rec->path))
+      err = OMPLENS_DIRECTIVES_ENOMEM;
     if (err != 0)
       return err;
   }
@@ -150,12 +140,8 @@ static int keep_records(omplens_directives__unit *u, bool alone)
 static int remember_unit(omplens_directive_index *ix, const char *path)
 {
   char *copy = strdup(path);
-  if (copy == NULL || !omplens_directives__vec_push(&ix->units, sizeof(copy), &copy)) {
-    free(copy);
-    return OMPLENS_DIRECTIVES_ENOMEM;
-  }
-  if (omplens_names_put(&ix->unit_index, copy, ix->units.len - 1) != 0) {
-    ix->units.len--;
+  if (copy == NULL ||
+      !omplens_directives__vec_push_named(&ix->units, sizeof(copy), &copy, &ix->unit_index, copy)) {
     free(copy);
     return OMPLENS_DIRECTIVES_ENOMEM;
   }
@@ -196,12 +182,9 @@ static int keep_plain_headers(omplens_directives__unit *u)
     if (omplens_directives__plain_header(ix, path))
       continue;
     const char *kept = omplens_directives__pool_strdup(&ix->pool, path);
-    if (kept == NULL || !omplens_directives__vec_push(&ix->plain_headers, sizeof(kept), &kept))
+    if (kept == NULL || !omplens_directives__vec_push_named(&ix->plain_headers, sizeof(kept), &kept,
+                                                            &ix->plain_header_index, kept))
       return OMPLENS_DIRECTIVES_ENOMEM;
-    if (omplens_names_put(&ix->plain_header_index, kept, ix->plain_headers.len - 1) != 0) {
-      ix->plain_headers.len--;
-      return OMPLENS_DIRECTIVES_ENOMEM;
-    }
   }
   return 0;
 }
