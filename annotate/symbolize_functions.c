@@ -58,7 +58,7 @@ struct omplens_symbolize__unit_functions {
   bool named_done;
   Dwarf_Die *entries; /* its offload entry points, in DIE order; made on
                          first use */
-  int num_entries;
+  size_t num_entries, cap_entries;
   bool entries_done;
 };
 
@@ -397,10 +397,8 @@ static bool index_entries(omplens_symbolize__unit_functions *u) {
       continue;
     if (u->num_entries == INT32_MAX)
       break;
-    Dwarf_Die *more = realloc(u->entries, ((size_t)u->num_entries + 1) * sizeof *more);
-    if (!more)
+    if (!grow((void **)&u->entries, &u->cap_entries, u->num_entries, sizeof *u->entries))
       return false;
-    u->entries = more;
     u->entries[u->num_entries++] = die;
   }
   return true;
@@ -413,5 +411,5 @@ int omplens_symbolize__offload_entries(omplens_symbolizer *s, Dwarf_Die *scopedi
   if (!u || u->failed || (!u->entries_done && !index_entries(u)))
     return -1;
   *out = u->entries;
-  return u->num_entries;
+  return (int)u->num_entries;
 }
