@@ -593,8 +593,6 @@ static uint64_t mix64(uint64_t x) {
   return x;
 }
 
-static uint32_t site_find(const omplens_trace *t, uint64_t codeptr);
-
 /* The slot of codeptr in a table of cap slots over sites: the one that
  * holds it, or the empty one it would take. */
 static size_t site_slot(const uint32_t *slots, size_t cap, const uint64_t *sites,
@@ -603,6 +601,15 @@ static size_t site_slot(const uint32_t *slots, size_t cap, const uint64_t *sites
   while (slots[j] && sites[slots[j]] != codeptr)
     j = (j + 1) & (cap - 1);
   return j;
+}
+
+/* The site of a codeptr already added (PLACE only reads the table, so
+ * that its threads can share it, and so do readers of the finished trace:
+ * omplens_trace_site_index); 0 when it is not there. */
+static uint32_t site_find(const omplens_trace *t, uint64_t codeptr) {
+  if (!codeptr || !t->cap_site_slots)
+    return 0;
+  return t->site_slots[site_slot(t->site_slots, t->cap_site_slots, t->sites, codeptr)];
 }
 
 /* The site of codeptr: its index in t->sites, added when new. Returns 0
@@ -616,8 +623,7 @@ static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
   if (2 * (t->num_sites + 1) > t->cap_site_slots) {
     size_t cap = t->cap_site_slots ? 2 * t->cap_site_slots : 256;
     uint32_t *slots = calloc(cap, sizeof *slots);
-    if (!slots || t->num_sites >= UINT32_MAX - 1) {
-      free(slots);
+    if (!slots) {
       *oom = 1;
       return 0;
     }
@@ -637,15 +643,6 @@ static uint32_t site_of(omplens_trace *t, uint64_t codeptr, int *oom) {
   t->sites[t->num_sites] = codeptr;
   t->site_slots[j] = (uint32_t)t->num_sites;
   return (uint32_t)t->num_sites++;
-}
-
-/* The site of a codeptr already added (PLACE only reads the table, so
- * that its threads can share it, and so do readers of the finished trace:
- * omplens_trace_site_index); 0 when it is not there. */
-static uint32_t site_find(const omplens_trace *t, uint64_t codeptr) {
-  if (!codeptr || !t->cap_site_slots)
-    return 0;
-  return t->site_slots[site_slot(t->site_slots, t->cap_site_slots, t->sites, codeptr)];
 }
 
 /* Ends the event that next_event() gave: SCAN keeps its begin time and
@@ -1180,8 +1177,10 @@ static int decode_all(decoder *d, const source *src, const chunk_ref *refs, size
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
     if (refs[i].thread >= t->num_threads) {
-      damage(t, "chunk at offset %llu names thread %u, far beyond the threads present: skipped",
-             (unsigned long long)refs[i].offset, refs[i].thread);
+      damage(t, "chunk at offset %llu names thread %u, %s: skipped",
+             (unsigned long long)refs[i].offset, refs[i].thread,
+             refs[i].thread >= OMPLENS_MAX_THREADS ? "past the threads a trace can hold"
+                                                   : "far beyond the threads present");
       continue;
     }
     if (refs[i].thread != tc.thread) {
