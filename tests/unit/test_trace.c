@@ -449,14 +449,21 @@ static void assert_trace_matches(const omplens_trace *t, const expect *x) {
   assert_args_match(t, x);
 }
 
+/* Closes w at end_ns (the program exited with 0) and reads path back; the
+ * caller closes the trace. */
+static omplens_trace *close_and_open(omplens_tw *w, uint64_t end_ns, const char *path) {
+  assert_int_equal(omplens_tw_close(w, end_ns, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  return tr;
+}
+
 /* Finishes stream s, closes w at end_ns and reads path back, which must
  * hold what x expects; the caller closes the trace. */
 static omplens_trace *finish_and_read(omplens_tw *w, omplens_tw_stream *s, uint64_t end_ns,
                                       const char *path, const expect *x) {
   omplens_tw_stream_finish(s);
-  assert_int_equal(omplens_tw_close(w, end_ns, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  omplens_trace *tr = close_and_open(w, end_ns, path);
   assert_trace_matches(tr, x);
   return tr;
 }
@@ -671,9 +678,7 @@ static void test_no_events(void **state) {
   const char *path = tmp_path("empty_run.trace");
   omplens_tw w;
   open_writer(&w, path, 0);
-  assert_int_equal(omplens_tw_close(&w, START_NS + 500, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  omplens_trace *tr = close_and_open(&w, START_NS + 500, path);
   size_t n, nr;
   assert_non_null(omplens_trace_get_info(tr));
   omplens_trace_events(tr, &n);
@@ -706,9 +711,7 @@ static void test_pauses(void **state) {
   omplens_tw_tool(&b, START_NS + 450, OMPLENS_TOOL_START);
   omplens_tw_stream_finish(&a);
   omplens_tw_stream_finish(&b);
-  assert_int_equal(omplens_tw_close(&w, START_NS + 1000, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  omplens_trace *tr = close_and_open(&w, START_NS + 1000, path);
   size_t n;
   const omplens_trace_pause *p = omplens_trace_pauses(tr, &n);
   assert_int_equal(n, 2);
@@ -750,9 +753,7 @@ static void test_waits(void **state) {
   omplens_tw_wait(&host, START_NS + 960, START_NS + 990, 9, 0x8300); /* unknown kind */
   omplens_tw_stream_finish(&host);
   omplens_tw_stream_finish(&helper);
-  assert_int_equal(omplens_tw_close(&w, START_NS + 1000, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  omplens_trace *tr = close_and_open(&w, START_NS + 1000, path);
   size_t n, nr;
   const omplens_region *r = omplens_trace_regions(tr, &nr);
   const omplens_trace_wait *x = omplens_trace_waits(tr, &n);
@@ -944,9 +945,7 @@ static void test_call_args_bounded(void **state) {
   omplens_tw_region_begin(&s, t += 100, OMPLENS_CONSTRUCT_UPDATE, 0, 0, 0x402100);
   omplens_tw_region_end(&s, t += 100);
   omplens_tw_stream_finish(&s);
-  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  omplens_trace *tr = close_and_open(&w, t + 1, path);
   size_t nargs, nrg;
   const omplens_map_arg *args = omplens_trace_args(tr, &nargs);
   const omplens_region *rg = omplens_trace_regions(tr, &nrg);
@@ -990,9 +989,7 @@ static void test_event_fields_bounded(void **state) {
   omplens_tw_kernel(&s[4], last + 1, last + 2, 0, 1, 0); /* begins past it */
   for (int i = 0; i < 5; i++)
     omplens_tw_stream_finish(&s[i]);
-  assert_int_equal(omplens_tw_close(&w, last + 3, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  omplens_trace *tr = close_and_open(&w, last + 3, path);
   assert_non_null(omplens_trace_damage(tr));
   size_t n;
   const omplens_event *ev = omplens_trace_events(tr, &n);
@@ -1004,6 +1001,40 @@ static void test_event_fields_bounded(void **state) {
   assert_int_equal(ev[2].begin_ns, OMPLENS_EVENT_MAX_NS - 10);
   assert_int_equal(ev[2].end_ns, OMPLENS_EVENT_MAX_NS);
   assert_int_equal(ev[2].end_ns - ev[2].begin_ns, 10);
+  omplens_trace_close(tr);
+  free(s);
+}
+
+/* An event's thread index is 12 bits: the chunks of a thread past
+ * OMPLENS_MAX_THREADS are damage, said in one line, and the others read. */
+static void test_threads_bounded(void **state) {
+  (void)state;
+  const char *path = tmp_path("many_threads.trace");
+  enum { WRITING = 64 }; /* enough chunks that thread OMPLENS_MAX_THREADS is not "far beyond" */
+  omplens_tw w;
+  omplens_tw_stream *s = calloc(OMPLENS_MAX_THREADS + 1, sizeof *s);
+  assert_non_null(s);
+  open_writer(&w, path, SMALL_CHUNK);
+  for (int i = 0; i <= OMPLENS_MAX_THREADS; i++)
+    omplens_tw_stream_init(&s[i], &w, 100 + (uint64_t)i);
+  for (int i = 0; i <= OMPLENS_MAX_THREADS; i++) {
+    if (i >= WRITING && i < OMPLENS_MAX_THREADS)
+      continue;
+    omplens_tw_op op = make_op(OMPLENS_EV_ALLOC, START_NS + 10 * (uint64_t)i, 5, 0, 0x600000,
+                               0x7000 + 0x100 * (uint64_t)i, 64, 0);
+    omplens_tw_op_write(&s[i], &op);
+  }
+  for (int i = 0; i <= OMPLENS_MAX_THREADS; i++)
+    omplens_tw_stream_finish(&s[i]);
+  omplens_trace *tr = close_and_open(&w, START_NS + 100000, path);
+  size_t n;
+  const omplens_event *ev = omplens_trace_events(tr, &n);
+  assert_int_equal(n, WRITING);
+  for (size_t i = 0; i < n; i++)
+    assert_true(ev[i].thread < WRITING);
+  const char *damage = omplens_trace_damage(tr);
+  assert_non_null(damage);
+  assert_non_null(strstr(damage, "names thread 4096, past the threads a trace can hold: skipped"));
   omplens_trace_close(tr);
   free(s);
 }
@@ -1089,9 +1120,7 @@ static void test_directive_copies_merge(void **state) {
     omplens_tw_region_end(&s, t += 50);
   }
   omplens_tw_stream_finish(&s);
-  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  omplens_trace *tr = close_and_open(&w, t + 1, path);
   size_t n;
   const omplens_region *got = omplens_trace_regions(tr, &n);
   assert_int_equal(n, sizeof rg / sizeof *rg);
@@ -1128,9 +1157,7 @@ static void test_call_paths(void **state) {
   }
   for (int th = 0; th < 2; th++)
     omplens_tw_stream_finish(&s[th]);
-  assert_int_equal(omplens_tw_close(&w, t + 1, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  omplens_trace *tr = close_and_open(&w, t + 1, path);
   size_t nr, ne, nf;
   const omplens_region *rg = omplens_trace_regions(tr, &nr);
   assert_int_equal(nr, 200);
@@ -1728,6 +1755,7 @@ int main(void) {
       cmocka_unit_test(test_repeated_arg_lists),
       cmocka_unit_test(test_call_args_bounded),
       cmocka_unit_test(test_event_fields_bounded),
+      cmocka_unit_test(test_threads_bounded),
       cmocka_unit_test(test_directive_copies_merge),
       cmocka_unit_test(test_order_late_events_and_ties),
       cmocka_unit_test(test_every_prefix),
