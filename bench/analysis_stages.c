@@ -90,7 +90,9 @@ typedef struct output_ctx {
   omplens_fixer *fixer; /* may be NULL */
 } output_ctx;
 
-static int write_json(const output_ctx *c, FILE *f) { return omplens_report_stream_json(c->in, f); }
+static int write_json(const output_ctx *c, FILE *f) {
+  return omplens_report_stream_json_beside(c->in, c->doc, f);
+}
 
 static int write_summary(const output_ctx *c, FILE *f) {
   return omplens_report_print_text(c->in, f, 10);

@@ -793,7 +793,7 @@ typedef struct output_ctx {
 static int write_json(const output_ctx *c, FILE *f) {
   if (c->l->in_parts)
     return omplens_parts_write_json(&c->l->parts, f);
-  return omplens_report_stream_json(c->in, f);
+  return omplens_report_stream_json_beside(c->in, c->doc, f);
 }
 
 static int write_summary(const output_ctx *c, FILE *f) {

@@ -37,6 +37,13 @@ json_t *omplens_report_document(const omplens_report_input *in);
  * and findings.json, streamed, holds them all. */
 json_t *omplens_report_document_limited(const omplens_report_input *in, size_t max_findings,
                                         size_t max_instances);
+/* Writes findings.json as omplens_report_stream_json() does, beside doc,
+ * the pages' document of the same input (NULL: none): each process's
+ * directives and their locations are written from it rather than made a
+ * second time. The output is the same. Other threads may read doc
+ * meanwhile. */
+int omplens_report_stream_json_beside(const omplens_report_input *in, const json_t *doc,
+                                      FILE *out);
 /* The limits `omplens report` renders its pages with. */
 #define OMPLENS_RENDER_MAX_FINDINGS 250
 #define OMPLENS_RENDER_MAX_INSTANCES 10

@@ -36,9 +36,11 @@ static const char *const types[] = {
     "_Complex", "char8_t", "char16_t", "char32_t", "FILE",
 };
 
+/* Whether the word s (len bytes) is in list: compared only where the first
+ * letter matches, as every identifier of a source view is looked up. */
 static int in_list(const char *const *list, size_t n, const char *s, size_t len) {
   for (size_t i = 0; i < n; i++)
-    if (strlen(list[i]) == len && !memcmp(list[i], s, len))
+    if (list[i][0] == s[0] && !strncmp(list[i], s, len) && !list[i][len])
       return 1;
   return 0;
 }

@@ -159,9 +159,11 @@ json_t *omplens_report__page_directives(const json_t *proc);
 
 struct omplens_jout;
 /* Writes process proc's object of findings.json into j, at element level
- * depth, exactly as omplens_report_stream_json() does. */
+ * depth, exactly as omplens_report_stream_json() does. page: the same
+ * process's page document (omplens_report__page_process), whose parts are
+ * written rather than made again, or NULL. */
 int omplens_report__stream_process(const omplens_report_input *in, size_t proc,
-                                   struct omplens_jout *j, int depth);
+                                   const json_t *page, struct omplens_jout *j, int depth);
 typedef int (*omplens_report__process_writer)(void *ctx, struct omplens_jout *j, size_t proc,
                                               int depth);
 /* findings.json around num_procs process objects, each written by

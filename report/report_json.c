@@ -45,6 +45,9 @@ typedef struct doc_ctx {
   json_cache locations; /* by codeptr */
   json_cache fixes;     /* by the fix's address; not kept when streaming */
   unreferenced_set unreferenced;
+  const json_t *page;   /* findings.json: the page document's object of this
+                           process, whose directives and locations are
+                           written rather than made again; or NULL */
   bool streaming;       /* findings.json: each finding's objects are written
                            once and dropped, so a fix's object is not kept
                            for the findings it shares it with (on the
@@ -334,7 +337,7 @@ const omplens_report_figures *omplens_report__figures(const omplens_report_input
   omplens_report_figures *kept = in->procs[proc].figures;
   if (kept && kept->known)
     return kept;
-  doc_ctx x = {in, proc, 0, {0}, {0}, {0}, false};
+  doc_ctx x = {in, proc, 0, {0}, {0}, {0}, NULL, false};
   work_out_figures(&x, kept ? kept : scratch);
   doc_ctx_free(&x);
   return kept ? kept : scratch;
@@ -928,7 +931,7 @@ static json_t *document(const omplens_report_input *in, size_t max_findings, siz
   json_t *root = root_head(in);
   json_t *procs = json_array();
   for (size_t p = 0; p < in->num_procs; p++) {
-    doc_ctx x = {in, p, max_instances, {0}, {0}, {0}, false};
+    doc_ctx x = {in, p, max_instances, {0}, {0}, {0}, NULL, false};
     json_t *proc = process(&x, max_findings);
     if (pages) /* here, on one thread: the renderers only read it */
       json_object_set_new(proc, OMPLENS_REPORT__PAGE_DIRECTIVES,
@@ -1186,10 +1189,16 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
 
 /* The directives array of one process at member level depth, as
  * directive_list() would write, one directive's entry alive at a time:
- * with thousands of directives the whole list was 10 MB of JSON objects. */
+ * with thousands of directives the whole list was 10 MB of JSON objects.
+ * Beside a page document, its list (the same entries) is written. */
 static int stream_directives(omplens_jout *j, doc_ctx *x, int depth) {
   size_t n, np;
   const omplens_directive_profile *p = omplens_analysis_profiles(x->in->procs[x->proc].analysis, &np);
+  const json_t *made = json_object_get(x->page, "directives");
+  if (json_array_size(made) == np && np) {
+    omplens_jout_value(j, made, depth, NULL, NULL, NULL);
+    return 0;
+  }
   const omplens_directive_total **by_codeptr = totals_by_codeptr(x, &n);
   if (!by_codeptr)
     return OMPLENS_REPORT_ENOMEM;
@@ -1284,25 +1293,54 @@ int omplens_report__stream_json_frame(int program_exit_status, size_t num_procs,
   return rc;
 }
 
-int omplens_report__stream_process(const omplens_report_input *in, size_t proc, omplens_jout *j,
-                                   int depth) {
-  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}, true};
+/* The location objects of page process `page` (its directives'), kept in
+ * x's cache by code address: the findings written next reuse them. */
+static void borrow_locations(doc_ctx *x, const json_t *page) {
+  const json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(page, "directives"), i, d) {
+    json_t *loc = json_object_get(d, "location");
+    const char *hex_text = json_string_value(json_object_get(loc, "codeptr"));
+    if (hex_text && !cache_get(&x->locations, strtoull(hex_text, NULL, 16)))
+      cache_put(&x->locations, strtoull(hex_text, NULL, 16), loc);
+  }
+}
+
+int omplens_report__stream_process(const omplens_report_input *in, size_t proc,
+                                   const json_t *page, omplens_jout *j, int depth) {
+  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}, page, true};
+  borrow_locations(&x, page);
   int rc = stream_process(j, &x, depth);
   doc_ctx_free(&x);
   return rc;
 }
 
-static int write_process(void *in, omplens_jout *j, size_t proc, int depth) {
-  return omplens_report__stream_process(in, proc, j, depth);
+typedef struct stream_input {
+  const omplens_report_input *in;
+  const json_t *pages; /* the page document's processes, or NULL */
+} stream_input;
+
+static int write_process(void *ctx, omplens_jout *j, size_t proc, int depth) {
+  const stream_input *s = ctx;
+  return omplens_report__stream_process(s->in, proc, json_array_get(s->pages, proc), j, depth);
 }
 
-static json_t *ranks_of_input(void *in) { return omplens_report__ranks(in); }
+static json_t *ranks_of_input(void *ctx) {
+  return omplens_report__ranks(((const stream_input *)ctx)->in);
+}
 
-int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
+int omplens_report_stream_json_beside(const omplens_report_input *in, const json_t *doc,
+                                      FILE *out) {
   if (!in || !out)
     return OMPLENS_REPORT_EINVAL;
+  const json_t *pages = json_object_get(doc, "processes");
+  stream_input s = {in, json_array_size(pages) == in->num_procs ? pages : NULL};
   return omplens_report__stream_json_frame(in->program_exit_status, in->num_procs, write_process,
-                                           ranks_of_input, (void *)in, out);
+                                           ranks_of_input, &s, out);
+}
+
+int omplens_report_stream_json(const omplens_report_input *in, FILE *out) {
+  return omplens_report_stream_json_beside(in, NULL, out);
 }
 
 json_t *omplens_report__root(int program_exit_status) {
@@ -1313,7 +1351,7 @@ json_t *omplens_report__root(int program_exit_status) {
 json_t *omplens_report__page_process(const omplens_report_input *in, size_t proc,
                                      size_t max_findings, size_t max_instances) {
   doc_ctx x = {in, proc, max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES,
-               {0}, {0}, {0}, false};
+               {0}, {0}, {0}, NULL, false};
   json_t *o = process(&x, max_findings ? max_findings : SIZE_MAX);
   if (o)
     json_object_set_new(o, OMPLENS_REPORT__PAGE_DIRECTIVES, omplens_report__page_directives(o));

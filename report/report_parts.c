@@ -160,7 +160,8 @@ static int write_end(FILE *out) {
   return rc ? rc : fflush(out) ? OMPLENS_REPORT_EIO : 0;
 }
 
-static int write_json_piece(const omplens_report_input *in, size_t proc, FILE *out) {
+static int write_json_piece(const omplens_report_input *in, size_t proc, const json_t *doc,
+                            FILE *out) {
   off_t at;
   int rc = section_begin(out, S_JSON, &at);
   if (rc)
@@ -169,7 +170,7 @@ static int write_json_piece(const omplens_report_input *in, size_t proc, FILE *o
   if (!j)
     return OMPLENS_REPORT_ENOMEM;
   omplens_jout_init(j, out);
-  rc = omplens_report__stream_process(in, proc, j, 2);
+  rc = omplens_report__stream_process(in, proc, doc, j, 2);
   if (omplens_jout_finish(j) && !rc)
     rc = OMPLENS_REPORT_EIO;
   free(j);
@@ -225,7 +226,7 @@ int omplens_part_write(const omplens_report_input *in, size_t proc, const omplen
                                            OMPLENS_RENDER_MAX_INSTANCES)))
     rc = OMPLENS_REPORT_ENOMEM;
   if (!rc && (o->pieces & OMPLENS_PART_JSON))
-    rc = write_json_piece(in, proc, out);
+    rc = write_json_piece(in, proc, doc, out);
   off_t at;
   if (!rc && (o->pieces & OMPLENS_PART_SUMMARY) && !(rc = section_begin(out, S_SUMMARY, &at)))
     rc = section_end(out, at, omplens_report__print_process_text(in, proc, out, o->top));

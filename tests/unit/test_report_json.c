@@ -1,7 +1,8 @@
 /* Unit tests of findings.json as it is written (report/report_json.c,
  * report/json_stream.c): the streamed file parses back to exactly the
  * document omplens_report_document() builds, the document the pages use is
- * limited as asked and says what it left out, and a failed write is
+ * limited as asked and says what it left out, findings.json written beside
+ * that document takes its parts and is the same, and a failed write is
  * reported. The trace is written with the real writer and analysed by the
  * real detectors. */
 #include <stdarg.h>
@@ -188,6 +189,47 @@ static void streamed_equals_document(void **state) {
   json_decref(text);
 }
 
+static char *stream_text(const omplens_report_input *in, const json_t *doc) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  assert_int_equal(omplens_report_stream_json_beside(in, doc, f), 0);
+  assert_int_equal(fclose(f), 0);
+  return buf;
+}
+
+/* Beside the pages' document, findings.json is written from its
+ * directives and locations, byte for byte as alone. */
+static void streamed_beside_document(void **state) {
+  fixture *fx = *state;
+  json_t *doc = omplens_report_document_limited(&fx->in, 1, 1);
+  json_t *dirs = json_object_get(json_array_get(json_object_get(doc, "processes"), 0), "directives");
+  assert_int_equal(json_array_size(dirs), 1);
+  char *alone = stream_text(&fx->in, NULL), *beside = stream_text(&fx->in, doc);
+  assert_string_equal(alone, beside);
+  free(beside);
+  /* The document's objects are the ones written: marked, the mark shows
+   * in the directive and in every finding's location. */
+  json_t *loc = json_object_get(json_array_get(dirs, 0), "location");
+  json_object_set_new(loc, "mark", json_string("from the document"));
+  beside = stream_text(&fx->in, doc);
+  json_t *text = json_loads(beside, 0, NULL);
+  json_t *proc = json_array_get(json_object_get(text, "processes"), 0);
+  const char *mark = json_string_value(json_object_get(
+      json_object_get(json_array_get(json_object_get(proc, "directives"), 0), "location"), "mark"));
+  assert_non_null(mark);
+  size_t i;
+  json_t *f;
+  json_array_foreach(json_object_get(proc, "findings"), i, f)
+    assert_non_null(json_object_get(json_object_get(f, "location"), "mark"));
+  assert_true(json_array_size(json_object_get(proc, "findings")) >= BUFFERS);
+  json_decref(text);
+  free(alone);
+  free(beside);
+  json_decref(doc);
+}
+
 static void streamed_without_processes(void **state) {
   (void)state;
   omplens_report_input none = {NULL, 0, -1};
@@ -292,6 +334,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(streamed_equals_document, setup, teardown),
       cmocka_unit_test_setup_teardown(instance_columns, setup, teardown),
+      cmocka_unit_test_setup_teardown(streamed_beside_document, setup, teardown),
       cmocka_unit_test(streamed_without_processes),
       cmocka_unit_test(number_formatting),
       cmocka_unit_test_setup_teardown(limited_document, setup, teardown),
