@@ -484,6 +484,18 @@ enum rec_result {
   REC_CHANGED = -4, /* PLACE met other records than SCAN: the file changed */
 };
 
+typedef struct thread_ctx {
+  uint32_t thread;
+  size_t stack[MAX_STACK];
+  size_t depth;
+  size_t base;        /* first region index of this thread */
+  /* The entry call (CALL + ARG records) waiting for its region. */
+  int call_pending;
+  uint64_t call_loc, call_caller;
+  size_t call_first_arg;
+  uint32_t call_path; /* SCAN: the call path waiting for its region or op */
+} thread_ctx;
+
 typedef struct decoder {
   omplens_trace *t;
   enum pass pass;
@@ -497,19 +509,14 @@ typedef struct decoder {
   const uint32_t *region_site; /* PLACE: each region's site */
   uint64_t own_codeptr;  /* the op being decoded: its own codeptr, if flagged */
   int oom;               /* SCAN: a site could not be added */
+  /* The split: PLACE's second thread starts at chunk split_chunk (the one
+   * nearest the middle of the payload; 0: none), from the state SCAN
+   * was in as it reached that chunk, copied when split_seen. */
+  size_t split_chunk;
+  int split_seen;
+  thread_ctx split_tc;
+  size_t split_events, split_regions;
 } decoder;
-
-typedef struct thread_ctx {
-  uint32_t thread;
-  size_t stack[MAX_STACK];
-  size_t depth;
-  size_t base;        /* first region index of this thread */
-  /* The entry call (CALL + ARG records) waiting for its region. */
-  int call_pending;
-  uint64_t call_loc, call_caller;
-  size_t call_first_arg;
-  uint32_t call_path; /* SCAN: the call path waiting for its region or op */
-} thread_ctx;
 
 typedef struct rec_ctx {
   const uint8_t *p, *end;
@@ -1168,12 +1175,16 @@ static void start_thread(decoder *d, thread_ctx *tc, uint32_t thread) {
 }
 
 /* One pass over the chunks, sorted by thread and number. */
+/* from: the state the first chunk continues (PLACE's second thread), or
+ * NULL when it starts afresh. */
 static int decode_all(decoder *d, const source *src, const chunk_ref *refs, size_t n,
-                      uint8_t *buf) {
+                      uint8_t *buf, const thread_ctx *from) {
   omplens_trace *t = d->t;
   thread_ctx tc;
   memset(&tc, 0, sizeof tc);
   tc.thread = UINT32_MAX;
+  if (from)
+    tc = *from;
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
     if (refs[i].thread >= t->num_threads) {
@@ -1185,11 +1196,19 @@ static int decode_all(decoder *d, const source *src, const chunk_ref *refs, size
     }
     if (refs[i].thread != tc.thread) {
       start_thread(d, &tc, refs[i].thread);
+    } else if (i == 0) {
+      /* continued from `from`: SCAN checked the sequence */
     } else if (refs[i].seq == refs[i - 1].seq) {
       damage(t, "thread %u: chunk %u appears twice", tc.thread, refs[i].seq);
     } else if (refs[i].seq != refs[i - 1].seq + 1) {
       damage(t, "thread %u: chunks %u to %u are missing", tc.thread, refs[i - 1].seq + 1,
              refs[i].seq - 1);
+    }
+    if (d->pass == PASS_SCAN && i == d->split_chunk && i) {
+      d->split_seen = 1;
+      d->split_tc = tc;
+      d->split_events = d->num_events;
+      d->split_regions = t->num_regions;
     }
     rc = decode_chunk(d, src, &refs[i], &tc, buf);
     progress_add(t, refs[i].used);
@@ -1643,11 +1662,14 @@ static int scan_records(decoder *d, const source *src, const chunk_ref *refs, si
     payload += refs[i].used;
   uint64_t most = payload / 5 + 1;
   d->max_events = most < UINT32_MAX ? (size_t)most : UINT32_MAX;
+  uint64_t before = 0;
+  for (d->split_chunk = 0; d->split_chunk < n && 2 * before < payload; d->split_chunk++)
+    before += refs[d->split_chunk].used;
   d->begin = omplens_bulk_alloc(d->max_events, sizeof *d->begin); /* only what is used gets touched */
   d->thread_first = malloc((n + 1) * sizeof *d->thread_first);
   if (!d->begin || !d->thread_first)
     return OMPLENS_TRACE_ENOMEM;
-  int rc = decode_all(d, src, refs, n, buf);
+  int rc = decode_all(d, src, refs, n, buf, NULL);
   if (!rc && d->oom)
     rc = OMPLENS_TRACE_ENOMEM;
   t->num_events = d->num_events;
@@ -1685,13 +1707,14 @@ typedef struct place_job {
   const chunk_ref *refs;
   size_t n;
   uint8_t *buf;
+  const thread_ctx *from; /* the state its first chunk continues, or NULL */
   size_t end_events, end_regions;
   int rc;
 } place_job;
 
 static void *place_run(void *arg) {
   place_job *j = arg;
-  j->rc = decode_all(&j->d, j->src, j->refs, j->n, j->buf);
+  j->rc = decode_all(&j->d, j->src, j->refs, j->n, j->buf, j->from);
   stores_done();
   if (!j->rc && (j->d.num_events != j->end_events || j->d.num_regions != j->end_regions))
     j->rc = OMPLENS_TRACE_EIO;
@@ -1701,45 +1724,24 @@ static void *place_run(void *arg) {
 /* Below this many events a second thread is not worth starting. */
 #define PLACE_SPLIT_MIN_EVENTS (1u << 16)
 
-/* The chunk that starts the thread run nearest to half of the events, and
- * that run's number in *run; 0 when there is no such split (one thread). */
-static size_t place_split(const omplens_trace *t, const decoder *scan, const chunk_ref *refs,
-                          size_t n, size_t *run) {
-  size_t best = 0, r = 0;
-  uint64_t best_gap = UINT64_MAX;
-  uint32_t prev = UINT32_MAX;
-  for (size_t i = 0; i < n && r < scan->num_thread_runs; i++) {
-    if (refs[i].thread >= t->num_threads || refs[i].thread == prev)
-      continue;
-    prev = refs[i].thread;
-    uint64_t twice = 2 * (uint64_t)scan->thread_first[r];
-    uint64_t gap = twice > t->num_events ? twice - t->num_events : t->num_events - twice;
-    if (r > 0 && gap < best_gap) {
-      best = i;
-      *run = r;
-      best_gap = gap;
-    }
-    r++;
-  }
-  return best;
-}
-
-/* Starts a second thread on the chunks from the split on, leaving first
- * the chunks before it; returns 1 when it runs. Threads write disjoint
- * slots and only read the trace. */
+/* Starts a second thread on the chunks from SCAN's split on (the middle
+ * of the payload, wherever it falls: most programs have one host thread),
+ * from the state SCAN was in there, leaving first the chunks before it;
+ * returns 1 when it runs. Threads write disjoint slots and only read the
+ * trace. */
 static int start_place_thread(place_job *second, pthread_t *thread, place_job *first,
                               const decoder *scan) {
   omplens_trace *t = first->d.t;
-  size_t run = 0, split = 0;
-  if (t->num_events >= PLACE_SPLIT_MIN_EVENTS && sysconf(_SC_NPROCESSORS_ONLN) >= 2)
-    split = place_split(t, scan, first->refs, first->n, &run);
-  if (!split)
+  size_t split = scan->split_chunk;
+  if (!scan->split_seen || split >= first->n || t->num_events < PLACE_SPLIT_MIN_EVENTS ||
+      sysconf(_SC_NPROCESSORS_ONLN) < 2)
     return 0;
   *second = *first;
   second->refs = first->refs + split;
   second->n = first->n - split;
-  second->d.num_events = scan->thread_first[run];
-  second->d.num_regions = t->thread_region_base[first->refs[split].thread];
+  second->from = &scan->split_tc;
+  second->d.num_events = scan->split_events;
+  second->d.num_regions = scan->split_regions;
   second->buf = malloc(largest_chunk(second->refs, second->n));
   if (!second->buf)
     return 0;
@@ -1757,7 +1759,7 @@ static int start_place_thread(place_job *second, pthread_t *thread, place_job *f
 }
 
 /* PLACE pass: decodes the events again, each into its sorted slot; on two
- * threads when the trace has several host threads and many events. */
+ * threads, split at the middle of the payload, when there are many events. */
 static int place_events(omplens_trace *t, const source *src, const chunk_ref *refs, size_t n,
                         uint8_t *buf, const uint32_t *slot, const decoder *scan) {
   if (!t->num_events)

@@ -884,6 +884,46 @@ static void test_concurrent_streams_split_place(void **state) {
   concurrent_streams("split.trace", 4000);
 }
 
+/* One host thread, as most programs have, with enough events (68,000)
+ * that the reader's second pass splits its run of chunks in the middle:
+ * the state there (the open constructs, to which the ops that name no
+ * region belong) carries over, and the result is the same. */
+static void test_one_thread_split_place(void **state) {
+  (void)state;
+  const char *path = tmp_path("one_thread_split.trace");
+  omplens_tw w;
+  omplens_tw_stream s = {0};
+  expect *x = expect_new();
+  uint64_t t = START_NS;
+  open_writer(&w, path, SMALL_CHUNK);
+  omplens_tw_stream_init(&s, &w, 1);
+  uint64_t outer = x_region_begin(x, &s, t += 10, OMPLENS_CONSTRUCT_ENTER_DATA, 0, 0, 0x500000);
+  for (uint64_t i = 0; i < 4000; i++) {
+    uint64_t r = x_region_begin(x, &s, t += 10, OMPLENS_CONSTRUCT_TARGET, 0, 0, 0x500100 + i % 7);
+    for (uint64_t k = 0; k < 8; k++) {
+      omplens_tw_op op = make_op(OMPLENS_EV_H2D, t += 10, 2, 0, 0x10000 + 64 * k, 0x90000 + 64 * k, 64, r);
+      op.hashed = 1, op.hash = i * 8 + k;
+      x_op(x, &s, &op);
+    }
+    x_kernel(x, &s, t + 1, t + 5, 0, 1, r);
+    x_region_end(x, &s, t += 10);
+    for (uint64_t k = 0; k < 8; k++) { /* in the outer construct, the one open */
+      omplens_tw_op op = make_op(OMPLENS_EV_D2H, t += 10, 2, 0, 0x20000 + 64 * k, 0xa0000 + 64 * k, 64, outer);
+      x_op(x, &s, &op);
+    }
+  }
+  x_region_end(x, &s, t += 10);
+  omplens_tw_stream_finish(&s);
+  assert_true(s.seq >= 8);
+  assert_int_equal(omplens_tw_close(&w, t + 1000, 0), 0);
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  assert_null(omplens_trace_damage(tr));
+  assert_trace_matches(tr, x);
+  omplens_trace_close(tr);
+  expect_free(x);
+}
+
 /* A loop runs one directive on the same buffers 40 times, with another
  * list of arguments in between: the reader keeps each distinct list once,
  * and every region still finds its own. */
@@ -1749,6 +1789,7 @@ int main(void) {
       cmocka_unit_test(test_waits),
       cmocka_unit_test(test_concurrent_streams),
       cmocka_unit_test(test_concurrent_streams_split_place),
+      cmocka_unit_test(test_one_thread_split_place),
       cmocka_unit_test(test_arg_lists_pointed_back),
       cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_call_paths),
