@@ -291,6 +291,8 @@ int omplens_directives__read_units(omplens_directive_index *ix, char *const *pat
                                    size_t count, unsigned threads,
                                    omplens_directives_progress *progress, void *ctx)
 {
+  if (progress != NULL && count > 0) /* said before the first parse, which is the longest wait */
+    progress(ctx, 0, count);
   if (threads < 2 || count < 2) {
     int err = 0;
     for (size_t i = 0; i < count && err != OMPLENS_DIRECTIVES_ENOMEM; i++) {

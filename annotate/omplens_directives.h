@@ -393,7 +393,7 @@ typedef void omplens_directives_progress(void *ctx, uint64_t done, uint64_t tota
  * not read yet, so that the queries that follow find them parsed: the
  * parses run on a thread per CPU (at most 4), and the units' records are
  * kept in the order named, whatever the number of threads; progress (may
- * be NULL) is told after each. A unit that cannot be read is left for its
+ * be NULL) is told 0 before the first parse, then after each unit. A unit that cannot be read is left for its
  * queries, which report it. Returns 0, or ENOMEM. */
 int omplens_directives_prefetch(omplens_directive_index *index, const char *const *units,
                                 size_t count, omplens_directives_progress *progress,

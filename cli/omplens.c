@@ -456,8 +456,8 @@ static void loaded_free(loaded *l) {
 
 /* Reads and analyses one trace: *t and *a, or an exit code after one error
  * line. `progress` NULL: the progress line is not told (another thread). */
-static int read_and_detect(const char *path, const options *window, omplens_progress_fn *progress,
-                           omplens_trace **t, omplens_analysis **a) {
+static int read_trace(const char *path, const options *window, omplens_progress_fn *progress,
+                      omplens_trace **t) {
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   if (progress) {
     omplens_progress_step(OMPLENS_PROGRESS_READ, path);
@@ -473,21 +473,36 @@ static int read_and_detect(const char *path, const options *window, omplens_prog
   }
   if (window && window->windowed)
     omplens_trace_set_window(*t, window->window_begin, window->window_end);
+  return 0;
+}
+
+/* The detectors on trace t, read from path. */
+static int detect(const char *path, omplens_progress_fn *progress, const omplens_trace *t,
+                  omplens_analysis **a) {
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   size_t n;
-  omplens_trace_events(*t, &n);
+  omplens_trace_events(t, &n);
   if (progress) {
     omplens_progress_step(OMPLENS_PROGRESS_DETECT, NULL);
     omplens_progress_stage("finding wasted data movement in %s (%zu events)", name, n);
   }
   omplens_detect_options dopts = {progress, NULL};
-  rc = omplens_detect_trace_with(*t, &dopts, a);
+  int rc = omplens_detect_trace_with(t, &dopts, a);
   if (rc) {
-    omplens_trace_close(*t);
-    *t = NULL;
     error("cannot analyse %s: %s", path, omplens_detect_strerror(rc));
     return EXIT_SOFTWARE;
   }
   return 0;
+}
+
+static int read_and_detect(const char *path, const options *window, omplens_progress_fn *progress,
+                           omplens_trace **t, omplens_analysis **a) {
+  int rc = read_trace(path, window, progress, t);
+  if (!rc && (rc = detect(path, progress, *t, a))) {
+    omplens_trace_close(*t);
+    *t = NULL;
+  }
+  return rc;
 }
 
 /* The attribution's progress text: the compile units of the trace's
@@ -498,10 +513,25 @@ static void units_read(void *name, uint64_t done, uint64_t total) {
                         (unsigned long long)total, (const char *)name);
 }
 
-/* Adds an analysed trace to l, with its annotator and fixer; l owns t
- * and a from here on (also when this fails). */
-static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_analysis *a) {
+/* Trace t's annotator, with the compile units of its directives read ahead
+ * (libclang's parses, which the fixer made later shares); NULL when none
+ * can be made: the report still works, with module+offset. */
+static omplens_annotator *attribute(const loaded *l, const char *path, const omplens_trace *t) {
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  omplens_progress_stage("attributing %s to sources", name);
+  omplens_annotator *at = NULL;
+  omplens_annotate_options ao = {l->compile_commands};
+  omplens_annotator_create(t, &ao, &at);
+  omplens_fix_share_parses(omplens_annotator_directives(at));
+  omplens_annotate_prefetch(at, units_read, (void *)name); /* every directive's unit */
+  return at;
+}
+
+/* Adds an analysed trace to l, with its annotator (at, or made here when
+ * NULL) and fixer; l owns t, a and at from here on (also when this
+ * fails). */
+static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_analysis *a,
+                        omplens_annotator *at) {
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 8;
     omplens_trace **tr = realloc(l->traces, cap * sizeof *tr);
@@ -510,13 +540,14 @@ static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_a
     omplens_analysis **an = realloc(l->analyses, cap * sizeof *an);
     if (an)
       l->analyses = an;
-    omplens_annotator **at = realloc(l->annotators, cap * sizeof *at);
-    if (at)
-      l->annotators = at;
+    omplens_annotator **ats = realloc(l->annotators, cap * sizeof *ats);
+    if (ats)
+      l->annotators = ats;
     omplens_fixer **fx = realloc(l->fixers, cap * sizeof *fx);
     if (fx)
       l->fixers = fx;
-    if (!tr || !an || !at || !fx) {
+    if (!tr || !an || !ats || !fx) {
+      omplens_annotator_destroy(at);
       omplens_analysis_free(a);
       omplens_trace_close(t);
       error("out of memory");
@@ -524,12 +555,9 @@ static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_a
     }
     l->cap = cap;
   }
-  /* Without an annotator the report still works, with module+offset. */
-  omplens_annotator *at = NULL;
   omplens_progress_step(OMPLENS_PROGRESS_ATTRIBUTE, NULL);
-  omplens_progress_stage("attributing %s to sources", name);
-  omplens_annotate_options ao = {l->compile_commands};
-  omplens_annotator_create(t, &ao, &at);
+  if (!at)
+    at = attribute(l, path, t);
   /* Likewise without a fixer: findings then carry no suggested change. The
    * fixer reads the annotator's parses rather than parsing again. */
   omplens_fixer *fx = NULL;
@@ -537,7 +565,6 @@ static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_a
   fo.index = omplens_annotator_directives(at);
   if (at)
     omplens_fixer_create(t, a, at, &fo, &fx);
-  omplens_annotate_prefetch(at, units_read, (void *)name); /* every directive's unit */
   l->traces[l->n] = t;
   l->annotators[l->n] = at;
   l->fixers[l->n] = fx;
@@ -545,11 +572,25 @@ static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_a
   return 0;
 }
 
+/* One trace: read, attributed, then searched. Attribution comes before the
+ * detectors, as it needs only the trace: libclang's load and parses then
+ * take their memory while the process holds the least (the 800k-event
+ * loop's first report peaked at that load, on top of the detectors'
+ * results). */
 static int handle_trace_file(loaded *l, const char *path) {
   omplens_trace *t;
   omplens_analysis *a;
-  int rc = read_and_detect(path, l->window, omplens_progress_count, &t, &a);
-  return rc ? rc : add_analysed(l, path, t, a);
+  int rc = read_trace(path, l->window, omplens_progress_count, &t);
+  if (rc)
+    return rc;
+  omplens_annotator *at = attribute(l, path, t);
+  rc = detect(path, omplens_progress_count, t, &a);
+  if (rc) {
+    omplens_annotator_destroy(at);
+    omplens_trace_close(t);
+    return rc;
+  }
+  return add_analysed(l, path, t, a, at);
 }
 
 /* Several traces (an MPI job's ranks) are read and analysed on all CPUs,
@@ -603,7 +644,7 @@ static int load_parallel(loaded *l, char **names, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (!rc && !p.rc[i]) {
       omplens_progress_step(OMPLENS_PROGRESS_READ, names[i]); /* its bytes count as done */
-      rc = add_analysed(l, names[i], p.traces[i], p.analyses[i]);
+      rc = add_analysed(l, names[i], p.traces[i], p.analyses[i], NULL);
     }
     else if (!p.rc[i]) { /* an earlier trace failed: the report stops there */
       omplens_analysis_free(p.analyses[i]);
@@ -1218,6 +1259,7 @@ static void print_parse_cost(void) {
 
 /* The outputs from the parts of l (a report made one trace at a time). */
 static int write_part_reports(loaded *l, const options *o, FILE *summary_out) {
+  omplens_progress_stage("working out the fixes");
   if (omplens_parts_prepare(&l->parts)) {
     error("out of memory");
     return EXIT_SOFTWARE;
@@ -1280,6 +1322,7 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
     l->procs[i] = (omplens_report_process){l->traces[i], l->analyses[i], l->annotators[i],
                                            l->fixers[i], &l->figures[i]};
   omplens_report_input in = {l->procs, l->n, exit_status};
+  omplens_progress_stage("working out the fixes"); /* and what fixing all of them saves */
   omplens_report_prepare(&in); /* before the outputs' threads share them */
   omplens_directives_parses_done(); /* the fixes are made */
   if (make_dir(o->output_dir))

@@ -153,8 +153,12 @@ static int copy_options(omplens_fixer *fx, const omplens_fix_options *opt) {
   /* The index's plain parses are the fixer's when made with the same
    * arguments: a unit is parsed once for both. */
   if (!fx->num_args)
-    omplens_directives__on_plain_unit(fx->index, omplens_fix__unit_parsed);
+    omplens_fix_share_parses(fx->index);
   return 0;
+}
+
+void omplens_fix_share_parses(omplens_directive_index *index) {
+  omplens_directives__on_plain_unit(index, omplens_fix__unit_parsed);
 }
 
 int omplens_fixer_create(const omplens_trace *t, const omplens_analysis *a,

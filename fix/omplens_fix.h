@@ -129,6 +129,12 @@ int omplens_fixer_create(const omplens_trace *t, const omplens_analysis *a,
                          omplens_annotator *annot, const omplens_fix_options *opt,
                          omplens_fixer **out);
 void omplens_fixer_destroy(omplens_fixer *fx); /* NULL accepted */
+/* Makes index's plain parses (those without extra arguments) also record
+ * what a fixer reads of the unit, so that a fixer made later with this
+ * index and no extra arguments parses none of them again, as
+ * omplens_fixer_create() arranges for the parses after it. Call it before
+ * the index parses (omplens_annotate_prefetch). index may be NULL. */
+void omplens_fix_share_parses(omplens_directive_index *index);
 
 /* The fix of finding f (a pointer into omplens_analysis_findings()). *out
  * is a copy whose pointers the fixer owns. Several findings may share one
