@@ -449,6 +449,15 @@ static void assert_trace_matches(const omplens_trace *t, const expect *x) {
   assert_args_match(t, x);
 }
 
+/* The trace at path reads back whole, undamaged, as x expects. */
+static void assert_reads_back(const char *path, const expect *x) {
+  omplens_trace *tr;
+  assert_int_equal(omplens_trace_open(path, &tr), 0);
+  assert_null(omplens_trace_damage(tr));
+  assert_trace_matches(tr, x);
+  omplens_trace_close(tr);
+}
+
 /* Closes w at end_ns (the program exited with 0) and reads path back; the
  * caller closes the trace. */
 static omplens_trace *close_and_open(omplens_tw *w, uint64_t end_ns, const char *path) {
@@ -916,11 +925,7 @@ static void test_one_thread_split_place(void **state) {
   omplens_tw_stream_finish(&s);
   assert_true(s.seq >= 8);
   assert_int_equal(omplens_tw_close(&w, t + 1000, 0), 0);
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
-  assert_null(omplens_trace_damage(tr));
-  assert_trace_matches(tr, x);
-  omplens_trace_close(tr);
+  assert_reads_back(path, x);
   expect_free(x);
 }
 
@@ -1321,11 +1326,7 @@ static void test_order_late_events_and_ties(void **state) {
   assert_true(s[0].seq >= 2 && s[1].seq >= 2 && s[5].seq >= 2);
   assert_int_equal(omplens_tw_close(&w, START_NS + 100000, 0), 0);
 
-  omplens_trace *tr;
-  assert_int_equal(omplens_trace_open(path, &tr), 0);
-  assert_null(omplens_trace_damage(tr));
-  assert_trace_matches(tr, x);
-  omplens_trace_close(tr);
+  assert_reads_back(path, x);
   expect_free(x);
   free(s);
 }
