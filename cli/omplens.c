@@ -454,11 +454,17 @@ static void loaded_free(loaded *l) {
   memset(l, 0, sizeof *l);
 }
 
-/* Reads and analyses one trace: *t and *a, or an exit code after one error
- * line. `progress` NULL: the progress line is not told (another thread). */
+/* The last component of path, as the progress line names a trace. */
+static const char *file_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Reads one trace: *t, or an exit code after one error line. `progress`
+ * NULL: the progress line is not told (another thread). */
 static int read_trace(const char *path, const options *window, omplens_progress_fn *progress,
                       omplens_trace **t) {
-  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  const char *name = file_name(path);
   if (progress) {
     omplens_progress_step(OMPLENS_PROGRESS_READ, path);
     omplens_progress_stage("reading %s", name);
@@ -479,7 +485,7 @@ static int read_trace(const char *path, const options *window, omplens_progress_
 /* The detectors on trace t, read from path. */
 static int detect(const char *path, omplens_progress_fn *progress, const omplens_trace *t,
                   omplens_analysis **a) {
-  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  const char *name = file_name(path);
   size_t n;
   omplens_trace_events(t, &n);
   if (progress) {
@@ -495,6 +501,8 @@ static int detect(const char *path, omplens_progress_fn *progress, const omplens
   return 0;
 }
 
+/* Reads and analyses one trace: *t and *a, or an exit code after one error
+ * line (then *t is closed). */
 static int read_and_detect(const char *path, const options *window, omplens_progress_fn *progress,
                            omplens_trace **t, omplens_analysis **a) {
   int rc = read_trace(path, window, progress, t);
@@ -517,7 +525,7 @@ static void units_read(void *name, uint64_t done, uint64_t total) {
  * (libclang's parses, which the fixer made later shares); NULL when none
  * can be made: the report still works, with module+offset. */
 static omplens_annotator *attribute(const loaded *l, const char *path, const omplens_trace *t) {
-  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  const char *name = file_name(path);
   omplens_progress_stage("attributing %s to sources", name);
   omplens_annotator *at = NULL;
   omplens_annotate_options ao = {l->compile_commands};
@@ -558,8 +566,9 @@ static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_a
   omplens_progress_step(OMPLENS_PROGRESS_ATTRIBUTE, NULL);
   if (!at)
     at = attribute(l, path, t);
-  /* Likewise without a fixer: findings then carry no suggested change. The
-   * fixer reads the annotator's parses rather than parsing again. */
+  /* Without a fixer the report still works: findings then carry no
+   * suggested change. The fixer reads the annotator's parses rather than
+   * parsing again. */
   omplens_fixer *fx = NULL;
   omplens_fix_options fo = {0};
   fo.index = omplens_annotator_directives(at);

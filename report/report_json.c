@@ -45,9 +45,9 @@ typedef struct doc_ctx {
   json_cache locations; /* by codeptr */
   json_cache fixes;     /* by the fix's address; not kept when streaming */
   unreferenced_set unreferenced;
-  const json_t *page;   /* findings.json: the page document's object of this
-                           process, whose directives and locations are
-                           written rather than made again; or NULL */
+  const json_t *page_directives; /* findings.json: the pages' document's
+                           list of this process's directives (directive_list()'s
+                           entries), written rather than made again; or NULL */
   bool streaming;       /* findings.json: each finding's objects are written
                            once and dropped, so a fix's object is not kept
                            for the findings it shares it with (on the
@@ -1194,9 +1194,8 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
 static int stream_directives(omplens_jout *j, doc_ctx *x, int depth) {
   size_t n, np;
   const omplens_directive_profile *p = omplens_analysis_profiles(x->in->procs[x->proc].analysis, &np);
-  const json_t *made = json_object_get(x->page, "directives");
-  if (json_array_size(made) == np && np) {
-    omplens_jout_value(j, made, depth, NULL, NULL, NULL);
+  if (x->page_directives) {
+    omplens_jout_value(j, x->page_directives, depth, NULL, NULL, NULL);
     return 0;
   }
   const omplens_directive_total **by_codeptr = totals_by_codeptr(x, &n);
@@ -1293,23 +1292,26 @@ int omplens_report__stream_json_frame(int program_exit_status, size_t num_procs,
   return rc;
 }
 
-/* The location objects of page process `page` (its directives'), kept in
- * x's cache by code address: the findings written next reuse them. */
-static void borrow_locations(doc_ctx *x, const json_t *page) {
-  const json_t *d;
-  size_t i;
-  json_array_foreach(json_object_get(page, "directives"), i, d) {
-    json_t *loc = json_object_get(d, "location");
-    const char *hex_text = json_string_value(json_object_get(loc, "codeptr"));
-    if (hex_text && !cache_get(&x->locations, strtoull(hex_text, NULL, 16)))
-      cache_put(&x->locations, strtoull(hex_text, NULL, 16), loc);
-  }
+/* From page, the pages' document's object of x's process: its directives
+ * list, when it holds directive_list()'s entries (one per profile, in
+ * order), and each entry's location object, kept in x's cache by the
+ * profile's code address for the findings written next. */
+static void borrow_page(doc_ctx *x, const json_t *page) {
+  size_t np;
+  const omplens_directive_profile *p = omplens_analysis_profiles(x->in->procs[x->proc].analysis, &np);
+  const json_t *list = json_object_get(page, "directives");
+  if (!np || json_array_size(list) != np)
+    return;
+  x->page_directives = list;
+  for (size_t i = 0; i < np; i++)
+    if (!cache_get(&x->locations, p[i].codeptr))
+      cache_put(&x->locations, p[i].codeptr, json_object_get(json_array_get(list, i), "location"));
 }
 
 int omplens_report__stream_process(const omplens_report_input *in, size_t proc,
                                    const json_t *page, omplens_jout *j, int depth) {
-  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}, page, true};
-  borrow_locations(&x, page);
+  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}, NULL, true};
+  borrow_page(&x, page);
   int rc = stream_process(j, &x, depth);
   doc_ctx_free(&x);
   return rc;

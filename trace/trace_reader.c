@@ -469,7 +469,7 @@ static int cmp_chunk(const void *a, const void *b) {
  * map arguments and strings, and of each event only its begin time. The
  * events' sorted order is computed from those times, and the second pass
  * (PLACE) writes each event straight into its slot of an array of the exact
- * size, a whole cache line streamed out (store_event). Sorting the 64-byte
+ * size, streamed out a word at a time (store_event). Sorting the 56-byte
  * events after one pass would need either a second array of them or an
  * in-place permutation, whose random accesses cost more than decoding
  * again. */
@@ -1174,9 +1174,8 @@ static void start_thread(decoder *d, thread_ctx *tc, uint32_t thread) {
   }
 }
 
-/* One pass over the chunks, sorted by thread and number. */
-/* from: the state the first chunk continues (PLACE's second thread), or
- * NULL when it starts afresh. */
+/* One pass over the chunks, sorted by thread and number; from: the state
+ * the first chunk continues (PLACE's second thread), or NULL. */
 static int decode_all(decoder *d, const source *src, const chunk_ref *refs, size_t n,
                       uint8_t *buf, const thread_ctx *from) {
   omplens_trace *t = d->t;
@@ -1733,7 +1732,7 @@ static int start_place_thread(place_job *second, pthread_t *thread, place_job *f
                               const decoder *scan) {
   omplens_trace *t = first->d.t;
   size_t split = scan->split_chunk;
-  if (!scan->split_seen || split >= first->n || t->num_events < PLACE_SPLIT_MIN_EVENTS ||
+  if (!scan->split_seen || t->num_events < PLACE_SPLIT_MIN_EVENTS ||
       sysconf(_SC_NPROCESSORS_ONLN) < 2)
     return 0;
   *second = *first;
