@@ -74,6 +74,7 @@ void omplens_detect__ctx_free(omplens_detect__ctx *c) {
   omplens_detect__map_free(&c->sums_of);
   omplens_detect__free(c->region_owner);
   omplens_detect__map_free(&c->executions);
+  omplens_detect__free(c->data_exits);
   omplens_detect__free(c->kernel_list);
   omplens_detect__kernels_free(&c->kernels);
   omplens_detect__free(c->alloc_event);
@@ -192,6 +193,9 @@ static int sums_of(omplens_detect__ctx *c, uint64_t codeptr, uint32_t *index) {
   /* Room first, so that a stored index always names existing sums. */
   int rc = omplens_detect__reserve(&c->sums, &c->cap_sums, c->num_sums + 1,
                                    sizeof *c->sums);
+  if (rc >= 0)
+    rc = omplens_detect__reserve(&c->data_exits, &c->cap_data_exits, c->num_sums + 1,
+                                 sizeof *c->data_exits);
   size_t at;
   if (rc < 0)
     return rc;
@@ -200,8 +204,10 @@ static int sums_of(omplens_detect__ctx *c, uint64_t codeptr, uint32_t *index) {
                                   &codeptr, &at);
   if (rc < 0)
     return rc;
-  if (rc == 1)
+  if (rc == 1) {
+    c->data_exits[c->num_sums] = 0;
     c->sums[c->num_sums++] = (omplens_detect__codeptr_sums){.codeptr = codeptr};
+  }
   *index = omplens_detect__map_value(&c->sums_of, at);
   return 0;
 }
@@ -276,8 +282,24 @@ static int add_execution(omplens_detect__ctx *c, omplens_detect__recent *r,
   int rc = new_execution(c, r->sums, i);
   if (rc < 0)
     return rc;
-  c->sums[r->sums].executions += (uint32_t)rc;
+  if (e->region < c->num_regions && c->regions[e->region].kind == OMPLENS_CONSTRUCT_EXIT_DATA)
+    c->data_exits[r->sums] += (uint32_t)rc;
+  else
+    c->sums[r->sums].executions += (uint32_t)rc;
   return 0;
+}
+
+/* A `target data` construct shows as an enter and an exit region at one
+ * codeptr: one execution, not two. A codeptr's executions are those of
+ * its other regions, or of its exits when there are more of those (a
+ * `target exit data`, a `target data` whose entry moved nothing). */
+static void count_data_exits(omplens_detect__ctx *c) {
+  for (size_t i = 0; i < c->num_sums; i++)
+    if (c->data_exits[i] > c->sums[i].executions)
+      c->sums[i].executions = c->data_exits[i];
+  omplens_detect__free(c->data_exits);
+  c->data_exits = NULL;
+  c->cap_data_exits = 0;
 }
 
 /* Associations move nothing and take no device time: not in a profile.
@@ -372,6 +394,8 @@ static int count_codeptr_events(omplens_detect__ctx *c) {
     progress_step(c, i, COST_SUMS);
   }
   progress_pass_end(c, COST_SUMS);
+  if (rc == 0)
+    count_data_exits(c);
   if (rc == 0)
     rc = add_region_waits(c);
   omplens_detect__free(c->region_owner);

@@ -2182,6 +2182,46 @@ static void test_no_setup_without_repeated_kernel(void **state) {
   seq_free(&s);
 }
 
+/* A `target data` construct is an enter and an exit region at one codeptr:
+ * each run of it is one execution. A `target exit data` alone counts its
+ * own. */
+static void test_target_data_executions(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  omplens_region rg[8] = {{0}};
+  rg[0] = (omplens_region){.codeptr = CP_ENTER, .kind = OMPLENS_CONSTRUCT_ENTER_DATA}; /* unused */
+  for (int it = 0; it < 3; it++) {
+    directive(&s, CP_ENTER);
+    rg[s.region] = (omplens_region){.codeptr = CP_ENTER, .kind = OMPLENS_CONSTRUCT_ENTER_DATA};
+    alloc(&s, 0, 0xa000, 0xd000, 800);
+    h2d(&s, 0, 0xa000, 0xd000, 800, 11);
+    directive(&s, CP_EXIT + 0x10); /* a new region; set to CP_ENTER below */
+    s.codeptr = CP_ENTER;
+    rg[s.region] = (omplens_region){.codeptr = CP_ENTER, .kind = OMPLENS_CONSTRUCT_EXIT_DATA};
+    d2h(&s, 0, 0xa000, 0xd000, 800, 12);
+    del(&s, 0, 0xd000);
+  }
+  directive(&s, CP_EXIT); /* then a `target exit data` alone */
+  rg[s.region] = (omplens_region){.codeptr = CP_EXIT, .kind = OMPLENS_CONSTRUCT_EXIT_DATA};
+  d2h(&s, 0, 0xa000, 0xd000, 800, 12);
+  assert_true(s.region < 8);
+  omplens_detect_params p = {.run_ns = 1000000, .regions = rg, .num_regions = s.region + 1};
+  omplens_analysis *a = NULL;
+  assert_int_equal(omplens_detect_run(s.ev, s.n, &p, &a), OMPLENS_DETECT_OK);
+  size_t n;
+  const omplens_directive_profile *pr = omplens_analysis_profiles(a, &n);
+  assert_int_equal(n, 2);
+  for (size_t i = 0; i < n; i++)
+    assert_int_equal(pr[i].executions, pr[i].codeptr == CP_ENTER ? 3 : 1);
+  const omplens_directive_total *d = omplens_analysis_directives(a, &n);
+  for (size_t i = 0; i < n; i++)
+    if (d[i].codeptr == CP_ENTER)
+      assert_int_equal(d[i].executions, 3);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
 /* A synchronous region waits its duration, a nowait one nothing; regions
  * outside the window do not count. */
 static void test_host_waits(void **state) {
@@ -2263,6 +2303,7 @@ int main(void) {
       cmocka_unit_test(test_one_category_per_transfer),
       cmocka_unit_test(test_unused_before_repeated),
       cmocka_unit_test(test_directive_totals),
+      cmocka_unit_test(test_target_data_executions),
       cmocka_unit_test(test_order_is_deterministic),
       cmocka_unit_test(test_speedup),
       cmocka_unit_test(test_against_brute_force),
