@@ -596,8 +596,9 @@ static void md_directive(md_ctx *m, size_t rank, const json_t *d, const json_t *
     omplens_md__code_block(m->b, "c", omplens_render__str(dir, "text"));
   else if (!omplens_render__str(l, "file"))
     omplens_strbuf_puts(m->b, "Source not attributed: shown as module+offset.\n");
-  omplens_strbuf_printf(m->b, "\nExecuted %" PRIu64 " times; %s transferred in %s; predicted savings **%s** (",
-                        omplens_render__u64(d, "executions"),
+  uint64_t runs = omplens_render__u64(d, "executions");
+  omplens_strbuf_printf(m->b, "\nExecuted %" PRIu64 " time%s; %s transferred in %s; predicted savings **%s** (",
+                        runs, runs == 1 ? "" : "s",
                         omplens_format_bytes(omplens_render__u64(d, "transfer_bytes"), t1),
                         omplens_format_ns(omplens_render__u64(d, "transfer_ns"), t2),
                         omplens_format_ns(omplens_render__u64(d, "savings_ns"), t3));

@@ -760,6 +760,21 @@ static void test_version_2_categories(void **state) {
   json_decref(doc);
 }
 
+/* A directive's line counts its executions in words that fit the count. */
+static void test_markdown_executions(void **state) {
+  (void)state;
+  json_t *d = directive(location("/src/p.c", 36, "#pragma omp target data map(to: a[0:n])"));
+  json_t *doc = document("./prog", d, finding(location("/src/p.c", 36, NULL), 1));
+  char *md = render(0, doc, NULL);
+  assert_non_null(strstr(md, "\nExecuted 10 times; "));
+  free(md);
+  json_object_set_new(d, "executions", json_integer(1));
+  md = render(0, doc, NULL);
+  assert_non_null(strstr(md, "\nExecuted 1 time; "));
+  free(md);
+  json_decref(doc);
+}
+
 static void test_markdown_code_fences(void **state) {
   (void)state;
   omplens_strbuf b = {0};
@@ -927,6 +942,7 @@ int main(void) {
       cmocka_unit_test(test_shared_fix_shown_first_down_the_file),
       cmocka_unit_test(test_directive_note_once),
       cmocka_unit_test(test_markdown_code_fences),
+      cmocka_unit_test(test_markdown_executions),
       cmocka_unit_test(test_timeline_million_events),
       cmocka_unit_test(test_timeline_histogram),
   };
