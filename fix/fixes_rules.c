@@ -497,9 +497,12 @@ static uint32_t same_storage(omplens_fix__ctx *c, const omplens_fix__site *s, ui
 
 /* Kernels are read by the variable's name: a pointer that trades buffers
  * in function fn (`tmp = src; src = dst; dst = tmp;`) names memory that a
- * kernel wrote under the other name. */
+ * kernel wrote under the other name. Only a pointer can: assigning a
+ * scalar or a struct (`sum = 0;`) changes what its one buffer holds. */
 static bool keeps_its_buffer(omplens_fix__ctx *c, uint32_t fn, uint32_t var) {
   const omplens_fix__ast *a = c->ast;
+  if (a->nodes[var].elem == OMPLENS_FIX__ELEM_UNKNOWN)
+    return true;
   for (uint32_t i = fn; i < omplens_fix__ast_end(a, fn); i++) {
     uint32_t other;
     if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref == var &&
