@@ -32,7 +32,8 @@ static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
         "since (a kernel that writes it without copying it back would not show).",
     [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] =
         "The same bytes were sent to %s from another host buffer (zero-filled arrays often "
-        "do this), although %s still holds them in that other buffer's copy.",
+        "do this), although %s received them before, for that other buffer (a copy that may "
+        "have been freed since): the device can fill this buffer itself.",
     [OMPLENS_CAT_ROUND_TRIP] =
         "The data came back unchanged: each of these copies completes a round trip between "
         "the host and %s (host to device and back, or the reverse), returning a copy to the "

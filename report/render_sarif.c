@@ -38,9 +38,10 @@ static const sarif_rule rules[] = {
    "once around the loop with `#pragma omp target data map(...)` or `target enter data`, and use "
    "`target update` only when the host really changed it."},
   {"OMPL002", "duplicate-content", "DuplicateContent",
-   "A transfer sends content that the receiver still holds in another buffer's copy.",
-   "A transfer carries content identical (same hash and size) to content the receiver still "
-   "holds in the copy of a different host buffer, typically zero-filled or constant arrays.",
+   "A transfer sends content that the receiver already received for another buffer.",
+   "A transfer carries content identical (same hash and size) to content the receiver already "
+   "received for a different host buffer (a copy it may have freed since), typically "
+   "zero-filled or constant arrays.",
    "Create the data on the device instead of copying it there: map the array with "
    "`map(alloc: ...)` and initialize it in a target region (for example fill it with zeros), or "
    "reuse the device copy that already holds this content."},
@@ -349,7 +350,7 @@ static const char *device_phrase(const json_t *dev, char *buf, size_t size) {
 static const char *category_predicate(const char *category) {
   static const struct { const char *category, *format; } predicates[] = {
     {"duplicate-transfer", "is sent to %1$s again although %1$s still holds the same content"},
-    {"duplicate-content", "sends %1$s content that %1$s still holds from another buffer"},
+    {"duplicate-content", "sends %1$s content that %1$s already received for another buffer"},
     {"round-trip", "goes between the host and %1$s and comes back unchanged"},
     {"round-trip-other-buffer", "brings back unchanged, between the host and %1$s, content that "
                                 "its receiver sent out, through another host buffer"},

@@ -775,6 +775,22 @@ static void test_markdown_executions(void **state) {
   json_decref(doc);
 }
 
+/* A duplicate of another buffer's content is told as content the device
+ * received before: that copy may be freed, so never "still holds". */
+static void test_duplicate_content_wording(void **state) {
+  (void)state;
+  json_t *f = finding(location("/src/p.c", 36, NULL), 2);
+  json_object_set_new(f, "category", json_string("duplicate-content"));
+  json_t *doc = document("./prog", directive(location("/src/p.c", 36, NULL)), f);
+  for (int html = 0; html < 2; html++) {
+    char *out = render(html, doc, NULL);
+    assert_non_null(strstr(out, "received them before, for that other buffer"));
+    assert_null(strstr(out, "still holds"));
+    free(out);
+  }
+  json_decref(doc);
+}
+
 static void test_markdown_code_fences(void **state) {
   (void)state;
   omplens_strbuf b = {0};
@@ -943,6 +959,7 @@ int main(void) {
       cmocka_unit_test(test_directive_note_once),
       cmocka_unit_test(test_markdown_code_fences),
       cmocka_unit_test(test_markdown_executions),
+      cmocka_unit_test(test_duplicate_content_wording),
       cmocka_unit_test(test_timeline_million_events),
       cmocka_unit_test(test_timeline_histogram),
   };
