@@ -163,23 +163,44 @@ static void recipe(omplens_fix__ctx *c) {
   case OMPLENS_FIX_INIT_ON_DEVICE:
     omplens_fix__recipe_init(c, where);
     break;
-  case OMPLENS_FIX__HOST_HOLDS:
-    if (c->fx->findings[g->findings[0]].category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER)
+  case OMPLENS_FIX__HOST_HOLDS: {
+    bool update = s->dir && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_UPDATE;
+    if (c->fx->findings[g->findings[0]].category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER && update)
+      omplens_fix__buf_printf(
+          r,
+          "the host already holds, in another buffer, the bytes the device sends back as %s at "
+          "%s (a kernel copied one array into another): if so in every run, read that buffer "
+          "on the host instead and drop %s from this `target update from`.",
+          it, where, it);
+    else if (c->fx->findings[g->findings[0]].category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER)
       omplens_fix__buf_printf(
           r,
           "the host already holds, in another buffer, the bytes the device sends back as %s at "
           "%s (a kernel copied one array into another): read that buffer on the host instead, "
           "and do not copy %s back (map it `alloc` or `to` rather than `from`/`tofrom`).",
           it, where, it);
+    else if (update)
+      omplens_fix__buf_printf(
+          r,
+          "the device sends %s back at %s unchanged since it last did: run this `target update "
+          "from` only after a kernel that writes %s (guard it, or move it after that kernel), "
+          "unless the host needs each copy to see whether a kernel changed it (a loop flag, a "
+          "result it checks).",
+          it, where, it);
     else
       omplens_fix__buf_printf(
           r,
           "the device sends %s back at %s unchanged since it last did: copy it back once, "
-          "after the last kernel that writes it (a `target update from` there, and `to` "
-          "instead of `tofrom` at %s), unless the host needs each copy to see whether a "
-          "kernel changed it (a loop flag).",
-          it, where, where);
+          "after the last kernel that writes it (a `target update from` there, and %s at %s), "
+          "unless the host needs each copy to see whether a kernel changed it (a loop flag).",
+          it, where,
+          s->dir && s->item < s->dir->num_items &&
+                  s->dir->items[s->item].map_type == OMPLENS_MAP_FROM
+              ? "`alloc` instead of `from`"
+              : "`to` instead of `tofrom`",
+          where);
     break;
+  }
   case OMPLENS_FIX__SWAP_ON_DEVICE:
     omplens_fix__buf_printf(
         r,
