@@ -458,11 +458,18 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
   case OMPLENS_CAT_DUPLICATE_OTHER_BUFFER:
     if (zeros_entering(fx, f, e, dk, mt))
       return OMPLENS_FIX_ZERO_ON_DEVICE;
-    *why = omplens_fix__all_zero(fx, f)
-               ? "the zeros are sent by a directive other than `target enter data` or `target "
-                 "data` with `map(to:)`"
-               : "the content is neither all zeros nor one value the source fills it with: "
-                 "how the other buffer got the same bytes cannot be derived";
+    if (!omplens_fix__all_zero(fx, f))
+      *why = "the content is neither all zeros nor one value the source fills it with: "
+             "how the other buffer got the same bytes cannot be derived";
+    else if (e->kind == OMPLENS_EV_H2D && mt != OMPLENS_MAP_NONE)
+      *why = omplens_fix__ownf(fx,
+                               "the zeros are sent by a `map(%s:)` of `%s`: only the zeros of a "
+                               "`map(to:)` of `target enter data` or `target data` are made on "
+                               "the device instead",
+                               omplens_map_type_name(mt), omplens_directive_kind_name(dk));
+    else
+      *why = "only the zeros of a `map(to:)` of `target enter data` or `target data` are made "
+             "on the device instead";
     return OMPLENS_FIX_MANUAL;
   case OMPLENS_CAT_ROUND_TRIP:
     if (e->kind == OMPLENS_EV_D2H && (dk == OMPLENS_DIRECTIVE_TARGET_UPDATE ||
