@@ -57,6 +57,14 @@ static bool one_word(const char *s) {
 }
 
 /* The recipe for the group's rule, for when no diff can be made. */
+/* The map type of site s's item as written, or its implicit map's;
+ * OMPLENS_MAP_NONE when neither is known. */
+static int site_map_type(const omplens_fix__site *s) {
+  if (s->dir && s->item < s->dir->num_items)
+    return s->dir->items[s->item].map_type;
+  return s->implicit ? s->implicit->map_type : OMPLENS_MAP_NONE;
+}
+
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
@@ -91,13 +99,21 @@ static void recipe(omplens_fix__ctx *c) {
   switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
   case OMPLENS_FIX_KEEP_RESIDENT:
   case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
-    omplens_fix__buf_printf(
-        r,
-        "keep %s on the device across the loop that runs %s (or the loop around the call of "
-        "its function): put `#pragma omp target data map(tofrom: %s)` around that loop, add "
-        "`#pragma omp target update from(%s)` where the host reads it inside the loop and "
-        "`#pragma omp target update to(%s)` after the host changes it.",
-        it, where, it, it, it);
+    if (site_map_type(s) == OMPLENS_MAP_TO) /* an input: nothing to bring back */
+      omplens_fix__buf_printf(
+          r,
+          "keep %s on the device across the loop that runs %s (or the loop around the call "
+          "of its function): put `#pragma omp target data map(to: %s)` around that loop and "
+          "add `#pragma omp target update to(%s)` after the host changes it.",
+          it, where, it, it);
+    else
+      omplens_fix__buf_printf(
+          r,
+          "keep %s on the device across the loop that runs %s (or the loop around the call "
+          "of its function): put `#pragma omp target data map(tofrom: %s)` around that loop, "
+          "add `#pragma omp target update from(%s)` where the host reads it inside the loop "
+          "and `#pragma omp target update to(%s)` after the host changes it.",
+          it, where, it, it, it);
     break;
   case OMPLENS_FIX_DROP_COPY_BACK:
     if (s->implicit)
@@ -194,10 +210,8 @@ static void recipe(omplens_fix__ctx *c) {
           "after the last kernel that writes it (a `target update from` there, and %s at %s), "
           "unless the host needs each copy to see whether a kernel changed it (a loop flag).",
           it, where,
-          s->dir && s->item < s->dir->num_items &&
-                  s->dir->items[s->item].map_type == OMPLENS_MAP_FROM
-              ? "`alloc` instead of `from`"
-              : "`to` instead of `tofrom`",
+          site_map_type(s) == OMPLENS_MAP_FROM ? "`alloc` instead of `from`"
+                                               : "`to` instead of `tofrom`",
           where);
     break;
   }
