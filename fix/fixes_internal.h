@@ -919,6 +919,10 @@ char *omplens_fix__paren(const char *e);
 
 /* fixes_rules.c: fills the group's edits and texts (or its manual recipe). */
 void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g);
+/* A manual group whose first finding changed (the planner moved the
+ * findings before it to groups of their own): its recipe and summary made
+ * again for its site as it is now. */
+void omplens_fix__retext_manual(omplens_fixer *fx, omplens_fix__group *g);
 /* fixes_rules.c: whether edits of file f give a text that the strict
  * patch check and the -fopenmp parse accept; *why (owned) when not. */
 bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,

@@ -99,7 +99,14 @@ static void recipe(omplens_fix__ctx *c) {
   switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
   case OMPLENS_FIX_KEEP_RESIDENT:
   case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
-    if (site_map_type(s) == OMPLENS_MAP_TO) /* an input: nothing to bring back */
+    if (site_map_type(s) == OMPLENS_MAP_FROM) /* a result: nothing to send */
+      omplens_fix__buf_printf(
+          r,
+          "keep %s on the device across the loop that runs %s (or the loop around the call "
+          "of its function): put `#pragma omp target data map(from: %s)` around that loop and "
+          "add `#pragma omp target update from(%s)` where the host reads it inside the loop.",
+          it, where, it, it);
+    else if (site_map_type(s) == OMPLENS_MAP_TO) /* an input: nothing to bring back */
       omplens_fix__buf_printf(
           r,
           "keep %s on the device across the loop that runs %s (or the loop around the call "
@@ -1475,6 +1482,15 @@ static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix
   free(text);
   omplens_fix__edits_free(&sorted);
   return !*why;
+}
+
+void omplens_fix__retext_manual(omplens_fixer *fx, omplens_fix__group *g) {
+  omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
+                        .src = g->site.file ? &g->site.file->src : NULL, .blamed = OMPLENS_FIX__NONE};
+  omplens_fix__buf_free(&g->recipe);
+  omplens_fix__buf_free(&g->summary);
+  recipe(&c);
+  generic_summary(fx, g);
 }
 
 bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
