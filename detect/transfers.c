@@ -333,8 +333,9 @@ static int on_h2d(omplens_detect__ctx *c, uint32_t i) {
       &s->targets[omplens_detect__map_value(&s->target_of, at)];
   /* Overwritten with other content before any kernel could read it. The
    * same content again leaves the first copy to be read: the second is
-   * the waste, and the content detectors name it. */
-  if (rc == 0 && t->reader > e->begin_ns && !same_content(t, e))
+   * the waste, and the content detectors name it. A shorter copy from the
+   * same address overwrites only the start: the kernel reads the rest. */
+  if (rc == 0 && t->reader > e->begin_ns && e->bytes >= t->bytes && !same_content(t, e))
     omplens_detect__set_bit(c->unused, t->h2d);
   *t = (omplens_detect__target){e->dev_addr, reader,     e->hash,
                                 e->bytes,    i,          e->device,

@@ -1207,6 +1207,25 @@ static void test_unused_transfer_overwritten(void **state) {
   seq_free(&s);
 }
 
+/* A shorter copy to the same device address (an update of the first half
+ * of a mapped array) overwrites the start only: the kernel reads the rest
+ * of the first copy, which is no unused transfer. */
+static void test_unused_transfer_partly_overwritten(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_ENTER);
+  h2d(&s, 0, 0xa000, 0xd000, 800, 1);
+  directive(&s, CP_UPDATE);
+  h2d(&s, 0, 0xa000, 0xd000, 400, 2);
+  directive(&s, CP_TARGET);
+  kernel(&s, 0);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 0);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
 static void test_unused_transfer_after_last_kernel(void **state) {
   (void)state;
   seq s;
@@ -2297,6 +2316,7 @@ int main(void) {
       cmocka_unit_test(test_alloc_overlapping_running_kernel),
       cmocka_unit_test(test_leftovers),
       cmocka_unit_test(test_unused_transfer_overwritten),
+      cmocka_unit_test(test_unused_transfer_partly_overwritten),
       cmocka_unit_test(test_unused_transfer_after_last_kernel),
       cmocka_unit_test(test_transfers_several_devices),
       cmocka_unit_test(test_no_kernels),
