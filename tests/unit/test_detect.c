@@ -1679,7 +1679,9 @@ static void ref_unused_transfer(const omplens_event *ev, size_t n, uint32_t h,
     if (ev[h2].kind != OMPLENS_EV_H2D || ev[h2].bytes == 0 ||
         ev[h2].device != ev[h].device || ev[h2].dev_addr != ev[h].dev_addr)
       continue;
-    unused = k > ev[h2].begin_ns && !ref_same_content(&ev[h], &ev[h2]);
+    /* Only a copy at least as long overwrites all of it. */
+    unused = k > ev[h2].begin_ns && ev[h2].bytes >= ev[h].bytes &&
+             !ref_same_content(&ev[h], &ev[h2]);
     break;
   }
   if (unused && !ref_in_content_category(x, h))
