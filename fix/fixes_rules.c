@@ -574,9 +574,10 @@ static bool site_variable(omplens_fix__ctx *c, const omplens_fix__site *s, uint3
   return keeps_its_buffer(c, *fn, *var);
 }
 
-/* An update from that brought back what the host sent, in the recorded
- * run: no kernel of its function writes the variable in any run (kernels
- * elsewhere are assumed not to, with a note). */
+/* An update from (or an exit data's copy back) that brought back what the
+ * host sent, in the recorded run: no kernel of its function writes the
+ * variable in any run (kernels elsewhere are assumed not to, with a
+ * note). */
 static bool kernels_leave_it(omplens_fix__ctx *c) {
   const omplens_fix__site *s = &c->g->site;
   uint32_t fn, var;
@@ -595,7 +596,7 @@ static bool kernels_leave_it(omplens_fix__ctx *c) {
                                         "the copy back brings its results"))
       return false;
   }
-  omplens_fix__buf_str(&c->g->note, "no kernel of the update's function writes the variable; "
+  omplens_fix__buf_str(&c->g->note, "no kernel of the directive's function writes the variable; "
                                     "this assumes kernels elsewhere do not either");
   return true;
 }
@@ -718,8 +719,8 @@ static bool build_update(omplens_fix__ctx *c) {
  * do the work, a real device): the construct's body (a kernel's, or a data
  * region's with its kernels and host code) may not write the variable.
  * Passing it to a function, or a region that calls functions, is assumed
- * not to write it, with a note. An exit data has no body: the trace is all
- * there is. */
+ * not to write it, with a note. An exit data has no body: the kernels of
+ * its function stand for it (build_drop). */
 static bool kernel_reads_only(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
@@ -768,6 +769,15 @@ static bool kernel_reads_only(omplens_fix__ctx *c) {
   return true;
 }
 
+/* The device that sent the group's copies back: its first finding's
+ * device names the receiver, the host itself for a duplicate on the host. */
+static int copy_device(const omplens_fix__ctx *c) {
+  const omplens_finding *f = &c->fx->findings[c->g->findings[0]];
+  return f->num_instances && f->instances[0].event < c->fx->num_events
+             ? c->fx->events[f->instances[0].event].device
+             : f->device;
+}
+
 /* A variable no clause lists, mapped `tofrom` by default (a structure,
  * defaultmap): the map it needs is written, `to`. */
 static bool drop_implicit(omplens_fix__ctx *c) {
@@ -795,8 +805,7 @@ static bool drop_implicit(omplens_fix__ctx *c) {
                           "%s has no map clause at %s:%u, so the construct maps it `%s`, and it "
                           "comes back unchanged from device %d: add `%s`",
                           s->var, omplens_fix__short_name(c->file->path), s->dir->pragma.line,
-                          omplens_map_type_name(mt), c->fx->findings[g->findings[0]].device,
-                          clause);
+                          omplens_map_type_name(mt), copy_device(c), clause);
   return true;
 }
 
@@ -816,8 +825,10 @@ static bool build_drop(omplens_fix__ctx *c) {
   if (!ev.d2h || ev.d2h_unchanged != ev.d2h)
     return omplens_fix__fail(c, "the device changed %s before %u of its %u copies back", it,
                              ev.d2h - ev.d2h_unchanged, ev.d2h);
-  /* ...and in any run: the kernel's code does not write it. */
-  if (!kernel_reads_only(c))
+  /* ...and in any run: the kernel's code does not write it, nor, for an
+   * exit data (no body), a kernel of its function. */
+  if (!kernel_reads_only(c) ||
+      (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA && !kernels_leave_it(c)))
     return false;
   if (s->implicit)
     return drop_implicit(c);
@@ -837,8 +848,8 @@ static bool build_drop(omplens_fix__ctx *c) {
   omplens_fix__buf_printf(&g->summary,
                           "%s comes back unchanged from device %d, and the code at "
                           "%s:%u does not write it: map it `%s` instead of `%s`",
-                          it, c->fx->findings[g->findings[0]].device,
-                          omplens_fix__short_name(c->file->path), s->dir->pragma.line, type,
+                          it, copy_device(c), omplens_fix__short_name(c->file->path),
+                          s->dir->pragma.line, type,
                           omplens_map_type_name(mt));
   return true;
 }

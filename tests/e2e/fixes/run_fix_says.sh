@@ -1,0 +1,32 @@
+#!/bin/sh
+# Proof test of a fix's text (docs/fixes.md):
+#
+#   run_fix_says.sh OMPLENS FIX_DRIVER CC LLVM_DIR SOURCE TEXT WORKDIR
+#
+# builds SOURCE, records it, and requires TEXT in the fixes that
+# `fix_driver --list` prints (a summary, a reason or a recipe), whether
+# the fix has a diff or not.
+set -eu
+
+if [ $# -ne 7 ]; then
+  echo "usage: $0 OMPLENS FIX_DRIVER CC LLVM_DIR SOURCE TEXT WORKDIR" >&2
+  exit 64
+fi
+omplens=$1 driver=$2 cc=$3 llvm=$4 src=$5 text=$6 work=$7
+name=$(basename "$src" .c)
+fail() {
+  echo "FAIL ($name): $*" >&2
+  exit 1
+}
+
+rm -rf "$work"
+mkdir -p "$work"
+cp "$src" "$work/$name.c"
+"$cc" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O0 -Wl,-rpath,"$llvm/lib" \
+  "$work/$name.c" -o "$work/$name" || fail "does not build"
+"$omplens" run -q -o "$work/rec" -- "$work/$name" >/dev/null || fail "omplens run failed"
+trace_dir=$(ls -d "$work"/rec/traces/*/)
+"$driver" --base "$work" --list "$trace_dir" >"$work/fixes.txt" || fail "fix_driver --list failed"
+cat "$work/fixes.txt"
+grep -F -- "$text" "$work/fixes.txt" >/dev/null || fail "no fix says '$text'"
+echo "ok ($name): a fix says $text"
