@@ -591,7 +591,7 @@ static void directive_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t
   snprintf(title, sizeof title, "%s%s%s", omplens_render__source_pos(l).file ? omplens_render__source_pos(l).file : "",
            module ? " in " : "", module ? module : "");
   uint64_t saved = omplens_render__u64(d, "savings_ns");
-  const char *kind = omplens_render__str(dir, "kind");
+  const char *kind = omplens_render__kind(l);
   omplens_strbuf text = {0};
   if (omplens_render__str(dir, "text"))
     omplens_strbuf_puts(&text, omplens_render__str(dir, "text"));
@@ -676,7 +676,7 @@ static void profile_row(html_ctx *h, omplens_strbuf *b, size_t i, const json_t *
   uint64_t bytes = profile_sum(p, transfers, "bytes"), alloc = profile_sum(p, allocs, "ns");
   double share = omplens_render__real(p, "share_of_run");
   int findings = omplens_render__bool(p, "has_findings", 0);
-  const char *kind = omplens_render__str(json_object_get(l, "directive"), "kind");
+  const char *kind = omplens_render__kind(l);
   const char *file = omplens_render__source_pos(l).file;
   snprintf(sv, sizeof sv, "%.6f", share);
   snprintf(sh, sizeof sh, "%.1f %%", 100.0 * share);

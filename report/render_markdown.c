@@ -420,7 +420,7 @@ static void md_time_row(md_ctx *m, size_t rank, const json_t *d) {
   omplens_strbuf_printf(m->b, "| %zu | ", rank);
   omplens_md__code(m->b, omplens_render__location_label(l, m->base, loc, sizeof loc), 1);
   omplens_strbuf_puts(m->b, " | ");
-  const char *kind = omplens_render__str(json_object_get(l, "directive"), "kind");
+  const char *kind = omplens_render__kind(l);
   omplens_md__text(m->b, kind ? kind : "\xe2\x80\x94", 1);
   uint64_t transfer_ns = operation_ns(p, "h2d") + operation_ns(p, "d2h") + operation_ns(p, "d2d");
   uint64_t transfer_bytes = operation_bytes(p, "h2d") + operation_bytes(p, "d2h") + operation_bytes(p, "d2d");
@@ -467,7 +467,7 @@ static void md_directive_table(md_ctx *m, const json_t *dirs) {
     omplens_strbuf_printf(m->b, "| %zu | ", i + 1);
     omplens_md__code(m->b, omplens_render__location_label(l, m->base, loc, sizeof loc), 1);
     omplens_strbuf_puts(m->b, " | ");
-    const char *kind = omplens_render__str(json_object_get(l, "directive"), "kind");
+    const char *kind = omplens_render__kind(l);
     omplens_md__text(m->b, kind ? kind : "\xe2\x80\x94", 1);
     omplens_strbuf_printf(m->b, " | %s | ", omplens_format_ns(omplens_render__u64(d, "savings_ns"), t));
     md_counts(m, d);
@@ -587,7 +587,7 @@ static void md_directive(md_ctx *m, size_t rank, const json_t *d, const json_t *
   char loc[4096], t1[32], t2[32], t3[32];
   omplens_strbuf_printf(m->b, "\n### %zu. ", rank);
   omplens_md__code(m->b, omplens_render__location_label(l, m->base, loc, sizeof loc), 0);
-  const char *kind = omplens_render__str(dir, "kind");
+  const char *kind = omplens_render__kind(l);
   if (kind) {
     omplens_strbuf_puts(m->b, " \xe2\x80\x94 ");
     omplens_md__text(m->b, kind, 0);

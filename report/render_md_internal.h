@@ -35,6 +35,10 @@ const char *omplens_strbuf_str(const omplens_strbuf *b);
 /* ---- Reading the document ------------------------------------------------
  * Lookups accept NULL (an absent parent) and give NULL / 0 / the fallback. */
 const char *omplens_render__str(const json_t *o, const char *key);
+/* A location's directive kind: libclang's ("target teams distribute
+ * parallel for"), else the construct the runtime reported ("target",
+ * "target data"), else NULL. */
+const char *omplens_render__kind(const json_t *loc);
 uint64_t omplens_render__u64(const json_t *o, const char *key);
 double omplens_render__real(const json_t *o, const char *key);
 int omplens_render__bool(const json_t *o, const char *key, int fallback);

@@ -98,6 +98,11 @@ const char *omplens_render__str(const json_t *o, const char *key) {
   return json_string_value(json_object_get(o, key));
 }
 
+const char *omplens_render__kind(const json_t *loc) {
+  const char *kind = omplens_render__str(json_object_get(loc, "directive"), "kind");
+  return kind ? kind : omplens_render__str(loc, "construct");
+}
+
 uint64_t omplens_render__u64(const json_t *o, const char *key) {
   json_int_t v = json_integer_value(json_object_get(o, key));
   return v > 0 ? (uint64_t)v : 0;

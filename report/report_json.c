@@ -48,6 +48,10 @@ typedef struct doc_ctx {
   const json_t *page_directives; /* findings.json: the pages' document's
                            list of this process's directives (directive_list()'s
                            entries), written rather than made again; or NULL */
+  uint8_t *site_kinds;  /* by the trace's site: a bit per construct kind
+                           of its regions (construct_name); made at the
+                           first location */
+  bool site_kinds_done;
   bool streaming;       /* findings.json: each finding's objects are written
                            once and dropped, so a fix's object is not kept
                            for the findings it shares it with (on the
@@ -198,6 +202,7 @@ static json_t *cache_put(json_cache *c, uint64_t key, json_t *o) {
 }
 
 static void doc_ctx_free(doc_ctx *x) {
+  free(x->site_kinds);
   cache_free(&x->locations);
   cache_free(&x->fixes);
   json_decref(x->unreferenced.findings);
@@ -205,12 +210,46 @@ static void doc_ctx_free(doc_ctx *x) {
   free(x->unreferenced.held);
 }
 
+/* The construct the runtime reported at codeptr, from the kinds of its
+ * regions: a `target data` shows as an enter and an exit; NULL for none
+ * (a call of the device memory API). */
+static const char *construct_name(doc_ctx *x, uint64_t codeptr) {
+  const omplens_trace *t = x->in->procs[x->proc].trace;
+  if (!x->site_kinds_done) {
+    x->site_kinds_done = true;
+    size_t nsites, nregions;
+    omplens_trace_sites(t, &nsites);
+    const omplens_region *r = omplens_trace_regions(t, &nregions);
+    if ((x->site_kinds = calloc(nsites + 1, 1)))
+      for (size_t i = 0; i < nregions; i++)
+        if (r[i].kind < 8)
+          x->site_kinds[omplens_trace_site_index(t, r[i].codeptr)] |= (uint8_t)(1u << r[i].kind);
+  }
+  uint32_t site = omplens_trace_site_index(t, codeptr);
+  unsigned k = site && x->site_kinds ? x->site_kinds[site] : 0;
+  if (k & (1u << OMPLENS_CONSTRUCT_TARGET))
+    return "target";
+  if ((k & (1u << OMPLENS_CONSTRUCT_ENTER_DATA)) && (k & (1u << OMPLENS_CONSTRUCT_EXIT_DATA)))
+    return "target data";
+  if (k & (1u << OMPLENS_CONSTRUCT_ENTER_DATA))
+    return "target enter data";
+  if (k & (1u << OMPLENS_CONSTRUCT_EXIT_DATA))
+    return "target exit data";
+  if (k & (1u << OMPLENS_CONSTRUCT_UPDATE))
+    return "target update";
+  return NULL;
+}
+
 /* A new reference to the location object of codeptr. */
 static json_t *location(doc_ctx *x, uint64_t codeptr) {
   json_t *known = cache_get(&x->locations, codeptr);
   if (known)
     return json_incref(known);
-  return cache_put(&x->locations, codeptr, describe_location(x->in, x->proc, codeptr));
+  json_t *o = describe_location(x->in, x->proc, codeptr);
+  const char *construct = construct_name(x, codeptr);
+  if (o && construct)
+    json_object_set_new(o, "construct", json_string(construct));
+  return cache_put(&x->locations, codeptr, o);
 }
 
 /* The map item of a finding's operations (they share one buffer), with
@@ -337,7 +376,7 @@ const omplens_report_figures *omplens_report__figures(const omplens_report_input
   omplens_report_figures *kept = in->procs[proc].figures;
   if (kept && kept->known)
     return kept;
-  doc_ctx x = {in, proc, 0, {0}, {0}, {0}, NULL, false};
+  doc_ctx x = {in, proc, 0, {0}, {0}, {0}, NULL, NULL, false, false};
   work_out_figures(&x, kept ? kept : scratch);
   doc_ctx_free(&x);
   return kept ? kept : scratch;
@@ -931,7 +970,7 @@ static json_t *document(const omplens_report_input *in, size_t max_findings, siz
   json_t *root = root_head(in);
   json_t *procs = json_array();
   for (size_t p = 0; p < in->num_procs; p++) {
-    doc_ctx x = {in, p, max_instances, {0}, {0}, {0}, NULL, false};
+    doc_ctx x = {in, p, max_instances, {0}, {0}, {0}, NULL, NULL, false, false};
     json_t *proc = process(&x, max_findings);
     if (pages) /* here, on one thread: the renderers only read it */
       json_object_set_new(proc, OMPLENS_REPORT__PAGE_DIRECTIVES,
@@ -1310,7 +1349,7 @@ static void borrow_page(doc_ctx *x, const json_t *page) {
 
 int omplens_report__stream_process(const omplens_report_input *in, size_t proc,
                                    const json_t *page, omplens_jout *j, int depth) {
-  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}, NULL, true};
+  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}, NULL, NULL, false, true};
   borrow_page(&x, page);
   int rc = stream_process(j, &x, depth);
   doc_ctx_free(&x);
@@ -1353,7 +1392,7 @@ json_t *omplens_report__root(int program_exit_status) {
 json_t *omplens_report__page_process(const omplens_report_input *in, size_t proc,
                                      size_t max_findings, size_t max_instances) {
   doc_ctx x = {in, proc, max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES,
-               {0}, {0}, {0}, NULL, false};
+               {0}, {0}, {0}, NULL, NULL, false, false};
   json_t *o = process(&x, max_findings ? max_findings : SIZE_MAX);
   if (o)
     json_object_set_new(o, OMPLENS_REPORT__PAGE_DIRECTIVES, omplens_report__page_directives(o));

@@ -189,6 +189,34 @@ static void streamed_equals_document(void **state) {
   json_decref(text);
 }
 
+/* Without attribution a location still names the construct the runtime
+ * reported, from its regions' kind; report.md shows it as the kind. */
+static void location_names_construct(void **state) {
+  fixture *fx = *state;
+  /* The trace's own analysis: its findings name the directives' code
+   * addresses (the fixture's plain run numbers them by site). */
+  omplens_analysis *a = NULL;
+  assert_int_equal(omplens_detect_trace(fx->trace, &a), 0);
+  omplens_report_process proc = {fx->trace, a, NULL, NULL, NULL};
+  omplens_report_input in = {&proc, 1, 0};
+  json_t *doc = omplens_report_document(&in);
+  json_t *f = json_array_get(findings_of(doc), 0);
+  assert_non_null(f);
+  json_t *loc = json_object_get(f, "location");
+  assert_null(json_object_get(loc, "directive"));
+  assert_string_equal(json_string_value(json_object_get(loc, "construct")), "target update");
+  char *md = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&md, &len);
+  assert_non_null(out);
+  assert_int_equal(omplens_render_markdown(doc, NULL, out), 0);
+  assert_int_equal(fclose(out), 0);
+  assert_non_null(strstr(md, "| target update |"));
+  free(md);
+  json_decref(doc);
+  omplens_analysis_free(a);
+}
+
 static char *stream_text(const omplens_report_input *in, const json_t *doc) {
   char *buf = NULL;
   size_t len = 0;
@@ -333,6 +361,7 @@ static void number_formatting(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(streamed_equals_document, setup, teardown),
+      cmocka_unit_test_setup_teardown(location_names_construct, setup, teardown),
       cmocka_unit_test_setup_teardown(instance_columns, setup, teardown),
       cmocka_unit_test_setup_teardown(streamed_beside_document, setup, teardown),
       cmocka_unit_test(streamed_without_processes),
