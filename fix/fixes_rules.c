@@ -80,7 +80,7 @@ static void recipe(omplens_fix__ctx *c) {
   if (s->api) { /* a call: the change is to the code around it */
     const omplens_finding *f = g->num_findings ? &c->fx->findings[g->findings[0]] : NULL;
     if (f && f->category == OMPLENS_CAT_UNUSED_ALLOC)
-      omplens_fix__buf_printf(r, "no kernel or copy used what %s allocated for %s at %s:%u: "
+      omplens_fix__buf_printf(r, "no kernel ran on the device while it held what %s allocated for %s at %s:%u: "
                                  "remove the call and its omp_target_free, or make it only where "
                                  "the memory is used.",
                               s->api, it, s->file ? omplens_fix__short_name(s->file->path) : "",
@@ -90,10 +90,14 @@ static void recipe(omplens_fix__ctx *c) {
                                  "free once after it, and keep the device pointer between steps.",
                               s->api);
     else
-      omplens_fix__buf_printf(r, "make the %s call only when its source changed: the device "
+      omplens_fix__buf_printf(r, "make the %s call only when its source changed: the %s "
                                  "keeps what it received until then (move the call out of the "
                                  "loop, or guard it).",
-                              s->api);
+                              s->api,
+                              f && f->num_instances && f->instances[0].event < c->fx->num_events &&
+                                      c->fx->events[f->instances[0].event].kind == OMPLENS_EV_D2H
+                                  ? "host"
+                                  : "device");
     return;
   }
   switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
