@@ -383,8 +383,8 @@ static int add_region_waits(omplens_detect__ctx *c) {
 /* The event sums of every codeptr (directive totals), a pass of their own:
  * only omplens_detect__finish() reads them, so on a large input the
  * content lane's thread makes them while the main lane scans. They are
- * the only fields of c it writes: sums, sums_of, recent, region_owner and
- * executions. */
+ * the only fields of c it writes: sums, sums_of, recent, region_owner,
+ * executions and data_exits. */
 static int count_codeptr_events(omplens_detect__ctx *c) {
   int rc = 0;
   for (unsigned t = 0; t < OMPLENS_DETECT__RECENT; t++)
@@ -395,9 +395,9 @@ static int count_codeptr_events(omplens_detect__ctx *c) {
   }
   progress_pass_end(c, COST_SUMS);
   if (rc == 0)
-    count_data_exits(c);
+    rc = add_region_waits(c); /* may add sums (and their data_exits) */
   if (rc == 0)
-    rc = add_region_waits(c);
+    count_data_exits(c);
   omplens_detect__free(c->region_owner);
   c->region_owner = NULL;
   c->num_owned = 0;

@@ -248,8 +248,9 @@ typedef struct omplens_detect__ctx {
   size_t num_owned;
   omplens_detect__map executions; /* until the scan: (codeptr, region) ->
                                      event                               */
-  uint32_t *data_exits; /* until the scan, by sums: executions of EXIT_DATA
-                           regions, counted apart (count_codeptr_events) */
+  uint32_t *data_exits; /* by sums, until their counts are done: executions
+                           of EXIT_DATA regions, counted apart
+                           (count_codeptr_events) */
   size_t cap_data_exits;
   omplens_detect__kernel *kernel_list; /* until the scan                  */
   size_t num_kernels, cap_kernels;
