@@ -56,7 +56,6 @@ static bool one_word(const char *s) {
   return n && !s[n];
 }
 
-/* The recipe for the group's rule, for when no diff can be made. */
 /* The map type of site s's item as written, or its implicit map's;
  * OMPLENS_MAP_NONE when neither is known. */
 static int site_map_type(const omplens_fix__site *s) {
@@ -65,6 +64,7 @@ static int site_map_type(const omplens_fix__site *s) {
   return s->implicit ? s->implicit->map_type : OMPLENS_MAP_NONE;
 }
 
+/* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
@@ -80,9 +80,9 @@ static void recipe(omplens_fix__ctx *c) {
   if (s->api) { /* a call: the change is to the code around it */
     const omplens_finding *f = g->num_findings ? &c->fx->findings[g->findings[0]] : NULL;
     if (f && f->category == OMPLENS_CAT_UNUSED_ALLOC)
-      omplens_fix__buf_printf(r, "no kernel ran on the device while it held what %s allocated for %s at %s:%u: "
-                                 "remove the call and its omp_target_free, or make it only where "
-                                 "the memory is used.",
+      omplens_fix__buf_printf(r, "no kernel ran on the device while it held what %s allocated "
+                                 "for %s at %s:%u: remove the call and its omp_target_free, or "
+                                 "make it only where the memory is used.",
                               s->api, it, s->file ? omplens_fix__short_name(s->file->path) : "",
                               s->api_line);
     else if (strstr(s->api, "alloc") || strstr(s->api, "free"))
