@@ -838,6 +838,8 @@ typedef struct output_ctx {
   const json_t *doc; /* NULL when no selected output renders it */
   const loaded *l;
   const options *o;
+  const char *base; /* the pages and SARIF show source paths relative to it:
+                       the sources' root (NULL: the current directory) */
 } output_ctx;
 
 static int write_json(const output_ctx *c, FILE *f) {
@@ -853,12 +855,12 @@ static int write_summary(const output_ctx *c, FILE *f) {
 }
 
 static int write_sarif(const output_ctx *c, FILE *f) {
-  omplens_render_options ro = {0};
+  omplens_render_options ro = {.base_dir = c->base};
   return omplens_render_sarif(c->doc, &ro, f);
 }
 
 static int write_markdown(const output_ctx *c, FILE *f) {
-  omplens_render_options ro = {0};
+  omplens_render_options ro = {.base_dir = c->base};
   return omplens_render_markdown(c->doc, &ro, f);
 }
 
@@ -867,7 +869,7 @@ static int write_html(const output_ctx *c, FILE *f) {
    * only the analyses, which no thread changes once prepared). */
   if (c->l->in_parts)
     return omplens_parts_write_html(&c->l->parts, f);
-  omplens_render_options ro = {.input = c->in};
+  omplens_render_options ro = {.base_dir = c->base, .input = c->in};
   return omplens_render_html(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n, &ro, f);
 }
 
@@ -888,10 +890,10 @@ static int process_patch(const loaded *l, size_t i, int relative, const char **p
 
 static size_t num_processes(const loaded *l) { return l->in_parts ? l->parts.n : l->n; }
 
-/* The directory fixes.patch's relative paths start from: the sources' root
- * every fixer chose (the same for every process, every edited file under
- * it), whatever directory omplens runs in; else NULL (absolute paths). */
-static const char *patch_base(const loaded *l) {
+/* The sources' root every fixer chose, the same for every process (with
+ * `edited`: every edited file under it), whatever directory omplens runs
+ * in; else NULL. */
+static const char *sources_root(const loaded *l, int edited) {
   const char *base = NULL;
   for (size_t i = 0; i < num_processes(l); i++) {
     const char *dir;
@@ -905,12 +907,16 @@ static const char *patch_base(const loaded *l) {
     } else if (!l->fixers[i] || omplens_fix_base_dir(l->fixers[i], &dir, &under)) {
       continue;
     }
-    if (!under || (base && strcmp(base, dir)))
+    if (!dir || (edited && !under) || (base && strcmp(base, dir)))
       return NULL;
     base = dir;
   }
   return base;
 }
+
+/* The directory fixes.patch's relative paths start from; NULL: absolute
+ * paths. */
+static const char *patch_base(const loaded *l) { return sources_root(l, 1); }
 
 static int patch_relative(const loaded *l) {
   return patch_base(l) != NULL;
@@ -1284,7 +1290,7 @@ static int write_part_reports(loaded *l, const options *o, FILE *summary_out) {
   }
   if (l->parts.doc)
     omplens_progress_output_done("document");
-  output_ctx c = {NULL, l->parts.doc, l, o};
+  output_ctx c = {NULL, l->parts.doc, l, o, sources_root(l, 0)};
   int rc = write_outputs(&c, o->outputs);
   print_parse_cost();
   omplens_progress_stop();
@@ -1347,7 +1353,7 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
   }
   if (doc)
     omplens_progress_output_done("document");
-  output_ctx c = {&in, doc, l, o};
+  output_ctx c = {&in, doc, l, o, sources_root(l, 0)};
   int rc = write_outputs(&c, o->outputs);
   print_parse_cost();
   json_decref(latest_document);

@@ -244,12 +244,20 @@ int omplens_part_write(const omplens_report_input *in, size_t proc, const omplen
   }
   if (!rc && (o->pieces & OMPLENS_PART_PATCH))
     rc = write_patch_piece(p->fixer, out);
+  /* Paths as the whole report shows them: from the sources' root, which
+   * the processes share when they are one program's. A copy: the fixer
+   * may go once attributed. */
+  const char *root = NULL;
+  if (p->fixer && omplens_fix_base_dir(p->fixer, &root, NULL))
+    root = NULL;
+  char *base = root ? strdup(root) : NULL;
+  omplens_render_options ro = {.base_dir = base};
   if (o->attributed)
     o->attributed(o->ctx);
   if (!rc && (o->pieces & OMPLENS_PART_HTML) && !(rc = section_begin(out, S_HTML, &at)))
     rc = section_end(out, at,
                      omplens_render__html_process(doc, o->index, o->num_procs, p->trace,
-                                                  p->analysis, NULL, out));
+                                                  p->analysis, &ro, out));
   if (!rc && (o->pieces & OMPLENS_PART_TIMELINE) && !(rc = section_begin(out, S_TIMELINE, &at))) {
     omplens_render__timeline_counts c = {0};
     rc = section_end(out, at,
@@ -268,6 +276,7 @@ int omplens_part_write(const omplens_report_input *in, size_t proc, const omplen
                      json_dumpf(doc, out, JSON_COMPACT | JSON_ENSURE_ASCII) ? OMPLENS_REPORT_EIO : 0);
   }
   json_decref(doc);
+  free(base);
   return rc ? rc : write_end(out);
 }
 

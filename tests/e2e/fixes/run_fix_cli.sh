@@ -84,6 +84,16 @@ cmd2=$(advertised "$work/report.out")
 cmp -s "$work/out/fixes.patch" "$work/out-elsewhere/fixes.patch" ||
   { diff "$work/out/fixes.patch" "$work/out-elsewhere/fixes.patch" >&2 || true
     fail "a report made in another directory writes another patch"; }
+# So do the pages' and SARIF's paths (SARIF's invocation differs: `run`
+# knows the program's exit code).
+for page in report.md report.html; do
+  cmp -s "$work/out/$page" "$work/out-elsewhere/$page" ||
+    { diff "$work/out/$page" "$work/out-elsewhere/$page" | head -20 >&2 || true
+      fail "a report made in another directory writes another $page"; }
+done
+uris() { grep -o '"uri": *"[^"]*"' "$1"; }
+[ "$(uris "$work/out/findings.sarif")" = "$(uris "$work/out-elsewhere/findings.sarif")" ] ||
+  fail "a report made in another directory gives SARIF other paths"
 [ "${cmd2%% < *}" = "${cmd%% < *}" ] ||
   fail "a report made in another directory prints '$cmd2', not '$cmd'"
 (cd / && sh -c "$cmd2 --dry-run --fuzz=0") >/dev/null || fail "'$cmd2' does not apply from /"
