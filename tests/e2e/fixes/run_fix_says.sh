@@ -3,9 +3,10 @@
 #
 #   run_fix_says.sh OMPLENS FIX_DRIVER CC LLVM_DIR SOURCE TEXT WORKDIR
 #
-# builds SOURCE, records it, and requires TEXT in the fixes that
-# `fix_driver --list` prints (a summary, a reason or a recipe), whether
-# the fix has a diff or not.
+# builds SOURCE, records it (WORKDIR/rec), lists its fixes
+# (WORKDIR/fixes.txt) and requires TEXT in what `fix_driver --list` prints
+# (a summary, a reason or a recipe), whether the fix has a diff or not.
+# run_manual.sh starts with it.
 set -eu
 
 if [ $# -ne 7 ]; then
