@@ -64,6 +64,21 @@ static int site_map_type(const omplens_fix__site *s) {
   return s->implicit ? s->implicit->map_type : OMPLENS_MAP_NONE;
 }
 
+/* The first operation of the group's first finding, or NULL. */
+static const omplens_event *first_event(const omplens_fix__ctx *c) {
+  const omplens_finding *f = c->g->num_findings ? &c->fx->findings[c->g->findings[0]] : NULL;
+  return f && f->num_instances && f->instances[0].event < c->fx->num_events
+             ? &c->fx->events[f->instances[0].event]
+             : NULL;
+}
+
+/* The device that sent the group's copies back: its first finding's
+ * device names the receiver, the host itself for a duplicate on the host. */
+static int copy_device(const omplens_fix__ctx *c) {
+  const omplens_event *e = first_event(c);
+  return e ? e->device : c->fx->findings[c->g->findings[0]].device;
+}
+
 /* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -94,10 +109,8 @@ static void recipe(omplens_fix__ctx *c) {
                                  "keeps what it received until then (move the call out of the "
                                  "loop, or guard it).",
                               s->api,
-                              f && f->num_instances && f->instances[0].event < c->fx->num_events &&
-                                      c->fx->events[f->instances[0].event].kind == OMPLENS_EV_D2H
-                                  ? "host"
-                                  : "device");
+                              first_event(c) && first_event(c)->kind == OMPLENS_EV_D2H ? "host"
+                                                                                       : "device");
     return;
   }
   switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
@@ -771,15 +784,6 @@ static bool kernel_reads_only(omplens_fix__ctx *c) {
     }
   }
   return true;
-}
-
-/* The device that sent the group's copies back: its first finding's
- * device names the receiver, the host itself for a duplicate on the host. */
-static int copy_device(const omplens_fix__ctx *c) {
-  const omplens_finding *f = &c->fx->findings[c->g->findings[0]];
-  return f->num_instances && f->instances[0].event < c->fx->num_events
-             ? c->fx->events[f->instances[0].event].device
-             : f->device;
 }
 
 /* A variable no clause lists, mapped `tofrom` by default (a structure,
