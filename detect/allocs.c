@@ -138,8 +138,8 @@ static int collect_leftovers(omplens_detect__ctx *c) {
 static int emit_allocation(omplens_detect__ctx *c, uint32_t ord) {
   uint32_t i = c->alloc_event[ord], d = c->alloc_delete[ord];
   int unused = omplens_detect__bit(c->unused_allocs, ord);
-  if (unused && c->num_pauses) /* kernels may have used it in a pause */
-    unused = !omplens_detect__paused_between(
+  if (unused) /* kernels may have used it where the trace did not see */
+    unused = !omplens_detect__unseen_between(
         c, c->ev[i].begin_ns, d != OMPLENS_DETECT__NONE ? c->ev[d].end_ns : UINT64_MAX);
   if (!unused && c->alloc_first[ord] == OMPLENS_DETECT__NONE)
     return 0;

@@ -57,7 +57,9 @@ const char *omplens_category_title(int category) {
   return category_titles[category];
 }
 
-int omplens_detect__paused_between(const omplens_detect__ctx *c, uint64_t from, uint64_t to) {
+int omplens_detect__unseen_between(const omplens_detect__ctx *c, uint64_t from, uint64_t to) {
+  if (c->incomplete && c->unseen_from >= from && c->unseen_from < to)
+    return 1;
   size_t lo = 0, hi = c->num_pauses; /* the first pause beginning at or after from */
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -510,7 +512,7 @@ static int scan(omplens_detect__ctx *c, unsigned lanes) {
     if (pause < c->num_pauses && c->pauses[pause].begin_ns <= c->ev[i].begin_ns) {
       while (pause < c->num_pauses && c->pauses[pause].begin_ns <= c->ev[i].begin_ns)
         pause++;
-      if (i && (lanes & LANE_CONTENT)) /* docs/detectors.md, "Paused stretches" */
+      if (i && (lanes & LANE_CONTENT)) /* docs/detectors.md, "Unseen stretches" */
         omplens_detect__forget_contents(&c->scan);
     }
     if ((lanes & LANE_CONTENT) && c->n - i > OMPLENS_DETECT__LOOK_AHEAD)
@@ -554,7 +556,9 @@ static int start_content_lane(omplens_detect__ctx *c, content_lane *l,
                             .num_sites = c->num_sites, .regions = c->regions,
                             .num_regions = c->num_regions, .args = c->args,
                             .num_args = c->num_args, .pauses = c->pauses,
-                            .num_pauses = c->num_pauses, .progress = c->progress},
+                            .num_pauses = c->num_pauses, .incomplete = c->incomplete,
+                            .unseen_from = c->unseen_from,
+                            .progress = c->progress},
                       .main = c};
   l->c.removed = omplens_detect__bitmap(c->n);
   if (!l->c.removed)
@@ -639,6 +643,12 @@ static void context_params(omplens_detect__ctx *c,
   c->num_args = p->args ? p->num_args : 0;
   c->pauses = p->pauses;
   c->num_pauses = p->pauses ? p->num_pauses : 0;
+  c->incomplete = p->incomplete;
+  if (p->incomplete) {
+    for (uint32_t i = 0; i < c->n; i++)
+      if (c->ev[i].end_ns > c->unseen_from)
+        c->unseen_from = c->ev[i].end_ns;
+  }
   c->waits = p->waits;
   c->num_waits = p->waits ? p->num_waits : 0;
   if (p->window_begin_ns || p->window_end_ns) {
@@ -708,6 +718,7 @@ int omplens_detect_trace_with(const omplens_trace *t, const omplens_detect_optio
   }
   omplens_trace_window(t, &params.window_begin_ns, &params.window_end_ns);
   params.pauses = omplens_trace_pauses(t, &params.num_pauses);
+  params.incomplete = !omplens_trace_get_info(t)->complete;
   params.waits = omplens_trace_waits(t, &params.num_waits);
   params.sites = omplens_trace_sites(t, &params.num_sites);
   params.regions = omplens_trace_regions(t, &params.num_regions);

@@ -237,6 +237,8 @@ typedef struct omplens_detect__ctx {
   size_t num_waits;
   const omplens_trace_pause *pauses; /* in time order                     */
   size_t num_pauses;
+  int incomplete;       /* the program did not finish: nothing is seen */
+  uint64_t unseen_from; /* from here on (the latest event end)          */
   uint64_t run_ns;
   /* Survey. */
   omplens_program_total events_total; /* the event sums of the total    */
@@ -283,10 +285,11 @@ void omplens_detect__ctx_free(omplens_detect__ctx *c);
  * trace shows nothing of what the program did in it. */
 void omplens_detect__forget_contents(omplens_detect__scan *s);
 
-/* Nonzero when a paused stretch begins in [from, to): what the program did
- * then is unknown, so no finding relates an operation before it to one
- * after it. */
-int omplens_detect__paused_between(const omplens_detect__ctx *c, uint64_t from, uint64_t to);
+/* Nonzero when a stretch the trace did not see begins in [from, to): a
+ * pause, or the time after an incomplete trace's last event. What the
+ * program did then is unknown, so no finding relates an operation before
+ * it to one after it (docs/detectors.md, "Unseen stretches"). */
+int omplens_detect__unseen_between(const omplens_detect__ctx *c, uint64_t from, uint64_t to);
 
 /* omplens_detect_run, telling progress (NULL: none; its done starts at 0
  * and its total is set here). */

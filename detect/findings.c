@@ -147,9 +147,9 @@ int omplens_detect__flush(omplens_detect__ctx *c) {
  * meanwhile. */
 int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
                          uint32_t related, uint64_t removal_ns) {
-  if (related != OMPLENS_DETECT__NONE && c->num_pauses &&
-      omplens_detect__paused_between(c, c->ev[related].begin_ns, c->ev[event].begin_ns))
-    return 0; /* what happened in the pause is unknown */
+  if (related != OMPLENS_DETECT__NONE &&
+      omplens_detect__unseen_between(c, c->ev[related].begin_ns, c->ev[event].begin_ns))
+    return 0; /* what happened there is unknown */
   omplens_detect__emission *q = &c->queue[c->queued++];
   *q = (omplens_detect__emission){.key = key_of(c, &c->ev[event], category),
                                   .removal_ns = removal_ns, .event = event,

@@ -159,9 +159,13 @@ typedef struct omplens_detect_params {
   uint64_t window_begin_ns, window_end_ns;
   /* omplens_trace_pauses(): the stretches the program had omplens paused,
    * in time order. No finding relates operations across one
-   * (docs/detectors.md, "Paused stretches"). */
+   * (docs/detectors.md, "Unseen stretches"). */
   const omplens_trace_pause *pauses;
   size_t num_pauses;
+  /* The program did not finish (omplens_trace_info.complete is 0): what it
+   * would have done after its last recorded event is unknown, as in a
+   * pause that never ends. */
+  int incomplete;
   /* omplens_trace_waits(): host waits for nowait constructs, each tied to
    * a region of `regions` (NULL: none) */
   const omplens_trace_wait *waits;

@@ -315,7 +315,8 @@ static int on_h2d(omplens_detect__ctx *c, uint32_t i) {
   /* The next kernel on the device after the copy completes. */
   uint64_t reader =
       omplens_detect__kernel_after(&c->kernels, e->device, e->end_ns);
-  if (reader == UINT64_MAX)
+  /* No kernel reads it, unless one the trace did not see did. */
+  if (reader == UINT64_MAX && !omplens_detect__unseen_between(c, e->begin_ns, UINT64_MAX))
     omplens_detect__set_bit(c->unused, i);
   size_t at;
   uint32_t id = (uint32_t)s->num_targets;
@@ -334,8 +335,10 @@ static int on_h2d(omplens_detect__ctx *c, uint32_t i) {
   /* Overwritten with other content before any kernel could read it. The
    * same content again leaves the first copy to be read: the second is
    * the waste, and the content detectors name it. A shorter copy from the
-   * same address overwrites only the start: the kernel reads the rest. */
-  if (rc == 0 && t->reader > e->begin_ns && e->bytes >= t->bytes && !same_content(t, e))
+   * same address overwrites only the start: the kernel reads the rest.
+   * A kernel the trace did not see in between may have read it. */
+  if (rc == 0 && t->reader > e->begin_ns && e->bytes >= t->bytes && !same_content(t, e) &&
+      !omplens_detect__unseen_between(c, c->ev[t->h2d].begin_ns, e->begin_ns))
     omplens_detect__set_bit(c->unused, t->h2d);
   *t = (omplens_detect__target){e->dev_addr, reader,     e->hash,
                                 e->bytes,    i,          e->device,
@@ -352,8 +355,6 @@ int omplens_detect__unused_transfers(omplens_detect__ctx *c) {
     for (uint64_t bits = c->unused[w] & ~c->removed[w]; bits && rc == 0;
          bits &= bits - 1) {
       uint32_t i = (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
-      if (c->num_pauses && omplens_detect__paused_between(c, c->ev[i].begin_ns, UINT64_MAX))
-        continue; /* a kernel in a later pause may have read it */
       rc = omplens_detect__emit(c, OMPLENS_CAT_UNUSED_TRANSFER, i,
                                 OMPLENS_DETECT__NONE,
                                 omplens_detect__dur(&c->ev[i]));

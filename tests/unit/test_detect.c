@@ -2144,6 +2144,39 @@ static void test_no_finding_across_a_pause(void **state) {
   seq_free(&s);
 }
 
+/* A program that did not finish may have gone on to use what it had
+ * allocated and sent: its trace proves no unused allocation still live at
+ * the end, and no unused transfer that no recorded kernel follows; what a
+ * recorded kernel came too late for, or a copy overwrote, stays unused. */
+static void test_incomplete_trace_proves_less(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  directive(&s, CP_ENTER);
+  alloc(&s, 0, 0xb000, 0xe000, 800);          /* deleted before any kernel */
+  directive(&s, CP_EXIT);
+  del(&s, 0, 0xe000);
+  directive(&s, CP_UPDATE);
+  uint32_t over = h2d(&s, 0, 0xc000, 0xf000, 800, 0x1);
+  h2d(&s, 0, 0xc000, 0xf000, 800, 0x2);       /* overwrites it */
+  directive(&s, CP_TARGET);
+  kernel(&s, 0);
+  directive(&s, CP_ENTER);                    /* the crash came before its kernel: */
+  alloc(&s, 0, 0xa000, 0xd000, 800);          /* never deleted */
+  h2d(&s, 0, 0xa000, 0xd000, 800, 0x3);
+  omplens_analysis *a = run(&s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 2);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 2);
+  omplens_analysis_free(a);
+  omplens_detect_params params = {.run_ns = 1000000, .incomplete = 1};
+  assert_int_equal(omplens_detect_run(s.ev, s.n, &params, &a), OMPLENS_DETECT_OK);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 1);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_TRANSFER, over, NULL));
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
 /* The set-up phase ends at the first repeated kernel's construct: the
  * initialisation's duplicate is set-up and ranked last although it saves
  * most; a duplicate with an instance after it is not. */
@@ -2330,6 +2363,7 @@ int main(void) {
       cmocka_unit_test(test_speedup),
       cmocka_unit_test(test_against_brute_force),
       cmocka_unit_test(test_no_finding_across_a_pause),
+      cmocka_unit_test(test_incomplete_trace_proves_less),
       cmocka_unit_test(test_setup_findings),
       cmocka_unit_test(test_no_setup_without_repeated_kernel),
       cmocka_unit_test(test_host_waits),
