@@ -79,6 +79,36 @@ static int copy_device(const omplens_fix__ctx *c) {
   return e ? e->device : c->fx->findings[c->g->findings[0]].device;
 }
 
+/* The items of the group's findings, each once, in the order the
+ * directive lists them: "a", "a and b", "a, b and c"; for a clause
+ * (clause), "a, b, c". A group that keeps a directive's data resident
+ * holds every item it maps. Owned by the fixer. */
+static const char *group_items(omplens_fixer *fx, const omplens_fix__group *g, bool clause) {
+  size_t n = 0;
+  const omplens_fix__site **items = g->num_findings ? calloc(g->num_findings, sizeof *items) : NULL;
+  if (!items)
+    return omplens_fix__item_text(&g->site);
+  for (size_t k = 0; k < g->num_findings; k++) {
+    const omplens_fix__site *t = omplens_fix__site_at(g, k);
+    size_t j = 0;
+    while (j < n && strcmp(omplens_fix__item_text(items[j]), omplens_fix__item_text(t)))
+      j++;
+    if (j < n)
+      continue;
+    for (j = n++; j > 0 && items[j - 1]->item > t->item; j--) /* implicit ones last */
+      items[j] = items[j - 1];
+    items[j] = t;
+  }
+  omplens_fix__buf b = {0};
+  for (size_t k = 0; k < n; k++)
+    omplens_fix__buf_printf(&b, "%s%s", k == 0 ? "" : clause || k + 1 < n ? ", " : " and ",
+                            omplens_fix__item_text(items[k]));
+  free(items);
+  const char *out = b.data ? omplens_fix__ownf(fx, "%s", b.data) : omplens_fix__item_text(&g->site);
+  omplens_fix__buf_free(&b);
+  return out;
+}
+
 /* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -115,30 +145,33 @@ static void recipe(omplens_fix__ctx *c) {
   }
   switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
   case OMPLENS_FIX_KEEP_RESIDENT:
-  case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
+  case OMPLENS_FIX_KEEP_RESIDENT_CALLER: {
+    const char *all = group_items(c->fx, g, false), *list = group_items(c->fx, g, true);
+    const char *them = strcmp(all, it) ? "them" : "it";
     if (site_map_type(s) == OMPLENS_MAP_FROM) /* a result: nothing to send */
       omplens_fix__buf_printf(
           r,
           "keep %s on the device across the loop that runs %s (or the loop around the call "
           "of its function): put `#pragma omp target data map(from: %s)` around that loop and "
-          "add `#pragma omp target update from(%s)` where the host reads it inside the loop.",
-          it, where, it, it);
+          "add `#pragma omp target update from(%s)` where the host reads %s inside the loop.",
+          all, where, list, list, them);
     else if (site_map_type(s) == OMPLENS_MAP_TO) /* an input: nothing to bring back */
       omplens_fix__buf_printf(
           r,
           "keep %s on the device across the loop that runs %s (or the loop around the call "
           "of its function): put `#pragma omp target data map(to: %s)` around that loop and "
-          "add `#pragma omp target update to(%s)` after the host changes it.",
-          it, where, it, it);
+          "add `#pragma omp target update to(%s)` after the host changes %s.",
+          all, where, list, list, them);
     else
       omplens_fix__buf_printf(
           r,
           "keep %s on the device across the loop that runs %s (or the loop around the call "
           "of its function): put `#pragma omp target data map(tofrom: %s)` around that loop, "
-          "add `#pragma omp target update from(%s)` where the host reads it inside the loop "
-          "and `#pragma omp target update to(%s)` after the host changes it.",
-          it, where, it, it, it);
+          "add `#pragma omp target update from(%s)` where the host reads %s inside the loop "
+          "and `#pragma omp target update to(%s)` after the host changes %s.",
+          all, where, list, list, them, list, them);
     break;
+  }
   case OMPLENS_FIX_DROP_COPY_BACK:
     if (s->implicit)
       omplens_fix__buf_printf(r,
@@ -1267,7 +1300,7 @@ static void generic_summary(omplens_fixer *fx, omplens_fix__group *g) {
   unsigned line = g->site.dir ? g->site.dir->pragma.line : g->site.api ? g->site.api_line : 0;
   omplens_fix__buf_printf(
       &g->summary, "%s of %s%s%s%s: no safe diff, change it by hand",
-      f && one ? omplens_category_title(f->category) : "Findings", omplens_fix__item_text(&g->site),
+      f && one ? omplens_category_title(f->category) : "Findings", group_items(fx, g, false),
       g->site.file ? " at " : "", g->site.file ? omplens_fix__short_name(g->site.file->path) : "",
       g->site.file && line ? omplens_fix__ownf(fx, ":%u", line) : "");
 }
