@@ -589,8 +589,12 @@ static size_t rank_in_region(const omplens_annotator *a, const omplens_event *e)
 static int guess_variable(omplens_annotator *a, const omplens_event *e, omplens_variable *out) {
   located scratch;
   const located *l = locate(a, omplens_trace_codeptr(a->trace, e), &scratch);
+  out->unnamed = "the trace has no map names (recorded with --no-preload), and the "
+                 "directive's source is not found";
   if (!l->matched || !l->match.directive)
     return OMPLENS_ANNOTATE_ENOTFOUND;
+  out->unnamed = "the trace has no map names (recorded with --no-preload), and no item "
+                 "of the directive fits the operation";
   const omplens_directive *d = l->match.directive;
   const char *names[OMPLENS_VARIABLE_MAX_CANDIDATES];
   for (size_t i = 0; i < d->num_items && out->num_candidates < OMPLENS_VARIABLE_MAX_CANDIDATES; i++)
@@ -612,6 +616,7 @@ static int guess_variable(omplens_annotator *a, const omplens_event *e, omplens_
   out->item = out->candidates[pick];
   out->name = names[pick];
   out->certain = 0;
+  out->unnamed = NULL;
   return 0;
 }
 
@@ -635,8 +640,10 @@ static int api_variable(omplens_annotator *a, const omplens_event *e, omplens_va
   located scratch;
   const located *l = locate(a, omplens_trace_codeptr(a->trace, e), &scratch);
   const omplens_api_argument *arg = l->call ? api_argument(l->call, e->kind) : NULL;
-  if (!arg || !arg->text || l->loc.directive.stale)
+  if (!arg || !arg->text || l->loc.directive.stale) {
+    out->unnamed = "the call's argument is not found in its source";
     return OMPLENS_ANNOTATE_ENOTFOUND;
+  }
   out->item = arg->text;
   out->name = arg->var ? arg->var : arg->text;
   out->certain = 1;
@@ -652,13 +659,19 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
     return api_variable(a, e, out);
   size_t nreg;
   const omplens_region *regions = omplens_trace_regions(a->trace, &nreg);
-  if (e->region >= nreg || !e->host_addr)
+  if (e->region >= nreg || !e->host_addr) {
+    out->unnamed = "the operation belongs to no construct the trace recorded";
     return OMPLENS_ANNOTATE_ENOTFOUND;
+  }
   if (!regions[e->region].num_args) /* no runtime names: guess from the source */
     return guess_variable(a, e, out);
   const omplens_map_arg *arg = match_arg(a->trace, &regions[e->region], e->host_addr, e->bytes);
-  if (!arg)
+  if (!arg) { /* the runtime's own copy or allocation */
+    out->unnamed = "the runtime made it for no single map item: none of the construct's "
+                   "arguments begins at its host address (a pointer it attaches, structure "
+                   "members allocated as one, or a mapper's part)";
     return OMPLENS_ANNOTATE_ENOTFOUND;
+  }
   /* A trace keeps each list of arguments once (omplens_trace_args), so
    * the item and its variable are made once per argument. */
   size_t nargs;
@@ -669,8 +682,12 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
   if (!v->item) {
     const char *f[1];
     size_t n[1];
-    if (split_fields(arg->name, f, n, 1) < 1 || !n[0])
+    /* libomptarget names an argument the compiler gave no name "unknown" */
+    if (split_fields(arg->name, f, n, 1) < 1 || !n[0] ||
+        (n[0] == 7 && !memcmp(f[0], "unknown", 7))) {
+      out->unnamed = "the runtime's map argument for it has no name";
       return OMPLENS_ANNOTATE_ENOTFOUND;
+    }
     size_t skip, len = base_name(f[0], n[0], &skip);
     const char *item = own(a, f[0], n[0]);
     const char *name = len ? own(a, f[0] + skip, len) : item;

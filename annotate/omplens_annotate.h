@@ -76,6 +76,9 @@ typedef struct omplens_variable {
                             source by direction and order, see candidates */
   size_t num_candidates; /* with a guess: every item that could be it */
   const char *candidates[OMPLENS_VARIABLE_MAX_CANDIDATES];
+  const char *unnamed;   /* OMPLENS_ANNOTATE_ENOTFOUND: why no item names
+                            it, as a clause ("the runtime made it for no
+                            single map item: ..."), or NULL */
 } omplens_variable;
 
 typedef struct omplens_annotator omplens_annotator;

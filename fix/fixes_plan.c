@@ -204,7 +204,7 @@ const omplens_directive *omplens_fix__directive_of(omplens_fixer *fx, uint64_t c
  * else the construct's implicit map of it (*implicit; *item SIZE_MAX). */
 static bool pick_item(omplens_fixer *fx, const omplens_directive *dir, const omplens_event *e,
                       size_t *item, const omplens_implicit_map **implicit, const char **why) {
-  omplens_variable v;
+  omplens_variable v = {0};
   bool named = fx->annot && !omplens_annotate_variable(fx->annot, e, &v) && v.name;
   size_t found = SIZE_MAX, count = 0;
   *implicit = NULL;
@@ -228,9 +228,9 @@ static bool pick_item(omplens_fixer *fx, const omplens_directive *dir, const omp
   if (found == SIZE_MAX && !named && dir->num_items == 1)
     found = 0;
   if (found == SIZE_MAX && !*implicit) {
-    *why = named ? omplens_fix__ownf(fx, "no map item of the directive matches %s", v.item)
-                 : "the map item is unknown (the trace has no map names: record without "
-                   "--no-preload)";
+    *why = named      ? omplens_fix__ownf(fx, "no map item of the directive matches %s", v.item)
+           : v.unnamed ? v.unnamed
+                       : "the map item is unknown";
     return false;
   }
   *item = found;

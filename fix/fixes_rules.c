@@ -1407,7 +1407,7 @@ void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
     s->dir = omplens_fix__directive_of(fx, lo->codeptr, omplens_fix__runtime_kind(fx, e), &s->file);
   c.file = g->edit_file = s->file;
   c.src = s->file ? &s->file->src : NULL;
-  omplens_variable v;
+  omplens_variable v = {0};
   bool named = e && fx->annot && !omplens_annotate_variable(fx->annot, e, &v) && v.name;
   if (s->dir)
     for (size_t i = 0; named && i < s->dir->num_items; i++)
@@ -1421,7 +1421,10 @@ void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
                           "delete the mapping after its last use",
                           it, lo->device);
   if (!s->dir || !s->var) {
-    omplens_fix__fail(&c, "the directive or item that mapped it is unknown");
+    omplens_fix__fail(&c, "%s", !s->dir     ? "the directive that mapped it is unknown"
+                                : named     ? omplens_fix__ownf(fx, "no map item of the directive matches %s", v.item)
+                                : v.unnamed ? v.unnamed
+                                            : "the item that mapped it is unknown");
     return;
   }
   if (s->dir->kind != OMPLENS_DIRECTIVE_TARGET_ENTER_DATA) {
