@@ -886,11 +886,13 @@ void omplens_fix__recipe_init(omplens_fix__ctx *c, const char *where);
 /* fixes_loops.c: keep-resident (both kinds) and hoist-alloc. */
 bool omplens_fix__build_resident(omplens_fix__ctx *c);
 void omplens_fix__kept_free(omplens_fix__group *g);
-/* Fails (group manual) when a kernel body [begin, end) writes through var
- * (or passes it on, or assigns it): it is the item it, and consequence says
- * what the change would then do wrong. */
-bool omplens_fix__device_reads_only(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
-                                    const char *it, const char *consequence);
+/* Fails (group manual) when the body [begin, end) of d (a kernel, or a
+ * target data region's host code) writes through var (or passes it on, or
+ * assigns it): it is the item it, and consequence says what the change
+ * would then do wrong. */
+bool omplens_fix__device_reads_only(omplens_fix__ctx *c, const omplens_directive *d, size_t begin,
+                                    size_t end, uint32_t var, const char *it,
+                                    const char *consequence);
 bool omplens_fix__build_hoist(omplens_fix__ctx *c);
 /* The same for memory from the device memory API: `T *d =
  * omp_target_alloc(SIZE, DEV);` and `omp_target_free(d, DEV);` in one

@@ -1191,20 +1191,28 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
   return true;
 }
 
-bool omplens_fix__device_reads_only(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
-                                    const char *it, const char *consequence) {
+bool omplens_fix__device_reads_only(omplens_fix__ctx *c, const omplens_directive *d, size_t begin,
+                                    size_t end, uint32_t var, const char *it,
+                                    const char *consequence) {
   const omplens_fix__ast *a = c->ast;
+  /* A target data region's body is host code: what it changes, it
+   * changes through the calls and kernels in it. */
+  const char *body = d->kind == OMPLENS_DIRECTIVE_TARGET ? "the kernel" : "the region's code";
   for (size_t i = 0; i < a->num_nodes; i++) {
     const omplens_fix__node *n = &a->nodes[i];
     if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end)
       continue;
     uint32_t other;
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
+    unsigned line = omplens_fix__ctx_line(c, n->begin);
+    if (use == OMPLENS_FIX__USE_ESCAPE && other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL)
+      return omplens_fix__fail(c, "%s passes %s to %s() at line %u, which may change it: %s", body,
+                               it, omplens_fix__ast_name(a, other), line, consequence);
     if (use == OMPLENS_FIX__USE_WRITE || use == OMPLENS_FIX__USE_ESCAPE ||
         use == OMPLENS_FIX__USE_ASSIGNED)
-      return omplens_fix__fail(c, "the kernel %s %s at line %u: %s",
-                               use == OMPLENS_FIX__USE_WRITE ? "writes" : "may change", it,
-                               omplens_fix__ctx_line(c, n->begin), consequence);
+      return omplens_fix__fail(c, "%s %s %s at line %u: %s", body,
+                               use == OMPLENS_FIX__USE_WRITE ? "writes" : "may change", it, line,
+                               consequence);
   }
   return true;
 }
@@ -1509,8 +1517,9 @@ static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
   uint32_t vd = omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir));
   size_t b, e;
   if (!omplens_fix__body_range(c, s->dir, &b, &e))
-    return omplens_fix__fail(c, "the kernel's body is unknown");
-  return omplens_fix__device_reads_only(c, b, e, vd, s->dir->items[s->item].text,
+    return omplens_fix__fail(c, "the body of the directive at line %u is unknown",
+                             s->dir->pragma.line);
+  return omplens_fix__device_reads_only(c, s->dir, b, e, vd, s->dir->items[s->item].text,
                                         "a resident copy would keep its changes");
 }
 

@@ -642,7 +642,7 @@ static bool kernels_leave_it(omplens_fix__ctx *c) {
     size_t b, e;
     if (!omplens_fix__body_range(c, d, &b, &e))
       return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
-    if (!omplens_fix__device_reads_only(c, b, e, var, omplens_fix__item_text(s),
+    if (!omplens_fix__device_reads_only(c, d, b, e, var, omplens_fix__item_text(s),
                                         "the copy back brings its results"))
       return false;
   }
@@ -685,7 +685,7 @@ bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
     size_t b, e;
     if (!omplens_fix__body_range(c, d, &b, &e))
       return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
-    if (!omplens_fix__device_reads_only(c, b, e, kvar, it, consequence)) {
+    if (!omplens_fix__device_reads_only(c, d, b, e, kvar, it, consequence)) {
       *writer = d;
       return false;
     }
