@@ -239,13 +239,14 @@ static int same_sites(const omplens_call_site *a, size_t na, const omplens_call_
   if (na != nb)
     return 0;
   for (size_t i = 0; i < na; i++)
-    if (a[i].line != b[i].line || strcmp(a[i].file, b[i].file))
+    if (a[i].line != b[i].line || a[i].column != b[i].column || strcmp(a[i].file, b[i].file))
       return 0;
   return 1;
 }
 
 /* The events' paths in source terms: paths that differ only in code
- * addresses (an unrolled loop's copies of one call) are one. sites[i] and
+ * addresses (an unrolled loop's copies of one call) are one; two calls on
+ * one line differ in their columns. sites[i] and
  * len[i] for each recorded path, group_of[i] the first path of its group,
  * group_count[g] the events of group g; returns the recorded paths. */
 static size_t source_paths(omplens_annotator *a, uint64_t codeptr, const uint32_t *events,
@@ -292,6 +293,17 @@ size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
   return k;
 }
 
+size_t omplens_annotate_own_frames(omplens_annotator *a, uint64_t codeptr,
+                                   const omplens_call_site *sites, size_t n) {
+  omplens_location directive;
+  if (!a || omplens_annotate_location(a, codeptr, &directive) || !directive.function)
+    return 0;
+  size_t k = 0;
+  while (k + 1 < n && sites[k].function && directive_function(sites[k].function, directive.function))
+    k++;
+  return k;
+}
+
 size_t omplens_annotate_call_sites(omplens_annotator *a, uint64_t codeptr, const uint32_t *events,
                                    size_t num_events, size_t stride, omplens_call_site *out,
                                    size_t max) {
@@ -303,12 +315,14 @@ size_t omplens_annotate_call_sites(omplens_annotator *a, uint64_t codeptr, const
   size_t n = source_paths(a, codeptr, events, num_events, stride, sites, len, group_of, group_count);
   for (size_t i = 0; i < n; i++) {
     bool seen = !len[i];
+    const omplens_call_site *call = len[i] ? &sites[i][omplens_annotate_own_frames(a, codeptr, sites[i], len[i])] : NULL;
     for (size_t j = 0; j < k && !seen; j++)
-      seen = out[j].line == sites[i][0].line && !strcmp(out[j].file, sites[i][0].file);
+      seen = out[j].line == call->line && out[j].column == call->column &&
+             !strcmp(out[j].file, call->file);
     if (!seen && k == max)
       return 0; /* more than max: say none rather than some */
     if (!seen)
-      out[k++] = sites[i][0];
+      out[k++] = *call;
   }
   return k;
 }

@@ -159,9 +159,16 @@ size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32
 size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
                                          const uint32_t *events, size_t num_events, size_t stride,
                                          omplens_call_site *out, size_t max, size_t *num_paths);
-/* The distinct first call sites of the events' call paths (the calls of
- * the directive's function, or of the function that inlined it), in source
- * terms, up to max; 0 when there are more (or none is known). */
+/* How many of a call path's first sites (n of them) are in the
+ * directive's own function: the task or parallel constructs whose
+ * outlined bodies hold the directive. The call of the function is the
+ * site after them (the last site when all are). */
+size_t omplens_annotate_own_frames(omplens_annotator *a, uint64_t codeptr,
+                                   const omplens_call_site *sites, size_t n);
+/* The distinct call sites of the events' call paths (the calls of the
+ * directive's function, or of the function that inlined it, past its own
+ * frames), in source terms, up to max; 0 when there are more (or none is
+ * known). */
 size_t omplens_annotate_call_sites(omplens_annotator *a, uint64_t codeptr, const uint32_t *events,
                                    size_t num_events, size_t stride, omplens_call_site *out,
                                    size_t max);

@@ -658,8 +658,12 @@ int omplens_fix__derive(omplens_fixer *fx);
 bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, const char *name,
                                bool most, omplens_fix__file **at, uint32_t *call,
                                const char **why);
-/* The call of name at line in f's syntax tree, or NONE. */
-uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line);
+/* The call of name at line in f's syntax tree: with several there, the
+ * one whose text holds column (0: unknown); NONE when there is none,
+ * OMPLENS_FIX__MANY when the column does not tell them apart. */
+#define OMPLENS_FIX__MANY (OMPLENS_FIX__NONE - 1)
+uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line,
+                                   unsigned column);
 /* The statement of a block that holds node n (n itself when it is one). */
 uint32_t omplens_fix__statement_of(const omplens_fix__ast *a, uint32_t n);
 /* Argument k (from 0) of call node call, or NONE: after the callee's name

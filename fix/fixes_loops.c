@@ -271,9 +271,13 @@ static bool index_calls(omplens_fix__file *f) {
   return true;
 }
 
-uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line) {
+uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsigned line,
+                                   unsigned column) {
   if ((!f->calls_done && !index_calls(f)) || !f->calls)
     return NONE;
+  /* Two calls of it on one line: the one whose text holds the column of
+   * the call that ran. */
+  size_t at = column ? omplens_fix__offset(&f->src, line, column) : SIZE_MAX;
   size_t lo = 0, hi = f->num_calls;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -282,13 +286,19 @@ uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsig
     else
       hi = mid;
   }
-  uint32_t found = NONE;
+  uint32_t found = NONE, holding = NONE;
+  size_t holders = 0;
   for (; lo < f->num_calls && f->calls[lo].line == line; lo++)
     if (calls_function(f, f->calls[lo].node, name)) {
-      if (found != NONE)
-        return NONE; /* two calls of it on the line: which one ran is unknown */
-      found = f->calls[lo].node;
+      const omplens_fix__node *n = &f->ast.nodes[f->calls[lo].node];
+      if (at != SIZE_MAX && n->begin <= at && at < n->end) {
+        holders++;
+        holding = f->calls[lo].node;
+      }
+      found = found == NONE ? f->calls[lo].node : OMPLENS_FIX__MANY;
     }
+  if (found == OMPLENS_FIX__MANY) /* which one ran: the column's, if one holds it */
+    return holders == 1 ? holding : OMPLENS_FIX__MANY;
   return found;
 }
 
@@ -307,14 +317,16 @@ bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, cons
                                : "recorded no call path to the directive");
     return false;
   }
+  /* past the task or parallel constructs of the function that hold it */
+  const omplens_call_site *site = &sites[omplens_annotate_own_frames(fx->annot, f->codeptr, sites, n)];
   omplens_location loc;
   omplens_annotate_location(fx->annot, f->codeptr, &loc);
-  *at = omplens_fix__file_get(fx, sites[0].file, loc.module);
+  *at = omplens_fix__file_get(fx, site->file, loc.module);
   if (*at && !(*at)->dwarf_unit)
     (*at)->dwarf_unit = loc.unit; /* the call was compiled with the directive's code */
   if (!*at || (*at)->src_rc) {
     *why = omplens_fix__ownf(fx, "the source of the call of %s(), %s, cannot be read", name,
-                             sites[0].file);
+                             site->file);
     return false;
   }
   const char *unsafe = omplens_fix__header_unsafe(fx, *at);
@@ -323,14 +335,19 @@ bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, cons
   if (unsafe || !omplens_fix__file_ast(fx, *at, why)) {
     if (unsafe)
       *why = omplens_fix__ownf(fx, "the call of %s() at %s:%u: %s", name,
-                               omplens_fix__short_name(sites[0].file), sites[0].line, unsafe);
+                               omplens_fix__short_name(site->file), site->line, unsafe);
     return false;
   }
-  *call = omplens_fix__call_at_line(*at, name, sites[0].line);
-  if (*call == NONE)
+  *call = omplens_fix__call_at_line(*at, name, site->line, site->column);
+  if (*call == OMPLENS_FIX__MANY)
+    *why = omplens_fix__ownf(fx, "%s:%u calls %s() more than once, and the run's column does "
+                             "not tell which call it came by", omplens_fix__short_name(site->file),
+                             site->line, name);
+  else if (*call == NONE)
     *why = omplens_fix__ownf(fx, "the parse shows no call of %s() at %s:%u, where the run "
-                             "called it", name, omplens_fix__short_name(sites[0].file),
-                             sites[0].line);
+                             "called it", name, omplens_fix__short_name(site->file), site->line);
+  if (*call == OMPLENS_FIX__MANY)
+    *call = NONE;
   return *call != NONE;
 }
 
@@ -360,9 +377,10 @@ static bool calls_in_one_loop(omplens_fixer *fx, const omplens_finding *f, const
   uint32_t calls[1 + OMPLENS_FIX__MORE_CALLS], loops[1 + OMPLENS_FIX__MORE_CALLS];
   *loop = NONE;
   for (size_t i = 0; i < n; i++) {
-    calls[i] = strcmp(sites[i].file, sites[0].file) ? NONE
-                                                    : omplens_fix__call_at_line(*at, name, sites[i].line);
-    if (calls[i] == NONE) {
+    calls[i] = strcmp(sites[i].file, sites[0].file)
+                   ? NONE
+                   : omplens_fix__call_at_line(*at, name, sites[i].line, sites[i].column);
+    if (calls[i] == NONE || calls[i] == OMPLENS_FIX__MANY) {
       *why = omplens_fix__ownf(fx, "the run called %s() at %s:%u too, another call or another "
                                    "file", name, omplens_fix__short_name(sites[i].file), sites[i].line);
       return false;
@@ -2391,7 +2409,8 @@ bool omplens_fix__own_lines(omplens_fix__ctx *c, uint32_t st, unsigned *first, u
 
 /* The call named name on line `line` of c's file, or NONE. */
 static uint32_t api_call_at(omplens_fix__ctx *c, const char *name, unsigned line) {
-  return omplens_fix__call_at_line(c->file, name, line);
+  uint32_t call = omplens_fix__call_at_line(c->file, name, line, 0);
+  return call == OMPLENS_FIX__MANY ? NONE : call;
 }
 
 bool omplens_fix__build_hoist_api(omplens_fix__ctx *c) {
