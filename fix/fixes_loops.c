@@ -638,6 +638,21 @@ static uint32_t first_variable(const omplens_fix__ctx *at, const char *expr, siz
   return NONE;
 }
 
+/* Whether expr is made of constants the loop's file knows there: macros
+ * and enumerators, numbers and operators, no call. */
+static bool constant_expr(const omplens_fix__ctx *at, const char *expr, size_t loop_at) {
+  char word[256];
+  if (strpbrk(expr, "(\"'{="))
+    return false;
+  for (const char *p = expr; omplens_fix__next_identifier(&p, word, sizeof word);) {
+    uint32_t d = omplens_fix__ast_lookup(at->ast, word, loop_at);
+    if (d != NONE ? at->ast->nodes[d].kind != OMPLENS_FIX__N_ENUM_CONST
+                  : !omplens_fix__ast_is_macro(at->ast, word))
+      return false;
+  }
+  return true;
+}
+
 /* A callee local written in the caller's terms (expr) as an item's
  * identifier: a variable the caller has, or inside the item an expression
  * without calls; else a variable the fix declares before the loop (its
@@ -646,6 +661,10 @@ static uint32_t first_variable(const omplens_fix__ctx *at, const char *expr, siz
 static bool caller_expr(omplens_fix__ctx *at, const char *expr, bool first, size_t loop_at,
                         uint32_t *decl, char **text, omplens_fix__buf *declaration) {
   uint32_t d = first_variable(at, expr, loop_at);
+  if (d == NONE && !first && constant_expr(at, expr, loop_at)) { /* `int cols = COLS;` */
+    *text = expr[strcspn(expr, " +-*/%<>&|^?:!~()[].")] ? omplens_fix__paren(expr) : strdup(expr);
+    return *text != NULL;
+  }
   if (d == NONE)
     return omplens_fix__fail(at, "%s names no variable known before the loop at line %u", expr,
                              omplens_fix__ctx_line(at, loop_at));
