@@ -190,14 +190,15 @@ static bool inside(const char *path, const char *dir) {
 /* The program's source tree for header f: the deepest directory holding
  * its compile database and the units that include it; the units' alone
  * when only / holds both (a build directory far from the sources). */
-static char *source_tree(omplens_fixer *fx, omplens_fix__file *f) {
+static char *source_tree(omplens_fixer *fx, omplens_fix__file *f, bool *with_compdb) {
   char *units = dir_of(f->units[0].path);
   for (size_t u = 1; units && u < f->num_units; u++)
     common_dir(units, f->units[u].path);
   char *tree = compdb_dir(fx, f->path);
   if (tree && units)
     common_dir(tree, units);
-  if (!tree || !strcmp(tree, "/")) {
+  *with_compdb = tree && strcmp(tree, "/");
+  if (!*with_compdb) {
     free(tree);
     return units;
   }
@@ -220,12 +221,15 @@ const char *omplens_fix__header_unsafe(omplens_fixer *fx, omplens_fix__file *f) 
                     "debug info shows included by a source: which units a change would reach "
                     "is unknown (give the build's compile_commands.json with "
                     "--compile-commands)";
-  char *tree = f->header_why ? NULL : source_tree(fx, f);
+  bool with_compdb = false;
+  char *tree = f->header_why ? NULL : source_tree(fx, f, &with_compdb);
   if (!f->header_why && (!tree || !inside(path, tree)))
     f->header_why = omplens_fix__ownf(
         fx, "the directive is in a header outside the program's source tree (%s, which holds "
-            "compile_commands.json and the units that include it): the program does not own it",
-        tree ? tree : "unknown");
+            "%s that include%s it): the program does not own it",
+        tree ? tree : "unknown",
+        with_compdb ? "compile_commands.json and the units" : f->num_units > 1 ? "the units" : "the unit",
+        with_compdb || f->num_units > 1 ? "" : "s");
   free(tree);
   free(real);
   return f->header_why;

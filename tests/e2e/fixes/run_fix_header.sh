@@ -13,7 +13,8 @@
 #   print the same, and record no finding.
 # outside: the header sits in WORKDIR/vendor (-I../vendor), outside the
 #   program's source tree: every fix must be manual, with that reason, and
-#   fixes.patch empty.
+#   fixes.patch empty; reported again without compile_commands.json, the
+#   reason names the units' directory and no compile database.
 # unit: as inside, but relax.c defines `data` as a macro before it includes
 #   the header: the header with a `target data` added compiles in main.c,
 #   not in relax.c (OpenMP pragmas expand macros). Every fix must be
@@ -73,6 +74,15 @@ if [ "$where" = outside ]; then
   grep -F "outside the program's source tree ($proj," "$work/out/findings.json" >/dev/null ||
     { cat "$work/out/report.md" >&2; fail "no manual fix gives the reason"; }
   [ ! -s "$work/out/fixes.patch" ] || fail "fixes.patch is not empty"
+  # Without the compile database, the source tree is the units' directory,
+  # and the reason does not claim that it holds one.
+  rm "$proj/compile_commands.json"
+  "$omplens" report -q -o "$work/out-nodb" "$trace_dir" >/dev/null 2>&1 ||
+    fail "omplens report without the compile database failed"
+  grep -E "outside the program's source tree \\($proj, which holds the units? that includes? it\\)" \
+    "$work/out-nodb/findings.json" >/dev/null ||
+    { grep -o "outside the program's source tree ([^)]*)" "$work/out-nodb/findings.json" | head -1 >&2;
+      fail "without compile_commands.json, the reason is not the units' directory"; }
   echo "ok ($name): manual, the header is outside the program's source tree"
   exit 0
 fi
