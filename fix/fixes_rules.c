@@ -6,6 +6,7 @@
  * the uses of variables from the flattened syntax tree (fixes_ast.c); what
  * ran from the trace (fixes_evidence.c). */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,34 @@ static const char *group_items(omplens_fixer *fx, const omplens_fix__group *g, b
   return out;
 }
 
+/* A re-sent copy is needed where a kernel changed the device's copy in
+ * between, which the trace cannot show: the recipe names the kernels that
+ * ran there, for the reader to check. */
+static void kernels_between(omplens_fix__ctx *c, omplens_fix__buf *r) {
+  omplens_fix__resends rs;
+  omplens_fix__resend_evidence(c->fx, c->g, &rs);
+  if (!rs.num_kernels)
+    return;
+  omplens_fix__buf_str(r, " First check that no kernel writes the buffer between the copies "
+                          "(the trace cannot show what a kernel writes): ");
+  for (size_t k = 0; k < rs.num_kernels && k < 3; k++) {
+    omplens_fix__file *kf = NULL;
+    const omplens_directive *d =
+        omplens_fix__directive_of(c->fx, rs.kernels[k], OMPLENS_RUNTIME_TARGET, &kf);
+    if (k)
+      omplens_fix__buf_str(r, ", ");
+    else
+      omplens_fix__buf_str(r, rs.num_kernels > 1 ? "the kernels at " : "the kernel at ");
+    if (d && kf)
+      omplens_fix__buf_printf(r, "%s:%u", omplens_fix__short_name(kf->path), d->pragma.line);
+    else
+      omplens_fix__buf_printf(r, "0x%" PRIx64, rs.kernels[k]);
+  }
+  omplens_fix__buf_str(r, rs.num_kernels > 3 || rs.too_many ? " and more run there."
+                          : rs.num_kernels > 1                ? " run there."
+                                                              : " runs there.");
+}
+
 /* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -134,13 +163,14 @@ static void recipe(omplens_fix__ctx *c) {
       omplens_fix__buf_printf(r, "allocate once with %s, before the loop that reaches the call, "
                                  "free once after it, and keep the device pointer between steps.",
                               s->api);
-    else
+    else {
+      bool fetch = first_event(c) && first_event(c)->kind == OMPLENS_EV_D2H;
       omplens_fix__buf_printf(r, "make the %s call only when its source changed: the %s "
                                  "keeps what it received until then (move the call out of the "
                                  "loop, or guard it).",
-                              s->api,
-                              first_event(c) && first_event(c)->kind == OMPLENS_EV_D2H ? "host"
-                                                                                       : "device");
+                              s->api, fetch ? "host" : "device");
+      kernels_between(c, r);
+    }
     return;
   }
   switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
