@@ -212,8 +212,9 @@ void omplens_fix__recipe_init(omplens_fix__ctx *c, const char *where) {
                             g->reset, omplens_fix__short_name(s->file->path), g->reset_line, it,
                             where);
   else
-    omplens_fix__buf_printf(r, "the copy of %s at %s resets data that the device changed (a start "
-                               "value such as sum = 0, a loop flag, a counter): ",
+    omplens_fix__buf_printf(r, "the copy of %s at %s sets back content the device held before "
+                               "and lost since (a start value such as sum = 0, a loop flag, a "
+                               "counter, or an input the host sets again): ",
                             it, where);
   if (!s->dir || s->dir->kind != OMPLENS_DIRECTIVE_TARGET) {
     omplens_fix__buf_printf(

@@ -45,8 +45,9 @@ static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
         "into the input array of the next step.",
     [OMPLENS_CAT_REINIT] =
         "Each of these copies re-initializes data on %s: %s held this content before, but "
-        "its copy changed since, so this is not a duplicate. The host resets data the device "
-        "changed, such as a reduction's start value (sum = 0), a loop flag or a counter.",
+        "its copy changed since (a kernel's result, or other content sent in between), so "
+        "this is not a duplicate. The host sets the data back to an earlier value, such as a "
+        "reduction's start value (sum = 0), a loop flag, a counter or an input it sets again.",
     [OMPLENS_CAT_REPEATED_ALLOC] =
         "The same host buffer was allocated again on %s with the same size: it is freed "
         "and allocated again instead of staying allocated.",

@@ -85,11 +85,12 @@ static const sarif_rule rules[] = {
    "Keep the result on the device: swap the device pointers between steps (or use the device "
    "buffer directly) instead of copying the result through the host and sending it back."},
   {"OMPL009", "reinitialization", "Reinitialization",
-   "Data that the receiver changed is reset by a copy (sum = 0, a loop flag, a counter).",
+   "A copy sets data back to content its receiver held before (sum = 0, a loop flag, a "
+   "counter).",
    "A transfer sends content that the receiver held before, but its copy changed since (a copy "
-   "with other content came back in between): the data is re-initialized, for example a "
-   "reduction's start value, a loop flag or a counter. It is not a duplicate: the receiver no "
-   "longer holds this content.",
+   "with other content came back, or went in, in between): the data is re-initialized, for "
+   "example a reduction's start value, a loop flag, a counter or an input the host sets "
+   "again. It is not a duplicate: the receiver no longer holds this content.",
    "Initialize the data on the device instead of copying it there: set it in the kernel, or in "
    "a small `#pragma omp target` region that sets it, and drop it from the map clause or the "
    "`target update to(...)`."},
@@ -354,7 +355,7 @@ static const char *category_predicate(const char *category) {
     {"round-trip", "goes between the host and %1$s and comes back unchanged"},
     {"round-trip-other-buffer", "brings back unchanged, between the host and %1$s, content that "
                                 "its receiver sent out, through another host buffer"},
-    {"reinitialization", "is sent to %1$s again to reset data that %1$s changed (not a "
+    {"reinitialization", "is sent to %1$s again to set back data that changed there (not a "
                          "duplicate: %1$s held this content before its copy changed)"},
     {"repeated-alloc", "is allocated on %1$s again with the same size"},
     {"unused-alloc", "is allocated on %1$s while no kernel runs there"},

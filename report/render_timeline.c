@@ -803,7 +803,7 @@ static const char *finding_message(const json_t *f) {
     {"round-trip", "this copy brings back data that did not change"},
     {"round-trip-other-buffer", "this copy brings back, through another host buffer, data the "
                                 "receiver sent out unchanged"},
-    {"reinitialization", "this copy resets data the receiver changed (not a duplicate)"},
+    {"reinitialization", "this copy sets back data that changed on the receiver (not a duplicate)"},
     {"repeated-alloc", "the same buffer was allocated again with the same size"},
     {"unused-alloc", "no kernel ran on the device while this allocation lived"},
     {"unused-transfer", "no kernel read this copy before it was overwritten or the run ended"},

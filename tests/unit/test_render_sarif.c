@@ -380,7 +380,7 @@ static void sarif_version_2_categories(void **state) {
   assert_string_equal(str(rule, "name"), "Reinitialization");
   const char *text = str(json_object_get(r, "message"), "text");
   assert_non_null(
-      strstr(text, "'sum' is sent to device 0 again to reset data that device 0 changed"));
+      strstr(text, "'sum' is sent to device 0 again to set back data that changed there"));
   assert_non_null(strstr(text, "not a duplicate"));
   const char *help = str(json_object_get(rule, "help"), "text");
   assert_non_null(strstr(help, "#pragma omp target"));
