@@ -219,12 +219,16 @@ static int is_zeros(omplens_detect__ctx *c, const omplens_event *e) {
   return e->hash == z->hash;
 }
 
+/* One value, as a flag, a counter or a constant is: two variables that
+ * hold the same one say nothing about where either came from. */
+#define SCALAR_BYTES 8
+
 /* What receiving content ct into copy cp is, given what the receiver
  * holds (seen: since when it last held it, for a content no copy holds);
  * *related receives the event that makes it wasteful. Only a device takes
  * back its own result through another buffer (the host copied it), and
- * not zeros; the host receiving into one buffer what it holds in another
- * is a duplicate. */
+ * not zeros nor a single value; the host receiving into one buffer what it
+ * holds in another is a duplicate. */
 static int judge_receipt(omplens_detect__ctx *c, const omplens_event *e, uint32_t cp,
                          uint32_t ct, uint32_t seen, uint32_t *related) {
   const omplens_detect__scan *s = &c->scan;
@@ -236,7 +240,7 @@ static int judge_receipt(omplens_detect__ctx *c, const omplens_event *e, uint32_
                       : OMPLENS_CAT_DUPLICATE_SAME_BUFFER;
   }
   if (x->holders > 0 && is_h2d(e) && x->pending_holders > 0 && !x->crossed &&
-      !is_zeros(c, e)) {
+      e->bytes > SCALAR_BYTES && !is_zeros(c, e)) {
     *related = x->sent;
     return OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER;
   }
