@@ -178,28 +178,33 @@ static void recipe(omplens_fix__ctx *c) {
   case OMPLENS_FIX_KEEP_RESIDENT_CALLER: {
     const char *all = group_items(c->fx, g, false), *list = group_items(c->fx, g, true);
     const char *them = strcmp(all, it) ? "them" : "it";
+    /* Where the runs of the directive are: a loop around it or around
+     * the call of its function, or, with no loop, the code from the
+     * first to the last (the reason says which the parse found). */
+    const char *span = "the code that runs it each time (the loop around it, or around the call of "
+                       "its function)";
     if (site_map_type(s) == OMPLENS_MAP_FROM) /* a result: nothing to send */
       omplens_fix__buf_printf(
           r,
-          "keep %s on the device across the loop that runs %s (or the loop around the call "
-          "of its function): put `#pragma omp target data map(from: %s)` around that loop and "
-          "add `#pragma omp target update from(%s)` where the host reads %s inside the loop.",
-          all, where, list, list, them);
+          "keep %s on the device between the runs of %s: put `#pragma omp target data "
+          "map(from: %s)` around %s, and add `#pragma omp target update from(%s)` where the "
+          "host reads %s in between.",
+          all, where, list, span, list, them);
     else if (site_map_type(s) == OMPLENS_MAP_TO) /* an input: nothing to bring back */
       omplens_fix__buf_printf(
           r,
-          "keep %s on the device across the loop that runs %s (or the loop around the call "
-          "of its function): put `#pragma omp target data map(to: %s)` around that loop and "
-          "add `#pragma omp target update to(%s)` after the host changes %s.",
-          all, where, list, list, them);
+          "keep %s on the device between the runs of %s: put `#pragma omp target data "
+          "map(to: %s)` around %s, and add `#pragma omp target update to(%s)` after the host "
+          "changes %s.",
+          all, where, list, span, list, them);
     else
       omplens_fix__buf_printf(
           r,
-          "keep %s on the device across the loop that runs %s (or the loop around the call "
-          "of its function): put `#pragma omp target data map(tofrom: %s)` around that loop, "
-          "add `#pragma omp target update from(%s)` where the host reads %s inside the loop "
-          "and `#pragma omp target update to(%s)` after the host changes %s.",
-          all, where, list, list, them, list, them);
+          "keep %s on the device between the runs of %s: put `#pragma omp target data "
+          "map(tofrom: %s)` around %s, add `#pragma omp target update from(%s)` where the host "
+          "reads %s in between, and `#pragma omp target update to(%s)` after the host changes "
+          "%s.",
+          all, where, list, span, list, them, list, them);
     break;
   }
   case OMPLENS_FIX_DROP_COPY_BACK:
