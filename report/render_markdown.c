@@ -227,7 +227,7 @@ static void finding_fix(omplens_strbuf *b, const json_t *fix) {
   const char *manual = omplens_render__str(fix, "manual");
   if (summary) {
     omplens_strbuf_puts(b, "\n**Suggested fix:** ");
-    omplens_md__text(b, summary, 0);
+    omplens_md__prose(b, summary, 0);
     omplens_strbuf_puts(b, "\n");
   }
   if (diff) {
@@ -236,7 +236,7 @@ static void finding_fix(omplens_strbuf *b, const json_t *fix) {
   }
   if (manual) {
     omplens_strbuf_puts(b, summary || diff ? "\n" : "\n**How to fix:** ");
-    omplens_md__text(b, manual, 0);
+    omplens_md__prose(b, manual, 0);
     omplens_strbuf_puts(b, "\n");
   }
   uint64_t saves = omplens_render__u64(fix, "predicted_savings_ns");

@@ -116,6 +116,9 @@ const char *omplens_render__outlier_text(const json_t *outlier, char *buf, size_
 /* Text with every character that could start Markdown markup escaped. In a
  * table cell `|` is escaped as well and newlines become spaces. */
 void omplens_md__text(omplens_strbuf *b, const char *s, int in_table);
+/* Text whose `...` pairs are code spans (the fixer's texts quote code
+ * that way), the rest escaped as by omplens_md__text. */
+void omplens_md__prose(omplens_strbuf *b, const char *s, int in_table);
 /* An inline code span whose fence is longer than any backtick run inside. */
 void omplens_md__code(omplens_strbuf *b, const char *s, int in_table);
 /* A fenced code block whose fence is longer than any backtick run inside. */

@@ -367,6 +367,30 @@ static void add_fence(omplens_strbuf *b, char c, size_t n) {
     omplens_strbuf_add(b, &c, 1);
 }
 
+void omplens_md__prose(omplens_strbuf *b, const char *s, int in_table) {
+  while (s && *s) {
+    const char *open = strchr(s, '`'), *close = open ? strchr(open + 1, '`') : NULL;
+    if (close == open + 1) /* `` opens no span: the rest is text */
+      close = NULL;
+    size_t n = close ? (size_t)(open - s) : strlen(s);
+    if (n) { /* the text before the span, escaped as text */
+      char *part = strndup(s, n);
+      if (!part)
+        return;
+      omplens_md__text(b, part, in_table);
+      free(part);
+    }
+    if (!close)
+      break;
+    char *code = strndup(open + 1, (size_t)(close - open - 1));
+    if (!code)
+      return;
+    omplens_md__code(b, code, in_table);
+    free(code);
+    s = close + 1;
+  }
+}
+
 void omplens_md__code(omplens_strbuf *b, const char *s, int in_table) {
   s = s ? s : "";
   size_t fence = longest_backtick_run(s) + 1;

@@ -613,8 +613,9 @@ static void test_markdown_structure(void **state) {
   cmark_node_free(root);
   /* The HTML shows the same narrative through libcmark. */
   char *html = render(1, doc, &(omplens_render_options){.base_dir = "/src"});
-  /* Texts of the document are plain text: their backticks stay backticks. */
-  assert_non_null(strstr(html, "<strong>Suggested fix:</strong> wrap the loop in `target data`"));
+  /* The fixer's backticks quote code: a code span (test_fix_text_code_spans). */
+  assert_non_null(
+      strstr(html, "<strong>Suggested fix:</strong> wrap the loop in <code>target data</code>"));
   assert_non_null(strstr(html, "<code class=\"language-diff\">"));
   assert_non_null(strstr(html, "a[0:n]|b (probably)"));
   free(html);
@@ -622,8 +623,6 @@ static void test_markdown_structure(void **state) {
   json_decref(doc);
 }
 
-/* A re-initialization reads as a reset of data the device changed, never as
- * a duplicate to keep resident; every category of version 2 is counted. */
 /* Two findings removed by one change: its text and diff appear once, and
  * the second finding points at the first, in report.md and report.html. */
 static void test_shared_fix_shown_once(void **state) {
@@ -722,6 +721,8 @@ static void test_directive_note_once(void **state) {
   json_decref(doc);
 }
 
+/* A re-initialization reads as data set back, never as a duplicate to
+ * keep resident; every category of version 2 is counted. */
 static void test_version_2_categories(void **state) {
   (void)state;
   const char *text = "#pragma omp target map(tofrom: sum)";
@@ -788,6 +789,30 @@ static void test_duplicate_content_wording(void **state) {
     assert_null(strstr(out, "still holds"));
     free(out);
   }
+  json_decref(doc);
+}
+
+/* The fixer quotes code in backticks: those become code spans in
+ * report.md and <code> on the page, and what is outside them, or inside
+ * them, still cannot make markup. */
+static void test_fix_text_code_spans(void **state) {
+  (void)state;
+  json_t *f = finding(location("/src/p.c", 36, NULL), 2);
+  json_object_set_new(f, "fix", json_pack("{s:s,s:s,s:s}", "kind", "manual", "summary",
+                                           "Round trip of a_b at p.c:36: by hand", "manual",
+                                           "Recipe: put `#pragma omp target data map(to: a[0:n])` "
+                                           "around it, not `<b>x</b>`; *keep* it"));
+  json_t *doc = document("./prog", directive(location("/src/p.c", 36, NULL)), f);
+  char *md = render(0, doc, NULL);
+  assert_non_null(strstr(md, "Recipe: put `#pragma omp target data map(to: a[0:n])` around it, "
+                             "not `<b>x</b>`; \\*keep\\* it"));
+  assert_non_null(strstr(md, "Round trip of a\\_b"));
+  free(md);
+  char *html = render(1, doc, NULL);
+  assert_non_null(strstr(html, "<code>#pragma omp target data map(to: a[0:n])</code>"));
+  assert_non_null(strstr(html, "<code>&lt;b&gt;x&lt;/b&gt;</code>"));
+  assert_null(strstr(html, "<b>x</b>"));
+  free(html);
   json_decref(doc);
 }
 
@@ -959,6 +984,7 @@ int main(void) {
       cmocka_unit_test(test_directive_note_once),
       cmocka_unit_test(test_markdown_code_fences),
       cmocka_unit_test(test_markdown_executions),
+      cmocka_unit_test(test_fix_text_code_spans),
       cmocka_unit_test(test_duplicate_content_wording),
       cmocka_unit_test(test_timeline_million_events),
       cmocka_unit_test(test_timeline_histogram),
