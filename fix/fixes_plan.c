@@ -879,13 +879,12 @@ static int split_left(omplens_fixer *fx, size_t gi) {
   g->left = NULL;
   g->num_left = 0;
   omplens_fix__group_items_free(g);
-  /* The site is the first finding's: when that one left, a manual group's
-   * texts named an item it no longer holds. */
-  if (kept && !omplens_fix__same_item(&g->site, omplens_fix__site_at(g, 0))) {
+  /* The site is the first finding's, and a manual group's texts name its
+   * items: when some left, they named items it no longer holds. */
+  if (kept && !omplens_fix__same_item(&g->site, omplens_fix__site_at(g, 0)))
     g->site = *omplens_fix__site_at(g, 0);
-    if (g->kind == OMPLENS_FIX_MANUAL)
-      omplens_fix__retext_manual(fx, g);
-  }
+  if (kept && kept < n && g->kind == OMPLENS_FIX_MANUAL)
+    omplens_fix__retext_manual(fx, g);
   return 0;
 }
 
