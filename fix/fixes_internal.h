@@ -897,6 +897,12 @@ void omplens_fix__kept_free(omplens_fix__group *g);
 bool omplens_fix__device_reads_only(omplens_fix__ctx *c, const omplens_directive *d, size_t begin,
                                     size_t end, uint32_t var, const char *it,
                                     const char *consequence);
+/* Fails (group manual) when the host code of [begin, end), kernels'
+ * bodies left out, writes var, passes it to a call or may change it
+ * otherwise: it is the item it, and consequence says what a change would
+ * then do wrong. */
+bool omplens_fix__host_leaves(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
+                              const char *it, const char *consequence);
 bool omplens_fix__build_hoist(omplens_fix__ctx *c);
 /* The same for memory from the device memory API: `T *d =
  * omp_target_alloc(SIZE, DEV);` and `omp_target_free(d, DEV);` in one

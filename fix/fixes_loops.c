@@ -968,6 +968,30 @@ static size_t device_bodies(omplens_fix__ctx *c, size_t begin, size_t end, range
 static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range *ex, size_t nex,
                       varset *set, bool *swapped, const char *what, int depth);
 
+bool omplens_fix__host_leaves(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
+                              const char *it, const char *consequence) {
+  const omplens_fix__ast *a = c->ast;
+  range ex[64];
+  size_t nex = device_bodies(c, begin, end, ex, 64);
+  for (size_t i = 0; i < a->num_nodes; i++) {
+    const omplens_fix__node *n = &a->nodes[i];
+    if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end ||
+        excluded(ex, nex, n->begin))
+      continue;
+    uint32_t other;
+    int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
+    unsigned line = omplens_fix__ctx_line(c, n->begin);
+    if (use == OMPLENS_FIX__USE_WRITE)
+      return omplens_fix__fail(c, "the host writes %s at line %u: %s", it, line, consequence);
+    if (use == OMPLENS_FIX__USE_ESCAPE && other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL)
+      return omplens_fix__fail(c, "the host passes %s to %s() at line %u, which may write it: %s",
+                               it, omplens_fix__ast_name(a, other), line, consequence);
+    if (use == OMPLENS_FIX__USE_ESCAPE || use == OMPLENS_FIX__USE_ASSIGNED)
+      return omplens_fix__fail(c, "the host may change %s at line %u: %s", it, line, consequence);
+  }
+  return true;
+}
+
 #define PASS_DEPTH 3 /* calls followed through, from the loop */
 
 /* The one definition of function name in c's file, or NONE (none, or

@@ -622,6 +622,23 @@ static uint32_t same_storage(omplens_fix__ctx *c, const omplens_fix__site *s, ui
   return found;
 }
 
+/* Whether expression node e is a fresh allocation (`(int *)malloc(n)`):
+ * memory no other name holds. */
+static bool fresh_allocation(const omplens_fix__ast *a, uint32_t e) {
+  static const char *const allocs[] = {"malloc", "calloc", "aligned_alloc", "realloc",
+                                       "omp_alloc", "omp_aligned_alloc", NULL};
+  while (e != NONE && (a->nodes[e].kind == OMPLENS_FIX__N_CAST ||
+                       a->nodes[e].kind == OMPLENS_FIX__N_IMPLICIT ||
+                       a->nodes[e].kind == OMPLENS_FIX__N_PAREN))
+    e = omplens_fix__ast_child(a, e, 0);
+  if (e == NONE || a->nodes[e].kind != OMPLENS_FIX__N_CALL)
+    return false;
+  for (size_t k = 0; allocs[k]; k++)
+    if (!strcmp(omplens_fix__ast_name(a, e), allocs[k]))
+      return true;
+  return false;
+}
+
 /* Kernels are read by the variable's name: a pointer that trades buffers
  * in function fn (`tmp = src; src = dst; dst = tmp;`) names memory that a
  * kernel wrote under the other name. Only a pointer can: assigning a
@@ -632,8 +649,11 @@ static bool keeps_its_buffer(omplens_fix__ctx *c, uint32_t fn, uint32_t var) {
     return true;
   for (uint32_t i = fn; i < omplens_fix__ast_end(a, fn); i++) {
     uint32_t other;
+    /* an allocation aliases nothing: a buffer that moves is remapped,
+     * which the copies' evidence sees */
     if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref == var &&
-        omplens_fix__ast_use(a, i, &other) == OMPLENS_FIX__USE_ASSIGNED)
+        omplens_fix__ast_use(a, i, &other) == OMPLENS_FIX__USE_ASSIGNED &&
+        !fresh_allocation(a, other))
       return omplens_fix__fail(c,
                                "%s is given another buffer at line %u, so a kernel may write its "
                                "memory under another name",
@@ -712,23 +732,41 @@ bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
                                "a kernel outside the function of the directive at line %u runs "
                                "between the copies of %s: whether it writes %s cannot be checked",
                                s->dir->pragma.line, it, s->var);
+    size_t b, e;
+    if (!omplens_fix__body_range(c, d, &b, &e))
+      return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
+    if (!omplens_fix__device_reads_only(c, d, b, e, kvar, it, consequence)) {
+      *writer = d; /* a write the body shows comes before what its calls may do */
+      return false;
+    }
     if (d->flags & OMPLENS_DIRF_BODY_CALLS)
       return omplens_fix__fail(c,
                                "the kernel at line %u runs between the copies of %s and calls "
                                "functions, which may write it",
                                d->pragma.line, it);
-    size_t b, e;
-    if (!omplens_fix__body_range(c, d, &b, &e))
-      return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
-    if (!omplens_fix__device_reads_only(c, d, b, e, kvar, it, consequence)) {
-      *writer = d;
-      return false;
-    }
   }
   if (!c->g->note.data || !strstr(c->g->note.data, "the kernels between the copies"))
     omplens_fix__buf_str(&c->g->note, "the kernels between the copies do not write the variable; "
                                       "this assumes they write no other pointer to its memory. ");
   return true;
+}
+
+/* An update to that sent what the device held, in the recorded run: the
+ * host may not write the variable where its writes reach the update (the
+ * update's loop, or its function before it). Else the update sends what
+ * the host made, equal to the device's copy in that run only. */
+static bool host_leaves_it(omplens_fix__ctx *c) {
+  const omplens_fix__site *s = &c->g->site;
+  uint32_t fn, var;
+  if (!site_variable(c, s, &fn, &var))
+    return false;
+  size_t at = omplens_fix__pragma_at(c, s->dir);
+  uint32_t loop = omplens_fix__ast_loop_at(c->ast, fn, at);
+  const omplens_fix__node *span = &c->ast->nodes[loop != NONE ? loop : fn];
+  return omplens_fix__host_leaves(c, span->begin, loop != NONE ? span->end : at,
+                                  var, omplens_fix__item_text(s),
+                                  "the update sends what the host made, which equalled the "
+                                  "device's copy in the recorded run only");
 }
 
 static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
@@ -769,7 +807,7 @@ static bool build_update(omplens_fix__ctx *c) {
                              "copies, so the update at line %u fills a fresh buffer each time",
                              it, s->dir->pragma.line);
   }
-  if (!kernels_keep(c, &rs) || (ev.d2h && !kernels_leave_it(c)))
+  if (!kernels_keep(c, &rs) || (ev.d2h && !kernels_leave_it(c)) || (ev.h2d && !all_category(c, OMPLENS_CAT_UNUSED_TRANSFER) && !host_leaves_it(c)))
     return false;
   omplens_fix__pragma p;
   if (!omplens_fix__scan_site(c, s, &p))
