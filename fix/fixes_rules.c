@@ -138,6 +138,14 @@ static void kernels_between(omplens_fix__ctx *c, omplens_fix__buf *r) {
                                                               : " runs there.");
 }
 
+/* Whether one of the group's findings is of category. */
+static bool has_category(const omplens_fix__ctx *c, int category) {
+  for (size_t k = 0; k < c->g->num_findings; k++)
+    if (c->fx->findings[c->g->findings[k]].category == category)
+      return true;
+  return false;
+}
+
 /* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -235,9 +243,11 @@ static void recipe(omplens_fix__ctx *c) {
         r,
         "run the copy of %s at %s only when it carries data a kernel will read: remove it "
         "where it never does, or guard the directive with an if(...) clause (for example on the "
-        "loop variable) where only some executions are needed; remove an unused allocation "
-        "(and the data directive when it maps nothing else).",
-        it, where);
+        "loop variable) where only some executions are needed%s",
+        it, where,
+        has_category(c, OMPLENS_CAT_UNUSED_ALLOC)
+            ? "; remove an unused allocation (and the data directive when it maps nothing else)."
+            : ".");
     break;
   case OMPLENS_FIX_HOIST_ALLOC:
     omplens_fix__buf_printf(
