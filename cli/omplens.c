@@ -668,7 +668,7 @@ static int load_parallel(loaded *l, char **names, size_t n) {
 
 /* ---- One trace at a time (cli/parts.h) ----------------------------------- */
 
-static const char *nothing_measured(const omplens_trace *t);
+static const char *nothing_measured(const omplens_trace *t, bool killed);
 
 /* Whether a report of several traces is made one trace at a time (it is,
  * unless OMPLENS_REPORT_AT_ONCE is set: then every trace stays loaded, as
@@ -685,7 +685,7 @@ static int read_for_part(void *ctx, const char *path, omplens_trace **t, omplens
 
 static const char *warning_for_part(void *ctx, const omplens_trace *t) {
   (void)ctx;
-  return nothing_measured(t);
+  return nothing_measured(t, false);
 }
 
 static unsigned part_pieces(const options *o);
@@ -1184,14 +1184,25 @@ static int write_outputs(const output_ctx *c, unsigned todo) {
 }
 
 /* Writes the selected outputs for the loaded traces; summary to `summary_out`. */
-/* Why nothing reached a device in trace t, or NULL when something did. */
-static const char *nothing_measured(const omplens_trace *t) {
+/* Why nothing reached a device in trace t, or NULL when something did;
+ * killed: `run` saw the program die of a signal. */
+static const char *nothing_measured(const omplens_trace *t, bool killed) {
   size_t nev, nreg;
   omplens_trace_events(t, &nev);
   omplens_trace_regions(t, &nreg);
   const omplens_trace_info *info = omplens_trace_get_info(t);
-  /* A cut or damaged trace says so already: its events may just be lost. */
-  if (nev || nreg || !info->complete || omplens_trace_damage(t))
+  if (nev || nreg)
+    return NULL;
+  /* A damaged trace says so already: its events may just be lost (a file
+   * cut after its header reads as a program that ended early). But where
+   * `run` saw the program die, and the missing end record is the only
+   * damage, the trace is whole: it died before any construct. */
+  const char *damage = omplens_trace_damage(t);
+  bool only_unfinished = damage && !strncmp(damage, "no end record", 13) &&
+                         strchr(damage, '\n') == damage + strlen(damage) - 1;
+  if (!info->complete && killed && only_unfinished)
+    return "the program was killed before any target construct ran";
+  if (!info->complete || damage)
     return NULL;
   if (info->num_devices > 0)
     return "the runtime reported no target construct: none ran, offloading was disabled "
@@ -1211,11 +1222,12 @@ static const char *nothing_measured(const omplens_trace *t) {
 
 /* One warning line per process that measured nothing; whether every one
  * did (then `report` has nothing to say, and exits with EXIT_NOTHING). */
-static bool warn_nothing_measured(const loaded *l) {
+static bool warn_nothing_measured(const loaded *l, bool killed) {
   size_t quiet = 0, n = num_processes(l);
   for (size_t i = 0; i < n; i++) {
     const omplens_trace_info *info = l->in_parts ? NULL : omplens_trace_get_info(l->traces[i]);
-    const char *why = l->in_parts ? l->parts.parts[i].warning : nothing_measured(l->traces[i]);
+    const char *why =
+        l->in_parts ? l->parts.parts[i].warning : nothing_measured(l->traces[i], killed);
     if (!why)
       continue;
     quiet++;
@@ -1486,7 +1498,7 @@ static int report_distributed(options *o, char *const *args, size_t num_args,
     omplens_progress_stop();
     if (!rc)
       warn_jobs(&l);
-    if (!rc && warn_nothing_measured(&l))
+    if (!rc && warn_nothing_measured(&l, false))
       rc = EXIT_NOTHING;
     omplens_cli_parts_free(&l.parts); /* before its spool goes */
     if (omplens_cli_mpi_send_result(m, rc, err, sizeof err))
@@ -1566,7 +1578,7 @@ static int handle_report(int argc, char **argv) {
   omplens_progress_stop();
   if (!rc)
     warn_jobs(&l);
-  if (!rc && warn_nothing_measured(&l))
+  if (!rc && warn_nothing_measured(&l, false))
     rc = EXIT_NOTHING;
   loaded_free(&l);
   return rc;
@@ -1814,7 +1826,7 @@ static int report_run(const options *opts, const char *trace_dir, int status) {
   omplens_progress_stop();
   if (!rc) {
     warn_jobs(&l);
-    warn_nothing_measured(&l); /* run keeps the program's own status */
+    warn_nothing_measured(&l, status > 128); /* run keeps the program's own status */
   }
   loaded_free(&l);
   return rc;
