@@ -299,7 +299,8 @@ size_t omplens_annotate_own_frames(omplens_annotator *a, uint64_t codeptr,
   if (!a || omplens_annotate_location(a, codeptr, &directive) || !directive.function)
     return 0;
   size_t k = 0;
-  while (k + 1 < n && sites[k].function && directive_function(sites[k].function, directive.function))
+  while (k + 1 < n && sites[k].function &&
+         directive_function(sites[k].function, directive.function))
     k++;
   return k;
 }
@@ -315,7 +316,8 @@ size_t omplens_annotate_call_sites(omplens_annotator *a, uint64_t codeptr, const
   size_t n = source_paths(a, codeptr, events, num_events, stride, sites, len, group_of, group_count);
   for (size_t i = 0; i < n; i++) {
     bool seen = !len[i];
-    const omplens_call_site *call = len[i] ? &sites[i][omplens_annotate_own_frames(a, codeptr, sites[i], len[i])] : NULL;
+    const omplens_call_site *call =
+        len[i] ? &sites[i][omplens_annotate_own_frames(a, codeptr, sites[i], len[i])] : NULL;
     for (size_t j = 0; j < k && !seen; j++)
       seen = out[j].line == call->line && out[j].column == call->column &&
              !strcmp(out[j].file, call->file);

@@ -228,7 +228,9 @@ const char *omplens_fix__header_unsafe(omplens_fixer *fx, omplens_fix__file *f) 
         fx, "the directive is in a header outside the program's source tree (%s, which holds "
             "%s that include%s it): the program does not own it",
         tree ? tree : "unknown",
-        with_compdb ? "compile_commands.json and the units" : f->num_units > 1 ? "the units" : "the unit",
+        with_compdb          ? "compile_commands.json and the units"
+        : f->num_units > 1 ? "the units"
+                           : "the unit",
         with_compdb || f->num_units > 1 ? "" : "s");
   free(tree);
   free(real);

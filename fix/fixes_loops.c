@@ -318,7 +318,8 @@ bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, cons
     return false;
   }
   /* past the task or parallel constructs of the function that hold it */
-  const omplens_call_site *site = &sites[omplens_annotate_own_frames(fx->annot, f->codeptr, sites, n)];
+  const omplens_call_site *site =
+      &sites[omplens_annotate_own_frames(fx->annot, f->codeptr, sites, n)];
   omplens_location loc;
   omplens_annotate_location(fx->annot, f->codeptr, &loc);
   *at = omplens_fix__file_get(fx, site->file, loc.module);
@@ -978,12 +979,13 @@ bool omplens_fix__host_leaves(omplens_fix__ctx *c, size_t begin, size_t end, uin
     if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end ||
         excluded(ex, nex, n->begin))
       continue;
-    uint32_t other;
+    uint32_t other = NONE;
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
     unsigned line = omplens_fix__ctx_line(c, n->begin);
     if (use == OMPLENS_FIX__USE_WRITE)
       return omplens_fix__fail(c, "the host writes %s at line %u: %s", it, line, consequence);
-    if (use == OMPLENS_FIX__USE_ESCAPE && other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL)
+    bool call = other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL;
+    if (use == OMPLENS_FIX__USE_ESCAPE && call)
       return omplens_fix__fail(c, "the host passes %s to %s() at line %u, which may write it: %s",
                                it, omplens_fix__ast_name(a, other), line, consequence);
     if (use == OMPLENS_FIX__USE_ESCAPE || use == OMPLENS_FIX__USE_ASSIGNED)
@@ -1263,10 +1265,11 @@ bool omplens_fix__device_reads_only(omplens_fix__ctx *c, const omplens_directive
     const omplens_fix__node *n = &a->nodes[i];
     if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end)
       continue;
-    uint32_t other;
+    uint32_t other = NONE;
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
     unsigned line = omplens_fix__ctx_line(c, n->begin);
-    if (use == OMPLENS_FIX__USE_ESCAPE && other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL)
+    bool call = other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL;
+    if (use == OMPLENS_FIX__USE_ESCAPE && call)
       return omplens_fix__fail(c, "%s passes %s to %s() at line %u, which may change it: %s", body,
                                it, omplens_fix__ast_name(a, other), line, consequence);
     if (use == OMPLENS_FIX__USE_WRITE || use == OMPLENS_FIX__USE_ESCAPE ||
