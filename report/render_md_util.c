@@ -370,7 +370,7 @@ static void add_fence(omplens_strbuf *b, char c, size_t n) {
 void omplens_md__prose(omplens_strbuf *b, const char *s, int in_table) {
   while (s && *s) {
     const char *open = strchr(s, '`'), *close = open ? strchr(open + 1, '`') : NULL;
-    if (close == open + 1) /* `` opens no span: the rest is text */
+    if (close && close == open + 1) /* `` opens no span: the rest is text */
       close = NULL;
     size_t n = close ? (size_t)(open - s) : strlen(s);
     if (n) { /* the text before the span, escaped as text */

@@ -828,6 +828,16 @@ static void test_markdown_code_fences(void **state) {
   omplens_md__code_block(&b, "diff", "````\nx\n");
   assert_string_equal(omplens_strbuf_str(&b), "`````diff\n````\nx\n`````\n");
   omplens_strbuf_free(&b);
+  /* A fix's text: no backtick, an empty pair, an unpaired one. */
+  omplens_md__prose(&b, "a_b", 0);
+  assert_string_equal(omplens_strbuf_str(&b), "a\\_b");
+  omplens_strbuf_free(&b);
+  omplens_md__prose(&b, "x `` y `z` w`", 0);
+  assert_string_equal(omplens_strbuf_str(&b), "x \\`\\` y \\`z\\` w\\`");
+  omplens_strbuf_free(&b);
+  omplens_md__prose(&b, "`a` and `b*`", 0);
+  assert_string_equal(omplens_strbuf_str(&b), "`a` and `b*`");
+  omplens_strbuf_free(&b);
   omplens_md__text(&b, "1. a | b <c> [d](e) _f_", 1);
   assert_string_equal(omplens_strbuf_str(&b), "1. a \\| b \\<c\\> \\[d\\](e) \\_f\\_");
   omplens_strbuf_free(&b);
