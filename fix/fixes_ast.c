@@ -875,7 +875,7 @@ uint32_t omplens_fix__ast_child(const omplens_fix__ast *a, uint32_t n, uint32_t 
   return OMPLENS_FIX__NONE;
 }
 
-uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t e) {
+uint32_t omplens_fix__ast_operand(const omplens_fix__ast *a, uint32_t e) {
   while (e != OMPLENS_FIX__NONE &&
          (a->nodes[e].kind == OMPLENS_FIX__N_PAREN || a->nodes[e].kind == OMPLENS_FIX__N_IMPLICIT ||
           a->nodes[e].kind == OMPLENS_FIX__N_CAST)) {
@@ -886,6 +886,11 @@ uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t e) {
         c = (uint32_t)k;
     e = c;
   }
+  return e;
+}
+
+uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t e) {
+  e = omplens_fix__ast_operand(a, e);
   if (e == OMPLENS_FIX__NONE || a->nodes[e].kind != OMPLENS_FIX__N_DECLREF)
     return OMPLENS_FIX__NONE;
   uint32_t d = a->nodes[e].ref;

@@ -360,6 +360,9 @@ enum omplens_fix__use {
                                  is that variable's declaration, or NONE    */
 };
 int omplens_fix__ast_use(const omplens_fix__ast *a, uint32_t ref, uint32_t *other);
+/* Expression e without the parentheses, implicit conversions and casts
+ * around it, or NONE. */
+uint32_t omplens_fix__ast_operand(const omplens_fix__ast *a, uint32_t e);
 /* The variable an expression plainly names (through parentheses and
  * casts): its VAR or PARM node, or NONE. */
 uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t expr);

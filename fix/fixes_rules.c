@@ -637,10 +637,7 @@ static uint32_t same_storage(omplens_fix__ctx *c, const omplens_fix__site *s, ui
 static bool fresh_allocation(const omplens_fix__ast *a, uint32_t e) {
   static const char *const allocs[] = {"malloc", "calloc", "aligned_alloc", "realloc",
                                        "omp_alloc", "omp_aligned_alloc", NULL};
-  while (e != NONE && (a->nodes[e].kind == OMPLENS_FIX__N_CAST ||
-                       a->nodes[e].kind == OMPLENS_FIX__N_IMPLICIT ||
-                       a->nodes[e].kind == OMPLENS_FIX__N_PAREN))
-    e = omplens_fix__ast_child(a, e, 0);
+  e = omplens_fix__ast_operand(a, e);
   if (e == NONE || a->nodes[e].kind != OMPLENS_FIX__N_CALL)
     return false;
   for (size_t k = 0; allocs[k]; k++)
