@@ -969,11 +969,13 @@ static size_t device_bodies(omplens_fix__ctx *c, size_t begin, size_t end, range
 static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range *ex, size_t nex,
                       varset *set, bool *swapped, const char *what, int depth);
 
-bool omplens_fix__host_leaves(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
-                              const char *it, const char *consequence) {
+/* Fails when subject (the host, a kernel, a region's code) changes var in
+ * the code of [begin, end), the excluded ranges left out: writes it, passes
+ * it to a call, or may change it otherwise. */
+static bool leaves_var(omplens_fix__ctx *c, const char *subject, size_t begin, size_t end,
+                       const range *ex, size_t nex, uint32_t var, const char *it,
+                       const char *consequence) {
   const omplens_fix__ast *a = c->ast;
-  range ex[64];
-  size_t nex = device_bodies(c, begin, end, ex, 64);
   for (size_t i = 0; i < a->num_nodes; i++) {
     const omplens_fix__node *n = &a->nodes[i];
     if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end ||
@@ -982,16 +984,24 @@ bool omplens_fix__host_leaves(omplens_fix__ctx *c, size_t begin, size_t end, uin
     uint32_t other = NONE;
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
     unsigned line = omplens_fix__ctx_line(c, n->begin);
-    if (use == OMPLENS_FIX__USE_WRITE)
-      return omplens_fix__fail(c, "the host writes %s at line %u: %s", it, line, consequence);
     bool call = other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL;
     if (use == OMPLENS_FIX__USE_ESCAPE && call)
-      return omplens_fix__fail(c, "the host passes %s to %s() at line %u, which may write it: %s",
-                               it, omplens_fix__ast_name(a, other), line, consequence);
-    if (use == OMPLENS_FIX__USE_ESCAPE || use == OMPLENS_FIX__USE_ASSIGNED)
-      return omplens_fix__fail(c, "the host may change %s at line %u: %s", it, line, consequence);
+      return omplens_fix__fail(c, "%s passes %s to %s() at line %u, which may change it: %s",
+                               subject, it, omplens_fix__ast_name(a, other), line, consequence);
+    if (use == OMPLENS_FIX__USE_WRITE || use == OMPLENS_FIX__USE_ESCAPE ||
+        use == OMPLENS_FIX__USE_ASSIGNED)
+      return omplens_fix__fail(c, "%s %s %s at line %u: %s", subject,
+                               use == OMPLENS_FIX__USE_WRITE ? "writes" : "may change", it, line,
+                               consequence);
   }
   return true;
+}
+
+bool omplens_fix__host_leaves(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
+                              const char *it, const char *consequence) {
+  range ex[64];
+  size_t nex = device_bodies(c, begin, end, ex, 64);
+  return leaves_var(c, "the host", begin, end, ex, nex, var, it, consequence);
 }
 
 #define PASS_DEPTH 3 /* calls followed through, from the loop */
@@ -1257,28 +1267,10 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
 bool omplens_fix__device_reads_only(omplens_fix__ctx *c, const omplens_directive *d, size_t begin,
                                     size_t end, uint32_t var, const char *it,
                                     const char *consequence) {
-  const omplens_fix__ast *a = c->ast;
   /* A target data region's body is host code: what it changes, it
    * changes through the calls and kernels in it. */
-  const char *body = d->kind == OMPLENS_DIRECTIVE_TARGET ? "the kernel" : "the region's code";
-  for (size_t i = 0; i < a->num_nodes; i++) {
-    const omplens_fix__node *n = &a->nodes[i];
-    if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end)
-      continue;
-    uint32_t other = NONE;
-    int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
-    unsigned line = omplens_fix__ctx_line(c, n->begin);
-    bool call = other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL;
-    if (use == OMPLENS_FIX__USE_ESCAPE && call)
-      return omplens_fix__fail(c, "%s passes %s to %s() at line %u, which may change it: %s", body,
-                               it, omplens_fix__ast_name(a, other), line, consequence);
-    if (use == OMPLENS_FIX__USE_WRITE || use == OMPLENS_FIX__USE_ESCAPE ||
-        use == OMPLENS_FIX__USE_ASSIGNED)
-      return omplens_fix__fail(c, "%s %s %s at line %u: %s", body,
-                               use == OMPLENS_FIX__USE_WRITE ? "writes" : "may change", it, line,
-                               consequence);
-  }
-  return true;
+  return leaves_var(c, d->kind == OMPLENS_DIRECTIVE_TARGET ? "the kernel" : "the region's code",
+                    begin, end, NULL, 0, var, it, consequence);
 }
 
 /* Fails when a variable of set is assigned anywhere in [begin, end). */
