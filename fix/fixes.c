@@ -220,6 +220,7 @@ static void group_free(omplens_fix__group *g) {
   omplens_fix__buf_free(&g->recipe);
   omplens_fix__buf_free(&g->summary);
   omplens_fix__buf_free(&g->note);
+  omplens_fix__buf_free(&g->account);
   omplens_fix__edits_free(&g->edits);
 }
 
@@ -367,6 +368,15 @@ unsigned omplens_fix_call_loop(omplens_fixer *fx, size_t finding) {
   if (derived(fx) || finding >= fx->num_findings)
     return 0;
   return omplens_fix__call_loop(fx, finding);
+}
+
+const char *omplens_fix_account(omplens_fixer *fx, size_t finding) {
+  if (derived(fx) || finding >= fx->num_findings || fx->fix_of_finding[finding] == SIZE_MAX)
+    return NULL;
+  const omplens_fix__group *g = &fx->groups[fx->fix_of_finding[finding]];
+  return g->account.len && omplens_fix__claims_held(fx, &fx->findings[finding])
+             ? g->account.data
+             : NULL;
 }
 
 const char *omplens_fix_storage(omplens_fixer *fx, size_t finding, const char **where) {

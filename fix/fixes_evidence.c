@@ -798,6 +798,13 @@ bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f) {
   return true;
 }
 
+bool omplens_fix__claims_held(const omplens_fixer *fx, const omplens_finding *f) {
+  return f->num_instances &&
+         (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
+          f->category == OMPLENS_CAT_ROUND_TRIP) &&
+         fx->events[f->instances[0].event].kind == OMPLENS_EV_H2D;
+}
+
 /* ---- prediction ---- */
 
 void omplens_fix__whatif_free(omplens_fixer *fx) {

@@ -493,6 +493,8 @@ typedef struct omplens_fix__group {
   omplens_fix__buf recipe;  /* manual: what to do                       */
   omplens_fix__buf summary;
   omplens_fix__buf note;
+  omplens_fix__buf account; /* what the source shows of its duplicates
+                             that the trace could not (omplens_fix_account) */
   omplens_fix__edits edits;
   int confidence;
   const char *new_type; /* map type the rule gives the item          */
@@ -792,6 +794,10 @@ const char *omplens_fix__fill_value(omplens_fixer *fx, const omplens_fix__file *
                                     const omplens_fix__site *s);
 /* Whether every instance of finding f carries XXH3-64 of f->bytes zeros. */
 bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f);
+/* Whether finding f says that the device still holds what its copies
+ * send (a duplicate of the same buffer, or a round trip, host to device):
+ * the claim a kernel's write between the copies refutes. */
+bool omplens_fix__claims_held(const omplens_fixer *fx, const omplens_finding *f);
 /* The index of event e's construct kind as an OMPLENS_RUNTIME_* value. */
 int omplens_fix__runtime_kind(const omplens_fixer *fx, const omplens_event *e);
 /* Whether the event's map item names var (annotator), or -1: unknown. */
@@ -811,6 +817,9 @@ typedef struct omplens_fix__ctx {
                                   as it is: a check of one item of many */
   uint32_t blamed;             /* probing: the declaration whose use failed
                                   the last check (set to NONE before) */
+  unsigned written_at;         /* the line where the last failed check of a
+                                  variable's uses saw code write it (0: it
+                                  saw a call or an address taken instead) */
   struct omplens_fix__ctx *peer; /* a wrap around a caller's loop: the
                                   directive's file, where the functions the
                                   loop calls may be defined; else NULL */

@@ -983,16 +983,18 @@ static bool leaves_var(omplens_fix__ctx *c, const char *subject, size_t begin, s
       continue;
     uint32_t other = NONE;
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
+    if (use != OMPLENS_FIX__USE_WRITE && use != OMPLENS_FIX__USE_ESCAPE &&
+        use != OMPLENS_FIX__USE_ASSIGNED)
+      continue;
     unsigned line = omplens_fix__ctx_line(c, n->begin);
     bool call = other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL;
+    c->written_at = use == OMPLENS_FIX__USE_WRITE ? line : 0;
     if (use == OMPLENS_FIX__USE_ESCAPE && call)
       return omplens_fix__fail(c, "%s passes %s to %s() at line %u, which may change it: %s",
                                subject, it, omplens_fix__ast_name(a, other), line, consequence);
-    if (use == OMPLENS_FIX__USE_WRITE || use == OMPLENS_FIX__USE_ESCAPE ||
-        use == OMPLENS_FIX__USE_ASSIGNED)
-      return omplens_fix__fail(c, "%s %s %s at line %u: %s", subject,
-                               use == OMPLENS_FIX__USE_WRITE ? "writes" : "may change", it, line,
-                               consequence);
+    return omplens_fix__fail(c, "%s %s %s at line %u: %s", subject,
+                             use == OMPLENS_FIX__USE_WRITE ? "writes" : "may change", it, line,
+                             consequence);
   }
   return true;
 }

@@ -776,20 +776,56 @@ static bool host_leaves_it(omplens_fix__ctx *c) {
                                   "device's copy in the recorded run only");
 }
 
+/* Whether every finding of g that says the device still holds what its
+ * copies send sends zeros (and there is one). */
+static bool sends_zeros(const omplens_fixer *fx, const omplens_fix__group *g) {
+  bool any = false;
+  for (size_t k = 0; k < g->num_findings; k++) {
+    const omplens_finding *f = &fx->findings[g->findings[k]];
+    if (!omplens_fix__claims_held(fx, f))
+      continue;
+    if (!omplens_fix__all_zero(fx, f))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
+/* An update to that the kernels between its copies leave alone; else,
+ * where a kernel writes the variable, the update is needed as written:
+ * the recipe says how to stop it, and the group's account tells its
+ * findings that they are re-initializations the trace could not see. */
 static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
   const omplens_fix__site *s = &c->g->site;
   const omplens_directive *d;
+  c->written_at = 0;
   if (omplens_fix__kernels_leave(c, s, rs, "the update restores what the kernel changed", &d))
     return true;
-  if (d) {
-    omplens_fix__buf_free(&c->g->recipe); /* the update is needed as written */
+  if (!d)
+    return false;
+  const char *file = omplens_fix__short_name(c->file->path), *it = omplens_fix__item_text(s);
+  omplens_fix__buf_free(&c->g->recipe); /* the update is needed as written */
+  if (sends_zeros(c->fx, c->g))
+    omplens_fix__buf_printf(&c->g->recipe,
+                            "keep the update at %s:%u while the kernel at line %u changes %s on "
+                            "the device. Every copy sends zeros: to stop sending them, set %s "
+                            "to zero on the device in place of the update (a `target teams "
+                            "distribute parallel for` loop that stores 0 in each element).",
+                            file, s->dir->pragma.line, d->pragma.line, it, it);
+  else
     omplens_fix__buf_printf(&c->g->recipe,
                             "keep the update at %s:%u: the kernel at line %u overwrites %s on "
                             "the device. To stop sending it again, let that kernel write a "
                             "device buffer of its own (`map(alloc:)` scratch) instead of %s.",
-                            omplens_fix__short_name(c->file->path), s->dir->pragma.line,
-                            d->pragma.line, omplens_fix__item_text(s), s->var);
-  }
+                            file, s->dir->pragma.line, d->pragma.line, it, s->var);
+  if (c->written_at)
+    omplens_fix__buf_printf(&c->g->account,
+                            "The same bytes were sent again, but the source shows the kernel at "
+                            "%s:%u writing %s at line %u, between the copies. If it writes the "
+                            "part these copies send, each copy sets back what that kernel "
+                            "changed on the device: a re-initialization, which the trace cannot "
+                            "see without a copy back, not a duplicate.",
+                            file, d->pragma.line, it, c->written_at);
   return false;
 }
 

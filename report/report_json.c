@@ -650,7 +650,11 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_
   if (listed < f->num_instances)
     json_object_set_new(o, "instances_omitted", num(f->num_instances - listed));
   const omplens_fix *fx = NULL;
-  if (in->procs[proc].fixer && !omplens_fix_for_finding(in->procs[proc].fixer, index, &fx))
+  omplens_fixer *fixer = in->procs[proc].fixer;
+  const char *account = fixer ? omplens_fix_account(fixer, index) : NULL;
+  if (account)
+    json_object_set_new(o, "explanation", json_string(account));
+  if (fixer && !omplens_fix_for_finding(fixer, index, &fx))
     json_object_set_new(o, "fix", fix_object(x, fx));
   return o;
 }
