@@ -761,7 +761,8 @@ bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
 /* An update to that sent what the device held, in the recorded run: the
  * host may not write the variable where its writes reach the update (the
  * update's loop, or its function before it). Else the update sends what
- * the host made, equal to the device's copy in that run only. */
+ * the host made, equal to the device's copy in that run only, and the
+ * group's account tells its findings so. */
 static bool host_leaves_it(omplens_fix__ctx *c) {
   const omplens_fix__site *s = &c->g->site;
   uint32_t fn, var;
@@ -770,10 +771,27 @@ static bool host_leaves_it(omplens_fix__ctx *c) {
   size_t at = omplens_fix__pragma_at(c, s->dir);
   uint32_t loop = omplens_fix__ast_loop_at(c->ast, fn, at);
   const omplens_fix__node *span = &c->ast->nodes[loop != NONE ? loop : fn];
-  return omplens_fix__host_leaves(c, span->begin, loop != NONE ? span->end : at,
-                                  var, omplens_fix__item_text(s),
-                                  "the update sends what the host made, which equalled the "
-                                  "device's copy in the recorded run only");
+  const char *it = omplens_fix__item_text(s);
+  c->written_at = 0;
+  if (omplens_fix__host_leaves(c, span->begin, loop != NONE ? span->end : at, var, it,
+                               "the update sends what the host made, which equalled the "
+                               "device's copy in the recorded run only"))
+    return true;
+  if (!c->written_at)
+    return false;
+  omplens_fix__buf_printf(&c->g->account,
+                          "The device held these bytes already in the recorded run, but the "
+                          "source shows the host writing %s at line %u, %s the update: each "
+                          "copy sends what the host computed, which matched the device's copy "
+                          "in this run only.",
+                          it, c->written_at, loop != NONE ? "in the loop of" : "before");
+  omplens_fix__buf_free(&c->g->recipe); /* the update is needed as written */
+  omplens_fix__buf_printf(&c->g->recipe,
+                          "keep the update at %s:%u: it sends what the host computes at line "
+                          "%u. It can go only where the device computes the same values itself.",
+                          omplens_fix__short_name(c->file->path), s->dir->pragma.line,
+                          c->written_at);
+  return false;
 }
 
 /* Whether every finding of g that says the device still holds what its

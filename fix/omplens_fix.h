@@ -143,10 +143,12 @@ int omplens_fix_suggest(omplens_fixer *fx, const omplens_finding *f, omplens_fix
 /* The same by finding index. */
 int omplens_fix_for_finding(omplens_fixer *fx, size_t finding, const omplens_fix **out);
 /* What the source shows of a finding that its trace could not, in place
- * of its category's explanation, or NULL. Today: a duplicate (or round
- * trip) sent to the device although a kernel between its copies writes the
- * variable there, which makes each copy a re-initialization. Owned by the
- * fixer. */
+ * of its category's explanation, or NULL: of a duplicate (or round trip)
+ * that a `target update to` sends to the device, that a kernel between its
+ * copies writes the variable there (each copy a re-initialization), or
+ * that the host writes it where its values reach the update (equal to the
+ * device's copy in the recorded run only). docs/fixes.md, "What the
+ * source shows". Owned by the fixer. */
 const char *omplens_fix_account(omplens_fixer *fx, size_t finding);
 /* The storage a finding's map item points into, as the source names it
  * where the change is made: when the item's pointer is a local taken from
