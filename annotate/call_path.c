@@ -270,11 +270,14 @@ static size_t source_paths(omplens_annotator *a, uint64_t codeptr, const uint32_
 
 size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
                                          const uint32_t *events, size_t num_events, size_t stride,
-                                         omplens_call_site *out, size_t max, size_t *num_paths) {
+                                         omplens_call_site *out, size_t max, size_t *num_paths,
+                                         size_t *num_top) {
   omplens_call_site sites[OMPLENS_MAX_COMMON_PATHS][OMPLENS_MAX_CALL_SITES];
   size_t len[OMPLENS_MAX_COMMON_PATHS], group_of[OMPLENS_MAX_COMMON_PATHS];
-  size_t group_count[OMPLENS_MAX_COMMON_PATHS], best_count = 0, best = 0, distinct = 0;
+  size_t group_count[OMPLENS_MAX_COMMON_PATHS], best_count = 0, best = 0, distinct = 0, top = 0;
   *num_paths = 0;
+  if (num_top)
+    *num_top = 0;
   if (!a || !out || !events)
     return 0;
   size_t n = source_paths(a, codeptr, events, num_events, stride, sites, len, group_of, group_count);
@@ -283,9 +286,13 @@ size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
     if (group_of[i] == i && group_count[i] > best_count) {
       best_count = group_count[i];
       best = i;
+      top = 0;
     }
+    top += group_of[i] == i && group_count[i] == best_count;
   }
   *num_paths = distinct;
+  if (num_top)
+    *num_top = top;
   if (!n)
     return 0;
   size_t k = len[best] < max ? len[best] : max;

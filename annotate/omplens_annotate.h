@@ -154,11 +154,14 @@ size_t omplens_annotate_call_path(omplens_annotator *a, uint64_t codeptr, uint32
  * terms: paths that differ only in code addresses, such as an unrolled
  * loop's copies of one call, are one. Fills up to max call sites like
  * omplens_annotate_call_path(); *num_paths gets the number of distinct
- * paths (the first OMPLENS_MAX_COMMON_PATHS recorded ones looked at). */
+ * paths (the first OMPLENS_MAX_COMMON_PATHS recorded ones looked at), and
+ * *num_top (may be NULL) how many of them came as often as the one given
+ * (1: it came most often alone; the first of them is given). */
 #define OMPLENS_MAX_COMMON_PATHS 32
 size_t omplens_annotate_common_call_path(omplens_annotator *a, uint64_t codeptr,
                                          const uint32_t *events, size_t num_events, size_t stride,
-                                         omplens_call_site *out, size_t max, size_t *num_paths);
+                                         omplens_call_site *out, size_t max, size_t *num_paths,
+                                         size_t *num_top);
 /* How many of a call path's first sites (n of them) are in the
  * directive's own function: the task or parallel constructs whose
  * outlined bodies hold the directive. The call of the function is the

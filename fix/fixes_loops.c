@@ -310,7 +310,7 @@ bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, cons
   if (fx->annot && f->num_instances)
     n = omplens_annotate_common_call_path(fx->annot, f->codeptr, &f->instances[0].event,
                                           f->num_instances, sizeof *f->instances, sites,
-                                          OMPLENS_MAX_CALL_SITES, &paths);
+                                          OMPLENS_MAX_CALL_SITES, &paths, NULL);
   if (!n || (paths != 1 && !most)) {
     *why = omplens_fix__ownf(fx, "%s, and the run %s", *why,
                              n ? "called the directive's function from several places"

@@ -274,7 +274,12 @@ static void finding_call_path(omplens_strbuf *b, const json_t *finding, const ch
       omplens_strbuf_printf(b, ", in the loop at line %" PRIu64,
                             omplens_render__u64(site, "loop_line"));
   }
-  if (others > 1)
+  size_t top = omplens_render__u64(finding, "call_paths_as_frequent");
+  if (others > 1 && top >= others)
+    omplens_strbuf_printf(b, " (one of %zu call paths, all as frequent)", others);
+  else if (others > 1 && top > 1)
+    omplens_strbuf_printf(b, " (one of the %zu most frequent of %zu call paths)", top, others);
+  else if (others > 1)
     omplens_strbuf_printf(b, " (the most frequent of %zu call paths)", others);
   omplens_strbuf_puts(b, ".\n");
 }

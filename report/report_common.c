@@ -86,13 +86,13 @@ int omplens_report__locate(const omplens_report_input *in, size_t proc, uint64_t
 
 size_t omplens_report__call_path(const omplens_report_input *in, size_t proc,
                                  const omplens_finding *f, omplens_call_site *out, size_t max,
-                                 size_t *num_paths) {
-  *num_paths = 0;
+                                 size_t *num_paths, size_t *num_top) {
+  *num_paths = *num_top = 0;
   if (!f->num_instances)
     return 0;
   return omplens_annotate_common_call_path(in->procs[proc].annotator, f->codeptr,
                                            &f->instances[0].event, f->num_instances,
-                                           sizeof *f->instances, out, max, num_paths);
+                                           sizeof *f->instances, out, max, num_paths, num_top);
 }
 
 const char *omplens_format_location(const omplens_report_input *in, size_t proc,

@@ -30,7 +30,7 @@ const omplens_report_figures *omplens_report__figures(const omplens_report_input
  * omplens_annotate_common_call_path(). */
 size_t omplens_report__call_path(const omplens_report_input *in, size_t proc,
                                  const omplens_finding *f, omplens_call_site *out, size_t max,
-                                 size_t *num_paths);
+                                 size_t *num_paths, size_t *num_top);
 
 /* A rank stands far from the median of the job's ranks at this ratio,
  * either way (docs/report.md, "MPI jobs"). */

@@ -588,10 +588,11 @@ static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
 
 /* The calls that led to f's directive (its operations' most common call
  * path), innermost first; NULL when none is known. */
-static json_t *call_path(doc_ctx *x, const omplens_finding *f, size_t index, size_t *num_paths) {
+static json_t *call_path(doc_ctx *x, const omplens_finding *f, size_t index, size_t *num_paths,
+                         size_t *num_top) {
   omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
   size_t n = omplens_report__call_path(x->in, x->proc, f, sites, OMPLENS_MAX_CALL_SITES,
-                                       num_paths);
+                                       num_paths, num_top);
   if (!n)
     return NULL;
   json_t *arr = json_array();
@@ -620,12 +621,14 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_
   json_object_set_new(o, "category", json_string(omplens_category_name(f->category)));
   json_object_set_new(o, "device", device(f->device));
   json_object_set_new(o, "location", location(x, f->codeptr));
-  size_t num_paths = 0;
-  json_t *path = call_path(x, f, index, &num_paths);
+  size_t num_paths = 0, num_top = 0;
+  json_t *path = call_path(x, f, index, &num_paths, &num_top);
   if (path)
     json_object_set_new(o, "call_path", path);
   if (num_paths > 1)
     json_object_set_new(o, "call_paths", num(num_paths));
+  if (path && num_top > 1)
+    json_object_set_new(o, "call_paths_as_frequent", num(num_top));
   json_t *var = variable(in, proc, f, index, ev, nev);
   if (var)
     json_object_set_new(o, "variable", var);

@@ -792,6 +792,33 @@ static void test_duplicate_content_wording(void **state) {
   json_decref(doc);
 }
 
+/* A call path shown among others says whether it came most often, or as
+ * often as some or all of them (HeCBench extrema: eight calls of one
+ * template, each as frequent). */
+static void test_call_path_frequency(void **state) {
+  (void)state;
+  json_t *f = finding(location("/src/p.c", 36, NULL), 2);
+  json_object_set_new(f, "call_path",
+                      json_pack("[{s:s,s:i,s:s}]", "file", "/src/main.c", "line", 12, "function", "main"));
+  json_object_set_new(f, "call_paths", json_integer(4));
+  json_t *doc = document("./prog", directive(location("/src/p.c", 36, NULL)), f);
+  static const struct {
+    int as_frequent;
+    const char *says;
+  } cases[] = {{0, "(the most frequent of 4 call paths)"},
+               {2, "(one of the 2 most frequent of 4 call paths)"},
+               {4, "(one of 4 call paths, all as frequent)"}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    if (cases[k].as_frequent)
+      json_object_set_new(f, "call_paths_as_frequent", json_integer(cases[k].as_frequent));
+    char *md = render(0, doc, NULL);
+    assert_non_null(strstr(md, cases[k].says));
+    assert_int_equal(count_of(md, "call paths"), 1);
+    free(md);
+  }
+  json_decref(doc);
+}
+
 /* The fixer quotes code in backticks: those become code spans in
  * report.md and <code> on the page, and what is outside them, or inside
  * them, still cannot make markup. */
@@ -975,6 +1002,7 @@ int main(void) {
       cmocka_unit_test(test_json_string_in_script),
       cmocka_unit_test(test_template_fill),
       cmocka_unit_test(test_markdown_drops_raw_html),
+      cmocka_unit_test(test_call_path_frequency),
       cmocka_unit_test(test_markdown_diff_lines),
       cmocka_unit_test(test_highlight_c),
       cmocka_unit_test(test_highlight_random_bytes),
