@@ -282,22 +282,11 @@ static void recipe(omplens_fix__ctx *c) {
     omplens_fix__recipe_init(c, where);
     break;
   case OMPLENS_FIX__HOST_HOLDS: {
+    /* The group may hold copies of bytes the host holds in this buffer and
+     * of bytes it holds in another: a recipe for each kind it has. */
     bool update = s->dir && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_UPDATE;
-    if (c->fx->findings[g->findings[0]].category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER && update)
-      omplens_fix__buf_printf(
-          r,
-          "the host already holds, in another buffer, the bytes the device sends back as %s at "
-          "%s (a kernel copied one array into another): if so in every run, read that buffer "
-          "on the host instead and drop %s from this `target update from`.",
-          it, where, it);
-    else if (c->fx->findings[g->findings[0]].category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER)
-      omplens_fix__buf_printf(
-          r,
-          "the host already holds, in another buffer, the bytes the device sends back as %s at "
-          "%s (a kernel copied one array into another): read that buffer on the host instead, "
-          "and do not copy %s back (map it `alloc` or `to` rather than `from`/`tofrom`).",
-          it, where, it);
-    else if (update)
+    bool same = has_category(c, OMPLENS_CAT_DUPLICATE_SAME_BUFFER);
+    if (same && update)
       omplens_fix__buf_printf(
           r,
           "the device sends %s back at %s unchanged since it last did: run this `target update "
@@ -305,7 +294,7 @@ static void recipe(omplens_fix__ctx *c) {
           "unless the host needs each copy to see whether a kernel changed it (a loop flag, a "
           "result it checks).",
           it, where, it);
-    else
+    else if (same)
       omplens_fix__buf_printf(
           r,
           "the device sends %s back at %s unchanged since it last did: copy it back once, "
@@ -315,6 +304,27 @@ static void recipe(omplens_fix__ctx *c) {
           site_map_type(s) == OMPLENS_MAP_FROM ? "`alloc` instead of `from`"
                                                : "`to` instead of `tofrom`",
           where);
+    if (!has_category(c, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER))
+      break;
+    if (same)
+      omplens_fix__buf_str(r, " Other copies there bring back bytes the host already holds in "
+                              "another buffer (a kernel that copies one array into another, or "
+                              "computes the same values): if so in every run, read that buffer "
+                              "on the host instead.");
+    else if (update)
+      omplens_fix__buf_printf(
+          r,
+          "the host already holds, in another buffer, the bytes the device sends back as %s at "
+          "%s (a kernel copied one array into another): if so in every run, read that buffer "
+          "on the host instead and drop %s from this `target update from`.",
+          it, where, it);
+    else
+      omplens_fix__buf_printf(
+          r,
+          "the host already holds, in another buffer, the bytes the device sends back as %s at "
+          "%s (a kernel copied one array into another): read that buffer on the host instead, "
+          "and do not copy %s back (map it `alloc` or `to` rather than `from`/`tofrom`).",
+          it, where, it);
     break;
   }
   case OMPLENS_FIX__SWAP_ON_DEVICE:
