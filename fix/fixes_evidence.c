@@ -493,7 +493,7 @@ static void kernels_in(const omplens_fixer *fx, uint32_t from, uint32_t to, int1
   }
 }
 
-/* One pass over the events up to the last flagged H2D, following only the
+/* One pass over the events up to the last flagged copy, following only the
  * group's buffers. */
 static void walk_resends(const omplens_fixer *fx, const uint32_t *ids, size_t n, kept_buffer *kb,
                          size_t nkb, omplens_fix__resends *out) {
@@ -510,7 +510,7 @@ static void walk_resends(const omplens_fixer *fx, const uint32_t *ids, size_t n,
     if (e->kind == OMPLENS_EV_ALLOC) {
       b->broken = true;
     } else if (e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2H) {
-      if (e->kind == OMPLENS_EV_H2D && bsearch(&i, ids, n, sizeof *ids, cmp_id)) {
+      if (bsearch(&i, ids, n, sizeof *ids, cmp_id)) {
         if ((!b->copied || b->broken || b->dev_addr != e->dev_addr) &&
             out->remapped == OMPLENS_FIX__NONE)
           out->remapped = i;
@@ -522,7 +522,7 @@ static void walk_resends(const omplens_fixer *fx, const uint32_t *ids, size_t n,
   }
 }
 
-void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g,
+void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g, int kind,
                                   omplens_fix__resends *out) {
   memset(out, 0, sizeof *out);
   out->remapped = OMPLENS_FIX__NONE;
@@ -544,7 +544,7 @@ void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g
       continue; /* an unused copy may go whatever the device held */
     for (size_t i = 0; i < f->num_instances; i++) {
       const omplens_event *e = &fx->events[f->instances[i].event];
-      if (e->kind != OMPLENS_EV_H2D)
+      if (e->kind != kind)
         continue;
       ids[m++] = f->instances[i].event;
       if (!kept_of(kb, nkb, e->host_addr, e->device))

@@ -758,8 +758,9 @@ uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc, size_t 
 void omplens_fix__deletes_free(omplens_fixer *fx);
 /* Whether the kernel at codeptr moved or allocated var. */
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var);
-/* What the trace says about the H2Ds that the group's round trips and
- * duplicates flag (re-sends of what the device held). */
+/* What the trace says about the copies of direction kind (OMPLENS_EV_H2D:
+ * re-sends of what the device held; OMPLENS_EV_D2H: copies back of what
+ * the host held) that the group's round trips and duplicates flag. */
 #define OMPLENS_FIX__MAX_KERNELS 16
 typedef struct omplens_fix__resends {
   /* The first that fills a device buffer not kept mapped since the previous
@@ -774,7 +775,7 @@ typedef struct omplens_fix__resends {
   size_t num_kernels;
   bool too_many; /* more constructs than that */
 } omplens_fix__resends;
-void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g,
+void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g, int kind,
                                   omplens_fix__resends *out);
 /* Whether D2H event d2h brings back the bytes its construct instance sent
  * to the device (the same buffer, size and content): the device left them

@@ -1565,7 +1565,7 @@ static bool kernel_keeps_it(omplens_fix__ctx *c, size_t k) {
      * them a fresh one). */
     omplens_fix__resends rs;
     const omplens_directive *writer;
-    omplens_fix__resend_evidence(c->fx, c->g, &rs);
+    omplens_fix__resend_evidence(c->fx, c->g, OMPLENS_EV_H2D, &rs);
     return omplens_fix__kernels_leave(c, s, &rs, "a resident copy would keep its changes",
                                       &writer);
   }

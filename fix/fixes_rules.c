@@ -115,7 +115,7 @@ static const char *group_items(omplens_fixer *fx, const omplens_fix__group *g, b
  * ran there, for the reader to check. */
 static void kernels_between(omplens_fix__ctx *c, omplens_fix__buf *r) {
   omplens_fix__resends rs;
-  omplens_fix__resend_evidence(c->fx, c->g, &rs);
+  omplens_fix__resend_evidence(c->fx, c->g, OMPLENS_EV_H2D, &rs);
   if (!rs.num_kernels)
     return;
   omplens_fix__buf_str(r, " First check that no kernel writes the buffer between the copies "
@@ -144,6 +144,25 @@ static bool has_category(const omplens_fix__ctx *c, int category) {
     if (c->fx->findings[c->g->findings[k]].category == category)
       return true;
   return false;
+}
+
+/* The kernel that ran between the group's copies back and whose body
+ * writes the variable, as the source shows (its write's line in *line), or
+ * NULL: none does, or it cannot be told. Asks without touching the group. */
+static const omplens_directive *writes_before_copy_back(omplens_fix__ctx *c, unsigned *line) {
+  omplens_fix__resends rs;
+  omplens_fix__resend_evidence(c->fx, c->g, OMPLENS_EV_D2H, &rs);
+  if (!rs.num_kernels || !c->file || !c->g->site.dir)
+    return NULL;
+  omplens_fix__buf scratch = {0}, *saved = c->probe;
+  const omplens_directive *d = NULL;
+  c->probe = &scratch;
+  c->written_at = 0;
+  omplens_fix__kernels_leave(c, &c->g->site, &rs, "", &d);
+  c->probe = saved;
+  omplens_fix__buf_free(&scratch);
+  *line = c->written_at;
+  return c->written_at ? d : NULL;
 }
 
 /* The recipe for the group's rule, for when no diff can be made. */
@@ -286,7 +305,18 @@ static void recipe(omplens_fix__ctx *c) {
      * of bytes it holds in another: a recipe for each kind it has. */
     bool update = s->dir && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_UPDATE;
     bool same = has_category(c, OMPLENS_CAT_DUPLICATE_SAME_BUFFER);
-    if (same && update)
+    unsigned wrote = 0;
+    const omplens_directive *writer = same && update ? writes_before_copy_back(c, &wrote) : NULL;
+    if (writer)
+      omplens_fix__buf_printf(
+          r,
+          "the `target update from` at %s already follows the kernel at line %u, which writes "
+          "%s (line %u): its copies came back unchanged because that kernel wrote the values "
+          "%s already held. If the host copies %s back to test it (a convergence check, a "
+          "loop flag), make that test on the device (a reduction into one scalar) and copy "
+          "back only its result.",
+          where, writer->pragma.line, it, wrote, it, it);
+    else if (same && update)
       omplens_fix__buf_printf(
           r,
           "the device sends %s back at %s unchanged since it last did: run this `target update "
@@ -865,7 +895,7 @@ static bool build_update(omplens_fix__ctx *c) {
   /* What the device holds is only still there if its buffer stayed, and
    * if no kernel changed it since. */
   omplens_fix__resends rs;
-  omplens_fix__resend_evidence(c->fx, g, &rs);
+  omplens_fix__resend_evidence(c->fx, g, OMPLENS_EV_H2D, &rs);
   if (rs.remapped != NONE) {
     const char *it = omplens_fix__item_text(s);
     omplens_fix__buf_printf(&g->recipe,

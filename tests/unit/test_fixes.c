@@ -792,19 +792,19 @@ static void resent_buffers(void **state) {
   g.findings = both;
   g.num_findings = 2;
   omplens_fix__resends r;
-  omplens_fix__resend_evidence(&fx, &g, &r);
+  omplens_fix__resend_evidence(&fx, &g, OMPLENS_EV_H2D, &r);
   assert_int_equal(r.remapped, OMPLENS_FIX__NONE);
   assert_int_equal(r.num_kernels, 0);
   f[1].num_instances = 2; /* now also the copy into the fresh buffer */
-  omplens_fix__resend_evidence(&fx, &g, &r);
+  omplens_fix__resend_evidence(&fx, &g, OMPLENS_EV_H2D, &r);
   assert_int_equal(r.remapped, 8);
   ev[6].kind = ev[7].kind = OMPLENS_EV_KERNEL; /* no free, but another device buffer */
   ev[8].dev_addr = D + 64;
-  omplens_fix__resend_evidence(&fx, &g, &r);
+  omplens_fix__resend_evidence(&fx, &g, OMPLENS_EV_H2D, &r);
   assert_int_equal(r.remapped, 8);
   assert_int_equal(r.num_kernels, 1); /* both kernels: one construct (no trace: codeptr 0) */
   ev[8].dev_addr = D;
-  omplens_fix__resend_evidence(&fx, &g, &r);
+  omplens_fix__resend_evidence(&fx, &g, OMPLENS_EV_H2D, &r);
   assert_int_equal(r.remapped, OMPLENS_FIX__NONE);
   assert_int_equal(r.num_kernels, 1);
 }
