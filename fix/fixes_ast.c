@@ -889,6 +889,18 @@ uint32_t omplens_fix__ast_operand(const omplens_fix__ast *a, uint32_t e) {
   return e;
 }
 
+bool omplens_fix__ast_fresh_allocation(const omplens_fix__ast *a, uint32_t e) {
+  static const char *const allocs[] = {"malloc", "calloc", "aligned_alloc", "realloc",
+                                       "omp_alloc", "omp_aligned_alloc", NULL};
+  e = omplens_fix__ast_operand(a, e);
+  if (e == OMPLENS_FIX__NONE || a->nodes[e].kind != OMPLENS_FIX__N_CALL)
+    return false;
+  for (size_t k = 0; allocs[k]; k++)
+    if (!strcmp(omplens_fix__ast_name(a, e), allocs[k]))
+      return true;
+  return false;
+}
+
 uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t e) {
   e = omplens_fix__ast_operand(a, e);
   if (e == OMPLENS_FIX__NONE || a->nodes[e].kind != OMPLENS_FIX__N_DECLREF)

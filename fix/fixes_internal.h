@@ -363,6 +363,9 @@ int omplens_fix__ast_use(const omplens_fix__ast *a, uint32_t ref, uint32_t *othe
 /* Expression e without the parentheses, implicit conversions and casts
  * around it, or NONE. */
 uint32_t omplens_fix__ast_operand(const omplens_fix__ast *a, uint32_t e);
+/* Whether expression e is a fresh allocation (`(int *)malloc(n)`): memory
+ * no other name holds. */
+bool omplens_fix__ast_fresh_allocation(const omplens_fix__ast *a, uint32_t e);
 /* The variable an expression plainly names (through parentheses and
  * casts): its VAR or PARM node, or NONE. */
 uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t expr);

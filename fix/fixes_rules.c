@@ -165,6 +165,35 @@ static const omplens_directive *writes_before_copy_back(omplens_fix__ctx *c, uns
   return c->written_at ? d : NULL;
 }
 
+/* Whether site s's variable is a local of its directive's function that
+ * the function allocates itself (`a = malloc(...)`, its line in *line),
+ * with no loop of the function around the directive: each call makes a
+ * new buffer, so no region outside the function keeps it. Reads the
+ * file's parse only if some rule made one (a recipe parses nothing). */
+static bool own_buffer(const omplens_fix__ctx *c, const omplens_fix__site *s, unsigned *line) {
+  const omplens_fix__ast *a = c->ast ? c->ast : c->file && c->file->ast.nodes ? &c->file->ast : NULL;
+  if (!a || !s->dir || !s->var)
+    return false;
+  size_t at = omplens_fix__pragma_at((omplens_fix__ctx *)c, s->dir);
+  uint32_t fn = omplens_fix__ast_function_at(a, at);
+  uint32_t var = fn == NONE ? NONE : omplens_fix__ast_lookup(a, s->var, at);
+  if (var == NONE || a->nodes[var].kind != OMPLENS_FIX__N_VAR || a->nodes[var].global ||
+      !omplens_fix__ast_within(a, var, fn) || omplens_fix__ast_loop_at(a, fn, at) != NONE)
+    return false;
+  for (uint32_t i = var + 1; i < omplens_fix__ast_end(a, fn); i++) {
+    uint32_t other = NONE;
+    bool init = a->nodes[i].parent == var; /* `T *a = malloc(n);` */
+    bool assigned = a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref == var &&
+                    omplens_fix__ast_use(a, i, &other) == OMPLENS_FIX__USE_ASSIGNED;
+    if ((init && omplens_fix__ast_fresh_allocation(a, i)) ||
+        (assigned && omplens_fix__ast_fresh_allocation(a, other))) {
+      *line = omplens_fix__line_of(c->src, a->nodes[i].begin);
+      return true;
+    }
+  }
+  return false;
+}
+
 /* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -202,7 +231,28 @@ static void recipe(omplens_fix__ctx *c) {
   }
   switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
   case OMPLENS_FIX_KEEP_RESIDENT:
-  case OMPLENS_FIX_KEEP_RESIDENT_CALLER: {
+  case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
+  case OMPLENS_FIX_HOIST_ALLOC: {
+    unsigned made;
+    if (own_buffer(c, s, &made)) {
+      omplens_fix__buf_printf(
+          r,
+          "%s is the buffer %s%s allocates at line %u in each call, so no directive outside it "
+          "can keep it on the device. Allocate it once in the caller instead (with its content, "
+          "where a kernel reads it), pass it in, and keep it on the device there, around the "
+          "caller's loop (`target data`, or `target enter data` and `exit data`).",
+          it, s->dir->function ? s->dir->function : "its function",
+          s->dir->function ? "()" : "", made);
+      break;
+    }
+    if ((g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) == OMPLENS_FIX_HOIST_ALLOC) {
+      omplens_fix__buf_printf(
+          r,
+          "allocate %s once: `#pragma omp target enter data map(alloc: %s)` before the loop "
+          "around %s and `#pragma omp target exit data map(delete: %s)` after it.",
+          it, it, where, it);
+      break;
+    }
     const char *all = group_items(c->fx, g, false), *list = group_items(c->fx, g, true);
     const char *them = strcmp(all, it) ? "them" : "it";
     /* Where the runs of the directive are: a loop around it or around
@@ -267,13 +317,6 @@ static void recipe(omplens_fix__ctx *c) {
         has_category(c, OMPLENS_CAT_UNUSED_ALLOC)
             ? "; remove an unused allocation (and the data directive when it maps nothing else)."
             : ".");
-    break;
-  case OMPLENS_FIX_HOIST_ALLOC:
-    omplens_fix__buf_printf(
-        r,
-        "allocate %s once: `#pragma omp target enter data map(alloc: %s)` before the loop around "
-        "%s and `#pragma omp target exit data map(delete: %s)` after it.",
-        it, it, where, it);
     break;
   case OMPLENS_FIX_MAP_ALLOC:
     omplens_fix__buf_printf(
@@ -672,20 +715,6 @@ static uint32_t same_storage(omplens_fix__ctx *c, const omplens_fix__site *s, ui
   return found;
 }
 
-/* Whether expression node e is a fresh allocation (`(int *)malloc(n)`):
- * memory no other name holds. */
-static bool fresh_allocation(const omplens_fix__ast *a, uint32_t e) {
-  static const char *const allocs[] = {"malloc", "calloc", "aligned_alloc", "realloc",
-                                       "omp_alloc", "omp_aligned_alloc", NULL};
-  e = omplens_fix__ast_operand(a, e);
-  if (e == NONE || a->nodes[e].kind != OMPLENS_FIX__N_CALL)
-    return false;
-  for (size_t k = 0; allocs[k]; k++)
-    if (!strcmp(omplens_fix__ast_name(a, e), allocs[k]))
-      return true;
-  return false;
-}
-
 /* Kernels are read by the variable's name: a pointer that trades buffers
  * in function fn (`tmp = src; src = dst; dst = tmp;`) names memory that a
  * kernel wrote under the other name. Only a pointer can: assigning a
@@ -700,7 +729,7 @@ static bool keeps_its_buffer(omplens_fix__ctx *c, uint32_t fn, uint32_t var) {
      * which the copies' evidence sees */
     if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref == var &&
         omplens_fix__ast_use(a, i, &other) == OMPLENS_FIX__USE_ASSIGNED &&
-        !fresh_allocation(a, other))
+        !omplens_fix__ast_fresh_allocation(a, other))
       return omplens_fix__fail(c,
                                "%s is given another buffer at line %u, so a kernel may write its "
                                "memory under another name",
