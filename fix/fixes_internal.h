@@ -906,6 +906,13 @@ void omplens_fix__recipe_init(omplens_fix__ctx *c, const char *where);
 /* fixes_loops.c: keep-resident (both kinds) and hoist-alloc. */
 bool omplens_fix__build_resident(omplens_fix__ctx *c);
 void omplens_fix__kept_free(omplens_fix__group *g);
+/* The line where the function that call node `call` calls, defined in
+ * c's file, writes the parameter its argument holding ref is passed to
+ * (in its kernels or on the host); 0 when it does not, only passes it on,
+ * or is not known. *callee gets the called name (owned by the fixer), or
+ * NULL. */
+unsigned omplens_fix__callee_writes(omplens_fix__ctx *c, uint32_t call, uint32_t ref,
+                                    const char **callee);
 /* Fails (group manual) when the body [begin, end) of d (a kernel, or a
  * target data region's host code) writes through var (or passes it on, or
  * assigns it): it is the item it, and consequence says what the change

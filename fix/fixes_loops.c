@@ -1148,39 +1148,78 @@ static uint32_t defined_elsewhere(omplens_fix__ctx *c, uint32_t call, omplens_fi
   return fn;
 }
 
+/* The parameter that call node `call` passes its argument holding ref to:
+ * in the definition of the called function in c's file (or the peer's, or
+ * another file of the unit, or what the run called there), whose context
+ * goes to *other when it is elsewhere; *in points at c, c->peer or other.
+ * NONE when the definition or the parameter is unknown; *name is the
+ * called name (caller frees; NULL when unknown). */
+static uint32_t callee_parameter(omplens_fix__ctx *c, uint32_t call, uint32_t ref,
+                                 omplens_fix__ctx *other, omplens_fix__ctx **in, uint32_t *fn,
+                                 char **name) {
+  const omplens_fix__ast *a = c->ast;
+  uint32_t k = 1, arg;
+  while ((arg = omplens_fix__ast_child(a, call, k)) != NONE && !omplens_fix__ast_within(a, ref, arg))
+    k++;
+  *name = called_name(c, call);
+  *in = c;
+  /* a variable called (a function object) is no function of that name */
+  uint32_t var = *name ? omplens_fix__ast_lookup(a, *name, a->nodes[call].begin) : NONE;
+  bool object = var != NONE && (a->nodes[var].kind == OMPLENS_FIX__N_VAR ||
+                                a->nodes[var].kind == OMPLENS_FIX__N_PARM);
+  *fn = *name && arg != NONE && !object ? definition(a, *name) : NONE;
+  if (*fn == NONE && *name && arg != NONE && !object && c->peer && c->peer->ast) {
+    *in = c->peer;
+    *fn = definition((*in)->ast, *name);
+  }
+  if (*fn == NONE && arg != NONE && !object && a->nodes[call].callee) {
+    *fn = defined_elsewhere(c, call, other); /* another header of the unit */
+    *in = other;
+  }
+  if (*fn == NONE && arg != NONE) { /* a function object: what the run called there */
+    *fn = function_called_at(c, omplens_fix__ctx_line(c, a->nodes[call].begin), other);
+    *in = other;
+  }
+  uint32_t parm = NONE;
+  for (uint32_t i = *fn, n = 0; *fn != NONE && i < omplens_fix__ast_end((*in)->ast, *fn); i++)
+    if ((*in)->ast->nodes[i].kind == OMPLENS_FIX__N_PARM && (*in)->ast->nodes[i].parent == *fn &&
+        n++ == k - 1)
+      parm = i;
+  return parm;
+}
+
+unsigned omplens_fix__callee_writes(omplens_fix__ctx *c, uint32_t call, uint32_t ref,
+                                    const char **callee) {
+  omplens_fix__ctx other, *in;
+  uint32_t fn;
+  char *name;
+  uint32_t parm = callee_parameter(c, call, ref, &other, &in, &fn, &name);
+  *callee = name ? omplens_fix__ownf(c->fx, "%s", name) : NULL;
+  free(name);
+  if (parm == NONE || in->file != c->file)
+    return 0;
+  /* Any store through it, wherever it points by then (`p = &p[k];` moves
+   * it within the same buffer, and other changes only make it uncertain). */
+  const omplens_fix__ast *a = in->ast;
+  for (uint32_t i = parm + 1; i < omplens_fix__ast_end(a, fn); i++) {
+    uint32_t other_node;
+    if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref == parm &&
+        omplens_fix__ast_use(a, i, &other_node) == OMPLENS_FIX__USE_WRITE)
+      return omplens_fix__ctx_line(in, a->nodes[i].begin);
+  }
+  return 0;
+}
+
 /* Whether a call that gets a buffer of the set as argument node `arg`
  * leaves it alone on the host: its function, defined in c's file (or the
  * peer's), only hands the parameter to kernels and to calls that do the
  * same, never touching it on the host. */
 static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, int depth) {
   const omplens_fix__ast *a = c->ast;
-  uint32_t k = 1, arg;
-  while ((arg = omplens_fix__ast_child(a, call, k)) != NONE && !omplens_fix__ast_within(a, ref, arg))
-    k++;
-  char *name = called_name(c, call);
-  omplens_fix__ctx *in = c, other;
-  /* a variable called (a function object) is no function of that name */
-  uint32_t var = name ? omplens_fix__ast_lookup(a, name, a->nodes[call].begin) : NONE;
-  bool object = var != NONE && (a->nodes[var].kind == OMPLENS_FIX__N_VAR ||
-                                a->nodes[var].kind == OMPLENS_FIX__N_PARM);
-  uint32_t fn = name && arg != NONE && !object ? definition(a, name) : NONE;
-  if (fn == NONE && name && arg != NONE && !object && c->peer && c->peer->ast) {
-    in = c->peer;
-    fn = definition(in->ast, name);
-  }
-  if (fn == NONE && arg != NONE && !object && a->nodes[call].callee) {
-    fn = defined_elsewhere(c, call, &other); /* another header of the unit */
-    in = &other;
-  }
-  if (fn == NONE && arg != NONE) { /* a function object: what the run called there */
-    fn = function_called_at(c, omplens_fix__ctx_line(c, a->nodes[call].begin), &other);
-    in = &other;
-  }
-  uint32_t parm = NONE;
-  for (uint32_t i = fn, n = 0; fn != NONE && i < omplens_fix__ast_end(in->ast, fn); i++)
-    if (in->ast->nodes[i].kind == OMPLENS_FIX__N_PARM && in->ast->nodes[i].parent == fn &&
-        n++ == k - 1)
-      parm = i;
+  omplens_fix__ctx other, *in;
+  uint32_t fn;
+  char *name;
+  uint32_t parm = callee_parameter(c, call, ref, &other, &in, &fn, &name);
   bool ok = false;
   if (parm != NONE) {
     const omplens_fix__node *f = &in->ast->nodes[fn];

@@ -974,6 +974,24 @@ static bool build_update(omplens_fix__ctx *c) {
  * Passing it to a function, or a region that calls functions, is assumed
  * not to write it, with a note. An exit data has no body: the kernels of
  * its function stand for it (build_drop). */
+/* The recipe of a copy back that came back as sent although the source
+ * shows a store to it (line): the copy stays, and the store not running
+ * in the recorded run is worth a look. */
+static void keep_written_copy_back(omplens_fix__ctx *c, unsigned line) {
+  const omplens_fix__site *s = &c->g->site;
+  if (c->probe)
+    return;
+  omplens_fix__buf_free(&c->g->recipe);
+  omplens_fix__buf_printf(&c->g->recipe,
+                          "keep the copy back of %s at %s:%u: the code stores to it at line %u, "
+                          "though in the recorded run it came back as sent. If the device "
+                          "should have changed it there, check that the kernel ran as intended "
+                          "(the number of threads it assumes, the conditions around the "
+                          "store).",
+                          omplens_fix__item_text(s), omplens_fix__short_name(c->file->path),
+                          s->dir->pragma.line, line);
+}
+
 static bool kernel_reads_only(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
@@ -1004,13 +1022,27 @@ static bool kernel_reads_only(omplens_fix__ctx *c) {
     uint32_t other;
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
     unsigned line = omplens_fix__ctx_line(c, n->begin);
+    const char *subject =
+        s->dir->kind == OMPLENS_DIRECTIVE_TARGET ? "the kernel" : "the region's code";
+    if (use == OMPLENS_FIX__USE_WRITE)
+      keep_written_copy_back(c, line);
     if (use == OMPLENS_FIX__USE_WRITE || use == OMPLENS_FIX__USE_ASSIGNED)
       return omplens_fix__fail(c,
                                "%s writes %s at line %u: it came back unchanged only in the "
                                "recorded run",
-                               s->dir->kind == OMPLENS_DIRECTIVE_TARGET ? "the kernel"
-                                                                         : "the region's code",
-                               s->var, line);
+                               subject, s->var, line);
+    const char *callee = NULL;
+    unsigned wrote = use == OMPLENS_FIX__USE_ESCAPE && other != NONE &&
+                             a->nodes[other].kind == OMPLENS_FIX__N_CALL
+                         ? omplens_fix__callee_writes(c, other, (uint32_t)i, &callee)
+                         : 0;
+    if (wrote) {
+      keep_written_copy_back(c, wrote);
+      return omplens_fix__fail(c,
+                               "%s passes %s to %s() at line %u, which writes it at line %u: it "
+                               "came back unchanged only in the recorded run",
+                               subject, s->var, callee, line, wrote);
+    }
     if (use == OMPLENS_FIX__USE_ESCAPE && !g->note.len) {
       omplens_fix__buf_printf(&g->note,
                               "%s is passed on at line %u in the construct: this assumes what it "
