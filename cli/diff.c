@@ -221,42 +221,14 @@ static int load_traces(diff_run *r, char **names, size_t n) {
   return rc;
 }
 
-/* The latest run directory in dir/traces/ that holds traces: its *.trace
- * paths in *names. Returns the count (0: none). */
-static long latest_run(const char *dir, char **source, char ***names) {
-  char *runs_dir;
-  char **runs;
-  *names = NULL;
-  if (asprintf(&runs_dir, "%s/traces", dir) < 0)
-    return 0;
-  long nruns = omplens_cli_list_dir(runs_dir, 1, &runs);
-  free(runs_dir);
-  long n = 0;
-  for (long i = nruns - 1; i >= 0 && n <= 0; i--) {
-    omplens_cli_free_names(*names, 0);
-    n = omplens_cli_list_dir(runs[i], 0, names);
-    if (n > 0)
-      *source = strdup(runs[i]);
-  }
-  if (nruns > 0)
-    omplens_cli_free_names(runs, (size_t)nruns);
-  return n > 0 ? n : 0;
-}
-
 static int load_findings_json(diff_run *r, const char *path);
 
 static int load_dir(diff_run *r, const char *dir) {
   char **names;
-  long n = omplens_cli_list_dir(dir, 0, &names);
+  long n = omplens_cli_list_traces(dir, &names, &r->source);
   if (n < 0) {
     diff_error("cannot open directory %s: %s", dir, strerror(errno));
     return DIFF_NOINPUT;
-  }
-  if (n > 0) {
-    r->source = strdup(dir);
-  } else {
-    free(names);
-    n = latest_run(dir, &r->source, &names);
   }
   if (n > 0) {
     int rc = load_traces(r, names, (size_t)n);

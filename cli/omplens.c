@@ -165,8 +165,9 @@ static void print_command_usage(FILE *out, const char *cmd) {
                 "MPI: `omplens run -- mpirun -np N PROGRAM` traces every rank; under\n"
                 "`mpirun -np N omplens run -- PROGRAM` the ranks share DIR/traces/job-ID/\n"
                 "and the last rank to finish writes the one report of the job.\n"
-              : "\nReports on traces already recorded (a DIR means its *.trace files), as\n"
-                "`run` does after the program ends; the summary goes to stdout. Several\n"
+              : "\nReports on traces already recorded (a DIR means its *.trace files; a\n"
+                "`run` output directory, the traces of its latest run), as `run` does\n"
+                "after the program ends; the summary goes to stdout. Several\n"
                 "traces (an MPI job's ranks) are analysed a thread per CPU, each reduced\n"
                 "to its share of the outputs before the next is read, so memory holds a\n"
                 "trace per thread, not the job.\n"
@@ -754,15 +755,17 @@ static int list_inputs(char *const *args, size_t num_args, char ***names, size_t
       rc = EXIT_NOINPUT;
       break;
     }
-    if (S_ISDIR(st.st_mode) && (k = omplens_cli_list_dir(args[i], 0, &dir_names)) <= 0) {
+    char *source = NULL;
+    if (S_ISDIR(st.st_mode) && (k = omplens_cli_list_traces(args[i], &dir_names, &source)) <= 0) {
       if (k < 0)
         error("cannot open directory %s: %s", args[i], strerror(errno));
       else
-        error("no .trace files in %s", args[i]);
+        error("no .trace files in %s, nor in a run directory of %s/traces", args[i], args[i]);
       omplens_cli_free_names(dir_names, 0);
       rc = EXIT_NOINPUT;
       break;
     }
+    free(source);
     for (long j = 0; j < k && !rc; j++) {
       if (*n == cap) {
         char **more = realloc(*names, 2 * cap * sizeof **names);
@@ -788,15 +791,16 @@ static int list_inputs(char *const *args, size_t num_args, char ***names, size_t
 
 /* A directory stands for the *.trace files in it, in name order. */
 static int handle_trace_dir(loaded *l, const char *dir) {
-  char **names;
-  long n = omplens_cli_list_dir(dir, 0, &names);
+  char **names, *source;
+  long n = omplens_cli_list_traces(dir, &names, &source);
+  free(source);
   if (n < 0) {
     error("cannot open directory %s: %s", dir, strerror(errno));
     return EXIT_NOINPUT;
   }
   int rc = n ? 0 : EXIT_NOINPUT;
   if (!n)
-    error("no .trace files in %s", dir);
+    error("no .trace files in %s, nor in a run directory of %s/traces", dir, dir);
   if (n > 1 && in_parts_allowed())
     rc = load_in_parts(l, names, (size_t)n);
   else if (n > 1 && load_threads((size_t)n) > 1)
@@ -812,11 +816,12 @@ static int handle_trace_dir(loaded *l, const char *dir) {
  * read: the share done needs the whole. Errors wait for handle_input. */
 static void expect_input(const char *path) {
   struct stat st;
-  char **names;
+  char **names, *source = NULL;
   long n;
   if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
     omplens_progress_expect_trace(path);
-  } else if ((n = omplens_cli_list_dir(path, 0, &names)) > 0) {
+  } else if ((n = omplens_cli_list_traces(path, &names, &source)) > 0) {
+    free(source);
     for (long i = 0; i < n; i++)
       omplens_progress_expect_trace(names[i]);
     omplens_cli_free_names(names, (size_t)n);

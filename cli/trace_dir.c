@@ -35,6 +35,35 @@ static int wanted_entry(const char *dir, const char *name, int want_dirs, char *
   return 0;
 }
 
+long omplens_cli_list_traces(const char *dir, char ***out, char **source) {
+  *source = NULL;
+  long n = omplens_cli_list_dir(dir, 0, out);
+  if (n) {
+    *source = n > 0 ? strdup(dir) : NULL;
+    return n;
+  }
+  free(*out);
+  *out = NULL;
+  char *runs_dir, **runs;
+  if (asprintf(&runs_dir, "%s/traces", dir) < 0)
+    return 0;
+  long nruns = omplens_cli_list_dir(runs_dir, 1, &runs);
+  free(runs_dir);
+  for (long i = nruns - 1; i >= 0 && n <= 0; i--) {
+    omplens_cli_free_names(*out, 0);
+    n = omplens_cli_list_dir(runs[i], 0, out);
+    if (n > 0)
+      *source = strdup(runs[i]);
+  }
+  if (nruns > 0)
+    omplens_cli_free_names(runs, (size_t)nruns);
+  if (n <= 0) {
+    omplens_cli_free_names(*out, 0);
+    *out = NULL;
+  }
+  return n > 0 ? n : 0;
+}
+
 long omplens_cli_list_dir(const char *dir, int want_dirs, char ***out) {
   *out = NULL;
   DIR *d = opendir(dir);

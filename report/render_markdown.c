@@ -153,20 +153,23 @@ void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base
   size_t nfind = omplens_render__num_findings(proc);
   char t1[32], t2[32], t3[32];
   if (!nfind) {
+    uint64_t nt = omplens_render__u64(tot, "transfers"), na = omplens_render__u64(tot, "allocations");
+    uint64_t nk = omplens_render__u64(tot, "kernels");
     omplens_strbuf_printf(b,
                           "**No wasted data movement found.** omplens checked %" PRIu64
-                          " transfers (%s), %" PRIu64 " allocations and %" PRIu64 " kernels.\n",
-                          omplens_render__u64(tot, "transfers"),
-                          omplens_format_bytes(omplens_render__u64(tot, "transfer_bytes"), t1),
-                          omplens_render__u64(tot, "allocations"),
-                          omplens_render__u64(tot, "kernels"));
+                          " transfer%s (%s), %" PRIu64 " allocation%s and %" PRIu64 " kernel%s.\n",
+                          nt, nt == 1 ? "" : "s",
+                          omplens_format_bytes(omplens_render__u64(tot, "transfer_bytes"), t1), na,
+                          na == 1 ? "" : "s", nk, nk == 1 ? "" : "s");
   } else {
     uint64_t run = omplens_render__u64(tot, "run_ns"), saved = omplens_render__predicted_savings(tot);
-    omplens_strbuf_printf(b, "omplens found **%" PRIu64 " wasteful operations** in %zu finding%s at %zu "
-                          "directive%s. ",
-                          omplens_render__total_count(tot), nfind, nfind == 1 ? "" : "s",
+    uint64_t nops = omplens_render__total_count(tot);
+    omplens_strbuf_printf(b, "omplens found **%" PRIu64 " wasteful operation%s** in %zu finding%s at "
+                          "%zu directive%s. ",
+                          nops, nops == 1 ? "" : "s", nfind, nfind == 1 ? "" : "s",
                           json_array_size(dirs), json_array_size(dirs) == 1 ? "" : "s");
-    omplens_strbuf_printf(b, "Fixing them is predicted to save **%s** of the %s run (%.1f %%)",
+    omplens_strbuf_printf(b, "Fixing %s is predicted to save **%s** of the %s run (%.1f %%)",
+                          nops == 1 ? "it" : "them",
                           omplens_format_ns(saved, t1), omplens_format_ns(run, t2),
                           run ? 100.0 * (double)saved / (double)run : 0.0);
     double speedup = omplens_render__real(tot, "predicted_speedup");
@@ -328,7 +331,19 @@ static void md_process_table(md_ctx *m, const json_t *proc) {
   omplens_strbuf_printf(b, " (pid %" PRIu64 ") |\n", omplens_render__u64(proc, "pid"));
   omplens_strbuf_printf(b, "| Run time | %s%s |\n", omplens_format_ns(omplens_render__u64(tot, "run_ns"), t1),
                         omplens_render__bool(proc, "complete", 1) ? "" : " (trace incomplete)");
-  omplens_strbuf_printf(b, "| Devices | %" PRIu64 " |\n", omplens_render__u64(proc, "devices"));
+  /* "4, 1 used (device 0)": host offload's four devices are not four used */
+  const json_t *devs = omplens_render__array(proc, "devices_used"), *d;
+  size_t nu = json_array_size(devs), di;
+  omplens_strbuf_printf(b, "| Devices | %" PRIu64, omplens_render__u64(proc, "devices"));
+  if (json_is_array(json_object_get(proc, "devices_used"))) {
+    omplens_strbuf_printf(b, ", %zu used", nu);
+    json_array_foreach(devs, di, d)
+      omplens_strbuf_printf(b, "%s%" JSON_INTEGER_FORMAT, di ? ", " : nu == 1 ? " (device " : " (devices ",
+                            json_integer_value(d));
+    if (nu)
+      omplens_strbuf_puts(b, ")");
+  }
+  omplens_strbuf_puts(b, " |\n");
   snprintf(v, sizeof v, "%" PRIu64 " (%s in %s)", omplens_render__u64(tot, "transfers"),
            omplens_format_bytes(omplens_render__u64(tot, "transfer_bytes"), t1),
            omplens_format_ns(omplens_render__u64(tot, "transfer_ns"), t2));
@@ -342,8 +357,9 @@ static void md_process_table(md_ctx *m, const json_t *proc) {
   if (json_object_get(tot, "host_wait_ns")) { /* schema 4 */
     uint64_t nd = omplens_render__u64(tot, "deferred_waits");
     char tw[32];
-    snprintf(v, sizeof v, "%s in %" PRIu64 " synchronous constructs", omplens_format_ns(omplens_render__u64(tot, "host_wait_ns"), t1),
-             omplens_render__u64(tot, "host_waits") - nd);
+    uint64_t ns = omplens_render__u64(tot, "host_waits") - nd;
+    snprintf(v, sizeof v, "%s in %" PRIu64 " synchronous construct%s",
+             omplens_format_ns(omplens_render__u64(tot, "host_wait_ns"), t1), ns, ns == 1 ? "" : "s");
     if (nd)
       snprintf(v + strlen(v), sizeof v - strlen(v), " and %" PRIu64 " waits for nowait ones (%s)", nd,
                omplens_format_ns(omplens_render__u64(tot, "deferred_wait_ns"), tw));

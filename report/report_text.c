@@ -74,8 +74,8 @@ static void print_header(FILE *out, const omplens_trace *t, const omplens_progra
           omplens_format_ns(tot->alloc_ns, c), tot->num_kernels, omplens_format_ns(tot->kernel_ns, a));
   uint64_t sync_waits = tot->num_waits - tot->num_deferred_waits;
   if (tot->num_waits)
-    fprintf(out, "  host waits %s in %" PRIu64 " synchronous constructs", omplens_format_ns(tot->wait_ns, a),
-            sync_waits);
+    fprintf(out, "  host waits %s in %" PRIu64 " synchronous construct%s",
+            omplens_format_ns(tot->wait_ns, a), sync_waits, sync_waits == 1 ? "" : "s");
   if (tot->num_deferred_waits)
     fprintf(out, " and %" PRIu64 " waits for nowait ones (%s)", tot->num_deferred_waits,
             omplens_format_ns(tot->deferred_wait_ns, b));

@@ -61,6 +61,10 @@ main_n=$("$json_get" main/findings.json processes.0.totals.transfers)
 findings setup >setup.txt
 grep -qx "$setup_line duplicate-transfer 3" setup.txt && ! grep -q "^$main_line " setup.txt ||
   fail "window :$start: expected the set-up's findings only, got: $(tr '\n' ';' <setup.txt)"
+# `run`'s output directory stands for its latest run's traces, as in diff.
+"$omplens" report -q -o fromrun run || fail "report of run's output directory failed"
+findings fromrun >fromrun.txt
+cmp -s all.txt fromrun.txt || fail "report of run's output directory: other findings than its trace's"
 
 [ "$failed" = 0 ] && echo "window: findings, totals and summary of the window as expected"
 exit "$failed"

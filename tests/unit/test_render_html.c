@@ -792,6 +792,33 @@ static void test_duplicate_content_wording(void **state) {
   json_decref(doc);
 }
 
+/* Counts of one are singular, and the devices row says how many of the
+ * devices the run used (host offload lists four). */
+static void test_markdown_counts_of_one(void **state) {
+  (void)state;
+  json_t *doc = document("./prog", directive(location("/src/p.c", 36, NULL)),
+                         finding(location("/src/p.c", 36, NULL), 1));
+  json_t *proc = json_array_get(json_object_get(doc, "processes"), 0);
+  json_t *tot = json_object_get(proc, "totals");
+  json_object_set_new(tot, "counts", counts_object("round-trip", 1));
+  json_object_set_new(proc, "devices", json_integer(4));
+  json_object_set_new(proc, "devices_used", json_pack("[i]", 0));
+  char *md = render(0, doc, NULL);
+  assert_non_null(strstr(md, "omplens found **1 wasteful operation** in 1 finding at 1 directive. "
+                             "Fixing it is predicted"));
+  assert_non_null(strstr(md, "| Devices | 4, 1 used (device 0) |"));
+  free(md);
+  json_object_set_new(tot, "counts", counts_object(NULL, 0));
+  json_object_set_new(proc, "findings", json_array());
+  json_object_set_new(tot, "transfers", json_integer(1));
+  json_object_set_new(tot, "allocations", json_integer(1));
+  json_object_set_new(tot, "kernels", json_integer(1));
+  md = render(0, doc, NULL);
+  assert_non_null(strstr(md, " omplens checked 1 transfer (176.0 MiB), 1 allocation and 1 kernel."));
+  free(md);
+  json_decref(doc);
+}
+
 /* A call path shown among others says whether it came most often, or as
  * often as some or all of them (HeCBench extrema: eight calls of one
  * template, each as frequent). */
@@ -1003,6 +1030,7 @@ int main(void) {
       cmocka_unit_test(test_template_fill),
       cmocka_unit_test(test_markdown_drops_raw_html),
       cmocka_unit_test(test_call_path_frequency),
+      cmocka_unit_test(test_markdown_counts_of_one),
       cmocka_unit_test(test_markdown_diff_lines),
       cmocka_unit_test(test_highlight_c),
       cmocka_unit_test(test_highlight_random_bytes),
