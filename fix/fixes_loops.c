@@ -1541,7 +1541,9 @@ static int wrap_type(const omplens_fixer *fx, const omplens_fix__group *g, size_
   const omplens_finding *f = &fx->findings[g->findings[k]];
   if (f->category == OMPLENS_CAT_ROUND_TRIP)
     return OMPLENS_MAP_TOFROM; /* the data came back from the device: bring it back at the end */
-  return mt == OMPLENS_MAP_TO ? OMPLENS_MAP_TO : OMPLENS_MAP_TOFROM;
+  /* A `from` item never gave the kernel the host's values: kept across
+   * the loop it starts as each run's did, and comes back at the end. */
+  return mt == OMPLENS_MAP_TO || mt == OMPLENS_MAP_FROM ? mt : OMPLENS_MAP_TOFROM;
 }
 
 /* Whether finding k's item, whose copies carry content the host changed

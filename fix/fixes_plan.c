@@ -436,6 +436,10 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
                                     f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) &&
       region && mt == OMPLENS_MAP_TOFROM && round_trips(fx, f))
     return OMPLENS_FIX_DROP_COPY_BACK; /* the same bytes again, because they never changed */
+  if (e->kind == OMPLENS_EV_D2H && f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER &&
+      dk == OMPLENS_DIRECTIVE_TARGET && (mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM))
+    return OMPLENS_FIX_KEEP_RESIDENT; /* a kernel's copy back each step: kept on the device
+                                         across the loop, it comes back once */
   if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
                                     f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER)) {
     /* The host is the receiver: it holds the bytes. */
