@@ -754,21 +754,25 @@ static uint64_t fill_hash(uint64_t bytes, int t, double v) {
 }
 
 bool omplens_fix__filled(const omplens_fixer *fx, const uint32_t *events, size_t n, double v) {
-  for (int t = 0; t < 4; t++) {
-    uint64_t bytes = UINT64_MAX, h = 0;
-    bool all = n > 0;
-    for (size_t k = 0; all && k < n; k++) {
-      const omplens_event *e = &fx->events[events[k]];
-      if (e->bytes != bytes) { /* filling costs the size: once per size */
-        bytes = e->bytes;
-        h = fill_hash(bytes, t, v);
-      }
-      all = h && (e->flags & OMPLENS_EVF_HASHED) && e->hash == h;
+  /* Each copy in one of the element types: a template's instantiations
+   * (float and double) send the value `w[i] = 1` writes as each type. */
+  uint64_t bytes = UINT64_MAX, h[4] = {0};
+  for (size_t k = 0; k < n; k++) {
+    const omplens_event *e = &fx->events[events[k]];
+    if (!(e->flags & OMPLENS_EVF_HASHED))
+      return false;
+    if (e->bytes != bytes) { /* filling costs the size: once per size */
+      bytes = e->bytes;
+      for (int t = 0; t < 4; t++)
+        h[t] = fill_hash(bytes, t, v);
     }
-    if (all)
-      return true;
+    bool any = false;
+    for (int t = 0; t < 4; t++)
+      any |= h[t] && e->hash == h[t];
+    if (!any)
+      return false;
   }
-  return false;
+  return n > 0;
 }
 
 bool omplens_fix__site_filled(omplens_fixer *fx, const omplens_fix__group *g,

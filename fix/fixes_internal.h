@@ -785,7 +785,8 @@ void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g
  * as they were, in the recorded run. */
 bool omplens_fix__returned_as_sent(const omplens_fixer *fx, uint32_t d2h);
 /* Whether the content of every event of events[0..n) is value v in every
- * element, of one element type (double, float, int32 or int64). */
+ * element, each copy in one element type (double, float, int32 or int64;
+ * copies of a template's instantiations may differ). */
 bool omplens_fix__filled(const omplens_fixer *fx, const uint32_t *events, size_t n, double v);
 /* The same for every H2D of site s's item (all its copies, flagged or not). */
 bool omplens_fix__site_filled(omplens_fixer *fx, const omplens_fix__group *g,

@@ -809,6 +809,37 @@ static void resent_buffers(void **state) {
   assert_int_equal(r.num_kernels, 1);
 }
 
+/* Copies of one value in several element types: a template's float and
+ * double instantiations of `w[i] = 1` both count as filled with 1. */
+static void filled_in_two_types(void **state) {
+  (void)state;
+  enum { N = 64 };
+  float f1[N];
+  double d1[N], d2[N];
+  for (int i = 0; i < N; i++) {
+    f1[i] = 1.0f;
+    d1[i] = 1.0;
+    d2[i] = i == 3 ? 2.0 : 1.0;
+  }
+  omplens_event ev[] = {
+      {.kind = OMPLENS_EV_H2D, .bytes = sizeof f1, .flags = OMPLENS_EVF_HASHED,
+       .hash = omplens_content_hash(f1, sizeof f1)},
+      {.kind = OMPLENS_EV_H2D, .bytes = sizeof d1, .flags = OMPLENS_EVF_HASHED,
+       .hash = omplens_content_hash(d1, sizeof d1)},
+      {.kind = OMPLENS_EV_H2D, .bytes = sizeof d2, .flags = OMPLENS_EVF_HASHED,
+       .hash = omplens_content_hash(d2, sizeof d2)},
+  };
+  omplens_fixer fx = {0};
+  fx.events = ev;
+  fx.num_events = 3;
+  uint32_t both[] = {0, 1}, one_off[] = {0, 2};
+  assert_true(omplens_fix__filled(&fx, both, 2, 1.0));
+  assert_false(omplens_fix__filled(&fx, both, 2, 2.0));
+  assert_false(omplens_fix__filled(&fx, one_off, 2, 1.0));
+  ev[1].flags = 0; /* no hash: nothing is known */
+  assert_false(omplens_fix__filled(&fx, both, 2, 1.0));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(lines_and_line_endings),
@@ -835,6 +866,7 @@ int main(void) {
       cmocka_unit_test(parse_with_build_flags),
       cmocka_unit_test(reduction_list_items),
       cmocka_unit_test(resent_buffers),
+      cmocka_unit_test(filled_in_two_types),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
