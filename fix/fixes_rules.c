@@ -249,7 +249,8 @@ static void recipe(omplens_fix__ctx *c) {
       omplens_fix__buf_printf(
           r,
           "allocate %s once: `#pragma omp target enter data map(alloc: %s)` before the loop "
-          "around %s and `#pragma omp target exit data map(delete: %s)` after it.",
+          "that runs %s each time (around it, or around the call of its function) and "
+          "`#pragma omp target exit data map(delete: %s)` after that loop.",
           it, it, where, it);
       break;
     }
