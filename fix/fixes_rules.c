@@ -1346,7 +1346,9 @@ static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {
                              "file (code under an `#if` the parse did not take? give the build's "
                              "flags with --compile-commands)",
                              s->var, s->dir->pragma.line);
-  if (c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_ARITH &&
+  /* A value the source itself assigns to the elements (`w[i] = 1;`, in a
+   * template too, where the element type is a parameter) compiles there. */
+  if (!strcmp(z->value, "0") && c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_ARITH &&
       c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_POINTER)
     return omplens_fix__fail(
         c, "the elements of %s are not numbers or pointers: `= 0` would not compile", s->var);
