@@ -248,9 +248,9 @@ static void recipe(omplens_fix__ctx *c) {
     if ((g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) == OMPLENS_FIX_HOIST_ALLOC) {
       omplens_fix__buf_printf(
           r,
-          "allocate %s once: `#pragma omp target enter data map(alloc: %s)` before the loop "
-          "that runs %s each time (around it, or around the call of its function) and "
-          "`#pragma omp target exit data map(delete: %s)` after that loop.",
+          "allocate %s once: `#pragma omp target enter data map(alloc: %s)` before the code "
+          "that runs %s each time (the loop around it, or the calls of its function) and "
+          "`#pragma omp target exit data map(delete: %s)` after that code.",
           it, it, where, it);
       break;
     }
