@@ -790,10 +790,13 @@ static void more_instances(const json_t *f, size_t max_rows, omplens_strbuf *b) 
 }
 
 static void finding_facts(const json_t *f, char *buf, size_t size) {
-  char a[32], b[32], c[32];
-  snprintf(buf, size, "%s moved in total \xc2\xb7 %s spent in these operations \xc2\xb7 first at %s",
+  char a[32], b[32], c[32], d[32], frees[64] = "";
+  uint64_t frees_ns = omplens_render__frees_ns(f);
+  if (frees_ns)
+    snprintf(frees, sizeof frees, " \xc2\xb7 %s in their frees", fmt_ns(frees_ns, d));
+  snprintf(buf, size, "%s moved in total \xc2\xb7 %s spent in these operations%s \xc2\xb7 first at %s",
            omplens_format_bytes(omplens_render__u64(f, "total_bytes"), a),
-           fmt_ns(omplens_render__u64(f, "total_ns"), b),
+           fmt_ns(omplens_render__u64(f, "total_ns"), b), frees,
            fmt_ns(omplens_render__u64(json_array_get(omplens_render__array(f, "instances"), 0), "time_ns"), c));
 }
 

@@ -587,11 +587,15 @@ static void md_finding(md_ctx *m, const json_t *f) {
   if (omplens_render__bool(f, "setup", 0))
     omplens_strbuf_puts(m->b, "*Set-up:* every operation ran before the program's first repeated "
                               "kernel, in its one-time initialisation; ranked after the others.\n\n");
-  omplens_strbuf_printf(m->b, "%" PRIu64 " \xc3\x97 %s (%s in total, %s); predicted savings %s.\n\n",
+  char frees[64] = "", t5[32];
+  uint64_t frees_ns = omplens_render__frees_ns(f);
+  if (frees_ns)
+    snprintf(frees, sizeof frees, ", and %s in their frees", omplens_format_ns(frees_ns, t5));
+  omplens_strbuf_printf(m->b, "%" PRIu64 " \xc3\x97 %s (%s in total, %s%s); predicted savings %s.\n\n",
                         omplens_render__u64(f, "count"),
                         omplens_format_bytes(omplens_render__u64(f, "bytes"), t1),
                         omplens_format_bytes(omplens_render__u64(f, "total_bytes"), t2),
-                        omplens_format_ns(omplens_render__u64(f, "total_ns"), t3),
+                        omplens_format_ns(omplens_render__u64(f, "total_ns"), t3), frees,
                         omplens_format_ns(omplens_render__u64(f, "savings_ns"), t4));
   char where[600];
   int n = snprintf(where, sizeof where, "the %s of %s on %s",

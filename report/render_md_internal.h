@@ -84,6 +84,10 @@ const char *omplens_render__category_name(int c);  /* "round-trip"       */
 const char *omplens_render__category_title(int c); /* "Round trip"       */
 /* Title for any name found in a document; unknown names are shown as is. */
 const char *omplens_render__category_title_of(const char *name);
+/* The time of the device frees a finding's savings count beside its own
+ * operations (a repeated or unused allocation saves its free too): its
+ * savings minus its operations' time, or 0. */
+uint64_t omplens_render__frees_ns(const json_t *finding);
 /* What fixing every finding saves: the what-if prediction of a process's
  * totals (predicted_savings_ns), else the sum of the findings' savings. */
 uint64_t omplens_render__predicted_savings(const json_t *totals);

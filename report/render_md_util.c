@@ -241,6 +241,14 @@ const char *omplens_render__category_title_of(const char *name) {
   return name ? name : "unknown";
 }
 
+uint64_t omplens_render__frees_ns(const json_t *finding) {
+  const char *c = omplens_render__str(finding, "category");
+  uint64_t saves = omplens_render__u64(finding, "savings_ns"), own = omplens_render__u64(finding, "total_ns");
+  int alloc = c && (!strcmp(c, omplens_category_name(OMPLENS_CAT_REPEATED_ALLOC)) ||
+                     !strcmp(c, omplens_category_name(OMPLENS_CAT_UNUSED_ALLOC)));
+  return alloc && saves > own ? saves - own : 0;
+}
+
 uint64_t omplens_render__predicted_savings(const json_t *totals) {
   return json_object_get(totals, "predicted_savings_ns")
              ? omplens_render__u64(totals, "predicted_savings_ns")

@@ -325,8 +325,9 @@ static json_t *model_notes(const omplens_report_figures *g) {
   uint64_t async = g->async_ops;
   if (savings > predicted && (savings - predicted) * 10 > savings) {
     snprintf(line, sizeof line,
-             "%s of the %s that the wasteful operations take overlapped other work (threads, "
-             "devices, asynchronous copies): removing that part saves no time.",
+             "%s of the %s that the wasteful operations take (their allocations' frees "
+             "included) overlapped other work (threads, devices, asynchronous copies): removing "
+             "that part saves no time.",
              omplens_format_ns(savings - predicted, a), omplens_format_ns(savings, b));
     json_array_append_new(notes, json_string(line));
   }
@@ -334,7 +335,8 @@ static json_t *model_notes(const omplens_report_figures *g) {
     snprintf(line, sizeof line,
              "The fixes also remove operations that are not wasteful alone (a data region "
              "copies once what each execution copied), so they save more than the %s the "
-             "wasteful operations take.", omplens_format_ns(savings, a));
+             "wasteful operations take (their allocations' frees included).",
+             omplens_format_ns(savings, a));
     json_array_append_new(notes, json_string(line));
   }
   if (g->host_offload) {

@@ -819,6 +819,30 @@ static void test_markdown_counts_of_one(void **state) {
   json_decref(doc);
 }
 
+/* A repeated allocation saves its frees too (HeCBench stencil1d: 139 us
+ * of allocations, 20 ms of frees): the finding says so beside its own
+ * time, in report.md and on the page; a transfer has none. */
+static void test_finding_frees(void **state) {
+  (void)state;
+  json_t *f = finding(location("/src/p.c", 36, NULL), 2);
+  json_object_set_new(f, "category", json_string("repeated-alloc"));
+  json_object_set_new(f, "total_ns", json_integer(138000));
+  json_object_set_new(f, "savings_ns", json_integer(20538000));
+  json_t *doc = document("./prog", directive(location("/src/p.c", 36, NULL)), f);
+  char *md = render(0, doc, NULL);
+  assert_non_null(strstr(md, "(72.0 MiB in total, 138.0 us, and 20.4 ms in their frees); "
+                             "predicted savings 20.5 ms."));
+  free(md);
+  char *html = render(1, doc, NULL);
+  assert_non_null(strstr(html, " \xc2\xb7 20.4 ms in their frees"));
+  free(html);
+  json_object_set_new(f, "category", json_string("round-trip"));
+  md = render(0, doc, NULL);
+  assert_null(strstr(md, "in their frees"));
+  free(md);
+  json_decref(doc);
+}
+
 /* A call path shown among others says whether it came most often, or as
  * often as some or all of them (HeCBench extrema: eight calls of one
  * template, each as frequent). */
@@ -1031,6 +1055,7 @@ int main(void) {
       cmocka_unit_test(test_markdown_drops_raw_html),
       cmocka_unit_test(test_call_path_frequency),
       cmocka_unit_test(test_markdown_counts_of_one),
+      cmocka_unit_test(test_finding_frees),
       cmocka_unit_test(test_markdown_diff_lines),
       cmocka_unit_test(test_highlight_c),
       cmocka_unit_test(test_highlight_random_bytes),
