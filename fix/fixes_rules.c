@@ -194,6 +194,26 @@ static bool own_buffer(const omplens_fix__ctx *c, const omplens_fix__site *s, un
   return false;
 }
 
+/* Whether site s's variable is declared inside the innermost loop around
+ * its directive (*loop_line, *decl_line): each run of the loop maps a new
+ * variable, which no wrap of the loop can name. Reads the file's parse
+ * only if some rule made one. */
+static bool declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site *s,
+                             unsigned *loop_line, unsigned *decl_line) {
+  const omplens_fix__ast *a = c->ast ? c->ast : c->file && c->file->ast.nodes ? &c->file->ast : NULL;
+  if (!a || !s->dir || !s->var)
+    return false;
+  size_t at = omplens_fix__pragma_at((omplens_fix__ctx *)c, s->dir);
+  uint32_t fn = omplens_fix__ast_function_at(a, at);
+  uint32_t loop = fn == NONE ? NONE : omplens_fix__ast_loop_at(a, fn, at);
+  uint32_t var = loop == NONE ? NONE : omplens_fix__ast_lookup(a, s->var, at);
+  if (var == NONE || a->nodes[var].kind != OMPLENS_FIX__N_VAR || !omplens_fix__ast_within(a, var, loop))
+    return false;
+  *loop_line = omplens_fix__line_of(c->src, a->nodes[loop].begin);
+  *decl_line = omplens_fix__line_of(c->src, a->nodes[var].begin);
+  return true;
+}
+
 /* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -243,6 +263,17 @@ static void recipe(omplens_fix__ctx *c) {
           "caller's loop (`target data`, or `target enter data` and `exit data`).",
           it, s->dir->function ? s->dir->function : "its function",
           s->dir->function ? "()" : "", made);
+      break;
+    }
+    unsigned loop_line, decl_line;
+    if (declared_in_loop(c, s, &loop_line, &decl_line)) {
+      omplens_fix__buf_printf(
+          r,
+          "%s is declared inside the loop at line %u (line %u), so each run of the loop maps a "
+          "new variable. To keep it on the device, declare it before the loop and wrap the loop "
+          "in `#pragma omp target data` with it; a reduction's variable, set to its start value "
+          "in each run, still needs that value sent then (or set on the device).",
+          s->var, loop_line, decl_line);
       break;
     }
     if ((g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) == OMPLENS_FIX_HOIST_ALLOC) {
