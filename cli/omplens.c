@@ -425,6 +425,7 @@ typedef struct loaded {
   omplens_annotator **annotators;
   omplens_fixer **fixers;
   const char *compile_commands; /* for the annotators' libclang parses */
+  const char *no_diff;          /* the fixers' no_diff: run saw the program die */
   const options *window;        /* --window, when windowed */
   const options *o;             /* the command's options */
   omplens_report_process *procs;
@@ -573,6 +574,7 @@ static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_a
   omplens_fixer *fx = NULL;
   omplens_fix_options fo = {0};
   fo.index = omplens_annotator_directives(at);
+  fo.no_diff = l->no_diff;
   if (at)
     omplens_fixer_create(t, a, at, &fo, &fx);
   l->traces[l->n] = t;
@@ -714,8 +716,8 @@ static uint64_t traces_origin(char *const *names, size_t n) {
 static void reduce_plan(loaded *l, char *const *names, size_t n, omplens_cli_reduce *r) {
   const options *o = l->o;
   *r = (omplens_cli_reduce){.names = names, .n = n, .spool_dir = o->output_dir,
-                            .compile_commands = l->compile_commands, .read = read_for_part,
-                            .warning = warning_for_part, .ctx = l};
+                            .compile_commands = l->compile_commands, .no_diff = l->no_diff,
+                            .read = read_for_part, .warning = warning_for_part, .ctx = l};
   r->part.pieces = part_pieces(o);
   r->part.num_procs = n;
   r->part.top = o->top;
@@ -1817,6 +1819,16 @@ static int report_run(const options *opts, const char *trace_dir, int status) {
   int rc;
   loaded l = {0};
   l.compile_commands = o.compile_commands;
+  /* A program that died may have done less than its code says (a kernel
+   * that never ran, data never copied back): no diff is made from it. */
+  char no_diff[160];
+  if (status > 128) {
+    snprintf(no_diff, sizeof no_diff,
+             "the program was killed by signal %d (%s), so the run may not show what its "
+             "code does: no diff is made from it",
+             status - 128, strsignal(status - 128));
+    l.no_diff = no_diff;
+  }
   l.o = &o;
   use_parse_cache(o.output_dir);
   omplens_progress_start(o.quiet); /* the program has finished: the terminal is ours */

@@ -113,6 +113,7 @@ static void reduce_one(reduce_ctx *c, size_t index, FILE *spool) {
     omplens_annotator_create(t, &ao, &a.annotator);
     omplens_fix_options fo = {0};
     fo.index = omplens_annotator_directives(a.annotator);
+    fo.no_diff = r->no_diff;
     if (a.annotator)
       omplens_fixer_create(t, an, a.annotator, &fo, &a.fixer);
     omplens_annotate_prefetch(a.annotator, NULL, NULL);

@@ -31,6 +31,7 @@ typedef struct omplens_cli_reduce {
   size_t threads;        /* at most this many at once (0: 1) */
   const char *spool_dir; /* the spool files' directory (NULL: $TMPDIR) */
   const char *compile_commands;
+  const char *no_diff;   /* the fixers' (omplens_fix_options), or NULL */
   omplens_part_options part; /* pieces, num_procs, top, origin (index set per trace) */
   /* Reads and analyses a trace (the error line printed): 0, or an exit
    * code. Called on several threads at once. */

@@ -135,6 +135,8 @@ static int copy_options(omplens_fixer *fx, const omplens_fix_options *opt) {
   fx->base_dir = strdup(base ? base : ".");
   if (!fx->base_dir)
     return OMPLENS_FIX_ENOMEM;
+  if (opt && opt->no_diff && !(fx->no_diff = strdup(opt->no_diff)))
+    return OMPLENS_FIX_ENOMEM;
   size_t n = opt ? opt->num_extra_args : 0;
   fx->args = calloc(n + 1, sizeof *fx->args);
   if (!fx->args)
@@ -256,6 +258,7 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
   for (size_t i = 0; i < fx->num_args; i++)
     free(fx->args[i]);
   free(fx->args);
+  free(fx->no_diff);
   free(fx->base_dir);
   if (fx->own_index)
     omplens_directive_index_destroy(fx->index);
@@ -791,6 +794,13 @@ int omplens_fix__publish(omplens_fixer *fx, size_t i) {
   omplens_fix *f = &fx->fixes[i];
   memset(f, 0, sizeof *f);
   bool has_diff = omplens_fix__has_diff(g);
+  if (has_diff && fx->no_diff) { /* the summary still tells the change */
+    omplens_fix__buf_free(&g->reason);
+    omplens_fix__buf_free(&g->recipe);
+    omplens_fix__buf_str(&g->reason, fx->no_diff);
+    omplens_fix__edits_free(&g->edits);
+    has_diff = false;
+  }
   f->kind = has_diff ? g->kind : OMPLENS_FIX_MANUAL;
   f->confidence = has_diff ? g->confidence : OMPLENS_FIXC_MANUAL;
   f->summary = own_text(fx, omplens_fix__buf_take(&g->summary));

@@ -544,6 +544,7 @@ struct omplens_fixer {
   omplens_directive_index *index;
   bool own_index;
   char *base_dir;   /* diffs name files relative to it              */
+  char *no_diff;    /* options' no_diff, or NULL                      */
   bool base_fixed;  /* given by the caller; else the sources' root */
   char **args;
   size_t num_args;

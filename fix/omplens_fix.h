@@ -82,6 +82,10 @@ typedef struct omplens_fix_options {
   /* Appended to every libclang parse (-I, -D the build used). */
   const char *const *extra_args;
   size_t num_extra_args;
+  /* When set, no fix has a diff: each is manual with this reason, and the
+   * change it would make as its recipe (a run that failed, whose trace
+   * may not show what the program does; copied). */
+  const char *no_diff;
 } omplens_fix_options;
 
 typedef struct omplens_fix {

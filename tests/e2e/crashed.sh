@@ -3,7 +3,8 @@
 # region before its kernel. The region that ended without a kernel is an
 # unused allocation; the one the program died in is no finding of the
 # unused kinds, and fixes.patch leaves its directive alone
-# (docs/detectors.md, "Unseen stretches").
+# (docs/detectors.md, "Unseen stretches"). And as run saw the program
+# die, it makes no diff at all (docs/fixes.md, "When there is no diff").
 # usage: crashed.sh OMPLENS JSON_GET CC SOURCE WORKDIR
 set -uo pipefail
 . "$(dirname "$0")/offload_case.sh"
@@ -31,5 +32,10 @@ done
 if grep -q "CRASHED" run/fixes.patch; then
   fail "fixes.patch changes the directive the program died in: $(cat run/fixes.patch)"
 fi
-[ "$failed" = 0 ] && echo "ok: an incomplete trace proves no unused allocation or transfer after its end"
+# What the run did is not what the program does: run, which saw the
+# program die, makes no diff at all, and says why.
+[ -s run/fixes.patch ] && fail "fixes.patch of a killed program is not empty: $(cat run/fixes.patch)"
+grep -q "killed by signal 6 (Aborted), so the run may not show what its code does: no diff is made from it" \
+  "$json" || fail "no fix says that the killed program's run gives no diff"
+[ "$failed" = 0 ] && echo "ok: an incomplete trace proves no unused allocation or transfer after its end, and a killed program gets no diff"
 exit "$failed"
