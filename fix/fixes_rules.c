@@ -194,6 +194,26 @@ static bool own_buffer(const omplens_fix__ctx *c, const omplens_fix__site *s, un
   return false;
 }
 
+/* The recipe for a buffer own_buffer() finds, written to r: whether it
+ * was (the findings of each call's new buffer, whether the allocator gave
+ * it the same address each time, a duplicate of itself, or another, a
+ * duplicate of another buffer's content). */
+static bool own_buffer_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
+  const omplens_fix__site *s = &c->g->site;
+  unsigned made;
+  if (!own_buffer(c, s, &made))
+    return false;
+  omplens_fix__buf_printf(
+      r,
+      "%s is the buffer %s%s allocates at line %u in each call, so no directive outside it "
+      "can keep it on the device. Allocate it once in the caller instead (with its content, "
+      "where a kernel reads it), pass it in, and keep it on the device there, around the "
+      "caller's loop (`target data`, or `target enter data` and `exit data`).",
+      omplens_fix__item_text(s), s->dir->function ? s->dir->function : "its function",
+      s->dir->function ? "()" : "", made);
+  return true;
+}
+
 /* Whether site s's variable is declared inside the innermost loop around
  * its directive (*loop_line, *decl_line): each run of the loop maps a new
  * variable, which no wrap of the loop can name. Reads the file's parse
@@ -253,18 +273,8 @@ static void recipe(omplens_fix__ctx *c) {
   case OMPLENS_FIX_KEEP_RESIDENT:
   case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
   case OMPLENS_FIX_HOIST_ALLOC: {
-    unsigned made;
-    if (own_buffer(c, s, &made)) {
-      omplens_fix__buf_printf(
-          r,
-          "%s is the buffer %s%s allocates at line %u in each call, so no directive outside it "
-          "can keep it on the device. Allocate it once in the caller instead (with its content, "
-          "where a kernel reads it), pass it in, and keep it on the device there, around the "
-          "caller's loop (`target data`, or `target enter data` and `exit data`).",
-          it, s->dir->function ? s->dir->function : "its function",
-          s->dir->function ? "()" : "", made);
+    if (own_buffer_recipe(c, r))
       break;
-    }
     unsigned loop_line, decl_line;
     if (declared_in_loop(c, s, &loop_line, &decl_line)) {
       omplens_fix__buf_printf(
@@ -455,7 +465,7 @@ static void recipe(omplens_fix__ctx *c) {
           "%s is a member: map the whole structure (or adjacent members) once with `target "
           "enter data` and refer to it with `present` maps.",
           it);
-    else
+    else if (!own_buffer_recipe(c, r))
       omplens_fix__buf_printf(
           r,
           "look at how %s moves around %s: keep it on the device between uses with a "
