@@ -165,18 +165,28 @@ static const omplens_directive *writes_before_copy_back(omplens_fix__ctx *c, uns
   return c->written_at ? d : NULL;
 }
 
+/* The parse of c's file if some rule made one (a recipe parses nothing),
+ * with the offset of site s's directive (*at) and the function holding it
+ * (*fn, not NONE); NULL otherwise. */
+static const omplens_fix__ast *parsed_site(const omplens_fix__ctx *c, const omplens_fix__site *s,
+                                           size_t *at, uint32_t *fn) {
+  const omplens_fix__ast *a = c->ast ? c->ast : c->file && c->file->ast.nodes ? &c->file->ast : NULL;
+  if (!a || !s->dir || !s->var)
+    return NULL;
+  *at = omplens_fix__pragma_at((omplens_fix__ctx *)c, s->dir);
+  *fn = omplens_fix__ast_function_at(a, *at);
+  return *fn == NONE ? NULL : a;
+}
+
 /* Whether site s's variable is a local of its directive's function that
  * the function allocates itself (`a = malloc(...)`, its line in *line),
  * with no loop of the function around the directive: each call makes a
- * new buffer, so no region outside the function keeps it. Reads the
- * file's parse only if some rule made one (a recipe parses nothing). */
+ * new buffer, so no region outside the function keeps it. */
 static bool own_buffer(const omplens_fix__ctx *c, const omplens_fix__site *s, unsigned *line) {
-  const omplens_fix__ast *a = c->ast ? c->ast : c->file && c->file->ast.nodes ? &c->file->ast : NULL;
-  if (!a || !s->dir || !s->var)
-    return false;
-  size_t at = omplens_fix__pragma_at((omplens_fix__ctx *)c, s->dir);
-  uint32_t fn = omplens_fix__ast_function_at(a, at);
-  uint32_t var = fn == NONE ? NONE : omplens_fix__ast_lookup(a, s->var, at);
+  size_t at;
+  uint32_t fn;
+  const omplens_fix__ast *a = parsed_site(c, s, &at, &fn);
+  uint32_t var = a ? omplens_fix__ast_lookup(a, s->var, at) : NONE;
   if (var == NONE || a->nodes[var].kind != OMPLENS_FIX__N_VAR || a->nodes[var].global ||
       !omplens_fix__ast_within(a, var, fn) || omplens_fix__ast_loop_at(a, fn, at) != NONE)
     return false;
@@ -194,10 +204,10 @@ static bool own_buffer(const omplens_fix__ctx *c, const omplens_fix__site *s, un
   return false;
 }
 
-/* The recipe for a buffer own_buffer() finds, written to r: whether it
- * was (the findings of each call's new buffer, whether the allocator gave
- * it the same address each time, a duplicate of itself, or another, a
- * duplicate of another buffer's content). */
+/* Writes to r the recipe for a buffer that own_buffer() finds, and says
+ * whether it did. It fits every finding of such a buffer: a duplicate of
+ * itself where the allocator gave each call the same address, of another
+ * buffer's content where it did not, a repeated allocation. */
 static bool own_buffer_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
   const omplens_fix__site *s = &c->g->site;
   unsigned made;
@@ -216,16 +226,13 @@ static bool own_buffer_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
 
 /* Whether site s's variable is declared inside the innermost loop around
  * its directive (*loop_line, *decl_line): each run of the loop maps a new
- * variable, which no wrap of the loop can name. Reads the file's parse
- * only if some rule made one. */
+ * variable, which no wrap of the loop can name. */
 static bool declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site *s,
                              unsigned *loop_line, unsigned *decl_line) {
-  const omplens_fix__ast *a = c->ast ? c->ast : c->file && c->file->ast.nodes ? &c->file->ast : NULL;
-  if (!a || !s->dir || !s->var)
-    return false;
-  size_t at = omplens_fix__pragma_at((omplens_fix__ctx *)c, s->dir);
-  uint32_t fn = omplens_fix__ast_function_at(a, at);
-  uint32_t loop = fn == NONE ? NONE : omplens_fix__ast_loop_at(a, fn, at);
+  size_t at;
+  uint32_t fn;
+  const omplens_fix__ast *a = parsed_site(c, s, &at, &fn);
+  uint32_t loop = a ? omplens_fix__ast_loop_at(a, fn, at) : NONE;
   uint32_t var = loop == NONE ? NONE : omplens_fix__ast_lookup(a, s->var, at);
   if (var == NONE || a->nodes[var].kind != OMPLENS_FIX__N_VAR || !omplens_fix__ast_within(a, var, loop))
     return false;
@@ -269,7 +276,8 @@ static void recipe(omplens_fix__ctx *c) {
     }
     return;
   }
-  switch (g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) {
+  int rule = g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind;
+  switch (rule) {
   case OMPLENS_FIX_KEEP_RESIDENT:
   case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
   case OMPLENS_FIX_HOIST_ALLOC: {
@@ -286,7 +294,7 @@ static void recipe(omplens_fix__ctx *c) {
           s->var, loop_line, decl_line);
       break;
     }
-    if ((g->kind == OMPLENS_FIX_MANUAL ? g->intended : g->kind) == OMPLENS_FIX_HOIST_ALLOC) {
+    if (rule == OMPLENS_FIX_HOIST_ALLOC) {
       omplens_fix__buf_printf(
           r,
           "allocate %s once: `#pragma omp target enter data map(alloc: %s)` before the code "
