@@ -181,12 +181,22 @@ static bool loop_exits(omplens_fix__ctx *c, uint32_t first, uint32_t loop, uint3
     size_t at;
     omplens_fix__indent(c->src, line, &at);
     if (*n == 16 || (placed && (parent == NONE || a->nodes[parent].kind != OMPLENS_FIX__N_COMPOUND ||
-                                !omplens_fix__blank(c->src, at, a->nodes[i].begin))))
+                                !omplens_fix__blank(c->src, at, a->nodes[i].begin)))) {
+      unsigned loop_line = omplens_fix__ctx_line(c, a->nodes[loop].begin);
+      if (!c->probe && !c->g->recipe.len) /* `target data` cannot be left by a return */
+        omplens_fix__buf_printf(&c->g->recipe,
+                                "a `target data` region cannot be left by a return, so map %s "
+                                "with `#pragma omp target enter data` before the loop at line "
+                                "%u and `#pragma omp target exit data` after it and before the "
+                                "return at line %u (in braces with it, `{ #pragma ...; return "
+                                "...; }`, where it is the body of an `if`).",
+                                omplens_fix__item_text(&c->g->site), loop_line, line);
       return omplens_fix__fail(c,
-                               "the loop at line %u is left by return at line %u, where no "
-                               "line can go before the return (it is not a statement of a "
-                               "block on a line of its own)",
-                               omplens_fix__ctx_line(c, a->nodes[loop].begin), line);
+                               "the loop at line %u is left by return at line %u, which is not "
+                               "on a line of its own in a block, so the diff cannot put an exit "
+                               "data before it",
+                               loop_line, line);
+    }
     returns[(*n)++] = i;
   }
   return true;
