@@ -146,14 +146,18 @@ static bool has_category(const omplens_fix__ctx *c, int category) {
   return false;
 }
 
-/* The kernel that ran between the group's copies back and whose body
+/* The last kernel that ran between the group's copies back, when its body
  * writes the variable, as the source shows (its write's line in *line), or
- * NULL: none does, or it cannot be told. Asks without touching the group. */
+ * NULL: it does not, or it cannot be told (HeCBench bgmv zeroes the array
+ * with one kernel and computes it with another, in another file). Asks
+ * without touching the group. */
 static const omplens_directive *writes_before_copy_back(omplens_fix__ctx *c, unsigned *line) {
   omplens_fix__resends rs;
   omplens_fix__resend_evidence(c->fx, c->g, OMPLENS_EV_D2H, &rs);
-  if (!rs.num_kernels || !c->file || !c->g->site.dir)
+  if (!rs.num_kernels || rs.too_many || !c->file || !c->g->site.dir)
     return NULL;
+  rs.kernels[0] = rs.kernels[rs.num_kernels - 1]; /* in the order they first ran */
+  rs.num_kernels = 1;
   omplens_fix__buf scratch = {0}, *saved = c->probe;
   const omplens_directive *d = NULL;
   c->probe = &scratch;
@@ -405,10 +409,10 @@ static void recipe(omplens_fix__ctx *c) {
           r,
           "the `target update from` at %s already follows the kernel at line %u, which writes "
           "%s (line %u): its copies came back unchanged because that kernel wrote the values "
-          "%s already held. If the host copies %s back to test it (a convergence check, a "
-          "loop flag), make that test on the device (a reduction into one scalar) and copy "
-          "back only its result.",
-          where, writer->pragma.line, it, wrote, it, it);
+          "%s already held. Where the host reads each of them (a result it checks) they are "
+          "needed; where it only tests them (a convergence check, a loop flag), that test can "
+          "run on the device (a reduction into one scalar), and only its result come back.",
+          where, writer->pragma.line, it, wrote, it);
     else if (same && update)
       omplens_fix__buf_printf(
           r,
