@@ -146,6 +146,22 @@ static bool has_category(const omplens_fix__ctx *c, int category) {
   return false;
 }
 
+/* The item that first brought to the host the bytes the group's copies of
+ * another buffer's content bring again (`output_k1[0:n]`), as the source
+ * names it, quoted; "another buffer" when it is unknown. */
+static const char *held_elsewhere(const omplens_fix__ctx *c) {
+  for (size_t k = 0; k < c->g->num_findings; k++) {
+    const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
+    omplens_variable v = {0};
+    uint32_t related = f->num_instances ? f->instances[0].related : UINT32_MAX;
+    if (f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER && related < c->fx->num_events &&
+        c->fx->annot && !omplens_annotate_variable(c->fx->annot, &c->fx->events[related], &v) &&
+        v.item)
+      return omplens_fix__ownf(c->fx, "`%s`", v.item);
+  }
+  return "another buffer";
+}
+
 /* The last kernel that ran between the group's copies back, when its body
  * writes the variable, as the source shows (its write's line in *line), or
  * NULL: it does not, or it cannot be told (HeCBench bgmv zeroes the array
@@ -433,25 +449,32 @@ static void recipe(omplens_fix__ctx *c) {
           where);
     if (!has_category(c, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER))
       break;
+    /* Two kernels that compute the same values, or one that copies an
+     * array: a program that compares the two needs both copies. */
+    const char *other = held_elsewhere(c);
     if (same)
-      omplens_fix__buf_str(r, " Other copies there bring back bytes the host already holds in "
-                              "another buffer (a kernel that copies one array into another, or "
-                              "computes the same values): if so in every run, read that buffer "
-                              "on the host instead.");
+      omplens_fix__buf_printf(r, " Other copies there bring back bytes the host already holds in "
+                                 "%s (two kernels compute the same values, or one copies an "
+                                 "array into another): unless the host compares the two, it can "
+                                 "read %s instead.",
+                              other, other);
     else if (update)
       omplens_fix__buf_printf(
           r,
-          "the host already holds, in another buffer, the bytes the device sends back as %s at "
-          "%s (a kernel copied one array into another): if so in every run, read that buffer "
-          "on the host instead and drop %s from this `target update from`.",
-          it, where, it);
+          "the host already holds in %s the bytes the device sends back as %s at %s (two "
+          "kernels compute the same values, or one copies an array into another): unless the "
+          "host compares the two (a check of one result against the other), read %s on the "
+          "host instead and drop %s from this `target update from`.",
+          other, it, where, other, it);
     else
       omplens_fix__buf_printf(
           r,
-          "the host already holds, in another buffer, the bytes the device sends back as %s at "
-          "%s (a kernel copied one array into another): read that buffer on the host instead, "
-          "and do not copy %s back (map it `alloc` or `to` rather than `from`/`tofrom`).",
-          it, where, it);
+          "the host already holds in %s the bytes the device sends back as %s at %s (two "
+          "kernels compute the same values, or one copies an array into another): unless the "
+          "host compares the two (a check of one result against the other), read %s on the "
+          "host instead, and do not copy %s back (map it `alloc` or `to` rather than "
+          "`from`/`tofrom`).",
+          other, it, where, other, it);
     break;
   }
   case OMPLENS_FIX__SWAP_ON_DEVICE:

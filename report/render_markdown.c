@@ -70,8 +70,8 @@ static const char *const host_explanation[OMPLENS_RENDER_CATEGORIES] = {
         "the trace shows: the device sent back data that did not change since it last did.",
     [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] =
         "The host received into this buffer bytes it already holds in another buffer: the "
-        "device sent back data the host has (a kernel that copies one array into another "
-        "does this).",
+        "device sent back data the host has (two kernels that compute the same values, or "
+        "one that copies an array into another, do this).",
 };
 
 static int category_index(const char *name) {
