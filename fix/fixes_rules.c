@@ -146,10 +146,10 @@ static bool has_category(const omplens_fix__ctx *c, int category) {
   return false;
 }
 
-/* The item that first brought to the host the bytes the group's copies of
- * another buffer's content bring again (`output_k1[0:n]`), as the source
- * names it, quoted; "another buffer" when it is unknown. */
-static const char *held_elsewhere(const omplens_fix__ctx *c) {
+/* The item whose copy first carried the bytes that the group's copies of
+ * another buffer's content carry again (`output_k1[0:n]`), as the source
+ * names it, or NULL when unknown (or no such copy is in the group). */
+static const char *first_carrier(const omplens_fix__ctx *c) {
   for (size_t k = 0; k < c->g->num_findings; k++) {
     const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
     omplens_variable v = {0};
@@ -157,9 +157,23 @@ static const char *held_elsewhere(const omplens_fix__ctx *c) {
     if (f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER && related < c->fx->num_events &&
         c->fx->annot && !omplens_annotate_variable(c->fx->annot, &c->fx->events[related], &v) &&
         v.item)
-      return omplens_fix__ownf(c->fx, "`%s`", v.item);
+      return v.item;
   }
-  return "another buffer";
+  return NULL;
+}
+
+/* Whether the group's copies of another buffer's content repeat another
+ * variable's (two arrays of one input), not the same variable's in an
+ * earlier call. */
+static bool another_variable(const omplens_fix__ctx *c) {
+  const char *item = first_carrier(c);
+  return item && strcmp(item, omplens_fix__item_text(&c->g->site));
+}
+
+/* first_carrier() quoted, or "another buffer". */
+static const char *held_elsewhere(const omplens_fix__ctx *c) {
+  const char *item = first_carrier(c);
+  return item ? omplens_fix__ownf(c->fx, "`%s`", item) : "another buffer";
 }
 
 /* The last kernel that ran between the group's copies back, when its body
@@ -500,7 +514,16 @@ static void recipe(omplens_fix__ctx *c) {
           "%s is a member: map the whole structure (or adjacent members) once with `target "
           "enter data` and refer to it with `present` maps.",
           it);
-    else if (!own_buffer_recipe(c, r))
+    else if (another_variable(c) && first_event(c) &&
+             first_event(c)->kind == OMPLENS_EV_H2D) /* fdtd3d: two arrays of one input */
+      omplens_fix__buf_printf(
+          r,
+          "the device already received these bytes for %s: unless the two differ in other "
+          "runs, map %s `%s` at %s and copy %s into it on the device instead (a kernel, or "
+          "`omp_target_memcpy`).",
+          held_elsewhere(c), it, site_map_type(s) == OMPLENS_MAP_TOFROM ? "from" : "alloc",
+          where, held_elsewhere(c));
+    else if (another_variable(c) || !own_buffer_recipe(c, r))
       omplens_fix__buf_printf(
           r,
           "look at how %s moves around %s: keep it on the device between uses with a "
