@@ -162,6 +162,8 @@ static void print_command_usage(FILE *out, const char *cmd) {
           run ? "\nRuns PROGRAM under the omplens collector, keeps its traces in\n"
                 "DIR/traces/RUN-ID/, then reports on them. The summary goes to stderr, so\n"
                 "PROGRAM's stdout is unchanged; omplens exits with PROGRAM's status.\n"
+                "A PROGRAM killed by a signal is reported from what was recorded, with\n"
+                "no diff: the run may not show what its code does.\n"
                 "MPI: `omplens run -- mpirun -np N PROGRAM` traces every rank; under\n"
                 "`mpirun -np N omplens run -- PROGRAM` the ranks share DIR/traces/job-ID/\n"
                 "and the last rank to finish writes the one report of the job.\n"
