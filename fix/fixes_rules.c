@@ -162,14 +162,6 @@ static const char *first_carrier(const omplens_fix__ctx *c) {
   return NULL;
 }
 
-/* Whether the group's copies of another buffer's content repeat another
- * variable's (two arrays of one input), not the same variable's in an
- * earlier call. */
-static bool another_variable(const omplens_fix__ctx *c) {
-  const char *item = first_carrier(c);
-  return item && strcmp(item, omplens_fix__item_text(&c->g->site));
-}
-
 /* first_carrier() quoted, or "another buffer". */
 static const char *held_elsewhere(const omplens_fix__ctx *c) {
   const char *item = first_carrier(c);
@@ -256,6 +248,30 @@ static bool own_buffer_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
       omplens_fix__item_text(s), s->dir->function ? s->dir->function : "its function",
       s->dir->function ? "()" : "", made);
   return true;
+}
+
+/* The recipe of a plain item that no rule changes, item it at where.
+ * Copies of the bytes another variable carried first (two arrays of one
+ * input, HeCBench fdtd3d) are filled from it on the device; the same
+ * variable's bytes of an earlier call are its own buffer's. */
+static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const char *it,
+                         const char *where) {
+  const char *carrier = first_carrier(c);
+  bool another = carrier && strcmp(carrier, it);
+  if (another && first_event(c) && first_event(c)->kind == OMPLENS_EV_H2D)
+    omplens_fix__buf_printf(
+        r,
+        "the device already received these bytes for `%s`: unless the two differ in other "
+        "runs, map %s `%s` at %s and copy `%s` into it on the device instead (a kernel, or "
+        "`omp_target_memcpy`).",
+        carrier, it, site_map_type(&c->g->site) == OMPLENS_MAP_TOFROM ? "from" : "alloc",
+        where, carrier);
+  else if (another || !own_buffer_recipe(c, r))
+    omplens_fix__buf_printf(
+        r,
+        "look at how %s moves around %s: keep it on the device between uses with a "
+        "`target data` region or `target enter data`/`exit data`, and copy only what changed.",
+        it, where);
 }
 
 /* Whether site s's variable is declared inside the innermost loop around
@@ -514,21 +530,8 @@ static void recipe(omplens_fix__ctx *c) {
           "%s is a member: map the whole structure (or adjacent members) once with `target "
           "enter data` and refer to it with `present` maps.",
           it);
-    else if (another_variable(c) && first_event(c) &&
-             first_event(c)->kind == OMPLENS_EV_H2D) /* fdtd3d: two arrays of one input */
-      omplens_fix__buf_printf(
-          r,
-          "the device already received these bytes for %s: unless the two differ in other "
-          "runs, map %s `%s` at %s and copy %s into it on the device instead (a kernel, or "
-          "`omp_target_memcpy`).",
-          held_elsewhere(c), it, site_map_type(s) == OMPLENS_MAP_TOFROM ? "from" : "alloc",
-          where, held_elsewhere(c));
-    else if (another_variable(c) || !own_buffer_recipe(c, r))
-      omplens_fix__buf_printf(
-          r,
-          "look at how %s moves around %s: keep it on the device between uses with a "
-          "`target data` region or `target enter data`/`exit data`, and copy only what changed.",
-          it, where);
+    else
+      recipe_moved(c, r, it, where);
   }
 }
 
