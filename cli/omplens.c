@@ -759,8 +759,7 @@ static int list_inputs(char *const *args, size_t num_args, char ***names, size_t
       rc = EXIT_NOINPUT;
       break;
     }
-    char *source = NULL;
-    if (S_ISDIR(st.st_mode) && (k = omplens_cli_list_traces(args[i], &dir_names, &source)) <= 0) {
+    if (S_ISDIR(st.st_mode) && (k = omplens_cli_list_traces(args[i], &dir_names, NULL)) <= 0) {
       if (k < 0)
         error("cannot open directory %s: %s", args[i], strerror(errno));
       else
@@ -769,7 +768,6 @@ static int list_inputs(char *const *args, size_t num_args, char ***names, size_t
       rc = EXIT_NOINPUT;
       break;
     }
-    free(source);
     for (long j = 0; j < k && !rc; j++) {
       if (*n == cap) {
         char **more = realloc(*names, 2 * cap * sizeof **names);
@@ -795,9 +793,8 @@ static int list_inputs(char *const *args, size_t num_args, char ***names, size_t
 
 /* A directory stands for the *.trace files in it, in name order. */
 static int handle_trace_dir(loaded *l, const char *dir) {
-  char **names, *source;
-  long n = omplens_cli_list_traces(dir, &names, &source);
-  free(source);
+  char **names;
+  long n = omplens_cli_list_traces(dir, &names, NULL);
   if (n < 0) {
     error("cannot open directory %s: %s", dir, strerror(errno));
     return EXIT_NOINPUT;
@@ -820,12 +817,11 @@ static int handle_trace_dir(loaded *l, const char *dir) {
  * read: the share done needs the whole. Errors wait for handle_input. */
 static void expect_input(const char *path) {
   struct stat st;
-  char **names, *source = NULL;
+  char **names;
   long n;
   if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
     omplens_progress_expect_trace(path);
-  } else if ((n = omplens_cli_list_traces(path, &names, &source)) > 0) {
-    free(source);
+  } else if ((n = omplens_cli_list_traces(path, &names, NULL)) > 0) {
     for (long i = 0; i < n; i++)
       omplens_progress_expect_trace(names[i]);
     omplens_cli_free_names(names, (size_t)n);

@@ -36,32 +36,37 @@ static int wanted_entry(const char *dir, const char *name, int want_dirs, char *
 }
 
 long omplens_cli_list_traces(const char *dir, char ***out, char **source) {
-  *source = NULL;
+  char *from = NULL;
   long n = omplens_cli_list_dir(dir, 0, out);
-  if (n) {
-    *source = n > 0 ? strdup(dir) : NULL;
-    return n;
-  }
-  free(*out);
-  *out = NULL;
-  char *runs_dir, **runs;
-  if (asprintf(&runs_dir, "%s/traces", dir) < 0)
-    return 0;
-  long nruns = omplens_cli_list_dir(runs_dir, 1, &runs);
-  free(runs_dir);
-  for (long i = nruns - 1; i >= 0 && n <= 0; i--) {
-    omplens_cli_free_names(*out, 0);
-    n = omplens_cli_list_dir(runs[i], 0, out);
-    if (n > 0)
-      *source = strdup(runs[i]);
-  }
-  if (nruns > 0)
-    omplens_cli_free_names(runs, (size_t)nruns);
-  if (n <= 0) {
-    omplens_cli_free_names(*out, 0);
+  if (n > 0)
+    from = strdup(dir);
+  if (!n) { /* an `omplens run` output directory: its latest run with traces */
+    free(*out);
     *out = NULL;
+    char *runs_dir, **runs;
+    if (asprintf(&runs_dir, "%s/traces", dir) < 0)
+      return 0;
+    long nruns = omplens_cli_list_dir(runs_dir, 1, &runs);
+    free(runs_dir);
+    for (long i = nruns - 1; i >= 0 && n <= 0; i--) {
+      omplens_cli_free_names(*out, 0);
+      n = omplens_cli_list_dir(runs[i], 0, out);
+      if (n > 0)
+        from = strdup(runs[i]);
+    }
+    if (nruns > 0)
+      omplens_cli_free_names(runs, (size_t)nruns);
+    if (n <= 0) {
+      omplens_cli_free_names(*out, 0);
+      *out = NULL;
+      n = 0;
+    }
   }
-  return n > 0 ? n : 0;
+  if (source)
+    *source = from;
+  else
+    free(from);
+  return n;
 }
 
 long omplens_cli_list_dir(const char *dir, int want_dirs, char ***out) {

@@ -17,7 +17,8 @@ void omplens_cli_free_names(char **names, size_t n);
  * files, or, where it holds none, those of the latest run directory in
  * dir/traces/ that holds some (an `omplens run` output directory).
  * Returns the count as omplens_cli_list_dir() (0: none anywhere), with
- * *source the directory they are in (caller frees; NULL when none). */
+ * *source (source may be NULL) the directory they are in (caller frees;
+ * NULL when none). */
 long omplens_cli_list_traces(const char *dir, char ***out, char **source);
 
 /* Why omplens_trace_open(path) failed with rc, in words: errno's for
