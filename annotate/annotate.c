@@ -45,6 +45,12 @@ struct omplens_annotator {
   size_t num_owned, cap_owned;
   int said_flags;            /* the note on the build's flags was given */
   arg_var *arg_vars; /* by omplens_trace_args() index, made on first use */
+  /* Each list of arguments in order of begin, size and place, made when
+   * first asked (by omplens_trace_args() index, the list's own indices
+   * within its span), and at a list's first index the count sorted + 1 (0:
+   * not yet): an operation finds its argument by binary search, where a
+   * construct can map hundreds. */
+  uint32_t *arg_order, *arg_sorted;
   omplens_path_memo *paths;  /* made on first use */
 };
 
@@ -194,6 +200,8 @@ void omplens_annotator_destroy(omplens_annotator *a) {
   for (size_t i = 0; i < a->cap_codes; i++)
     free(a->codes[i].found);
   free(a->arg_vars);
+  free(a->arg_order);
+  free(a->arg_sorted);
   free(a->codes);
   omplens_annotate__path_memo_free(a->paths);
   free(a);
@@ -532,16 +540,71 @@ static size_t base_name(const char *item, size_t n, size_t *skip) {
   return j - i;
 }
 
+static int cmp_arg(const void *x, const void *y, void *ctx) {
+  const omplens_map_arg *args = ctx;
+  uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+  if (args[i].begin != args[j].begin)
+    return args[i].begin < args[j].begin ? -1 : 1;
+  if (args[i].size != args[j].size)
+    return args[i].size < args[j].size ? -1 : 1;
+  return (i > j) - (i < j);
+}
+
+/* The n arguments of a list starting at first sorted by begin, size and
+ * place, or NULL (no memory, or the list seen with another length). */
+static const uint32_t *sorted_args(omplens_annotator *a, uint32_t first, uint32_t n) {
+  size_t nargs;
+  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
+  if (!a->arg_order) {
+    a->arg_order = malloc((nargs + 1) * sizeof *a->arg_order);
+    a->arg_sorted = calloc(nargs + 1, sizeof *a->arg_sorted);
+    if (!a->arg_order || !a->arg_sorted) {
+      free(a->arg_order);
+      free(a->arg_sorted);
+      a->arg_order = a->arg_sorted = NULL;
+      return NULL;
+    }
+  }
+  uint32_t *order = a->arg_order + first;
+  if (!a->arg_sorted[first]) {
+    for (uint32_t k = 0; k < n; k++)
+      order[k] = first + k;
+    qsort_r(order, n, sizeof *order, cmp_arg, (void *)args);
+    a->arg_sorted[first] = n + 1;
+  }
+  return a->arg_sorted[first] == n + 1 ? order : NULL;
+}
+
 /* The argument of region r that holds [addr, addr+bytes): an exact match of
- * begin and size first, else the one range that contains addr. */
-static const omplens_map_arg *match_arg(const omplens_trace *t, const omplens_region *r,
+ * begin and size first (the first of equal ones), else the one range that
+ * contains addr. */
+static const omplens_map_arg *match_arg(omplens_annotator *a, const omplens_region *r,
                                         uint64_t addr, uint64_t bytes) {
   size_t nargs;
-  const omplens_map_arg *args = omplens_trace_args(t, &nargs);
+  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
+  if (r->first_arg >= nargs)
+    return NULL;
+  uint32_t first = r->first_arg, n = r->num_args;
+  if (n > nargs - first)
+    n = (uint32_t)(nargs - first);
+  const uint32_t *order = sorted_args(a, first, n);
+  if (order) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) { /* the first not before (addr, bytes) */
+      uint32_t m = lo + (hi - lo) / 2;
+      const omplens_map_arg *g = &args[order[m]];
+      if (g->begin < addr || (g->begin == addr && g->size < bytes))
+        lo = m + 1;
+      else
+        hi = m;
+    }
+    if (lo < n && args[order[lo]].begin == addr && args[order[lo]].size == bytes)
+      return &args[order[lo]];
+  }
   const omplens_map_arg *within = NULL;
   int candidates = 0;
-  for (uint32_t i = r->first_arg; i < r->first_arg + r->num_args && i < nargs; i++) {
-    if (args[i].begin == addr && args[i].size == bytes)
+  for (uint32_t i = first; i < first + n; i++) {
+    if (!order && args[i].begin == addr && args[i].size == bytes)
       return &args[i];
     if (addr >= args[i].begin && addr < args[i].begin + args[i].size) {
       within = &args[i];
@@ -665,7 +728,7 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
   }
   if (!regions[e->region].num_args) /* no runtime names: guess from the source */
     return guess_variable(a, e, out);
-  const omplens_map_arg *arg = match_arg(a->trace, &regions[e->region], e->host_addr, e->bytes);
+  const omplens_map_arg *arg = match_arg(a, &regions[e->region], e->host_addr, e->bytes);
   if (!arg) { /* the runtime's own copy or allocation */
     out->unnamed = "the runtime made it for no single map item: none of the construct's "
                    "arguments begins at its host address (a pointer it attaches, structure "
