@@ -172,6 +172,96 @@ static void index_findings(omplens_fixer *fx) {
     }
 }
 
+/* One variable's operations within a directive's: from op_events[start]
+ * to the next segment's start (or the directive's end). */
+typedef struct omplens_fix__op_seg {
+  uint32_t var; /* its number in op_var_numbers; 0: not known */
+  size_t start;
+} omplens_fix__op_seg;
+
+/* The number of operation e's variable, numbered as first met; 0 when
+ * the annotator names none; OMPLENS_NAMES_NONE without memory. */
+static size_t var_number(omplens_fixer *fx, const omplens_event *e) {
+  omplens_variable v;
+  if (!fx->annot || omplens_annotate_variable(fx->annot, e, &v) || !v.name)
+    return 0;
+  size_t k = omplens_names_get(&fx->op_var_numbers, v.name);
+  if (k != OMPLENS_NAMES_NONE)
+    return k;
+  k = fx->op_var_numbers.count + 1; /* the annotator keeps the name */
+  return omplens_names_put(&fx->op_var_numbers, v.name, k) ? OMPLENS_NAMES_NONE : k;
+}
+
+static int cmp_u32(const void *a, const void *b);
+
+/* Sorts each directive's operations by variable number, stably (a
+ * counting sort over the numbers it has), and records the segments;
+ * false without memory. */
+static bool group_by_variable(omplens_fixer *fx) {
+  size_t n = fx->num_op_events, nsegs = 0;
+  uint32_t *num = malloc((n + 1) * sizeof *num), *tmp = malloc((n + 1) * sizeof *tmp);
+  size_t *slot = NULL, *seen = NULL; /* by number: its place; the directive last seen in */
+  bool ok = num && tmp;
+  for (size_t k = 0; ok && k < n; k++) {
+    size_t v = var_number(fx, &fx->events[fx->op_events[k]]);
+    ok = v != OMPLENS_NAMES_NONE;
+    if (ok)
+      num[k] = (uint32_t)v;
+  }
+  size_t nvars = fx->op_var_numbers.count + 1;
+  if (ok) {
+    slot = malloc(nvars * sizeof *slot);
+    seen = malloc(nvars * sizeof *seen);
+    fx->op_dir_seg = malloc((fx->num_op_dirs + 1) * sizeof *fx->op_dir_seg);
+    ok = slot && seen && fx->op_dir_seg;
+  }
+  if (ok) {
+    memset(seen, 0xff, nvars * sizeof *seen);
+    for (size_t r = 0; r < fx->num_op_dirs; r++) /* the segments: a directive's distinct numbers */
+      for (size_t k = fx->op_start[r]; k < fx->op_start[r + 1]; k++)
+        if (seen[num[k]] != r) {
+          seen[num[k]] = r;
+          nsegs++;
+        }
+    ok = (fx->op_segs = malloc((nsegs + 1) * sizeof *fx->op_segs)) != NULL;
+  }
+  uint32_t *vars = ok ? malloc((nsegs + 1) * sizeof *vars) : NULL;
+  ok = ok && vars;
+  nsegs = 0;
+  if (ok)
+    memset(seen, 0xff, nvars * sizeof *seen);
+  for (size_t r = 0; ok && r < fx->num_op_dirs; r++) {
+    size_t lo = fx->op_start[r], hi = fx->op_start[r + 1], m = 0;
+    fx->op_dir_seg[r] = nsegs;
+    for (size_t k = lo; k < hi; k++) { /* count each number */
+      if (seen[num[k]] != r) {
+        seen[num[k]] = r;
+        slot[num[k]] = 0;
+        vars[m++] = num[k];
+      }
+      slot[num[k]]++;
+    }
+    qsort(vars, m, sizeof *vars, cmp_u32);
+    for (size_t j = 0, at = lo; j < m; j++) { /* each number's first place */
+      size_t count = slot[vars[j]];
+      slot[vars[j]] = at;
+      fx->op_segs[nsegs++] = (omplens_fix__op_seg){vars[j], at};
+      at += count;
+    }
+    for (size_t k = lo; k < hi; k++)
+      tmp[slot[num[k]]++] = fx->op_events[k];
+    memcpy(fx->op_events + lo, tmp + lo, (hi - lo) * sizeof *tmp);
+  }
+  if (ok)
+    fx->op_dir_seg[fx->num_op_dirs] = nsegs;
+  free(num);
+  free(tmp);
+  free(slot);
+  free(seen);
+  free(vars);
+  return ok;
+}
+
 /* Every transfer and allocation by its directive, and the finding that
  * flags each event: built once, so that a question about one directive
  * item reads that item's operations, not the whole trace. A counting sort
@@ -220,6 +310,8 @@ static void index_ops(omplens_fixer *fx) {
   fx->num_op_events = n; /* op_start[r + 1] is now r's end, so op_start[r] its start */
   free(t.slot);
   free(t.count);
+  if (!group_by_variable(fx))
+    omplens_fix__ops_free(fx), fx->ops_indexed = true;
 }
 
 void omplens_fix__ops_free(omplens_fixer *fx) {
@@ -227,61 +319,117 @@ void omplens_fix__ops_free(omplens_fixer *fx) {
   free(fx->op_dirs);
   free(fx->op_start);
   free(fx->finding_of_event);
+  free(fx->op_segs);
+  free(fx->op_dir_seg);
+  omplens_names_free(&fx->op_var_numbers);
   fx->op_events = NULL;
   fx->op_dirs = NULL;
   fx->op_start = NULL;
+  fx->op_segs = NULL;
+  fx->op_dir_seg = NULL;
   fx->finding_of_event = NULL;
   fx->num_op_events = fx->num_op_dirs = 0;
   fx->ops_indexed = false;
 }
 
-/* The operations of directive d: op_events[*lo, *hi). */
-static void ops_of(omplens_fixer *fx, const omplens_directive *d, size_t *lo, size_t *hi) {
+/* The rank of directive d among those with operations, or
+ * fx->num_op_dirs when it has none. */
+static size_t dir_rank(omplens_fixer *fx, const omplens_directive *d) {
   index_ops(fx);
   size_t a = 0, b = fx->num_op_dirs;
-  while (a < b) { /* d's rank */
+  while (a < b) {
     size_t m = a + (b - a) / 2;
     if ((uintptr_t)fx->op_dirs[m] < (uintptr_t)d)
       a = m + 1;
     else
       b = m;
   }
+  return a < fx->num_op_dirs && fx->op_dirs[a] == d ? a : fx->num_op_dirs;
+}
+
+/* The operations of directive d: op_events[*lo, *hi). */
+static void ops_of(omplens_fixer *fx, const omplens_directive *d, size_t *lo, size_t *hi) {
+  size_t r = dir_rank(fx, d);
   *lo = *hi = 0;
-  if (a < fx->num_op_dirs && fx->op_dirs[a] == d) {
-    *lo = fx->op_start[a];
-    *hi = fx->op_start[a + 1];
+  if (r < fx->num_op_dirs) {
+    *lo = fx->op_start[r];
+    *hi = fx->op_start[r + 1];
   }
 }
 
-/* ---- events of a directive item ---- */
-
-int omplens_fix__event_is_var(omplens_fixer *fx, const omplens_event *e, const char *var) {
-  omplens_variable v;
-  if (!fx->annot || !var || omplens_annotate_variable(fx->annot, e, &v) || !v.name)
-    return -1;
-  return !strcmp(v.name, var);
+/* The operations of directive d's variable number v: op_events[*lo, *hi)
+ * (empty when it has none). */
+static void ops_of_number(omplens_fixer *fx, const omplens_directive *d, size_t v, size_t *lo,
+                          size_t *hi) {
+  size_t r = dir_rank(fx, d);
+  *lo = *hi = 0;
+  if (r >= fx->num_op_dirs || !fx->op_dir_seg)
+    return;
+  size_t a = fx->op_dir_seg[r], b = fx->op_dir_seg[r + 1], end = b;
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (fx->op_segs[m].var < v)
+      a = m + 1;
+    else
+      b = m;
+  }
+  if (a < end && fx->op_segs[a].var == v) {
+    *lo = fx->op_segs[a].start;
+    *hi = a + 1 < end ? fx->op_segs[a + 1].start : fx->op_start[r + 1];
+  }
 }
+
+/* The operations of directive d's variable var, and those of d whose
+ * variable is not known: op_events[*lo, *hi) and [*ulo, *uhi). */
+static void ops_of_var(omplens_fixer *fx, const omplens_directive *d, const char *var,
+                       size_t *lo, size_t *hi, size_t *ulo, size_t *uhi) {
+  ops_of_number(fx, d, 0, ulo, uhi);
+  size_t v = omplens_names_get(&fx->op_var_numbers, var);
+  *lo = *hi = 0;
+  if (v != OMPLENS_NAMES_NONE)
+    ops_of_number(fx, d, v, lo, hi);
+}
+
+/* ---- events of a directive item ---- */
 
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
   omplens_fix__file *file;
   const omplens_directive *d =
       omplens_fix__directive_of(fx, codeptr, OMPLENS_RUNTIME_TARGET, &file);
-  size_t lo, hi;
-  ops_of(fx, d, &lo, &hi);
-  for (size_t k = lo; d && k < hi; k++) {
-    const omplens_event *e = &fx->events[fx->op_events[k]];
-    if (omplens_trace_codeptr(fx->trace, e) == codeptr && omplens_fix__event_is_var(fx, e, var) == 1)
+  size_t lo, hi, ulo, uhi;
+  ops_of_var(fx, d, var, &lo, &hi, &ulo, &uhi);
+  for (size_t k = lo; d && k < hi; k++)
+    if (omplens_trace_codeptr(fx->trace, &fx->events[fx->op_events[k]]) == codeptr)
       return true;
-  }
   return false;
 }
 
-static bool flagged_by(const omplens_fix__group *g, const omplens_fixer *fx, uint32_t ev) {
+/* A group's findings, sorted (a copy): which of them flags an event is a
+ * binary search, where a group can hold thousands. */
+typedef struct sorted_findings {
+  size_t *v;
+  size_t n;
+} sorted_findings;
+
+static int cmp_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* False without memory. */
+static bool sort_findings(const omplens_fix__group *g, sorted_findings *out) {
+  out->n = g->num_findings;
+  if (!(out->v = malloc((out->n + 1) * sizeof *out->v)))
+    return false;
+  memcpy(out->v, g->findings, out->n * sizeof *out->v);
+  qsort(out->v, out->n, sizeof *out->v, cmp_size);
+  return true;
+}
+
+static bool flagged_by(const sorted_findings *g, const omplens_fixer *fx, uint32_t ev) {
   uint32_t f = fx->finding_of_event ? fx->finding_of_event[ev] : OMPLENS_FIX__NONE;
-  for (size_t k = 0; f != OMPLENS_FIX__NONE && k < g->num_findings; k++)
-    if (g->findings[k] == f)
-      return true;
-  return false;
+  size_t key = f;
+  return f != OMPLENS_FIX__NONE && bsearch(&key, g->v, g->n, sizeof *g->v, cmp_size);
 }
 
 static bool is_group_buffer(const omplens_fix__group *g, const omplens_fixer *fx, uint64_t addr) {
@@ -291,13 +439,6 @@ static bool is_group_buffer(const omplens_fix__group *g, const omplens_fixer *fx
   return false;
 }
 
-/* Whether operation i of the site's directive is of the site's item. */
-static bool of_item(omplens_fixer *fx, const omplens_fix__group *g, const omplens_fix__site *s,
-                    size_t i) {
-  const omplens_event *e = &fx->events[i];
-  int named = omplens_fix__event_is_var(fx, e, s->var);
-  return named < 0 ? is_group_buffer(g, fx, e->host_addr) : named == 1;
-}
 
 /* Per buffer: its first and last H2D and D2H at the site. */
 typedef struct buffer_ends {
@@ -370,19 +511,29 @@ static bool all_zeros(const omplens_event *e, uint64_t *bytes, uint64_t *hash) {
 static bool collect(omplens_fixer *fx, const omplens_fix__group *g, const omplens_fix__site *s,
                     site_events *se) {
   memset(se, 0, sizeof *se);
-  size_t lo, hi;
-  ops_of(fx, s->dir, &lo, &hi);
-  if (!s->dir || lo == hi)
+  /* The item's operations: those of its variable, and those of no known
+   * variable on the group's buffers, in event order. */
+  size_t lo, hi, ulo, uhi;
+  if (s->var)
+    ops_of_var(fx, s->dir, s->var, &lo, &hi, &ulo, &uhi);
+  else
+    ops_of(fx, s->dir, &ulo, &uhi), lo = hi = 0; /* no variable is asked for */
+  if (!s->dir || (lo == hi && ulo == uhi))
     return fx->op_events != NULL;
-  se->ev = malloc((hi - lo) * sizeof *se->ev);
+  se->ev = malloc((hi - lo + uhi - ulo) * sizeof *se->ev);
   if (!se->ev || !grow_buffers(se))
     return false;
-  for (size_t k = lo; k < hi; k++) {
-    uint32_t i = fx->op_events[k];
-    if (!of_item(fx, g, s, i))
-      continue;
+  while (lo < hi || ulo < uhi) { /* two runs in event order, merged */
+    bool named = ulo == uhi || (lo < hi && fx->op_events[lo] < fx->op_events[ulo]);
+    uint32_t i = named ? fx->op_events[lo++] : fx->op_events[ulo++];
+    if (named || is_group_buffer(g, fx, fx->events[i].host_addr))
+      se->ev[se->n++] = i;
+  }
+  if (!s->var) /* the directive's operations, one variable after another */
+    qsort(se->ev, se->n, sizeof *se->ev, cmp_u32);
+  for (size_t k = 0; k < se->n; k++) {
+    uint32_t i = se->ev[k];
     const omplens_event *e = &fx->events[i];
-    se->ev[se->n++] = i;
     size_t j = buffer_slot(se, e->host_addr);
     if (se->slots[j] == OMPLENS_FIX__NONE && 2 * (se->nbuf + 1) > se->cap) {
       if (!grow_buffers(se))
@@ -414,8 +565,10 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
   out->h2d_unflagged_first_only = out->h2d_unflagged_last_only = true;
   out->d2h_unflagged_last_only = true;
   site_events se;
-  if (!collect(fx, g, s, &se)) {
+  sorted_findings mine = {0};
+  if (!collect(fx, g, s, &se) || !sort_findings(g, &mine)) {
     site_events_free(&se);
+    free(mine.v);
     out->h2d_unflagged_first_only = out->h2d_unflagged_last_only = false;
     out->d2h_unflagged_last_only = false;
     out->h2d = 1; /* nothing is proven */
@@ -426,7 +579,7 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
   for (size_t k = 0; k < se.n; k++) {
     uint32_t i = se.ev[k];
     const omplens_event *e = &fx->events[i];
-    bool fl = flagged_by(g, fx, i);
+    bool fl = flagged_by(&mine, fx, i);
     const buffer_ends *b = buffer_of(&se, e->host_addr);
     if (e->kind == OMPLENS_EV_H2D) {
       out->h2d++;
@@ -448,6 +601,7 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
     }
   }
   site_events_free(&se);
+  free(mine.v);
 }
 
 /* ---- re-sends: device buffers that stay mapped, kernels in between ---- */
@@ -706,18 +860,48 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
 
 /* ---- copies back ---- */
 
-/* How far back a copy back looks for its construct's copy in (events of
- * other threads may sit in between). */
+/* Where operation ev sits among its variable's operations at its
+ * directive: op_events[*at] == ev, within [*lo, *hi); false when it is
+ * not indexed. */
+static bool op_place(omplens_fixer *fx, uint32_t ev, size_t *lo, size_t *hi, size_t *at) {
+  const omplens_event *e = &fx->events[ev];
+  const omplens_directive *d = op_directive(fx, e);
+  size_t v = var_number(fx, e);
+  if (!d || v == OMPLENS_NAMES_NONE)
+    return false;
+  ops_of_number(fx, d, v, lo, hi);
+  size_t a = *lo, b = *hi;
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (fx->op_events[m] < ev)
+      a = m + 1;
+    else
+      b = m;
+  }
+  *at = a;
+  return a < *hi && fx->op_events[a] == ev;
+}
+
+/* How far back a copy back of no indexed directive looks for its
+ * construct's copy in (events of other threads may sit in between). */
 #define SENT_LOOKBACK 4096
 
-bool omplens_fix__returned_as_sent(const omplens_fixer *fx, uint32_t d2h) {
+/* The copy in of a copy back: the last before it of its construct, of
+ * the same host bytes (so of the same map argument and variable). Among
+ * the operations of the variable at its directive the search reads those
+ * of this execution only, however many items the construct maps. */
+bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h) {
   const omplens_event *e = &fx->events[d2h];
   if (e->kind != OMPLENS_EV_D2H || !(e->flags & OMPLENS_EVF_HASHED) ||
       e->region == OMPLENS_NO_REGION || e->region >= fx->num_regions)
     return false;
   uint64_t since = fx->regions[e->region].begin_ns;
-  for (uint32_t j = d2h, k = 0; j-- > 0 && k < SENT_LOOKBACK; k++) {
-    const omplens_event *in = &fx->events[j];
+  size_t lo, hi, at;
+  bool indexed = op_place(fx, d2h, &lo, &hi, &at);
+  if (!indexed)
+    lo = 0, at = d2h; /* every event before it */
+  for (size_t k = 0; at-- > lo && (indexed || k < SENT_LOOKBACK); k++) {
+    const omplens_event *in = &fx->events[indexed ? fx->op_events[at] : at];
     if (in->end_ns < since && in->begin_ns < since)
       break;
     if (in->region == e->region && in->kind == OMPLENS_EV_H2D && in->host_addr == e->host_addr &&

@@ -571,7 +571,7 @@ struct omplens_fixer {
   bool deletes_built;
   /* The operations of each directive, built once (fixes_evidence.c):
    * the events of transfers and allocations sorted by directive, then
-   * event; directive op_dirs[r] (by address) has
+   * variable (below), then event; directive op_dirs[r] (by address) has
    * op_events[op_start[r], op_start[r + 1]). */
   uint32_t *op_events;
   size_t num_op_events;
@@ -579,6 +579,14 @@ struct omplens_fixer {
   size_t *op_start;
   size_t num_op_dirs;
   bool ops_indexed;
+  /* Within a directive's operations, those of each variable stay
+   * together, in event order: the directive's items (segments)
+   * op_segs[op_dir_seg[r], op_dir_seg[r + 1]), by variable number, the
+   * operations of no known variable (number 0) first. A directive that
+   * maps hundreds of variables asks for each one's operations. */
+  omplens_names op_var_numbers; /* a variable's name -> its number, from 1 */
+  struct omplens_fix__op_seg *op_segs;
+  size_t *op_dir_seg;
   uint32_t *finding_of_event; /* the finding flagging each event, or NONE */
 
   bool derived;
@@ -784,7 +792,7 @@ void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g
 /* Whether D2H event d2h brings back the bytes its construct instance sent
  * to the device (the same buffer, size and content): the device left them
  * as they were, in the recorded run. */
-bool omplens_fix__returned_as_sent(const omplens_fixer *fx, uint32_t d2h);
+bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h);
 /* Whether the content of every event of events[0..n) is value v in every
  * element, each copy in one element type (double, float, int32 or int64;
  * copies of a template's instantiations may differ). */
@@ -806,8 +814,6 @@ bool omplens_fix__all_zero(const omplens_fixer *fx, const omplens_finding *f);
 bool omplens_fix__claims_held(const omplens_fixer *fx, const omplens_finding *f);
 /* The index of event e's construct kind as an OMPLENS_RUNTIME_* value. */
 int omplens_fix__runtime_kind(const omplens_fixer *fx, const omplens_event *e);
-/* Whether the event's map item names var (annotator), or -1: unknown. */
-int omplens_fix__event_is_var(omplens_fixer *fx, const omplens_event *e, const char *var);
 
 /* ---- rules (fixes_rules.c, fixes_loops.c) ---- */
 

@@ -1387,6 +1387,11 @@ typedef struct wrap {
   uint32_t calls[WRAP_MAX]; /* lifted: the distinct calls in the loop (at's) */
   uint32_t callees[WRAP_MAX]; /* ... the function each calls (c's) */
   size_t ncalls;
+  /* Per finding, its item's evidence once asked (known[k]): the same in
+   * every try of the wrap, and a loop mapping hundreds of items takes a
+   * try per item that cannot be kept. NULL without memory. */
+  omplens_fix__evidence *evidence;
+  bool *known;
 } wrap;
 
 /* Whether item i is written as an earlier one is (two directives' items,
@@ -1585,8 +1590,15 @@ static bool allocation_only(omplens_fix__ctx *c, const wrap *w, size_t k, size_t
  * else failed. */
 static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t j) {
   const omplens_fix__site *s = omplens_fix__site_at(c->g, k);
-  omplens_fix__evidence ev;
-  omplens_fix__evidence_of(c->fx, c->g, s, &ev);
+  omplens_fix__evidence one, *known = w->known && w->known[k] ? &w->evidence[k] : &one;
+  if (known == &one) {
+    omplens_fix__evidence_of(c->fx, c->g, s, &one);
+    if (w->known) {
+      w->evidence[k] = one;
+      w->known[k] = true;
+    }
+  }
+  const omplens_fix__evidence ev = *known;
   if (ev.h2d_unflagged_first_only)
     return true;
   if (!allocation_only(c, w, k, j))
@@ -2137,9 +2149,13 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
     return false;
   omplens_fix__group_items(c->g); /* without memory, no item can leave */
   omplens_fix__buf why = {0};
+  omplens_fix__evidence *evidence = malloc((c->g->num_findings + 1) * sizeof *evidence);
+  bool *known = evidence ? calloc(c->g->num_findings + 1, sizeof *known) : NULL;
   for (;;) {
     wrap w;
     memset(&w, 0, sizeof w);
+    w.evidence = evidence;
+    w.known = known;
     w.at = at->file == c->file ? c : at;
     at->peer = at->file == c->file ? NULL : c;
     memcpy(w.returns, returns, nreturns * sizeof *returns);
@@ -2164,6 +2180,8 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
     wrap_free(&w);
     if (ok || c->g->kind == OMPLENS_FIX_MANUAL) {
       omplens_fix__buf_free(&why);
+      free(evidence);
+      free(known);
       return ok;
     }
     why.len = 0;
