@@ -4,7 +4,7 @@
 # usage: bench/real_traces.sh BUILD_DIR [ITERATIONS [DIRECTIVES [STEPS]]]
 #        (defaults: 100000 iterations, 2000 directives, 50 steps)
 #
-# Builds two programs of bench/programs/ for host offload (clang-19
+# Builds three programs of bench/programs/ for host offload (clang-19
 # -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O1) in a temporary
 # directory and records each once with `omplens run`:
 #   loop      loop_waste.c: one wasteful target region in a loop of
@@ -13,6 +13,9 @@
 #   many      many_directives.sh DIRECTIVES STEPS: that many distinct target
 #             directives, each in its own function, called STEPS times
 #             (round trip and reallocation findings on every directive);
+#   items     many_items.sh 300 400: one target construct mapping 300
+#             arrays in a loop of 400 steps (round trip and reallocation
+#             findings on every item; 300 arguments an execution);
 #   units     only when UNITS (environment) is set: many_units.sh UNITS 5,
 #             a program of UNITS compile units of one directive each, called
 #             5 times from main.c (the costs that grow with the files; 2000
@@ -68,8 +71,10 @@ awk -v n="$(nproc)" '{ if ($1 > n / 4) printf "# WARNING: load average %s on %d 
 flags=(-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O1)
 cp "$here/programs/loop_waste.c" "$work/loop.c"
 "$here/programs/many_directives.sh" "$ndir" "$steps" >"$work/many.c"
+"$here/programs/many_items.sh" 300 400 >"$work/items.c"
 echo "# building the programs (the one with $ndir directives takes a minute or two)"
-(cd "$work" && "$cc" "${flags[@]}" loop.c -o loop && "$cc" "${flags[@]}" many.c -o many)
+(cd "$work" && "$cc" "${flags[@]}" loop.c -o loop && "$cc" "${flags[@]}" many.c -o many &&
+  "$cc" "${flags[@]}" items.c -o items)
 
 # One report: prints "WALL_NS CPU_NS PEAK_KB".
 measure() {
@@ -140,6 +145,7 @@ one() {
 
 one loop "$iters"
 one many
+one items
 if [ -n "${UNITS:-}" ]; then
   echo
   echo "# building the program of $UNITS compile units"
