@@ -858,6 +858,35 @@ static bool site_variable(omplens_fix__ctx *c, const omplens_fix__site *s, uint3
   return keeps_its_buffer(c, *fn, *var);
 }
 
+static void keep_written_copy_back(omplens_fix__ctx *c, unsigned line);
+
+/* No call in function fn hands variable var to a function of the file
+ * that stores through it (in its kernels or on the host): a kernel there
+ * may write what the copy back brings, though none did in the recorded
+ * run (HeCBench atomicPerf: a store under a condition that never held). */
+static bool callees_leave_it(omplens_fix__ctx *c, uint32_t fn, uint32_t var) {
+  const omplens_fix__ast *a = c->ast;
+  const omplens_fix__site *s = &c->g->site;
+  for (uint32_t i = fn; i < omplens_fix__ast_end(a, fn); i++) {
+    uint32_t call;
+    if (a->nodes[i].kind != OMPLENS_FIX__N_DECLREF || a->nodes[i].ref != var ||
+        omplens_fix__ast_use(a, i, &call) != OMPLENS_FIX__USE_ESCAPE || call == NONE ||
+        a->nodes[call].kind != OMPLENS_FIX__N_CALL)
+      continue;
+    const char *callee = NULL;
+    unsigned wrote = omplens_fix__callee_writes(c, call, i, &callee);
+    if (!wrote)
+      continue;
+    unsigned line = omplens_fix__ctx_line(c, a->nodes[i].begin);
+    keep_written_copy_back(c, wrote);
+    return omplens_fix__fail(c,
+                             "%s is passed to %s() at line %u, which writes it at line %u: it "
+                             "came back unchanged only in the recorded run",
+                             s->var, callee, line, wrote);
+  }
+  return true;
+}
+
 /* An update from (or an exit data's copy back) that brought back what the
  * host sent, in the recorded run: no kernel of its function writes the
  * variable in any run (kernels elsewhere are assumed not to, with a
@@ -880,6 +909,8 @@ static bool kernels_leave_it(omplens_fix__ctx *c) {
                                         "the copy back brings its results"))
       return false;
   }
+  if (!callees_leave_it(c, fn, var))
+    return false;
   omplens_fix__buf_str(&c->g->note, "no kernel of the directive's function writes the variable; "
                                     "this assumes kernels elsewhere do not either");
   return true;
