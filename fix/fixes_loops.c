@@ -929,8 +929,13 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
 
 /* ---- uses of variables ---- */
 
+/* Items in one wrapping directive: a solver can keep its whole state
+ * (hundreds of arrays) on the device with one `target data`. */
+#define WRAP_MAX 256
+
+/* Variables: a wrap's bases (at most WRAP_MAX) and what they alias. */
 typedef struct varset {
-  uint32_t v[64];
+  uint32_t v[2 * WRAP_MAX];
   size_t n;
 } varset;
 
@@ -1352,7 +1357,6 @@ static const char *type_word(int t) { return omplens_map_type_name(t); }
 
 /* ---- rule: keep resident (wrap the loop in target data) ---- */
 
-#define WRAP_MAX 32 /* items in one wrapping directive */
 #define SEEDED (SIZE_MAX - 1) /* first_of of an item an earlier wrap of the
                                  loop brought (omplens_fix__group.kept) */
 
