@@ -8,7 +8,7 @@
  * across the runs by category, device, directive (file:line, else module
  * and offset) and variable (else the size of one operation); a finding
  * whose directive only moved to another line of the same function still
- * matches. The what-if model (docs/whatif.md) predicts BEFORE's run time
+ * matches (of several alike, those that moved least pair). The what-if model (docs/whatif.md) predicts BEFORE's run time
  * without the operations of the findings that are gone, which is compared
  * with AFTER's measured run time. */
 #include <errno.h>
@@ -79,7 +79,8 @@ static void print_diff_usage(FILE *out) {
         "\n"
         "Findings match when category, device, directive (file:line, else module and\n"
         "offset) and variable (else the size of one operation) are equal; a directive\n"
-        "that moved to another line of the same function still matches. Files are\n"
+        "that moved to another line of the same function still matches (of several\n"
+        "alike, those that moved least pair). Files are\n"
         "compared from each run's sources root (the git work tree holding them, else\n"
         "their common directory), so a checkout moved or rebuilt elsewhere matches.\n"
         "\n"
@@ -652,25 +653,73 @@ static int same_place(const diff_entry *a, const diff_entry *b) {
          !cmp_text(x->function, y->function) && !cmp_buffer(x, y);
 }
 
-/* Pairs the gone and new entries of one place, in line order. */
+static void take_moved(diff_entry *gone, diff_entry *moved) {
+  gone->item[AFTER] = moved->item[AFTER];
+  gone->count[AFTER] = moved->count[AFTER];
+  gone->total_bytes[AFTER] = moved->total_bytes[AFTER];
+  gone->savings_ns[AFTER] = moved->savings_ns[AFTER];
+  gone->groups[AFTER] = moved->groups[AFTER];
+  gone->status = STATUS_UNCHANGED;
+  moved->status = STATUS_MERGED;
+}
+
+static uint64_t line_distance(const diff_entry *gone, const diff_entry *moved) {
+  unsigned a = gone->item[BEFORE]->line, b = moved->item[AFTER]->line;
+  return a > b ? a - b : b - a;
+}
+
+/* Pairs the gone and new entries of one place: as many as the fewer side
+ * has, in line order, those whose lines moved least in all (a fix that
+ * removes the first of three directives of a kind moves the other two up
+ * one line: they pair with their own, and the first is gone). The pairs
+ * are chosen by dynamic programming over the two lists; past a size that
+ * would take too much memory, the first of each side pair. */
 static void pair_moved(diff_entry **group, size_t n) {
-  size_t g = 0, k = 0;
-  for (;;) {
-    while (g < n && group[g]->status != STATUS_GONE)
-      g++;
-    while (k < n && group[k]->status != STATUS_NEW)
-      k++;
-    if (g == n || k == n)
-      return;
-    diff_entry *gone = group[g++], *moved = group[k++];
-    gone->item[AFTER] = moved->item[AFTER];
-    gone->count[AFTER] = moved->count[AFTER];
-    gone->total_bytes[AFTER] = moved->total_bytes[AFTER];
-    gone->savings_ns[AFTER] = moved->savings_ns[AFTER];
-    gone->groups[AFTER] = moved->groups[AFTER];
-    gone->status = STATUS_UNCHANGED;
-    moved->status = STATUS_MERGED;
+  diff_entry **gone = calloc(n + 1, sizeof *gone), **moved = calloc(n + 1, sizeof *moved);
+  size_t ng = 0, nm = 0;
+  for (size_t i = 0; gone && moved && i < n; i++) {
+    if (group[i]->status == STATUS_GONE)
+      gone[ng++] = group[i];
+    else if (group[i]->status == STATUS_NEW)
+      moved[nm++] = group[i];
   }
+  /* the longer side skips some: a[i] pairs with b[j] or is skipped */
+  bool swap = nm > ng;
+  diff_entry **a = swap ? moved : gone, **b = swap ? gone : moved;
+  size_t na = swap ? nm : ng, nb = swap ? ng : nm, w = nb + 1;
+  uint64_t *cost = nb && na * w < ((size_t)1 << 22) ? malloc((na + 1) * w * sizeof *cost) : NULL;
+  if (cost) { /* cost[i * w + j]: the first i of a holding the first j of b */
+    for (size_t i = 0; i <= na; i++)
+      for (size_t j = 0; j <= nb && j <= i; j++) {
+        uint64_t best = UINT64_MAX;
+        if (i > j) /* a[i - 1] skipped */
+          best = cost[(i - 1) * w + j];
+        if (j) {
+          uint64_t d = swap ? line_distance(b[j - 1], a[i - 1]) : line_distance(a[i - 1], b[j - 1]);
+          uint64_t pair = cost[(i - 1) * w + j - 1] + d;
+          if (pair <= best) /* on a tie, the pair in order */
+            best = pair;
+        }
+        cost[i * w + j] = i || j ? best : 0;
+      }
+    for (size_t i = na, j = nb; j;) { /* back from the end */
+      uint64_t d = swap ? line_distance(b[j - 1], a[i - 1]) : line_distance(a[i - 1], b[j - 1]);
+      if (cost[(i - 1) * w + j - 1] + d == cost[i * w + j]) {
+        if (swap)
+          take_moved(b[j - 1], a[i - 1]);
+        else
+          take_moved(a[i - 1], b[j - 1]);
+        j--;
+      }
+      i--;
+    }
+  } else {
+    for (size_t k = 0; k < ng && k < nm; k++)
+      take_moved(gone[k], moved[k]);
+  }
+  free(cost);
+  free(gone);
+  free(moved);
 }
 
 static int match_moved(diff_result *d) {
