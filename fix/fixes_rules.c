@@ -149,17 +149,32 @@ static bool has_category(const omplens_fix__ctx *c, int category) {
 /* The item whose copy first carried the bytes that the group's copies of
  * another buffer's content carry again (`output_k1[0:n]`), as the source
  * names it, or NULL when unknown (or no such copy is in the group). */
-static const char *first_carrier(const omplens_fix__ctx *c) {
+static const char *first_carrier_of(const omplens_fix__ctx *c, const char **name) {
   for (size_t k = 0; k < c->g->num_findings; k++) {
     const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
     omplens_variable v = {0};
     uint32_t related = f->num_instances ? f->instances[0].related : UINT32_MAX;
     if (f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER && related < c->fx->num_events &&
         c->fx->annot && !omplens_annotate_variable(c->fx->annot, &c->fx->events[related], &v) &&
-        v.item)
+        v.item) {
+      *name = v.name;
       return v.item;
+    }
   }
   return NULL;
+}
+
+static const char *first_carrier(const omplens_fix__ctx *c) {
+  const char *name;
+  return first_carrier_of(c, &name);
+}
+
+/* Whether the first carrier is the group's own variable in another buffer:
+ * an earlier allocation of it (a function that allocates its result each
+ * call, HeCBench hexciton), gone or reused by the time of the copy. */
+static bool carried_by_itself(const omplens_fix__ctx *c) {
+  const char *name = NULL;
+  return first_carrier_of(c, &name) && name && c->g->site.var && !strcmp(name, c->g->site.var);
 }
 
 /* first_carrier() quoted, or "another buffer". */
@@ -482,7 +497,15 @@ static void recipe(omplens_fix__ctx *c) {
     /* Two kernels that compute the same values, or one that copies an
      * array: a program that compares the two needs both copies. */
     const char *other = held_elsewhere(c);
-    if (same)
+    if (carried_by_itself(c))
+      omplens_fix__buf_printf(
+          r,
+          "%sthe host held the bytes of %s in an earlier buffer of %s (another allocation of "
+          "the same variable, freed or reused by now, whose kernels computed the same "
+          "values): there is no other copy for the host to read, so this copy back stays; "
+          "only computing the result once and keeping it would save it.",
+          same ? " Other copies there: " : "", it, s->var);
+    else if (same)
       omplens_fix__buf_printf(r, " Other copies there bring back bytes the host already holds in "
                                  "%s (two kernels compute the same values, or one copies an "
                                  "array into another): unless the host compares the two, it can "
