@@ -34,6 +34,8 @@ void omplens_whatif_destroy(omplens_whatif *m) {
   free(m->chain_start);
   free(m->chain_end);
   free(m->syncs);
+  free(m->checkpoint_end);
+  free(m->fork_sync);
   free(m);
 }
 
@@ -156,6 +158,8 @@ int omplens_whatif_create(const omplens_event *events, size_t num_events,
     rc = measure_chains(m);
   if (!rc)
     rc = omplens_whatif__build_syncs(m);
+  if (!rc)
+    rc = omplens_whatif__checkpoints(m);
   if (rc) {
     omplens_whatif_destroy(m);
     return rc;

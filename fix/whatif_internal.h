@@ -53,13 +53,26 @@ struct omplens_whatif {
   omplens_whatif__sync *syncs; /* sorted by (time, kind, chain, from)        */
   size_t num_syncs;
   int has_waits;              /* some sync is a WAIT: predict sweeps twice   */
+  /* Where a sweep may start: before the first removed operation every
+   * chain is as measured, its covered end that of its operations so far.
+   * Every OMPLENS_WHATIF__CHECKPOINT events, each chain's (num_chains per
+   * checkpoint), when the chains are few enough; else NULL. */
+  uint64_t *checkpoint_end;
+  uint32_t *fork_sync; /* per chain: the index of the FORK creating it, or NONE */
 };
+
+#define OMPLENS_WHATIF__CHECKPOINT 4096u
+#define OMPLENS_WHATIF__CHECKPOINT_CHAINS 64u
 
 /* calloc of n * size bytes, NULL on overflow; never asks for 0 bytes. */
 void *omplens_whatif__calloc(size_t n, size_t size);
 
 /* Builds m->syncs from the chains (whatif_sync.c). */
 int omplens_whatif__build_syncs(omplens_whatif *m);
+
+/* Builds m->fork_sync, and m->checkpoint_end when the chains are few
+ * (whatif_predict.c); ENOMEM without memory. */
+int omplens_whatif__checkpoints(omplens_whatif *m);
 
 /* The chain an event's operation runs on: its region's, else its thread's. */
 static inline uint32_t omplens_whatif__event_chain(const omplens_whatif *m,

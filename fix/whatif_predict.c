@@ -1,6 +1,7 @@
 /* Predictions of the what-if model: sweeps over operations and
  * synchronization points in time order; and the operations that fixing
  * findings removes. Design note: docs/whatif.md. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,24 +89,82 @@ static void apply_sync(chain_state *st, const omplens_whatif *m, const omplens_w
   }
 }
 
-/* One sweep in time order over operations and synchronization points;
- * counts the removed operations into r. Returns the savings: the latest
- * measured end over the chains minus the latest predicted end. The run's
- * end waits for every chain; what the main thread did after the last chain
- * ended is host work and stays. */
+/* Before its first removed operation a sweep sees the run as measured:
+ * every advance 0, the kept operations all of them, and the
+ * synchronization points change nothing. So it starts there, each chain
+ * covered up to the end of its operations so far (from the checkpoint
+ * before, or from the start). */
+static void start_at(const omplens_whatif *m, chain_state *st, uint32_t first, size_t *sync) {
+  uint32_t from = 0;
+  if (m->checkpoint_end) {
+    from = first / OMPLENS_WHATIF__CHECKPOINT * OMPLENS_WHATIF__CHECKPOINT;
+    const uint64_t *cp = m->checkpoint_end + (size_t)(first / OMPLENS_WHATIF__CHECKPOINT) * m->num_chains;
+    for (uint32_t c = 0; c < m->num_chains; c++)
+      st[c].all_end = cp[c];
+  }
+  for (uint32_t i = from; i < first; i++) {
+    const omplens_event *e = &m->events[i];
+    newly_covered(&st[omplens_whatif__event_chain(m, e)].all_end, e->begin_ns,
+                  omplens_whatif__end(e));
+  }
+  for (uint32_t c = 0; c < m->num_chains; c++)
+    st[c].kept_end = st[c].all_end;
+  size_t lo = 0, hi = m->num_syncs; /* past those up to the first's begin */
+  uint64_t t = m->events[first].begin_ns;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (m->syncs[mid].time <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *sync = lo;
+}
+
+/* After the last removed operation: whether every chain created so far has
+ * caught up (its kept operations cover what all did) and all have one
+ * advance. Then nothing changes any more: a kept operation adds as much to
+ * both ends, a fork gives a chain that advance, a join or a wait bounds
+ * it by it plus a slack. The chains still to be created get it, as their
+ * forks would give them. */
+static bool settled(const omplens_whatif *m, chain_state *st, size_t sync) {
+  uint64_t a = UINT64_MAX;
+  for (uint32_t c = 0; c < m->num_chains; c++) {
+    if (m->fork_sync[c] != OMPLENS_WHATIF__NONE && m->fork_sync[c] >= sync)
+      continue; /* created later */
+    if (st[c].kept_end != st[c].all_end || (a != UINT64_MAX && st[c].advance != a))
+      return false;
+    a = st[c].advance;
+  }
+  for (uint32_t c = 0; c < m->num_chains; c++)
+    st[c].advance = a == UINT64_MAX ? 0 : a;
+  return true;
+}
+
+/* One sweep in time order over operations and synchronization points,
+ * from the first removed operation to where the chains settle after the
+ * last (first and last: their events); counts the removed operations into
+ * r. Returns the savings: the latest measured end over the chains minus
+ * the latest predicted end. The run's end waits for every chain; what the
+ * main thread did after the last chain ended is host work and stays. */
 static uint64_t sweep(const omplens_whatif *m, chain_state *st, const uint64_t *removed,
-                      int host_waits, omplens_whatif_result *r) {
+                      uint32_t first, uint32_t last, int host_waits,
+                      omplens_whatif_result *r) {
   const omplens_event *ev = m->events;
-  size_t j = 0;
-  for (uint32_t i = 0; i < m->num_events; i++) {
+  size_t j;
+  start_at(m, st, first, &j);
+  uint32_t every = m->num_chains > 64 ? m->num_chains : 64; /* settled() reads every chain */
+  bool done = false;
+  for (uint32_t i = first; i < m->num_events && !done; i++) {
     while (j < m->num_syncs && m->syncs[j].time <= ev[i].begin_ns)
       apply_sync(st, m, &m->syncs[j++], host_waits);
     int gone = bit(removed, i);
     r->num_removed += (size_t)gone;
     r->removed_ns = add_sat(r->removed_ns, gone ? omplens_whatif__end(&ev[i]) - ev[i].begin_ns : 0);
     apply_event(&st[omplens_whatif__event_chain(m, &ev[i])], &ev[i], gone);
+    done = i >= last && (i - last) % every == 0 && settled(m, st, j);
   }
-  while (j < m->num_syncs)
+  while (!done && j < m->num_syncs)
     apply_sync(st, m, &m->syncs[j++], host_waits);
   uint64_t measured = 0, predicted = 0;
   for (uint32_t c = 0; c < m->num_chains; c++) {
@@ -116,6 +175,50 @@ static uint64_t sweep(const omplens_whatif *m, chain_state *st, const uint64_t *
       measured = m->chain_end[c];
   }
   return measured - predicted;
+}
+
+/* The first and last removed events; false when none is. */
+static bool removed_span(const omplens_whatif *m, const uint64_t *removed, uint32_t *first,
+                         uint32_t *last) {
+  size_t words = m->num_events / 64 + 1, a = 0, b = words;
+  while (a < words && !removed[a])
+    a++;
+  if (a == words)
+    return false;
+  while (!removed[b - 1])
+    b--;
+  *first = (uint32_t)(a * 64 + (size_t)__builtin_ctzll(removed[a]));
+  *last = (uint32_t)((b - 1) * 64 + 63 - (size_t)__builtin_clzll(removed[b - 1]));
+  return true;
+}
+
+int omplens_whatif__checkpoints(omplens_whatif *m) {
+  m->fork_sync = omplens_whatif__calloc(m->num_chains, sizeof *m->fork_sync);
+  if (!m->fork_sync)
+    return OMPLENS_WHATIF_ENOMEM;
+  for (uint32_t c = 0; c < m->num_chains; c++)
+    m->fork_sync[c] = OMPLENS_WHATIF__NONE;
+  for (size_t k = 0; k < m->num_syncs; k++)
+    if (m->syncs[k].kind == OMPLENS_WHATIF__FORK && m->fork_sync[m->syncs[k].chain] == OMPLENS_WHATIF__NONE)
+      m->fork_sync[m->syncs[k].chain] = (uint32_t)k;
+  if (m->num_chains > OMPLENS_WHATIF__CHECKPOINT_CHAINS)
+    return 0; /* sweeps cover their prefix from the start */
+  size_t n = m->num_events / OMPLENS_WHATIF__CHECKPOINT + 1;
+  uint64_t *cp = omplens_whatif__calloc(n * m->num_chains, sizeof *cp);
+  uint64_t *end = omplens_whatif__calloc(m->num_chains, sizeof *end);
+  if (cp && end)
+    for (uint32_t i = 0; i < m->num_events; i++) {
+      if (i % OMPLENS_WHATIF__CHECKPOINT == 0)
+        memcpy(cp + (size_t)(i / OMPLENS_WHATIF__CHECKPOINT) * m->num_chains, end,
+               m->num_chains * sizeof *end);
+      const omplens_event *e = &m->events[i];
+      newly_covered(&end[omplens_whatif__event_chain(m, e)], e->begin_ns, omplens_whatif__end(e));
+    }
+  free(end);
+  if (cp && !end)
+    free(cp), cp = NULL; /* sweeps start at 0 */
+  m->checkpoint_end = cp;
+  return 0;
 }
 
 static double speedup(uint64_t run_ns, uint64_t predicted_ns) {
@@ -139,11 +242,15 @@ static int predict_marked(const omplens_whatif *m, const uint64_t *removed,
   if (!st)
     return OMPLENS_WHATIF_ENOMEM;
   omplens_whatif_result r = {.run_ns = m->run_ns};
-  uint64_t saved = sweep(m, st, removed, 0, &r), saved_waiting = saved;
-  if (m->has_waits && r.num_removed) {
-    omplens_whatif_result again = r;
-    memset(st, 0, m->num_chains * sizeof *st);
-    saved_waiting = sweep(m, st, removed, 1, &again);
+  uint32_t first, last;
+  uint64_t saved = 0, saved_waiting = 0;
+  if (removed_span(m, removed, &first, &last)) {
+    saved = saved_waiting = sweep(m, st, removed, first, last, 0, &r);
+    if (m->has_waits) {
+      omplens_whatif_result again = r;
+      memset(st, 0, m->num_chains * sizeof *st);
+      saved_waiting = sweep(m, st, removed, first, last, 1, &again);
+    }
   }
   free(st);
   if (!r.num_removed)

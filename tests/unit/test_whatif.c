@@ -13,8 +13,8 @@
 
 /* ---- building timelines ------------------------------------------------- */
 
-#define MAX_EVENTS 64
-#define MAX_REGIONS 16
+#define MAX_EVENTS 128
+#define MAX_REGIONS 128
 
 typedef struct timeline {
   omplens_event ev[MAX_EVENTS];
@@ -338,6 +338,27 @@ static void test_nowait_task_ends_the_run(void **state) {
   omplens_whatif_destroy(m);
 }
 
+/* A sweep stops where the chains have settled after the last removed
+ * operation (docs/whatif.md); a task created after that point still
+ * starts with the host's advance, as its fork would give it, and here it
+ * ends the run. */
+static void test_settled_sweep_carries_to_later_task(void **state) {
+  timeline t = {0};
+  uint32_t first = region(&t, 0, 10, 0, 0, 0);
+  op(&t, OMPLENS_EV_H2D, 0, 10, first); /* 0: removed */
+  for (uint64_t k = 1; k <= 100; k++) {  /* kept, back to back, on the host's chain */
+    uint32_t r = region(&t, 10 * k, 10 * k + 10, 0, 0, 0);
+    op(&t, OMPLENS_EV_KERNEL, 10 * k, 10 * k + 10, r);
+  }
+  uint32_t task = region(&t, 1020, 3000, 1, 0, 1);
+  op(&t, OMPLENS_EV_KERNEL, 1020, 3000, task);
+  omplens_whatif *m = model(&t, 3000);
+  const uint32_t removed[] = {0};
+  omplens_whatif_result r = predict(m, removed, 1);
+  assert_int_equal(r.savings_ns, 10); /* the task, 10 ns earlier, ends the run */
+  omplens_whatif_destroy(m);
+}
+
 /* A loop of `target nowait` + taskwait: the host thread records nothing
  * between its enter and exit data, the tasks run on helper threads. With
  * the host's time as work, shortening the tasks saves nothing; with the
@@ -524,6 +545,7 @@ int main(void) {
       cmocka_unit_test(test_nowait_on_critical_path),
       cmocka_unit_test(test_nowait_task_ends_the_run),
       cmocka_unit_test(test_nowait_taskwait_loop),
+      cmocka_unit_test(test_settled_sweep_carries_to_later_task),
       cmocka_unit_test(test_overlap_within_chain),
       cmocka_unit_test(test_findings_match_detect),
       cmocka_unit_test(test_finding_ops_pair_deletes),
