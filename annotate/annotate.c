@@ -47,9 +47,10 @@ struct omplens_annotator {
   arg_var *arg_vars; /* by omplens_trace_args() index, made on first use */
   /* Each list of arguments in order of begin, size and place, made when
    * first asked (by omplens_trace_args() index, the list's own indices
-   * within its span), and at a list's first index the count sorted + 1 (0:
-   * not yet): an operation finds its argument by binary search, where a
-   * construct can map hundreds. */
+   * within its span), and in arg_sorted the count sorted + 1 at a list's
+   * first index, ARG_INSIDE at the others (0: not sorted): an operation
+   * finds its argument by binary search, where a construct can map
+   * hundreds. */
   uint32_t *arg_order, *arg_sorted;
   omplens_path_memo *paths;  /* made on first use */
 };
@@ -550,8 +551,11 @@ static int cmp_arg(const void *x, const void *y, void *ctx) {
   return (i > j) - (i < j);
 }
 
+#define ARG_INSIDE UINT32_MAX /* arg_sorted: an index within a sorted list */
+
 /* The n arguments of a list starting at first sorted by begin, size and
- * place, or NULL (no memory, or the list seen with another length). */
+ * place, or NULL (no memory, or the list overlaps one sorted with other
+ * bounds: a trace whose lists the reader could not share). */
 static const uint32_t *sorted_args(omplens_annotator *a, uint32_t first, uint32_t n) {
   size_t nargs;
   const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
@@ -567,8 +571,13 @@ static const uint32_t *sorted_args(omplens_annotator *a, uint32_t first, uint32_
   }
   uint32_t *order = a->arg_order + first;
   if (!a->arg_sorted[first]) {
-    for (uint32_t k = 0; k < n; k++)
+    for (uint32_t k = 1; k < n; k++) /* a list sorted before overlaps this one */
+      if (a->arg_sorted[first + k])
+        return NULL;
+    for (uint32_t k = 0; k < n; k++) {
       order[k] = first + k;
+      a->arg_sorted[first + k] = ARG_INSIDE;
+    }
     qsort_r(order, n, sizeof *order, cmp_arg, (void *)args);
     a->arg_sorted[first] = n + 1;
   }
