@@ -289,6 +289,34 @@ static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const c
         it, where);
 }
 
+/* Writes to r the recipe for an item that is a parameter of the
+ * directive's function mapped by its name (`map(to: n, factor)`: its
+ * value, a copy of each call's argument), and says whether it is one. No
+ * region outside the function can keep a value that each call passes
+ * anew (HeCBench idivide passes literals); a scalar is firstprivate by
+ * default, and then travels with the kernel's launch. */
+static bool value_parameter_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
+  const omplens_fix__site *s = &c->g->site;
+  size_t at;
+  uint32_t fn;
+  const omplens_fix__ast *a = parsed_site(c, s, &at, &fn);
+  uint32_t var = a ? omplens_fix__ast_lookup(a, s->var, at) : NONE;
+  /* not a pointer or an array, whose map would be the memory it names */
+  if (var == NONE || a->nodes[var].kind != OMPLENS_FIX__N_PARM ||
+      a->nodes[var].elem != OMPLENS_FIX__ELEM_UNKNOWN || strcmp(omplens_fix__item_text(s), s->var))
+    return false;
+  omplens_fix__buf_printf(
+      r,
+      "%s is a parameter of %s%s, a copy of each call's argument, so no directive outside it "
+      "can keep it on the device. Pass it as the kernel's own copy instead: write "
+      "`firstprivate(%s)` in place of its map (a scalar is firstprivate by default, so "
+      "dropping it from the map does the same); its value then travels with the kernel's "
+      "launch, with no allocation or copy of its own.",
+      s->var, s->dir->function ? s->dir->function : "its function",
+      s->dir->function ? "()" : "", s->var);
+  return true;
+}
+
 /* Whether site s's variable is declared inside the innermost loop around
  * its directive (*loop_line, *decl_line): each run of the loop maps a new
  * variable, which no wrap of the loop can name. */
@@ -346,7 +374,7 @@ static void recipe(omplens_fix__ctx *c) {
   case OMPLENS_FIX_KEEP_RESIDENT:
   case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
   case OMPLENS_FIX_HOIST_ALLOC: {
-    if (own_buffer_recipe(c, r))
+    if (own_buffer_recipe(c, r) || value_parameter_recipe(c, r))
       break;
     unsigned loop_line, decl_line;
     if (declared_in_loop(c, s, &loop_line, &decl_line)) {
