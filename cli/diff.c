@@ -8,9 +8,10 @@
  * across the runs by category, device, directive (file:line, else module
  * and offset) and variable (else the size of one operation); a finding
  * whose directive only moved to another line of the same function still
- * matches (of several alike, those that moved least pair). The what-if model (docs/whatif.md) predicts BEFORE's run time
- * without the operations of the findings that are gone, which is compared
- * with AFTER's measured run time. */
+ * matches (of several alike, those that moved least pair). The what-if
+ * model (docs/whatif.md) predicts BEFORE's run time without the operations
+ * of the findings that are gone, which is compared with AFTER's measured
+ * run time. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -663,8 +664,9 @@ static void take_moved(diff_entry *gone, diff_entry *moved) {
   moved->status = STATUS_MERGED;
 }
 
-static uint64_t line_distance(const diff_entry *gone, const diff_entry *moved) {
-  unsigned a = gone->item[BEFORE]->line, b = moved->item[AFTER]->line;
+/* How far apart a gone entry's line and a new one's are, either order. */
+static uint64_t line_distance(const diff_entry *x, const diff_entry *y) {
+  unsigned a = some_item(x)->line, b = some_item(y)->line;
   return a > b ? a - b : b - a;
 }
 
@@ -695,20 +697,15 @@ static void pair_moved(diff_entry **group, size_t n) {
         if (i > j) /* a[i - 1] skipped */
           best = cost[(i - 1) * w + j];
         if (j) {
-          uint64_t d = swap ? line_distance(b[j - 1], a[i - 1]) : line_distance(a[i - 1], b[j - 1]);
-          uint64_t pair = cost[(i - 1) * w + j - 1] + d;
+          uint64_t pair = cost[(i - 1) * w + j - 1] + line_distance(a[i - 1], b[j - 1]);
           if (pair <= best) /* on a tie, the pair in order */
             best = pair;
         }
         cost[i * w + j] = i || j ? best : 0;
       }
     for (size_t i = na, j = nb; j;) { /* back from the end */
-      uint64_t d = swap ? line_distance(b[j - 1], a[i - 1]) : line_distance(a[i - 1], b[j - 1]);
-      if (cost[(i - 1) * w + j - 1] + d == cost[i * w + j]) {
-        if (swap)
-          take_moved(b[j - 1], a[i - 1]);
-        else
-          take_moved(a[i - 1], b[j - 1]);
+      if (cost[(i - 1) * w + j - 1] + line_distance(a[i - 1], b[j - 1]) == cost[i * w + j]) {
+        take_moved(swap ? b[j - 1] : a[i - 1], swap ? a[i - 1] : b[j - 1]);
         j--;
       }
       i--;

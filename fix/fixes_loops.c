@@ -1594,15 +1594,16 @@ static bool allocation_only(omplens_fix__ctx *c, const wrap *w, size_t k, size_t
  * else failed. */
 static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t j) {
   const omplens_fix__site *s = omplens_fix__site_at(c->g, k);
-  omplens_fix__evidence one, *known = w->known && w->known[k] ? &w->evidence[k] : &one;
-  if (known == &one) {
-    omplens_fix__evidence_of(c->fx, c->g, s, &one);
+  omplens_fix__evidence ev;
+  if (w->known && w->known[k]) {
+    ev = w->evidence[k];
+  } else {
+    omplens_fix__evidence_of(c->fx, c->g, s, &ev);
     if (w->known) {
-      w->evidence[k] = one;
+      w->evidence[k] = ev;
       w->known[k] = true;
     }
   }
-  const omplens_fix__evidence ev = *known;
   if (ev.h2d_unflagged_first_only)
     return true;
   if (!allocation_only(c, w, k, j))

@@ -148,8 +148,9 @@ static bool has_category(const omplens_fix__ctx *c, int category) {
 
 /* The item whose copy first carried the bytes that the group's copies of
  * another buffer's content carry again (`output_k1[0:n]`), as the source
- * names it, or NULL when unknown (or no such copy is in the group). */
-static const char *first_carrier_of(const omplens_fix__ctx *c, const char **name) {
+ * names it, its variable in *name; NULL when unknown (or no such copy is
+ * in the group). */
+static const char *first_carrier(const omplens_fix__ctx *c, const char **name) {
   for (size_t k = 0; k < c->g->num_findings; k++) {
     const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
     omplens_variable v = {0};
@@ -162,25 +163,6 @@ static const char *first_carrier_of(const omplens_fix__ctx *c, const char **name
     }
   }
   return NULL;
-}
-
-static const char *first_carrier(const omplens_fix__ctx *c) {
-  const char *name;
-  return first_carrier_of(c, &name);
-}
-
-/* Whether the first carrier is the group's own variable in another buffer:
- * an earlier allocation of it (a function that allocates its result each
- * call, HeCBench hexciton), gone or reused by the time of the copy. */
-static bool carried_by_itself(const omplens_fix__ctx *c) {
-  const char *name = NULL;
-  return first_carrier_of(c, &name) && name && c->g->site.var && !strcmp(name, c->g->site.var);
-}
-
-/* first_carrier() quoted, or "another buffer". */
-static const char *held_elsewhere(const omplens_fix__ctx *c) {
-  const char *item = first_carrier(c);
-  return item ? omplens_fix__ownf(c->fx, "`%s`", item) : "another buffer";
 }
 
 /* The last kernel that ran between the group's copies back, when its body
@@ -271,7 +253,7 @@ static bool own_buffer_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
  * variable's bytes of an earlier call are its own buffer's. */
 static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const char *it,
                          const char *where) {
-  const char *carrier = first_carrier(c);
+  const char *name, *carrier = first_carrier(c, &name);
   bool another = carrier && strcmp(carrier, it);
   if (another && first_event(c) && first_event(c)->kind == OMPLENS_EV_H2D)
     omplens_fix__buf_printf(
@@ -524,8 +506,12 @@ static void recipe(omplens_fix__ctx *c) {
       break;
     /* Two kernels that compute the same values, or one that copies an
      * array: a program that compares the two needs both copies. */
-    const char *other = held_elsewhere(c);
-    if (carried_by_itself(c))
+    const char *name = NULL, *carrier = first_carrier(c, &name);
+    const char *other = carrier ? omplens_fix__ownf(c->fx, "`%s`", carrier) : "another buffer";
+    /* The carrier is the group's own variable in another buffer: an
+     * earlier allocation of it (a function that allocates its result each
+     * call, HeCBench hexciton), gone or reused by the time of the copy. */
+    if (name && s->var && !strcmp(name, s->var))
       omplens_fix__buf_printf(
           r,
           "%sthe host held the bytes of %s in an earlier buffer of %s (another allocation of "

@@ -206,7 +206,7 @@ int omplens_whatif__checkpoints(omplens_whatif *m) {
   size_t n = m->num_events / OMPLENS_WHATIF__CHECKPOINT + 1;
   uint64_t *cp = omplens_whatif__calloc(n * m->num_chains, sizeof *cp);
   uint64_t *end = omplens_whatif__calloc(m->num_chains, sizeof *end);
-  if (cp && end)
+  if (cp && end) {
     for (uint32_t i = 0; i < m->num_events; i++) {
       if (i % OMPLENS_WHATIF__CHECKPOINT == 0)
         memcpy(cp + (size_t)(i / OMPLENS_WHATIF__CHECKPOINT) * m->num_chains, end,
@@ -214,10 +214,11 @@ int omplens_whatif__checkpoints(omplens_whatif *m) {
       const omplens_event *e = &m->events[i];
       newly_covered(&end[omplens_whatif__event_chain(m, e)], e->begin_ns, omplens_whatif__end(e));
     }
+    m->checkpoint_end = cp;
+  } else {
+    free(cp); /* sweeps start at 0 */
+  }
   free(end);
-  if (cp && !end)
-    free(cp), cp = NULL; /* sweeps start at 0 */
-  m->checkpoint_end = cp;
   return 0;
 }
 
