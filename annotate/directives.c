@@ -530,11 +530,13 @@ void omplens_directives_cache_at(const char *dir)
 void omplens_directives_parses_done(void)
 {
   omplens_libclang_release_code();
+  omplens_libclang_apart_end();
 }
 
 void omplens_directives_parse_cost(omplens_directives_cost *out)
 {
   omplens_libclang_cost c;
   omplens_libclang_cost_get(&c);
-  *out = (omplens_directives_cost){c.parsed, c.cached, c.seconds};
+  *out = (omplens_directives_cost){c.parsed, c.cached, c.seconds,
+                                   omplens_libclang_helpers_started()};
 }

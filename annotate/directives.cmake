@@ -25,7 +25,8 @@ get_filename_component(OMPLENS_LIBCLANG_SONAME ${OMPLENS_LIBCLANG_REAL} NAME)
 
 # omplens_libclang: the loader and its function table.
 add_library(omplens_libclang STATIC ${CMAKE_CURRENT_LIST_DIR}/libclang_dl.c
-            ${CMAKE_CURRENT_LIST_DIR}/libclang_cache.c)
+            ${CMAKE_CURRENT_LIST_DIR}/libclang_cache.c
+            ${CMAKE_CURRENT_LIST_DIR}/libclang_apart.c)
 target_include_directories(omplens_libclang PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 # SYSTEM: clang-c's own headers are not held to our warning flags.
 target_include_directories(omplens_libclang SYSTEM PUBLIC ${OMPLENS_LIBCLANG_INCLUDE})

@@ -906,6 +906,24 @@ static void show_plain(omplens_directives__unit *u, const omplens_directives__ar
   free(files);
 }
 
+/* The unit's parses in a helper process (libclang_dl.h), which stores
+ * their result in the cache: OMPLENS_LIBCLANG_APART, _HERE or _CRASHED. */
+static int parse_apart(const omplens_directives__unit *u, const omplens_directives__args *args,
+                       int *sig)
+{
+  size_t n = args->argv.len;
+  const char **parts = malloc((n + 2) * sizeof(*parts));
+  if (parts == NULL)
+    return OMPLENS_LIBCLANG_HERE;
+  parts[0] = u->index->plain_unit != NULL ? "hook" : "";
+  parts[1] = u->files[0].src.path;
+  for (size_t i = 0; i < n; i++)
+    parts[i + 2] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
+  int rc = omplens_libclang_apart(OMPLENS_LIBCLANG_JOB_UNIT, parts, n + 2, sig);
+  free(parts);
+  return rc;
+}
+
 int omplens_directives__ast_read(omplens_directives__unit *u,
                                  const omplens_directives__args *args)
 {
@@ -916,6 +934,23 @@ int omplens_directives__ast_read(omplens_directives__unit *u,
   if (keyed && omplens_directives__cache_load(u, &key)) {
     omplens_libclang_count(since, 1);
     return 0;
+  }
+  /* Then a helper's parse, read from the cache. */
+  int sig = 0;
+  int where = keyed ? parse_apart(u, args, &sig) : OMPLENS_LIBCLANG_HERE;
+  if (where == OMPLENS_LIBCLANG_APART && omplens_directives__cache_load(u, &key)) {
+    omplens_libclang_count(since, 0);
+    return 0;
+  }
+  if (where == OMPLENS_LIBCLANG_CRASHED) {
+    char why[64];
+    if (sig != 0)
+      snprintf(why, sizeof(why), "libclang crashed parsing it (signal %d)", sig);
+    else
+      snprintf(why, sizeof(why), "libclang's process ended while parsing it");
+    note_error(u, why);
+    omplens_libclang_count(since, 0);
+    return prepare_statements(u);
   }
   /* Without libclang the unit is read from its text alone, as when
    * libclang cannot parse it: partial, with the reason as diagnostic. */

@@ -217,6 +217,23 @@ int omplens_directives__read_unit(omplens_directive_index *ix,
   return unit_keep(&u, &args, main_path, alone, err);
 }
 
+int omplens_directives_unit_job(omplens_directive_index *ix, const char *const *parts, size_t n)
+{
+  if (ix == NULL || n < 1 || parts[0] == NULL)
+    return OMPLENS_DIRECTIVES_EINVAL;
+  omplens_directives__unit u = {.index = ix};
+  omplens_directives__args args = {0};
+  int err = 0;
+  for (size_t i = 1; i < n && err == 0; i++)
+    if (parts[i] == NULL || !omplens_directives__args_add(&args, parts[i]))
+      err = parts[i] == NULL ? OMPLENS_DIRECTIVES_EINVAL : OMPLENS_DIRECTIVES_ENOMEM;
+  if (err == 0)
+    err = unit_parse(&u, parts[0], &args);
+  omplens_directives__args_free(&args);
+  free_unit(&u);
+  return err;
+}
+
 int omplens_directives__read_plain(omplens_directive_index *ix, const char *path)
 {
   omplens_directives__unit u = {.index = ix};

@@ -39,6 +39,14 @@ void omplens_libclang_cache_at(const char *dir)
   pthread_mutex_unlock(&lock);
 }
 
+char *omplens_libclang_cache_where(void)
+{
+  pthread_mutex_lock(&lock);
+  char *dir = cache_dir != NULL ? strdup(cache_dir) : NULL;
+  pthread_mutex_unlock(&lock);
+  return dir;
+}
+
 /* ---- payloads ---- */
 
 void omplens_libclang_put_bytes(omplens_libclang_writer *w, const void *p, size_t n)

@@ -82,6 +82,8 @@ const char *omplens_libclang_strerror(void);
 /* Where results are kept: dir (created on first store, with its parent),
  * or nowhere with NULL. Copied. Call before any parse starts. */
 void omplens_libclang_cache_at(const char *dir);
+/* Where results are kept: a malloc'd copy (caller frees), or NULL. */
+char *omplens_libclang_cache_where(void);
 
 typedef struct omplens_libclang_key {
   uint64_t low, high;
@@ -147,5 +149,52 @@ typedef struct omplens_libclang_cost {
   double seconds;   /* wall time of each, added up                  */
 } omplens_libclang_cost;
 void omplens_libclang_cost_get(omplens_libclang_cost *out);
+
+/* ---- parses in helper processes (libclang_apart.c) ----
+ * A parse whose result goes to the cache can run in a helper process: the
+ * caller's program started anew (`exe command CACHE_DIR`, serving requests
+ * on its standard input), which runs the same job, stores the result in
+ * the cache and answers; the caller then reads the result from the cache.
+ * libclang's code and data (tens of megabytes resident, more for a large
+ * C++ unit) then never enter the caller's process, nor does a crash of
+ * libclang. Jobs are named; each names its inputs as parts (strings or
+ * NULL) from which the helper repeats the caller's work exactly. */
+
+/* Helpers are started as `exe command CACHE_DIR` (copied); NULL: parses run
+ * in the caller's process (the default). Needs the parse cache on. */
+void omplens_libclang_apart_with(const char *exe, const char *command);
+
+enum {
+  OMPLENS_LIBCLANG_HERE,    /* no helper ran it: parse in this process   */
+  OMPLENS_LIBCLANG_APART,   /* a helper ran it: its result is cached,
+                               unless it could not be stored or the parse
+                               stores none (then parse here)            */
+  OMPLENS_LIBCLANG_CRASHED  /* the helper ended running it, of signal
+                               *sig (0: it exited): a parse here would
+                               likely end this process                  */
+};
+/* Runs job with parts in a helper (up to 4 at once, from any thread; each
+ * started on first need and kept for the next job). */
+int omplens_libclang_apart(const char *job, const char *const *parts, size_t n, int *sig);
+/* Ends the helpers (a later job starts new ones). */
+void omplens_libclang_apart_end(void);
+/* Helpers started so far, by this process. */
+unsigned omplens_libclang_helpers_started(void);
+
+/* The jobs a helper knows: run returns what the reply carries. */
+typedef struct omplens_libclang_job {
+  const char *name;
+  int (*run)(const char *const *parts, size_t n);
+} omplens_libclang_job;
+/* A helper's life: serves the requests read from fd, storing results in
+ * cache_dir, until the caller closes its end (0) or sends what is not a
+ * request of jobs (-1). */
+int omplens_libclang_serve(int fd, const char *cache_dir, const omplens_libclang_job *jobs,
+                           size_t num_jobs);
+
+/* The jobs of omplens's own parses, and the parts each takes. */
+#define OMPLENS_LIBCLANG_JOB_UNIT "directives-unit" /* hook, main, argv... */
+#define OMPLENS_LIBCLANG_JOB_AST "fix-ast"          /* path, unit, argv... */
+#define OMPLENS_LIBCLANG_JOB_ERRORS "fix-errors"    /* path, unit, text, argv... */
 
 #endif

@@ -406,6 +406,15 @@ int omplens_directive_list(omplens_directive_index *index, const char *file,
                            const omplens_directive *const **directives,
                            size_t *count);
 
+/* A helper process's share of a unit's read (annotate/libclang_dl.h,
+ * the job OMPLENS_LIBCLANG_JOB_UNIT without its first part): parts are the
+ * unit's main file and its parse arguments. Parses them as the requesting
+ * index would, into the parse cache, and keeps nothing in ix (whose plain
+ * parses are shared with the fixer exactly when the requester's were).
+ * Returns 0 or an error code. */
+int omplens_directives_unit_job(omplens_directive_index *ix, const char *const *parts,
+                                size_t n);
+
 /* ---- libclang's cost across every index of the process ---- */
 
 /* Where the results of parses are kept between reports (the parse cache,
@@ -418,6 +427,7 @@ typedef struct omplens_directives_cost {
                        unit once, the fixer's too)                   */
   unsigned cached;  /* parses the cache answered instead              */
   double seconds;   /* wall time of each, added up                    */
+  unsigned helpers; /* helper processes started to run them            */
 } omplens_directives_cost;
 
 /* What libclang has cost so far, the fixer's parses included. */
@@ -425,7 +435,8 @@ void omplens_directives_parse_cost(omplens_directives_cost *out);
 
 /* No parse is due for a while (a report's attribution and fixes are
  * made): the memory libclang's code took is given back, as after every
- * omplens_directives_prefetch(). A later parse brings back what it runs. */
+ * omplens_directives_prefetch(), and the parse helpers end
+ * (annotate/libclang_dl.h). A later parse brings back what it needs. */
 void omplens_directives_parses_done(void);
 
 #ifdef __cplusplus

@@ -24,6 +24,7 @@
 #include "diff.h"
 #include "distribute.h"
 #include "job.h"
+#include "parse_helper.h"
 #include "parts.h"
 #include "omplens_config.h"
 #include "omplens_detect.h"
@@ -1276,17 +1277,23 @@ static void warn_jobs(const loaded *l) {
  * next report of the same sources (docs/directives.md, "The parse cache"). */
 static void use_parse_cache(const char *output_dir) {
   char dir[PATH_MAX];
-  if (snprintf(dir, sizeof dir, "%s/.omplens-cache", output_dir) < (int)sizeof dir)
+  if (snprintf(dir, sizeof dir, "%s/.omplens-cache", output_dir) < (int)sizeof dir) {
     omplens_directives_cache_at(dir);
+    omplens_parse_helpers_on(); /* libclang stays out of this process */
+  }
 }
 
 /* The stage times' line for libclang: parses run, and answered from the cache. */
 static void print_parse_cost(void) {
   omplens_directives_cost c;
   omplens_directives_parse_cost(&c);
+  char helpers[48] = "";
+  if (c.helpers)
+    snprintf(helpers, sizeof helpers, ", in %u helper process%s", c.helpers,
+             c.helpers > 1 ? "es" : "");
   if (c.parsed || c.cached)
-    omplens_progress_time("parsing %u sources (libclang): %.3f s, %u from the cache",
-                          c.parsed + c.cached, c.seconds, c.cached);
+    omplens_progress_time("parsing %u sources (libclang): %.3f s, %u from the cache%s",
+                          c.parsed + c.cached, c.seconds, c.cached, helpers);
 }
 
 /* The outputs from the parts of l (a report made one trace at a time). */
@@ -1941,6 +1948,8 @@ int main(int argc, char **argv) {
     return EXIT_USAGE;
   }
   const char *cmd = argv[1];
+  if (!strcmp(cmd, OMPLENS_PARSE_HELPER_COMMAND))
+    return omplens_parse_helper_main(argc, argv);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
     print_usage(stdout);
     return EXIT_OK;

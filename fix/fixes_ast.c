@@ -694,6 +694,58 @@ void omplens_fix__unit_parsed(const char *const *files, size_t num_files,
   }
 }
 
+/* A parse in a helper process (libclang_dl.h), which stores its result in
+ * the cache: OMPLENS_LIBCLANG_APART, _HERE or _CRASHED. */
+static int parse_apart(const char *job, const char *path, const char *unit, const char *text,
+                       const char *const *args, size_t num_args, int *sig) {
+  bool with_text = !strcmp(job, OMPLENS_LIBCLANG_JOB_ERRORS);
+  size_t lead = with_text ? 3 : 2;
+  const char **parts = malloc((num_args + lead) * sizeof *parts);
+  if (!parts)
+    return OMPLENS_LIBCLANG_HERE;
+  parts[0] = path;
+  parts[1] = unit;
+  if (with_text)
+    parts[2] = text;
+  for (size_t i = 0; i < num_args; i++)
+    parts[lead + i] = args[i];
+  int rc = omplens_libclang_apart(job, parts, num_args + lead, sig);
+  free(parts);
+  return rc;
+}
+
+/* A job's inputs from its parts: 0, or -1 when they are not a job's. */
+static int job_inputs(const char *const *parts, size_t n, size_t lead, const char **path,
+                      const char **unit, const char **text) {
+  if (n < lead || !parts[0])
+    return -1;
+  for (size_t i = lead; i < n; i++)
+    if (!parts[i])
+      return -1;
+  *path = parts[0];
+  *unit = parts[1];
+  *text = lead > 2 ? parts[2] : NULL;
+  return 0;
+}
+
+int omplens_fix_ast_job(const char *const *parts, size_t n) {
+  const char *path, *unit, *text;
+  if (job_inputs(parts, n, 2, &path, &unit, &text))
+    return OMPLENS_FIX_EINVAL;
+  omplens_fix__ast a;
+  int rc = omplens_fix__ast_parse_in(path, unit, parts + 2, n - 2, &a);
+  if (!rc)
+    omplens_fix__ast_free(&a);
+  return rc;
+}
+
+int omplens_fix_errors_job(const char *const *parts, size_t n) {
+  const char *path, *unit, *text;
+  if (job_inputs(parts, n, 3, &path, &unit, &text))
+    return OMPLENS_FIX_EINVAL;
+  return omplens_fix__openmp_errors_in(path, unit, text, parts + 3, n - 3, NULL);
+}
+
 int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *const *args,
                               size_t num_args, omplens_fix__ast *out) {
   memset(out, 0, sizeof *out);
@@ -704,6 +756,13 @@ int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *co
   if (keyed && get_ast(&key, out)) { /* no libclang needed */
     omplens_libclang_count(since, 1);
     return 0;
+  }
+  int sig = 0;
+  int where = keyed ? parse_apart(OMPLENS_LIBCLANG_JOB_AST, path, unit, NULL, args, num_args, &sig)
+                    : OMPLENS_LIBCLANG_HERE;
+  if (where != OMPLENS_LIBCLANG_HERE && (where == OMPLENS_LIBCLANG_CRASHED || get_ast(&key, out))) {
+    omplens_libclang_count(since, 0);
+    return where == OMPLENS_LIBCLANG_CRASHED ? OMPLENS_FIX_EINVAL : 0;
   }
   const omplens_libclang *lc = omplens_libclang_load();
   if (!lc)
@@ -1035,11 +1094,20 @@ int omplens_fix__openmp_errors_in(const char *path, const char *unit, const char
   CXTranslationUnit tu = NULL;
   int errors = -1;
   bool hit = keyed && get_ast(&key, &a); /* no libclang needed */
-  const omplens_libclang *lc = hit ? NULL : omplens_libclang_load();
-  CXIndex cx = lc ? lc->createIndex(0, 0) : NULL;
-  if (!hit && !cx)
+  int sig = 0;
+  int where = hit || !keyed ? OMPLENS_LIBCLANG_HERE
+                            : parse_apart(OMPLENS_LIBCLANG_JOB_ERRORS, path, unit, text, args,
+                                          num_args, &sig);
+  if (where == OMPLENS_LIBCLANG_CRASHED) {
+    omplens_libclang_count(since, 0);
     return -1;
-  if (hit) {
+  }
+  bool apart = where == OMPLENS_LIBCLANG_APART && get_ast(&key, &a);
+  const omplens_libclang *lc = hit || apart ? NULL : omplens_libclang_load();
+  CXIndex cx = lc ? lc->createIndex(0, 0) : NULL;
+  if (!hit && !apart && !cx)
+    return -1;
+  if (hit || apart) {
     errors = a.errors;
   } else if (!parse_unit(lc, cx, &j, &tu)) {
     read_errors(lc, &a, tu);

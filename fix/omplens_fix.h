@@ -139,6 +139,12 @@ void omplens_fixer_destroy(omplens_fixer *fx); /* NULL accepted */
  * omplens_fixer_create() arranges for the parses after it. Call it before
  * the index parses (omplens_annotate_prefetch). index may be NULL. */
 void omplens_fix_share_parses(omplens_directive_index *index);
+/* A helper process's share of the fixer's parses (annotate/libclang_dl.h,
+ * the jobs OMPLENS_LIBCLANG_JOB_AST and _ERRORS, parts as named there):
+ * parses as the requesting fixer would, into the parse cache. Return 0 and
+ * the number of errors, or an error code and -1. */
+int omplens_fix_ast_job(const char *const *parts, size_t n);
+int omplens_fix_errors_job(const char *const *parts, size_t n);
 
 /* The fix of finding f (a pointer into omplens_analysis_findings()). *out
  * is a copy whose pointers the fixer owns. Several findings may share one
