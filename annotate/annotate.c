@@ -10,9 +10,11 @@
 #include "omplens_directives.h"
 #include "omplens_symbolize.h"
 
-/* The map item and variable named by one of the trace's arguments. */
+/* The map item and variable an argument's name gives. The trace keeps
+ * each name once, so the name's pointer is its key. */
 typedef struct arg_var {
-  const char *item, *name; /* NULL: not made yet */
+  const char *key;         /* the argument's name; NULL: an empty slot */
+  const char *item, *name;
 } arg_var;
 
 /* What is known of one code address: where it is, and the directive. */
@@ -44,7 +46,10 @@ struct omplens_annotator {
   char **owned;              /* every string handed out */
   size_t num_owned, cap_owned;
   int said_flags;            /* the note on the build's flags was given */
-  arg_var *arg_vars; /* by omplens_trace_args() index, made on first use */
+  arg_var *arg_vars; /* a hash table by name, made on first use: a loop
+                        that maps new buffers each time makes a list of
+                        arguments each time, all of the same names */
+  size_t num_arg_vars, cap_arg_vars;
   /* Each list of arguments in order of begin, size and place, made when
    * first asked (by omplens_trace_args() index, the list's own indices
    * within its span), and in arg_sorted the count sorted + 1 at a list's
@@ -722,6 +727,32 @@ static int api_variable(omplens_annotator *a, const omplens_event *e, omplens_va
   return 0;
 }
 
+static size_t arg_var_slot(const arg_var *t, size_t cap, const char *key) {
+  uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ULL;
+  size_t j = (size_t)(h >> 17) & (cap - 1);
+  while (t[j].key && t[j].key != key)
+    j = (j + 1) & (cap - 1);
+  return j;
+}
+
+/* The slot of name key in a->arg_vars (key NULL in it when new), or NULL
+ * without memory. */
+static arg_var *arg_var_of(omplens_annotator *a, const char *key) {
+  if (2 * (a->num_arg_vars + 1) > a->cap_arg_vars) {
+    size_t cap = a->cap_arg_vars ? 2 * a->cap_arg_vars : 64;
+    arg_var *t = calloc(cap, sizeof *t);
+    if (!t)
+      return NULL;
+    for (size_t j = 0; j < a->cap_arg_vars; j++)
+      if (a->arg_vars[j].key)
+        t[arg_var_slot(t, cap, a->arg_vars[j].key)] = a->arg_vars[j];
+    free(a->arg_vars);
+    a->arg_vars = t;
+    a->cap_arg_vars = cap;
+  }
+  return &a->arg_vars[arg_var_slot(a->arg_vars, a->cap_arg_vars, key)];
+}
+
 int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
                               omplens_variable *out) {
   memset(out, 0, sizeof *out);
@@ -744,28 +775,27 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
                    "members allocated as one, or a mapper's part)";
     return OMPLENS_ANNOTATE_ENOTFOUND;
   }
-  /* A trace keeps each list of arguments once (omplens_trace_args), so
-   * the item and its variable are made once per argument. */
-  size_t nargs;
-  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
-  if (!a->arg_vars && !(a->arg_vars = calloc(nargs, sizeof *a->arg_vars)))
+  /* The item and its variable are made once per name. */
+  arg_var *v = arg->name ? arg_var_of(a, arg->name) : NULL;
+  if (arg->name && !v)
     return OMPLENS_ANNOTATE_ENOMEM;
-  arg_var *v = &a->arg_vars[arg - args];
-  if (!v->item) {
+  if (v && !v->key) {
     const char *f[1];
-    size_t n[1];
+    size_t n[1], skip, len;
     /* libomptarget names an argument the compiler gave no name "unknown" */
-    if (split_fields(arg->name, f, n, 1) < 1 || !n[0] ||
-        (n[0] == 7 && !memcmp(f[0], "unknown", 7))) {
-      out->unnamed = "the runtime's map argument for it has no name";
-      return OMPLENS_ANNOTATE_ENOTFOUND;
-    }
-    size_t skip, len = base_name(f[0], n[0], &skip);
-    const char *item = own(a, f[0], n[0]);
-    const char *name = len ? own(a, f[0] + skip, len) : item;
-    if (!item || !name)
+    bool named = split_fields(arg->name, f, n, 1) >= 1 && n[0] &&
+                 !(n[0] == 7 && !memcmp(f[0], "unknown", 7));
+    const char *item = named ? own(a, f[0], n[0]) : NULL;
+    const char *name = named && (len = base_name(f[0], n[0], &skip)) ? own(a, f[0] + skip, len)
+                                                                     : item;
+    if (named && (!item || !name))
       return OMPLENS_ANNOTATE_ENOMEM;
-    *v = (arg_var){item, name};
+    *v = (arg_var){arg->name, item, name};
+    a->num_arg_vars++;
+  }
+  if (!v || !v->item) {
+    out->unnamed = "the runtime's map argument for it has no name";
+    return OMPLENS_ANNOTATE_ENOTFOUND;
   }
   out->item = v->item;
   out->name = v->name;

@@ -1391,9 +1391,10 @@ typedef struct wrap {
   uint32_t calls[WRAP_MAX]; /* lifted: the distinct calls in the loop (at's) */
   uint32_t callees[WRAP_MAX]; /* ... the function each calls (c's) */
   size_t ncalls;
-  /* Per finding, its item's evidence once asked (known[k]): the same in
-   * every try of the wrap, and a loop mapping hundreds of items takes a
-   * try per item that cannot be kept. NULL without memory. */
+  /* Per item, by its first finding, its evidence once asked (known[k]):
+   * the same for each finding of the item and in every try of the wrap,
+   * and a loop mapping hundreds of items takes a try per item that cannot
+   * be kept. NULL without memory. */
   omplens_fix__evidence *evidence;
   bool *known;
 } wrap;
@@ -1595,13 +1596,14 @@ static bool allocation_only(omplens_fix__ctx *c, const wrap *w, size_t k, size_t
 static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t j) {
   const omplens_fix__site *s = omplens_fix__site_at(c->g, k);
   omplens_fix__evidence ev;
-  if (w->known && w->known[k]) {
-    ev = w->evidence[k];
+  size_t first = c->g->item_first ? c->g->item_first[k] : k; /* the item's evidence */
+  if (w->known && w->known[first]) {
+    ev = w->evidence[first];
   } else {
     omplens_fix__evidence_of(c->fx, c->g, s, &ev);
     if (w->known) {
-      w->evidence[k] = ev;
-      w->known[k] = true;
+      w->evidence[first] = ev;
+      w->known[first] = true;
     }
   }
   if (ev.h2d_unflagged_first_only)
