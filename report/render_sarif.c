@@ -11,6 +11,7 @@
 
 #include "omplens_config.h"
 #include "omplens_render.h"
+#include "json_stream.h"
 #include "report_internal.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -717,14 +718,49 @@ static json_t *original_uri_base_ids(const sarif_ctx *ctx) {
   return o;
 }
 
-static json_t *run(sarif_ctx *ctx, const json_t *doc) {
-  json_t *results = json_array();
+/* The results, made and written one at a time into the log's hole (a
+ * thousand findings' results were megabytes of JSON objects). */
+typedef struct results_writer {
+  omplens_jout *j;
+  sarif_ctx *ctx;
+  const json_t *doc;
+} results_writer;
+
+static void write_results(void *arg, int depth) {
+  results_writer *w = arg;
+  size_t n = 0, i, k;
+  const json_t *proc, *f;
+  json_array_foreach(json_object_get(w->doc, "processes"), i, proc) {
+    json_array_foreach(json_object_get(proc, "findings"), k, f) {
+      json_t *r = result(w->ctx, proc, f);
+      if (!r) {
+        w->j->failed = 1;
+        return;
+      }
+      omplens_jout_raw(w->j, n ? "," : "[", 1);
+      omplens_jout_newline(w->j, depth + 1);
+      omplens_jout_value(w->j, r, depth + 1, NULL, NULL, NULL);
+      json_decref(r);
+      n++;
+    }
+  }
+  if (n)
+    omplens_jout_newline(w->j, depth);
+  omplens_jout_raw(w->j, n ? "]" : "[]", n ? 1 : 2);
+}
+
+/* The run, with `hole` for its results. The notes and the rules of every
+ * finding's category come first: the tool and the invocation, written
+ * before the results, list them. */
+static json_t *run(sarif_ctx *ctx, const json_t *doc, json_t *hole) {
   size_t i, j;
   const json_t *proc, *f;
   json_array_foreach(json_object_get(doc, "processes"), i, proc) {
     process_notes(ctx, proc);
-    json_array_foreach(json_object_get(proc, "findings"), j, f)
-      json_array_append_new(results, result(ctx, proc, f));
+    json_array_foreach(json_object_get(proc, "findings"), j, f) {
+      const char *category = omplens_report__str_at(f, "category");
+      rule_index(ctx, category ? category : "unknown");
+    }
   }
   json_t *tool = json_object();
   json_object_set_new(tool, "driver", driver(doc, ctx->rules));
@@ -734,17 +770,17 @@ static json_t *run(sarif_ctx *ctx, const json_t *doc) {
   json_array_append_new(invocations, invocation(ctx, doc));
   json_object_set_new(r, "invocations", invocations);
   json_object_set_new(r, "originalUriBaseIds", original_uri_base_ids(ctx));
-  json_object_set_new(r, "results", results);
+  json_object_set(r, "results", hole);
   json_object_set_new(r, "columnKind", json_string("unicodeCodePoints"));
   return r;
 }
 
-static json_t *sarif_log(sarif_ctx *ctx, const json_t *doc) {
+static json_t *sarif_log(sarif_ctx *ctx, const json_t *doc, json_t *hole) {
   json_t *log = json_object();
   json_object_set_new(log, "$schema", json_string(SARIF_SCHEMA));
   json_object_set_new(log, "version", json_string("2.1.0"));
   json_t *runs = json_array();
-  json_array_append_new(runs, run(ctx, doc));
+  json_array_append_new(runs, run(ctx, doc, hole));
   json_object_set_new(log, "runs", runs);
   return log;
 }
@@ -774,13 +810,22 @@ int omplens_render_sarif(const json_t *doc, const omplens_render_options *opt, F
     return OMPLENS_REPORT_EINVAL;
   sarif_ctx ctx;
   int rc = sarif_ctx_init(&ctx, opt);
-  json_t *log = rc ? NULL : sarif_log(&ctx, doc);
-  if (!rc && !log)
+  json_t *hole = rc ? NULL : json_array();
+  json_t *log = hole ? sarif_log(&ctx, doc, hole) : NULL;
+  omplens_jout *j = log ? malloc(sizeof *j) : NULL;
+  if (!rc && !j)
     rc = OMPLENS_REPORT_ENOMEM;
-  if (!rc && (json_dumpf(log, out, JSON_INDENT(2) | JSON_ENSURE_ASCII) || fputc('\n', out) == EOF ||
-              fflush(out) || ferror(out)))
-    rc = OMPLENS_REPORT_EIO;
+  if (!rc) {
+    results_writer w = {j, &ctx, doc};
+    omplens_jout_init(j, out);
+    omplens_jout_value(j, log, 0, hole, write_results, &w);
+    omplens_jout_raw(j, "\n", 1);
+    if (omplens_jout_finish(j) || fflush(out) || ferror(out))
+      rc = OMPLENS_REPORT_EIO;
+  }
+  free(j);
   json_decref(log);
+  json_decref(hole);
   sarif_ctx_free(&ctx);
   return rc;
 }
