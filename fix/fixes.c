@@ -312,9 +312,10 @@ bool omplens_fix__file_ast(omplens_fixer *fx, omplens_fix__file *f, const char *
     const char *unit = f->num_units ? f->units[0].path : NULL;
     f->ast_rc = omplens_fix__ast_parse_in(f->path, unit, args, n, &f->ast);
   }
-  if (f->ast_rc) {
-    *why = omplens_libclang_load() ? "libclang could not parse the file"
-                                   : omplens_libclang_strerror();
+  if (f->ast_rc) { /* no libclang is loaded here after a crash: it would crash too */
+    *why = f->ast_rc == OMPLENS_FIX__ECRASHED ? "libclang crashed parsing the file"
+           : omplens_libclang_load()          ? "libclang could not parse the file"
+                                              : omplens_libclang_strerror();
     return false;
   }
   if (f->ast.errors && f->header && f->num_units && strcmp(f->units[0].path, f->path)) {

@@ -762,7 +762,7 @@ int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *co
                     : OMPLENS_LIBCLANG_HERE;
   if (where != OMPLENS_LIBCLANG_HERE && (where == OMPLENS_LIBCLANG_CRASHED || get_ast(&key, out))) {
     omplens_libclang_count(since, 0);
-    return where == OMPLENS_LIBCLANG_CRASHED ? OMPLENS_FIX_EINVAL : 0;
+    return where == OMPLENS_LIBCLANG_CRASHED ? OMPLENS_FIX__ECRASHED : 0;
   }
   const omplens_libclang *lc = omplens_libclang_load();
   if (!lc)

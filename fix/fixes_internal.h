@@ -283,8 +283,11 @@ typedef struct omplens_fix__ast {
 
 /* Parses path (its text is src) without -fopenmp (clang hides region
  * bodies from the C API otherwise), with args, -D_OPENMP=201511 and -I its
- * directory. 0, OMPLENS_FIX_EINVAL (no parse at all) or OMPLENS_FIX_ENOMEM.
- * A parse is read from the parse cache when it holds it. */
+ * directory. 0, OMPLENS_FIX_EINVAL (no parse at all), OMPLENS_FIX__ECRASHED
+ * (the helper process parsing it ended: annotate/libclang_dl.h) or
+ * OMPLENS_FIX_ENOMEM. A parse is read from the parse cache when it holds
+ * it. */
+#define OMPLENS_FIX__ECRASHED (-100)
 int omplens_fix__ast_parse(const char *path, const char *const *args, size_t num_args,
                            omplens_fix__ast *out);
 /* The same through unit, a source that includes path (NULL: path itself):

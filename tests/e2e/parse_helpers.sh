@@ -2,7 +2,8 @@
 # Parses in helper processes (docs/directives.md, "Parses in helper
 # processes"): a report's libclang runs in helpers, never in the report's
 # own process, which the dynamic loader's log of each process shows; the
-# stage times say how many helpers ran; a second report needs none.
+# stage times say how many helpers ran; a second report needs none; a
+# libclang that crashes ends the helpers, not the report.
 # usage: parse_helpers.sh OMPLENS CC WORKDIR
 set -uo pipefail
 omplens=$1 cc=$2 work=$3
@@ -78,6 +79,23 @@ case $line2 in
   *) fail "second report: unexpected stage line '$line2'" ;;
 esac
 
+# libclang crashing (a library in its place whose loading raises SIGSEGV,
+# as a libclang that crashes on a source would): the helpers die, the
+# report does not. It attributes from the text, says why, and leaves the
+# fixes manual.
+printf '#include <signal.h>\n__attribute__((constructor)) static void die(void) { raise(SIGSEGV); }\n' \
+  >"$work/crash.c"
+"$cc" -shared -fPIC "$work/crash.c" -o "$work/libcrash.so" || exit 1
+OMPLENS_LIBCLANG="$work/libcrash.so" "$omplens" report -q -o "$work/crashed" "$traces" \
+  2>"$work/crashed.err"
+rc=$?
+[ "$rc" = 0 ] || fail "libclang crashing: the report exited $rc: $(tail -3 "$work/crashed.err")"
+grep -q '"category"' "$work/crashed/findings.json" 2>/dev/null ||
+  fail "libclang crashing: no findings"
+grep -Eq "libclang crashed parsing it \(signal [0-9]+\)|libclang's process ended while parsing it" \
+  "$work/crashed/findings.json" 2>/dev/null || fail "libclang crashing: the report does not say so"
+[ -s "$work/crashed/fixes.patch" ] && fail "libclang crashing: a diff made without the parse"
+
 echo "first report: $line; second: $line2"
-[ "$failed" = 0 ] && echo "ok: libclang ran in helpers only"
+[ "$failed" = 0 ] && echo "ok: libclang ran in helpers only, and its crash ended none but them"
 exit "$failed"
