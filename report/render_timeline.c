@@ -10,6 +10,7 @@
  * escaped once into a cache and copied from there. */
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,10 +86,12 @@ typedef struct tl_text_ref {
 } tl_text_ref;
 
 /* A construct's map list as it is written (",\"maps\":\"to a[0:n]\"", or
- * nothing), by its arguments (the reader keeps one copy of a list that
- * repeats). */
+ * nothing), by what the text shows of its arguments: their names (which
+ * the trace keeps once each) and directions. A loop that maps new buffers
+ * each step has a list of arguments per step, all of one text. */
 typedef struct tl_cached_maps {
-  uint32_t first, num; /* the arguments: omplens_region first_arg, num_args */
+  uint64_t hash;       /* of the names and directions; 0: an empty slot */
+  uint32_t first, num; /* a list with them: omplens_region first_arg, num_args */
   tl_text_ref text;    /* len 0: not made for them (yet) */
 } tl_cached_maps;
 
@@ -146,7 +149,8 @@ typedef struct tl_proc {
   tl_text_ref *heads;      /* an operation's slice up to its cat, by slot,
                               group, lane and kind (out_plain_head); NULL: none */
   tl_text_ref *region_heads; /* a construct's, by thread, lane and kind */
-  tl_cached_maps *maps;    /* by a list's first argument; NULL: made each time */
+  tl_cached_maps *maps;    /* a hash table of the lists' texts; NULL: made each time */
+  size_t num_maps, cap_maps;
   size_t label_cache_used;
   size_t label_slots;      /* a power of two: twice the trace's directives, or more */
   tl_out text;             /* escaped labels and finding texts */
@@ -643,7 +647,6 @@ static int alloc_layout(tl_proc *p) {
                     sizeof *p->heads); /* NULL: heads made each time */
   p->region_heads = calloc((size_t)TL_HEAD_THREADS * TL_SUBLANES * TL_REGION_KINDS,
                            sizeof *p->region_heads);
-  p->maps = p->nargs ? calloc(p->nargs, sizeof *p->maps) : NULL;
   if (!p->dev_tracks || !p->thr_tracks || !p->ev_lane || !p->rg_lane || !p->rg_order ||
       !p->wait_tracks || !p->rg_wait_lane || !p->wait_lane)
     return OMPLENS_REPORT_ENOMEM;
@@ -936,18 +939,64 @@ static void maps_text(tl_out *o, const tl_proc *p, const void *what, int lane) {
   out_maps(o, p, what);
 }
 
-/* out_maps(), made once per list of arguments (p->maps, a slot per first
- * argument: a direct-mapped table of 1024 slots, cycled through by 2000
- * directives' lists, made most lists afresh and kept each copy in
- * p->text). A slot taken by another list is made afresh for this one. */
-static void out_maps_cached(tl_out *o, tl_proc *p, const omplens_region *r) {
-  tl_cached_maps *m = NULL;
-  if (p->maps && r->num_args && r->first_arg < p->nargs) {
-    m = &p->maps[r->first_arg];
-    if (m->first != r->first_arg || m->num != r->num_args)
-      *m = (tl_cached_maps){r->first_arg, r->num_args, {0, 0}};
+/* What out_maps() shows of argument i: its name and direction. */
+static uint64_t map_shown(const tl_proc *p, size_t i) {
+  return (uint64_t)(uintptr_t)p->args[i].name ^
+         (p->args[i].type & (OMPLENS_MAPBIT_TO | OMPLENS_MAPBIT_FROM));
+}
+
+static uint64_t maps_hash(const tl_proc *p, const omplens_region *r) {
+  uint64_t h = r->num_args;
+  for (uint32_t i = 0; i < r->num_args; i++)
+    h = (h ^ map_shown(p, (size_t)r->first_arg + i)) * 0x9e3779b97f4a7c15u;
+  return (h ^ (h >> 29)) | 1;
+}
+
+static bool same_maps(const tl_proc *p, const tl_cached_maps *m, const omplens_region *r) {
+  if (m->num != r->num_args)
+    return false;
+  for (uint32_t i = 0; i < m->num; i++)
+    if (map_shown(p, (size_t)m->first + i) != map_shown(p, (size_t)r->first_arg + i))
+      return false;
+  return true;
+}
+
+static size_t maps_slot(const tl_cached_maps *t, size_t cap, uint64_t h, const tl_proc *p,
+                        const omplens_region *r) {
+  size_t j = (size_t)(h >> 7) & (cap - 1);
+  while (t[j].hash && (!r || t[j].hash != h || !same_maps(p, &t[j], r))) /* r NULL: a free slot */
+    j = (j + 1) & (cap - 1);
+  return j;
+}
+
+/* The text slot of r's list of arguments, added when new; NULL without
+ * memory. */
+static tl_text_ref *maps_ref(tl_proc *p, const omplens_region *r) {
+  if (2 * (p->num_maps + 1) > p->cap_maps) {
+    size_t cap = p->cap_maps ? 2 * p->cap_maps : 256;
+    tl_cached_maps *t = calloc(cap, sizeof *t);
+    if (!t)
+      return NULL;
+    for (size_t j = 0; j < p->cap_maps; j++)
+      if (p->maps[j].hash)
+        t[maps_slot(t, cap, p->maps[j].hash, p, NULL)] = p->maps[j];
+    free(p->maps);
+    p->maps = t;
+    p->cap_maps = cap;
   }
-  out_cached(o, p, m ? &m->text : NULL, maps_text, r, 0);
+  uint64_t h = maps_hash(p, r);
+  tl_cached_maps *m = &p->maps[maps_slot(p->maps, p->cap_maps, h, p, r)];
+  if (!m->hash) {
+    *m = (tl_cached_maps){h, r->first_arg, r->num_args, {0, 0}};
+    p->num_maps++;
+  }
+  return &m->text;
+}
+
+/* out_maps(), made once per text (p->maps). */
+static void out_maps_cached(tl_out *o, tl_proc *p, const omplens_region *r) {
+  bool listed = r->num_args && (size_t)r->first_arg + r->num_args <= p->nargs;
+  out_cached(o, p, listed ? maps_ref(p, r) : NULL, maps_text, r, 0);
 }
 
 static void region_slice(tl_writer *w, tl_proc *p, size_t i) {
