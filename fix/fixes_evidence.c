@@ -449,11 +449,17 @@ typedef struct buffer_ends {
 typedef struct site_events {
   uint32_t *ev;
   size_t n;
+  /* op_events[lo, hi) and [ulo, uhi): the item's variable's operations at
+   * its directive, and those of no known variable (when by_var) */
+  size_t lo, hi, ulo, uhi;
+  bool by_var;
   buffer_ends *buf;
   size_t nbuf;
   uint32_t *slots; /* open addressing over buf by addr; cap a power of two */
   size_t cap;
 } site_events;
+
+static bool returned_in_site(omplens_fixer *fx, const site_events *se, uint32_t d2h);
 
 static void site_events_free(site_events *se) {
   free(se->ev);
@@ -518,6 +524,7 @@ static bool collect(omplens_fixer *fx, const omplens_fix__group *g, const omplen
     ops_of_var(fx, s->dir, s->var, &lo, &hi, &ulo, &uhi);
   else
     ops_of(fx, s->dir, &ulo, &uhi), lo = hi = 0; /* no variable is asked for */
+  *se = (site_events){.lo = lo, .hi = hi, .ulo = ulo, .uhi = uhi, .by_var = s->var != NULL};
   if (!s->dir || (lo == hi && ulo == uhi))
     return fx->op_events != NULL;
   se->ev = malloc((hi - lo + uhi - ulo) * sizeof *se->ev);
@@ -592,7 +599,7 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
     } else if (e->kind == OMPLENS_EV_D2H) {
       out->d2h++;
       out->d2h_flagged += fl;
-      out->d2h_unchanged += fl || omplens_fix__returned_as_sent(fx, i);
+      out->d2h_unchanged += fl || returned_in_site(fx, &se, i);
       if (!fl && b->last_d2h != i)
         out->d2h_unflagged_last_only = false;
     } else {
@@ -863,6 +870,8 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
 /* Where operation ev sits among its variable's operations at its
  * directive: op_events[*at] == ev, within [*lo, *hi); false when it is
  * not indexed. */
+static bool place_in(const omplens_fixer *fx, uint32_t ev, size_t lo, size_t hi, size_t *at);
+
 static bool op_place(omplens_fixer *fx, uint32_t ev, size_t *lo, size_t *hi, size_t *at) {
   const omplens_event *e = &fx->events[ev];
   const omplens_directive *d = op_directive(fx, e);
@@ -870,16 +879,7 @@ static bool op_place(omplens_fixer *fx, uint32_t ev, size_t *lo, size_t *hi, siz
   if (!d || v == OMPLENS_NAMES_NONE)
     return false;
   ops_of_number(fx, d, v, lo, hi);
-  size_t a = *lo, b = *hi;
-  while (a < b) {
-    size_t m = a + (b - a) / 2;
-    if (fx->op_events[m] < ev)
-      a = m + 1;
-    else
-      b = m;
-  }
-  *at = a;
-  return a < *hi && fx->op_events[a] == ev;
+  return place_in(fx, ev, *lo, *hi, at);
 }
 
 /* How far back a copy back of no indexed directive looks for its
@@ -890,16 +890,17 @@ static bool op_place(omplens_fixer *fx, uint32_t ev, size_t *lo, size_t *hi, siz
  * the same host bytes (so of the same map argument and variable). Among
  * the operations of the variable at its directive the search reads those
  * of this execution only, however many items the construct maps. */
-bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h) {
+static bool returnable(const omplens_fixer *fx, const omplens_event *e) {
+  return e->kind == OMPLENS_EV_D2H && (e->flags & OMPLENS_EVF_HASHED) &&
+         e->region != OMPLENS_NO_REGION && e->region < fx->num_regions;
+}
+
+/* The search of omplens_fix__returned_as_sent() back from op_events[at]
+ * (d2h) to lo, or, when not indexed, from event d2h. */
+static bool sent_before(const omplens_fixer *fx, uint32_t d2h, bool indexed, size_t lo,
+                        size_t at) {
   const omplens_event *e = &fx->events[d2h];
-  if (e->kind != OMPLENS_EV_D2H || !(e->flags & OMPLENS_EVF_HASHED) ||
-      e->region == OMPLENS_NO_REGION || e->region >= fx->num_regions)
-    return false;
   uint64_t since = fx->regions[e->region].begin_ns;
-  size_t lo, hi, at;
-  bool indexed = op_place(fx, d2h, &lo, &hi, &at);
-  if (!indexed)
-    lo = 0, at = d2h; /* every event before it */
   for (size_t k = 0; at-- > lo && (indexed || k < SENT_LOOKBACK); k++) {
     const omplens_event *in = &fx->events[indexed ? fx->op_events[at] : at];
     if (in->end_ns < since && in->begin_ns < since)
@@ -909,6 +910,41 @@ bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h) {
       return (in->flags & OMPLENS_EVF_HASHED) && in->hash == e->hash;
   }
   return false;
+}
+
+bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h) {
+  if (!returnable(fx, &fx->events[d2h]))
+    return false;
+  size_t lo, hi, at;
+  bool indexed = op_place(fx, d2h, &lo, &hi, &at);
+  return indexed ? sent_before(fx, d2h, true, lo, at) : sent_before(fx, d2h, false, 0, d2h);
+}
+
+/* Where event ev sits in op_events[lo, hi) (in event order), if there. */
+static bool place_in(const omplens_fixer *fx, uint32_t ev, size_t lo, size_t hi, size_t *at) {
+  size_t a = lo, b = hi;
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (fx->op_events[m] < ev)
+      a = m + 1;
+    else
+      b = m;
+  }
+  *at = a;
+  return a < hi && fx->op_events[a] == ev;
+}
+
+/* omplens_fix__returned_as_sent() for an operation of se: its variable's
+ * operations are se's own runs, so its variable is not asked again. */
+static bool returned_in_site(omplens_fixer *fx, const site_events *se, uint32_t d2h) {
+  size_t at;
+  if (!se->by_var || !returnable(fx, &fx->events[d2h]))
+    return omplens_fix__returned_as_sent(fx, d2h);
+  if (place_in(fx, d2h, se->lo, se->hi, &at))
+    return sent_before(fx, d2h, true, se->lo, at);
+  if (place_in(fx, d2h, se->ulo, se->uhi, &at))
+    return sent_before(fx, d2h, true, se->ulo, at);
+  return omplens_fix__returned_as_sent(fx, d2h);
 }
 
 /* ---- one value in every element ---- */
