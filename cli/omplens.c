@@ -587,11 +587,9 @@ static int add_analysed(loaded *l, const char *path, omplens_trace *t, omplens_a
   return 0;
 }
 
-/* One trace: read, attributed, then searched. Attribution comes before the
- * detectors, as it needs only the trace: libclang's load and parses then
- * take their memory while the process holds the least (the 800k-event
- * loop's first report peaked at that load, on top of the detectors'
- * results). */
+/* One trace: read, attributed, then searched. Attribution needs only the
+ * trace; its parses run in helper processes (parse_helper.h), which hold
+ * libclang while this process holds the trace. */
 static int handle_trace_file(loaded *l, const char *path) {
   omplens_trace *t;
   omplens_analysis *a;
