@@ -28,11 +28,11 @@
 # under /usr/bin/time -v, and prints the ratio full/summary (target <= 5
 # on the loop trace), events per second of the full report (target >= 1M;
 # also its CPU time, user + system of all threads, which other load on the
-# machine disturbs less) and its peak RSS per event (target <= 100 B;
-# libclang's code and data, about 70 MB resident once it has parsed, are
-# a fixed cost that shows on small traces), with the same on a second
-# report into the same directory (libclang's parse cache warm: libclang is
-# not loaded).
+# machine disturbs less) and its peak RSS per event (target <= 100 B; the
+# larger of the report and its parse helpers, which hold libclang, 50-60
+# MB for these programs, a fixed cost that shows on small traces), with
+# the same on a second report into the same directory (libclang's parse
+# cache warm: no helper starts).
 set -euo pipefail
 RUNS=${RUNS:-3}
 if [ $# -lt 1 ]; then
