@@ -780,16 +780,17 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
   if (arg->name && !v)
     return OMPLENS_ANNOTATE_ENOMEM;
   if (v && !v->key) {
-    const char *f[1];
-    size_t n[1], skip, len;
+    const char *f[1], *item = NULL, *name = NULL; /* NULL: no name */
+    size_t n[1];
     /* libomptarget names an argument the compiler gave no name "unknown" */
-    bool named = split_fields(arg->name, f, n, 1) >= 1 && n[0] &&
-                 !(n[0] == 7 && !memcmp(f[0], "unknown", 7));
-    const char *item = named ? own(a, f[0], n[0]) : NULL;
-    const char *name = named && (len = base_name(f[0], n[0], &skip)) ? own(a, f[0] + skip, len)
-                                                                     : item;
-    if (named && (!item || !name))
-      return OMPLENS_ANNOTATE_ENOMEM;
+    if (split_fields(arg->name, f, n, 1) >= 1 && n[0] &&
+        !(n[0] == 7 && !memcmp(f[0], "unknown", 7))) {
+      size_t skip, len = base_name(f[0], n[0], &skip);
+      item = own(a, f[0], n[0]);
+      name = len ? own(a, f[0] + skip, len) : item;
+      if (!item || !name)
+        return OMPLENS_ANNOTATE_ENOMEM;
+    }
     *v = (arg_var){arg->name, item, name};
     a->num_arg_vars++;
   }

@@ -911,15 +911,12 @@ static void show_plain(omplens_directives__unit *u, const omplens_directives__ar
 static int parse_apart(const omplens_directives__unit *u, const omplens_directives__args *args,
                        int *sig)
 {
-  size_t n = args->argv.len;
-  const char **parts = malloc((n + 2) * sizeof(*parts));
+  size_t n;
+  const char **parts = omplens_directives__unit_parts(u, args, 1, &n);
   if (parts == NULL)
     return OMPLENS_LIBCLANG_HERE;
   parts[0] = u->index->plain_unit != NULL ? "hook" : "";
-  parts[1] = u->files[0].src.path;
-  for (size_t i = 0; i < n; i++)
-    parts[i + 2] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
-  int rc = omplens_libclang_apart(OMPLENS_LIBCLANG_JOB_UNIT, parts, n + 2, sig);
+  int rc = omplens_libclang_apart(OMPLENS_LIBCLANG_JOB_UNIT, parts, n, sig);
   free(parts);
   return rc;
 }

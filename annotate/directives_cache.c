@@ -21,18 +21,29 @@ typedef omplens_directives__file_work file_work;
 typedef omplens_directives__span span;
 typedef omplens_libclang_writer writer;
 
+const char **omplens_directives__unit_parts(const omplens_directives__unit *u,
+                                            const omplens_directives__args *args, size_t lead,
+                                            size_t *n)
+{
+  *n = lead + 1 + args->argv.len;
+  const char **parts = malloc(*n * sizeof(*parts));
+  if (parts == NULL)
+    return NULL;
+  parts[lead] = u->files[0].src.path;
+  for (size_t i = 0; i < args->argv.len; i++)
+    parts[lead + 1 + i] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
+  return parts;
+}
+
 int omplens_directives__cache_key(const omplens_directives__unit *u,
                                   const omplens_directives__args *args,
                                   omplens_libclang_key *out)
 {
-  size_t n = args->argv.len;
-  const char **parts = malloc((n + 1) * sizeof(*parts));
+  size_t n;
+  const char **parts = omplens_directives__unit_parts(u, args, 0, &n);
   if (parts == NULL)
     return -1;
-  parts[0] = u->files[0].src.path;
-  for (size_t i = 0; i < n; i++)
-    parts[i + 1] = OMPLENS_DIRECTIVES__AT(args->argv, char *, i);
-  int rc = omplens_libclang_key_of(TAG, parts, n + 1, out);
+  int rc = omplens_libclang_key_of(TAG, parts, n, out);
   free(parts);
   return rc;
 }

@@ -503,6 +503,12 @@ omplens_directives__unit_source(omplens_directives__unit *u, const char *path);
 /* directives_cache.c: what the parses of a unit told, kept between
  * reports (libclang_dl.h's parse cache). */
 struct omplens_libclang_key;
+/* What decides u's parses with args, as strings: its main file, then the
+ * arguments, after lead slots the caller fills. malloc'd (caller frees),
+ * its length in *n; NULL without memory. */
+const char **omplens_directives__unit_parts(const omplens_directives__unit *u,
+                                            const omplens_directives__args *args, size_t lead,
+                                            size_t *n);
 /* The key of u's parses with args: 0, or -1 (then nothing is cached). */
 int omplens_directives__cache_key(const omplens_directives__unit *u,
                                   const omplens_directives__args *args,

@@ -194,7 +194,7 @@ int omplens_libclang_serve(int fd, const char *cache_dir, const omplens_libclang
 
 /* The jobs of omplens's own parses, and the parts each takes. */
 #define OMPLENS_LIBCLANG_JOB_UNIT "directives-unit" /* hook, main, argv... */
-#define OMPLENS_LIBCLANG_JOB_AST "fix-ast"          /* path, unit, argv... */
+#define OMPLENS_LIBCLANG_JOB_AST "fix-ast"          /* path, unit, NULL, argv... */
 #define OMPLENS_LIBCLANG_JOB_ERRORS "fix-errors"    /* path, unit, text, argv... */
 
 #endif

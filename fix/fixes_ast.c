@@ -695,55 +695,48 @@ void omplens_fix__unit_parsed(const char *const *files, size_t num_files,
 }
 
 /* A parse in a helper process (libclang_dl.h), which stores its result in
- * the cache: OMPLENS_LIBCLANG_APART, _HERE or _CRASHED. */
+ * the cache: OMPLENS_LIBCLANG_APART, _HERE or _CRASHED. Both jobs take
+ * path, unit, text (NULL for a node table) and the arguments. */
 static int parse_apart(const char *job, const char *path, const char *unit, const char *text,
                        const char *const *args, size_t num_args, int *sig) {
-  bool with_text = !strcmp(job, OMPLENS_LIBCLANG_JOB_ERRORS);
-  size_t lead = with_text ? 3 : 2;
-  const char **parts = malloc((num_args + lead) * sizeof *parts);
+  const char **parts = malloc((num_args + 3) * sizeof *parts);
   if (!parts)
     return OMPLENS_LIBCLANG_HERE;
   parts[0] = path;
   parts[1] = unit;
-  if (with_text)
-    parts[2] = text;
+  parts[2] = text;
   for (size_t i = 0; i < num_args; i++)
-    parts[lead + i] = args[i];
-  int rc = omplens_libclang_apart(job, parts, num_args + lead, sig);
+    parts[3 + i] = args[i];
+  int rc = omplens_libclang_apart(job, parts, num_args + 3, sig);
   free(parts);
   return rc;
 }
 
-/* A job's inputs from its parts: 0, or -1 when they are not a job's. */
-static int job_inputs(const char *const *parts, size_t n, size_t lead, const char **path,
-                      const char **unit, const char **text) {
-  if (n < lead || !parts[0])
-    return -1;
-  for (size_t i = lead; i < n; i++)
+/* Whether parts are a job's: a path, a unit and a text (each may be NULL
+ * but the path), then arguments. */
+static bool job_parts(const char *const *parts, size_t n) {
+  if (n < 3 || !parts[0])
+    return false;
+  for (size_t i = 3; i < n; i++)
     if (!parts[i])
-      return -1;
-  *path = parts[0];
-  *unit = parts[1];
-  *text = lead > 2 ? parts[2] : NULL;
-  return 0;
+      return false;
+  return true;
 }
 
 int omplens_fix_ast_job(const char *const *parts, size_t n) {
-  const char *path, *unit, *text;
-  if (job_inputs(parts, n, 2, &path, &unit, &text))
+  if (!job_parts(parts, n))
     return OMPLENS_FIX_EINVAL;
   omplens_fix__ast a;
-  int rc = omplens_fix__ast_parse_in(path, unit, parts + 2, n - 2, &a);
+  int rc = omplens_fix__ast_parse_in(parts[0], parts[1], parts + 3, n - 3, &a);
   if (!rc)
     omplens_fix__ast_free(&a);
   return rc;
 }
 
 int omplens_fix_errors_job(const char *const *parts, size_t n) {
-  const char *path, *unit, *text;
-  if (job_inputs(parts, n, 3, &path, &unit, &text))
+  if (!job_parts(parts, n))
     return OMPLENS_FIX_EINVAL;
-  return omplens_fix__openmp_errors_in(path, unit, text, parts + 3, n - 3, NULL);
+  return omplens_fix__openmp_errors_in(parts[0], parts[1], parts[2], parts + 3, n - 3, NULL);
 }
 
 int omplens_fix__ast_parse_in(const char *path, const char *unit, const char *const *args,
