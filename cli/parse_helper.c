@@ -2,7 +2,9 @@
  * docs/directives.md, "Parses in helper processes". */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "libclang_dl.h"
 #include "omplens_directives.h"
@@ -30,8 +32,12 @@ static const omplens_libclang_job jobs[] = {
 };
 
 int omplens_parse_helper_main(int argc, char **argv) {
-  if (argc != 3)
-    return 64; /* EX_USAGE: only omplens starts helpers */
+  struct stat st;
+  if (argc != 3 || fstat(0, &st) || !S_ISSOCK(st.st_mode)) { /* only omplens starts helpers */
+    fprintf(stderr, "omplens: %s serves omplens's own parses on a socket; it is not a command\n",
+            OMPLENS_PARSE_HELPER_COMMAND);
+    return 64; /* EX_USAGE */
+  }
   int rc = omplens_libclang_serve(0, argv[2], jobs, sizeof jobs / sizeof *jobs);
   for (size_t i = 0; i < 2; i++)
     omplens_directive_index_destroy(indexes[i]);

@@ -51,6 +51,10 @@ expect 66 "program not found, output in missing parents" -- run -o "$work/p/q/o"
 "$omplens" run -q -o "$work/deep/er/out" -- true 2>"$work/err"
 [ -d "$work/deep/er/out/traces" ] ||
   { echo "FAIL: run -o did not make $work/deep/er/out:"; sed 's/^/  | /' "$work/err"; failed=1; }
+# The command omplens starts its parse helpers with, typed by hand.
+expect 64 "parse helper without its directory" -- __libclang-helper
+expect 64 "parse helper on a terminal or file" -- __libclang-helper "$work/cache" </dev/null
+[ ! -e "$work/cache" ] || { echo "FAIL: the parse helper by hand made $work/cache"; failed=1; }
 expect 64 "dump without a trace" -- dump
 expect 64 "diff with an unknown option" -- diff --bogus
 expect 64 "diff without runs" -- diff
