@@ -29,14 +29,12 @@ int omplens_jout_finish(omplens_jout *j) {
   return j->failed ? -1 : 0;
 }
 
-void omplens_jout_raw(omplens_jout *j, const char *s, size_t n) {
-  if (j->len + n > sizeof j->buf) {
-    flush(j);
-    if (n > sizeof j->buf) {
-      if (!j->failed && fwrite(s, 1, n, j->f) != n)
-        j->failed = 1;
-      return;
-    }
+void omplens_jout__raw_slow(omplens_jout *j, const char *s, size_t n) {
+  flush(j);
+  if (n > sizeof j->buf) {
+    if (!j->failed && fwrite(s, 1, n, j->f) != n)
+      j->failed = 1;
+    return;
   }
   memcpy(j->buf + j->len, s, n);
   j->len += n;
@@ -45,6 +43,12 @@ void omplens_jout_raw(omplens_jout *j, const char *s, size_t n) {
 void omplens_jout_newline(omplens_jout *j, int depth) {
   static const char spaces[] = "                                                                ";
   size_t n = (size_t)depth * INDENT;
+  if (n + 1 <= sizeof j->buf - j->len) { /* the usual case: in the buffer at once */
+    j->buf[j->len] = '\n';
+    memset(j->buf + j->len + 1, ' ', n);
+    j->len += n + 1;
+    return;
+  }
   omplens_jout_raw(j, "\n", 1);
   for (; n > sizeof spaces - 1; n -= sizeof spaces - 1) /* deeper than the table: rare */
     omplens_jout_raw(j, spaces, sizeof spaces - 1);
@@ -88,6 +92,14 @@ static void dumped(omplens_jout *j, const json_t *v) {
 
 static void quoted(omplens_jout *j, const char *s, size_t n) {
   if (plain(s, n)) {
+    if (n + 2 <= sizeof j->buf - j->len) {
+      char *at = j->buf + j->len;
+      at[0] = '"';
+      memcpy(at + 1, s, n);
+      at[n + 1] = '"';
+      j->len += n + 2;
+      return;
+    }
     omplens_jout_raw(j, "\"", 1);
     omplens_jout_raw(j, s, n);
     omplens_jout_raw(j, "\"", 1);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct omplens_jout {
   FILE *f;
@@ -24,9 +25,20 @@ void omplens_jout_init(omplens_jout *j, FILE *f);
 /* Flushes; 0, or -1 when a write failed. */
 int omplens_jout_finish(omplens_jout *j);
 
-void omplens_jout_raw(omplens_jout *j, const char *s, size_t n);
+/* The buffer's overflow: flushes, then keeps or writes s. */
+void omplens_jout__raw_slow(omplens_jout *j, const char *s, size_t n);
 /* A newline and the indentation of nesting level depth. */
 void omplens_jout_newline(omplens_jout *j, int depth);
+
+/* Inline: a findings file is written a few bytes at a time. */
+static inline void omplens_jout_raw(omplens_jout *j, const char *s, size_t n) {
+  if (n <= sizeof j->buf - j->len) {
+    memcpy(j->buf + j->len, s, n);
+    j->len += n;
+  } else {
+    omplens_jout__raw_slow(j, s, n);
+  }
+}
 
 /* Opens member `key` of an object at nesting level depth: a comma unless
  * *first, the newline and indentation, the quoted key and ": ". */

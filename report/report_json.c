@@ -37,6 +37,8 @@ typedef struct unreferenced_set {
   uint8_t *held;        /* bit per event: in a detector finding */
 } unreferenced_set;
 
+#define RECENT_FIXES 256 /* a power of two */
+
 /* What every part of one process's document needs. */
 typedef struct doc_ctx {
   const omplens_report_input *in;
@@ -55,7 +57,11 @@ typedef struct doc_ctx {
   bool streaming;       /* findings.json: each finding's objects are written
                            once and dropped, so a fix's object is not kept
                            for the findings it shares it with (on the
-                           many-directives bench trace, 9 MB of them) */
+                           many-directives bench trace, 9 MB of them)... */
+  const omplens_fix *recent_key[RECENT_FIXES]; /* ...but for the recent ones,
+                           by the fix's address, one per slot: a group's
+                           findings are often near each other */
+  json_t *recent_fix[RECENT_FIXES];
 } doc_ctx;
 
 static json_t *hex(uint64_t v) {
@@ -201,7 +207,17 @@ static json_t *cache_put(json_cache *c, uint64_t key, json_t *o) {
   return o;
 }
 
+/* Drops the recent fixes' objects: their addresses are one fixer's. */
+static void forget_recent_fixes(doc_ctx *x) {
+  for (size_t i = 0; i < RECENT_FIXES; i++) {
+    json_decref(x->recent_fix[i]);
+    x->recent_fix[i] = NULL;
+    x->recent_key[i] = NULL;
+  }
+}
+
 static void doc_ctx_free(doc_ctx *x) {
+  forget_recent_fixes(x);
   free(x->site_kinds);
   cache_free(&x->locations);
   cache_free(&x->fixes);
@@ -378,7 +394,7 @@ const omplens_report_figures *omplens_report__figures(const omplens_report_input
   omplens_report_figures *kept = in->procs[proc].figures;
   if (kept && kept->known)
     return kept;
-  doc_ctx x = {in, proc, 0, {0}, {0}, {0}, NULL, NULL, false, false};
+  doc_ctx x = {.in = in, .proc = proc};
   work_out_figures(&x, kept ? kept : scratch);
   doc_ctx_free(&x);
   return kept ? kept : scratch;
@@ -575,7 +591,10 @@ static json_t *make_fix_object(const omplens_fix *fx) {
 static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
   if (!fx)
     return NULL;
-  json_t *known = x->streaming ? NULL : cache_get(&x->fixes, (uint64_t)(uintptr_t)fx);
+  size_t recent = ((uintptr_t)fx >> 4) * 0x9e3779b97f4a7c15u >> 56 & (RECENT_FIXES - 1);
+  json_t *known = !x->streaming                  ? cache_get(&x->fixes, (uint64_t)(uintptr_t)fx)
+                  : x->recent_key[recent] == fx ? x->recent_fix[recent]
+                                                 : NULL;
   if (known)
     return json_incref(known);
   json_t *o = make_fix_object(fx);
@@ -585,6 +604,11 @@ static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
   if (o && fx->diff && !omplens_fix_list(x->in->procs[x->proc].fixer, &list, &n) &&
       fx >= list && fx < list + n)
     json_object_set_new(o, "id", num((uint64_t)(fx - list)));
+  if (x->streaming && o) {
+    json_decref(x->recent_fix[recent]);
+    x->recent_key[recent] = fx;
+    x->recent_fix[recent] = json_incref(o);
+  }
   return x->streaming ? o : cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, o);
 }
 
@@ -979,7 +1003,7 @@ static json_t *document(const omplens_report_input *in, size_t max_findings, siz
   json_t *root = root_head(in);
   json_t *procs = json_array();
   for (size_t p = 0; p < in->num_procs; p++) {
-    doc_ctx x = {in, p, max_instances, {0}, {0}, {0}, NULL, NULL, false, false};
+    doc_ctx x = {.in = in, .proc = p, .max_instances = max_instances};
     json_t *proc = process(&x, max_findings);
     if (pages) /* here, on one thread: the renderers only read it */
       json_object_set_new(proc, OMPLENS_REPORT__PAGE_DIRECTIVES,
@@ -1230,6 +1254,7 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
     omplens_jout_newline(j, depth);
     omplens_jout_raw(j, "]", 1);
   }
+  forget_recent_fixes(x);
   json_decref(extra);
   json_decref(hole);
   return 0;
@@ -1358,7 +1383,8 @@ static void borrow_page(doc_ctx *x, const json_t *page) {
 
 int omplens_report__stream_process(const omplens_report_input *in, size_t proc,
                                    const json_t *page, omplens_jout *j, int depth) {
-  doc_ctx x = {in, proc, OMPLENS_REPORT_MAX_INSTANCES, {0}, {0}, {0}, NULL, NULL, false, true};
+  doc_ctx x = {.in = in, .proc = proc, .max_instances = OMPLENS_REPORT_MAX_INSTANCES,
+               .streaming = true};
   borrow_page(&x, page);
   int rc = stream_process(j, &x, depth);
   doc_ctx_free(&x);
@@ -1400,8 +1426,8 @@ json_t *omplens_report__root(int program_exit_status) {
 
 json_t *omplens_report__page_process(const omplens_report_input *in, size_t proc,
                                      size_t max_findings, size_t max_instances) {
-  doc_ctx x = {in, proc, max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES,
-               {0}, {0}, {0}, NULL, NULL, false, false};
+  doc_ctx x = {.in = in, .proc = proc,
+               .max_instances = max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES};
   json_t *o = process(&x, max_findings ? max_findings : SIZE_MAX);
   if (o)
     json_object_set_new(o, OMPLENS_REPORT__PAGE_DIRECTIVES, omplens_report__page_directives(o));
