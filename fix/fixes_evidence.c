@@ -185,11 +185,18 @@ static size_t var_number(omplens_fixer *fx, const omplens_event *e) {
   omplens_variable v;
   if (!fx->annot || omplens_annotate_variable(fx->annot, e, &v) || !v.name)
     return 0;
+  size_t slot = (uintptr_t)v.name * 0x9e3779b97f4a7c15u >> 56 & (OMPLENS_FIX__RECENT_VARS - 1);
+  if (fx->recent_var_name[slot] == v.name)
+    return fx->recent_var_number[slot];
   size_t k = omplens_names_get(&fx->op_var_numbers, v.name);
-  if (k != OMPLENS_NAMES_NONE)
-    return k;
-  k = fx->op_var_numbers.count + 1; /* the annotator keeps the name */
-  return omplens_names_put(&fx->op_var_numbers, v.name, k) ? OMPLENS_NAMES_NONE : k;
+  if (k == OMPLENS_NAMES_NONE) {
+    k = fx->op_var_numbers.count + 1; /* the annotator keeps the name */
+    if (omplens_names_put(&fx->op_var_numbers, v.name, k))
+      return OMPLENS_NAMES_NONE;
+  }
+  fx->recent_var_name[slot] = v.name;
+  fx->recent_var_number[slot] = (uint32_t)k;
+  return k;
 }
 
 static int cmp_u32(const void *a, const void *b);
@@ -322,6 +329,7 @@ void omplens_fix__ops_free(omplens_fixer *fx) {
   free(fx->op_segs);
   free(fx->op_dir_seg);
   omplens_names_free(&fx->op_var_numbers);
+  memset(fx->recent_var_name, 0, sizeof fx->recent_var_name);
   fx->op_events = NULL;
   fx->op_dirs = NULL;
   fx->op_start = NULL;
@@ -918,6 +926,22 @@ bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h) {
   size_t lo, hi, at;
   bool indexed = op_place(fx, d2h, &lo, &hi, &at);
   return indexed ? sent_before(fx, d2h, true, lo, at) : sent_before(fx, d2h, false, 0, d2h);
+}
+
+bool omplens_fix__all_returned_as_sent(omplens_fixer *fx, const omplens_instance *events, size_t n) {
+  size_t lo = 0, hi = 0, at; /* the operations of the last event's item and directive */
+  for (size_t i = 0; i < n; i++) {
+    uint32_t d2h = events[i].event;
+    if (!returnable(fx, &fx->events[d2h]))
+      return false;
+    if (place_in(fx, d2h, lo, hi, &at) || op_place(fx, d2h, &lo, &hi, &at)) {
+      if (!sent_before(fx, d2h, true, lo, at))
+        return false;
+    } else if (!sent_before(fx, d2h, false, 0, d2h)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /* Where event ev sits in op_events[lo, hi) (in event order), if there. */

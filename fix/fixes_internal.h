@@ -540,6 +540,8 @@ static inline const omplens_fix__site *omplens_fix__site_at(const omplens_fix__g
 bool omplens_fix__group_items(omplens_fix__group *g);
 void omplens_fix__group_items_free(omplens_fix__group *g);
 
+#define OMPLENS_FIX__RECENT_VARS 256 /* a power of two */
+
 struct omplens_fixer {
   const omplens_trace *trace;
   const omplens_analysis *analysis;
@@ -588,6 +590,11 @@ struct omplens_fixer {
    * operations of no known variable (number 0) first. A directive that
    * maps hundreds of variables asks for each one's operations. */
   omplens_names op_var_numbers; /* a variable's name -> its number, from 1 */
+  /* The same by the name's address, for the names seen last (the
+   * annotator makes each name once per map argument's text, so one name
+   * has few addresses): one per slot, NULL when empty. */
+  const char *recent_var_name[OMPLENS_FIX__RECENT_VARS];
+  uint32_t recent_var_number[OMPLENS_FIX__RECENT_VARS];
   struct omplens_fix__op_seg *op_segs;
   size_t *op_dir_seg;
   uint32_t *finding_of_event; /* the finding flagging each event, or NONE */
@@ -796,6 +803,9 @@ void omplens_fix__resend_evidence(omplens_fixer *fx, const omplens_fix__group *g
  * to the device (the same buffer, size and content): the device left them
  * as they were, in the recorded run. */
 bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h);
+/* Whether that holds for each of the n events (a finding's instances,
+ * usually one item's copies: its operations are looked up once). */
+bool omplens_fix__all_returned_as_sent(omplens_fixer *fx, const omplens_instance *events, size_t n);
 /* Whether the content of every event of events[0..n) is value v in every
  * element, each copy in one element type (double, float, int32 or int64;
  * copies of a template's instantiations may differ). */

@@ -407,10 +407,7 @@ static const char *duplicate_why(const omplens_event *e, int dk) {
 /* Whether every copy back of finding f brings back what its construct
  * sent: a duplicate copy back that is also a round trip each time. */
 static bool round_trips(omplens_fixer *fx, const omplens_finding *f) {
-  for (size_t i = 0; i < f->num_instances; i++)
-    if (!omplens_fix__returned_as_sent(fx, f->instances[i].event))
-      return false;
-  return f->num_instances > 0;
+  return f->num_instances > 0 && omplens_fix__all_returned_as_sent(fx, f->instances, f->num_instances);
 }
 
 /* Zeros that `target enter data` or `target data` sends with `map(to:)`:
