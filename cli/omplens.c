@@ -844,6 +844,7 @@ typedef struct output_ctx {
   const options *o;
   const char *base; /* the pages and SARIF show source paths relative to it:
                        the sources' root (NULL: the current directory) */
+  struct early_timeline *early; /* timeline.json begun before the fixes, or NULL */
 } output_ctx;
 
 static int write_json(const output_ctx *c, FILE *f) {
@@ -985,10 +986,14 @@ static int write_patch(const output_ctx *c, FILE *f) {
   return ferror(f) ? OMPLENS_REPORT_EIO : 0;
 }
 
+static int write_early_timeline(const output_ctx *c, FILE *f);
+
 static int write_timeline(const output_ctx *c, FILE *f) {
   if (c->l->in_parts)
     return omplens_parts_write_timeline(&c->l->parts, f);
   /* It is the longest output: its events count towards the progress line. */
+  if (c->early)
+    return write_early_timeline(c, f);
   return omplens_render_timeline_with(c->doc, (const omplens_trace *const *)c->l->traces, c->l->n,
                                       omplens_progress_count, NULL, f);
 }
@@ -1074,6 +1079,38 @@ typedef struct output_job {
   char message[PATH_MAX + 128];
 } output_job;
 
+/* timeline.json begun before the fixes: its constructs and operations need
+ * only which findings mark them (omplens_report_timeline_marks), and are
+ * most of its writing; the instants' texts wait for the document. On two
+ * CPUs or more it is written beside the fixer, which works alone on the
+ * main thread (docs/sarif-and-timeline.md, "Begun before the fixes"). */
+typedef struct early_timeline {
+  output_ctx ctx;   /* ctx.early: this */
+  output_job job;
+  json_t *marks;
+  const json_t *doc; /* the document, once `ready` (NULL: it could not be made) */
+  bool ready;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  pthread_t thread;
+} early_timeline;
+
+static int write_early_timeline(const output_ctx *c, FILE *f) {
+  early_timeline *e = c->early;
+  omplens_timeline *tl;
+  int rc = omplens_render_timeline_begin(e->marks, (const omplens_trace *const *)c->l->traces,
+                                         c->l->n, omplens_progress_count, NULL, f, &tl);
+  pthread_mutex_lock(&e->lock);
+  while (!e->ready)
+    pthread_cond_wait(&e->cond, &e->lock);
+  const json_t *doc = e->doc;
+  pthread_mutex_unlock(&e->lock);
+  if (rc)
+    return rc;
+  rc = omplens_render_timeline_end(tl, doc);
+  return doc ? rc : OMPLENS_REPORT_ENOMEM;
+}
+
 /* Writes one output into DIR/FILE through a temporary file, so a reader
  * never sees half a report and a failure leaves any older one in place. */
 static void run_output(output_job *j) {
@@ -1146,10 +1183,69 @@ static void *write_shared_thread(void *plan) {
   return NULL;
 }
 
+static void *early_timeline_thread(void *arg) {
+  early_timeline *e = arg;
+  run_output(&e->job);
+  omplens_progress_output_done(OUTPUTS[OUT_TIMELINE].name);
+  omplens_progress_time("wrote %s", OUTPUTS[OUT_TIMELINE].file);
+  return NULL;
+}
+
+/* Starts timeline.json on a thread of its own when it is asked for, of
+ * one trace (several are reported in parts, or, when parts are not
+ * allowed, keep each trace's instants after its own operations), and the
+ * machine has a CPU for it beside the fixer; false when it was not started
+ * (it is then written with the others). The output directory exists. */
+static bool start_early_timeline(early_timeline *e, const omplens_report_input *in,
+                                 const loaded *l, const options *o) {
+  if (!(o->outputs & (1u << OUT_TIMELINE)) || l->in_parts || l->n != 1 ||
+      sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+      !(e->marks = omplens_report_timeline_marks(in, OMPLENS_RENDER_MAX_FINDINGS,
+                                                 OMPLENS_RENDER_MAX_INSTANCES)))
+    return false;
+  e->ctx = (output_ctx){in, NULL, l, o, NULL, e};
+  e->job = (output_job){&OUTPUTS[OUT_TIMELINE], &e->ctx, 0, ""};
+  e->ready = false;
+  if (pthread_mutex_init(&e->lock, NULL))
+    goto no_lock;
+  if (pthread_cond_init(&e->cond, NULL))
+    goto no_cond;
+  if (!pthread_create(&e->thread, NULL, early_timeline_thread, e)) {
+    omplens_progress_time("writing %s (another thread)", OUTPUTS[OUT_TIMELINE].file);
+    return true;
+  }
+  pthread_cond_destroy(&e->cond);
+no_cond:
+  pthread_mutex_destroy(&e->lock);
+no_lock:
+  json_decref(e->marks);
+  e->marks = NULL;
+  return false;
+}
+
+/* Gives the early timeline.json its document (NULL: none could be made,
+ * and the file is dropped). */
+static void early_timeline_document(early_timeline *e, const json_t *doc) {
+  pthread_mutex_lock(&e->lock);
+  e->doc = doc;
+  e->ready = true;
+  pthread_cond_signal(&e->cond);
+  pthread_mutex_unlock(&e->lock);
+}
+
+/* After the thread was joined (write_outputs). */
+static void early_timeline_free(early_timeline *e) {
+  pthread_cond_destroy(&e->cond);
+  pthread_mutex_destroy(&e->lock);
+  json_decref(e->marks);
+}
+
 /* Writes every selected output, on up to three threads when there are two
  * CPUs; every output is tried, each failure is printed, and the first
  * failure's exit code (in OUTPUTS order) is returned. */
 static int write_outputs(const output_ctx *c, unsigned todo) {
+  if (c->early) /* on its own thread already */
+    todo &= ~(1u << OUT_TIMELINE);
   output_plan p = {.todo = todo};
   atomic_init(&p.next_shared, 0);
   for (size_t i = 0; i < NUM_OUTPUTS; i++)
@@ -1158,11 +1254,14 @@ static int write_outputs(const output_ctx *c, unsigned todo) {
   for (size_t i = 0; i < NUM_SHARED; i++)
     shared |= 1u << SHARED_OUTPUTS[i];
   /* A thread for each shared output beyond the first, up to two, when
-   * there is something to do beside them. */
-  size_t extra = (size_t)__builtin_popcount(todo & shared);
+   * there is something to do beside them; an early timeline.json is one
+   * of the two. */
+  size_t extra = (size_t)__builtin_popcount(todo & shared) + (c->early != NULL);
   extra = extra > 2 ? 2 : extra;
   if (!(todo & ~shared) && extra)
     extra--; /* the main thread has no output of its own */
+  if (c->early && extra)
+    extra--;
   if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
     extra = 0;
   pthread_t threads[2];
@@ -1176,6 +1275,10 @@ static int write_outputs(const output_ctx *c, unsigned todo) {
     omplens_progress_stage("writing the last output");
   for (size_t i = 0; i < started; i++)
     pthread_join(threads[i], NULL);
+  if (c->early) {
+    pthread_join(c->early->thread, NULL);
+    p.jobs[OUT_TIMELINE] = c->early->job;
+  }
   omplens_progress_time("outputs written");
   int rc = 0;
   for (size_t i = 0; i < NUM_OUTPUTS; i++)
@@ -1312,7 +1415,7 @@ static int write_part_reports(loaded *l, const options *o, FILE *summary_out) {
   }
   if (l->parts.doc)
     omplens_progress_output_done("document");
-  output_ctx c = {NULL, l->parts.doc, l, o, sources_root(l, 0)};
+  output_ctx c = {NULL, l->parts.doc, l, o, sources_root(l, 0), NULL};
   int rc = write_outputs(&c, o->outputs);
   print_parse_cost();
   omplens_progress_stop();
@@ -1359,24 +1462,35 @@ static int write_reports(loaded *l, const options *o, FILE *summary_out, int exi
     l->procs[i] = (omplens_report_process){l->traces[i], l->analyses[i], l->annotators[i],
                                            l->fixers[i], &l->figures[i]};
   omplens_report_input in = {l->procs, l->n, exit_status};
+  if (make_dir(o->output_dir))
+    return EXIT_CANTCREAT;
+  early_timeline early;
+  bool early_started = start_early_timeline(&early, &in, l, o);
   omplens_progress_stage("working out the fixes"); /* and what fixing all of them saves */
   omplens_report_prepare(&in); /* before the outputs' threads share them */
   omplens_directives_parses_done(); /* the fixes are made */
-  if (make_dir(o->output_dir))
-    return EXIT_CANTCREAT;
   omplens_progress_step(OMPLENS_PROGRESS_REPORT, NULL);
   omplens_progress_stage("building the report");
   json_t *doc = NULL;
   if ((o->outputs & PAGE_OUTPUTS) &&
       !(doc = omplens_report_document_limited(&in, OMPLENS_RENDER_MAX_FINDINGS,
                                               OMPLENS_RENDER_MAX_INSTANCES))) {
+    if (early_started) {
+      early_timeline_document(&early, NULL);
+      pthread_join(early.thread, NULL);
+      early_timeline_free(&early);
+    }
     error("out of memory");
     return EXIT_SOFTWARE;
   }
   if (doc)
     omplens_progress_output_done("document");
-  output_ctx c = {&in, doc, l, o, sources_root(l, 0)};
+  if (early_started)
+    early_timeline_document(&early, doc);
+  output_ctx c = {&in, doc, l, o, sources_root(l, 0), early_started ? &early : NULL};
   int rc = write_outputs(&c, o->outputs);
+  if (early_started)
+    early_timeline_free(&early);
   print_parse_cost();
   json_decref(latest_document);
   latest_document = doc;

@@ -44,6 +44,14 @@ json_t *omplens_report_document_limited(const omplens_report_input *in, size_t m
  * meanwhile. */
 int omplens_report_stream_json_beside(const omplens_report_input *in, const json_t *doc,
                                       FILE *out);
+/* What omplens_render_timeline_begin() marks of the document that
+ * omplens_report_document_limited() would build with the same limits, made
+ * without the fixes (the fixer is not asked, so it may work meanwhile on
+ * another thread): per process, where it ran, its directives' and leftover
+ * mappings' locations and its findings' categories, locations and listed
+ * instances, in the document's order. NULL without memory. */
+json_t *omplens_report_timeline_marks(const omplens_report_input *in, size_t max_findings,
+                                      size_t max_instances);
 /* The limits `omplens report` renders its pages with. */
 #define OMPLENS_RENDER_MAX_FINDINGS 250
 #define OMPLENS_RENDER_MAX_INSTANCES 10
@@ -72,6 +80,23 @@ typedef void (*omplens_render_progress)(void *ctx, uint64_t done, uint64_t total
 int omplens_render_timeline_with(const json_t *doc, const omplens_trace *const *traces,
                                  size_t num_traces, omplens_render_progress progress,
                                  void *progress_ctx, FILE *out);
+/* The same in two steps, so that the file can be started before the
+ * findings' texts exist: _begin writes every trace's constructs and
+ * operations, marked from the findings of `marks` (the document, or
+ * omplens_report_timeline_marks()'s list of the same findings), and keeps
+ * what their instants need; _end writes the instants, with the texts of
+ * doc's findings, and the file's end, and frees the timeline (always).
+ * With one trace the file is the one-step file; with several, every
+ * trace's instants come after all their operations, where the one-step
+ * file has each trace's after its own.
+ * Each step returns 0 or an OMPLENS_REPORT_E* code; _begin's *timeline is
+ * NULL when it fails. marks must stay valid until _end, and the traces
+ * unchanged. */
+typedef struct omplens_timeline omplens_timeline;
+int omplens_render_timeline_begin(const json_t *marks, const omplens_trace *const *traces,
+                                  size_t num_traces, omplens_render_progress progress,
+                                  void *progress_ctx, FILE *out, omplens_timeline **timeline);
+int omplens_render_timeline_end(omplens_timeline *timeline, const json_t *doc);
 
 #ifdef __cplusplus
 }

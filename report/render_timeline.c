@@ -1203,8 +1203,9 @@ static void finding_instant(tl_writer *w, tl_proc *p, const tl_mark *mk) {
   out_lit(o, "}}");
 }
 
-/* Second pass: regions and events merged in time order, each event
- * followed by the instants of its findings. */
+/* Second pass: regions and events merged in time order. The instants of
+ * the findings come after them (trace_instants): an operation's slice
+ * needs only which findings mark it, their texts may come later. */
 static void slices(tl_writer *w, tl_proc *p) {
   size_t r = 0, m = 0;
   for (size_t i = 0; i <= p->nev; i++) {
@@ -1219,8 +1220,7 @@ static void slices(tl_writer *w, tl_proc *p) {
     while (end < p->nmarks && p->marks[end].event == i)
       end++;
     event_slice(w, p, i, m, end);
-    for (; m < end; m++)
-      finding_instant(w, p, &p->marks[m]);
+    m = end;
     if (w->progress && ++w->done % TL_PROGRESS_EVERY == 0)
       w->progress(w->progress_ctx, w->done, w->total);
   }
@@ -1340,7 +1340,8 @@ static void device_meta(tl_writer *w, const tl_proc *p) {
 
 /* ---- Processes --------------------------------------------------------- */
 
-static void proc_free(tl_proc *p) {
+/* What only the constructs and operations needed. */
+static void proc_free_events(tl_proc *p) {
   for (int i = 0; p->dev_tracks && i < p->nslots * TL_GROUPS; i++)
     free(p->dev_tracks[i]);
   for (uint32_t i = 0; p->thr_tracks && i < p->nthreads; i++)
@@ -1355,27 +1356,47 @@ static void proc_free(tl_proc *p) {
   free(p->rg_wait_lane);
   free(p->wait_lane);
   free(p->labels);
-  free(p->marks);
-  free(p->finding_info);
   free(p->label_cache);
   free(p->heads);
   free(p->region_heads);
   free(p->maps);
-  free(p->text.buf);
   free(p->ev_lane);
   free(p->rg_lane);
   free(p->rg_order);
+  p->dev_tracks = NULL;
+  p->thr_tracks = NULL;
+  p->wait_tracks = NULL;
+  p->rg_wait_lane = p->wait_lane = p->ev_lane = p->rg_lane = NULL;
+  p->labels = NULL;
+  p->nlabels = 0;
+  p->label_cache = NULL;
+  p->heads = p->region_heads = NULL;
+  p->maps = NULL;
+  p->rg_order = NULL;
 }
 
-static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_proc,
-                        size_t index, uint64_t origin) {
+static void proc_free(tl_proc *p) {
+  proc_free_events(p);
+  free(p->marks);
+  free(p->finding_info);
+  free(p->text.buf);
+  p->marks = NULL;
+  p->finding_info = NULL;
+  p->text.buf = NULL;
+}
+
+/* A trace's constructs and operations, marked from marks_proc's
+ * findings; p keeps what their instants need (trace_instants). */
+static int trace_events(tl_writer *w, tl_proc *out, const omplens_trace *t,
+                        const json_t *marks_proc, size_t index, uint64_t origin) {
   tl_proc p = {.info = omplens_trace_get_info(t), .index = index,
-               .findings = json_object_get(doc_proc, "findings")};
+               .findings = json_object_get(marks_proc, "findings")};
   p.ev = omplens_trace_events(t, &p.nev);
   p.trace = t;
   p.rg = omplens_trace_regions(t, &p.nrg);
   p.args = omplens_trace_args(t, &p.nargs);
   p.waits = omplens_trace_waits(t, &p.nwaits);
+  *out = (tl_proc){0};
   if (!p.info)
     return OMPLENS_REPORT_EINVAL;
   p.offset_ns = p.info->start_realtime_ns > origin ? p.info->start_realtime_ns - origin : 0;
@@ -1386,7 +1407,7 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
   for (p.label_slots = TL_LABEL_SLOTS; p.label_slots < 2 * sites; p.label_slots *= 2)
     ;
   p.label_cache = calloc(p.label_slots, sizeof *p.label_cache); /* NULL: labels uncached */
-  int rc = load_labels(&p, doc_proc);
+  int rc = load_labels(&p, marks_proc);
   rc = rc ? rc : load_marks(&p, w);
   rc = rc ? rc : layout(&p, w);
   if (!rc) {
@@ -1395,6 +1416,27 @@ static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_
     slices(w, &p);
     wait_slices(w, &p);
   }
+  proc_free_events(&p);
+  p.findings = NULL; /* marks_proc's: the texts are doc_proc's (trace_instants) */
+  *out = p;
+  return rc;
+}
+
+/* The instants of the findings trace_events() marked, in event order, with
+ * the texts of doc_proc's findings: the same list as marks_proc's (the
+ * document itself, or omplens_report_timeline_marks()'s list of it). */
+static void trace_instants(tl_writer *w, tl_proc *p, const json_t *doc_proc) {
+  p->findings = json_object_get(doc_proc, "findings");
+  for (size_t m = 0; m < p->nmarks; m++)
+    finding_instant(w, p, &p->marks[m]);
+}
+
+static int render_trace(tl_writer *w, const omplens_trace *t, const json_t *doc_proc,
+                        size_t index, uint64_t origin) {
+  tl_proc p;
+  int rc = trace_events(w, &p, t, doc_proc, index, origin);
+  if (!rc)
+    trace_instants(w, &p, doc_proc);
   proc_free(&p);
   return rc;
 }
@@ -1550,52 +1592,144 @@ int omplens_render_timeline(const json_t *doc, const omplens_trace *const *trace
   return omplens_render_timeline_with(doc, traces, num_traces, NULL, NULL, out);
 }
 
-int omplens_render_timeline_with(const json_t *doc, const omplens_trace *const *traces,
-                                 size_t num_traces, omplens_render_progress progress,
-                                 void *progress_ctx, FILE *out) {
-  if (!out || (doc && !json_is_object(doc)) || (num_traces && !traces) ||
-      omplens_report__int_at(doc, "schema_version") > OMPLENS_FINDINGS_SCHEMA_VERSION)
-    return OMPLENS_REPORT_EINVAL;
-  const json_t *procs = json_object_get(doc, "processes");
-  char *used = calloc(json_array_size(procs) + 1, 1);
-  tl_writer w = {{out, malloc(TL_OUT_BUF), 0, TL_OUT_BUF, 0}, 1, 0, 0, progress, progress_ctx, 0, 0};
+/* timeline.json being written: in one step (omplens_render_timeline_with)
+ * or between omplens_render_timeline_begin() and _end(). */
+struct omplens_timeline {
+  tl_writer w;
+  FILE *out;
+  const omplens_trace *const *traces;
+  size_t num_traces;
+  tl_proc *procs; /* by trace, between the steps: what its instants need */
+  uint64_t origin;
+  int rc;
+};
+
+static bool valid_document(const json_t *doc) {
+  return (!doc || json_is_object(doc)) &&
+         omplens_report__int_at(doc, "schema_version") <= OMPLENS_FINDINGS_SCHEMA_VERSION;
+}
+
+/* The file's start, its origin from doc's processes (or the marks'); NULL
+ * without memory. */
+static omplens_timeline *timeline_open(const json_t *doc, const omplens_trace *const *traces,
+                                       size_t num_traces, omplens_render_progress progress,
+                                       void *progress_ctx, FILE *out) {
+  omplens_timeline *tl = calloc(1, sizeof *tl);
+  char *buf = malloc(TL_OUT_BUF);
+  tl_proc *procs = calloc(num_traces + 1, sizeof *procs);
+  if (!tl || !buf || !procs) {
+    free(tl);
+    free(buf);
+    free(procs);
+    return NULL;
+  }
+  *tl = (omplens_timeline){{{out, buf, 0, TL_OUT_BUF, 0}, 1, 0, 0, progress, progress_ctx, 0, 0},
+                           out, traces, num_traces, procs, 0, 0};
   for (size_t i = 0; i < num_traces; i++) {
     size_t n = 0;
-    if (traces && traces[i])
-      omplens_trace_events(traces[i], &n);
-    w.total += n;
-  }
-  if (!used || !w.out.buf) {
-    free(used);
-    free(w.out.buf);
-    return OMPLENS_REPORT_ENOMEM;
-  }
-  uint64_t origin = origin_of(procs, traces, num_traces);
-  out_lit(&w.out, "{\"traceEvents\":[\n");
-  int rc = 0;
-  for (size_t i = 0; !rc && i < num_traces; i++)
     if (traces[i])
-      rc = render_trace(&w, traces[i], match_process(procs, traces[i], used), i, origin);
+      omplens_trace_events(traces[i], &n);
+    tl->w.total += n;
+  }
+  tl->origin = origin_of(json_object_get(doc, "processes"), traces, num_traces);
+  out_lit(&tl->w.out, "{\"traceEvents\":[\n");
+  return tl;
+}
+
+/* The processes of doc without a trace (used: those with one), the file's
+ * end; frees tl and returns how it went. */
+static int timeline_close(omplens_timeline *tl, const json_t *doc, const char *used) {
+  tl_writer *w = &tl->w;
+  int rc = tl->rc;
   size_t i;
   const json_t *proc;
-  json_array_foreach(procs, i, proc)
+  json_array_foreach(json_object_get(doc, "processes"), i, proc)
     if (!rc && !used[i])
-      render_doc_only(&w, proc, num_traces + i, origin);
-  free(used);
-  const omplens_trace_info **infos = calloc(num_traces + 1, sizeof *infos);
-  for (size_t k = 0; infos && k < num_traces; k++)
-    infos[k] = omplens_trace_get_info(traces[k]);
+      render_doc_only(w, proc, tl->num_traces + i, tl->origin);
+  const omplens_trace_info **infos = calloc(tl->num_traces + 1, sizeof *infos);
+  for (size_t k = 0; infos && k < tl->num_traces; k++)
+    infos[k] = omplens_trace_get_info(tl->traces[k]);
   if (!infos && !rc)
     rc = OMPLENS_REPORT_ENOMEM;
   if (infos)
-    other_data(&w, doc, infos, num_traces, origin);
+    other_data(w, doc, infos, tl->num_traces, tl->origin);
   free(infos);
-  out_flush(&w.out);
-  if (progress)
-    progress(progress_ctx, w.total, w.total);
-  free(w.out.buf);
-  if (!rc && (w.out.failed || fflush(out) || ferror(out)))
+  out_flush(&w->out);
+  if (w->progress)
+    w->progress(w->progress_ctx, w->total, w->total);
+  free(w->out.buf);
+  if (!rc && (w->out.failed || fflush(tl->out) || ferror(tl->out)))
     rc = OMPLENS_REPORT_EIO;
+  for (size_t k = 0; k < tl->num_traces; k++)
+    proc_free(&tl->procs[k]);
+  free(tl->procs);
+  free(tl);
+  return rc;
+}
+
+int omplens_render_timeline_with(const json_t *doc, const omplens_trace *const *traces,
+                                 size_t num_traces, omplens_render_progress progress,
+                                 void *progress_ctx, FILE *out) {
+  if (!out || !valid_document(doc) || (num_traces && !traces))
+    return OMPLENS_REPORT_EINVAL;
+  const json_t *procs = json_object_get(doc, "processes");
+  char *used = calloc(json_array_size(procs) + 1, 1);
+  omplens_timeline *tl = used ? timeline_open(doc, traces, num_traces, progress, progress_ctx, out)
+                              : NULL;
+  if (!tl) {
+    free(used);
+    return OMPLENS_REPORT_ENOMEM;
+  }
+  /* Each trace's instants right after its operations, as a report made in
+   * parts writes them. */
+  for (size_t i = 0; !tl->rc && i < num_traces; i++)
+    if (traces[i])
+      tl->rc = render_trace(&tl->w, traces[i], match_process(procs, traces[i], used), i,
+                            tl->origin);
+  int rc = timeline_close(tl, doc, used);
+  free(used);
+  return rc;
+}
+
+int omplens_render_timeline_begin(const json_t *marks, const omplens_trace *const *traces,
+                                  size_t num_traces, omplens_render_progress progress,
+                                  void *progress_ctx, FILE *out, omplens_timeline **timeline) {
+  *timeline = NULL;
+  if (!out || !valid_document(marks) || (num_traces && !traces))
+    return OMPLENS_REPORT_EINVAL;
+  const json_t *procs = json_object_get(marks, "processes");
+  char *used = calloc(json_array_size(procs) + 1, 1);
+  omplens_timeline *tl =
+      used ? timeline_open(marks, traces, num_traces, progress, progress_ctx, out) : NULL;
+  if (!tl) {
+    free(used);
+    return OMPLENS_REPORT_ENOMEM;
+  }
+  for (size_t i = 0; !tl->rc && i < num_traces; i++)
+    if (traces[i])
+      tl->rc = trace_events(&tl->w, &tl->procs[i], traces[i], match_process(procs, traces[i], used),
+                            i, tl->origin);
+  free(used);
+  *timeline = tl;
+  return 0;
+}
+
+int omplens_render_timeline_end(omplens_timeline *tl, const json_t *doc) {
+  if (!tl)
+    return OMPLENS_REPORT_EINVAL;
+  const json_t *procs = json_object_get(doc, "processes");
+  char *used = calloc(json_array_size(procs) + 1, 1);
+  if (!tl->rc && !valid_document(doc))
+    tl->rc = OMPLENS_REPORT_EINVAL;
+  if (!tl->rc && !used)
+    tl->rc = OMPLENS_REPORT_ENOMEM;
+  /* The document's process of a trace is the one its marks came from: the
+   * same processes, matched the same way. */
+  for (size_t i = 0; !tl->rc && i < tl->num_traces; i++)
+    if (tl->traces[i])
+      trace_instants(&tl->w, &tl->procs[i], match_process(procs, tl->traces[i], used));
+  int rc = timeline_close(tl, doc, used ? used : "");
+  free(used);
   return rc;
 }
 

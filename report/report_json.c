@@ -54,6 +54,7 @@ typedef struct doc_ctx {
                            of its regions (construct_name); made at the
                            first location */
   bool site_kinds_done;
+  bool without_fixes;   /* timeline.json's marks: made before the fixes */
   bool streaming;       /* findings.json: each finding's objects are written
                            once and dropped, so a fix's object is not kept
                            for the findings it shares it with (on the
@@ -847,7 +848,7 @@ static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_
   if (json_array_size(inst) < count)
     json_object_set_new(o, "instances_omitted", num(count - json_array_size(inst)));
   const omplens_fix *fx = NULL;
-  if (in->procs[p].fixer &&
+  if (in->procs[p].fixer && !x->without_fixes &&
       !omplens_fix_for_unreferenced(in->procs[p].fixer, codeptr, u->name, &fx))
     json_object_set_new(o, "fix", fix_object(x, fx));
   return o;
@@ -1027,6 +1028,62 @@ json_t *omplens_report_document_limited(const omplens_report_input *in, size_t m
   return in ? document(in, max_findings ? max_findings : SIZE_MAX,
                        max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES, true)
             : NULL;
+}
+
+/* ---- what timeline.json marks, before the fixes ------------------------- */
+
+/* {"location": ...} of codeptr. */
+static json_t *located(doc_ctx *x, uint64_t codeptr) {
+  json_t *o = json_object();
+  json_object_set_new(o, "location", location(x, codeptr));
+  return o;
+}
+
+/* One process as process() lists it, with what timeline.json reads of it
+ * (docs/sarif-and-timeline.md): where it ran, its directives' and leftover
+ * mappings' locations, and its findings' categories, locations and listed
+ * instances, in the same order. */
+static json_t *marks_process(doc_ctx *x, size_t max_findings) {
+  const omplens_analysis *an = x->in->procs[x->proc].analysis;
+  size_t nev, n, np, nl;
+  const omplens_event *ev = omplens_trace_events(x->in->procs[x->proc].trace, &nev);
+  json_t *o = process_info(x->in->procs[x->proc].trace), *dirs = json_array(),
+         *findings = json_array(), *leftovers = json_array();
+  const omplens_directive_profile *p = omplens_analysis_profiles(an, &np);
+  for (size_t i = 0; i < np; i++)
+    json_array_append_new(dirs, located(x, p[i].codeptr));
+  const omplens_finding *f = omplens_analysis_findings(an, &n);
+  for (size_t i = 0; i < n && i < max_findings; i++) {
+    json_t *m = located(x, f[i].codeptr), *inst = json_array();
+    json_object_set_new(m, "category", json_string(omplens_category_name(f[i].category)));
+    for (size_t k = 0; k < f[i].num_instances && k < x->max_instances; k++)
+      json_array_append_new(inst, instance(ev, nev, &f[i].instances[k]));
+    json_object_set_new(m, "instances", inst);
+    json_array_append_new(findings, m);
+  }
+  append_unreferenced(x, findings);
+  const omplens_leftover *l = omplens_analysis_leftovers(an, &nl);
+  for (size_t i = 0; i < nl; i++)
+    json_array_append_new(leftovers, located(x, l[i].codeptr));
+  json_object_set_new(o, "directives", dirs);
+  json_object_set_new(o, "findings", findings);
+  json_object_set_new(o, "mappings_at_exit", leftovers);
+  return o;
+}
+
+json_t *omplens_report_timeline_marks(const omplens_report_input *in, size_t max_findings,
+                                      size_t max_instances) {
+  if (!in)
+    return NULL;
+  json_t *root = root_head(in), *procs = json_array();
+  for (size_t p = 0; p < in->num_procs; p++) {
+    doc_ctx x = {.in = in, .proc = p, .without_fixes = true,
+                 .max_instances = max_instances ? max_instances : OMPLENS_REPORT_MAX_INSTANCES};
+    json_array_append_new(procs, marks_process(&x, max_findings ? max_findings : SIZE_MAX));
+    doc_ctx_free(&x);
+  }
+  json_object_set_new(root, "processes", procs);
+  return root;
 }
 
 /* ---- findings.json, streamed ------------------------------------------- */

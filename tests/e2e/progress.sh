@@ -96,6 +96,14 @@ awk '{ if (!match($0, /\[resident [0-9]+ MB, peak [0-9]+ MB\]$/)) { bad = 1; nex
   { fail "OMPLENS_STAGE_TIMES: a line without its growing memory figures:"; cat "$work/times.err"; }
 [ "$(grep -vc '^omplens: ' "$work/times.err")" = 0 ] ||
   { fail "OMPLENS_STAGE_TIMES: other text on stderr:"; cat "$work/times.err"; }
+# With a second CPU, timeline.json is begun while the fixes are worked out:
+# its operations need only which findings mark them, its instants' texts
+# wait for the document.
+if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+  awk '/  writing timeline.json \(another thread\)/ && !built { early = 1 }
+       /  building the report/ { built = 1 } END { exit !early }' "$work/times.err" ||
+    { fail "timeline.json not begun before the report is built:"; cat "$work/times.err"; }
+fi
 
 # A real program's first report: while its sources are parsed, the line
 # counts the compile units read (from 0, before the first parse ends); the

@@ -365,6 +365,61 @@ static void timeline_limited_document(void **state) {
   free_trace(fx);
 }
 
+/* In two steps (omplens_render_timeline_begin/_end), as `omplens report`
+ * writes it beside the fixer: the operations are marked from a list that
+ * has no texts yet, the instants come after them with the texts of the
+ * document given at the end, and the file is the one-step file. */
+static void timeline_in_two_steps(void **state) {
+  fixture *fx = make_trace(write_two_copies);
+  json_t *marks = json_pack("{s:i, s:[{s:s, s:i, s:[{s:s, s:[{s:i, s:i}, {s:i, s:i, s:i}]}]}]}",
+                            "schema_version", 1, "processes", "trace", fx->path, "pid", 7,
+                            "findings", "category", "duplicate-transfer", "instances", "event", 0,
+                            "time_ns", 100, "event", 1, "time_ns", 300, "related_event", 0);
+  json_t *doc = json_deep_copy(marks);
+  json_t *f = json_array_get(json_object_get(json_array_get(json_object_get(doc, "processes"), 0),
+                                             "findings"), 0);
+  json_object_set_new(f, "explanation", json_string("sent twice"));
+  json_object_set_new(f, "fix", json_pack("{s:s}", "summary", "map it once"));
+  FILE *out = tmpfile();
+  assert_non_null(out);
+  omplens_timeline *tl;
+  assert_int_equal(omplens_render_timeline_begin(marks, (const omplens_trace *const *)&fx->trace,
+                                                 1, NULL, NULL, out, &tl),
+                   0);
+  assert_int_equal(omplens_render_timeline_end(tl, doc), 0);
+  long n = ftell(out);
+  char *text = calloc((size_t)n + 1, 1);
+  rewind(out);
+  assert_int_equal(fread(text, 1, (size_t)n, out), (size_t)n);
+  fclose(out);
+  json_t *two = parse(text);
+  char *one_text = timeline_text(doc, fx);
+  assert_string_equal(str(slice_of_event(two, 1), "cat"), "transfer,finding,duplicate-transfer");
+  size_t i, instants = 0, last_slice = 0, first_instant = SIZE_MAX;
+  const json_t *e;
+  json_array_foreach(json_object_get(two, "traceEvents"), i, e) {
+    if (!strcmp(str(e, "ph"), "X"))
+      last_slice = i;
+    if (strcmp(str(e, "ph"), "i"))
+      continue;
+    first_instant = first_instant < i ? first_instant : i;
+    const json_t *args = json_object_get(e, "args");
+    assert_string_equal(str(args, "message"), "sent twice");
+    assert_string_equal(str(args, "fix"), "map it once");
+    instants++;
+  }
+  assert_int_equal(instants, 2);
+  assert_true(first_instant > last_slice);
+  /* The file written in one step, where the texts were there from the start. */
+  assert_string_equal(text, one_text);
+  json_decref(two);
+  json_decref(doc);
+  json_decref(marks);
+  free(one_text);
+  free(text);
+  free_trace(fx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(timeline_args_by_kind),
@@ -373,6 +428,7 @@ int main(void) {
     cmocka_unit_test(timeline_regions_in_time_order),
     cmocka_unit_test(timeline_long_texts),
     cmocka_unit_test(timeline_limited_document),
+    cmocka_unit_test(timeline_in_two_steps),
   };
   return cmocka_run_group_tests_name("render_timeline_fast", tests, NULL, NULL);
 }
