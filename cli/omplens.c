@@ -1100,6 +1100,8 @@ static int write_early_timeline(const output_ctx *c, FILE *f) {
   omplens_timeline *tl;
   int rc = omplens_render_timeline_begin(e->marks, (const omplens_trace *const *)c->l->traces,
                                          c->l->n, omplens_progress_count, NULL, f, &tl);
+  json_decref(e->marks); /* this thread's alone since it started: not held beside the document */
+  e->marks = NULL;
   pthread_mutex_lock(&e->lock);
   while (!e->ready)
     pthread_cond_wait(&e->cond, &e->lock);

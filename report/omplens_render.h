@@ -90,8 +90,8 @@ int omplens_render_timeline_with(const json_t *doc, const omplens_trace *const *
  * trace's instants come after all their operations, where the one-step
  * file has each trace's after its own.
  * Each step returns 0 or an OMPLENS_REPORT_E* code; _begin's *timeline is
- * NULL when it fails. marks must stay valid until _end, and the traces
- * unchanged. */
+ * NULL when it fails. marks may be released once _begin returns; the
+ * traces stay unchanged until _end. */
 typedef struct omplens_timeline omplens_timeline;
 int omplens_render_timeline_begin(const json_t *marks, const omplens_trace *const *traces,
                                   size_t num_traces, omplens_render_progress progress,

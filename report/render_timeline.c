@@ -767,6 +767,15 @@ static int add_mark(tl_proc *p, size_t *cap, tl_mark mark) {
   return 0;
 }
 
+/* fi's category, from document finding f. */
+static void set_category(tl_finding *fi, const json_t *f) {
+  fi->category = omplens_report__str_at(f, "category");
+  fi->category_len = fi->category ? strlen(fi->category) : 0;
+  fi->category_plain = 1;
+  for (size_t k = 0; k < fi->category_len; k++)
+    fi->category_plain &= !escape_class((unsigned char)fi->category[k]) && fi->category[k] != ' ';
+}
+
 static int load_marks(tl_proc *p, tl_writer *w) {
   size_t i, j, cap = 0;
   const json_t *f, *inst;
@@ -775,12 +784,7 @@ static int load_marks(tl_proc *p, tl_writer *w) {
   if (!p->finding_info)
     return OMPLENS_REPORT_ENOMEM;
   json_array_foreach(p->findings, i, f) {
-    tl_finding *fi = &p->finding_info[i];
-    fi->category = omplens_report__str_at(f, "category");
-    fi->category_len = fi->category ? strlen(fi->category) : 0;
-    fi->category_plain = 1;
-    for (size_t k = 0; k < fi->category_len; k++)
-      fi->category_plain &= !escape_class((unsigned char)fi->category[k]) && fi->category[k] != ' ';
+    set_category(&p->finding_info[i], f);
     json_array_foreach(json_object_get(f, "instances"), j, inst) {
       uint32_t event;
       if (instance_event(p, inst, &event)) {
@@ -1427,6 +1431,8 @@ static int trace_events(tl_writer *w, tl_proc *out, const omplens_trace *t,
  * document itself, or omplens_report_timeline_marks()'s list of it). */
 static void trace_instants(tl_writer *w, tl_proc *p, const json_t *doc_proc) {
   p->findings = json_object_get(doc_proc, "findings");
+  for (size_t i = 0; i < p->nfindings; i++) /* the same, from the document: marks_proc may be gone */
+    set_category(&p->finding_info[i], json_array_get(p->findings, i));
   for (size_t m = 0; m < p->nmarks; m++)
     finding_instant(w, p, &p->marks[m]);
 }
