@@ -555,7 +555,8 @@ static int start_content_lane(omplens_detect__ctx *c, content_lane *l,
   *l = (content_lane){.c = {.ev = c->ev, .n = c->n, .sites = c->sites,
                             .num_sites = c->num_sites, .regions = c->regions,
                             .num_regions = c->num_regions, .args = c->args,
-                            .num_args = c->num_args, .pauses = c->pauses,
+                            .num_args = c->num_args, .arg_index = c->arg_index,
+                            .pauses = c->pauses,
                             .num_pauses = c->num_pauses, .incomplete = c->incomplete,
                             .unseen_from = c->unseen_from,
                             .progress = c->progress},
@@ -672,12 +673,15 @@ int omplens_detect__run(const omplens_event *events, size_t num_events,
     context_params(&c, params);
   if (progress)
     progress->total = (uint64_t)num_events * COST_ALL;
+  omplens_detect__arg_index *arg_index = omplens_detect__arg_index_make(&c);
+  c.arg_index = arg_index; /* NULL: every list is scanned, as short ones are */
   omplens_analysis *a = NULL;
   int rc = survey(&c, params);
   if (rc == 0) {
     a = omplens_detect__zarray(1, sizeof *a);
     rc = a ? run_passes(&c, a) : OMPLENS_DETECT_ENOMEM;
   }
+  omplens_detect__arg_index_free(arg_index);
   /* Success ends at the whole, whatever the passes told. */
   uint64_t done = progress ? atomic_load(&progress->done) : 0;
   if (rc == 0 && progress && done < progress->total)

@@ -1,6 +1,7 @@
 /* From instances to findings: the emission queue, grouping, savings with
  * each removed operation counted once, directive and program totals, and
  * the final order. Definitions: docs/detectors.md. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,29 @@
  * it copies: the call stands for it. Without either, the host buffer. */
 #define VARIABLE_ITEM (UINT64_C(1) << 63)
 #define VARIABLE_CALL (VARIABLE_ITEM | UINT32_MAX)
+/* The first argument of the list at first, n long, sorted in x, whose
+ * (begin, size) is (addr, bytes); UINT32_MAX for none. */
+static uint32_t search_args(const omplens_detect__ctx *c, uint32_t first, uint32_t n,
+                            uint64_t addr, uint64_t bytes) {
+  const uint32_t *order = c->arg_index->order + first;
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t m = lo + (hi - lo) / 2;
+    const omplens_map_arg *g = &c->args[first + order[m]];
+    if (g->begin < addr || (g->begin == addr && g->size < bytes))
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  return lo < n && c->args[first + order[lo]].begin == addr &&
+                 c->args[first + order[lo]].size == bytes
+             ? order[lo]
+             : UINT32_MAX;
+}
+
+/* The item of the construct's arguments that e moves: the first one
+ * beginning at its address with its size (an argument's place), else its
+ * address. */
 static uint64_t variable_of(const omplens_detect__ctx *c,
                             const omplens_event *e) {
   if ((e->flags & OMPLENS_EVF_OWN_CODEPTR) && e->region == OMPLENS_NO_REGION)
@@ -23,13 +47,77 @@ static uint64_t variable_of(const omplens_detect__ctx *c,
   if (e->region >= c->num_regions)
     return e->host_addr;
   const omplens_region *r = &c->regions[e->region];
+  uint32_t first = r->first_arg;
+  uint32_t n = first < c->num_args && r->num_args > c->num_args - first
+                   ? (uint32_t)(c->num_args - first)
+                   : r->num_args;
+  if (c->arg_index && n >= OMPLENS_DETECT__SORT_ARGS && first < c->num_args &&
+      c->arg_index->sorted[first] == n + 1) {
+    uint32_t k = search_args(c, first, n, e->host_addr, e->bytes);
+    return k == UINT32_MAX ? e->host_addr : VARIABLE_ITEM | k;
+  }
   for (uint32_t k = 0; k < r->num_args; k++) {
-    size_t at = (size_t)r->first_arg + k;
+    size_t at = (size_t)first + k;
     if (at < c->num_args && c->args[at].begin == e->host_addr &&
         c->args[at].size == e->bytes)
       return VARIABLE_ITEM | k;
   }
   return e->host_addr;
+}
+
+#define ARG_INSIDE UINT32_MAX /* sorted[]: a place inside a sorted list */
+
+static int arg_cmp(const void *pa, const void *pb, void *ctx) {
+  const omplens_map_arg *args = ctx;
+  uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+  if (args[a].begin != args[b].begin)
+    return args[a].begin < args[b].begin ? -1 : 1;
+  if (args[a].size != args[b].size)
+    return args[a].size < args[b].size ? -1 : 1;
+  return (a > b) - (a < b);
+}
+
+omplens_detect__arg_index *omplens_detect__arg_index_make(const omplens_detect__ctx *c) {
+  omplens_detect__arg_index *x = NULL;
+  for (size_t i = 0; i < c->num_regions; i++) {
+    const omplens_region *r = &c->regions[i];
+    uint32_t first = r->first_arg, n = r->num_args;
+    if (n < OMPLENS_DETECT__SORT_ARGS || first >= c->num_args)
+      continue;
+    if (n > c->num_args - first)
+      n = (uint32_t)(c->num_args - first);
+    if (n < OMPLENS_DETECT__SORT_ARGS)
+      continue;
+    if (!x) {
+      x = omplens_detect__zarray(1, sizeof *x);
+      if (!x || !(x->order = omplens_detect__zarray(c->num_args, sizeof *x->order)) ||
+          !(x->sorted = omplens_detect__zarray(c->num_args, sizeof *x->sorted))) {
+        omplens_detect__arg_index_free(x);
+        return NULL;
+      }
+    }
+    bool taken = false;
+    for (uint32_t k = 0; k < n && !taken; k++)
+      taken = x->sorted[first + k] != 0;
+    if (taken) /* sorted already (the same list), or overlapping one that is */
+      continue;
+    uint32_t *order = x->order + first;
+    for (uint32_t k = 0; k < n; k++)
+      order[k] = k;
+    qsort_r(order, n, sizeof *order, arg_cmp, (void *)(c->args + first));
+    x->sorted[first] = n + 1;
+    for (uint32_t k = 1; k < n; k++)
+      x->sorted[first + k] = ARG_INSIDE;
+  }
+  return x;
+}
+
+void omplens_detect__arg_index_free(omplens_detect__arg_index *x) {
+  if (!x)
+    return;
+  omplens_detect__free(x->order);
+  omplens_detect__free(x->sorted);
+  omplens_detect__free(x);
 }
 
 /* D2H duplicates are received by the host, so they group under it. */

@@ -964,6 +964,65 @@ static void test_pointer_swap_one_finding(void **state) {
   seq_free(&s);
 }
 
+/* A construct mapping many items (a list of arguments long enough to be
+ * searched in sorted order), each step the same buffers listed in another
+ * order: an operation is named by its item's place in the list, so a
+ * finding's instances are each step's buffer at one place, not one buffer
+ * at its rank among the addresses. */
+static void test_many_items_named_by_place(void **state) {
+  (void)state;
+  enum { STEPS = 3, ITEMS = 24 };
+  seq s;
+  seq_init(&s);
+  omplens_region regions[STEPS + 1] = {{0}};
+  omplens_map_arg args[STEPS * ITEMS] = {{0}};
+  uint64_t host[STEPS][ITEMS];
+  uint32_t first_event[STEPS + 1];
+  for (int step = 0; step < STEPS; step++) {
+    first_event[step] = (uint32_t)s.n;
+    directive(&s, CP_TARGET);
+    regions[s.region] = (omplens_region){.codeptr = CP_TARGET, .first_arg = step * ITEMS,
+                                         .num_args = ITEMS};
+    for (int k = 0; k < ITEMS; k++) {
+      int rank = step == 0 ? k : step == 1 ? ITEMS - 1 - k : (k * 7) % ITEMS;
+      host[step][k] = 0x100000 + 0x1000 * (uint64_t)rank;
+      args[step * ITEMS + k] =
+          (omplens_map_arg){.base = host[step][k], .begin = host[step][k], .size = 800};
+    }
+    for (int k = 0; k < ITEMS; k++)
+      alloc(&s, 0, host[step][k], host[step][k] + 0x10000000, 800);
+    kernel(&s, 0);
+    for (int k = 0; k < ITEMS; k++)
+      del(&s, 0, host[step][k] + 0x10000000);
+  }
+  first_event[STEPS] = (uint32_t)s.n;
+  omplens_detect_params p = {.run_ns = 1000000, .regions = regions, .num_regions = STEPS + 1,
+                             .args = args, .num_args = STEPS * ITEMS};
+  omplens_analysis *a = NULL;
+  assert_int_equal(omplens_detect_run(s.ev, s.n, &p, &a), OMPLENS_DETECT_OK);
+  assert_int_equal(findings_of(a, OMPLENS_CAT_REPEATED_ALLOC), ITEMS);
+  size_t n;
+  const omplens_finding *f = omplens_analysis_findings(a, &n);
+  for (size_t i = 0; i < n; i++) {
+    int item = -1;
+    for (size_t j = 0; j < f[i].num_instances; j++) {
+      uint32_t ev = f[i].instances[j].event;
+      int step = 0, k = 0;
+      while (ev >= first_event[step + 1])
+        step++;
+      while (k < ITEMS && host[step][k] != s.ev[ev].host_addr)
+        k++;
+      assert_true(k < ITEMS);
+      if (item < 0)
+        item = k;
+      assert_int_equal(k, item);
+    }
+  }
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
 /* omp_target_memcpy_rect copies row by row from one call: the call is the
  * variable, so its rows re-sent each step make one finding, not one per
  * row. */
@@ -2352,6 +2411,7 @@ int main(void) {
       cmocka_unit_test(test_loop_flag),
       cmocka_unit_test(test_returned_copy_resent),
       cmocka_unit_test(test_pointer_swap_one_finding),
+      cmocka_unit_test(test_many_items_named_by_place),
       cmocka_unit_test(test_api_call_one_finding),
       cmocka_unit_test(test_round_trip_h2d_d2h),
       cmocka_unit_test(test_round_trip_d2h_h2d),
