@@ -1095,6 +1095,12 @@ typedef struct instance_writer {
   size_t nev;
   const omplens_instance *instances;
   size_t listed;
+  /* The listed instances' values, gathered once (an instance's event is
+   * read once, not once per field and pass): field f of instance i at
+   * values[f * cap + i], present when bit f of present[i] is set. */
+  uint64_t *values;
+  uint16_t *present;
+  size_t cap;
 } instance_writer;
 
 /* Appends to p: the decimal digits of v (clamped as num() does). */
@@ -1129,30 +1135,69 @@ static const struct {
     [IF_RELATED_TIME] = {"related_time_ns", AS_NUMBER},
 };
 
-/* Instance in's value of field f in *v; false when instance() leaves the
- * member out. Numbers are clamped as num() clamps them. */
-static bool instance_value(const instance_writer *w, const omplens_instance *in,
-                           enum instance_field f, uint64_t *v) {
+/* Instance in's values of every field into v[]; bit f of the result is set
+ * when instance() gives the member. Numbers are clamped as num() clamps
+ * them. */
+static unsigned instance_values(const instance_writer *w, const omplens_instance *in,
+                                uint64_t v[IF_COUNT]) {
   if (in->event >= w->nev)
-    return false;
+    return 0;
   const omplens_event *e = &w->ev[in->event];
-  bool related = in->related < w->nev;
-  switch (f) {
-  case IF_EVENT: *v = in->event; break;
-  case IF_KIND: *v = e->kind; break;
-  case IF_TIME: *v = e->begin_ns; break;
-  case IF_DURATION: *v = e->end_ns - e->begin_ns; break;
-  case IF_BYTES: *v = e->bytes; break;
-  case IF_HOST: *v = e->host_addr; break;
-  case IF_DEVICE: *v = e->dev_addr; break;
-  case IF_HASH: *v = e->hash; if (!(e->flags & OMPLENS_EVF_HASHED)) return false; break;
-  case IF_RELATED: *v = in->related; if (!related) return false; break;
-  case IF_RELATED_TIME: if (!related) return false; *v = w->ev[in->related].begin_ns; break;
-  default: return false;
+  unsigned present = (1u << IF_EVENT) | (1u << IF_KIND) | (1u << IF_TIME) |
+                     (1u << IF_DURATION) | (1u << IF_BYTES) | (1u << IF_HOST) |
+                     (1u << IF_DEVICE);
+  v[IF_EVENT] = in->event;
+  v[IF_KIND] = e->kind;
+  v[IF_TIME] = e->begin_ns;
+  v[IF_DURATION] = e->end_ns - e->begin_ns;
+  v[IF_BYTES] = e->bytes;
+  v[IF_HOST] = e->host_addr;
+  v[IF_DEVICE] = e->dev_addr;
+  v[IF_HASH] = e->hash;
+  if (e->flags & OMPLENS_EVF_HASHED)
+    present |= 1u << IF_HASH;
+  if (in->related < w->nev) {
+    v[IF_RELATED] = in->related;
+    v[IF_RELATED_TIME] = w->ev[in->related].begin_ns;
+    present |= (1u << IF_RELATED) | (1u << IF_RELATED_TIME);
   }
-  if (INSTANCE_FIELDS[f].form == AS_NUMBER && *v > (uint64_t)INT64_MAX)
-    *v = (uint64_t)INT64_MAX;
+  for (int f = 0; f < IF_COUNT; f++)
+    if (INSTANCE_FIELDS[f].form == AS_NUMBER && v[f] > (uint64_t)INT64_MAX)
+      v[f] = (uint64_t)INT64_MAX;
+  return present;
+}
+
+/* Gathers the listed instances' values; false without memory. */
+static bool gather(instance_writer *w) {
+  if (w->listed > w->cap) {
+    size_t cap = w->listed;
+    uint64_t *values = realloc(w->values, cap * IF_COUNT * sizeof *values);
+    if (values)
+      w->values = values;
+    uint16_t *present = values ? realloc(w->present, cap * sizeof *present) : NULL;
+    if (!present)
+      return false;
+    w->present = present;
+    w->cap = cap;
+  }
+  for (size_t i = 0; i < w->listed; i++) {
+    /* Instances point all over the event array: fetch ahead. */
+    if (i + 8 < w->listed && w->instances[i + 8].event < w->nev)
+      __builtin_prefetch(&w->ev[w->instances[i + 8].event]);
+    uint64_t v[IF_COUNT];
+    w->present[i] = (uint16_t)instance_values(w, &w->instances[i], v);
+    for (int f = 0; f < IF_COUNT; f++)
+      w->values[(size_t)f * w->cap + i] = v[f];
+  }
   return true;
+}
+
+/* Instance i's value of field f in *v; false when instance() leaves the
+ * member out. */
+static bool instance_value(const instance_writer *w, size_t i, enum instance_field f,
+                           uint64_t *v) {
+  *v = w->values[(size_t)f * w->cap + i];
+  return w->present[i] >> f & 1;
 }
 
 static char *put_value(char *p, enum instance_field f, uint64_t v) {
@@ -1176,7 +1221,7 @@ static enum column_form column_form(const instance_writer *w, enum instance_fiel
   uint64_t prev = 0;
   for (size_t i = 0; i < w->listed; i++) {
     uint64_t v;
-    if (!instance_value(w, &w->instances[i], f, &v)) {
+    if (!instance_value(w, i, f, &v)) {
       stepped = same = false;
       continue;
     }
@@ -1210,14 +1255,11 @@ static void write_column(instance_writer *w, enum instance_field f, enum column_
   }
   omplens_jout_raw(w->j, "[", 1);
   for (size_t i = 0; i < w->listed; i++) {
-    /* Instances point all over the event array: fetch ahead. */
-    if (i + 8 < w->listed && w->instances[i + 8].event < w->nev)
-      __builtin_prefetch(&w->ev[w->instances[i + 8].event]);
     uint64_t v;
     p = buf;
     if (i)
       p = put_lit(p, ", ");
-    p = instance_value(w, &w->instances[i], f, &v) ? put_value(p, f, v) : put_lit(p, "null");
+    p = instance_value(w, i, f, &v) ? put_value(p, f, v) : put_lit(p, "null");
     omplens_jout_raw(w->j, buf, (size_t)(p - buf));
   }
   omplens_jout_raw(w->j, "]", 1);
@@ -1227,6 +1269,10 @@ static void write_column(instance_writer *w, enum instance_field f, enum column_
 static void write_instances(void *ctx, int depth) {
   instance_writer *w = ctx;
   char buf[32];
+  if (!gather(w)) {
+    w->j->failed = 1; /* out of memory: the file is not written */
+    return;
+  }
   omplens_jout_raw(w->j, "{", 1);
   omplens_jout_newline(w->j, depth + 1);
   char *p = put_u64(put_lit(buf, "\"count\": "), w->listed);
@@ -1287,7 +1333,7 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
   if (!n && !json_array_size(extra)) {
     omplens_jout_raw(j, "[]", 2);
   } else {
-    instance_writer w = {j, NULL, 0, NULL, 0};
+    instance_writer w = {.j = j};
     w.ev = omplens_trace_events(x->in->procs[x->proc].trace, &w.nev);
     omplens_jout_raw(j, "[", 1);
     for (size_t i = 0; i < n && !j->failed; i++) {
@@ -1310,6 +1356,8 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
     }
     omplens_jout_newline(j, depth);
     omplens_jout_raw(j, "]", 1);
+    free(w.values);
+    free(w.present);
   }
   forget_recent_fixes(x);
   json_decref(extra);
