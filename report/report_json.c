@@ -63,6 +63,8 @@ typedef struct doc_ctx {
                            by the fix's address, one per slot: a group's
                            findings are often near each other */
   json_t *recent_fix[RECENT_FIXES];
+  omplens_jout *out;    /* findings.json's writer, which keeps the text of
+                           each recent fix object (omplens_jout_remember) */
 } doc_ctx;
 
 static json_t *hex(uint64_t v) {
@@ -211,6 +213,8 @@ static json_t *cache_put(json_cache *c, uint64_t key, json_t *o) {
 /* Drops the recent fixes' objects: their addresses are one fixer's. */
 static void forget_recent_fixes(doc_ctx *x) {
   for (size_t i = 0; i < RECENT_FIXES; i++) {
+    if (x->out)
+      omplens_jout_forget(x->out, x->recent_fix[i]);
     json_decref(x->recent_fix[i]);
     x->recent_fix[i] = NULL;
     x->recent_key[i] = NULL;
@@ -606,9 +610,13 @@ static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
       fx >= list && fx < list + n)
     json_object_set_new(o, "id", num((uint64_t)(fx - list)));
   if (x->streaming && o) {
+    if (x->out)
+      omplens_jout_forget(x->out, x->recent_fix[recent]);
     json_decref(x->recent_fix[recent]);
     x->recent_key[recent] = fx;
     x->recent_fix[recent] = json_incref(o);
+    if (x->out) /* alive while it is here: its text is written once */
+      omplens_jout_remember(x->out, o);
   }
   return x->streaming ? o : cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, o);
 }
@@ -1334,6 +1342,7 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
     omplens_jout_raw(j, "[]", 2);
   } else {
     instance_writer w = {.j = j};
+    x->out = j;
     w.ev = omplens_trace_events(x->in->procs[x->proc].trace, &w.nev);
     omplens_jout_raw(j, "[", 1);
     for (size_t i = 0; i < n && !j->failed; i++) {
@@ -1360,6 +1369,7 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
     free(w.present);
   }
   forget_recent_fixes(x);
+  x->out = NULL;
   json_decref(extra);
   json_decref(hole);
   return 0;

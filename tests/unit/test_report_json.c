@@ -14,11 +14,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "json_stream.h"
 #include "omplens_render.h"
 #include "report_internal.h"
 #include "trace_writer.h"
@@ -358,6 +360,64 @@ static void number_formatting(void **state) {
   }
 }
 
+/* The text of doc written with the streaming writer, remembering `keep`
+ * (NULL: nothing) and forgetting it halfway when asked; caller frees. */
+static char *jout_text(const json_t *doc, const json_t *keep, bool forget_halfway) {
+  FILE *f = tmpfile();
+  omplens_jout *j = malloc(sizeof *j);
+  assert_non_null(f);
+  assert_non_null(j);
+  omplens_jout_init(j, f);
+  if (keep)
+    omplens_jout_remember(j, keep);
+  omplens_jout_raw(j, "[", 1);
+  for (size_t i = 0; i < json_array_size(doc); i++) {
+    if (forget_halfway && i == json_array_size(doc) / 2)
+      omplens_jout_forget(j, keep);
+    omplens_jout_raw(j, i ? "," : "", i ? 1 : 0);
+    omplens_jout_newline(j, 1);
+    omplens_jout_value(j, json_array_get(doc, i), 1, NULL, NULL, NULL);
+  }
+  omplens_jout_newline(j, 0);
+  omplens_jout_raw(j, "]", 1);
+  assert_int_equal(omplens_jout_finish(j), 0);
+  free(j);
+  long n = ftell(f);
+  char *text = calloc((size_t)n + 1, 1);
+  rewind(f);
+  assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  return text;
+}
+
+/* An object the writer remembers (a fix shared by a group's findings) is
+ * written as it would be otherwise: at every nesting level, across the
+ * writer's buffer boundaries (3000 copies of 300 bytes), and after it is
+ * forgotten. */
+static void remembered_objects(void **state) {
+  (void)state;
+  char text[256];
+  memset(text, 'x', sizeof text - 1);
+  text[sizeof text - 1] = 0;
+  json_t *shared = json_pack("{s:s, s:i, s:[i, i]}", "summary", text, "line", 7, "lines", 1, 2);
+  json_t *doc = json_array();
+  for (int i = 0; i < 3000; i++)
+    json_array_append_new(doc, i % 3 ? json_pack("{s:i, s:O}", "n", i, "fix", shared)
+                                     : json_pack("{s:{s:O}}", "deeper", "fix", shared));
+  char *plain = jout_text(doc, NULL, false), *kept = jout_text(doc, shared, false),
+       *forgotten = jout_text(doc, shared, true);
+  assert_string_equal(kept, plain);
+  assert_string_equal(forgotten, plain);
+  char *dumped = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+  assert_string_equal(plain, dumped);
+  free(dumped);
+  free(plain);
+  free(kept);
+  free(forgotten);
+  json_decref(doc);
+  json_decref(shared);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(streamed_equals_document, setup, teardown),
@@ -368,6 +428,7 @@ int main(void) {
       cmocka_unit_test(number_formatting),
       cmocka_unit_test_setup_teardown(limited_document, setup, teardown),
       cmocka_unit_test_setup_teardown(failed_writes, setup, teardown),
+      cmocka_unit_test(remembered_objects),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
