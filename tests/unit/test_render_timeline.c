@@ -2,7 +2,8 @@
  * (report/render_timeline.c) must keep exact: the args of each kind of
  * operation, hand-formatted numbers at their limits, directive labels past
  * the label cache, regions out of time order (merged runs and the sort
- * behind them), and texts larger than the output buffer. The layout,
+ * behind them), texts larger than the output buffer, and the file written
+ * in two steps (begun before the findings' texts exist). The layout,
  * findings and escaping are tested in test_render_sarif.c. Design:
  * docs/sarif-and-timeline.md. */
 #include <stdarg.h>
