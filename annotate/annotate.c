@@ -50,12 +50,12 @@ struct omplens_annotator {
                         that maps new buffers each time makes a list of
                         arguments each time, all of the same names */
   size_t num_arg_vars, cap_arg_vars;
-  /* Each list of arguments in order of begin, size and place, made when
-   * first asked (by omplens_trace_args() index, the list's own indices
-   * within its span), and in arg_sorted the count sorted + 1 at a list's
-   * first index, ARG_INSIDE at the others (0: not sorted): an operation
-   * finds its argument by binary search, where a construct can map
-   * hundreds. */
+  /* Each list of arguments in order of begin, size and place
+   * (omplens_map_args_sort), made when first asked: the list's places at
+   * its span of omplens_trace_args() indices, and in arg_sorted the count
+   * sorted + 1 at a list's first index, ARG_INSIDE at the others (0: not
+   * sorted): an operation finds its argument by binary search, where a
+   * construct can map hundreds. */
   uint32_t *arg_order, *arg_sorted;
   omplens_path_memo *paths;  /* made on first use */
 };
@@ -546,21 +546,12 @@ static size_t base_name(const char *item, size_t n, size_t *skip) {
   return j - i;
 }
 
-static int cmp_arg(const void *x, const void *y, void *ctx) {
-  const omplens_map_arg *args = ctx;
-  uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-  if (args[i].begin != args[j].begin)
-    return args[i].begin < args[j].begin ? -1 : 1;
-  if (args[i].size != args[j].size)
-    return args[i].size < args[j].size ? -1 : 1;
-  return (i > j) - (i < j);
-}
-
 #define ARG_INSIDE UINT32_MAX /* arg_sorted: an index within a sorted list */
 
-/* The n arguments of a list starting at first sorted by begin, size and
- * place, or NULL (no memory, or the list overlaps one sorted with other
- * bounds: a trace whose lists the reader could not share). */
+/* The places of the n arguments of a list starting at first sorted by
+ * begin, size and place, or NULL (no memory, or the list overlaps one
+ * sorted with other bounds: a trace whose lists the reader could not
+ * share). */
 static const uint32_t *sorted_args(omplens_annotator *a, uint32_t first, uint32_t n) {
   size_t nargs;
   const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
@@ -579,11 +570,9 @@ static const uint32_t *sorted_args(omplens_annotator *a, uint32_t first, uint32_
     for (uint32_t k = 1; k < n; k++) /* a list sorted before overlaps this one */
       if (a->arg_sorted[first + k])
         return NULL;
-    for (uint32_t k = 0; k < n; k++) {
-      order[k] = first + k;
+    for (uint32_t k = 0; k < n; k++)
       a->arg_sorted[first + k] = ARG_INSIDE;
-    }
-    qsort_r(order, n, sizeof *order, cmp_arg, (void *)args);
+    omplens_map_args_sort(args + first, n, order);
     a->arg_sorted[first] = n + 1;
   }
   return a->arg_sorted[first] == n + 1 ? order : NULL;
@@ -603,17 +592,9 @@ static const omplens_map_arg *match_arg(omplens_annotator *a, const omplens_regi
     n = (uint32_t)(nargs - first);
   const uint32_t *order = sorted_args(a, first, n);
   if (order) {
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) { /* the first not before (addr, bytes) */
-      uint32_t m = lo + (hi - lo) / 2;
-      const omplens_map_arg *g = &args[order[m]];
-      if (g->begin < addr || (g->begin == addr && g->size < bytes))
-        lo = m + 1;
-      else
-        hi = m;
-    }
-    if (lo < n && args[order[lo]].begin == addr && args[order[lo]].size == bytes)
-      return &args[order[lo]];
+    uint32_t k = omplens_map_args_find(args + first, order, n, addr, bytes);
+    if (k != UINT32_MAX)
+      return &args[first + k];
   }
   const omplens_map_arg *within = NULL;
   int candidates = 0;

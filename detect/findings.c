@@ -17,26 +17,6 @@
  * it copies: the call stands for it. Without either, the host buffer. */
 #define VARIABLE_ITEM (UINT64_C(1) << 63)
 #define VARIABLE_CALL (VARIABLE_ITEM | UINT32_MAX)
-/* The first argument of the list at first, n long, sorted in x, whose
- * (begin, size) is (addr, bytes); UINT32_MAX for none. */
-static uint32_t search_args(const omplens_detect__ctx *c, uint32_t first, uint32_t n,
-                            uint64_t addr, uint64_t bytes) {
-  const uint32_t *order = c->arg_index->order + first;
-  uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    uint32_t m = lo + (hi - lo) / 2;
-    const omplens_map_arg *g = &c->args[first + order[m]];
-    if (g->begin < addr || (g->begin == addr && g->size < bytes))
-      lo = m + 1;
-    else
-      hi = m;
-  }
-  return lo < n && c->args[first + order[lo]].begin == addr &&
-                 c->args[first + order[lo]].size == bytes
-             ? order[lo]
-             : UINT32_MAX;
-}
-
 /* The item of the construct's arguments that e moves: the first one
  * beginning at its address with its size (an argument's place), else its
  * address. */
@@ -53,7 +33,8 @@ static uint64_t variable_of(const omplens_detect__ctx *c,
                    : r->num_args;
   if (c->arg_index && n >= OMPLENS_DETECT__SORT_ARGS && first < c->num_args &&
       c->arg_index->sorted[first] == n + 1) {
-    uint32_t k = search_args(c, first, n, e->host_addr, e->bytes);
+    uint32_t k = omplens_map_args_find(c->args + first, c->arg_index->order + first, n,
+                                       e->host_addr, e->bytes);
     return k == UINT32_MAX ? e->host_addr : VARIABLE_ITEM | k;
   }
   for (uint32_t k = 0; k < r->num_args; k++) {
@@ -66,16 +47,6 @@ static uint64_t variable_of(const omplens_detect__ctx *c,
 }
 
 #define ARG_INSIDE UINT32_MAX /* sorted[]: a place inside a sorted list */
-
-static int arg_cmp(const void *pa, const void *pb, void *ctx) {
-  const omplens_map_arg *args = ctx;
-  uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-  if (args[a].begin != args[b].begin)
-    return args[a].begin < args[b].begin ? -1 : 1;
-  if (args[a].size != args[b].size)
-    return args[a].size < args[b].size ? -1 : 1;
-  return (a > b) - (a < b);
-}
 
 omplens_detect__arg_index *omplens_detect__arg_index_make(const omplens_detect__ctx *c) {
   omplens_detect__arg_index *x = NULL;
@@ -101,10 +72,7 @@ omplens_detect__arg_index *omplens_detect__arg_index_make(const omplens_detect__
       taken = x->sorted[first + k] != 0;
     if (taken) /* sorted already (the same list), or overlapping one that is */
       continue;
-    uint32_t *order = x->order + first;
-    for (uint32_t k = 0; k < n; k++)
-      order[k] = k;
-    qsort_r(order, n, sizeof *order, arg_cmp, (void *)(c->args + first));
+    omplens_map_args_sort(c->args + first, n, x->order + first);
     x->sorted[first] = n + 1;
     for (uint32_t k = 1; k < n; k++)
       x->sorted[first + k] = ARG_INSIDE;

@@ -130,6 +130,14 @@ typedef struct omplens_map_arg {
   const char *name;  /* ";a[0:n];file;line;column;;" (with -g), or NULL */
 } omplens_map_arg;
 
+/* One construct's list of n map arguments, searched by address: order[]
+ * gets the places 0..n-1 sorted by begin, size and place
+ * (omplens_map_args_sort), and omplens_map_args_find() gives the first
+ * place whose argument begins at addr and is bytes long, or UINT32_MAX. */
+void omplens_map_args_sort(const omplens_map_arg *list, uint32_t n, uint32_t *order);
+uint32_t omplens_map_args_find(const omplens_map_arg *list, const uint32_t *order, uint32_t n,
+                               uint64_t addr, uint64_t bytes);
+
 typedef struct omplens_module {
   const char *path;
   uint64_t base;      /* load address (l_addr)        */

@@ -1,0 +1,38 @@
+/* A construct's list of map arguments searched by address
+ * (omplens_trace.h): the annotator and the detectors name an operation's
+ * map item by the argument that begins at its buffer, where a construct
+ * can map hundreds. */
+#include <stdlib.h>
+
+#include "omplens_trace.h"
+
+static int place_cmp(const void *pa, const void *pb, void *ctx) {
+  const omplens_map_arg *list = ctx;
+  uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+  if (list[a].begin != list[b].begin)
+    return list[a].begin < list[b].begin ? -1 : 1;
+  if (list[a].size != list[b].size)
+    return list[a].size < list[b].size ? -1 : 1;
+  return (a > b) - (a < b);
+}
+
+void omplens_map_args_sort(const omplens_map_arg *list, uint32_t n, uint32_t *order) {
+  for (uint32_t k = 0; k < n; k++)
+    order[k] = k;
+  qsort_r(order, n, sizeof *order, place_cmp, (void *)list);
+}
+
+uint32_t omplens_map_args_find(const omplens_map_arg *list, const uint32_t *order, uint32_t n,
+                               uint64_t addr, uint64_t bytes) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) { /* the first not before (addr, bytes) */
+    uint32_t m = lo + (hi - lo) / 2;
+    const omplens_map_arg *g = &list[order[m]];
+    if (g->begin < addr || (g->begin == addr && g->size < bytes))
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  return lo < n && list[order[lo]].begin == addr && list[order[lo]].size == bytes ? order[lo]
+                                                                                   : UINT32_MAX;
+}
