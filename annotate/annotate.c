@@ -50,13 +50,9 @@ struct omplens_annotator {
                         that maps new buffers each time makes a list of
                         arguments each time, all of the same names */
   size_t num_arg_vars, cap_arg_vars;
-  /* Each list of arguments in order of begin, size and place
-   * (omplens_map_args_sort), made when first asked: the list's places at
-   * its span of omplens_trace_args() indices, and in arg_sorted the count
-   * sorted + 1 at a list's first index, ARG_INSIDE at the others (0: not
-   * sorted): an operation finds its argument by binary search, where a
-   * construct can map hundreds. */
-  uint32_t *arg_order, *arg_sorted;
+  /* Each list of arguments sorted when first asked: an operation finds
+   * its argument by binary search, where a construct can map hundreds. */
+  omplens_map_lists arg_lists;
   omplens_path_memo *paths;  /* made on first use */
 };
 
@@ -206,8 +202,7 @@ void omplens_annotator_destroy(omplens_annotator *a) {
   for (size_t i = 0; i < a->cap_codes; i++)
     free(a->codes[i].found);
   free(a->arg_vars);
-  free(a->arg_order);
-  free(a->arg_sorted);
+  omplens_map_lists_free(&a->arg_lists);
   free(a->codes);
   omplens_annotate__path_memo_free(a->paths);
   free(a);
@@ -546,38 +541,6 @@ static size_t base_name(const char *item, size_t n, size_t *skip) {
   return j - i;
 }
 
-#define ARG_INSIDE UINT32_MAX /* arg_sorted: an index within a sorted list */
-
-/* The places of the n arguments of a list starting at first sorted by
- * begin, size and place, or NULL (no memory, or the list overlaps one
- * sorted with other bounds: a trace whose lists the reader could not
- * share). */
-static const uint32_t *sorted_args(omplens_annotator *a, uint32_t first, uint32_t n) {
-  size_t nargs;
-  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
-  if (!a->arg_order) {
-    a->arg_order = malloc((nargs + 1) * sizeof *a->arg_order);
-    a->arg_sorted = calloc(nargs + 1, sizeof *a->arg_sorted);
-    if (!a->arg_order || !a->arg_sorted) {
-      free(a->arg_order);
-      free(a->arg_sorted);
-      a->arg_order = a->arg_sorted = NULL;
-      return NULL;
-    }
-  }
-  uint32_t *order = a->arg_order + first;
-  if (!a->arg_sorted[first]) {
-    for (uint32_t k = 1; k < n; k++) /* a list sorted before overlaps this one */
-      if (a->arg_sorted[first + k])
-        return NULL;
-    for (uint32_t k = 0; k < n; k++)
-      a->arg_sorted[first + k] = ARG_INSIDE;
-    omplens_map_args_sort(args + first, n, order);
-    a->arg_sorted[first] = n + 1;
-  }
-  return a->arg_sorted[first] == n + 1 ? order : NULL;
-}
-
 /* The argument of region r that holds [addr, addr+bytes): an exact match of
  * begin and size first (the first of equal ones), else the one range that
  * contains addr. */
@@ -590,7 +553,7 @@ static const omplens_map_arg *match_arg(omplens_annotator *a, const omplens_regi
   uint32_t first = r->first_arg, n = r->num_args;
   if (n > nargs - first)
     n = (uint32_t)(nargs - first);
-  const uint32_t *order = sorted_args(a, first, n);
+  const uint32_t *order = omplens_map_lists_sort(&a->arg_lists, args, nargs, first, n);
   if (order) {
     uint32_t k = omplens_map_args_find(args + first, order, n, addr, bytes);
     if (k != UINT32_MAX)

@@ -555,7 +555,7 @@ static int start_content_lane(omplens_detect__ctx *c, content_lane *l,
   *l = (content_lane){.c = {.ev = c->ev, .n = c->n, .sites = c->sites,
                             .num_sites = c->num_sites, .regions = c->regions,
                             .num_regions = c->num_regions, .args = c->args,
-                            .num_args = c->num_args, .arg_index = c->arg_index,
+                            .num_args = c->num_args, .arg_lists = c->arg_lists,
                             .pauses = c->pauses,
                             .num_pauses = c->num_pauses, .incomplete = c->incomplete,
                             .unseen_from = c->unseen_from,
@@ -673,15 +673,16 @@ int omplens_detect__run(const omplens_event *events, size_t num_events,
     context_params(&c, params);
   if (progress)
     progress->total = (uint64_t)num_events * COST_ALL;
-  omplens_detect__arg_index *arg_index = omplens_detect__arg_index_make(&c);
-  c.arg_index = arg_index; /* NULL: every list is scanned, as short ones are */
+  omplens_map_lists arg_lists = {0};
+  omplens_detect__sort_arg_lists(&c, &arg_lists);
+  c.arg_lists = &arg_lists;
   omplens_analysis *a = NULL;
   int rc = survey(&c, params);
   if (rc == 0) {
     a = omplens_detect__zarray(1, sizeof *a);
     rc = a ? run_passes(&c, a) : OMPLENS_DETECT_ENOMEM;
   }
-  omplens_detect__arg_index_free(arg_index);
+  omplens_map_lists_free(&arg_lists);
   /* Success ends at the whole, whatever the passes told. */
   uint64_t done = progress ? atomic_load(&progress->done) : 0;
   if (rc == 0 && progress && done < progress->total)

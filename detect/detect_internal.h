@@ -232,9 +232,9 @@ typedef struct omplens_detect__ctx {
   size_t num_regions;
   const omplens_map_arg *args;
   size_t num_args;
-  /* The long lists of map arguments sorted (omplens_detect__arg_index_make),
+  /* The long lists of map arguments sorted (omplens_detect__sort_arg_lists),
    * or NULL: made before the lanes start, read by both. */
-  const struct omplens_detect__arg_index *arg_index;
+  const omplens_map_lists *arg_lists;
   uint64_t wait_begin, wait_end; /* the regions whose waits count        */
   const omplens_trace_wait *waits; /* host waits for nowait regions       */
   size_t num_waits;
@@ -286,19 +286,13 @@ typedef struct omplens_detect__ctx {
 void omplens_detect__ctx_free(omplens_detect__ctx *c);
 
 /* The place of a map item among its construct's arguments: a list of
- * OMPLENS_DETECT__SORT_ARGS or more is searched in an order made once,
- * where a construct that maps hundreds of items had each of its
- * operations' findings scan them. order[first, first + n) holds the
- * places 0..n-1 of the list at first sorted by (begin, size, place), when
- * sorted[first] is n + 1; a list that shares an argument with one sorted
- * before is left out (and scanned). */
+ * OMPLENS_DETECT__SORT_ARGS or more is searched in its sorted order
+ * (omplens_map_lists), made once, where a construct that maps hundreds of
+ * items had each of its operations' findings scan them. Sorts into l every
+ * such list of the regions; a list that shares arguments with one sorted
+ * before is left to the scan. */
 #define OMPLENS_DETECT__SORT_ARGS 16
-typedef struct omplens_detect__arg_index {
-  uint32_t *order, *sorted;
-} omplens_detect__arg_index;
-/* NULL without a list that long, or without memory. */
-omplens_detect__arg_index *omplens_detect__arg_index_make(const omplens_detect__ctx *c);
-void omplens_detect__arg_index_free(omplens_detect__arg_index *x);
+void omplens_detect__sort_arg_lists(const omplens_detect__ctx *c, omplens_map_lists *l);
 /* Forgets what every side holds (copies and contents): after a pause the
  * trace shows nothing of what the program did in it. */
 void omplens_detect__forget_contents(omplens_detect__scan *s);

@@ -1,7 +1,6 @@
 /* From instances to findings: the emission queue, grouping, savings with
  * each removed operation counted once, directive and program totals, and
  * the final order. Definitions: docs/detectors.md. */
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +16,14 @@
  * it copies: the call stands for it. Without either, the host buffer. */
 #define VARIABLE_ITEM (UINT64_C(1) << 63)
 #define VARIABLE_CALL (VARIABLE_ITEM | UINT32_MAX)
-/* The item of the construct's arguments that e moves: the first one
- * beginning at its address with its size (an argument's place), else its
- * address. */
+
+/* How many of r's arguments the trace holds (a damaged one may hold fewer). */
+static uint32_t args_held(const omplens_detect__ctx *c, const omplens_region *r) {
+  return r->first_arg < c->num_args && r->num_args > c->num_args - r->first_arg
+             ? (uint32_t)(c->num_args - r->first_arg)
+             : r->num_args;
+}
+
 static uint64_t variable_of(const omplens_detect__ctx *c,
                             const omplens_event *e) {
   if ((e->flags & OMPLENS_EVF_OWN_CODEPTR) && e->region == OMPLENS_NO_REGION)
@@ -27,14 +31,11 @@ static uint64_t variable_of(const omplens_detect__ctx *c,
   if (e->region >= c->num_regions)
     return e->host_addr;
   const omplens_region *r = &c->regions[e->region];
-  uint32_t first = r->first_arg;
-  uint32_t n = first < c->num_args && r->num_args > c->num_args - first
-                   ? (uint32_t)(c->num_args - first)
-                   : r->num_args;
-  if (c->arg_index && n >= OMPLENS_DETECT__SORT_ARGS && first < c->num_args &&
-      c->arg_index->sorted[first] == n + 1) {
-    uint32_t k = omplens_map_args_find(c->args + first, c->arg_index->order + first, n,
-                                       e->host_addr, e->bytes);
+  uint32_t first = r->first_arg, n = args_held(c, r);
+  const uint32_t *order =
+      c->arg_lists && first < c->num_args ? omplens_map_lists_order(c->arg_lists, first, n) : NULL;
+  if (order) {
+    uint32_t k = omplens_map_args_find(c->args + first, order, n, e->host_addr, e->bytes);
     return k == UINT32_MAX ? e->host_addr : VARIABLE_ITEM | k;
   }
   for (uint32_t k = 0; k < r->num_args; k++) {
@@ -46,46 +47,13 @@ static uint64_t variable_of(const omplens_detect__ctx *c,
   return e->host_addr;
 }
 
-#define ARG_INSIDE UINT32_MAX /* sorted[]: a place inside a sorted list */
-
-omplens_detect__arg_index *omplens_detect__arg_index_make(const omplens_detect__ctx *c) {
-  omplens_detect__arg_index *x = NULL;
+void omplens_detect__sort_arg_lists(const omplens_detect__ctx *c, omplens_map_lists *l) {
   for (size_t i = 0; i < c->num_regions; i++) {
     const omplens_region *r = &c->regions[i];
-    uint32_t first = r->first_arg, n = r->num_args;
-    if (n < OMPLENS_DETECT__SORT_ARGS || first >= c->num_args)
-      continue;
-    if (n > c->num_args - first)
-      n = (uint32_t)(c->num_args - first);
-    if (n < OMPLENS_DETECT__SORT_ARGS)
-      continue;
-    if (!x) {
-      x = omplens_detect__zarray(1, sizeof *x);
-      if (!x || !(x->order = omplens_detect__zarray(c->num_args, sizeof *x->order)) ||
-          !(x->sorted = omplens_detect__zarray(c->num_args, sizeof *x->sorted))) {
-        omplens_detect__arg_index_free(x);
-        return NULL;
-      }
-    }
-    bool taken = false;
-    for (uint32_t k = 0; k < n && !taken; k++)
-      taken = x->sorted[first + k] != 0;
-    if (taken) /* sorted already (the same list), or overlapping one that is */
-      continue;
-    omplens_map_args_sort(c->args + first, n, x->order + first);
-    x->sorted[first] = n + 1;
-    for (uint32_t k = 1; k < n; k++)
-      x->sorted[first + k] = ARG_INSIDE;
+    uint32_t n = args_held(c, r);
+    if (n >= OMPLENS_DETECT__SORT_ARGS)
+      omplens_map_lists_sort(l, c->args, c->num_args, r->first_arg, n); /* NULL: scanned */
   }
-  return x;
-}
-
-void omplens_detect__arg_index_free(omplens_detect__arg_index *x) {
-  if (!x)
-    return;
-  omplens_detect__free(x->order);
-  omplens_detect__free(x->sorted);
-  omplens_detect__free(x);
 }
 
 /* D2H duplicates are received by the host, so they group under it. */

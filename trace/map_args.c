@@ -36,3 +36,37 @@ uint32_t omplens_map_args_find(const omplens_map_arg *list, const uint32_t *orde
   return lo < n && list[order[lo]].begin == addr && list[order[lo]].size == bytes ? order[lo]
                                                                                    : UINT32_MAX;
 }
+
+const uint32_t *omplens_map_lists_sort(omplens_map_lists *l, const omplens_map_arg *args,
+                                       size_t nargs, uint32_t first, uint32_t n) {
+  if (!n || first >= nargs || n > nargs - first)
+    return NULL;
+  if (!l->order) {
+    l->order = malloc(nargs * sizeof *l->order);
+    l->sorted = calloc(nargs, sizeof *l->sorted);
+    if (!l->order || !l->sorted) {
+      omplens_map_lists_free(l);
+      return NULL;
+    }
+  }
+  if (!l->sorted[first]) {
+    for (uint32_t k = 1; k < n; k++) /* a list sorted before overlaps this one */
+      if (l->sorted[first + k])
+        return NULL;
+    for (uint32_t k = 1; k < n; k++)
+      l->sorted[first + k] = OMPLENS_MAP_LIST_INSIDE;
+    omplens_map_args_sort(args + first, n, l->order + first);
+    l->sorted[first] = n + 1;
+  }
+  return omplens_map_lists_order(l, first, n);
+}
+
+const uint32_t *omplens_map_lists_order(const omplens_map_lists *l, uint32_t first, uint32_t n) {
+  return l->sorted && l->sorted[first] == n + 1 ? l->order + first : NULL;
+}
+
+void omplens_map_lists_free(omplens_map_lists *l) {
+  free(l->order);
+  free(l->sorted);
+  *l = (omplens_map_lists){0};
+}

@@ -138,6 +138,26 @@ void omplens_map_args_sort(const omplens_map_arg *list, uint32_t n, uint32_t *or
 uint32_t omplens_map_args_find(const omplens_map_arg *list, const uint32_t *order, uint32_t n,
                                uint64_t addr, uint64_t bytes);
 
+/* The sorted orders of a trace's lists of map arguments (its
+ * omplens_trace_args(), nargs of them), each list made once: order[] holds
+ * a sorted list's places at its span of indices, and sorted[] its length
+ * + 1 at its first index and OMPLENS_MAP_LIST_INSIDE at the others (0:
+ * not in a sorted list). A list that overlaps one sorted with other bounds
+ * (lists the reader could not share) is not sorted. A zeroed value is
+ * empty; free with omplens_map_lists_free. */
+#define OMPLENS_MAP_LIST_INSIDE UINT32_MAX
+typedef struct omplens_map_lists {
+  uint32_t *order, *sorted;
+} omplens_map_lists;
+/* The order of the list of n arguments at args[first], sorted now unless
+ * it was; NULL when it overlaps another or memory is short. */
+const uint32_t *omplens_map_lists_sort(omplens_map_lists *l, const omplens_map_arg *args,
+                                       size_t nargs, uint32_t first, uint32_t n);
+/* That list's order if it is sorted, else NULL; reads only (threads may
+ * share it once the lists they ask for are sorted). */
+const uint32_t *omplens_map_lists_order(const omplens_map_lists *l, uint32_t first, uint32_t n);
+void omplens_map_lists_free(omplens_map_lists *l);
+
 typedef struct omplens_module {
   const char *path;
   uint64_t base;      /* load address (l_addr)        */
