@@ -921,11 +921,7 @@ static bool sent_before(const omplens_fixer *fx, uint32_t d2h, bool indexed, siz
 }
 
 bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h) {
-  if (!returnable(fx, &fx->events[d2h]))
-    return false;
-  size_t lo, hi, at;
-  bool indexed = op_place(fx, d2h, &lo, &hi, &at);
-  return indexed ? sent_before(fx, d2h, true, lo, at) : sent_before(fx, d2h, false, 0, d2h);
+  return omplens_fix__all_returned_as_sent(fx, &(omplens_instance){d2h, UINT32_MAX}, 1);
 }
 
 bool omplens_fix__all_returned_as_sent(omplens_fixer *fx, const omplens_instance *events, size_t n) {

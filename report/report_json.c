@@ -567,6 +567,20 @@ static json_t *instance(const omplens_event *ev, size_t nev, const omplens_insta
   return o;
 }
 
+/* How many of f's instances a document lists. */
+static size_t listed_count(const doc_ctx *x, const omplens_finding *f) {
+  return f->num_instances < x->max_instances ? f->num_instances : x->max_instances;
+}
+
+/* The first `listed` instances of f. */
+static json_t *listed_instances(const omplens_event *ev, size_t nev, const omplens_finding *f,
+                                size_t listed) {
+  json_t *arr = json_array();
+  for (size_t i = 0; i < listed; i++)
+    json_array_append_new(arr, instance(ev, nev, &f->instances[i]));
+  return arr;
+}
+
 /* The suggested change (docs/fixes.md); NULL when there is none. */
 static json_t *make_fix_object(const omplens_fix *fx) {
   if (!fx)
@@ -676,15 +690,11 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_
   json_object_set_new(o, "setup", json_boolean(f->setup));
   /* Counts and totals above cover every instance; the list is capped, or a
    * large trace's document would be mostly instances nobody reads. */
-  size_t listed = f->num_instances < x->max_instances ? f->num_instances : x->max_instances;
-  if (hole) {
+  size_t listed = listed_count(x, f);
+  if (hole)
     json_object_set(o, "instances", hole);
-  } else {
-    json_t *arr = json_array();
-    for (size_t i = 0; i < listed; i++)
-      json_array_append_new(arr, instance(ev, nev, &f->instances[i]));
-    json_object_set_new(o, "instances", arr);
-  }
+  else
+    json_object_set_new(o, "instances", listed_instances(ev, nev, f, listed));
   if (listed < f->num_instances)
     json_object_set_new(o, "instances_omitted", num(f->num_instances - listed));
   const omplens_fix *fx = NULL;
@@ -1062,11 +1072,9 @@ static json_t *marks_process(doc_ctx *x, size_t max_findings) {
     json_array_append_new(dirs, located(x, p[i].codeptr));
   const omplens_finding *f = omplens_analysis_findings(an, &n);
   for (size_t i = 0; i < n && i < max_findings; i++) {
-    json_t *m = located(x, f[i].codeptr), *inst = json_array();
+    json_t *m = located(x, f[i].codeptr);
     json_object_set_new(m, "category", json_string(omplens_category_name(f[i].category)));
-    for (size_t k = 0; k < f[i].num_instances && k < x->max_instances; k++)
-      json_array_append_new(inst, instance(ev, nev, &f[i].instances[k]));
-    json_object_set_new(m, "instances", inst);
+    json_object_set_new(m, "instances", listed_instances(ev, nev, &f[i], listed_count(x, &f[i])));
     json_array_append_new(findings, m);
   }
   append_unreferenced(x, findings);
@@ -1352,7 +1360,7 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
         break;
       }
       w.instances = f[i].instances;
-      w.listed = f[i].num_instances < x->max_instances ? f[i].num_instances : x->max_instances;
+      w.listed = listed_count(x, &f[i]);
       omplens_jout_raw(j, i ? "," : "", i ? 1 : 0);
       omplens_jout_newline(j, depth + 1);
       omplens_jout_value(j, o, depth + 1, hole, write_instances, &w);
