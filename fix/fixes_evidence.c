@@ -279,7 +279,6 @@ static void index_ops(omplens_fixer *fx) {
   if (fx->ops_indexed)
     return;
   fx->ops_indexed = true;
-  index_findings(fx);
   dir_table t = {0};
   size_t n = 0;
   bool ok = true;
@@ -319,6 +318,8 @@ static void index_ops(omplens_fixer *fx) {
   free(t.count);
   if (!group_by_variable(fx))
     omplens_fix__ops_free(fx), fx->ops_indexed = true;
+  else /* after the grouping's scratch is freed: a trace's peak can be here */
+    index_findings(fx);
 }
 
 void omplens_fix__ops_free(omplens_fixer *fx) {

@@ -59,6 +59,11 @@ struct omplens_whatif {
    * checkpoint), when the chains are few enough; else NULL. */
   uint64_t *checkpoint_end;
   uint32_t *fork_sync; /* per chain: the index of the FORK creating it, or NONE */
+  /* No synchronization point, and on every chain each operation begins
+   * where the ones before it ended or later: a removal shrinks each chain
+   * by the removed durations on it, whatever else is removed, so a
+   * prediction is a sum over the removed operations, not a sweep. */
+  int back_to_back;
 };
 
 #define OMPLENS_WHATIF__CHECKPOINT 4096u

@@ -192,6 +192,20 @@ static bool removed_span(const omplens_whatif *m, const uint64_t *removed, uint3
   return true;
 }
 
+/* Whether the chains are independent and back to back (m->back_to_back). */
+static int chains_back_to_back(const omplens_whatif *m, uint64_t *end) {
+  if (m->num_syncs)
+    return 0;
+  for (uint32_t i = 0; i < m->num_events; i++) {
+    const omplens_event *e = &m->events[i];
+    uint64_t *covered = &end[omplens_whatif__event_chain(m, e)];
+    if (e->begin_ns < *covered)
+      return 0;
+    *covered = omplens_whatif__end(e);
+  }
+  return 1;
+}
+
 int omplens_whatif__checkpoints(omplens_whatif *m) {
   m->fork_sync = omplens_whatif__calloc(m->num_chains, sizeof *m->fork_sync);
   if (!m->fork_sync)
@@ -201,12 +215,18 @@ int omplens_whatif__checkpoints(omplens_whatif *m) {
   for (size_t k = 0; k < m->num_syncs; k++)
     if (m->syncs[k].kind == OMPLENS_WHATIF__FORK && m->fork_sync[m->syncs[k].chain] == OMPLENS_WHATIF__NONE)
       m->fork_sync[m->syncs[k].chain] = (uint32_t)k;
-  if (m->num_chains > OMPLENS_WHATIF__CHECKPOINT_CHAINS)
-    return 0; /* sweeps cover their prefix from the start */
+  uint64_t *end = omplens_whatif__calloc(m->num_chains, sizeof *end);
+  if (!end)
+    return OMPLENS_WHATIF_ENOMEM;
+  m->back_to_back = chains_back_to_back(m, end);
+  if (m->back_to_back || m->num_chains > OMPLENS_WHATIF__CHECKPOINT_CHAINS) {
+    free(end); /* no sweep, or sweeps that cover their prefix from the start */
+    return 0;
+  }
+  memset(end, 0, m->num_chains * sizeof *end);
   size_t n = m->num_events / OMPLENS_WHATIF__CHECKPOINT + 1;
   uint64_t *cp = omplens_whatif__calloc(n * m->num_chains, sizeof *cp);
-  uint64_t *end = omplens_whatif__calloc(m->num_chains, sizeof *end);
-  if (cp && end) {
+  if (cp) {
     for (uint32_t i = 0; i < m->num_events; i++) {
       if (i % OMPLENS_WHATIF__CHECKPOINT == 0)
         memcpy(cp + (size_t)(i / OMPLENS_WHATIF__CHECKPOINT) * m->num_chains, end,
@@ -234,6 +254,31 @@ static void settle(uint64_t run_ns, uint64_t saved, uint64_t *predicted, uint64_
   *predicted = run_ns - *savings;
 }
 
+/* What a sweep finds on back-to-back chains without synchronization
+ * points: each chain ahead by the durations removed from it (st), from the
+ * removed events between first and last. */
+static uint64_t sum_removed(const omplens_whatif *m, chain_state *st, const uint64_t *removed,
+                            uint32_t first, uint32_t last, omplens_whatif_result *r) {
+  for (size_t w = first / 64; w <= last / 64; w++)
+    for (uint64_t b = removed[w]; b; b &= b - 1) {
+      const omplens_event *e = &m->events[w * 64 + (size_t)__builtin_ctzll(b)];
+      uint64_t ns = omplens_whatif__end(e) - e->begin_ns;
+      chain_state *s = &st[omplens_whatif__event_chain(m, e)];
+      s->advance = add_sat(s->advance, ns);
+      r->removed_ns = add_sat(r->removed_ns, ns);
+      r->num_removed++;
+    }
+  uint64_t measured = 0, predicted = 0;
+  for (uint32_t c = 0; c < m->num_chains; c++) {
+    uint64_t end = m->chain_end[c] > st[c].advance ? m->chain_end[c] - st[c].advance : 0;
+    if (end > predicted)
+      predicted = end;
+    if (m->chain_end[c] > measured)
+      measured = m->chain_end[c];
+  }
+  return measured - predicted;
+}
+
 /* Predicts the run without the operations marked in `removed`: once with
  * the host's time outside constructs as work, once with the host waiting
  * for its nowait tasks (the same sweep when there are none). */
@@ -245,7 +290,9 @@ static int predict_marked(const omplens_whatif *m, const uint64_t *removed,
   omplens_whatif_result r = {.run_ns = m->run_ns};
   uint32_t first, last;
   uint64_t saved = 0, saved_waiting = 0;
-  if (removed_span(m, removed, &first, &last)) {
+  if (removed_span(m, removed, &first, &last) && m->back_to_back) {
+    saved = saved_waiting = sum_removed(m, st, removed, first, last, &r);
+  } else if (removed_span(m, removed, &first, &last)) {
     saved = saved_waiting = sweep(m, st, removed, first, last, 0, &r);
     if (m->has_waits) {
       omplens_whatif_result again = r;

@@ -406,6 +406,43 @@ static void test_overlap_within_chain(void **state) {
   omplens_whatif_destroy(m);
 }
 
+/* Operations that run back to back on independent chains are predicted
+ * as a sum over the removed ones, without a sweep: the same figures as the
+ * sweep, which a zero-length operation inside the last one (overlapping
+ * it, so the chain is no longer back to back, and covering nothing) makes
+ * the model take. Random timelines and removals. */
+static void test_back_to_back_sum_equals_sweep(void **state) {
+  unsigned seed = 12345;
+  for (int round = 0; round < 200; round++) {
+    timeline t = {0};
+    uint64_t now = 50;
+    uint32_t a = region(&t, now, 0, 0, 0, 0);
+    size_t n = 2 + (size_t)(rand_r(&seed) % 60);
+    for (size_t i = 0; i < n; i++) {
+      now += (uint64_t)(rand_r(&seed) % 3 == 0 ? rand_r(&seed) % 40 : 0);
+      uint64_t len = (uint64_t)(rand_r(&seed) % 25);
+      op(&t, OMPLENS_EV_H2D + (int)(i % 3), now, now + len, a);
+      now += len;
+    }
+    t.reg[a].end_ns = now;
+    timeline swept = t;
+    op(&swept, OMPLENS_EV_KERNEL, t.ev[n - 1].begin_ns + 1, t.ev[n - 1].begin_ns + 1, a);
+    uint64_t run = now + (uint64_t)(rand_r(&seed) % 100);
+    omplens_whatif *fast = model(&t, run), *slow = model(&swept, run);
+    for (int k = 0; k < 8; k++) {
+      uint32_t ops[MAX_EVENTS];
+      size_t m = 0;
+      for (uint32_t i = 0; i < n; i++)
+        if (rand_r(&seed) % 4 == 0)
+          ops[m++] = i;
+      omplens_whatif_result r = predict(fast, ops, m), q = predict(slow, ops, m);
+      assert_memory_equal(&r, &q, sizeof r);
+    }
+    omplens_whatif_destroy(fast);
+    omplens_whatif_destroy(slow);
+  }
+}
+
 /* ---- operations of findings, against the detectors ----------------------- */
 
 /* A synchronous loop that allocates, sends the same content and frees
@@ -547,6 +584,7 @@ int main(void) {
       cmocka_unit_test(test_nowait_taskwait_loop),
       cmocka_unit_test(test_settled_sweep_carries_to_later_task),
       cmocka_unit_test(test_overlap_within_chain),
+      cmocka_unit_test(test_back_to_back_sum_equals_sweep),
       cmocka_unit_test(test_findings_match_detect),
       cmocka_unit_test(test_finding_ops_pair_deletes),
       cmocka_unit_test(test_errors),
