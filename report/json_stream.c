@@ -120,6 +120,38 @@ static void dumped(omplens_jout *j, const json_t *v) {
   free(big);
 }
 
+/* ASCII text with escapes, as jansson writes it: a backslash, a quote and
+ * the control characters escaped (the short forms where JSON has one),
+ * DEL as it is. False, writing nothing, when s holds other bytes (their
+ * \u escapes, and what invalid UTF-8 makes of them, are left to jansson). */
+static int escaped_ascii(omplens_jout *j, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80)
+      return 0;
+  static const char hex[] = "0123456789ABCDEF";
+  omplens_jout_raw(j, "\"", 1);
+  size_t from = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c != '"' && c != '\\')
+      continue;
+    omplens_jout_raw(j, s + from, i - from);
+    from = i + 1;
+    const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
+                  : c == '\f' ? "\\f" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
+                  : c == '\t' ? "\\t" : NULL;
+    if (e) {
+      omplens_jout_raw(j, e, 2);
+    } else {
+      char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+      omplens_jout_raw(j, u, 6);
+    }
+  }
+  omplens_jout_raw(j, s + from, n - from);
+  omplens_jout_raw(j, "\"", 1);
+  return 1;
+}
+
 static void quoted(omplens_jout *j, const char *s, size_t n) {
   if (plain(s, n)) {
     if (n + 2 <= sizeof j->buf - j->len) {
@@ -135,6 +167,8 @@ static void quoted(omplens_jout *j, const char *s, size_t n) {
     omplens_jout_raw(j, "\"", 1);
     return;
   }
+  if (escaped_ascii(j, s, n))
+    return;
   json_t *tmp = json_stringn_nocheck(s, n);
   if (!tmp) {
     j->failed = 1;

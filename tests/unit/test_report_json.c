@@ -418,6 +418,31 @@ static void remembered_objects(void **state) {
   json_decref(shared);
 }
 
+/* Strings with every ASCII byte (NUL, the control characters, quote,
+ * backslash, DEL among them), and with non-ASCII text beside escapes,
+ * written as json_dumps writes them; keys too. */
+static void escaped_strings(void **state) {
+  (void)state;
+  json_t *doc = json_array();
+  char all[129];
+  for (int c = 0; c < 128; c++)
+    all[c] = (char)c;
+  all[128] = 0;
+  json_array_append_new(doc, json_stringn(all, 128));
+  for (int c = 0; c < 128; c++) {
+    char one[3] = {'a', (char)c, 'z'};
+    json_array_append_new(doc, json_stringn(one, 3));
+  }
+  json_array_append_new(doc, json_string("caf\xc3\xa9 \"quoted\"\n\xf0\x9f\x98\x80"));
+  json_array_append_new(doc, json_pack("{s:s}", "key \"with\"\tescapes", "v"));
+  char *text = jout_text(doc, NULL, false);
+  char *dumped = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+  assert_string_equal(text, dumped);
+  free(dumped);
+  free(text);
+  json_decref(doc);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(streamed_equals_document, setup, teardown),
@@ -429,6 +454,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(limited_document, setup, teardown),
       cmocka_unit_test_setup_teardown(failed_writes, setup, teardown),
       cmocka_unit_test(remembered_objects),
+      cmocka_unit_test(escaped_strings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
