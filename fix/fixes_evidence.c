@@ -14,81 +14,22 @@
 
 /* ---- allocation lifetimes ---- */
 
-/* Each ALLOC's DELETE: the next DELETE of its (device, dev_addr), as the
- * detectors define lifetimes. Kept per allocation, not per event: a loop's
- * trace holds hundreds of thousands of events. */
+/* Each ALLOC's DELETE (omplens_lifetimes, as the detectors define them). */
 void omplens_fix__deletes(omplens_fixer *fx) {
-  size_t allocs = 0; /* keys are never removed: at most one per ALLOC */
-  for (size_t i = 0; i < fx->num_events; i++)
-    allocs += fx->events[i].kind == OMPLENS_EV_ALLOC;
-  size_t cap = 64;
-  while (cap < 2 * allocs + 2)
-    cap *= 2;
-  fx->alloc_events = malloc((allocs + 1) * sizeof *fx->alloc_events);
-  fx->alloc_deletes = malloc((allocs + 1) * sizeof *fx->alloc_deletes);
-  uint32_t *live = malloc(cap * sizeof *live); /* open addressing: allocation number */
-  if (!fx->alloc_events || !fx->alloc_deletes || !live) {
-    free(live);
-    omplens_fix__deletes_free(fx);
+  if (omplens_lifetimes_build(&fx->lifetimes, fx->events, fx->num_events))
     return;
-  }
-  memset(live, 0xff, cap * sizeof *live);
-  size_t n = 0;
-  for (size_t i = 0; i < fx->num_events; i++) {
-    const omplens_event *e = &fx->events[i];
-    if (e->kind != OMPLENS_EV_ALLOC && e->kind != OMPLENS_EV_DELETE)
-      continue;
-    uint64_t key = e->dev_addr * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uint16_t)e->device;
-    size_t j = (size_t)(key >> 17) & (cap - 1);
-    while (live[j] != OMPLENS_FIX__NONE &&
-           (fx->events[fx->alloc_events[live[j]]].dev_addr != e->dev_addr ||
-            fx->events[fx->alloc_events[live[j]]].device != e->device))
-      j = (j + 1) & (cap - 1);
-    if (e->kind == OMPLENS_EV_ALLOC) {
-      fx->alloc_events[n] = (uint32_t)i;
-      fx->alloc_deletes[n] = OMPLENS_FIX__NONE;
-      live[j] = (uint32_t)n++; /* replaces an allocation whose delete was lost */
-    } else if (live[j] != OMPLENS_FIX__NONE &&
-               fx->alloc_deletes[live[j]] == OMPLENS_FIX__NONE) {
-      fx->alloc_deletes[live[j]] = (uint32_t)i;
-    }
-  }
-  free(live);
-  fx->num_allocs = n;
   fx->deletes_built = true;
 }
 
-/* A galloping search from where the last allocation asked was (*at):
- * allocations are mostly asked in event order (a site's operations, a
- * finding's instances), and the search is then short. */
 uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc, size_t *at) {
   if (!fx->deletes_built || alloc >= fx->num_events ||
       fx->events[alloc].kind != OMPLENS_EV_ALLOC)
     return OMPLENS_FIX__NONE;
-  size_t n = fx->num_allocs, lo = *at < n && fx->alloc_events[*at] <= alloc ? *at : 0;
-  size_t hi = lo; /* every entry below lo is an earlier allocation */
-  for (size_t step = 1; hi < n && fx->alloc_events[hi] < alloc; step *= 2) {
-    lo = hi + 1;
-    hi += step;
-  }
-  if (hi > n)
-    hi = n;
-  while (lo < hi) {
-    size_t m = lo + (hi - lo) / 2;
-    if (fx->alloc_events[m] < alloc)
-      lo = m + 1;
-    else
-      hi = m;
-  }
-  *at = lo;
-  return lo < n && fx->alloc_events[lo] == alloc ? fx->alloc_deletes[lo] : OMPLENS_FIX__NONE;
+  return omplens_lifetimes_delete_of(&fx->lifetimes, alloc, at);
 }
 
 void omplens_fix__deletes_free(omplens_fixer *fx) {
-  free(fx->alloc_events);
-  free(fx->alloc_deletes);
-  fx->alloc_events = fx->alloc_deletes = NULL;
-  fx->num_allocs = 0;
+  omplens_lifetimes_free(&fx->lifetimes);
   fx->deletes_built = false;
 }
 
@@ -738,7 +679,7 @@ typedef struct idset {
   size_t n, cap;
   uint64_t *bits; /* a bit per event (below limit), or NULL */
   size_t limit;
-  size_t alloc_at; /* where the last allocation put was in alloc_events */
+  size_t alloc_at; /* where the last allocation put was in the lifetimes */
   bool failed;
 } idset;
 

@@ -569,10 +569,8 @@ struct omplens_fixer {
   size_t num_codes, cap_codes;
   uint32_t *code_slots; /* open addressing over codes; a power of two */
   size_t cap_code_slots;
-  /* Each ALLOC's DELETE (fixes_evidence.c), built on first use: the
-   * allocations' events in order, and each one's DELETE or NONE. */
-  uint32_t *alloc_events, *alloc_deletes;
-  size_t num_allocs;
+  /* Each ALLOC's DELETE (fixes_evidence.c), built on first use. */
+  omplens_lifetimes lifetimes;
   bool deletes_built;
   /* The operations of each directive, built once (fixes_evidence.c):
    * the events of transfers and allocations sorted by directive, then

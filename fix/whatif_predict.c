@@ -331,98 +331,17 @@ int omplens_whatif_predict(const omplens_whatif *m, const uint32_t *removed, siz
 
 /* ---- operations of findings -------------------------------------------- */
 
-/* The allocation live at each (device, dev_addr), for pairing deletes
- * with allocations in one pass. Open addressing with linear probing, grown
- * at 3/4 load; a key stays once inserted (its allocation becomes NONE when
- * deleted), so nothing is ever removed and the keys are the distinct
- * addresses allocated. */
-typedef struct live_slot {
-  uint64_t dev_addr;
-  uint32_t alloc;  /* live allocation, or NONE */
-  int32_t device;  /* INT32_MIN: empty slot */
-} live_slot;
-
-typedef struct live_map {
-  live_slot *slots;
-  size_t mask, count;
-} live_map;
-
-static live_slot *live_map_alloc(size_t cap) {
-  live_slot *slots = cap <= SIZE_MAX / sizeof *slots ? malloc(cap * sizeof *slots) : NULL;
-  for (size_t i = 0; slots && i < cap; i++)
-    slots[i].device = INT32_MIN;
-  return slots;
-}
-
-static size_t live_map_home(const live_map *map, int32_t device, uint64_t dev_addr) {
-  uint64_t h = (dev_addr ^ ((uint64_t)(uint32_t)device << 48)) * 0x9e3779b97f4a7c15u;
-  return (size_t)(h >> 20) & map->mask;
-}
-
-static int live_map_grow(live_map *map) {
-  size_t cap = map->mask + 1;
-  live_slot *old = map->slots, *slots = live_map_alloc(2 * cap);
-  if (!slots)
-    return OMPLENS_WHATIF_ENOMEM;
-  map->slots = slots;
-  map->mask = 2 * cap - 1;
-  for (size_t i = 0; i < cap; i++) {
-    if (old[i].device == INT32_MIN)
-      continue;
-    size_t j = live_map_home(map, old[i].device, old[i].dev_addr);
-    while (slots[j].device != INT32_MIN)
-      j = (j + 1) & map->mask;
-    slots[j] = old[i];
-  }
-  free(old);
-  return 0;
-}
-
-/* The slot of (device, dev_addr); an empty one is claimed only when
- * `claim` (allocations claim, deletes only look). NULL when absent and not
- * claimed, or when the map cannot grow. */
-static live_slot *live_map_slot(live_map *map, int32_t device, uint64_t dev_addr, int claim) {
-  if (claim && 4 * (map->count + 1) > 3 * (map->mask + 1) && live_map_grow(map))
-    return NULL;
-  for (size_t i = live_map_home(map, device, dev_addr);; i = (i + 1) & map->mask) {
-    live_slot *s = &map->slots[i];
-    if (s->device == INT32_MIN && !claim)
-      return NULL;
-    if (s->device == INT32_MIN) {
-      *s = (live_slot){dev_addr, OMPLENS_WHATIF__NONE, device};
-      map->count++;
-    }
-    if (s->device == device && s->dev_addr == dev_addr)
-      return s;
-  }
-}
-
 /* Marks the DELETE of every marked allocation: a DELETE ends the
  * allocation live at its (device, dev_addr), the latest ALLOC there not yet
- * ended (docs/detectors.md, "Allocation lifetimes"). */
+ * ended (docs/detectors.md, "Allocation lifetimes"; omplens_lifetimes). */
 static int mark_deletes(const omplens_whatif *m, uint64_t *bits) {
-  live_map map = {live_map_alloc(1024), 1023, 0};
-  if (!map.slots)
+  omplens_lifetimes l;
+  if (omplens_lifetimes_build(&l, m->events, m->num_events))
     return OMPLENS_WHATIF_ENOMEM;
-  for (uint32_t i = 0; i < m->num_events; i++) {
-    const omplens_event *e = &m->events[i];
-    if (e->kind != OMPLENS_EV_ALLOC && e->kind != OMPLENS_EV_DELETE)
-      continue;
-    int claim = e->kind == OMPLENS_EV_ALLOC;
-    live_slot *s = live_map_slot(&map, e->device, e->dev_addr, claim);
-    if (claim && !s) {
-      free(map.slots);
-      return OMPLENS_WHATIF_ENOMEM;
-    }
-    if (claim) {
-      s->alloc = i;
-    } else if (s && s->alloc != OMPLENS_WHATIF__NONE) {
-      if (bit(bits, s->alloc))
-        set_bit(bits, i);
-      s->alloc = OMPLENS_WHATIF__NONE;
-    }
-  }
-  free(map.slots);
+  for (size_t k = 0; k < l.count; k++)
+    if (l.deletes[k] != OMPLENS_WHATIF__NONE && bit(bits, l.allocs[k]))
+      set_bit(bits, l.deletes[k]);
+  omplens_lifetimes_free(&l);
   return 0;
 }
 

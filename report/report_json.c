@@ -782,20 +782,6 @@ static json_t *process_info(const omplens_trace *t) {
   return o;
 }
 
-/* The delete that ends allocation a, or 0 when none follows: the
- * first DELETE of its device address before it is allocated again. */
-static uint64_t delete_ns(const omplens_event *ev, size_t nev, size_t a) {
-  for (size_t i = a + 1; i < nev; i++) {
-    if (ev[i].device != ev[a].device || ev[i].dev_addr != ev[a].dev_addr)
-      continue;
-    if (ev[i].kind == OMPLENS_EV_DELETE)
-      return ev[i].end_ns > ev[i].begin_ns ? ev[i].end_ns - ev[i].begin_ns : 0;
-    if (ev[i].kind == OMPLENS_EV_ALLOC)
-      return 0;
-  }
-  return 0;
-}
-
 static int keep_op(unreferenced_set *u, uint32_t op) {
   if (u->num_ops == u->cap_ops) {
     size_t cap = u->cap_ops ? 2 * u->cap_ops : 64;
@@ -809,41 +795,49 @@ static int keep_op(unreferenced_set *u, uint32_t op) {
   return 0;
 }
 
-/* The operations of directive `codeptr` that moved variable `name` and
- * that no detector finding holds; NULL when there are none (the findings
- * on that item then carry the removal). */
-static json_t *unreferenced_finding(doc_ctx *x, uint64_t codeptr, const omplens_unreferenced *u) {
+/* A map item that a construct's body never names, and the operations
+ * that moved it which no detector finding holds, in event order. */
+typedef struct unreferenced_item {
+  uint64_t codeptr;
+  omplens_unreferenced u;
+  uint32_t *ops;
+  size_t num_ops, cap_ops;
+} unreferenced_item;
+
+/* The finding of item it (its operations found); NULL when it has none
+ * (the findings on that item then carry the removal). An allocation
+ * counts with its delete (l: the trace's lifetimes, or empty). */
+static json_t *unreferenced_finding(doc_ctx *x, const unreferenced_item *it,
+                                    const omplens_lifetimes *l) {
   const omplens_report_input *in = x->in;
   unreferenced_set *set = &x->unreferenced;
-  size_t p = x->proc, nev, count = 0;
+  size_t p = x->proc, nev, count = 0, at = 0;
   const omplens_event *ev = omplens_trace_events(in->procs[p].trace, &nev);
-  omplens_annotator *a = in->procs[p].annotator;
   json_t *inst = json_array();
   uint64_t bytes = 0, ns = 0;
   int device = 0;
-  for (size_t i = 0; i < nev; i++) {
-    omplens_variable v;
+  for (size_t k = 0; k < it->num_ops; k++) {
+    uint32_t i = it->ops[k];
     const omplens_event *e = &ev[i];
-    if ((e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H && e->kind != OMPLENS_EV_ALLOC) ||
-        (set->held[i >> 3] >> (i & 7) & 1) ||
-        omplens_trace_codeptr(in->procs[p].trace, e) != codeptr)
+    if (keep_op(set, i))
       continue;
-    if (omplens_annotate_variable(a, e, &v) || strcmp(v.name, u->name) || keep_op(set, (uint32_t)i))
-      continue;
-    omplens_instance one = {(uint32_t)i, UINT32_MAX};
+    omplens_instance one = {i, UINT32_MAX};
     if (count++ < x->max_instances)
       json_array_append_new(inst, instance(ev, nev, &one));
     if (e->kind != OMPLENS_EV_ALLOC)
       bytes += e->bytes; /* bytes moved */
     ns += e->end_ns - e->begin_ns;
-    if (e->kind == OMPLENS_EV_ALLOC)
-      ns += delete_ns(ev, nev, i);
+    uint32_t del = e->kind == OMPLENS_EV_ALLOC ? omplens_lifetimes_delete_of(l, i, &at) : UINT32_MAX;
+    if (del < nev)
+      ns += ev[del].end_ns > ev[del].begin_ns ? ev[del].end_ns - ev[del].begin_ns : 0;
     device = e->device;
   }
   if (!count) {
     json_decref(inst);
     return NULL;
   }
+  const omplens_unreferenced *u = &it->u;
+  uint64_t codeptr = it->codeptr;
   set->count += count;
   set->bytes += bytes;
   set->savings_ns += ns;
@@ -884,37 +878,100 @@ static uint8_t *held_events(const omplens_analysis *an, size_t nev) {
   return held;
 }
 
-/* Map items of executed target constructs that the body never names. */
+/* The unreferenced items of the executed target constructs, in the order
+ * of their first regions (up to 16 a construct); *by_site: per trace
+ * site, the first of its items + 1 (0: none; a site's items are
+ * consecutive). False without memory. */
+static bool unreferenced_items(doc_ctx *x, unreferenced_item **items, size_t *n,
+                               uint32_t **by_site) {
+  omplens_annotator *a = x->in->procs[x->proc].annotator;
+  const omplens_trace *t = x->in->procs[x->proc].trace;
+  size_t nr, nsites, cap = 0;
+  const omplens_region *r = omplens_trace_regions(t, &nr);
+  omplens_trace_sites(t, &nsites);
+  *items = NULL;
+  *n = 0;
+  *by_site = calloc(nsites + 1, sizeof **by_site);
+  unsigned char *seen = calloc(nsites + 1, 1); /* per site: a target region came before */
+  bool ok = *by_site && seen;
+  for (size_t i = 0; ok && i < nr; i++) {
+    uint32_t site = omplens_trace_site_index(t, r[i].codeptr);
+    if (r[i].kind != OMPLENS_CONSTRUCT_TARGET || seen[site])
+      continue;
+    seen[site] = 1;
+    omplens_unreferenced found[16];
+    size_t nu = omplens_annotate_unreferenced(a, r[i].codeptr, found, 16);
+    if (nu > 16)
+      nu = 16;
+    if (nu && *n + nu > cap) {
+      unreferenced_item *grown = realloc(*items, (cap = 2 * cap + 16) * sizeof *grown);
+      ok = grown != NULL;
+      *items = ok ? grown : *items;
+    }
+    if (nu && ok && site)
+      (*by_site)[site] = (uint32_t)*n + 1;
+    for (size_t j = 0; ok && j < nu; j++)
+      (*items)[(*n)++] = (unreferenced_item){r[i].codeptr, found[j], NULL, 0, 0};
+  }
+  free(seen);
+  return ok;
+}
+
+/* Map items of executed target constructs that the body never names: the
+ * operations of each that no detector finding holds, gathered in one pass
+ * over the events (a construct may map hundreds of such items). */
 static void build_unreferenced(doc_ctx *x) {
   unreferenced_set *u = &x->unreferenced;
   omplens_annotator *a = x->in->procs[x->proc].annotator;
   const omplens_trace *t = x->in->procs[x->proc].trace;
-  size_t nr, nsites, nev;
-  const omplens_region *r = omplens_trace_regions(t, &nr);
-  omplens_trace_events(t, &nev);
+  size_t nev, nsites, n = 0;
+  const omplens_event *ev = omplens_trace_events(t, &nev);
   omplens_trace_sites(t, &nsites);
   u->built = 1;
   u->findings = json_array();
   if (!a)
     return;
   u->held = held_events(x->in->procs[x->proc].analysis, nev);
-  unsigned char *seen = calloc(nsites + 1, 1); /* per site: a target region came before */
-  for (size_t i = 0; u->held && seen && i < nr; i++) {
-    if (r[i].kind != OMPLENS_CONSTRUCT_TARGET)
+  unreferenced_item *items = NULL;
+  uint32_t *by_site = NULL;
+  bool ok = u->held && unreferenced_items(x, &items, &n, &by_site);
+  bool allocs = false;
+  for (size_t i = 0; ok && n && i < nev; i++) {
+    const omplens_event *e = &ev[i];
+    omplens_variable v;
+    if ((e->kind != OMPLENS_EV_H2D && e->kind != OMPLENS_EV_D2H && e->kind != OMPLENS_EV_ALLOC) ||
+        e->site > nsites || !by_site[e->site] || (u->held[i >> 3] >> (i & 7) & 1) ||
+        omplens_annotate_variable(a, e, &v))
       continue;
-    uint32_t site = omplens_trace_site_index(t, r[i].codeptr);
-    if (seen[site])
-      continue;
-    seen[site] = 1;
-    omplens_unreferenced items[16];
-    size_t nu = omplens_annotate_unreferenced(a, r[i].codeptr, items, 16);
-    for (size_t j = 0; j < nu && j < 16; j++) {
-      json_t *f = unreferenced_finding(x, r[i].codeptr, &items[j]);
-      if (f)
-        json_array_append_new(u->findings, f);
+    size_t first = by_site[e->site] - 1;
+    for (size_t j = first; j < n && items[j].codeptr == items[first].codeptr; j++) {
+      unreferenced_item *it = &items[j];
+      if (strcmp(v.name, it->u.name))
+        continue;
+      if (it->num_ops == it->cap_ops) {
+        size_t cap = it->cap_ops ? 2 * it->cap_ops : 16;
+        uint32_t *grown = realloc(it->ops, cap * sizeof *grown);
+        if (!grown)
+          continue;
+        it->ops = grown;
+        it->cap_ops = cap;
+      }
+      it->ops[it->num_ops++] = (uint32_t)i;
+      allocs |= e->kind == OMPLENS_EV_ALLOC;
     }
   }
-  free(seen);
+  omplens_lifetimes l = {0};
+  if (allocs)
+    omplens_lifetimes_build(&l, ev, nev);
+  for (size_t j = 0; j < n; j++) {
+    json_t *f = unreferenced_finding(x, &items[j], &l);
+    if (f)
+      json_array_append_new(u->findings, f);
+    free(items[j].ops);
+  }
+  omplens_lifetimes_free(&l);
+  free(items);
+  free(by_site);
 }
 
 /* Appends the process's mapped-but-unreferenced findings to arr. */

@@ -158,6 +158,23 @@ const uint32_t *omplens_map_lists_sort(omplens_map_lists *l, const omplens_map_a
 const uint32_t *omplens_map_lists_order(const omplens_map_lists *l, uint32_t first, uint32_t n);
 void omplens_map_lists_free(omplens_map_lists *l);
 
+/* Allocation lifetimes, as the detectors define them: each ALLOC of a
+ * trace's events and the DELETE that ends it, the first DELETE of its
+ * (device, dev_addr) before that address is allocated again. Kept per
+ * allocation, not per event. build: 0, or -1 without memory (l is then
+ * empty); free with omplens_lifetimes_free. delete_of: the DELETE ending
+ * the ALLOC at event index alloc, or UINT32_MAX (none, or not an ALLOC);
+ * *at (0 at first) is where the last one asked was, so that asking in
+ * event order is a short search. */
+typedef struct omplens_lifetimes {
+  uint32_t *allocs;  /* event index of each ALLOC, in event order */
+  uint32_t *deletes; /* by allocation: its DELETE's event index, or UINT32_MAX */
+  size_t count;
+} omplens_lifetimes;
+int omplens_lifetimes_build(omplens_lifetimes *l, const omplens_event *events, size_t n);
+uint32_t omplens_lifetimes_delete_of(const omplens_lifetimes *l, uint32_t alloc, size_t *at);
+void omplens_lifetimes_free(omplens_lifetimes *l);
+
 typedef struct omplens_module {
   const char *path;
   uint64_t base;      /* load address (l_addr)        */
