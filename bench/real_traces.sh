@@ -4,7 +4,7 @@
 # usage: bench/real_traces.sh BUILD_DIR [ITERATIONS [DIRECTIVES [STEPS]]]
 #        (defaults: 100000 iterations, 2000 directives, 50 steps)
 #
-# Builds three programs of bench/programs/ for host offload (clang-19
+# Builds four programs of bench/programs/ for host offload (clang-19
 # -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O1) in a temporary
 # directory and records each once with `omplens run`:
 #   loop      loop_waste.c: one wasteful target region in a loop of
@@ -16,6 +16,11 @@
 #   items     many_items.sh 300 400: one target construct mapping 300
 #             arrays in a loop of 400 steps (round trip and reallocation
 #             findings on every item; 300 arguments an execution);
+#   unused    many_items.sh 300 200 1: the same construct in a loop of 200
+#             steps whose body uses only the first array: 299 items mapped
+#             but never used, each a finding with a fix of its own, whose
+#             operations span the run (duplicate and reallocation findings
+#             on every item);
 #   units     only when UNITS (environment) is set: many_units.sh UNITS 5,
 #             a program of UNITS compile units of one directive each, called
 #             5 times from main.c (the costs that grow with the files; 2000
@@ -72,9 +77,10 @@ flags=(-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O1)
 cp "$here/programs/loop_waste.c" "$work/loop.c"
 "$here/programs/many_directives.sh" "$ndir" "$steps" >"$work/many.c"
 "$here/programs/many_items.sh" 300 400 >"$work/items.c"
+"$here/programs/many_items.sh" 300 200 1 >"$work/unused.c"
 echo "# building the programs (the one with $ndir directives takes a minute or two)"
 (cd "$work" && "$cc" "${flags[@]}" loop.c -o loop && "$cc" "${flags[@]}" many.c -o many &&
-  "$cc" "${flags[@]}" items.c -o items)
+  "$cc" "${flags[@]}" items.c -o items && "$cc" "${flags[@]}" unused.c -o unused)
 
 # One report: prints "WALL_NS CPU_NS PEAK_KB".
 measure() {
@@ -146,6 +152,7 @@ one() {
 one loop "$iters"
 one many
 one items
+one unused
 if [ -n "${UNITS:-}" ]; then
   echo
   echo "# building the program of $UNITS compile units"
