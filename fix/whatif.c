@@ -36,6 +36,7 @@ void omplens_whatif_destroy(omplens_whatif *m) {
   free(m->syncs);
   free(m->checkpoint_end);
   free(m->fork_sync);
+  free(m->sync_last);
   free(m);
 }
 

@@ -59,11 +59,15 @@ struct omplens_whatif {
    * checkpoint), when the chains are few enough; else NULL. */
   uint64_t *checkpoint_end;
   uint32_t *fork_sync; /* per chain: the index of the FORK creating it, or NONE */
-  /* No synchronization point, and on every chain each operation begins
-   * where the ones before it ended or later: a removal shrinks each chain
-   * by the removed durations on it, whatever else is removed, so a
-   * prediction is a sum over the removed operations, not a sweep. */
+  /* On every chain each operation begins where the ones before it ended,
+   * or later: a kept operation then never changes its chain's advance,
+   * so a sweep visits only the removed operations and the
+   * synchronization points (whatif_predict.c). Then sync_last[k] is the
+   * last operation of chain syncs[k].from that began before syncs[k].time
+   * (NONE: none), the one that may still run across it; NULL without
+   * synchronization points. */
   int back_to_back;
+  uint32_t *sync_last;
 };
 
 #define OMPLENS_WHATIF__CHECKPOINT 4096u

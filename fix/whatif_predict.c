@@ -69,9 +69,9 @@ static uint64_t advance_at(const chain_state *s, uint64_t t) {
  * waited for a task gains at most the time it waited, and no more than the
  * task. */
 static void apply_sync(chain_state *st, const omplens_whatif *m, const omplens_whatif__sync *y,
-                       int host_waits) {
+                       uint64_t from, int host_waits) {
   chain_state *to = &st[y->chain];
-  uint64_t from = advance_at(&st[y->from], y->time), bound;
+  uint64_t bound;
   switch (y->kind) {
   case OMPLENS_WHATIF__FORK:
     to->advance = from;
@@ -157,15 +157,17 @@ static uint64_t sweep(const omplens_whatif *m, chain_state *st, const uint64_t *
   bool done = false;
   for (uint32_t i = first; i < m->num_events && !done; i++) {
     while (j < m->num_syncs && m->syncs[j].time <= ev[i].begin_ns)
-      apply_sync(st, m, &m->syncs[j++], host_waits);
+      apply_sync(st, m, &m->syncs[j], advance_at(&st[m->syncs[j].from], m->syncs[j].time),
+                 host_waits), j++;
     int gone = bit(removed, i);
     r->num_removed += (size_t)gone;
     r->removed_ns = add_sat(r->removed_ns, gone ? omplens_whatif__end(&ev[i]) - ev[i].begin_ns : 0);
     apply_event(&st[omplens_whatif__event_chain(m, &ev[i])], &ev[i], gone);
     done = i >= last && (i - last) % every == 0 && settled(m, st, j);
   }
-  while (!done && j < m->num_syncs)
-    apply_sync(st, m, &m->syncs[j++], host_waits);
+  for (; !done && j < m->num_syncs; j++)
+    apply_sync(st, m, &m->syncs[j], advance_at(&st[m->syncs[j].from], m->syncs[j].time),
+               host_waits);
   uint64_t measured = 0, predicted = 0;
   for (uint32_t c = 0; c < m->num_chains; c++) {
     uint64_t end = m->chain_end[c] > st[c].advance ? m->chain_end[c] - st[c].advance : 0;
@@ -192,10 +194,9 @@ static bool removed_span(const omplens_whatif *m, const uint64_t *removed, uint3
   return true;
 }
 
-/* Whether the chains are independent and back to back (m->back_to_back). */
+/* Whether every chain's operations run back to back (m->back_to_back);
+ * end: per chain, zeroed scratch. */
 static int chains_back_to_back(const omplens_whatif *m, uint64_t *end) {
-  if (m->num_syncs)
-    return 0;
   for (uint32_t i = 0; i < m->num_events; i++) {
     const omplens_event *e = &m->events[i];
     uint64_t *covered = &end[omplens_whatif__event_chain(m, e)];
@@ -204,6 +205,26 @@ static int chains_back_to_back(const omplens_whatif *m, uint64_t *end) {
     *covered = omplens_whatif__end(e);
   }
   return 1;
+}
+
+/* m->sync_last: a sync applies before the operations that begin at or
+ * after its time, as the sweep applies it; last: per chain, scratch. */
+static int sync_lasts(omplens_whatif *m, uint32_t *last) {
+  if (!m->num_syncs)
+    return 0;
+  m->sync_last = omplens_whatif__calloc(m->num_syncs, sizeof *m->sync_last);
+  if (!m->sync_last)
+    return OMPLENS_WHATIF_ENOMEM;
+  for (uint32_t c = 0; c < m->num_chains; c++)
+    last[c] = OMPLENS_WHATIF__NONE;
+  size_t j = 0;
+  for (uint32_t i = 0; i <= m->num_events; i++) {
+    for (; j < m->num_syncs && (i == m->num_events || m->syncs[j].time <= m->events[i].begin_ns); j++)
+      m->sync_last[j] = last[m->syncs[j].from];
+    if (i < m->num_events)
+      last[omplens_whatif__event_chain(m, &m->events[i])] = i;
+  }
+  return 0;
 }
 
 int omplens_whatif__checkpoints(omplens_whatif *m) {
@@ -219,8 +240,13 @@ int omplens_whatif__checkpoints(omplens_whatif *m) {
   if (!end)
     return OMPLENS_WHATIF_ENOMEM;
   m->back_to_back = chains_back_to_back(m, end);
-  if (m->back_to_back || m->num_chains > OMPLENS_WHATIF__CHECKPOINT_CHAINS) {
-    free(end); /* no sweep, or sweeps that cover their prefix from the start */
+  if (m->back_to_back) { /* sweeps that skip the kept operations */
+    int rc = sync_lasts(m, (uint32_t *)(void *)end);
+    free(end);
+    return rc;
+  }
+  if (m->num_chains > OMPLENS_WHATIF__CHECKPOINT_CHAINS) {
+    free(end); /* sweeps cover their prefix from the start */
     return 0;
   }
   memset(end, 0, m->num_chains * sizeof *end);
@@ -254,20 +280,48 @@ static void settle(uint64_t run_ns, uint64_t saved, uint64_t *predicted, uint64_
   *predicted = run_ns - *savings;
 }
 
-/* What a sweep finds on back-to-back chains without synchronization
- * points: each chain ahead by the durations removed from it (st), from the
- * removed events between first and last. */
-static uint64_t sum_removed(const omplens_whatif *m, chain_state *st, const uint64_t *removed,
-                            uint32_t first, uint32_t last, omplens_whatif_result *r) {
+/* Point j of a sweep on back-to-back chains. */
+static void sync_removed(const omplens_whatif *m, chain_state *st, const uint64_t *removed,
+                         size_t j, int host_waits) {
+  const omplens_whatif__sync *y = &m->syncs[j];
+  uint32_t k = m->sync_last[j];
+  uint64_t from = st[y->from].advance, after = 0;
+  if (k != OMPLENS_WHATIF__NONE && bit(removed, k) && omplens_whatif__end(&m->events[k]) > y->time)
+    after = omplens_whatif__end(&m->events[k]) - y->time; /* not yet won */
+  apply_sync(st, m, y, from > after ? from - after : 0, host_waits);
+}
+
+/* The sweep on back-to-back chains, where a kept operation changes
+ * nothing: it visits the removed operations, each adding its duration to
+ * its chain's advance, and the synchronization points after the first of
+ * them (before it every advance is 0, and they change nothing). At a
+ * point, the chain it reads has the advance advance_at() gives: less the
+ * part after the point's time of a removed operation running across it. */
+static uint64_t sweep_removed(const omplens_whatif *m, chain_state *st, const uint64_t *removed,
+                              uint32_t first, uint32_t last, int host_waits,
+                              omplens_whatif_result *r) {
+  const omplens_event *ev = m->events;
+  size_t j = 0, hi = m->num_syncs;
+  while (j < hi) { /* past those up to the first's begin */
+    size_t mid = j + (hi - j) / 2;
+    if (m->syncs[mid].time <= ev[first].begin_ns)
+      j = mid + 1;
+    else
+      hi = mid;
+  }
   for (size_t w = first / 64; w <= last / 64; w++)
-    for (uint64_t b = removed[w]; b; b &= b - 1) {
-      const omplens_event *e = &m->events[w * 64 + (size_t)__builtin_ctzll(b)];
+    for (uint64_t bits = removed[w]; bits; bits &= bits - 1) {
+      const omplens_event *e = &ev[w * 64 + (size_t)__builtin_ctzll(bits)];
+      for (; j < m->num_syncs && m->syncs[j].time <= e->begin_ns; j++)
+        sync_removed(m, st, removed, j, host_waits);
       uint64_t ns = omplens_whatif__end(e) - e->begin_ns;
       chain_state *s = &st[omplens_whatif__event_chain(m, e)];
       s->advance = add_sat(s->advance, ns);
       r->removed_ns = add_sat(r->removed_ns, ns);
       r->num_removed++;
     }
+  for (; j < m->num_syncs; j++)
+    sync_removed(m, st, removed, j, host_waits);
   uint64_t measured = 0, predicted = 0;
   for (uint32_t c = 0; c < m->num_chains; c++) {
     uint64_t end = m->chain_end[c] > st[c].advance ? m->chain_end[c] - st[c].advance : 0;
@@ -290,14 +344,14 @@ static int predict_marked(const omplens_whatif *m, const uint64_t *removed,
   omplens_whatif_result r = {.run_ns = m->run_ns};
   uint32_t first, last;
   uint64_t saved = 0, saved_waiting = 0;
-  if (removed_span(m, removed, &first, &last) && m->back_to_back) {
-    saved = saved_waiting = sum_removed(m, st, removed, first, last, &r);
-  } else if (removed_span(m, removed, &first, &last)) {
-    saved = saved_waiting = sweep(m, st, removed, first, last, 0, &r);
+  if (removed_span(m, removed, &first, &last)) {
+    uint64_t (*run)(const omplens_whatif *, chain_state *, const uint64_t *, uint32_t, uint32_t,
+                    int, omplens_whatif_result *) = m->back_to_back ? sweep_removed : sweep;
+    saved = saved_waiting = run(m, st, removed, first, last, 0, &r);
     if (m->has_waits) {
       omplens_whatif_result again = r;
       memset(st, 0, m->num_chains * sizeof *st);
-      saved_waiting = sweep(m, st, removed, first, last, 1, &again);
+      saved_waiting = run(m, st, removed, first, last, 1, &again);
     }
   }
   free(st);

@@ -406,33 +406,73 @@ static void test_overlap_within_chain(void **state) {
   omplens_whatif_destroy(m);
 }
 
-/* Operations that run back to back on independent chains are predicted
- * as a sum over the removed ones, without a sweep: the same figures as the
- * sweep, which a zero-length operation inside the last one (overlapping
- * it, so the chain is no longer back to back, and covering nothing) makes
- * the model take. Random timelines and removals. */
-static void test_back_to_back_sum_equals_sweep(void **state) {
-  unsigned seed = 12345;
-  for (int round = 0; round < 200; round++) {
-    timeline t = {0};
-    uint64_t now = 50;
-    uint32_t a = region(&t, now, 0, 0, 0, 0);
-    size_t n = 2 + (size_t)(rand_r(&seed) % 60);
-    for (size_t i = 0; i < n; i++) {
-      now += (uint64_t)(rand_r(&seed) % 3 == 0 ? rand_r(&seed) % 40 : 0);
-      uint64_t len = (uint64_t)(rand_r(&seed) % 25);
-      op(&t, OMPLENS_EV_H2D + (int)(i % 3), now, now + len, a);
-      now += len;
+/* A random program whose chains all run back to back: host threads
+ * running synchronous constructs one after the other, some of them nowait
+ * (a task each), their operations one after the other, and a last
+ * construct on thread 0 of one 10 ns operation. */
+typedef struct planned_op {
+  uint64_t begin, end;
+  uint32_t region;
+} planned_op;
+
+static int by_begin(const void *a, const void *b) {
+  const planned_op *x = a, *y = b;
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  return (x->region > y->region) - (x->region < y->region);
+}
+
+static void random_back_to_back(timeline *t, unsigned *seed) {
+  planned_op plan[MAX_EVENTS];
+  size_t n = 0;
+  uint32_t threads = 1 + (uint32_t)(rand_r(seed) % 3);
+  uint64_t end_of_all = 0;
+  for (uint32_t th = 0; th < threads; th++) {
+    uint64_t now = 10 + (uint64_t)(rand_r(seed) % 30);
+    for (int k = 0, constructs = 1 + rand_r(seed) % 5; k < constructs && n + 8 < MAX_EVENTS - 2; k++) {
+      int nowait = rand_r(seed) % 3 == 0;
+      uint64_t at = now;
+      uint32_t r = region(t, at, 0, th, (int)(th % 2), nowait);
+      for (int i = 0, ops = 1 + rand_r(seed) % 6; i < ops; i++) {
+        at += (uint64_t)(rand_r(seed) % 3 == 0 ? rand_r(seed) % 20 : 0);
+        uint64_t len = (uint64_t)(rand_r(seed) % 30);
+        plan[n++] = (planned_op){at, at + len, r};
+        at += len;
+      }
+      t->reg[r].end_ns = at;
+      now = nowait ? now + 1 + (uint64_t)(rand_r(seed) % 15) : at + (uint64_t)(rand_r(seed) % 25);
+      if (at > end_of_all)
+        end_of_all = at;
+      if (now > end_of_all)
+        end_of_all = now;
     }
-    t.reg[a].end_ns = now;
+  }
+  uint32_t last = region(t, end_of_all + 5, end_of_all + 15, 0, 0, 0);
+  plan[n++] = (planned_op){end_of_all + 5, end_of_all + 15, last};
+  qsort(plan, n, sizeof *plan, by_begin);
+  for (size_t i = 0; i < n; i++)
+    op(t, OMPLENS_EV_H2D + (int)(i % 3), plan[i].begin, plan[i].end, plan[i].region);
+}
+
+/* Where every chain runs its operations back to back, a sweep visits only
+ * the removed operations and the synchronization points: the figures of
+ * the sweep over every operation, which one zero-length operation inside
+ * the last one (overlapping it, covering nothing) makes the model take.
+ * Random programs (threads, nowait tasks) and removals. */
+static void test_back_to_back_sweep_equals_full(void **state) {
+  unsigned seed = 12345;
+  for (int round = 0; round < 400; round++) {
+    timeline t = {0};
+    random_back_to_back(&t, &seed);
     timeline swept = t;
-    op(&swept, OMPLENS_EV_KERNEL, t.ev[n - 1].begin_ns + 1, t.ev[n - 1].begin_ns + 1, a);
-    uint64_t run = now + (uint64_t)(rand_r(&seed) % 100);
+    const omplens_event *e = &t.ev[t.n - 1];
+    op(&swept, OMPLENS_EV_KERNEL, e->begin_ns + 1, e->begin_ns + 1, e->region);
+    uint64_t run = e->end_ns + (uint64_t)(rand_r(&seed) % 50);
     omplens_whatif *fast = model(&t, run), *slow = model(&swept, run);
     for (int k = 0; k < 8; k++) {
       uint32_t ops[MAX_EVENTS];
       size_t m = 0;
-      for (uint32_t i = 0; i < n; i++)
+      for (uint32_t i = 0; i < t.n; i++)
         if (rand_r(&seed) % 4 == 0)
           ops[m++] = i;
       omplens_whatif_result r = predict(fast, ops, m), q = predict(slow, ops, m);
@@ -584,7 +624,7 @@ int main(void) {
       cmocka_unit_test(test_nowait_taskwait_loop),
       cmocka_unit_test(test_settled_sweep_carries_to_later_task),
       cmocka_unit_test(test_overlap_within_chain),
-      cmocka_unit_test(test_back_to_back_sum_equals_sweep),
+      cmocka_unit_test(test_back_to_back_sweep_equals_full),
       cmocka_unit_test(test_findings_match_detect),
       cmocka_unit_test(test_finding_ops_pair_deletes),
       cmocka_unit_test(test_errors),
