@@ -89,6 +89,36 @@ static void apply_sync(chain_state *st, const omplens_whatif *m, const omplens_w
   }
 }
 
+/* The savings of a sweep's advances: the latest measured end over the
+ * chains minus the latest predicted end. The run's end waits for every
+ * chain; what the main thread did after the last chain ended is host work
+ * and stays. */
+static uint64_t saved_by(const omplens_whatif *m, const chain_state *st) {
+  uint64_t measured = 0, predicted = 0;
+  for (uint32_t c = 0; c < m->num_chains; c++) {
+    uint64_t end = m->chain_end[c] > st[c].advance ? m->chain_end[c] - st[c].advance : 0;
+    if (end > predicted)
+      predicted = end;
+    if (m->chain_end[c] > measured)
+      measured = m->chain_end[c];
+  }
+  return measured - predicted;
+}
+
+/* The first synchronization point after time t: those up to t apply
+ * before an operation that begins at t. */
+static size_t first_sync_after(const omplens_whatif *m, uint64_t t) {
+  size_t lo = 0, hi = m->num_syncs;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (m->syncs[mid].time <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* Before its first removed operation a sweep sees the run as measured:
  * every advance 0, the kept operations all of them, and the
  * synchronization points change nothing. So it starts there, each chain
@@ -109,16 +139,7 @@ static void start_at(const omplens_whatif *m, chain_state *st, uint32_t first, s
   }
   for (uint32_t c = 0; c < m->num_chains; c++)
     st[c].kept_end = st[c].all_end;
-  size_t lo = 0, hi = m->num_syncs; /* past those up to the first's begin */
-  uint64_t t = m->events[first].begin_ns;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (m->syncs[mid].time <= t)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  *sync = lo;
+  *sync = first_sync_after(m, m->events[first].begin_ns);
 }
 
 /* After the last removed operation: whether every chain created so far has
@@ -144,9 +165,7 @@ static bool settled(const omplens_whatif *m, chain_state *st, size_t sync) {
 /* One sweep in time order over operations and synchronization points,
  * from the first removed operation to where the chains settle after the
  * last (first and last: their events); counts the removed operations into
- * r. Returns the savings: the latest measured end over the chains minus
- * the latest predicted end. The run's end waits for every chain; what the
- * main thread did after the last chain ended is host work and stays. */
+ * r. Returns the savings (saved_by). */
 static uint64_t sweep(const omplens_whatif *m, chain_state *st, const uint64_t *removed,
                       uint32_t first, uint32_t last, int host_waits,
                       omplens_whatif_result *r) {
@@ -168,15 +187,7 @@ static uint64_t sweep(const omplens_whatif *m, chain_state *st, const uint64_t *
   for (; !done && j < m->num_syncs; j++)
     apply_sync(st, m, &m->syncs[j], advance_at(&st[m->syncs[j].from], m->syncs[j].time),
                host_waits);
-  uint64_t measured = 0, predicted = 0;
-  for (uint32_t c = 0; c < m->num_chains; c++) {
-    uint64_t end = m->chain_end[c] > st[c].advance ? m->chain_end[c] - st[c].advance : 0;
-    if (end > predicted)
-      predicted = end;
-    if (m->chain_end[c] > measured)
-      measured = m->chain_end[c];
-  }
-  return measured - predicted;
+  return saved_by(m, st);
 }
 
 /* The first and last removed events; false when none is. */
@@ -301,14 +312,7 @@ static uint64_t sweep_removed(const omplens_whatif *m, chain_state *st, const ui
                               uint32_t first, uint32_t last, int host_waits,
                               omplens_whatif_result *r) {
   const omplens_event *ev = m->events;
-  size_t j = 0, hi = m->num_syncs;
-  while (j < hi) { /* past those up to the first's begin */
-    size_t mid = j + (hi - j) / 2;
-    if (m->syncs[mid].time <= ev[first].begin_ns)
-      j = mid + 1;
-    else
-      hi = mid;
-  }
+  size_t j = first_sync_after(m, ev[first].begin_ns);
   for (size_t w = first / 64; w <= last / 64; w++)
     for (uint64_t bits = removed[w]; bits; bits &= bits - 1) {
       const omplens_event *e = &ev[w * 64 + (size_t)__builtin_ctzll(bits)];
@@ -322,15 +326,7 @@ static uint64_t sweep_removed(const omplens_whatif *m, chain_state *st, const ui
     }
   for (; j < m->num_syncs; j++)
     sync_removed(m, st, removed, j, host_waits);
-  uint64_t measured = 0, predicted = 0;
-  for (uint32_t c = 0; c < m->num_chains; c++) {
-    uint64_t end = m->chain_end[c] > st[c].advance ? m->chain_end[c] - st[c].advance : 0;
-    if (end > predicted)
-      predicted = end;
-    if (m->chain_end[c] > measured)
-      measured = m->chain_end[c];
-  }
-  return measured - predicted;
+  return saved_by(m, st);
 }
 
 /* Predicts the run without the operations marked in `removed`: once with
