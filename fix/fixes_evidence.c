@@ -342,6 +342,30 @@ static void ops_of_var(omplens_fixer *fx, const omplens_directive *d, const char
 
 /* ---- events of a directive item ---- */
 
+bool omplens_fix__sent_again(omplens_fixer *fx, const omplens_finding *f) {
+  uint32_t ev = f->instances[0].event;
+  omplens_fix__file *file;
+  const omplens_directive *d =
+      omplens_fix__directive_of(fx, f->codeptr, omplens_fix__runtime_kind(fx, &fx->events[ev]), &file);
+  size_t lo = 0, hi = 0;
+  if (d)
+    ops_of(fx, d, &lo, &hi);
+  if (!d || !fx->op_events) { /* not indexed: every later event */
+    for (size_t i = (size_t)ev + 1; i < fx->num_events; i++)
+      if (fx->events[i].kind == OMPLENS_EV_H2D && fx->events[i].host_addr == f->host_addr &&
+          omplens_trace_codeptr(fx->trace, &fx->events[i]) == f->codeptr)
+        return true;
+    return false;
+  }
+  for (size_t k = lo; k < hi; k++) { /* the directive's operations */
+    const omplens_event *o = &fx->events[fx->op_events[k]];
+    if (fx->op_events[k] > ev && o->kind == OMPLENS_EV_H2D && o->host_addr == f->host_addr &&
+        omplens_trace_codeptr(fx->trace, o) == f->codeptr)
+      return true;
+  }
+  return false;
+}
+
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
   omplens_fix__file *file;
   const omplens_directive *d =

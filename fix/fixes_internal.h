@@ -776,6 +776,10 @@ void omplens_fix__deletes(omplens_fixer *fx);
  * ended: asked in event order, each search is short. */
 uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc, size_t *at);
 void omplens_fix__deletes_free(omplens_fixer *fx);
+/* Whether finding f's directive sends its host buffer again after its
+ * first instance (an H2D): read from the index of operations by
+ * directive, not from every later event. */
+bool omplens_fix__sent_again(omplens_fixer *fx, const omplens_finding *f);
 /* Whether the kernel at codeptr moved or allocated var. */
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var);
 /* What the trace says about the copies of direction kind (OMPLENS_EV_H2D:

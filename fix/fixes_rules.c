@@ -732,16 +732,6 @@ static bool all_category(const omplens_fix__ctx *c, int category) {
   return true;
 }
 
-/* Whether the one flagged copy of finding f is the last H2D of its buffer
- * at that directive. */
-static bool last_copy(const omplens_fixer *fx, const omplens_finding *f) {
-  for (size_t i = f->instances[0].event + 1; i < fx->num_events; i++)
-    if (fx->events[i].kind == OMPLENS_EV_H2D && fx->events[i].host_addr == f->host_addr &&
-        omplens_trace_codeptr(fx->trace, &fx->events[i]) == f->codeptr)
-      return false;
-  return true;
-}
-
 /* Whether every finding of the group re-sends what the receiver holds: a
  * round trip, or a duplicate of the same buffer (after one round trip, a
  * returned copy sent again is a duplicate). */
@@ -766,7 +756,7 @@ static bool guard_update(omplens_fix__ctx *c, const omplens_fix__pragma *p,
   bool first = resends(c) && ev->h2d_unflagged_first_only &&
                ev->h2d - ev->h2d_flagged == 1 && ev->buffers == 1;
   bool last = all_category(c, OMPLENS_CAT_UNUSED_TRANSFER) && ev->h2d_flagged == 1 &&
-              ev->buffers == 1 && last_copy(c->fx, &c->fx->findings[g->findings[0]]);
+              ev->buffers == 1 && !omplens_fix__sent_again(c->fx, &c->fx->findings[g->findings[0]]);
   if (!first && !last)
     return omplens_fix__fail(c,
                              "%u of the %u copies of %s at line %u are needed, and they are "
