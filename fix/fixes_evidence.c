@@ -342,6 +342,13 @@ static void ops_of_var(omplens_fixer *fx, const omplens_directive *d, const char
 
 /* ---- events of a directive item ---- */
 
+/* Whether event i is an H2D of finding f's directive and host buffer. */
+static bool copy_of_finding(const omplens_fixer *fx, const omplens_finding *f, size_t i) {
+  const omplens_event *o = &fx->events[i];
+  return o->kind == OMPLENS_EV_H2D && o->host_addr == f->host_addr &&
+         omplens_trace_codeptr(fx->trace, o) == f->codeptr;
+}
+
 bool omplens_fix__sent_again(omplens_fixer *fx, const omplens_finding *f) {
   uint32_t ev = f->instances[0].event;
   omplens_fix__file *file;
@@ -352,17 +359,13 @@ bool omplens_fix__sent_again(omplens_fixer *fx, const omplens_finding *f) {
     ops_of(fx, d, &lo, &hi);
   if (!d || !fx->op_events) { /* not indexed: every later event */
     for (size_t i = (size_t)ev + 1; i < fx->num_events; i++)
-      if (fx->events[i].kind == OMPLENS_EV_H2D && fx->events[i].host_addr == f->host_addr &&
-          omplens_trace_codeptr(fx->trace, &fx->events[i]) == f->codeptr)
+      if (copy_of_finding(fx, f, i))
         return true;
     return false;
   }
-  for (size_t k = lo; k < hi; k++) { /* the directive's operations */
-    const omplens_event *o = &fx->events[fx->op_events[k]];
-    if (fx->op_events[k] > ev && o->kind == OMPLENS_EV_H2D && o->host_addr == f->host_addr &&
-        omplens_trace_codeptr(fx->trace, o) == f->codeptr)
+  for (size_t k = lo; k < hi; k++) /* the directive's operations */
+    if (fx->op_events[k] > ev && copy_of_finding(fx, f, fx->op_events[k]))
       return true;
-  }
   return false;
 }
 

@@ -79,8 +79,9 @@ void *omplens_whatif__calloc(size_t n, size_t size);
 /* Builds m->syncs from the chains (whatif_sync.c). */
 int omplens_whatif__build_syncs(omplens_whatif *m);
 
-/* Builds m->fork_sync, and m->checkpoint_end when the chains are few
- * (whatif_predict.c); ENOMEM without memory. */
+/* Builds what sweeps start from (whatif_predict.c): m->fork_sync and
+ * m->back_to_back; then m->sync_last when the chains are back to back,
+ * else m->checkpoint_end when they are few. ENOMEM without memory. */
 int omplens_whatif__checkpoints(omplens_whatif *m);
 
 /* The chain an event's operation runs on: its region's, else its thread's. */

@@ -219,13 +219,16 @@ static int chains_back_to_back(const omplens_whatif *m, uint64_t *end) {
 }
 
 /* m->sync_last: a sync applies before the operations that begin at or
- * after its time, as the sweep applies it; last: per chain, scratch. */
-static int sync_lasts(omplens_whatif *m, uint32_t *last) {
+ * after its time, as the sweep applies it. */
+static int sync_lasts(omplens_whatif *m) {
   if (!m->num_syncs)
     return 0;
   m->sync_last = omplens_whatif__calloc(m->num_syncs, sizeof *m->sync_last);
-  if (!m->sync_last)
+  uint32_t *last = omplens_whatif__calloc(m->num_chains, sizeof *last); /* per chain */
+  if (!m->sync_last || !last) {
+    free(last);
     return OMPLENS_WHATIF_ENOMEM;
+  }
   for (uint32_t c = 0; c < m->num_chains; c++)
     last[c] = OMPLENS_WHATIF__NONE;
   size_t j = 0;
@@ -235,6 +238,7 @@ static int sync_lasts(omplens_whatif *m, uint32_t *last) {
     if (i < m->num_events)
       last[omplens_whatif__event_chain(m, &m->events[i])] = i;
   }
+  free(last);
   return 0;
 }
 
@@ -252,9 +256,8 @@ int omplens_whatif__checkpoints(omplens_whatif *m) {
     return OMPLENS_WHATIF_ENOMEM;
   m->back_to_back = chains_back_to_back(m, end);
   if (m->back_to_back) { /* sweeps that skip the kept operations */
-    int rc = sync_lasts(m, (uint32_t *)(void *)end);
     free(end);
-    return rc;
+    return sync_lasts(m);
   }
   if (m->num_chains > OMPLENS_WHATIF__CHECKPOINT_CHAINS) {
     free(end); /* sweeps cover their prefix from the start */

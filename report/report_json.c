@@ -782,16 +782,17 @@ static json_t *process_info(const omplens_trace *t) {
   return o;
 }
 
-static int keep_op(unreferenced_set *u, uint32_t op) {
-  if (u->num_ops == u->cap_ops) {
-    size_t cap = u->cap_ops ? 2 * u->cap_ops : 64;
-    uint32_t *grown = realloc(u->ops, cap * sizeof *grown);
+/* Appends op to a growable list of event numbers; -1 without memory. */
+static int push_op(uint32_t **ops, size_t *n, size_t *cap, uint32_t op) {
+  if (*n == *cap) {
+    size_t more = *cap ? 2 * *cap : 64;
+    uint32_t *grown = realloc(*ops, more * sizeof *grown);
     if (!grown)
       return -1;
-    u->ops = grown;
-    u->cap_ops = cap;
+    *ops = grown;
+    *cap = more;
   }
-  u->ops[u->num_ops++] = op;
+  (*ops)[(*n)++] = op;
   return 0;
 }
 
@@ -819,7 +820,7 @@ static json_t *unreferenced_finding(doc_ctx *x, const unreferenced_item *it,
   for (size_t k = 0; k < it->num_ops; k++) {
     uint32_t i = it->ops[k];
     const omplens_event *e = &ev[i];
-    if (keep_op(set, i))
+    if (push_op(&set->ops, &set->num_ops, &set->cap_ops, i))
       continue;
     omplens_instance one = {i, UINT32_MAX};
     if (count++ < x->max_instances)
@@ -946,18 +947,9 @@ static void build_unreferenced(doc_ctx *x) {
     size_t first = by_site[e->site] - 1;
     for (size_t j = first; j < n && items[j].codeptr == items[first].codeptr; j++) {
       unreferenced_item *it = &items[j];
-      if (strcmp(v.name, it->u.name))
-        continue;
-      if (it->num_ops == it->cap_ops) {
-        size_t cap = it->cap_ops ? 2 * it->cap_ops : 16;
-        uint32_t *grown = realloc(it->ops, cap * sizeof *grown);
-        if (!grown)
-          continue;
-        it->ops = grown;
-        it->cap_ops = cap;
-      }
-      it->ops[it->num_ops++] = (uint32_t)i;
-      allocs |= e->kind == OMPLENS_EV_ALLOC;
+      if (!strcmp(v.name, it->u.name) &&
+          !push_op(&it->ops, &it->num_ops, &it->cap_ops, (uint32_t)i))
+        allocs |= e->kind == OMPLENS_EV_ALLOC;
     }
   }
   omplens_lifetimes l = {0};
