@@ -28,7 +28,7 @@ static void flush(omplens_jout *j) {
 }
 
 static omplens_jout_memo *memo_of(omplens_jout *j, const json_t *obj) {
-  return &j->memo[((uintptr_t)obj >> 4) * 0x9e3779b97f4a7c15u >> 56 & (OMPLENS_JOUT_MEMOS - 1)];
+  return &j->memo[((uintptr_t)obj >> 4) * 0x9e3779b97f4a7c15u >> (64 - OMPLENS_JOUT_MEMO_BITS)];
 }
 
 void omplens_jout_forget(omplens_jout *j, const json_t *obj) {
@@ -291,4 +291,75 @@ void omplens_jout_value(omplens_jout *j, const json_t *v, int depth, const json_
     dumped(j, v);
     return;
   }
+}
+
+/* ---- Members built or written ---- */
+
+/* Out of memory, jansson leaves the member out (and drops v), as the
+ * document's objects always did. */
+static void set(omplens_jmembers *m, const char *key, json_t *v) {
+  json_object_set_new(m->obj, key, v);
+}
+
+void omplens_jm_value(omplens_jmembers *m, const char *key, json_t *v) {
+  if (m->obj) {
+    set(m, key, v);
+    return;
+  }
+  if (!v)
+    return;
+  omplens_jout_key(m->j, m->depth, key, &m->first);
+  omplens_jout_value(m->j, v, m->depth, NULL, NULL, NULL);
+  json_decref(v);
+}
+
+static int ascii(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80)
+      return 0;
+  return 1;
+}
+
+void omplens_jm_string(omplens_jmembers *m, const char *key, const char *s) {
+  size_t n = s ? strlen(s) : 0;
+  if (m->obj || !s || !ascii(s, n)) { /* other bytes: jansson checks them */
+    omplens_jm_value(m, key, s ? json_stringn(s, n) : NULL);
+    return;
+  }
+  omplens_jout_key(m->j, m->depth, key, &m->first);
+  quoted(m->j, s, n);
+}
+
+void omplens_jm_int(omplens_jmembers *m, const char *key, json_int_t v) {
+  if (m->obj) {
+    set(m, key, json_integer(v));
+    return;
+  }
+  omplens_jout_key(m->j, m->depth, key, &m->first);
+  if (v < 0) {
+    omplens_jout_raw(m->j, "-", 1);
+    put_u64(m->j, (uint64_t)0 - (uint64_t)v);
+  } else {
+    put_u64(m->j, (uint64_t)v);
+  }
+}
+
+void omplens_jm_hex(omplens_jmembers *m, const char *key, uint64_t v) {
+  char tmp[24]; /* with its quotes */
+  size_t n = (size_t)(omplens_report__format_hex(tmp, v) - tmp);
+  if (m->obj) {
+    set(m, key, json_stringn(tmp + 1, n - 2));
+    return;
+  }
+  omplens_jout_key(m->j, m->depth, key, &m->first);
+  omplens_jout_raw(m->j, tmp, n);
+}
+
+void omplens_jm_bool(omplens_jmembers *m, const char *key, int v) {
+  if (m->obj) {
+    set(m, key, json_boolean(v));
+    return;
+  }
+  omplens_jout_key(m->j, m->depth, key, &m->first);
+  omplens_jout_raw(m->j, v ? "true" : "false", v ? 4 : 5);
 }

@@ -14,7 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define OMPLENS_JOUT_MEMOS 256 /* remembered objects, at most; a power of two */
+#define OMPLENS_JOUT_MEMO_BITS 10
+#define OMPLENS_JOUT_MEMOS (1u << OMPLENS_JOUT_MEMO_BITS) /* remembered objects, at most */
 
 /* The text of an object the caller asked to remember. */
 typedef struct omplens_jout_memo {
@@ -76,5 +77,26 @@ void omplens_jout_forget(omplens_jout *j, const json_t *obj);
 /* The members of object o, continuing an object opened by the caller. */
 void omplens_jout_members(omplens_jout *j, const json_t *o, int depth, int *first,
                           const json_t *hole, void (*hole_fn)(void *ctx, int depth), void *ctx);
+
+/* The members of one object, either added to a jansson object (a page's
+ * document keeps its findings) or written at once (findings.json writes
+ * each finding once, and making it a tree first cost a third of that
+ * file). Members keep the order they are given, as a jansson object keeps
+ * its insertion order; both forms give the same text. */
+typedef struct omplens_jmembers {
+  json_t *obj;     /* the object being built; NULL: members written to j */
+  omplens_jout *j;
+  int depth;       /* written: the members' nesting level */
+  int first;       /* written: no member yet (start with 1) */
+} omplens_jmembers;
+
+/* Member key = v, taking v's reference; no member when v is NULL. */
+void omplens_jm_value(omplens_jmembers *m, const char *key, json_t *v);
+/* What json_string(s) gives: no member when s is NULL or not UTF-8. */
+void omplens_jm_string(omplens_jmembers *m, const char *key, const char *s);
+void omplens_jm_int(omplens_jmembers *m, const char *key, json_int_t v);
+/* "0x..." in lowercase hexadecimal digits. */
+void omplens_jm_hex(omplens_jmembers *m, const char *key, uint64_t v);
+void omplens_jm_bool(omplens_jmembers *m, const char *key, int v);
 
 #endif

@@ -37,7 +37,8 @@ typedef struct unreferenced_set {
   uint8_t *held;        /* bit per event: in a detector finding */
 } unreferenced_set;
 
-#define RECENT_FIXES 256 /* a power of two */
+#define RECENT_FIXES_BITS 8
+#define RECENT_FIXES (1u << RECENT_FIXES_BITS)
 
 /* What every part of one process's document needs. */
 typedef struct doc_ctx {
@@ -272,6 +273,7 @@ static json_t *location(doc_ctx *x, uint64_t codeptr) {
     json_object_set_new(o, "construct", json_string(construct));
   return cache_put(&x->locations, codeptr, o);
 }
+
 
 /* The map item of a finding's operations (they share one buffer), with
  * the storage its pointer takes, named where the change is made. */
@@ -610,18 +612,22 @@ static json_t *make_fix_object(const omplens_fix *fx) {
 static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
   if (!fx)
     return NULL;
-  size_t recent = ((uintptr_t)fx >> 4) * 0x9e3779b97f4a7c15u >> 56 & (RECENT_FIXES - 1);
+  const omplens_fix *list;
+  size_t n;
+  bool listed = !omplens_fix_list(x->in->procs[x->proc].fixer, &list, &n) && fx >= list &&
+                fx < list + n;
+  /* A fix of the list by its place: a stream of findings that cycles
+   * through up to RECENT_FIXES fixes finds each of them here. */
+  size_t recent = listed ? (size_t)(fx - list) & (RECENT_FIXES - 1)
+                         : ((uintptr_t)fx >> 4) * 0x9e3779b97f4a7c15u >> (64 - RECENT_FIXES_BITS);
   json_t *known = !x->streaming                  ? cache_get(&x->fixes, (uint64_t)(uintptr_t)fx)
                   : x->recent_key[recent] == fx ? x->recent_fix[recent]
                                                  : NULL;
   if (known)
     return json_incref(known);
   json_t *o = make_fix_object(fx);
-  const omplens_fix *list;
-  size_t n;
   /* A recipe is no change: it may name "the buffer" for several variables. */
-  if (o && fx->diff && !omplens_fix_list(x->in->procs[x->proc].fixer, &list, &n) &&
-      fx >= list && fx < list + n)
+  if (o && fx->diff && listed)
     json_object_set_new(o, "id", num((uint64_t)(fx - list)));
   if (x->streaming && o) {
     if (x->out)
@@ -660,51 +666,69 @@ static json_t *call_path(doc_ctx *x, const omplens_finding *f, size_t index, siz
   return arr;
 }
 
-/* hole: when not NULL, the value of "instances", to be written by the
- * caller (the streamed findings.json); otherwise the listed instances. */
-static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index, json_t *hole) {
+/* A number as num() gives it. */
+static void jm_num(omplens_jmembers *m, const char *key, uint64_t v) {
+  omplens_jm_int(m, key, v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+typedef struct instance_writer instance_writer;
+static void write_instances(void *ctx, int depth);
+
+/* The members of finding f (its index in the analysis). The listed
+ * instances are written as columns by w when the members are written
+ * (findings.json), else added as instance() objects. */
+static void finding_members(doc_ctx *x, const omplens_finding *f, size_t index,
+                            omplens_jmembers *m, instance_writer *w) {
   const omplens_report_input *in = x->in;
   size_t proc = x->proc, nev;
   const omplens_event *ev = omplens_trace_events(in->procs[proc].trace, &nev);
-  json_t *o = json_object();
-  json_object_set_new(o, "category", json_string(omplens_category_name(f->category)));
-  json_object_set_new(o, "device", device(f->device));
-  json_object_set_new(o, "location", location(x, f->codeptr));
+  omplens_jm_string(m, "category", omplens_category_name(f->category));
+  if (f->device < 0)
+    omplens_jm_string(m, "device", "host");
+  else
+    omplens_jm_int(m, "device", f->device);
+  omplens_jm_value(m, "location", location(x, f->codeptr));
   size_t num_paths = 0, num_top = 0;
   json_t *path = call_path(x, f, index, &num_paths, &num_top);
-  if (path)
-    json_object_set_new(o, "call_path", path);
+  bool has_path = path != NULL;
+  omplens_jm_value(m, "call_path", path);
   if (num_paths > 1)
-    json_object_set_new(o, "call_paths", num(num_paths));
-  if (path && num_top > 1)
-    json_object_set_new(o, "call_paths_as_frequent", num(num_top));
-  json_t *var = variable(in, proc, f, index, ev, nev);
-  if (var)
-    json_object_set_new(o, "variable", var);
-  json_object_set_new(o, "host_addr", hex(f->host_addr));
-  json_object_set_new(o, "bytes", num(f->bytes));
-  json_object_set_new(o, "count", num(f->num_instances));
-  json_object_set_new(o, "total_bytes", num(f->total_bytes));
-  json_object_set_new(o, "total_ns", num(f->total_ns));
-  json_object_set_new(o, "savings_ns", num(f->savings_ns));
-  json_object_set_new(o, "setup", json_boolean(f->setup));
+    jm_num(m, "call_paths", num_paths);
+  if (has_path && num_top > 1)
+    jm_num(m, "call_paths_as_frequent", num_top);
+  omplens_jm_value(m, "variable", variable(in, proc, f, index, ev, nev));
+  omplens_jm_hex(m, "host_addr", f->host_addr);
+  jm_num(m, "bytes", f->bytes);
+  jm_num(m, "count", f->num_instances);
+  jm_num(m, "total_bytes", f->total_bytes);
+  jm_num(m, "total_ns", f->total_ns);
+  jm_num(m, "savings_ns", f->savings_ns);
+  omplens_jm_bool(m, "setup", f->setup);
   /* Counts and totals above cover every instance; the list is capped, or a
    * large trace's document would be mostly instances nobody reads. */
   size_t listed = listed_count(x, f);
-  if (hole)
-    json_object_set(o, "instances", hole);
-  else
-    json_object_set_new(o, "instances", listed_instances(ev, nev, f, listed));
+  if (m->obj) {
+    omplens_jm_value(m, "instances", listed_instances(ev, nev, f, listed));
+  } else {
+    omplens_jout_key(m->j, m->depth, "instances", &m->first);
+    write_instances(w, m->depth);
+  }
   if (listed < f->num_instances)
-    json_object_set_new(o, "instances_omitted", num(f->num_instances - listed));
+    jm_num(m, "instances_omitted", f->num_instances - listed);
   const omplens_fix *fx = NULL;
   omplens_fixer *fixer = in->procs[proc].fixer;
   const char *account = fixer ? omplens_fix_account(fixer, index) : NULL;
-  if (account)
-    json_object_set_new(o, "explanation", json_string(account));
+  omplens_jm_string(m, "explanation", account);
   if (fixer && !omplens_fix_for_finding(fixer, index, &fx))
-    json_object_set_new(o, "fix", fix_object(x, fx));
-  return o;
+    omplens_jm_value(m, "fix", fix_object(x, fx));
+}
+
+/* The document's object of finding f. */
+static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index) {
+  omplens_jmembers m = {.obj = json_object()};
+  if (m.obj)
+    finding_members(x, f, index, &m, NULL);
+  return m.obj;
 }
 
 static json_t *leftover(doc_ctx *x, const omplens_leftover *l) {
@@ -1042,7 +1066,7 @@ static json_t *process(doc_ctx *x, size_t max_findings) {
   size_t listed = n < max_findings ? n : max_findings;
   json_t *arr = json_array();
   for (size_t i = 0; i < listed; i++)
-    json_array_append_new(arr, finding(x, &f[i], i, NULL));
+    json_array_append_new(arr, finding(x, &f[i], i));
   append_unreferenced(x, arr);
   json_object_set_new(o, "findings", arr);
   json_object_set_new(o, "mappings_at_exit", leftover_list(x));
@@ -1403,17 +1427,15 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
     w.ev = omplens_trace_events(x->in->procs[x->proc].trace, &w.nev);
     omplens_jout_raw(j, "[", 1);
     for (size_t i = 0; i < n && !j->failed; i++) {
-      json_t *o = finding(x, &f[i], i, hole);
-      if (!o) {
-        j->failed = 1;
-        break;
-      }
       w.instances = f[i].instances;
       w.listed = listed_count(x, &f[i]);
       omplens_jout_raw(j, i ? "," : "", i ? 1 : 0);
       omplens_jout_newline(j, depth + 1);
-      omplens_jout_value(j, o, depth + 1, hole, write_instances, &w);
-      json_decref(o);
+      omplens_jout_raw(j, "{", 1);
+      omplens_jmembers m = {.j = j, .depth = depth + 2, .first = 1};
+      finding_members(x, &f[i], i, &m, &w);
+      omplens_jout_newline(j, depth + 1);
+      omplens_jout_raw(j, "}", 1);
     }
     for (size_t i = 0; i < json_array_size(extra) && !j->failed; i++) {
       json_t *o = json_array_get(extra, i);
