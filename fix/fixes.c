@@ -195,6 +195,8 @@ static void file_free(omplens_fix__file *f) {
   omplens_fix__units_free(f);
   free(f->path);
   omplens_fix__source_free(&f->src);
+  f->scanned.kept = false;
+  omplens_fix__pragma_free(&f->scanned);
   if (!f->ast_rc)
     omplens_fix__ast_free(&f->ast);
   free(f->calls);

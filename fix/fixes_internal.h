@@ -156,6 +156,8 @@ typedef struct omplens_fix__pragma {
   size_t num_clauses;
   omplens_fix__pitem *items; /* items of map, to and from clauses */
   size_t num_items;
+  bool kept;        /* its file's own (omplens_fix__scan_site): freed with
+                       the file, omplens_fix__pragma_free leaves it */
 } omplens_fix__pragma;
 
 /* Reads the pragma whose '#' is at offset at. 0, OMPLENS_FIX_EINVAL (not a
@@ -415,6 +417,11 @@ typedef struct omplens_fix__file {
                                            first omplens_fix__call_at_line() */
   size_t num_calls;
   bool calls_done;
+  /* The directive last read back from src and found as the index read it
+   * (omplens_fix__scan_site), and where (its '#' + 1; 0: none): the fixes
+   * of a directive's items read it once, not once an item. */
+  omplens_fix__pragma scanned;
+  size_t scanned_at;
 } omplens_fix__file;
 
 /* A finding's directive item: one written in a clause (item), or, for a

@@ -363,6 +363,10 @@ int omplens_fix__pragma_scan(const omplens_fix__source *s, size_t at, omplens_fi
 }
 
 void omplens_fix__pragma_free(omplens_fix__pragma *p) {
+  if (p->kept) { /* its file frees it */
+    memset(p, 0, sizeof *p);
+    return;
+  }
   for (size_t i = 0; i < p->num_items; i++)
     free(p->items[i].text);
   for (size_t i = 0; i < p->num_clauses; i++)

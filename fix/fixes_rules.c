@@ -605,10 +605,18 @@ bool omplens_fix__need_ast(omplens_fix__ctx *c) {
   return true;
 }
 
-/* Reads the site's pragma as written and checks it against the index. */
+/* Reads the site's pragma as written and checks it against the index.
+ * A pragma of the file's own text is kept by the file (p is then its
+ * copy, which omplens_fix__pragma_free leaves): a construct mapping 300
+ * items was read 300 times, once for each item's fix. */
 bool omplens_fix__scan_site(omplens_fix__ctx *c, const omplens_fix__site *s,
                             omplens_fix__pragma *p) {
   size_t at = omplens_fix__pragma_at(c, s->dir);
+  omplens_fix__file *f = c->file && c->src == &c->file->src ? c->file : NULL;
+  if (f && at != SIZE_MAX && f->scanned_at == at + 1) {
+    *p = f->scanned;
+    return true;
+  }
   if (at == SIZE_MAX || omplens_fix__pragma_scan(c->src, at, p))
     return omplens_fix__fail(c, "the directive at line %u cannot be read back from the file",
                              s->dir->pragma.line);
@@ -620,6 +628,13 @@ bool omplens_fix__scan_site(omplens_fix__ctx *c, const omplens_fix__site *s,
     return omplens_fix__fail(
         c, "the text of the directive at line %u does not match what the index read",
         s->dir->pragma.line);
+  }
+  if (f) {
+    f->scanned.kept = false;
+    omplens_fix__pragma_free(&f->scanned);
+    p->kept = true;
+    f->scanned = *p;
+    f->scanned_at = at + 1;
   }
   return true;
 }
