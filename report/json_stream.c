@@ -90,6 +90,16 @@ static void put_u64(omplens_jout *j, uint64_t v) {
   omplens_jout_raw(j, tmp, (size_t)(omplens_report__format_u64(tmp, v) - tmp));
 }
 
+/* As jansson writes an integer. */
+static void put_int(omplens_jout *j, json_int_t v) {
+  if (v < 0) {
+    omplens_jout_raw(j, "-", 1);
+    put_u64(j, (uint64_t)0 - (uint64_t)v);
+  } else {
+    put_u64(j, (uint64_t)v);
+  }
+}
+
 /* Text that needs no escape under JSON_ENSURE_ASCII. */
 static int plain(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
@@ -268,16 +278,9 @@ void omplens_jout_value(omplens_jout *j, const json_t *v, int depth, const json_
   case JSON_STRING:
     quoted(j, json_string_value(v), json_string_length(v));
     return;
-  case JSON_INTEGER: {
-    json_int_t i = json_integer_value(v);
-    if (i < 0) {
-      omplens_jout_raw(j, "-", 1);
-      put_u64(j, (uint64_t)0 - (uint64_t)i);
-    } else {
-      put_u64(j, (uint64_t)i);
-    }
+  case JSON_INTEGER:
+    put_int(j, json_integer_value(v));
     return;
-  }
   case JSON_TRUE:
     omplens_jout_raw(j, "true", 4);
     return;
@@ -336,12 +339,7 @@ void omplens_jm_int(omplens_jmembers *m, const char *key, json_int_t v) {
     return;
   }
   omplens_jout_key(m->j, m->depth, key, &m->first);
-  if (v < 0) {
-    omplens_jout_raw(m->j, "-", 1);
-    put_u64(m->j, (uint64_t)0 - (uint64_t)v);
-  } else {
-    put_u64(m->j, (uint64_t)v);
-  }
+  put_int(m->j, v);
 }
 
 void omplens_jm_hex(omplens_jmembers *m, const char *key, uint64_t v) {

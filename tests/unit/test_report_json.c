@@ -443,6 +443,65 @@ static void escaped_strings(void **state) {
   json_decref(doc);
 }
 
+/* One set of members of every kind, added to m. */
+static void some_members(omplens_jmembers *m) {
+  omplens_jm_string(m, "plain", "text");
+  omplens_jm_string(m, "escaped", "a \"quote\"\n\ttab");
+  omplens_jm_string(m, "non_ascii", "caf\xc3\xa9");
+  omplens_jm_string(m, "not_utf8", "bad \xff byte"); /* no member, as json_string gives none */
+  omplens_jm_string(m, "null", NULL);                 /* no member */
+  omplens_jm_int(m, "zero", 0);
+  omplens_jm_int(m, "negative", -42);
+  omplens_jm_int(m, "largest", INT64_MAX);
+  omplens_jm_int(m, "smallest", INT64_MIN);
+  omplens_jm_hex(m, "hex_zero", 0);
+  omplens_jm_hex(m, "hex", 0x7f00dead0000ull);
+  omplens_jm_hex(m, "hex_max", UINT64_MAX);
+  omplens_jm_bool(m, "yes", 1);
+  omplens_jm_bool(m, "no", 0);
+  omplens_jm_value(m, "object", json_pack("{s:i, s:[i, s], s:{}}", "a", 1, "b", 2, "c", "d"));
+  omplens_jm_value(m, "none", NULL); /* no member */
+  omplens_jm_value(m, "real", json_real(1.5));
+}
+
+/* Members written at once (findings.json's findings) give the text that
+ * the same members added to an object give through json_dumps, inside an
+ * array as findings.json nests them. */
+static void members_built_or_written(void **state) {
+  (void)state;
+  omplens_jmembers built = {.obj = json_object()};
+  some_members(&built);
+  assert_int_equal(json_object_size(built.obj), 14);
+  json_t *doc = json_pack("[o]", built.obj);
+  char *dumped = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+
+  FILE *f = tmpfile();
+  omplens_jout *j = malloc(sizeof *j);
+  assert_non_null(f);
+  assert_non_null(j);
+  omplens_jout_init(j, f);
+  omplens_jout_raw(j, "[", 1);
+  omplens_jout_newline(j, 1);
+  omplens_jout_raw(j, "{", 1);
+  omplens_jmembers written = {.j = j, .depth = 2, .first = 1};
+  some_members(&written);
+  omplens_jout_newline(j, 1);
+  omplens_jout_raw(j, "}", 1);
+  omplens_jout_newline(j, 0);
+  omplens_jout_raw(j, "]", 1);
+  assert_int_equal(omplens_jout_finish(j), 0);
+  free(j);
+  long n = ftell(f);
+  char *text = calloc((size_t)n + 1, 1);
+  rewind(f);
+  assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  assert_string_equal(text, dumped);
+  free(text);
+  free(dumped);
+  json_decref(doc);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(streamed_equals_document, setup, teardown),
@@ -455,6 +514,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(failed_writes, setup, teardown),
       cmocka_unit_test(remembered_objects),
       cmocka_unit_test(escaped_strings),
+      cmocka_unit_test(members_built_or_written),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
