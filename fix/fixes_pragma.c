@@ -395,10 +395,13 @@ size_t omplens_fix__pragma_data_clauses(const omplens_fix__pragma *p) {
 /* ---- edits ---- */
 
 /* Removes item i from its clause, which keeps other items. */
+/* Each item but a clause's first goes with the separator before it, so
+ * that the removals of any items but the first are apart and can make one
+ * patch (with "item, " for the others, the last two met at their comma). */
 static void remove_from_list(const omplens_fix__source *s, const omplens_fix__pragma *p, size_t i,
                              omplens_fix__edits *e) {
   const omplens_fix__pclause *c = &p->clauses[p->items[i].clause];
-  if (i + 1 < c->first_item + c->num_items) /* "item, " up to the next item */
+  if (i == c->first_item) /* "item, " up to the next item */
     omplens_fix__replace(e, s, p->items[i].begin, p->items[i + 1].begin, "");
   else /* ", item" after the previous one */
     omplens_fix__replace(e, s, p->items[i - 1].end, p->items[i].end, "");
