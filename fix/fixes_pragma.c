@@ -394,10 +394,9 @@ size_t omplens_fix__pragma_data_clauses(const omplens_fix__pragma *p) {
 
 /* ---- edits ---- */
 
-/* Removes item i from its clause, which keeps other items. */
-/* Each item but a clause's first goes with the separator before it, so
- * that the removals of any items but the first are apart and can make one
- * patch (with "item, " for the others, the last two met at their comma). */
+/* Removes item i from its clause, which keeps other items. Each item but
+ * a clause's first goes with the separator before it, so that the removals
+ * of any items but the first two are apart and can make one patch. */
 static void remove_from_list(const omplens_fix__source *s, const omplens_fix__pragma *p, size_t i,
                              omplens_fix__edits *e) {
   const omplens_fix__pclause *c = &p->clauses[p->items[i].clause];

@@ -298,15 +298,11 @@ void omplens_jout_value(omplens_jout *j, const json_t *v, int depth, const json_
 
 /* ---- Members built or written ---- */
 
-/* Out of memory, jansson leaves the member out (and drops v), as the
- * document's objects always did. */
-static void set(omplens_jmembers *m, const char *key, json_t *v) {
-  json_object_set_new(m->obj, key, v);
-}
-
+/* Built, a member jansson cannot add (out of memory) is left out and v
+ * dropped, as the document's objects always were. */
 void omplens_jm_value(omplens_jmembers *m, const char *key, json_t *v) {
   if (m->obj) {
-    set(m, key, v);
+    json_object_set_new(m->obj, key, v);
     return;
   }
   if (!v)
@@ -335,7 +331,7 @@ void omplens_jm_string(omplens_jmembers *m, const char *key, const char *s) {
 
 void omplens_jm_int(omplens_jmembers *m, const char *key, json_int_t v) {
   if (m->obj) {
-    set(m, key, json_integer(v));
+    omplens_jm_value(m, key, json_integer(v));
     return;
   }
   omplens_jout_key(m->j, m->depth, key, &m->first);
@@ -346,7 +342,7 @@ void omplens_jm_hex(omplens_jmembers *m, const char *key, uint64_t v) {
   char tmp[24]; /* with its quotes */
   size_t n = (size_t)(omplens_report__format_hex(tmp, v) - tmp);
   if (m->obj) {
-    set(m, key, json_stringn(tmp + 1, n - 2));
+    omplens_jm_value(m, key, json_stringn(tmp + 1, n - 2));
     return;
   }
   omplens_jout_key(m->j, m->depth, key, &m->first);
@@ -355,7 +351,7 @@ void omplens_jm_hex(omplens_jmembers *m, const char *key, uint64_t v) {
 
 void omplens_jm_bool(omplens_jmembers *m, const char *key, int v) {
   if (m->obj) {
-    set(m, key, json_boolean(v));
+    omplens_jm_value(m, key, json_boolean(v));
     return;
   }
   omplens_jout_key(m->j, m->depth, key, &m->first);

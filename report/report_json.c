@@ -274,7 +274,6 @@ static json_t *location(doc_ctx *x, uint64_t codeptr) {
   return cache_put(&x->locations, codeptr, o);
 }
 
-
 /* The map item of a finding's operations (they share one buffer), with
  * the storage its pointer takes, named where the change is made. */
 static json_t *variable(const omplens_report_input *in, size_t proc, const omplens_finding *f,
@@ -683,10 +682,7 @@ static void finding_members(doc_ctx *x, const omplens_finding *f, size_t index,
   size_t proc = x->proc, nev;
   const omplens_event *ev = omplens_trace_events(in->procs[proc].trace, &nev);
   omplens_jm_string(m, "category", omplens_category_name(f->category));
-  if (f->device < 0)
-    omplens_jm_string(m, "device", "host");
-  else
-    omplens_jm_int(m, "device", f->device);
+  omplens_jm_value(m, "device", device(f->device));
   omplens_jm_value(m, "location", location(x, f->codeptr));
   size_t num_paths = 0, num_top = 0;
   json_t *path = call_path(x, f, index, &num_paths, &num_top);

@@ -360,14 +360,33 @@ static void number_formatting(void **state) {
   }
 }
 
-/* The text of doc written with the streaming writer, remembering `keep`
- * (NULL: nothing) and forgetting it halfway when asked; caller frees. */
-static char *jout_text(const json_t *doc, const json_t *keep, bool forget_halfway) {
+/* A streaming writer into a temporary file. */
+static omplens_jout *jout_new(void) {
   FILE *f = tmpfile();
   omplens_jout *j = malloc(sizeof *j);
   assert_non_null(f);
   assert_non_null(j);
   omplens_jout_init(j, f);
+  return j;
+}
+
+/* Finishes j and frees it; the text it wrote (caller frees). */
+static char *jout_finished_text(omplens_jout *j) {
+  assert_int_equal(omplens_jout_finish(j), 0);
+  FILE *f = j->f;
+  free(j);
+  long n = ftell(f);
+  char *text = calloc((size_t)n + 1, 1);
+  rewind(f);
+  assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  return text;
+}
+
+/* The text of doc written with the streaming writer, remembering `keep`
+ * (NULL: nothing) and forgetting it halfway when asked; caller frees. */
+static char *jout_text(const json_t *doc, const json_t *keep, bool forget_halfway) {
+  omplens_jout *j = jout_new();
   if (keep)
     omplens_jout_remember(j, keep);
   omplens_jout_raw(j, "[", 1);
@@ -380,14 +399,7 @@ static char *jout_text(const json_t *doc, const json_t *keep, bool forget_halfwa
   }
   omplens_jout_newline(j, 0);
   omplens_jout_raw(j, "]", 1);
-  assert_int_equal(omplens_jout_finish(j), 0);
-  free(j);
-  long n = ftell(f);
-  char *text = calloc((size_t)n + 1, 1);
-  rewind(f);
-  assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-  fclose(f);
-  return text;
+  return jout_finished_text(j);
 }
 
 /* An object the writer remembers (a fix shared by a group's findings) is
@@ -475,11 +487,7 @@ static void members_built_or_written(void **state) {
   json_t *doc = json_pack("[o]", built.obj);
   char *dumped = json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII);
 
-  FILE *f = tmpfile();
-  omplens_jout *j = malloc(sizeof *j);
-  assert_non_null(f);
-  assert_non_null(j);
-  omplens_jout_init(j, f);
+  omplens_jout *j = jout_new();
   omplens_jout_raw(j, "[", 1);
   omplens_jout_newline(j, 1);
   omplens_jout_raw(j, "{", 1);
@@ -489,13 +497,7 @@ static void members_built_or_written(void **state) {
   omplens_jout_raw(j, "}", 1);
   omplens_jout_newline(j, 0);
   omplens_jout_raw(j, "]", 1);
-  assert_int_equal(omplens_jout_finish(j), 0);
-  free(j);
-  long n = ftell(f);
-  char *text = calloc((size_t)n + 1, 1);
-  rewind(f);
-  assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-  fclose(f);
+  char *text = jout_finished_text(j);
   assert_string_equal(text, dumped);
   free(text);
   free(dumped);
