@@ -23,12 +23,12 @@
  * traces: bench/analysis_stages on gen_trace traces of 2M events, with and
  * without -c (as `omplens run` records), the least of 5 runs each on 2
  * CPUs, averaged and rounded (docs/performance.md, "The progress line").
- * Per trace, reading (95) and the detectors (105) dominate; attributing
+ * Per trace, reading (160) and the detectors (167) dominate; attributing
  * takes a few ms without libclang parses (with them, what the sources
  * take, which no count here foresees: the line's text counts the compile
  * units read instead, omplens_progress_text). The report's parts add up with the
- * outputs asked: timeline.json (285) and findings.json (105) are its big
- * ones; the findings document (16) comes with the pages (sarif, timeline,
+ * outputs asked: timeline.json (474) and findings.json (129) are its big
+ * ones; the findings document (33) comes with the pages (sarif, timeline,
  * markdown, html). The report writes timeline.json and report.html on
  * threads of their own while the main one writes the rest, so its share
  * moves on as outputs end, and waits at the end for the last of them. */
@@ -36,9 +36,9 @@ static const struct {
   const char *part;
   unsigned cost;
 } COSTS[] = {
-    {"read", 95},     {"detect", 105},   {"attribute", 2},   {"document", 16},
-    {"json", 105},    {"summary", 15},   {"sarif", 3},       {"timeline", 285},
-    {"markdown", 4},  {"html", 36},      {"patch", 1},
+    {"read", 160},    {"detect", 167},   {"attribute", 2},   {"document", 33},
+    {"json", 129},    {"summary", 13},   {"sarif", 3},       {"timeline", 474},
+    {"markdown", 2},  {"html", 84},      {"patch", 1},
 };
 #define UNKNOWN_COST 10
 
