@@ -15,44 +15,15 @@ void omplens_jout_init(omplens_jout *j, FILE *f) {
   j->f = f;
   j->len = 0;
   j->failed = 0;
-  j->flushes = 0;
-  memset(j->memo, 0, sizeof j->memo);
-  j->memos = 0;
 }
 
 static void flush(omplens_jout *j) {
   if (j->len && !j->failed && fwrite(j->buf, 1, j->len, j->f) != j->len)
     j->failed = 1;
   j->len = 0;
-  j->flushes++;
-}
-
-static omplens_jout_memo *memo_of(omplens_jout *j, const json_t *obj) {
-  return &j->memo[((uintptr_t)obj >> 4) * 0x9e3779b97f4a7c15u >> (64 - OMPLENS_JOUT_MEMO_BITS)];
-}
-
-void omplens_jout_forget(omplens_jout *j, const json_t *obj) {
-  omplens_jout_memo *m = memo_of(j, obj);
-  if (!obj || m->obj != obj)
-    return;
-  free(m->text);
-  *m = (omplens_jout_memo){0};
-  j->memos--;
-}
-
-void omplens_jout_remember(omplens_jout *j, const json_t *obj) {
-  omplens_jout_memo *m = memo_of(j, obj);
-  if (!obj || m->obj == obj)
-    return;
-  if (m->obj)
-    omplens_jout_forget(j, m->obj);
-  *m = (omplens_jout_memo){obj, 0, NULL, 0};
-  j->memos++;
 }
 
 int omplens_jout_finish(omplens_jout *j) {
-  for (size_t i = 0; j->memos && i < OMPLENS_JOUT_MEMOS; i++)
-    omplens_jout_forget(j, j->memo[i].obj);
   flush(j);
   if (!j->failed && fflush(j->f))
     j->failed = 1;
@@ -238,23 +209,6 @@ static void object(omplens_jout *j, const json_t *v, int depth, const json_t *ho
   omplens_jout_raw(j, "}", 1);
 }
 
-/* A remembered object: its kept text, else written and kept (unless the
- * buffer was written out meanwhile, or it is at another level). */
-static void remembered(omplens_jout *j, omplens_jout_memo *m, const json_t *v, int depth) {
-  if (m->text && m->depth == depth) {
-    omplens_jout_raw(j, m->text, m->len);
-    return;
-  }
-  size_t start = j->len;
-  unsigned long flushes = j->flushes;
-  object(j, v, depth, NULL, NULL, NULL);
-  if (m->text || j->failed || flushes != j->flushes || !(m->text = malloc(j->len - start)))
-    return;
-  memcpy(m->text, j->buf + start, j->len - start);
-  m->len = j->len - start;
-  m->depth = depth;
-}
-
 void omplens_jout_value(omplens_jout *j, const json_t *v, int depth, const json_t *hole,
                         void (*hole_fn)(void *ctx, int depth), void *ctx) {
   switch (json_typeof(v)) {
@@ -262,13 +216,6 @@ void omplens_jout_value(omplens_jout *j, const json_t *v, int depth, const json_
     if (!json_object_size(v)) {
       omplens_jout_raw(j, "{}", 2);
       return;
-    }
-    if (j->memos) {
-      omplens_jout_memo *m = memo_of(j, v);
-      if (m->obj == v) {
-        remembered(j, m, v, depth);
-        return;
-      }
     }
     object(j, v, depth, hole, hole_fn, ctx);
     return;

@@ -14,30 +14,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#define OMPLENS_JOUT_MEMO_BITS 10
-#define OMPLENS_JOUT_MEMOS (1u << OMPLENS_JOUT_MEMO_BITS) /* remembered objects, at most */
-
-/* The text of an object the caller asked to remember. */
-typedef struct omplens_jout_memo {
-  const json_t *obj; /* NULL: a free slot */
-  int depth;         /* the text's nesting level */
-  char *text;        /* NULL: not written yet */
-  size_t len;
-} omplens_jout_memo;
-
 typedef struct omplens_jout {
   FILE *f;
   char buf[1 << 18]; /* written out when full: 256 KiB per write call */
   size_t len;
   int failed;
-  unsigned long flushes;                  /* buffers written out */
-  omplens_jout_memo memo[OMPLENS_JOUT_MEMOS]; /* by the object's address */
-  size_t memos;                           /* slots in use */
 } omplens_jout;
 
 void omplens_jout_init(omplens_jout *j, FILE *f);
-/* Flushes and forgets every remembered object; 0, or -1 when a write
- * failed. */
+/* Flushes; 0, or -1 when a write failed. */
 int omplens_jout_finish(omplens_jout *j);
 
 /* The buffer's overflow: flushes, then keeps or writes s. */
@@ -65,15 +50,6 @@ void omplens_jout_key(omplens_jout *j, int depth, const char *key, int *first);
  * member's own level (contents at d + 1, closing bracket at d). */
 void omplens_jout_value(omplens_jout *j, const json_t *v, int depth, const json_t *hole,
                         void (*hole_fn)(void *ctx, int depth), void *ctx);
-/* Remembers object obj: the first time it is written its text is kept,
- * and each later time at the same nesting level that text is copied, for
- * an object many parts of a file share (a fix shared by the findings of
- * its group, with texts of kilobytes). It must not contain a hole, and
- * must stay alive and unchanged until omplens_jout_forget(j, obj) or
- * omplens_jout_finish(); another object in its slot replaces it. */
-void omplens_jout_remember(omplens_jout *j, const json_t *obj);
-void omplens_jout_forget(omplens_jout *j, const json_t *obj);
-
 /* The members of object o, continuing an object opened by the caller. */
 void omplens_jout_members(omplens_jout *j, const json_t *o, int depth, int *first,
                           const json_t *hole, void (*hole_fn)(void *ctx, int depth), void *ctx);

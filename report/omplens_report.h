@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define OMPLENS_FINDINGS_SCHEMA_VERSION 5
+#define OMPLENS_FINDINGS_SCHEMA_VERSION 6
 /* The category of findings only the source gives: a map item whose
  * variable the construct's body never names. */
 #define OMPLENS_REPORT_UNREFERENCED "mapped-but-unreferenced"

@@ -37,9 +37,6 @@ typedef struct unreferenced_set {
   uint8_t *held;        /* bit per event: in a detector finding */
 } unreferenced_set;
 
-#define RECENT_FIXES_BITS 8
-#define RECENT_FIXES (1u << RECENT_FIXES_BITS)
-
 /* What every part of one process's document needs. */
 typedef struct doc_ctx {
   const omplens_report_input *in;
@@ -57,15 +54,19 @@ typedef struct doc_ctx {
   bool site_kinds_done;
   bool without_fixes;   /* timeline.json's marks: made before the fixes */
   bool streaming;       /* findings.json: each finding's objects are written
-                           once and dropped, so a fix's object is not kept
-                           for the findings it shares it with (on the
-                           many-directives bench trace, 9 MB of them)... */
-  const omplens_fix *recent_key[RECENT_FIXES]; /* ...but for the recent ones,
-                           by the fix's address, one per slot: a group's
-                           findings are often near each other */
-  json_t *recent_fix[RECENT_FIXES];
-  omplens_jout *out;    /* findings.json's writer, which keeps the text of
-                           each recent fix object (omplens_jout_remember) */
+                           once and dropped; a finding names its fix by its
+                           place in the process's list of fixes, written
+                           after the findings, and its location leaves out
+                           the directive, which the process's directives
+                           give (schema 6) */
+  json_cache bare_locations; /* findings.json: by codeptr, the location
+                           without its directive */
+  uint32_t *fix_place;  /* findings.json: by the fix's place in the fixer's
+                           list, its place in the written list + 1 (0: not
+                           named yet) */
+  const omplens_fix **named; /* ...the fixes named, in the written order */
+  size_t num_named, cap_named;
+  omplens_jout *out;    /* findings.json's writer */
 } doc_ctx;
 
 static json_t *hex(uint64_t v) {
@@ -211,22 +212,13 @@ static json_t *cache_put(json_cache *c, uint64_t key, json_t *o) {
   return o;
 }
 
-/* Drops the recent fixes' objects: their addresses are one fixer's. */
-static void forget_recent_fixes(doc_ctx *x) {
-  for (size_t i = 0; i < RECENT_FIXES; i++) {
-    if (x->out)
-      omplens_jout_forget(x->out, x->recent_fix[i]);
-    json_decref(x->recent_fix[i]);
-    x->recent_fix[i] = NULL;
-    x->recent_key[i] = NULL;
-  }
-}
-
 static void doc_ctx_free(doc_ctx *x) {
-  forget_recent_fixes(x);
   free(x->site_kinds);
   cache_free(&x->locations);
+  cache_free(&x->bare_locations);
   cache_free(&x->fixes);
+  free(x->fix_place);
+  free(x->named);
   json_decref(x->unreferenced.findings);
   free(x->unreferenced.ops);
   free(x->unreferenced.held);
@@ -272,6 +264,25 @@ static json_t *location(doc_ctx *x, uint64_t codeptr) {
   if (o && construct)
     json_object_set_new(o, "construct", json_string(construct));
   return cache_put(&x->locations, codeptr, o);
+}
+
+/* A new reference to the location of a finding at codeptr: in
+ * findings.json without its directive, which the process's entry of
+ * codeptr in directives gives. */
+static json_t *finding_location(doc_ctx *x, uint64_t codeptr) {
+  if (!x->streaming)
+    return location(x, codeptr);
+  json_t *known = cache_get(&x->bare_locations, codeptr);
+  if (known)
+    return json_incref(known);
+  json_t *full = location(x, codeptr);
+  if (!full || !json_object_get(full, "directive"))
+    return full;
+  json_t *o = json_copy(full); /* shallow: the members are shared */
+  json_decref(full);
+  if (o)
+    json_object_del(o, "directive");
+  return cache_put(&x->bare_locations, codeptr, o);
 }
 
 /* The map item of a finding's operations (they share one buffer), with
@@ -605,39 +616,70 @@ static json_t *make_fix_object(const omplens_fix *fx) {
   return o;
 }
 
-/* A new reference to fx's object, shared by the findings of its group.
- * Its id is its place in omplens_fix_list(): findings with the same id are
- * removed by one change, which a page shows once. */
+/* fx's place in omplens_fix_list() in *place; false when it is not there. */
+static bool fix_listed(doc_ctx *x, const omplens_fix *fx, size_t *place, size_t *num) {
+  const omplens_fix *list;
+  size_t n;
+  if (omplens_fix_list(x->in->procs[x->proc].fixer, &list, &n) || fx < list || fx >= list + n)
+    return false;
+  *place = (size_t)(fx - list);
+  *num = n;
+  return true;
+}
+
+/* fx's object. Its id is its place in omplens_fix_list(): findings with
+ * the same id are removed by one change, which a page shows once. */
+static json_t *fix_object_of(doc_ctx *x, const omplens_fix *fx) {
+  json_t *o = make_fix_object(fx);
+  size_t place, n;
+  /* A recipe is no change: it may name "the buffer" for several variables. */
+  if (o && fx->diff && fix_listed(x, fx, &place, &n))
+    json_object_set_new(o, "id", num((uint64_t)place));
+  return o;
+}
+
+/* A new reference to fx's object, shared by the findings of its group. */
 static json_t *fix_object(doc_ctx *x, const omplens_fix *fx) {
   if (!fx)
     return NULL;
-  const omplens_fix *list;
-  size_t n;
-  bool listed = !omplens_fix_list(x->in->procs[x->proc].fixer, &list, &n) && fx >= list &&
-                fx < list + n;
-  /* A fix of the list by its place: a stream of findings that cycles
-   * through up to RECENT_FIXES fixes finds each of them here. */
-  size_t recent = listed ? (size_t)(fx - list) & (RECENT_FIXES - 1)
-                         : ((uintptr_t)fx >> 4) * 0x9e3779b97f4a7c15u >> (64 - RECENT_FIXES_BITS);
-  json_t *known = !x->streaming                  ? cache_get(&x->fixes, (uint64_t)(uintptr_t)fx)
-                  : x->recent_key[recent] == fx ? x->recent_fix[recent]
-                                                 : NULL;
+  json_t *known = cache_get(&x->fixes, (uint64_t)(uintptr_t)fx);
   if (known)
     return json_incref(known);
-  json_t *o = make_fix_object(fx);
-  /* A recipe is no change: it may name "the buffer" for several variables. */
-  if (o && fx->diff && listed)
-    json_object_set_new(o, "id", num((uint64_t)(fx - list)));
-  if (x->streaming && o) {
-    if (x->out)
-      omplens_jout_forget(x->out, x->recent_fix[recent]);
-    json_decref(x->recent_fix[recent]);
-    x->recent_key[recent] = fx;
-    x->recent_fix[recent] = json_incref(o);
-    if (x->out) /* alive while it is here: its text is written once */
-      omplens_jout_remember(x->out, o);
+  return cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, fix_object_of(x, fx));
+}
+
+/* findings.json: fx's place in the process's list of fixes, which it
+ * joins when first named; SIZE_MAX without memory. */
+static size_t fix_ref(doc_ctx *x, const omplens_fix *fx) {
+  size_t place = 0, n = 0;
+  bool listed = fix_listed(x, fx, &place, &n);
+  if (listed && !x->fix_place && !(x->fix_place = calloc(n, sizeof *x->fix_place)))
+    return SIZE_MAX;
+  if (listed && x->fix_place[place])
+    return x->fix_place[place] - 1;
+  if (x->num_named == x->cap_named) {
+    size_t cap = x->cap_named ? 2 * x->cap_named : 64;
+    const omplens_fix **named = realloc(x->named, cap * sizeof *named);
+    if (!named)
+      return SIZE_MAX;
+    x->named = named;
+    x->cap_named = cap;
   }
-  return x->streaming ? o : cache_put(&x->fixes, (uint64_t)(uintptr_t)fx, o);
+  x->named[x->num_named++] = fx;
+  if (listed) /* one not listed (none is) is named anew each time */
+    x->fix_place[place] = (uint32_t)x->num_named;
+  return x->num_named - 1;
+}
+
+/* A finding's "fix": fx's object in a document, its place in the list of
+ * fixes in findings.json (without memory, none, and the file fails). */
+static json_t *fix_value(doc_ctx *x, const omplens_fix *fx) {
+  if (!x->streaming)
+    return fix_object(x, fx);
+  size_t k = fix_ref(x, fx);
+  if (k == SIZE_MAX && x->out)
+    x->out->failed = 1;
+  return k == SIZE_MAX ? NULL : num(k);
 }
 
 /* The calls that led to f's directive (its operations' most common call
@@ -683,7 +725,7 @@ static void finding_members(doc_ctx *x, const omplens_finding *f, size_t index,
   const omplens_event *ev = omplens_trace_events(in->procs[proc].trace, &nev);
   omplens_jm_string(m, "category", omplens_category_name(f->category));
   omplens_jm_value(m, "device", device(f->device));
-  omplens_jm_value(m, "location", location(x, f->codeptr));
+  omplens_jm_value(m, "location", finding_location(x, f->codeptr));
   size_t num_paths = 0, num_top = 0;
   json_t *path = call_path(x, f, index, &num_paths, &num_top);
   bool has_path = path != NULL;
@@ -716,7 +758,7 @@ static void finding_members(doc_ctx *x, const omplens_finding *f, size_t index,
   const char *account = fixer ? omplens_fix_account(fixer, index) : NULL;
   omplens_jm_string(m, "explanation", account);
   if (fixer && !omplens_fix_for_finding(fixer, index, &fx))
-    omplens_jm_value(m, "fix", fix_object(x, fx));
+    omplens_jm_value(m, "fix", fix_value(x, fx));
 }
 
 /* The document's object of finding f. */
@@ -865,7 +907,7 @@ static json_t *unreferenced_finding(doc_ctx *x, const unreferenced_item *it,
   json_t *o = json_object();
   json_object_set_new(o, "category", json_string(OMPLENS_REPORT_UNREFERENCED));
   json_object_set_new(o, "device", json_integer(device));
-  json_object_set_new(o, "location", location(x, codeptr));
+  json_object_set_new(o, "location", finding_location(x, codeptr));
   json_t *var = json_object();
   json_object_set_new(var, "item", text(u->item));
   json_object_set_new(var, "name", text(u->name));
@@ -883,7 +925,7 @@ static json_t *unreferenced_finding(doc_ctx *x, const unreferenced_item *it,
   const omplens_fix *fx = NULL;
   if (in->procs[p].fixer && !x->without_fixes &&
       !omplens_fix_for_unreferenced(in->procs[p].fixer, codeptr, u->name, &fx))
-    json_object_set_new(o, "fix", fix_object(x, fx));
+    json_object_set_new(o, "fix", fix_value(x, fx));
   return o;
 }
 
@@ -1419,7 +1461,6 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
     omplens_jout_raw(j, "[]", 2);
   } else {
     instance_writer w = {.j = j};
-    x->out = j;
     w.ev = omplens_trace_events(x->in->procs[x->proc].trace, &w.nev);
     omplens_jout_raw(j, "[", 1);
     for (size_t i = 0; i < n && !j->failed; i++) {
@@ -1443,8 +1484,6 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
     free(w.values);
     free(w.present);
   }
-  forget_recent_fixes(x);
-  x->out = NULL;
   json_decref(extra);
   json_decref(hole);
   return 0;
@@ -1454,19 +1493,13 @@ static int stream_findings(omplens_jout *j, doc_ctx *x, int depth) {
  * directive_list() would write, one directive's entry alive at a time:
  * with thousands of directives the whole list was 10 MB of JSON objects.
  * Beside a page document, its list (the same entries) is written. */
-static int stream_directives(omplens_jout *j, doc_ctx *x, int depth) {
-  size_t n, np;
-  const omplens_directive_profile *p = omplens_analysis_profiles(x->in->procs[x->proc].analysis, &np);
-  if (x->page_directives) {
-    omplens_jout_value(j, x->page_directives, depth, NULL, NULL, NULL);
-    return 0;
-  }
-  const omplens_directive_total **by_codeptr = totals_by_codeptr(x, &n);
-  if (!by_codeptr)
-    return OMPLENS_REPORT_ENOMEM;
-  omplens_jout_raw(j, np ? "[" : "[]", np ? 1 : 2);
-  for (size_t i = 0; i < np && !j->failed; i++) {
-    json_t *o = directive_of(x, by_codeptr, n, &p[i]);
+/* An array of n objects at member level depth, made by make(ctx, i) one
+ * at a time (NULL: out of memory, and the file fails). */
+static void stream_array(omplens_jout *j, int depth, size_t n,
+                         json_t *(*make)(void *ctx, size_t i), void *ctx) {
+  omplens_jout_raw(j, n ? "[" : "[]", n ? 1 : 2);
+  for (size_t i = 0; i < n && !j->failed; i++) {
+    json_t *o = make(ctx, i);
     if (!o) {
       j->failed = 1;
       break;
@@ -1476,16 +1509,46 @@ static int stream_directives(omplens_jout *j, doc_ctx *x, int depth) {
     omplens_jout_value(j, o, depth + 1, NULL, NULL, NULL);
     json_decref(o);
   }
-  if (np) {
+  if (n) {
     omplens_jout_newline(j, depth);
     omplens_jout_raw(j, "]", 1);
   }
-  free(by_codeptr);
+}
+
+typedef struct directive_maker {
+  doc_ctx *x;
+  const omplens_directive_profile *profiles;
+  const omplens_directive_total **by_codeptr;
+  size_t num_totals;
+} directive_maker;
+
+static json_t *make_directive(void *ctx, size_t i) {
+  directive_maker *d = ctx;
+  return directive_of(d->x, d->by_codeptr, d->num_totals, &d->profiles[i]);
+}
+
+static int stream_directives(omplens_jout *j, doc_ctx *x, int depth) {
+  size_t np;
+  directive_maker d = {x, omplens_analysis_profiles(x->in->procs[x->proc].analysis, &np), NULL, 0};
+  if (x->page_directives) {
+    omplens_jout_value(j, x->page_directives, depth, NULL, NULL, NULL);
+    return 0;
+  }
+  if (!(d.by_codeptr = totals_by_codeptr(x, &d.num_totals)))
+    return OMPLENS_REPORT_ENOMEM;
+  stream_array(j, depth, np, make_directive, &d);
+  free(d.by_codeptr);
   return 0;
+}
+
+static json_t *make_fix(void *ctx, size_t i) {
+  doc_ctx *x = ctx;
+  return fix_object_of(x, x->named[i]);
 }
 
 /* One process object at element level depth. */
 static int stream_process(omplens_jout *j, doc_ctx *x, int depth) {
+  x->out = j;
   json_t *head = process_head(x, false);
   if (!head)
     return OMPLENS_REPORT_ENOMEM;
@@ -1498,6 +1561,10 @@ static int stream_process(omplens_jout *j, doc_ctx *x, int depth) {
   if (!rc) {
     omplens_jout_key(j, depth + 1, "findings", &first);
     rc = stream_findings(j, x, depth + 1);
+  }
+  if (!rc) {
+    omplens_jout_key(j, depth + 1, "fixes", &first); /* each once, in the order named */
+    stream_array(j, depth + 1, x->num_named, make_fix, x);
   }
   json_t *left = rc ? NULL : leftover_list(x);
   if (!rc && !left)

@@ -49,6 +49,22 @@ static void where(json_t *loc, char *buf, size_t size) {
   }
 }
 
+/* The directive of finding f's location: the location's own (schema 5 and
+ * before), else that of the process's directive at the same code address. */
+static json_t *directive_of(json_t *proc, json_t *f) {
+  json_t *loc = json_object_get(f, "location"), *d;
+  if (json_object_get(loc, "directive"))
+    return json_object_get(loc, "directive");
+  const char *at = json_string_value(json_object_get(loc, "codeptr"));
+  size_t i;
+  json_array_foreach(json_object_get(proc, "directives"), i, d) {
+    const char *c = json_string_value(json_object_get(json_object_get(d, "location"), "codeptr"));
+    if (at && c && !strcmp(at, c))
+      return json_object_get(json_object_get(d, "location"), "directive");
+  }
+  return NULL;
+}
+
 static void device(json_t *d, char *buf, size_t size) {
   if (json_is_string(d))
     snprintf(buf, size, "%s", json_string_value(d));
@@ -90,7 +106,7 @@ int main(int argc, char **argv) {
   /* One line per directive with findings: where it is, its kind and text. */
   json_array_foreach(json_object_get(root, "processes"), pi, proc) {
     json_array_foreach(json_object_get(proc, "findings"), fi, f) {
-      json_t *d = json_object_get(json_object_get(f, "location"), "directive");
+      json_t *d = directive_of(proc, f);
       const char *kind = json_string_value(json_object_get(d, "kind"));
       if (!kind)
         continue;

@@ -79,7 +79,7 @@ for bin in "$work/bin/profile_info" "$@"; do
   LIBOMPTARGET_INFO=33 "$omplens" run -q -o "$out" -- "$bin" >/dev/null 2>"$out.err" ||
     { fail "$name: omplens run failed"; continue; }
   json=$out/findings.json
-  [ "$("$json_get" "$json" schema_version)" = 5 ] || fail "$name: schema_version is not 5"
+  [ "$("$json_get" "$json" schema_version)" = 6 ] || fail "$name: schema_version is not 6"
   [ "$("$json_get" "$json" processes.0.findings.#)" = 0 ] || fail "$name: findings in a program without waste"
   runtime_view "$out.err" >"$out.runtime.txt"
   profile_view "$json" >"$out.profile.txt"

@@ -54,11 +54,12 @@ profile() {
 # has-diff device" (has-diff 1 when its fix carries a diff; device: the
 # receiving side, which tells a copy back from the copy in).
 findings() {
-  local json=$1 n i f diff
+  local json=$1 n i f fix diff
   n=$("$json_get" "$json" processes.0.findings.#)
   for ((i = 0; i < n; i++)); do
     f=processes.0.findings.$i
-    diff=$("$json_get" "$json" "$f.fix.diff" 2>/dev/null || true)
+    fix=$("$json_get" "$json" "$f.fix" 2>/dev/null || true) # its place in the fixes (schema 6)
+    diff=$([ -n "$fix" ] && "$json_get" "$json" "processes.0.fixes.$fix.diff" 2>/dev/null || true)
     echo "$("$json_get" "$json" "$f.category") $("$json_get" "$json" "$f.location.file" 2>/dev/null || echo -)" \
          "$("$json_get" "$json" "$f.location.line" 2>/dev/null || echo 0)" \
          "$("$json_get" "$json" "$f.variable.name" 2>/dev/null || echo -) $([ -n "$diff" ] && echo 1 || echo 0)" \

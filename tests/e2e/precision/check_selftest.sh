@@ -21,14 +21,16 @@ expect() { # FILE STATUS TEXT: run the checker on FILE, want STATUS and TEXT in 
 
 expect ok_consistent.json 0 ""
 expect ok_omitted.json 0 ""   # an overlap in a finding that lists only some instances
+expect ok_fixes.json 0 ""     # schema 6: fixes listed once, named by their place
 expect bad_overlap.json 1 "event 5 is an instance of finding #0 duplicate-transfer a.c:10 and of finding #1 round-trip a.c:12"
 expect bad_overlap_columns.json 1 "event 5 is an instance of finding #0 duplicate-transfer a.c:10 and of finding #1 round-trip a.c:12"   # schema 5
 expect bad_savings.json 1 "findings' savings_ns add up to 1299, but totals.savings_ns is 1399"
 expect bad_operations.json 1 "wasteful operations (totals.counts) 5, more than transfers + allocations 2"
 expect bad_bytes.json 1 "bytes of the transfer categories 3072, more than totals.transfer_bytes 1000"
 expect bad_fix.json 1 "a fix's predicted_savings_ns 1200, more than fixing every finding (totals.predicted_savings_ns) 1000"
+expect bad_fix_ref.json 1 "a finding names fix 2, but the fixes listed are 2"
 expect bad_totals.json 1 "totals.counts.round-trip 2, but its findings count 1"
 expect missing.json 2 "consistency_check: $dir/missing.json"
 
 [ "$failures" = 0 ] || exit 1
-echo "ok: consistency_check passes 2 consistent files and fails 8 bad ones as expected"
+echo "ok: consistency_check passes 3 consistent files and fails 9 bad ones as expected"

@@ -14,11 +14,17 @@
  *   findings' count and total_bytes;
  * - the findings' savings_ns add up to totals.savings_ns;
  * - no fix is predicted to save more than fixing every finding
- *   (totals.predicted_savings_ns).
+ *   (totals.predicted_savings_ns);
+ * - from schema version 6, where a process lists its fixes once and a
+ *   finding names its fix by its place in that list: every place named is
+ *   in the list, every fix listed is named, no two fixes share an id, and
+ *   the code address of each finding's location is one of the process's
+ *   directives (which give the directive text the finding leaves out).
  * `mapped-but-unreferenced` findings (from the source alone) count like
  * the others: they hold the operations of their item that no detector
  * finding holds. Each failed check prints one line with both numbers. */
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,18 +244,64 @@ static void check_totals(const json_t *proc, const finding_sums *s) {
 }
 
 /* One fix never saves more than fixing everything. */
-static void check_fixes(const json_t *proc) {
-  const json_t *totals = json_object_get(proc, "totals"), *f;
+static void check_savings(const json_t *proc, const json_t *fix) {
+  const json_t *totals = json_object_get(proc, "totals");
   if (!json_object_get(totals, "predicted_savings_ns"))
     return;
-  long long every = number(totals, "predicted_savings_ns");
-  size_t fi;
+  long long one = number(fix, "predicted_savings_ns"), every = number(totals, "predicted_savings_ns");
+  if (one > every)
+    fail(proc, "a fix's predicted_savings_ns", one,
+         "more than fixing every finding (totals.predicted_savings_ns)", every);
+}
+
+/* Schema 6's references: each finding's fix and directive. */
+static void check_references(const json_t *proc, const json_t *fixes) {
+  size_t n = json_array_size(fixes), fi, di, k;
+  unsigned char *named = calloc(n + 1, 1);
+  const json_t *f, *d;
   json_array_foreach(json_object_get(proc, "findings"), fi, f) {
-    long long one = number(json_object_get(f, "fix"), "predicted_savings_ns");
-    if (one > every)
-      fail(proc, "a fix's predicted_savings_ns", one,
-           "more than fixing every finding (totals.predicted_savings_ns)", every);
+    const json_t *fix = json_object_get(f, "fix");
+    if (fix && (!json_is_integer(fix) || json_integer_value(fix) < 0 ||
+                (size_t)json_integer_value(fix) >= n))
+      fail(proc, "a finding names fix", json_integer_value(fix), "but the fixes listed are", (long long)n);
+    else if (fix && named)
+      named[json_integer_value(fix)] = 1;
+    const char *at = json_string_value(json_object_get(json_object_get(f, "location"), "codeptr"));
+    bool listed = false;
+    json_array_foreach(json_object_get(proc, "directives"), di, d) {
+      const char *c = json_string_value(json_object_get(json_object_get(d, "location"), "codeptr"));
+      if (at && c && !strcmp(at, c)) {
+        listed = true;
+        break;
+      }
+    }
+    if (!listed)
+      fail(proc, "finding", (long long)fi, "has a code address that no directive has; directives:",
+           (long long)json_array_size(json_object_get(proc, "directives")));
   }
+  for (k = 0; named && k < n; k++)
+    if (!named[k])
+      fail(proc, "fix", (long long)k, "is named by no finding; fixes listed:", (long long)n);
+  json_array_foreach(fixes, k, f) {
+    const json_t *id = json_object_get(f, "id");
+    for (size_t j = 0; id && j < k; j++)
+      if (json_equal(id, json_object_get(json_array_get(fixes, j), "id")))
+        fail(proc, "fix", (long long)k, "has the id of fix", (long long)j);
+  }
+  free(named);
+}
+
+static void check_fixes(const json_t *proc) {
+  const json_t *fixes = json_object_get(proc, "fixes"), *f;
+  size_t i;
+  if (fixes) { /* schema 6: listed once */
+    check_references(proc, fixes);
+    json_array_foreach(fixes, i, f)
+      check_savings(proc, f);
+    return;
+  }
+  json_array_foreach(json_object_get(proc, "findings"), i, f)
+    check_savings(proc, json_object_get(f, "fix"));
 }
 
 static int check_process(const json_t *proc) {
