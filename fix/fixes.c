@@ -218,6 +218,7 @@ static void group_free(omplens_fix__group *g) {
   free(g->findings);
   free(g->site_of);
   free(g->sites);
+  free(g->more_items);
   free(g->left);
   omplens_fix__group_items_free(g);
   omplens_fix__buf_free(&g->reason);
@@ -403,6 +404,24 @@ int omplens_fix_suggest(omplens_fixer *fx, const omplens_finding *f, omplens_fix
   return rc;
 }
 
+/* Whether site s is of variable name. */
+static bool names(const omplens_fix__site *s, const char *name) {
+  return s->var && !strcmp(s->var, name);
+}
+
+/* Whether unreferenced group g removes directive d's item of variable
+ * name: its own, one of its findings', or one it took in. */
+static bool removes_item(const omplens_fix__group *g, const omplens_directive *d, const char *name) {
+  if (g->site.dir != d || g->leftover != SIZE_MAX)
+    return false;
+  bool found = names(&g->site, name);
+  for (size_t k = 0; !found && k < g->num_sites; k++)
+    found = names(&g->sites[k], name);
+  for (size_t k = 0; !found && k < g->num_more_items; k++)
+    found = names(&g->more_items[k], name);
+  return found;
+}
+
 int omplens_fix_for_unreferenced(omplens_fixer *fx, uint64_t codeptr, const char *name,
                                  const omplens_fix **out) {
   *out = NULL;
@@ -414,16 +433,20 @@ int omplens_fix_for_unreferenced(omplens_fixer *fx, uint64_t codeptr, const char
   omplens_fix__file *file;
   const omplens_directive *d =
       omplens_fix__directive_of(fx, codeptr, OMPLENS_RUNTIME_TARGET, &file);
-  /* Its own fix first, else that of a finding on the same item. */
-  for (int pass = 0; pass < 2; pass++)
-    for (size_t i = 0; d && i < fx->num_groups; i++) {
-      const omplens_fix__group *g = &fx->groups[i];
-      if ((g->unreferenced || pass) && g->leftover == SIZE_MAX && g->site.dir == d && g->site.var &&
-          !strcmp(g->site.var, name)) {
-        *out = &fx->fixes[i];
-        return 0;
-      }
+  /* Its own fix first (which may remove other items of the construct
+   * too), else that of a finding on the same item. */
+  for (size_t i = 0; d && i < fx->num_groups; i++)
+    if (fx->groups[i].unreferenced && removes_item(&fx->groups[i], d, name)) {
+      *out = &fx->fixes[i];
+      return 0;
     }
+  for (size_t i = 0; d && i < fx->num_groups; i++) {
+    const omplens_fix__group *g = &fx->groups[i];
+    if (g->leftover == SIZE_MAX && !g->taken && g->site.dir == d && names(&g->site, name)) {
+      *out = &fx->fixes[i];
+      return 0;
+    }
+  }
   return OMPLENS_FIX_ENOTFOUND;
 }
 
@@ -777,7 +800,8 @@ int omplens_fix_print(omplens_fixer *fx, FILE *out, int relative) {
   if (rc)
     return rc;
   for (size_t i = 0; i < fx->num_groups; i++)
-    print_fix(fx, &fx->fixes[i], i, out, relative);
+    if (!fx->groups[i].taken) /* another fix removes its item */
+      print_fix(fx, &fx->fixes[i], i, out, relative);
   return ferror(out) ? OMPLENS_FIX_EINVAL : 0;
 }
 

@@ -804,10 +804,16 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
     omplens_fix__deletes(fx);
   idset s = {0};
   size_t bound = 0;
+  /* An unreferenced item no finding names: its own, and those it took in */
+  bool own = g->unreferenced;
+  for (size_t k = 0; own && k < g->num_sites; k++)
+    own = !omplens_fix__same_item(&g->sites[k], &g->site);
   for (size_t k = 0; k < g->num_findings; k++)
     bound += 2 * fx->findings[g->findings[k]].num_instances + site_bound(fx, omplens_fix__site_at(g, k));
-  if (g->unreferenced && !g->num_findings)
+  if (own)
     bound += site_bound(fx, &g->site);
+  for (size_t k = 0; k < g->num_more_items; k++)
+    bound += site_bound(fx, &g->more_items[k]);
   /* A bit per event costs 1/32 of a list entry's four bytes. */
   if (bound >= fx->num_events / 32 + 64) {
     s.bits = calloc(fx->num_events / 64 + 1, sizeof *s.bits);
@@ -824,8 +830,10 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
                g->kind == OMPLENS_FIX_INIT_ON_DEVICE || /* every copy, the first too */
                (g->kind == OMPLENS_FIX_REMOVE_ITEM && g->num_findings &&
                 fx->findings[g->findings[0]].category == OMPLENS_CAT_UNUSED_ALLOC);
-  if (g->unreferenced && !g->num_findings)
+  if (own)
     site_ops(fx, g, &g->site, &s);
+  for (size_t k = 0; k < g->num_more_items; k++)
+    site_ops(fx, g, &g->more_items[k], &s);
   /* the items are a cache of the group's findings, which stay unchanged:
    * hence the cast */
   if (whole && !omplens_fix__group_items((omplens_fix__group *)g))

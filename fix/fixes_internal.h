@@ -174,6 +174,13 @@ size_t omplens_fix__pragma_data_clauses(const omplens_fix__pragma *p);
 const char *omplens_fix__pragma_remove_item(const omplens_fix__source *s,
                                             const omplens_fix__pragma *p, size_t item,
                                             omplens_fix__edits *e);
+/* Drops items[0..n) (each once, any order): a clause that loses all its
+ * items goes; from one that keeps some, each run of adjacent items goes
+ * with the separator before it, or after it when the run starts the
+ * clause, so that the removals never meet. */
+const char *omplens_fix__pragma_remove_items(const omplens_fix__source *s,
+                                             const omplens_fix__pragma *p, const size_t *items,
+                                             size_t n, omplens_fix__edits *e);
 /* Gives item i of a map clause the map type type ("to", "alloc", ...):
  * rewrites the clause's type when the item is alone in it, else moves the
  * item into a new clause `map(MODIFIERS type: item)` after it. `always` is
@@ -513,6 +520,12 @@ typedef struct omplens_fix__group {
   const char *new_type; /* map type the rule gives the item          */
   size_t leftover;      /* ADD_EXIT_DATA: its leftover, else SIZE_MAX */
   bool unreferenced;    /* removes an item the kernel never names   */
+  omplens_fix__site *more_items; /* unreferenced: items of its construct
+                           that it removes too and no finding of it names
+                           (omplens_fix__join_removals) */
+  size_t num_more_items;
+  bool taken;           /* its item is removed by another group's change,
+                           which took its findings (join_removals) */
   bool compile_pending; /* built, its compile check still to come     */
   bool left_out;        /* its edits overlap an earlier fix's: not in
                            the merged patch                           */
@@ -545,6 +558,11 @@ static inline const omplens_fix__site *omplens_fix__site_at(const omplens_fix__g
  * of a loop's wrap can hold thousands of items, and each finding's item
  * is then found in constant time. False without memory. */
 bool omplens_fix__group_items(omplens_fix__group *g);
+/* Adds finding (index) at site s to group g; false without memory. */
+bool omplens_fix__add_finding(omplens_fix__group *g, size_t finding, const omplens_fix__site *s);
+/* Makes the removals of each directive's unreferenced items, built one
+ * item a group, one change (fixes_rules.c); 0 or OMPLENS_FIX_ENOMEM. */
+int omplens_fix__join_removals(omplens_fixer *fx);
 void omplens_fix__group_items_free(omplens_fix__group *g);
 
 #define OMPLENS_FIX__RECENT_VARS 256 /* a power of two */

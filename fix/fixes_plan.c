@@ -591,7 +591,7 @@ static bool same_site(const omplens_fix__site *a, const omplens_fix__site *b) {
   return true;
 }
 
-static bool add_finding(omplens_fix__group *g, size_t finding, const omplens_fix__site *s) {
+bool omplens_fix__add_finding(omplens_fix__group *g, size_t finding, const omplens_fix__site *s) {
   if (g->num_findings == g->cap_findings) {
     size_t cap = g->cap_findings ? 2 * g->cap_findings : 4;
     size_t *p = realloc(g->findings, cap * sizeof *p);
@@ -769,7 +769,7 @@ static int plan_finding(omplens_fixer *fx, size_t i) {
   omplens_fix__group *g = f->num_instances && !s.dir && kind == OMPLENS_FIX_MANUAL
                              ? sourceless_group(fx, f, intended, &s)
                              : group_for(fx, kind, intended, &s, loop, at ? at : s.file);
-  if (!g || !add_finding(g, i, &s))
+  if (!g || !omplens_fix__add_finding(g, i, &s))
     return OMPLENS_FIX_ENOMEM;
   if (kind == OMPLENS_FIX_REMOVE_ITEM && !s.implicit &&
       omplens_fix__unreferenced(s.dir, s.item)) {
@@ -868,7 +868,7 @@ static int split_left(omplens_fixer *fx, size_t gi) {
       m->edit_file = s.file;
       omplens_fix__buf_str(&m->reason, why);
     }
-    if (!m || !add_finding(m, finding, &s)) {
+    if (!m || !omplens_fix__add_finding(m, finding, &s)) {
       free(made);
       return OMPLENS_FIX_ENOMEM;
     }
@@ -914,6 +914,8 @@ int omplens_fix__derive(omplens_fixer *fx) {
       omplens_fix__build(fx, &fx->groups[i]);
       rc = split_left(fx, i);
     }
+  if (!rc) /* a construct's unreferenced items: one change */
+    rc = omplens_fix__join_removals(fx);
   fx->fixes = rc ? NULL : calloc(fx->num_groups + 1, sizeof *fx->fixes);
   if (!fx->fixes)
     return rc ? rc : OMPLENS_FIX_ENOMEM;

@@ -419,6 +419,55 @@ const char *omplens_fix__pragma_remove_item(const omplens_fix__source *s,
   return NULL;
 }
 
+/* Whether item i is one of items[0..n). */
+static bool among(const size_t *items, size_t n, size_t i) {
+  for (size_t k = 0; k < n; k++)
+    if (items[k] == i)
+      return true;
+  return false;
+}
+
+const char *omplens_fix__pragma_remove_items(const omplens_fix__source *s,
+                                             const omplens_fix__pragma *p, const size_t *items,
+                                             size_t n, omplens_fix__edits *e) {
+  bool *going = calloc(p->num_items + 1, sizeof *going); /* by item: it goes */
+  if (!going) {
+    e->failed = 1;
+    return NULL;
+  }
+  for (size_t k = 0; k < n; k++) {
+    if (items[k] >= p->num_items) {
+      free(going);
+      return "the item is not in the directive as written";
+    }
+    going[items[k]] = true;
+  }
+  for (size_t ci = 0; ci < p->num_clauses; ci++) {
+    const omplens_fix__pclause *c = &p->clauses[ci];
+    size_t first = c->first_item, end = c->first_item + c->num_items, gone = 0;
+    for (size_t i = first; i < end; i++)
+      gone += going[i];
+    if (gone && gone == c->num_items) {
+      omplens_fix__replace(e, s, c->before, c->end, "");
+      continue;
+    }
+    for (size_t i = first; i < end; i++) {
+      if (!going[i])
+        continue;
+      size_t last = i; /* the run i..last */
+      while (last + 1 < end && going[last + 1])
+        last++;
+      if (i == first) /* "a, b, " up to the item that stays */
+        omplens_fix__replace(e, s, p->items[i].begin, p->items[last + 1].begin, "");
+      else /* ", a, b" after the item that stays before them */
+        omplens_fix__replace(e, s, p->items[i - 1].end, p->items[last].end, "");
+      i = last;
+    }
+  }
+  free(going);
+  return NULL;
+}
+
 /* The clause's modifiers without `always` when the new type copies nothing. */
 static char *modifiers_for(const omplens_fix__pclause *c, const char *type) {
   const char *m = c->modifiers ? c->modifiers : "";
@@ -513,13 +562,6 @@ const char *omplens_fix__pragma_set_type(const omplens_fix__source *s, const omp
   return NULL;
 }
 
-/* Whether item i is one of items[0..n). */
-static bool among(const size_t *items, size_t n, size_t i) {
-  for (size_t k = 0; k < n; k++)
-    if (items[k] == i)
-      return true;
-  return false;
-}
 
 const char *omplens_fix__pragma_set_types(const omplens_fix__source *s,
                                           const omplens_fix__pragma *p, const size_t *items,

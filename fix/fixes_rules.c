@@ -1777,6 +1777,137 @@ void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
     generic_summary(fx, g);
 }
 
+/* ---- the unreferenced items of one construct: one change ---- */
+
+/* A removal of one unreferenced item: its directive, item and group. */
+typedef struct removal {
+  const omplens_directive *dir;
+  size_t item, group;
+} removal;
+
+/* By directive, then in the directive's order of items. */
+static int cmp_removal(const void *a, const void *b) {
+  const removal *x = a, *y = b;
+  if (x->dir != y->dir)
+    return (uintptr_t)x->dir < (uintptr_t)y->dir ? -1 : 1;
+  if (x->item != y->item)
+    return x->item < y->item ? -1 : 1;
+  return (x->group > y->group) - (x->group < y->group);
+}
+
+/* Names a summary lists before "and N more". */
+#define LISTED_NAMES 8
+
+/* "a, b and c" (or "a, b, ... and 7 more"): the variables of the groups
+ * of run. */
+static void run_list(const omplens_fixer *fx, const removal *run, size_t n, omplens_fix__buf *b) {
+  size_t shown = n > LISTED_NAMES ? LISTED_NAMES - 1 : n;
+  for (size_t k = 0; k < shown; k++) {
+    const omplens_fix__site *s = &fx->groups[run[k].group].site;
+    omplens_fix__buf_printf(b, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "", s->var);
+  }
+  if (shown < n)
+    omplens_fix__buf_printf(b, " and %zu more", n - shown);
+}
+
+/* The removals of run[0..n) (one directive's, each built alone) made one
+ * change, run[0]'s: removed one by one, two items side by side in a
+ * clause would each take the separator between them, and a patch could
+ * hold only one. The others' findings join it; nothing changes when the
+ * joined edits do not fit. 0, or OMPLENS_FIX_ENOMEM. */
+static int join_run(omplens_fixer *fx, const removal *run, size_t n) {
+  omplens_fix__group *g = &fx->groups[run[0].group];
+  omplens_fix__buf why = {0};
+  omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file, .src = &g->site.file->src,
+                        .blamed = OMPLENS_FIX__NONE, .probe = &why};
+  omplens_fix__edits e = {0};
+  omplens_fix__pragma p;
+  const char *reason = NULL;
+  size_t *items = malloc(n * sizeof *items);
+  bool ok = items && omplens_fix__scan_site(&c, &g->site, &p);
+  if (ok) {
+    for (size_t k = 0; k < n; k++)
+      items[k] = fx->groups[run[k].group].site.item;
+    reason = omplens_fix__pragma_remove_items(c.src, &p, items, n, &e);
+    omplens_fix__pragma_free(&p);
+    ok = !reason && !e.failed && edits_fit(fx, c.file, &e, &reason, false);
+  }
+  free(items);
+  omplens_fix__buf_free(&why);
+  size_t bare = 0; /* items no finding names */
+  for (size_t k = 1; k < n; k++)
+    bare += !fx->groups[run[k].group].num_findings;
+  omplens_fix__site *more =
+      ok ? realloc(g->more_items, (g->num_more_items + bare + 1) * sizeof *more) : NULL;
+  if (more)
+    g->more_items = more;
+  if (!more) {
+    omplens_fix__edits_free(&e);
+    return ok ? OMPLENS_FIX_ENOMEM : 0;
+  }
+  omplens_fix__edits_sort(&e); /* checked: they do not overlap */
+  omplens_fix__edits_free(&g->edits);
+  g->edits = e;
+  for (size_t k = 1; k < n; k++) {
+    omplens_fix__group *h = &fx->groups[run[k].group];
+    for (size_t j = 0; j < h->num_findings; j++)
+      if (!omplens_fix__add_finding(g, h->findings[j], omplens_fix__site_at(h, j)))
+        return OMPLENS_FIX_ENOMEM;
+    if (!h->num_findings)
+      g->more_items[g->num_more_items++] = h->site;
+    h->num_findings = 0;
+    h->taken = true;
+    h->unreferenced = false;
+    h->compile_pending = false;
+    h->kind = OMPLENS_FIX_MANUAL;
+    omplens_fix__edits_free(&h->edits);
+    omplens_fix__buf_free(&h->summary);
+    omplens_fix__buf_printf(&h->summary, "%s goes with the other unused items of its construct "
+                            "(fix %zu)", omplens_fix__item_text(&h->site), run[0].group + 1);
+  }
+  omplens_fix__buf vars = {0};
+  run_list(fx, run, n, &vars);
+  size_t allocs = 0; /* items mapped alloc: allocated, not copied */
+  for (size_t k = 0; k < n; k++) {
+    const omplens_fix__site *s = &fx->groups[run[k].group].site;
+    allocs += s->dir->items[s->item].map_type == OMPLENS_MAP_ALLOC;
+  }
+  omplens_fix__buf_free(&g->summary);
+  omplens_fix__buf_printf(&g->summary,
+                          "the kernel at %s:%u never names %s, which it maps (every launch "
+                          "allocates %s): remove them from its map clauses",
+                          omplens_fix__short_name(c.file->path), g->site.dir->pragma.line,
+                          vars.data ? vars.data : "",
+                          allocs == n  ? "them"
+                          : allocs == 0 ? "and copies them"
+                                        : "them, and copies those not mapped `alloc`");
+  omplens_fix__buf_free(&vars);
+  return 0;
+}
+
+int omplens_fix__join_removals(omplens_fixer *fx) {
+  removal *r = malloc((fx->num_groups + 1) * sizeof *r);
+  if (!r)
+    return OMPLENS_FIX_ENOMEM;
+  size_t n = 0;
+  for (size_t i = 0; i < fx->num_groups; i++) {
+    const omplens_fix__group *g = &fx->groups[i];
+    if (g->kind == OMPLENS_FIX_REMOVE_ITEM && g->unreferenced && g->leftover == SIZE_MAX &&
+        g->site.dir && g->site.file && !g->site.implicit)
+      r[n++] = (removal){g->site.dir, g->site.item, i};
+  }
+  qsort(r, n, sizeof *r, cmp_removal);
+  int rc = 0;
+  for (size_t a = 0, b; a < n && !rc; a = b) {
+    for (b = a + 1; b < n && r[b].dir == r[a].dir; b++)
+      ;
+    if (b - a > 1)
+      rc = join_run(fx, r + a, b - a);
+  }
+  free(r);
+  return rc;
+}
+
 /* ---- leftovers ---- */
 
 /* The one free(var) that follows the directive in its function; NONE (and
