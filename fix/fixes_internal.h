@@ -560,9 +560,10 @@ static inline const omplens_fix__site *omplens_fix__site_at(const omplens_fix__g
 bool omplens_fix__group_items(omplens_fix__group *g);
 /* Adds finding (index) at site s to group g; false without memory. */
 bool omplens_fix__add_finding(omplens_fix__group *g, size_t finding, const omplens_fix__site *s);
-/* Makes the removals of each directive's unreferenced items, built one
- * item a group, one change (fixes_rules.c); 0 or OMPLENS_FIX_ENOMEM. */
-int omplens_fix__join_removals(omplens_fixer *fx);
+/* Makes the changes of each directive's items that one rule changes
+ * alike (removals of unreferenced items, one new map type), built one item
+ * a group, one change (fixes_rules.c); 0 or OMPLENS_FIX_ENOMEM. */
+int omplens_fix__join_items(omplens_fixer *fx);
 void omplens_fix__group_items_free(omplens_fix__group *g);
 
 #define OMPLENS_FIX__RECENT_VARS 256 /* a power of two */

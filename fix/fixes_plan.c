@@ -914,8 +914,8 @@ int omplens_fix__derive(omplens_fixer *fx) {
       omplens_fix__build(fx, &fx->groups[i]);
       rc = split_left(fx, i);
     }
-  if (!rc) /* a construct's unreferenced items: one change */
-    rc = omplens_fix__join_removals(fx);
+  if (!rc) /* the items of a construct that one rule changes alike: one change */
+    rc = omplens_fix__join_items(fx);
   fx->fixes = rc ? NULL : calloc(fx->num_groups + 1, sizeof *fx->fixes);
   if (!fx->fixes)
     return rc ? rc : OMPLENS_FIX_ENOMEM;

@@ -1295,6 +1295,7 @@ static bool build_drop(omplens_fix__ctx *c) {
   omplens_fix__pragma_free(&p);
   if (why)
     return omplens_fix__fail(c, "%s", why);
+  g->new_type = type;
   if (g->confidence != OMPLENS_FIXC_ASSUMED)
     g->confidence = OMPLENS_FIXC_CHECKED;
   omplens_fix__buf_printf(&g->summary,
@@ -1402,6 +1403,7 @@ static bool build_map_alloc(omplens_fix__ctx *c) {
   omplens_fix__pragma_free(&p);
   if (why)
     return omplens_fix__fail(c, "%s", why);
+  g->new_type = type;
   g->confidence = OMPLENS_FIXC_CHECKED;
   omplens_fix__buf_printf(&g->summary,
                           "the copy of %s by `%s` at %s:%u is never read by a kernel "
@@ -1777,19 +1779,33 @@ void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
     generic_summary(fx, g);
 }
 
-/* ---- the unreferenced items of one construct: one change ---- */
+/* ---- the items of one construct that one rule changes alike: one change ---- */
 
-/* A removal of one unreferenced item: its directive, item and group. */
-typedef struct removal {
+/* A change of one item, built alone: its directive, rule, the map type it
+ * gives the item (NULL: it removes it), item and group. */
+typedef struct item_change {
   const omplens_directive *dir;
+  int kind;
+  const char *type;
   size_t item, group;
-} removal;
+} item_change;
 
-/* By directive, then in the directive's order of items. */
-static int cmp_removal(const void *a, const void *b) {
-  const removal *x = a, *y = b;
+/* Whether a and b change items of one directive alike. */
+static bool alike(const item_change *a, const item_change *b) {
+  return a->dir == b->dir && a->kind == b->kind &&
+         (a->type == b->type || (a->type && b->type && !strcmp(a->type, b->type)));
+}
+
+/* Alike ones together, then in the directive's order of items. */
+static int cmp_change(const void *a, const void *b) {
+  const item_change *x = a, *y = b;
   if (x->dir != y->dir)
     return (uintptr_t)x->dir < (uintptr_t)y->dir ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  int t = strcmp(x->type ? x->type : "", y->type ? y->type : "");
+  if (t)
+    return t;
   if (x->item != y->item)
     return x->item < y->item ? -1 : 1;
   return (x->group > y->group) - (x->group < y->group);
@@ -1798,24 +1814,64 @@ static int cmp_removal(const void *a, const void *b) {
 /* Names a summary lists before "and N more". */
 #define LISTED_NAMES 8
 
-/* "a, b and c" (or "a, b, ... and 7 more"): the variables of the groups
- * of run. */
-static void run_list(const omplens_fixer *fx, const removal *run, size_t n, omplens_fix__buf *b) {
+/* "a, b and c" (or "a, b, ... and 7 more"): the variables or items of the
+ * groups of run. */
+static void run_list(const omplens_fixer *fx, const item_change *run, size_t n, bool items,
+                     omplens_fix__buf *b) {
   size_t shown = n > LISTED_NAMES ? LISTED_NAMES - 1 : n;
   for (size_t k = 0; k < shown; k++) {
     const omplens_fix__site *s = &fx->groups[run[k].group].site;
-    omplens_fix__buf_printf(b, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "", s->var);
+    omplens_fix__buf_printf(b, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "",
+                            items ? omplens_fix__item_text(s) : s->var);
   }
   if (shown < n)
     omplens_fix__buf_printf(b, " and %zu more", n - shown);
 }
 
-/* The removals of run[0..n) (one directive's, each built alone) made one
- * change, run[0]'s: removed one by one, two items side by side in a
- * clause would each take the separator between them, and a patch could
- * hold only one. The others' findings join it; nothing changes when the
- * joined edits do not fit. 0, or OMPLENS_FIX_ENOMEM. */
-static int join_run(omplens_fixer *fx, const removal *run, size_t n) {
+/* The summary of run's joined change, into g's. */
+static void joined_summary(omplens_fixer *fx, omplens_fix__group *g, const item_change *run,
+                           size_t n, const char *file) {
+  omplens_fix__buf names = {0};
+  run_list(fx, run, n, run[0].kind != OMPLENS_FIX_REMOVE_ITEM, &names);
+  const char *list = names.data ? names.data : "";
+  const omplens_fix__site *s = &g->site;
+  const char *was = omplens_map_type_name(s->dir->items[s->item].map_type);
+  omplens_fix__buf_free(&g->summary);
+  if (run[0].kind == OMPLENS_FIX_REMOVE_ITEM) {
+    size_t allocs = 0; /* items mapped alloc: allocated, not copied */
+    for (size_t k = 0; k < n; k++) {
+      const omplens_fix__site *t = &fx->groups[run[k].group].site;
+      allocs += t->dir->items[t->item].map_type == OMPLENS_MAP_ALLOC;
+    }
+    omplens_fix__buf_printf(&g->summary,
+                            "the kernel at %s:%u never names %s, which it maps (every launch "
+                            "allocates %s): remove them from its map clauses",
+                            file, s->dir->pragma.line, list,
+                            allocs == n  ? "them"
+                            : allocs == 0 ? "and copies them"
+                                          : "them, and copies those not mapped `alloc`");
+  } else if (run[0].kind == OMPLENS_FIX_MAP_ALLOC) {
+    omplens_fix__buf_printf(&g->summary,
+                            "the copies of %s by `%s` at %s:%u are never read by a kernel "
+                            "(overwritten first, or sent after the last kernel): map them `%s` "
+                            "instead of `%s`",
+                            list, s->dir->name, file, s->dir->pragma.line, run[0].type, was);
+  } else {
+    omplens_fix__buf_printf(&g->summary,
+                            "%s come back unchanged from the device, and the code at %s:%u "
+                            "does not write them: map them `%s` instead of `%s`",
+                            list, file, s->dir->pragma.line, run[0].type, was);
+  }
+  omplens_fix__buf_free(&names);
+}
+
+/* The changes of run[0..n) (alike, of one directive, each built alone)
+ * made one change, run[0]'s group's: made one by one, two items side by
+ * side in a clause both take the separator between them (a removal), or
+ * both add a clause after theirs (a new map type), and a patch could hold
+ * only one. The others' findings join it; nothing changes when the joined
+ * edits do not fit. 0, or OMPLENS_FIX_ENOMEM. */
+static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
   omplens_fix__group *g = &fx->groups[run[0].group];
   omplens_fix__buf why = {0};
   omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file, .src = &g->site.file->src,
@@ -1827,14 +1883,15 @@ static int join_run(omplens_fixer *fx, const removal *run, size_t n) {
   bool ok = items && omplens_fix__scan_site(&c, &g->site, &p);
   if (ok) {
     for (size_t k = 0; k < n; k++)
-      items[k] = fx->groups[run[k].group].site.item;
-    reason = omplens_fix__pragma_remove_items(c.src, &p, items, n, &e);
+      items[k] = run[k].item;
+    reason = run[0].type ? omplens_fix__pragma_set_types(c.src, &p, items, n, run[0].type, &e)
+                         : omplens_fix__pragma_remove_items(c.src, &p, items, n, &e);
     omplens_fix__pragma_free(&p);
     ok = !reason && !e.failed && edits_fit(fx, c.file, &e, &reason, false);
   }
   free(items);
   omplens_fix__buf_free(&why);
-  size_t bare = 0; /* items no finding names */
+  size_t bare = 0; /* unreferenced items no finding names */
   for (size_t k = 1; k < n; k++)
     bare += !fx->groups[run[k].group].num_findings;
   omplens_fix__site *more =
@@ -1855,6 +1912,8 @@ static int join_run(omplens_fixer *fx, const removal *run, size_t n) {
         return OMPLENS_FIX_ENOMEM;
     if (!h->num_findings)
       g->more_items[g->num_more_items++] = h->site;
+    if (h->confidence == OMPLENS_FIXC_ASSUMED) /* the change rests on its assumption too */
+      g->confidence = OMPLENS_FIXC_ASSUMED;
     h->num_findings = 0;
     h->taken = true;
     h->unreferenced = false;
@@ -1862,44 +1921,38 @@ static int join_run(omplens_fixer *fx, const removal *run, size_t n) {
     h->kind = OMPLENS_FIX_MANUAL;
     omplens_fix__edits_free(&h->edits);
     omplens_fix__buf_free(&h->summary);
-    omplens_fix__buf_printf(&h->summary, "%s goes with the other unused items of its construct "
+    omplens_fix__buf_printf(&h->summary, "%s is changed with the other items of its construct "
                             "(fix %zu)", omplens_fix__item_text(&h->site), run[0].group + 1);
   }
-  omplens_fix__buf vars = {0};
-  run_list(fx, run, n, &vars);
-  size_t allocs = 0; /* items mapped alloc: allocated, not copied */
-  for (size_t k = 0; k < n; k++) {
-    const omplens_fix__site *s = &fx->groups[run[k].group].site;
-    allocs += s->dir->items[s->item].map_type == OMPLENS_MAP_ALLOC;
-  }
-  omplens_fix__buf_free(&g->summary);
-  omplens_fix__buf_printf(&g->summary,
-                          "the kernel at %s:%u never names %s, which it maps (every launch "
-                          "allocates %s): remove them from its map clauses",
-                          omplens_fix__short_name(c.file->path), g->site.dir->pragma.line,
-                          vars.data ? vars.data : "",
-                          allocs == n  ? "them"
-                          : allocs == 0 ? "and copies them"
-                                        : "them, and copies those not mapped `alloc`");
-  omplens_fix__buf_free(&vars);
+  joined_summary(fx, g, run, n, omplens_fix__short_name(c.file->path));
   return 0;
 }
 
-int omplens_fix__join_removals(omplens_fixer *fx) {
-  removal *r = malloc((fx->num_groups + 1) * sizeof *r);
+/* The change group g makes to one written item, alike for others: a
+ * removal of an unreferenced item, or a new map type; false for others. */
+static bool item_change_of(const omplens_fixer *fx, size_t i, item_change *out) {
+  const omplens_fix__group *g = &fx->groups[i];
+  if (g->leftover != SIZE_MAX || !g->site.dir || !g->site.file || g->site.implicit ||
+      g->site.item == SIZE_MAX)
+    return false;
+  bool removal = g->kind == OMPLENS_FIX_REMOVE_ITEM && g->unreferenced;
+  bool retype = (g->kind == OMPLENS_FIX_MAP_ALLOC || g->kind == OMPLENS_FIX_DROP_COPY_BACK) &&
+                g->new_type;
+  *out = (item_change){g->site.dir, g->kind, removal ? NULL : g->new_type, g->site.item, i};
+  return removal || retype;
+}
+
+int omplens_fix__join_items(omplens_fixer *fx) {
+  item_change *r = malloc((fx->num_groups + 1) * sizeof *r);
   if (!r)
     return OMPLENS_FIX_ENOMEM;
   size_t n = 0;
-  for (size_t i = 0; i < fx->num_groups; i++) {
-    const omplens_fix__group *g = &fx->groups[i];
-    if (g->kind == OMPLENS_FIX_REMOVE_ITEM && g->unreferenced && g->leftover == SIZE_MAX &&
-        g->site.dir && g->site.file && !g->site.implicit)
-      r[n++] = (removal){g->site.dir, g->site.item, i};
-  }
-  qsort(r, n, sizeof *r, cmp_removal);
+  for (size_t i = 0; i < fx->num_groups; i++)
+    n += item_change_of(fx, i, &r[n]);
+  qsort(r, n, sizeof *r, cmp_change);
   int rc = 0;
   for (size_t a = 0, b; a < n && !rc; a = b) {
-    for (b = a + 1; b < n && r[b].dir == r[a].dir; b++)
+    for (b = a + 1; b < n && alike(&r[b], &r[a]); b++)
       ;
     if (b - a > 1)
       rc = join_run(fx, r + a, b - a);
