@@ -522,10 +522,10 @@ typedef struct omplens_fix__group {
   bool unreferenced;    /* removes an item the kernel never names   */
   omplens_fix__site *more_items; /* unreferenced: items of its construct
                            that it removes too and no finding of it names
-                           (omplens_fix__join_removals) */
+                           (omplens_fix__join_items) */
   size_t num_more_items;
   bool taken;           /* its item is removed by another group's change,
-                           which took its findings (join_removals) */
+                           which took its findings (join_items) */
   bool compile_pending; /* built, its compile check still to come     */
   bool left_out;        /* its edits overlap an earlier fix's: not in
                            the merged patch                           */

@@ -394,16 +394,23 @@ size_t omplens_fix__pragma_data_clauses(const omplens_fix__pragma *p) {
 
 /* ---- edits ---- */
 
-/* Removes item i from its clause, which keeps other items. Each item but
- * a clause's first goes with the separator before it, so that the removals
- * of any items but the first two are apart and can make one patch. */
+/* Removes items i..last, adjacent, from their clause, which keeps other
+ * items. A run that starts the clause goes with the separator after it,
+ * any other with the one before it, so that the removals of runs apart
+ * never meet. */
+static void remove_run(const omplens_fix__source *s, const omplens_fix__pragma *p, size_t i,
+                       size_t last, omplens_fix__edits *e) {
+  const omplens_fix__pclause *c = &p->clauses[p->items[i].clause];
+  if (i == c->first_item) /* "a, b, " up to the item that stays */
+    omplens_fix__replace(e, s, p->items[i].begin, p->items[last + 1].begin, "");
+  else /* ", a, b" after the item that stays before them */
+    omplens_fix__replace(e, s, p->items[i - 1].end, p->items[last].end, "");
+}
+
+/* Removes item i from its clause, which keeps other items. */
 static void remove_from_list(const omplens_fix__source *s, const omplens_fix__pragma *p, size_t i,
                              omplens_fix__edits *e) {
-  const omplens_fix__pclause *c = &p->clauses[p->items[i].clause];
-  if (i == c->first_item) /* "item, " up to the next item */
-    omplens_fix__replace(e, s, p->items[i].begin, p->items[i + 1].begin, "");
-  else /* ", item" after the previous one */
-    omplens_fix__replace(e, s, p->items[i - 1].end, p->items[i].end, "");
+  remove_run(s, p, i, i, e);
 }
 
 const char *omplens_fix__pragma_remove_item(const omplens_fix__source *s,
@@ -457,10 +464,7 @@ const char *omplens_fix__pragma_remove_items(const omplens_fix__source *s,
       size_t last = i; /* the run i..last */
       while (last + 1 < end && going[last + 1])
         last++;
-      if (i == first) /* "a, b, " up to the item that stays */
-        omplens_fix__replace(e, s, p->items[i].begin, p->items[last + 1].begin, "");
-      else /* ", a, b" after the item that stays before them */
-        omplens_fix__replace(e, s, p->items[i - 1].end, p->items[last].end, "");
+      remove_run(s, p, i, last, e);
       i = last;
     }
   }
@@ -561,7 +565,6 @@ const char *omplens_fix__pragma_set_type(const omplens_fix__source *s, const omp
   free(pre);
   return NULL;
 }
-
 
 const char *omplens_fix__pragma_set_types(const omplens_fix__source *s,
                                           const omplens_fix__pragma *p, const size_t *items,

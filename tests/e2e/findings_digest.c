@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings_refs.h"
+
 typedef struct row {
   char key[512];
 } row;
@@ -52,17 +54,11 @@ static void where(json_t *loc, char *buf, size_t size) {
 /* The directive of finding f's location: the location's own (schema 5 and
  * before), else that of the process's directive at the same code address. */
 static json_t *directive_of(json_t *proc, json_t *f) {
-  json_t *loc = json_object_get(f, "location"), *d;
+  json_t *loc = json_object_get(f, "location");
   if (json_object_get(loc, "directive"))
     return json_object_get(loc, "directive");
   const char *at = json_string_value(json_object_get(loc, "codeptr"));
-  size_t i;
-  json_array_foreach(json_object_get(proc, "directives"), i, d) {
-    const char *c = json_string_value(json_object_get(json_object_get(d, "location"), "codeptr"));
-    if (at && c && !strcmp(at, c))
-      return json_object_get(json_object_get(d, "location"), "directive");
-  }
-  return NULL;
+  return json_object_get(findings_directive_location(proc, at), "directive");
 }
 
 static void device(json_t *d, char *buf, size_t size) {

@@ -24,11 +24,12 @@
  * the others: they hold the operations of their item that no detector
  * finding holds. Each failed check prints one line with both numbers. */
 #include <jansson.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../findings_refs.h"
 
 enum exit_code {
   EXIT_CONSISTENT = 0,   /* every check passed */
@@ -256,9 +257,9 @@ static void check_savings(const json_t *proc, const json_t *fix) {
 
 /* Schema 6's references: each finding's fix and directive. */
 static void check_references(const json_t *proc, const json_t *fixes) {
-  size_t n = json_array_size(fixes), fi, di, k;
+  size_t n = json_array_size(fixes), fi, k;
   unsigned char *named = calloc(n + 1, 1);
-  const json_t *f, *d;
+  const json_t *f;
   json_array_foreach(json_object_get(proc, "findings"), fi, f) {
     const json_t *fix = json_object_get(f, "fix");
     if (fix && (!json_is_integer(fix) || json_integer_value(fix) < 0 ||
@@ -267,15 +268,7 @@ static void check_references(const json_t *proc, const json_t *fixes) {
     else if (fix && named)
       named[json_integer_value(fix)] = 1;
     const char *at = json_string_value(json_object_get(json_object_get(f, "location"), "codeptr"));
-    bool listed = false;
-    json_array_foreach(json_object_get(proc, "directives"), di, d) {
-      const char *c = json_string_value(json_object_get(json_object_get(d, "location"), "codeptr"));
-      if (at && c && !strcmp(at, c)) {
-        listed = true;
-        break;
-      }
-    }
-    if (!listed)
+    if (!findings_directive_location(proc, at))
       fail(proc, "finding", (long long)fi, "has a code address that no directive has; directives:",
            (long long)json_array_size(json_object_get(proc, "directives")));
   }
