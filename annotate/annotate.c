@@ -562,9 +562,9 @@ static const omplens_map_arg *match_arg(omplens_annotator *a, const omplens_regi
   const omplens_map_arg *within = NULL;
   int candidates = 0;
   for (uint32_t i = first; i < first + n; i++) {
-    if (!order && args[i].begin == addr && args[i].size == bytes)
+    if (!order && omplens_map_arg_is(&args[i], addr, bytes))
       return &args[i];
-    if (addr >= args[i].begin && addr < args[i].begin + args[i].size) {
+    if (omplens_map_arg_holds(&args[i], addr)) {
       within = &args[i];
       candidates++;
     }

@@ -40,8 +40,7 @@ static uint64_t variable_of(const omplens_detect__ctx *c,
   }
   for (uint32_t k = 0; k < r->num_args; k++) {
     size_t at = (size_t)first + k;
-    if (at < c->num_args && c->args[at].begin == e->host_addr &&
-        c->args[at].size == e->bytes)
+    if (at < c->num_args && omplens_map_arg_is(&c->args[at], e->host_addr, e->bytes))
       return VARIABLE_ITEM | k;
   }
   return e->host_addr;

@@ -33,8 +33,10 @@ uint32_t omplens_map_args_find(const omplens_map_arg *list, const uint32_t *orde
     else
       hi = m;
   }
-  return lo < n && list[order[lo]].begin == addr && list[order[lo]].size == bytes ? order[lo]
-                                                                                   : UINT32_MAX;
+  for (; lo < n && list[order[lo]].begin == addr && list[order[lo]].size == bytes; lo++)
+    if (omplens_map_arg_is(&list[order[lo]], addr, bytes)) /* not a literal */
+      return order[lo];
+  return UINT32_MAX;
 }
 
 const uint32_t *omplens_map_lists_sort(omplens_map_lists *l, const omplens_map_arg *args,

@@ -9,6 +9,7 @@
 #ifndef OMPLENS_TRACE_H
 #define OMPLENS_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -123,7 +124,11 @@ enum omplens_map_bits {
   OMPLENS_MAPBIT_PRESENT = 0x1000,
 };
 
-/* One map argument of a directive's entry call. */
+/* One map argument of a directive's entry call. A LITERAL argument passes
+ * a value (a firstprivate scalar, a loop's counter), not a buffer: the
+ * reader keeps no value (base and begin are 0), so that the lists of a
+ * construct run with other values are one list, and no operation is ever
+ * taken for it. */
 typedef struct omplens_map_arg {
   uint64_t base, begin, size;
   uint64_t type;     /* enum omplens_map_bits; MEMBER_OF in the top 16 */
@@ -133,10 +138,19 @@ typedef struct omplens_map_arg {
 /* One construct's list of n map arguments, searched by address: order[]
  * gets the places 0..n-1 sorted by begin, size and place
  * (omplens_map_args_sort), and omplens_map_args_find() gives the first
- * place whose argument begins at addr and is bytes long, or UINT32_MAX. */
+ * buffer argument that begins at addr and is bytes long, or UINT32_MAX.
+ * omplens_map_arg_is() says whether an argument is that buffer, and
+ * omplens_map_arg_holds() whether its buffer holds addr: a literal is no
+ * buffer. */
 void omplens_map_args_sort(const omplens_map_arg *list, uint32_t n, uint32_t *order);
 uint32_t omplens_map_args_find(const omplens_map_arg *list, const uint32_t *order, uint32_t n,
                                uint64_t addr, uint64_t bytes);
+static inline bool omplens_map_arg_is(const omplens_map_arg *a, uint64_t addr, uint64_t bytes) {
+  return a->begin == addr && a->size == bytes && !(a->type & OMPLENS_MAPBIT_LITERAL);
+}
+static inline bool omplens_map_arg_holds(const omplens_map_arg *a, uint64_t addr) {
+  return addr >= a->begin && addr < a->begin + a->size && !(a->type & OMPLENS_MAPBIT_LITERAL);
+}
 
 /* The sorted orders of a trace's lists of map arguments (its
  * omplens_trace_args(), nargs of them), each list made once: order[] holds

@@ -1034,7 +1034,9 @@ static int dec_arg(decoder *d, rec_ctx *r, thread_ctx *tc) {
       omplens_bulk_grow((void **)&t->args, &t->cap_args, t->num_args + 1, sizeof *t->args) ||
       omplens_bulk_grow((void **)&t->arg_name_ptrs, &t->cap_arg_ptrs, t->num_args + 1, sizeof(uint64_t)))
     return REC_NOMEM;
-  t->args[t->num_args] = (omplens_map_arg){r->st.host, r->st.host + (uint64_t)dbegin, size, type,
+  bool value = type & OMPLENS_MAPBIT_LITERAL; /* a value, not a buffer: not kept */
+  t->args[t->num_args] = (omplens_map_arg){value ? 0 : r->st.host,
+                                           value ? 0 : r->st.host + (uint64_t)dbegin, size, type,
                                            NULL};
   t->arg_name_ptrs[t->num_args++] = name;
   return REC_OK;

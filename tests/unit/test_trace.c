@@ -234,7 +234,8 @@ static void x_arg(expect *x, omplens_tw_stream *s, uint64_t base, uint64_t begin
   if (!e->call_pending)
     return; /* an argument without its call is dropped */
   assert_true(e->nargs < EXPECT_ARGS);
-  e->args[e->nargs++] = (omplens_map_arg){base, begin, size, type, name};
+  bool value = type & OMPLENS_MAPBIT_LITERAL; /* the reader keeps no value */
+  e->args[e->nargs++] = (omplens_map_arg){value ? 0 : base, value ? 0 : begin, size, type, name};
 }
 
 static void x_region_end(expect *x, omplens_tw_stream *s, uint64_t t) {
@@ -1135,6 +1136,54 @@ static void test_arg_lists_pointed_back(void **state) {
   expect_free(x);
 }
 
+/* A construct run in a loop passes its counter by value (a literal
+ * argument, its value in base and begin) beside the same buffer each time:
+ * the lists differ only in the value, which the reader does not keep, so
+ * they are one list; and no operation is ever the literal's, not even one
+ * at the address its value names. */
+static void test_arg_lists_literal_values(void **state) {
+  (void)state;
+  const char *path = tmp_path("arg_lists_literal.trace");
+  omplens_tw w;
+  omplens_tw_stream s = {0};
+  expect *x = expect_new();
+  uint64_t t = START_NS, buf = 0x7f0000000000;
+  const char *loc = ";lit.c;main;5;1;;", *a = ";a[0:n];lit.c;5;20;;", *k = ";k;lit.c;4;12;;";
+  open_writer(&w, path, 0);
+  omplens_tw_stream_init(&s, &w, 1);
+  omplens_tw_string(&s, 0x500100, loc);
+  omplens_tw_string(&s, 0x500200, a);
+  omplens_tw_string(&s, 0x500300, k);
+  uint64_t lit = OMPLENS_MAPBIT_LITERAL | OMPLENS_MAPBIT_TARGET_PARAM;
+  for (uint64_t i = 0; i < 50; i++) {
+    x_call(x, &s, 0x500100, loc, 0x402000, 2);
+    x_arg(x, &s, buf, buf, 4096, OMPLENS_MAPBIT_TO, 0x500200, a);
+    x_arg(x, &s, i ? buf + 64 * i : 0, i ? buf + 64 * i : 0, 8, lit, 0x500300, k);
+    x_region_begin(x, &s, t += 100, OMPLENS_CONSTRUCT_TARGET, 0, 0, 0x402000);
+    x_region_end(x, &s, t += 50);
+  }
+  omplens_trace *tr = finish_and_read(&w, &s, t + 1, path, x);
+  size_t nargs, nrg;
+  const omplens_map_arg *args = omplens_trace_args(tr, &nargs);
+  const omplens_region *rg = omplens_trace_regions(tr, &nrg);
+  assert_int_equal(nrg, 50);
+  assert_int_equal(nargs, 2); /* one list, not 50 */
+  for (size_t i = 0; i < nrg; i++)
+    assert_int_equal(rg[i].first_arg, 0);
+  assert_int_equal(args[1].begin, 0);
+  assert_int_equal(args[1].base, 0);
+  uint32_t order[2];
+  omplens_map_args_sort(args, 2, order);
+  assert_int_equal(omplens_map_args_find(args, order, 2, buf, 4096), 0);
+  assert_int_equal(omplens_map_args_find(args, order, 2, 0, 8), UINT32_MAX);
+  assert_false(omplens_map_arg_holds(&args[1], 0));
+  omplens_map_arg shadowed[2] = {args[1], {0, 0, 8, OMPLENS_MAPBIT_TO, NULL}};
+  omplens_map_args_sort(shadowed, 2, order); /* a buffer where the literal sorts */
+  assert_int_equal(omplens_map_args_find(shadowed, order, 2, 0, 8), 1);
+  omplens_trace_close(tr);
+  expect_free(x);
+}
+
 /* A directive the compiler duplicated calls the runtime from two places,
  * each copy with its own location string of the same text: its regions
  * take the first copy's codeptr. Another text, or no entry call, keeps its
@@ -1792,6 +1841,7 @@ int main(void) {
       cmocka_unit_test(test_concurrent_streams_split_place),
       cmocka_unit_test(test_one_thread_split_place),
       cmocka_unit_test(test_arg_lists_pointed_back),
+      cmocka_unit_test(test_arg_lists_literal_values),
       cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_call_paths),
       cmocka_unit_test(test_repeated_arg_lists),
