@@ -520,6 +520,10 @@ typedef struct omplens_fix__group {
   const char *new_type; /* map type the rule gives the item          */
   size_t leftover;      /* ADD_EXIT_DATA: its leftover, else SIZE_MAX */
   bool unreferenced;    /* removes an item the kernel never names   */
+  bool removes_item;    /* its edits only take its item out of the
+                           directive (an unreferenced item, a target
+                           update's, an unused allocation's): a join can
+                           take several out in one change */
   omplens_fix__site *more_items; /* unreferenced: items of its construct
                            that it removes too and no finding of it names
                            (omplens_fix__join_items) */

@@ -715,23 +715,32 @@ static void drop_unused_locals(omplens_fix__ctx *c, const omplens_fix__site *s,
     }
 }
 
+/* Removes the data directive at s, whose every item goes, into c->g's
+ * edits (and the locals only its items used); the reason it cannot, or
+ * NULL. */
+static const char *remove_directive(omplens_fix__ctx *c, const omplens_fix__site *s,
+                                    const omplens_fix__pragma *p) {
+  for (size_t i = 0; i < s->dir->num_clauses; i++) {
+    int k = s->dir->clauses[i].kind;
+    if (k == OMPLENS_CLAUSE_USE_DEVICE_PTR || k == OMPLENS_CLAUSE_USE_DEVICE_ADDR ||
+        k == OMPLENS_CLAUSE_DEPEND || k == OMPLENS_CLAUSE_NOWAIT || k == OMPLENS_CLAUSE_OTHER)
+      return omplens_fix__ownf(c->fx, "the directive's %s would go, and it also has `%s`, which "
+                               "must stay", p->num_items == 1 ? "only item" : "items",
+                               s->dir->clauses[i].text);
+  }
+  const char *why = omplens_fix__pragma_remove(c->src, p, &c->g->edits);
+  if (!why)
+    drop_unused_locals(c, s, p);
+  return why;
+}
+
 bool omplens_fix__remove_item_or_directive(omplens_fix__ctx *c, const omplens_fix__site *s,
                                            const omplens_fix__pragma *p) {
   omplens_fix__group *g = c->g;
-  const omplens_fix__pclause *cl = &p->clauses[p->items[s->item].clause];
   const char *why;
+  const omplens_fix__pclause *cl = &p->clauses[p->items[s->item].clause];
   if (cl->num_items == 1 && omplens_fix__pragma_data_clauses(p) == 1) {
-    for (size_t i = 0; i < s->dir->num_clauses; i++) {
-      int k = s->dir->clauses[i].kind;
-      if (k == OMPLENS_CLAUSE_USE_DEVICE_PTR || k == OMPLENS_CLAUSE_USE_DEVICE_ADDR ||
-          k == OMPLENS_CLAUSE_DEPEND || k == OMPLENS_CLAUSE_NOWAIT || k == OMPLENS_CLAUSE_OTHER)
-        return omplens_fix__fail(
-            c, "the directive's only item would go, and it also has `%s`, which must stay",
-            s->dir->clauses[i].text);
-    }
-    why = omplens_fix__pragma_remove(c->src, p, &g->edits);
-    if (!why)
-      drop_unused_locals(c, s, p);
+    why = remove_directive(c, s, p);
     g->kind = OMPLENS_FIX_REMOVE_DIRECTIVE;
   } else {
     why = omplens_fix__pragma_remove_item(c->src, p, s->item, &g->edits);
@@ -1092,6 +1101,15 @@ static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
   return false;
 }
 
+/* Why the copies of an update's items that the group's findings flag are
+ * not needed (some of them copies back: d2h). */
+static const char *update_why(const omplens_fix__ctx *c, bool d2h) {
+  return all_category(c, OMPLENS_CAT_UNUSED_TRANSFER) ? "no kernel reads them"
+         : !resends(c) ? "the device still holds them, or no kernel reads them"
+         : d2h         ? "the host still holds the same bytes"
+                       : "the device still holds the same bytes";
+}
+
 static bool build_update(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
@@ -1124,15 +1142,12 @@ static bool build_update(omplens_fix__ctx *c) {
   uint32_t copies = ev.h2d + ev.d2h;
   if (copies && ev.h2d_flagged == ev.h2d && ev.d2h_flagged == ev.d2h) {
     ok = omplens_fix__remove_item_or_directive(c, s, &p);
+    g->removes_item = ok && g->kind == OMPLENS_FIX_REMOVE_ITEM;
     if (ok)
       omplens_fix__buf_printf(
           &g->summary, "none of the %u copies of %s by `%s` at %s:%u is needed (%s): %s", copies,
           omplens_fix__item_text(s), s->dir->name, omplens_fix__short_name(c->file->path),
-          s->dir->pragma.line,
-          all_category(c, OMPLENS_CAT_UNUSED_TRANSFER) ? "no kernel reads them"
-          : !resends(c) ? "the device still holds them, or no kernel reads them"
-          : ev.d2h      ? "the host still holds the same bytes"
-                        : "the device still holds the same bytes",
+          s->dir->pragma.line, update_why(c, ev.d2h),
           g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE ? "remove the directive" : "remove the item");
   } else {
     ok = guard_update(c, &p, &ev);
@@ -1339,6 +1354,7 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
     return false;
   bool ok = omplens_fix__remove_item_or_directive(c, s, &p);
   omplens_fix__pragma_free(&p);
+  g->removes_item = ok && g->kind == OMPLENS_FIX_REMOVE_ITEM;
   if (ok)
     omplens_fix__buf_printf(
         &g->summary,
@@ -1374,6 +1390,7 @@ static bool build_unreferenced(omplens_fix__ctx *c) {
   if (why)
     return omplens_fix__fail(c, "%s", why);
   g->confidence = OMPLENS_FIXC_CHECKED;
+  g->removes_item = true;
   omplens_fix__buf_printf(&g->summary,
                           "the kernel at %s:%u never names %s, yet maps %s (every "
                           "launch allocates%s it): remove the item",
@@ -1837,7 +1854,26 @@ static void joined_summary(omplens_fixer *fx, omplens_fix__group *g, const item_
   const omplens_fix__site *s = &g->site;
   const char *was = omplens_map_type_name(s->dir->items[s->item].map_type);
   omplens_fix__buf_free(&g->summary);
-  if (run[0].kind == OMPLENS_FIX_REMOVE_ITEM) {
+  int dk = s->dir->kind;
+  const char *action = g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE
+                           ? omplens_fix__ownf(fx, "remove the `%s` directive", s->dir->name)
+                           : "remove them";
+  if (run[0].kind == OMPLENS_FIX_REMOVE_ITEM && dk == OMPLENS_DIRECTIVE_TARGET_UPDATE) {
+    bool d2h = false; /* some of the copies are copies back */
+    for (size_t k = 0; k < g->num_findings; k++) {
+      const omplens_finding *f = &fx->findings[g->findings[k]];
+      d2h |= f->num_instances && fx->events[f->instances[0].event].kind == OMPLENS_EV_D2H;
+    }
+    omplens_fix__ctx c = {.fx = fx, .g = g};
+    omplens_fix__buf_printf(&g->summary, "none of the copies of %s by `%s` at %s:%u is needed "
+                            "(%s): %s", list, s->dir->name, file, s->dir->pragma.line,
+                            update_why(&c, d2h), action);
+  } else if (run[0].kind == OMPLENS_FIX_REMOVE_ITEM && dk != OMPLENS_DIRECTIVE_TARGET) {
+    omplens_fix__buf_printf(&g->summary, "%s are allocated on device %d at %s:%u but no kernel "
+                            "runs while they exist: %s", list,
+                            g->num_findings ? fx->findings[g->findings[0]].device : 0, file,
+                            s->dir->pragma.line, action);
+  } else if (run[0].kind == OMPLENS_FIX_REMOVE_ITEM) {
     size_t allocs = 0; /* items mapped alloc: allocated, not copied */
     for (size_t k = 0; k < n; k++) {
       const omplens_fix__site *t = &fx->groups[run[k].group].site;
@@ -1881,11 +1917,25 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
   const char *reason = NULL;
   size_t *items = malloc(n * sizeof *items);
   bool ok = items && omplens_fix__scan_site(&c, &g->site, &p);
+  bool whole = false; /* every item of a data directive goes: the directive goes */
   if (ok) {
-    for (size_t k = 0; k < n; k++)
+    size_t distinct = 0;
+    for (size_t k = 0; k < n; k++) {
       items[k] = run[k].item;
-    reason = run[0].type ? omplens_fix__pragma_set_types(c.src, &p, items, n, run[0].type, &e)
-                         : omplens_fix__pragma_remove_items(c.src, &p, items, n, &e);
+      distinct += !k || run[k].item != run[k - 1].item; /* sorted by item */
+    }
+    whole = !run[0].type && g->site.dir->kind != OMPLENS_DIRECTIVE_TARGET &&
+            distinct == p.num_items;
+    if (whole) { /* made into g's edits, which stay as they are if the join fails */
+      omplens_fix__edits alone = g->edits;
+      g->edits = (omplens_fix__edits){0};
+      reason = remove_directive(&c, &g->site, &p);
+      e = g->edits;
+      g->edits = alone;
+    } else {
+      reason = run[0].type ? omplens_fix__pragma_set_types(c.src, &p, items, n, run[0].type, &e)
+                           : omplens_fix__pragma_remove_items(c.src, &p, items, n, &e);
+    }
     omplens_fix__pragma_free(&p);
     ok = !reason && !e.failed && edits_fit(fx, c.file, &e, &reason, false);
   }
@@ -1905,6 +1955,8 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
   omplens_fix__edits_sort(&e); /* checked: they do not overlap */
   omplens_fix__edits_free(&g->edits);
   g->edits = e;
+  if (whole)
+    g->kind = OMPLENS_FIX_REMOVE_DIRECTIVE;
   for (size_t k = 1; k < n; k++) {
     omplens_fix__group *h = &fx->groups[run[k].group];
     for (size_t j = 0; j < h->num_findings; j++)
@@ -1935,7 +1987,7 @@ static bool item_change_of(const omplens_fixer *fx, size_t i, item_change *out) 
   if (g->leftover != SIZE_MAX || !g->site.dir || !g->site.file || g->site.implicit ||
       g->site.item == SIZE_MAX)
     return false;
-  bool removal = g->kind == OMPLENS_FIX_REMOVE_ITEM && g->unreferenced;
+  bool removal = g->kind == OMPLENS_FIX_REMOVE_ITEM && g->removes_item;
   bool retype = (g->kind == OMPLENS_FIX_MAP_ALLOC || g->kind == OMPLENS_FIX_DROP_COPY_BACK) &&
                 g->new_type;
   *out = (item_change){g->site.dir, g->kind, removal ? NULL : g->new_type, g->site.item, i};
