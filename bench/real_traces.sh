@@ -18,9 +18,9 @@
 #             findings on every item; 300 arguments an execution);
 #   unused    many_items.sh 300 200 1: the same construct in a loop of 200
 #             steps whose body uses only the first array: 299 items mapped
-#             but never used, each a finding with a fix of its own, whose
-#             operations span the run (duplicate and reallocation findings
-#             on every item);
+#             but never used, whose findings span the run (duplicate and
+#             reallocation findings on every item), all removed by one
+#             change;
 #   units     only when UNITS (environment) is set: many_units.sh UNITS 5,
 #             a program of UNITS compile units of one directive each, called
 #             5 times from main.c (the costs that grow with the files; 2000
