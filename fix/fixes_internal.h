@@ -518,6 +518,8 @@ typedef struct omplens_fix__group {
   omplens_fix__edits edits;
   int confidence;
   const char *new_type; /* map type the rule gives the item          */
+  const char *condition; /* guards: the if clause (owned by the fixer) */
+  bool first_only;      /* ... that runs only the first iteration      */
   size_t leftover;      /* ADD_EXIT_DATA: its leftover, else SIZE_MAX */
   bool unreferenced;    /* removes an item the kernel never names   */
   bool removes_item;    /* its edits only take its item out of the

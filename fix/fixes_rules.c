@@ -768,6 +768,50 @@ static bool resends(const omplens_fix__ctx *c) {
   return true;
 }
 
+/* Edits that make the update's items (n distinct ones) copy only where
+ * the if clause cond holds. An if clause guards every item of its
+ * directive: on the directive when they are all its items; else they move
+ * to a directive of their own with the clause, on the line before it. NULL,
+ * or why it cannot. */
+static const char *guard_items(omplens_fix__ctx *c, const omplens_fix__pragma *p,
+                               const size_t *items, size_t n, const char *cond,
+                               omplens_fix__edits *e) {
+  if (n == p->num_items)
+    return omplens_fix__pragma_add_clause(c->src, p, cond, e);
+  const omplens_directive *d = c->g->site.dir;
+  for (size_t i = 0; i < d->num_clauses; i++) {
+    int k = d->clauses[i].kind;
+    if (k == OMPLENS_CLAUSE_DEPEND || k == OMPLENS_CLAUSE_NOWAIT || k == OMPLENS_CLAUSE_OTHER)
+      return omplens_fix__ownf(c->fx, "the if clause would guard the directive's other items "
+                               "too, and a directive of their own would have to repeat `%s`",
+                               d->clauses[i].text);
+  }
+  const omplens_fix__pclause *first = &p->clauses[p->items[items[0]].clause];
+  omplens_fix__buf line = {0};
+  omplens_fix__buf_printf(&line, "#pragma omp %s %s(", d->name, first->name);
+  for (size_t k = 0; k < n; k++) {
+    const omplens_fix__pclause *cl = &p->clauses[p->items[items[k]].clause];
+    if (strcmp(cl->name, first->name) || cl->colon != SIZE_MAX) {
+      omplens_fix__buf_free(&line);
+      return "the if clause would guard the directive's other items too, and the items are in "
+             "clauses of several kinds or with modifiers";
+    }
+    const omplens_fix__pitem *it = &p->items[items[k]];
+    omplens_fix__buf_printf(&line, "%s%s", k ? ", " : "", it->text);
+  }
+  omplens_fix__buf_printf(&line, ")%s %s\n", omplens_fix__device_clause(c, d), cond);
+  size_t at, indent = omplens_fix__indent(c->src, p->first_line, &at);
+  if (line.failed) {
+    omplens_fix__buf_free(&line);
+    e->failed = 1;
+    return NULL;
+  }
+  /* Before the directive's first line: an insertion comes first there. */
+  omplens_fix__insert_lines(e, c->src, p->first_line, c->src->text + at, indent, line.data);
+  omplens_fix__buf_free(&line);
+  return omplens_fix__pragma_remove_items(c->src, p, items, n, e);
+}
+
 /* An if clause on the update: only the first iteration (re-sends: the rest
  * send what the device holds) or all but the last (the last copy is read by
  * no kernel). */
@@ -802,16 +846,24 @@ static bool guard_update(omplens_fix__ctx *c, const omplens_fix__pragma *p,
                   : asprintf(&cond, "if(%s + 1 %s %s)", k.var, k.less_equal ? "<=" : "<", v);
   if (n < 0)
     cond = NULL;
-  if (cond) {
-    omplens_fix__pragma_add_clause(c->src, p, cond, &g->edits);
+  const char *why = cond ? guard_items(c, p, &s->item, 1, cond, &g->edits) : NULL;
+  if (cond && why) {
+    ok = omplens_fix__fail(c, "%s", why);
+  } else if (cond) {
     g->kind = OMPLENS_FIX_GUARD;
+    g->condition = omplens_fix__ownf(c->fx, "%s", cond);
+    g->first_only = first;
     omplens_fix__buf_printf(
         &g->summary,
         first ? "only the first copy of %s by `%s` at %s:%u is needed (later ones re-send what "
-                "the device still holds): run it only in the first iteration with `%s`"
-              : "the last copy of %s by `%s` at %s:%u is read by no kernel: skip it in the "
-                "last iteration with `%s`",
-        it, s->dir->name, omplens_fix__short_name(c->file->path), s->dir->pragma.line, cond);
+                "the device still holds): %s only in the first iteration with `%s`"
+              : "the last copy of %s by `%s` at %s:%u is read by no kernel: %s in the last "
+                "iteration with `%s`",
+        it, s->dir->name, omplens_fix__short_name(c->file->path), s->dir->pragma.line,
+        p->num_items == 1 ? (first ? "run it" : "skip it")
+        : first           ? "copy it in a directive of its own that runs"
+                          : "move it to a directive of its own that skips it",
+        cond);
     omplens_fix__buf_str(&g->summary, "; assumes every run iterates as the recorded one did");
   } else if (ok) {
     ok = omplens_fix__fail(c, "out of memory");
@@ -1858,7 +1910,17 @@ static void joined_summary(omplens_fixer *fx, omplens_fix__group *g, const item_
   const char *action = g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE
                            ? omplens_fix__ownf(fx, "remove the `%s` directive", s->dir->name)
                            : "remove them";
-  if (run[0].kind == OMPLENS_FIX_REMOVE_ITEM && dk == OMPLENS_DIRECTIVE_TARGET_UPDATE) {
+  if (run[0].kind == OMPLENS_FIX_GUARD) {
+    omplens_fix__buf_printf(
+        &g->summary,
+        g->first_only ? "only the first copies of %s by `%s` at %s:%u are needed (later ones "
+                        "re-send what the device still holds): copy them only in the first "
+                        "iteration with `%s`"
+                      : "the last copies of %s by `%s` at %s:%u are read by no kernel: skip "
+                        "them in the last iteration with `%s`",
+        list, s->dir->name, file, s->dir->pragma.line, run[0].type);
+    omplens_fix__buf_str(&g->summary, "; assumes every run iterates as the recorded one did");
+  } else if (run[0].kind == OMPLENS_FIX_REMOVE_ITEM && dk == OMPLENS_DIRECTIVE_TARGET_UPDATE) {
     bool d2h = false; /* some of the copies are copies back */
     for (size_t k = 0; k < g->num_findings; k++) {
       const omplens_finding *f = &fx->findings[g->findings[k]];
@@ -1920,10 +1982,9 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
   bool whole = false; /* every item of a data directive goes: the directive goes */
   if (ok) {
     size_t distinct = 0;
-    for (size_t k = 0; k < n; k++) {
-      items[k] = run[k].item;
-      distinct += !k || run[k].item != run[k - 1].item; /* sorted by item */
-    }
+    for (size_t k = 0; k < n; k++) /* sorted by item: each once */
+      if (!k || run[k].item != run[k - 1].item)
+        items[distinct++] = run[k].item;
     whole = !run[0].type && g->site.dir->kind != OMPLENS_DIRECTIVE_TARGET &&
             distinct == p.num_items;
     if (whole) { /* made into g's edits, which stay as they are if the join fails */
@@ -1932,9 +1993,12 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
       reason = remove_directive(&c, &g->site, &p);
       e = g->edits;
       g->edits = alone;
+    } else if (run[0].kind == OMPLENS_FIX_GUARD) {
+      reason = guard_items(&c, &p, items, distinct, run[0].type, &e);
     } else {
-      reason = run[0].type ? omplens_fix__pragma_set_types(c.src, &p, items, n, run[0].type, &e)
-                           : omplens_fix__pragma_remove_items(c.src, &p, items, n, &e);
+      reason = run[0].type
+                   ? omplens_fix__pragma_set_types(c.src, &p, items, distinct, run[0].type, &e)
+                   : omplens_fix__pragma_remove_items(c.src, &p, items, distinct, &e);
     }
     omplens_fix__pragma_free(&p);
     ok = !reason && !e.failed && edits_fit(fx, c.file, &e, &reason, false);
@@ -1990,8 +2054,10 @@ static bool item_change_of(const omplens_fixer *fx, size_t i, item_change *out) 
   bool removal = g->kind == OMPLENS_FIX_REMOVE_ITEM && g->removes_item;
   bool retype = (g->kind == OMPLENS_FIX_MAP_ALLOC || g->kind == OMPLENS_FIX_DROP_COPY_BACK) &&
                 g->new_type;
-  *out = (item_change){g->site.dir, g->kind, removal ? NULL : g->new_type, g->site.item, i};
-  return removal || retype;
+  bool guard = g->kind == OMPLENS_FIX_GUARD && g->condition;
+  *out = (item_change){g->site.dir, g->kind,
+                       removal ? NULL : guard ? g->condition : g->new_type, g->site.item, i};
+  return removal || retype || guard;
 }
 
 int omplens_fix__join_items(omplens_fixer *fx) {
