@@ -897,6 +897,30 @@ static bool sent_before(const omplens_fixer *fx, uint32_t d2h, bool indexed, siz
   return false;
 }
 
+/* A copy back of `target exit data` (which sends nothing itself): whether
+ * it brings what its mapping's last copy in sent, the last copy of the
+ * same host bytes into the same device buffer before it (an enter data's,
+ * an update's), looked for among the SENT_LOOKBACK events before it and
+ * not before the buffer's allocation. */
+static bool exit_returns_sent(const omplens_fixer *fx, uint32_t d2h) {
+  const omplens_event *e = &fx->events[d2h];
+  for (size_t k = 0, i = d2h; i-- > 0 && k < SENT_LOOKBACK; k++) {
+    const omplens_event *in = &fx->events[i];
+    if (in->device != e->device || in->dev_addr != e->dev_addr)
+      continue;
+    if (in->kind == OMPLENS_EV_ALLOC)
+      return false; /* the buffer's start: nothing was sent into it */
+    if (in->kind == OMPLENS_EV_H2D)
+      return in->host_addr == e->host_addr && in->bytes == e->bytes &&
+             (in->flags & OMPLENS_EVF_HASHED) && in->hash == e->hash;
+  }
+  return false;
+}
+
+static bool exiting(const omplens_fixer *fx, const omplens_event *e) {
+  return fx->regions[e->region].kind == OMPLENS_CONSTRUCT_EXIT_DATA;
+}
+
 bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h) {
   return omplens_fix__all_returned_as_sent(fx, &(omplens_instance){d2h, UINT32_MAX}, 1);
 }
@@ -907,7 +931,10 @@ bool omplens_fix__all_returned_as_sent(omplens_fixer *fx, const omplens_instance
     uint32_t d2h = events[i].event;
     if (!returnable(fx, &fx->events[d2h]))
       return false;
-    if (place_in(fx, d2h, lo, hi, &at) || op_place(fx, d2h, &lo, &hi, &at)) {
+    if (exiting(fx, &fx->events[d2h])) {
+      if (!exit_returns_sent(fx, d2h))
+        return false;
+    } else if (place_in(fx, d2h, lo, hi, &at) || op_place(fx, d2h, &lo, &hi, &at)) {
       if (!sent_before(fx, d2h, true, lo, at))
         return false;
     } else if (!sent_before(fx, d2h, false, 0, d2h)) {
@@ -935,7 +962,7 @@ static bool place_in(const omplens_fixer *fx, uint32_t ev, size_t lo, size_t hi,
  * operations are se's own runs, so its variable is not asked again. */
 static bool returned_in_site(omplens_fixer *fx, const site_events *se, uint32_t d2h) {
   size_t at;
-  if (!se->by_var || !returnable(fx, &fx->events[d2h]))
+  if (!se->by_var || !returnable(fx, &fx->events[d2h]) || exiting(fx, &fx->events[d2h]))
     return omplens_fix__returned_as_sent(fx, d2h);
   if (place_in(fx, d2h, se->lo, se->hi, &at))
     return sent_before(fx, d2h, true, se->lo, at);
