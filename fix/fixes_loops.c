@@ -2097,13 +2097,15 @@ static omplens_fix__group *earlier_wrap(omplens_fix__ctx *c, omplens_fix__ctx *a
   for (size_t gi = (size_t)(c->g - c->fx->groups); gi-- > 0;) {
     omplens_fix__group *g = &c->fx->groups[gi];
     if (g->num_kept && g->joined == SIZE_MAX && g->edit_file == at->file && g->loop == loop &&
-        g->kept_from == from && g->kind != OMPLENS_FIX_MANUAL)
+        g->kept_from == from &&
+        (g->kind == OMPLENS_FIX_KEEP_RESIDENT || g->kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER))
       return g;
   }
   return NULL;
 }
 
 static bool seed(wrap *w, const omplens_fix__group *g) {
+  size_t before = w->n;
   for (size_t i = 0; i < g->num_kept && w->n < WRAP_MAX; i++) {
     const omplens_fix__kept *k = &g->kept[i];
     char *text = strdup(k->text), *decl = k->declaration ? strdup(k->declaration) : NULL;
@@ -2122,7 +2124,51 @@ static bool seed(wrap *w, const omplens_fix__group *g) {
     /* not in w->set: the earlier wrap checked the host code of the same
      * region for them, leaving out the calls of its own functions */
   }
-  return w->n == g->num_kept;
+  return w->n - before == g->num_kept;
+}
+
+/* Whether group h is an allocation hoisted out of this loop, from this
+ * statement, that no wrap took in yet: a wrap of the loop takes its item
+ * in, `alloc`, so that one region maps it with the others (two changes
+ * before one loop could not both be in a patch). */
+static bool hoisted_here(const omplens_fix__group *h, const omplens_fix__ctx *at, uint32_t loop,
+                         uint32_t from) {
+  return h->kind == OMPLENS_FIX_HOIST_ALLOC && h->num_kept && h->joined == SIZE_MAX &&
+         h->edit_file == at->file && h->loop == loop && h->kept_from == from;
+}
+
+/* Seeds w with the allocations hoisted out of this loop, in the order of
+ * their items in their directive (then of their groups). */
+static bool seed_hoists(const omplens_fix__ctx *c, const omplens_fix__ctx *at, wrap *w,
+                        uint32_t loop, uint32_t from) {
+  const omplens_fix__group *gs = c->fx->groups;
+  size_t *order = malloc((c->fx->num_groups + 1) * sizeof *order), n = 0;
+  if (!order)
+    return false;
+  for (size_t i = 0; i < c->fx->num_groups; i++) {
+    if (!hoisted_here(&gs[i], at, loop, from))
+      continue;
+    size_t k = n++; /* insertion: hoists of one loop are few */
+    while (k && gs[order[k - 1]].site.dir == gs[i].site.dir &&
+           gs[order[k - 1]].site.item > gs[i].site.item) {
+      order[k] = order[k - 1];
+      k--;
+    }
+    order[k] = i;
+  }
+  bool ok = true;
+  for (size_t k = 0; ok && k < n; k++)
+    ok = seed(w, &gs[order[k]]);
+  free(order);
+  return ok;
+}
+
+static bool any_hoisted_here(const omplens_fix__ctx *c, const omplens_fix__ctx *at, uint32_t loop,
+                             uint32_t from) {
+  for (size_t i = 0; i < c->fx->num_groups; i++)
+    if (hoisted_here(&c->fx->groups[i], at, loop, from))
+      return true;
+  return false;
 }
 
 /* Keeps the built wrap's items on its group, for a later wrap of the loop. */
@@ -2148,7 +2194,7 @@ static void keep(omplens_fix__group *g, const wrap *w) {
 }
 
 static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop, uint32_t from,
-                        omplens_fix__group *earlier) {
+                        omplens_fix__group *earlier, bool hoists) {
   uint32_t returns[16];
   size_t nreturns = 0;
   if (!placeable(at, from, false) || !loop_exits(at, from, loop, returns, &nreturns, true) ||
@@ -2171,16 +2217,21 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
     c->probe = at->probe = &why;
     c->blamed = at->blamed = NONE;
     w.culprit = SIZE_MAX;
-    bool ok = (!earlier || seed(&w, earlier)) && wrap_items(c, &w, loop) &&
-              wrap_host_checks(c, &w, loop) && other_maps_in_loop(c, loop, &w);
+    bool ok = (!earlier || seed(&w, earlier)) && (!hoists || seed_hoists(c, at, &w, loop, from)) &&
+              wrap_items(c, &w, loop) && wrap_host_checks(c, &w, loop) &&
+         other_maps_in_loop(c, loop, &w);
     size_t k = ok ? SIZE_MAX : blamed_finding(c, &w);
     c->probe = at->probe = NULL;
     if (ok)
       ok = wrap_emit(c, &w, loop);
     if (ok) {
       keep(c->g, &w);
+      size_t self = (size_t)(c->g - c->fx->groups);
       if (earlier)
-        earlier->joined = (size_t)(c->g - c->fx->groups);
+        earlier->joined = self;
+      for (size_t i = 0; hoists && i < c->fx->num_groups; i++)
+        if (hoisted_here(&c->fx->groups[i], at, loop, from))
+          c->fx->groups[i].joined = self;
     }
     else if (k == SIZE_MAX || !leave(c, k, why.data ? why.data : "a check failed"))
       omplens_fix__fail(c, "%s", why.data ? why.data : "a check failed");
@@ -2223,16 +2274,21 @@ bool omplens_fix__build_resident(omplens_fix__ctx *c) {
   uint32_t loop = g->loop, from = region_start(c, &at, loop);
   int kind = g->kind;
   omplens_fix__group *earlier = earlier_wrap(c, &at, loop, from);
-  if (earlier) {
-    if (wrap_region(c, &at, loop, from, earlier))
+  if (any_hoisted_here(c, &at, loop, from)) {
+    if (wrap_region(c, &at, loop, from, earlier, true))
       return true;
     reset_wrap(g, kind);
   }
-  if (from == loop || wrap_region(c, &at, loop, from, NULL))
-    return from != loop || wrap_region(c, &at, loop, loop, NULL);
+  if (earlier) {
+    if (wrap_region(c, &at, loop, from, earlier, false))
+      return true;
+    reset_wrap(g, kind);
+  }
+  if (from == loop || wrap_region(c, &at, loop, from, NULL, false))
+    return from != loop || wrap_region(c, &at, loop, loop, NULL, false);
   /* the region from the first call did not hold: the loop alone, anew */
   reset_wrap(g, kind);
-  return wrap_region(c, &at, loop, loop, NULL);
+  return wrap_region(c, &at, loop, loop, NULL, false);
 }
 
 /* ---- canonical loops and guards ---- */
@@ -2494,6 +2550,15 @@ bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
     omplens_fix__insert_lines(&g->edits, c->src, first, c->src->text + ind_at, ind, enter);
     omplens_fix__insert_lines(&g->edits, c->src, last + 1, c->src->text + ind_at, ind, exitd);
     g->confidence = OMPLENS_FIXC_CHECKED;
+    /* for a wrap of the same loop, built later, to take in (hoisted_here) */
+    omplens_fix__kept_free(g);
+    if ((g->kept = calloc(1, sizeof *g->kept)) && (g->kept->text = strdup(text))) {
+      g->kept->base = base;
+      g->kept->type = OMPLENS_MAP_ALLOC;
+      g->num_kept = 1;
+      g->loop = loop;
+      g->kept_from = loop;
+    }
     omplens_fix__buf_printf(&g->summary,
                             "allocate %s once instead of in every iteration of the loop "
                             "at %s:%u: `target enter data map(alloc: %s)` before it and `target "

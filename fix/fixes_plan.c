@@ -911,11 +911,23 @@ int omplens_fix__derive(omplens_fixer *fx) {
     g->leftover = i;
     omplens_fix__build_leftover(fx, g, &lo[i]);
   }
-  for (size_t i = 0; i < fx->num_groups && !rc; i++) /* split groups come after */
-    if (fx->groups[i].leftover == SIZE_MAX) {
-      omplens_fix__build(fx, &fx->groups[i]);
-      rc = split_left(fx, i);
-    }
+  /* Wraps last: a wrap takes in the allocations hoisted out of its loop
+   * (built by then). Only wraps leave items, so the groups split off come
+   * in the same order either way (after the others). */
+  size_t planned = fx->num_groups;
+  bool *wraps = calloc(planned + 1, sizeof *wraps);
+  if (!wraps)
+    return OMPLENS_FIX_ENOMEM;
+  for (size_t i = 0; i < planned; i++)
+    wraps[i] = fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT ||
+               fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < fx->num_groups && !rc; i++) /* split groups come after */
+      if (fx->groups[i].leftover == SIZE_MAX && (i < planned ? wraps[i] == pass : pass == 1)) {
+        omplens_fix__build(fx, &fx->groups[i]);
+        rc = split_left(fx, i);
+      }
+  free(wraps);
   if (!rc) /* the items of a construct that one rule changes alike: one change */
     rc = omplens_fix__join_items(fx);
   fx->fixes = rc ? NULL : calloc(fx->num_groups + 1, sizeof *fx->fixes);
