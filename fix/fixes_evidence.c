@@ -349,6 +349,25 @@ static bool copy_of_finding(const omplens_fixer *fx, const omplens_finding *f, s
          omplens_trace_codeptr(fx->trace, o) == f->codeptr;
 }
 
+bool omplens_fix__every_copy_back_returned(omplens_fixer *fx, const omplens_finding *f) {
+  const omplens_event *e = &fx->events[f->instances[0].event];
+  omplens_fix__file *file;
+  const omplens_directive *d =
+      omplens_fix__directive_of(fx, f->codeptr, omplens_fix__runtime_kind(fx, e), &file);
+  omplens_variable v;
+  if (!d || !fx->annot || omplens_annotate_variable(fx->annot, e, &v) || !v.name)
+    return false;
+  size_t lo, hi, ulo, uhi;
+  ops_of_var(fx, d, v.name, &lo, &hi, &ulo, &uhi);
+  for (size_t k = lo; k < hi; k++) {
+    uint32_t i = fx->op_events[k];
+    if (fx->events[i].kind == OMPLENS_EV_D2H && fx->events[i].host_addr == f->host_addr &&
+        !omplens_fix__returned_as_sent(fx, i))
+      return false;
+  }
+  return hi > lo;
+}
+
 bool omplens_fix__sent_again(omplens_fixer *fx, const omplens_finding *f) {
   uint32_t ev = f->instances[0].event;
   omplens_fix__file *file;
@@ -897,11 +916,12 @@ static bool sent_before(const omplens_fixer *fx, uint32_t d2h, bool indexed, siz
   return false;
 }
 
-/* A copy back of `target exit data` (which sends nothing itself): whether
- * it brings what its mapping's last copy in sent, the last copy of the
- * same host bytes into the same device buffer before it (an enter data's,
- * an update's), looked for among the SENT_LOOKBACK events before it and
- * not before the buffer's allocation. */
+/* A copy back of `target exit data` or `target update` (which send
+ * nothing into the buffers they copy back): whether it brings what the
+ * last copy into its device buffer sent, the last copy of the same host
+ * bytes into the same device buffer before it (an enter data's, a data
+ * region's, an update's), looked for among the SENT_LOOKBACK events
+ * before it and not before the buffer's allocation. */
 static bool exit_returns_sent(const omplens_fixer *fx, uint32_t d2h) {
   const omplens_event *e = &fx->events[d2h];
   for (size_t k = 0, i = d2h; i-- > 0 && k < SENT_LOOKBACK; k++) {
@@ -918,7 +938,8 @@ static bool exit_returns_sent(const omplens_fixer *fx, uint32_t d2h) {
 }
 
 static bool exiting(const omplens_fixer *fx, const omplens_event *e) {
-  return fx->regions[e->region].kind == OMPLENS_CONSTRUCT_EXIT_DATA;
+  int kind = fx->regions[e->region].kind;
+  return kind == OMPLENS_CONSTRUCT_EXIT_DATA || kind == OMPLENS_CONSTRUCT_UPDATE;
 }
 
 bool omplens_fix__returned_as_sent(omplens_fixer *fx, uint32_t d2h) {

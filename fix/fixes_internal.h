@@ -808,6 +808,10 @@ void omplens_fix__deletes(omplens_fixer *fx);
  * ended: asked in event order, each search is short. */
 uint32_t omplens_fix__delete_of(const omplens_fixer *fx, uint32_t alloc, size_t *at);
 void omplens_fix__deletes_free(omplens_fixer *fx);
+/* Whether every copy back of finding f's host buffer by its directive
+ * brings what was sent (omplens_fix__returned_as_sent), not only those the
+ * finding flags. */
+bool omplens_fix__every_copy_back_returned(omplens_fixer *fx, const omplens_finding *f);
 /* Whether finding f's directive sends its host buffer again after its
  * first instance (an H2D): read from the index of operations by
  * directive, not from every later event. */

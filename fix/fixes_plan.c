@@ -431,10 +431,16 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
   bool entering = dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA;
   if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
                                     f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) &&
-      ((region && mt == OMPLENS_MAP_TOFROM) ||
-       (dk == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA && mt == OMPLENS_MAP_FROM)) &&
-      round_trips(fx, f))
+      region && mt == OMPLENS_MAP_TOFROM && round_trips(fx, f))
     return OMPLENS_FIX_DROP_COPY_BACK; /* the same bytes again, because they never changed */
+  /* An exit data or update sends nothing in: its copies back are checked
+   * against the copy into the buffer before them, every one of them (a
+   * kernel that makes new values before one is the host-holds case). */
+  if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
+                                    f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) &&
+      (dk == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA || dk == OMPLENS_DIRECTIVE_TARGET_UPDATE) &&
+      mt == OMPLENS_MAP_FROM && round_trips(fx, f) && omplens_fix__every_copy_back_returned(fx, f))
+    return OMPLENS_FIX_DROP_COPY_BACK;
   if (e->kind == OMPLENS_EV_D2H && f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER &&
       dk == OMPLENS_DIRECTIVE_TARGET && (mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM))
     return OMPLENS_FIX_KEEP_RESIDENT; /* a kernel's copy back each step: kept on the device
