@@ -567,8 +567,8 @@ bool omplens_fix__group_items(omplens_fix__group *g);
 /* Adds finding (index) at site s to group g; false without memory. */
 bool omplens_fix__add_finding(omplens_fix__group *g, size_t finding, const omplens_fix__site *s);
 /* Makes the changes of each directive's items that one rule changes
- * alike (removals of unreferenced items, one new map type), built one item
- * a group, one change (fixes_rules.c); 0 or OMPLENS_FIX_ENOMEM. */
+ * alike (removals, one new map type, one if clause), built one item a
+ * group, one change (fixes_rules.c); 0 or OMPLENS_FIX_ENOMEM. */
 int omplens_fix__join_items(omplens_fixer *fx);
 void omplens_fix__group_items_free(omplens_fix__group *g);
 
@@ -633,6 +633,10 @@ struct omplens_fixer {
   int derive_rc;
   omplens_fix__group *groups;
   size_t num_groups, cap_groups;
+  /* While the wraps are built (omplens_fix__derive): the built hoists
+   * whose item a wrap of their loop can take in (indices into groups). */
+  size_t *hoisted;
+  size_t num_hoisted;
   uint32_t *group_slots; /* groups by key: the first of each chain; cap a power of two */
   size_t cap_group_slots, num_keyed;
   /* Groups of findings whose directive has no source (indices into

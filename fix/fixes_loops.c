@@ -2127,14 +2127,15 @@ static bool seed(wrap *w, const omplens_fix__group *g) {
   return w->n - before == g->num_kept;
 }
 
-/* Whether group h is an allocation hoisted out of this loop, from this
- * statement, that no wrap took in yet: a wrap of the loop takes its item
- * in, `alloc`, so that one region maps it with the others (two changes
- * before one loop could not both be in a patch). */
-static bool hoisted_here(const omplens_fix__group *h, const omplens_fix__ctx *at, uint32_t loop,
-                         uint32_t from) {
-  return h->kind == OMPLENS_FIX_HOIST_ALLOC && h->num_kept && h->joined == SIZE_MAX &&
-         h->edit_file == at->file && h->loop == loop && h->kept_from == from;
+/* Whether the k-th hoist (fx->hoisted) is an allocation hoisted out of
+ * this loop, from this statement, that no wrap took in yet: a wrap of the
+ * loop takes its item in, `alloc`, so that one region maps it with the
+ * others (two changes before one loop could not both be in a patch). */
+static bool hoisted_here(const omplens_fix__ctx *c, size_t k, const omplens_fix__ctx *at,
+                         uint32_t loop, uint32_t from) {
+  const omplens_fix__group *h = &c->fx->groups[c->fx->hoisted[k]];
+  return h->joined == SIZE_MAX && h->edit_file == at->file && h->loop == loop &&
+         h->kept_from == from;
 }
 
 /* Seeds w with the allocations hoisted out of this loop, in the order of
@@ -2142,13 +2143,13 @@ static bool hoisted_here(const omplens_fix__group *h, const omplens_fix__ctx *at
 static bool seed_hoists(const omplens_fix__ctx *c, const omplens_fix__ctx *at, wrap *w,
                         uint32_t loop, uint32_t from) {
   const omplens_fix__group *gs = c->fx->groups;
-  size_t *order = malloc((c->fx->num_groups + 1) * sizeof *order), n = 0;
+  size_t *order = malloc((c->fx->num_hoisted + 1) * sizeof *order), n = 0;
   if (!order)
     return false;
-  for (size_t i = 0; i < c->fx->num_groups; i++) {
-    if (!hoisted_here(&gs[i], at, loop, from))
+  for (size_t j = 0; j < c->fx->num_hoisted; j++) {
+    if (!hoisted_here(c, j, at, loop, from))
       continue;
-    size_t k = n++; /* insertion: hoists of one loop are few */
+    size_t i = c->fx->hoisted[j], k = n++; /* insertion: hoists of one loop are few */
     while (k && gs[order[k - 1]].site.dir == gs[i].site.dir &&
            gs[order[k - 1]].site.item > gs[i].site.item) {
       order[k] = order[k - 1];
@@ -2165,8 +2166,8 @@ static bool seed_hoists(const omplens_fix__ctx *c, const omplens_fix__ctx *at, w
 
 static bool any_hoisted_here(const omplens_fix__ctx *c, const omplens_fix__ctx *at, uint32_t loop,
                              uint32_t from) {
-  for (size_t i = 0; i < c->fx->num_groups; i++)
-    if (hoisted_here(&c->fx->groups[i], at, loop, from))
+  for (size_t k = 0; k < c->fx->num_hoisted; k++)
+    if (hoisted_here(c, k, at, loop, from))
       return true;
   return false;
 }
@@ -2219,7 +2220,7 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
     w.culprit = SIZE_MAX;
     bool ok = (!earlier || seed(&w, earlier)) && (!hoists || seed_hoists(c, at, &w, loop, from)) &&
               wrap_items(c, &w, loop) && wrap_host_checks(c, &w, loop) &&
-         other_maps_in_loop(c, loop, &w);
+              other_maps_in_loop(c, loop, &w);
     size_t k = ok ? SIZE_MAX : blamed_finding(c, &w);
     c->probe = at->probe = NULL;
     if (ok)
@@ -2229,9 +2230,9 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
       size_t self = (size_t)(c->g - c->fx->groups);
       if (earlier)
         earlier->joined = self;
-      for (size_t i = 0; hoists && i < c->fx->num_groups; i++)
-        if (hoisted_here(&c->fx->groups[i], at, loop, from))
-          c->fx->groups[i].joined = self;
+      for (size_t j = 0; hoists && j < c->fx->num_hoisted; j++)
+        if (hoisted_here(c, j, at, loop, from))
+          c->fx->groups[c->fx->hoisted[j]].joined = self;
     }
     else if (k == SIZE_MAX || !leave(c, k, why.data ? why.data : "a check failed"))
       omplens_fix__fail(c, "%s", why.data ? why.data : "a check failed");

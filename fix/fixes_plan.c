@@ -429,24 +429,24 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
   /* An enter data inside a loop, with its exit data: a region around the
    * loop keeps the mapping alive, and the enter data then finds it present. */
   bool entering = dk == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA;
-  if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
-                                    f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) &&
-      region && mt == OMPLENS_MAP_TOFROM && round_trips(fx, f))
+  /* A copy back of bytes the host holds already. */
+  bool back_again = e->kind == OMPLENS_EV_D2H &&
+                    (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
+                     f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER);
+  if (back_again && region && mt == OMPLENS_MAP_TOFROM && round_trips(fx, f))
     return OMPLENS_FIX_DROP_COPY_BACK; /* the same bytes again, because they never changed */
   /* An exit data or update sends nothing in: its copies back are checked
    * against the copy into the buffer before them, every one of them (a
    * kernel that makes new values before one is the host-holds case). */
-  if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
-                                    f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) &&
+  if (back_again &&
       (dk == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA || dk == OMPLENS_DIRECTIVE_TARGET_UPDATE) &&
       mt == OMPLENS_MAP_FROM && round_trips(fx, f) && omplens_fix__every_copy_back_returned(fx, f))
     return OMPLENS_FIX_DROP_COPY_BACK;
-  if (e->kind == OMPLENS_EV_D2H && f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER &&
+  if (back_again && f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER &&
       dk == OMPLENS_DIRECTIVE_TARGET && (mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM))
     return OMPLENS_FIX_KEEP_RESIDENT; /* a kernel's copy back each step: kept on the device
                                          across the loop, it comes back once */
-  if (e->kind == OMPLENS_EV_D2H && (f->category == OMPLENS_CAT_DUPLICATE_SAME_BUFFER ||
-                                    f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER)) {
+  if (back_again) {
     /* The host is the receiver: it holds the bytes. */
     *why = "whether the host may skip a copy back depends on when kernels write the data, "
            "which the trace cannot show";
@@ -897,6 +897,10 @@ static int split_left(omplens_fixer *fx, size_t gi) {
   return 0;
 }
 
+static bool wraps(const omplens_fix__group *g) {
+  return g->kind == OMPLENS_FIX_KEEP_RESIDENT || g->kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
+}
+
 int omplens_fix__derive(omplens_fixer *fx) {
   fx->fix_of_finding = malloc((fx->num_findings + 1) * sizeof *fx->fix_of_finding);
   if (!fx->fix_of_finding)
@@ -918,22 +922,28 @@ int omplens_fix__derive(omplens_fixer *fx) {
     omplens_fix__build_leftover(fx, g, &lo[i]);
   }
   /* Wraps last: a wrap takes in the allocations hoisted out of its loop
-   * (built by then). Only wraps leave items, so the groups split off come
-   * in the same order either way (after the others). */
+   * (built by then, and listed). A group's kind changes only when it is
+   * built, and only wraps leave items (the groups split off come after
+   * the others, built in the second pass), so the groups come in the same
+   * order either way. */
   size_t planned = fx->num_groups;
-  bool *wraps = calloc(planned + 1, sizeof *wraps);
-  if (!wraps)
-    return OMPLENS_FIX_ENOMEM;
-  for (size_t i = 0; i < planned; i++)
-    wraps[i] = fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT ||
-               fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER;
-  for (int pass = 0; pass < 2; pass++)
-    for (size_t i = 0; i < fx->num_groups && !rc; i++) /* split groups come after */
-      if (fx->groups[i].leftover == SIZE_MAX && (i < planned ? wraps[i] == pass : pass == 1)) {
-        omplens_fix__build(fx, &fx->groups[i]);
-        rc = split_left(fx, i);
-      }
-  free(wraps);
+  for (size_t i = 0; i < planned && !rc; i++)
+    if (fx->groups[i].leftover == SIZE_MAX && !wraps(&fx->groups[i])) {
+      omplens_fix__build(fx, &fx->groups[i]);
+      rc = split_left(fx, i);
+    }
+  fx->hoisted = malloc((planned + 1) * sizeof *fx->hoisted); /* none: no hoist is taken in */
+  for (size_t i = 0; fx->hoisted && i < planned; i++)
+    if (fx->groups[i].kind == OMPLENS_FIX_HOIST_ALLOC && fx->groups[i].num_kept)
+      fx->hoisted[fx->num_hoisted++] = i;
+  for (size_t i = 0; i < fx->num_groups && !rc; i++) /* split groups come after */
+    if (fx->groups[i].leftover == SIZE_MAX && (i >= planned || wraps(&fx->groups[i]))) {
+      omplens_fix__build(fx, &fx->groups[i]);
+      rc = split_left(fx, i);
+    }
+  free(fx->hoisted);
+  fx->hoisted = NULL;
+  fx->num_hoisted = 0;
   if (!rc) /* the items of a construct that one rule changes alike: one change */
     rc = omplens_fix__join_items(fx);
   fx->fixes = rc ? NULL : calloc(fx->num_groups + 1, sizeof *fx->fixes);

@@ -715,19 +715,29 @@ static void drop_unused_locals(omplens_fix__ctx *c, const omplens_fix__site *s,
     }
 }
 
+/* The text of d's first clause that a change of its items cannot carry
+ * along (depend, nowait, an unknown one; also use_device_ptr/_addr when
+ * device_ptrs), or NULL. */
+static const char *clause_in_the_way(const omplens_directive *d, bool device_ptrs) {
+  for (size_t i = 0; i < d->num_clauses; i++) {
+    int k = d->clauses[i].kind;
+    bool device_ptr = k == OMPLENS_CLAUSE_USE_DEVICE_PTR || k == OMPLENS_CLAUSE_USE_DEVICE_ADDR;
+    if (k == OMPLENS_CLAUSE_DEPEND || k == OMPLENS_CLAUSE_NOWAIT || k == OMPLENS_CLAUSE_OTHER ||
+        (device_ptrs && device_ptr))
+      return d->clauses[i].text;
+  }
+  return NULL;
+}
+
 /* Removes the data directive at s, whose every item goes, into c->g's
  * edits (and the locals only its items used); the reason it cannot, or
  * NULL. */
 static const char *remove_directive(omplens_fix__ctx *c, const omplens_fix__site *s,
                                     const omplens_fix__pragma *p) {
-  for (size_t i = 0; i < s->dir->num_clauses; i++) {
-    int k = s->dir->clauses[i].kind;
-    if (k == OMPLENS_CLAUSE_USE_DEVICE_PTR || k == OMPLENS_CLAUSE_USE_DEVICE_ADDR ||
-        k == OMPLENS_CLAUSE_DEPEND || k == OMPLENS_CLAUSE_NOWAIT || k == OMPLENS_CLAUSE_OTHER)
-      return omplens_fix__ownf(c->fx, "the directive's %s would go, and it also has `%s`, which "
-                               "must stay", p->num_items == 1 ? "only item" : "items",
-                               s->dir->clauses[i].text);
-  }
+  const char *kept = clause_in_the_way(s->dir, true);
+  if (kept)
+    return omplens_fix__ownf(c->fx, "the directive's %s would go, and it also has `%s`, which "
+                             "must stay", p->num_items == 1 ? "only item" : "items", kept);
   const char *why = omplens_fix__pragma_remove(c->src, p, &c->g->edits);
   if (!why)
     drop_unused_locals(c, s, p);
@@ -779,13 +789,10 @@ static const char *guard_items(omplens_fix__ctx *c, const omplens_fix__pragma *p
   if (n == p->num_items)
     return omplens_fix__pragma_add_clause(c->src, p, cond, e);
   const omplens_directive *d = c->g->site.dir;
-  for (size_t i = 0; i < d->num_clauses; i++) {
-    int k = d->clauses[i].kind;
-    if (k == OMPLENS_CLAUSE_DEPEND || k == OMPLENS_CLAUSE_NOWAIT || k == OMPLENS_CLAUSE_OTHER)
-      return omplens_fix__ownf(c->fx, "the if clause would guard the directive's other items "
-                               "too, and a directive of their own would have to repeat `%s`",
-                               d->clauses[i].text);
-  }
+  const char *kept = clause_in_the_way(d, false);
+  if (kept)
+    return omplens_fix__ownf(c->fx, "the if clause would guard the directive's other items too, "
+                             "and a directive of their own would have to repeat `%s`", kept);
   const omplens_fix__pclause *first = &p->clauses[p->items[items[0]].clause];
   omplens_fix__buf line = {0};
   omplens_fix__buf_printf(&line, "#pragma omp %s %s(", d->name, first->name);
@@ -1850,8 +1857,9 @@ void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
 
 /* ---- the items of one construct that one rule changes alike: one change ---- */
 
-/* A change of one item, built alone: its directive, rule, the map type it
- * gives the item (NULL: it removes it), item and group. */
+/* A change of one item, built alone: its directive, rule, what it gives
+ * the item (a map type; a guard's if clause; NULL: it removes it), item
+ * and group. */
 typedef struct item_change {
   const omplens_directive *dir;
   int kind;
@@ -2045,7 +2053,7 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
 }
 
 /* The change group g makes to one written item, alike for others: a
- * removal of an unreferenced item, or a new map type; false for others. */
+ * removal, a new map type or an update's if clause; false for others. */
 static bool item_change_of(const omplens_fixer *fx, size_t i, item_change *out) {
   const omplens_fix__group *g = &fx->groups[i];
   if (g->leftover != SIZE_MAX || !g->site.dir || !g->site.file || g->site.implicit ||
