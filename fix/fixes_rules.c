@@ -316,6 +316,39 @@ static bool declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site 
   return true;
 }
 
+/* Whether the directive at the group's site has items the group's
+ * findings do not name. */
+static bool other_items(const omplens_fix__ctx *c) {
+  const omplens_directive *d = c->g->site.dir;
+  for (size_t i = 0; d && i < d->num_items; i++) {
+    size_t k = 0;
+    while (k < c->g->num_findings && omplens_fix__site_at(c->g, k)->item != i)
+      k++;
+    if (k == c->g->num_findings)
+      return true;
+  }
+  return false;
+}
+
+/* How to run a copy only in some executions of its directive: an if
+ * clause holds back every item of the directive it is on (its own
+ * directive then takes it, but a region's items cannot leave it), and on a
+ * target construct it runs the kernel on the host instead. */
+static const char *guard_recipe(const omplens_fix__ctx *c) {
+  const omplens_directive *d = c->g->site.dir;
+  bool others = other_items(c);
+  if (!d || d->kind == OMPLENS_DIRECTIVE_TARGET ||
+      (d->kind == OMPLENS_DIRECTIVE_TARGET_DATA && others))
+    return "";
+  if (!others)
+    return ", or guard the directive with an if(...) clause (for example on the loop variable) "
+           "where only some executions are needed";
+  return omplens_fix__ownf(c->fx, ", or, where only some executions are needed, move it to a "
+                           "`%s` of its own guarded by an if(...) clause (for example on the loop "
+                           "variable): an if clause on this directive would hold back its other "
+                           "items too", d->name);
+}
+
 /* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -434,11 +467,9 @@ static void recipe(omplens_fix__ctx *c) {
       break;
     }
     omplens_fix__buf_printf(
-        r,
-        "run the copy of %s at %s only when it carries data a kernel will read: remove it "
-        "where it never does, or guard the directive with an if(...) clause (for example on the "
-        "loop variable) where only some executions are needed%s",
-        it, where,
+        r, "run the copy of %s at %s only when it carries data a kernel will read: remove it "
+           "where it never does%s%s",
+        it, where, guard_recipe(c),
         has_category(c, OMPLENS_CAT_UNUSED_ALLOC)
             ? "; remove an unused allocation (and the data directive when it maps nothing else)."
             : ".");
