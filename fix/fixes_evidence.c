@@ -428,6 +428,17 @@ static bool flagged_by(const sorted_findings *g, const omplens_fixer *fx, uint32
   return f != OMPLENS_FIX__NONE && bsearch(&key, g->v, g->n, sizeof *g->v, cmp_size);
 }
 
+/* Whether a finding flags copy ev as bringing its receiver what it held
+ * or had sent (a duplicate or a round trip): nobody changed the data in
+ * between. */
+static bool held_before(const omplens_fixer *fx, uint32_t ev) {
+  uint32_t f = fx->finding_of_event ? fx->finding_of_event[ev] : OMPLENS_FIX__NONE;
+  if (f == OMPLENS_FIX__NONE)
+    return false;
+  int cat = fx->findings[f].category;
+  return cat == OMPLENS_CAT_DUPLICATE_SAME_BUFFER || cat == OMPLENS_CAT_ROUND_TRIP;
+}
+
 static bool is_group_buffer(const omplens_fix__group *g, const omplens_fixer *fx, uint64_t addr) {
   for (size_t k = 0; k < g->num_findings; k++)
     if (fx->findings[g->findings[k]].host_addr == addr)
@@ -566,14 +577,14 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
                               const omplens_fix__site *s, omplens_fix__evidence *out) {
   memset(out, 0, sizeof *out);
   out->h2d_unflagged_first_only = out->h2d_unflagged_last_only = true;
-  out->d2h_unflagged_last_only = true;
+  out->h2d_new_first_only = out->d2h_unflagged_last_only = true;
   site_events se;
   sorted_findings mine = {0};
   if (!collect(fx, g, s, &se) || !sort_findings(g, &mine)) {
     site_events_free(&se);
     free(mine.v);
     out->h2d_unflagged_first_only = out->h2d_unflagged_last_only = false;
-    out->d2h_unflagged_last_only = false;
+    out->h2d_new_first_only = out->d2h_unflagged_last_only = false;
     out->h2d = 1; /* nothing is proven */
     return;
   }
@@ -590,11 +601,16 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
       out->h2d_zeros += all_zeros(e, &zbytes, &zh);
       if (!fl && b->first_h2d != i)
         out->h2d_unflagged_first_only = false;
+      bool old = fl || held_before(fx, i);
+      out->h2d_old += old;
+      if (!old && b->first_h2d != i)
+        out->h2d_new_first_only = false;
       if (!fl && b->last_h2d != i)
         out->h2d_unflagged_last_only = false;
     } else if (e->kind == OMPLENS_EV_D2H) {
       out->d2h++;
       out->d2h_flagged += fl;
+      out->d2h_old += fl || held_before(fx, i);
       out->d2h_unchanged += fl || returned_in_site(fx, &se, i);
       if (!fl && b->last_d2h != i)
         out->d2h_unflagged_last_only = false;

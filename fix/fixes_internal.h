@@ -785,6 +785,12 @@ typedef struct omplens_fix__evidence {
   uint32_t h2d_zeros;                                /* H2Ds whose bytes are all zero    */
   uint32_t d2h_unchanged; /* D2Hs flagged, or that bring back what their
                              construct sent */
+  uint32_t h2d_old; /* H2Ds the group flags, or that another group's
+                       duplicate or round trip flags: they sent what the
+                       device held or had given back                     */
+  uint32_t d2h_old; /* the same of the D2Hs: the host held what they brought */
+  bool h2d_new_first_only; /* the other H2Ds, which may carry the host's
+                              changes, are each the first of their buffer  */
   bool h2d_unflagged_first_only;                     /* the H2Ds not flagged are each the
                                                         first of their buffer            */
   bool h2d_unflagged_last_only;                      /* ... each the last of its buffer  */

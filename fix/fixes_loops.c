@@ -1441,6 +1441,18 @@ static void wrap_free(wrap *w) {
   }
 }
 
+/* Whether every copy back of item k of directive d brought the host what
+ * it held (duplicates and round trips): the device never changed it, and a
+ * wrap need not copy it back at its end. */
+static bool brings_back_held(omplens_fix__ctx *c, const omplens_directive *d, size_t k) {
+  if (!d->items[k].var)
+    return false;
+  const omplens_fix__site s = {.dir = d, .item = k, .var = d->items[k].var};
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, c->g, &s, &ev);
+  return ev.d2h && ev.d2h_old == ev.d2h;
+}
+
 /* Whether directive d maps wrapped item j, which it names `name` (the
  * directive's own name in its function, the caller's in the loop), in a
  * way the wrap changes. */
@@ -1457,10 +1469,13 @@ static bool other_map(omplens_fix__ctx *v, const omplens_directive *d, wrap *w, 
     /* Inside the region, an enter data that maps it `to` or `alloc` finds
      * it present and only counts a reference, and an exit data that
      * releases it takes that one back (a constructor's and a destructor's
-     * maps); a `from` or `delete` would copy or free it at another time. */
+     * maps); one that maps it `from` takes it back too, and its copy moves
+     * to the region's end, as a construct's `tofrom` does (below); a
+     * `delete` would free it inside the region. */
     bool counts = (d->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA &&
                    (mt == OMPLENS_MAP_TO || mt == OMPLENS_MAP_ALLOC)) ||
-                  (d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA && mt == OMPLENS_MAP_RELEASE);
+                  (d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA &&
+                   (mt == OMPLENS_MAP_RELEASE || mt == OMPLENS_MAP_FROM));
     if ((d->kind == OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
          d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA) && !counts)
       return omplens_fix__fail(v,
@@ -1468,7 +1483,7 @@ static bool other_map(omplens_fix__ctx *v, const omplens_directive *d, wrap *w, 
                                "would change",
                                omplens_directive_kind_name(d->kind), name, d->pragma.line);
     if ((mt == OMPLENS_MAP_FROM || mt == OMPLENS_MAP_TOFROM) &&
-        w->items[j].type == OMPLENS_MAP_TO)
+        w->items[j].type == OMPLENS_MAP_TO && !brings_back_held(v, d, k))
       w->items[j].type = OMPLENS_MAP_TOFROM; /* its copy back must still happen, at the end */
   }
   return true;
@@ -1606,7 +1621,7 @@ static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t
       w->known[first] = true;
     }
   }
-  if (ev.h2d_unflagged_first_only)
+  if (ev.h2d_new_first_only)
     return true;
   if (!allocation_only(c, w, k, j))
     return omplens_fix__fail(
@@ -1614,7 +1629,7 @@ static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t
         "%s is sent with content the device did not hold in %u of its %u copies (new "
         "values, or resets of what the device changed): the host changes it between "
         "iterations",
-        omplens_fix__item_text(s), ev.h2d - ev.h2d_flagged, ev.h2d);
+        omplens_fix__item_text(s), ev.h2d - ev.h2d_old, ev.h2d);
   w->copies_dir[j] = s->dir;
   w->copies_item[j] = s->item;
   w->items[j].type = OMPLENS_MAP_ALLOC;

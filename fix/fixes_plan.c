@@ -487,7 +487,9 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
       return OMPLENS_FIX_DROP_COPY_BACK;
     if (e->kind == OMPLENS_EV_H2D && dk == OMPLENS_DIRECTIVE_TARGET_UPDATE)
       return OMPLENS_FIX_REMOVE_ITEM;
-    if (e->kind == OMPLENS_EV_H2D && region && copies_to(mt))
+    /* An enter data's trip returns what its exit data brought back: kept
+     * alive across the loop, as a duplicate's, the mapping holds it. */
+    if (e->kind == OMPLENS_EV_H2D && (region || entering) && copies_to(mt))
       return OMPLENS_FIX_KEEP_RESIDENT;
     *why = "the trip is completed by `target enter data`: the mapping ended in between, "
            "and where to keep it alive is a choice across directives";
