@@ -530,8 +530,9 @@ typedef struct omplens_fix__group {
                            that it removes too and no finding of it names
                            (omplens_fix__join_items) */
   size_t num_more_items;
-  bool taken;           /* its item is removed by another group's change,
-                           which took its findings (join_items) */
+  bool taken;           /* its item is changed by another group's change,
+                           which took its findings (join_items,
+                           take_joined) */
   bool compile_pending; /* built, its compile check still to come     */
   bool left_out;        /* its edits overlap an earlier fix's: not in
                            the merged patch                           */
@@ -570,6 +571,11 @@ bool omplens_fix__add_finding(omplens_fix__group *g, size_t finding, const omple
  * alike (removals, one new map type, one if clause), built one item a
  * group, one change (fixes_rules.c); 0 or OMPLENS_FIX_ENOMEM. */
 int omplens_fix__join_items(omplens_fixer *fx);
+/* Gives each group joined to a wrap (omplens_fix__group.joined, followed
+ * to the last) that still has a diff the joined group's findings: the
+ * patch applies that wrap's change for both, and the report then shows
+ * one change. 0 or OMPLENS_FIX_ENOMEM. */
+int omplens_fix__take_joined(omplens_fixer *fx);
 void omplens_fix__group_items_free(omplens_fix__group *g);
 
 #define OMPLENS_FIX__RECENT_VARS 256 /* a power of two */

@@ -952,6 +952,7 @@ int omplens_fix__derive(omplens_fixer *fx) {
   if (!fx->fixes)
     return rc ? rc : OMPLENS_FIX_ENOMEM;
   omplens_fix__check_compiles(fx);
+  rc = omplens_fix__take_joined(fx); /* after the checks: a wrap that fails keeps nothing */
   omplens_fix__find_sources_root(fx);
   for (size_t i = 0; i < fx->num_groups && !rc; i++) {
     omplens_fix__group *g = &fx->groups[i];

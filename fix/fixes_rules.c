@@ -2002,6 +2002,28 @@ static void joined_summary(omplens_fixer *fx, omplens_fix__group *g, const item_
   omplens_fix__buf_free(&names);
 }
 
+/* Group g's change holds h's: h's findings join g (h's assumption with
+ * them), and h is left with none, its item named as `what` g does (fix
+ * number g + 1). False without memory. */
+static bool take_findings(omplens_fixer *fx, omplens_fix__group *g, omplens_fix__group *h,
+                          const char *what) {
+  for (size_t j = 0; j < h->num_findings; j++)
+    if (!omplens_fix__add_finding(g, h->findings[j], omplens_fix__site_at(h, j)))
+      return false;
+  if (h->confidence == OMPLENS_FIXC_ASSUMED) /* the change rests on its assumption too */
+    g->confidence = OMPLENS_FIXC_ASSUMED;
+  h->num_findings = 0;
+  h->taken = true;
+  h->unreferenced = false;
+  h->compile_pending = false;
+  h->kind = OMPLENS_FIX_MANUAL;
+  omplens_fix__edits_free(&h->edits);
+  omplens_fix__buf_free(&h->summary);
+  omplens_fix__buf_printf(&h->summary, "%s %s (fix %zu)", omplens_fix__item_text(&h->site), what,
+                          (size_t)(g - fx->groups) + 1);
+  return true;
+}
+
 /* The changes of run[0..n) (alike, of one directive, each built alone)
  * made one change, run[0]'s group's: made one by one, two items side by
  * side in a clause both take the separator between them (a removal), or
@@ -2062,24 +2084,26 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
     g->kind = OMPLENS_FIX_REMOVE_DIRECTIVE;
   for (size_t k = 1; k < n; k++) {
     omplens_fix__group *h = &fx->groups[run[k].group];
-    for (size_t j = 0; j < h->num_findings; j++)
-      if (!omplens_fix__add_finding(g, h->findings[j], omplens_fix__site_at(h, j)))
-        return OMPLENS_FIX_ENOMEM;
     if (!h->num_findings)
       g->more_items[g->num_more_items++] = h->site;
-    if (h->confidence == OMPLENS_FIXC_ASSUMED) /* the change rests on its assumption too */
-      g->confidence = OMPLENS_FIXC_ASSUMED;
-    h->num_findings = 0;
-    h->taken = true;
-    h->unreferenced = false;
-    h->compile_pending = false;
-    h->kind = OMPLENS_FIX_MANUAL;
-    omplens_fix__edits_free(&h->edits);
-    omplens_fix__buf_free(&h->summary);
-    omplens_fix__buf_printf(&h->summary, "%s is changed with the other items of its construct "
-                            "(fix %zu)", omplens_fix__item_text(&h->site), run[0].group + 1);
+    if (!take_findings(fx, g, h, "is changed with the other items of its construct"))
+      return OMPLENS_FIX_ENOMEM;
   }
   joined_summary(fx, g, run, n, omplens_fix__short_name(c.file->path));
+  return 0;
+}
+
+int omplens_fix__take_joined(omplens_fixer *fx) {
+  for (size_t i = 0; i < fx->num_groups; i++) {
+    size_t last = SIZE_MAX;
+    for (size_t j = fx->groups[i].joined; j != SIZE_MAX && j < fx->num_groups;
+         j = fx->groups[j].joined)
+      last = j;
+    if (last != SIZE_MAX && fx->groups[last].kind != OMPLENS_FIX_MANUAL &&
+        !take_findings(fx, &fx->groups[last], &fx->groups[i],
+                       "is taken in by the wrap of the same loop"))
+      return OMPLENS_FIX_ENOMEM;
+  }
   return 0;
 }
 
