@@ -1750,8 +1750,9 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
   while (j < w->n && !(w->first_of[j] != SEEDED && omplens_fix__site_at(g, w->first_of[j])->dir == s->dir &&
                        omplens_fix__site_at(g, w->first_of[j])->item == s->item && w->call_of[j] == call))
     j++;
-  if (j < w->n) { /* another finding of an item already there */
-    if (type == OMPLENS_MAP_TOFROM)
+  if (j < w->n) { /* another finding of an item already there; one only
+                     kept allocated stays `alloc` (its directive copies) */
+    if (type == OMPLENS_MAP_TOFROM && !w->copies_dir[j])
       w->items[j].type = OMPLENS_MAP_TOFROM;
     return true;
   }

@@ -3,7 +3,7 @@
 #
 #   run_fix_says.sh OMPLENS FIX_DRIVER CC LLVM_DIR SOURCE TEXT WORKDIR
 #
-# builds SOURCE, records it (WORKDIR/rec), lists its fixes
+# builds SOURCE (C, or C++ for a .cpp), records it (WORKDIR/rec), lists its fixes
 # (WORKDIR/fixes.txt) and requires TEXT in what `fix_driver --list` prints
 # (a summary, a reason or a recipe), whether the fix has a diff or not.
 # run_manual.sh starts with it.
@@ -14,7 +14,10 @@ if [ $# -ne 7 ]; then
   exit 64
 fi
 omplens=$1 driver=$2 cc=$3 llvm=$4 src=$5 text=$6 work=$7
-name=$(basename "$src" .c)
+file=$(basename "$src")
+name=${file%.*}
+lang= # a .cpp source is C++ (the driver links no C++ library: the test uses none)
+case $file in *.cpp) lang="-x c++" ;; esac
 fail() {
   echo "FAIL ($name): $*" >&2
   exit 1
@@ -22,9 +25,10 @@ fail() {
 
 rm -rf "$work"
 mkdir -p "$work"
-cp "$src" "$work/$name.c"
-"$cc" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O0 -Wl,-rpath,"$llvm/lib" \
-  "$work/$name.c" -o "$work/$name" || fail "does not build"
+cp "$src" "$work/$file"
+# shellcheck disable=SC2086 # $lang is empty or two words
+"$cc" $lang -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O0 -Wl,-rpath,"$llvm/lib" \
+  "$work/$file" -o "$work/$name" || fail "does not build"
 "$omplens" run -q -o "$work/rec" -- "$work/$name" >/dev/null || fail "omplens run failed"
 trace_dir=$(ls -d "$work"/rec/traces/*/)
 "$driver" --base "$work" --list "$trace_dir" >"$work/fixes.txt" || fail "fix_driver --list failed"
