@@ -533,6 +533,10 @@ static size_t base_name(const char *item, size_t n, size_t *skip) {
   size_t i = 0;
   while (i < n && (item[i] == '*' || item[i] == '(' || item[i] == '&' || item[i] == ' '))
     i++;
+  /* A member in a method: the compiler names `x[0:n]` `this->x[0:n]`; its
+   * variable is the member, as written. */
+  if (n - i > 6 && !memcmp(item + i, "this->", 6))
+    i += 6;
   size_t j = i;
   while (j < n && (item[j] == '_' || (item[j] >= 'a' && item[j] <= 'z') ||
                    (item[j] >= 'A' && item[j] <= 'Z') || (item[j] >= '0' && item[j] <= '9')))
@@ -570,6 +574,20 @@ static const omplens_map_arg *match_arg(omplens_annotator *a, const omplens_regi
     }
   }
   return candidates == 1 ? within : NULL;
+}
+
+/* Whether e, which no argument of region r names, is the runtime attaching
+ * a pointer: a copy in of a pointer's bytes (64-bit on every offload
+ * target) at a construct with an item reached through a pointer. */
+static bool attaches(const omplens_annotator *a, const omplens_region *r, const omplens_event *e) {
+  size_t nargs;
+  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
+  if (e->kind != OMPLENS_EV_H2D || e->bytes != 8 || r->first_arg >= nargs)
+    return false;
+  for (uint32_t i = r->first_arg; i < nargs && i - r->first_arg < r->num_args; i++)
+    if (args[i].type & OMPLENS_MAPBIT_PTR_AND_OBJ)
+      return true;
+  return false;
 }
 
 /* Whether an item of clause kind ck and map type mt can make an op of this
@@ -714,9 +732,14 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
     return guess_variable(a, e, out);
   const omplens_map_arg *arg = match_arg(a, &regions[e->region], e->host_addr, e->bytes);
   if (!arg) { /* the runtime's own copy or allocation */
-    out->unnamed = "the runtime made it for no single map item: none of the construct's "
-                   "arguments begins at its host address (a pointer it attaches, structure "
-                   "members allocated as one, or a mapper's part)";
+    out->attach = attaches(a, &regions[e->region], e);
+    out->unnamed = out->attach
+                       ? "the runtime made it to attach a pointer: it writes the device "
+                         "address of a map item reached through a pointer (`p[0:n]`, or a "
+                         "member `x[0:n]` in a method) into the device's copy of that pointer"
+                       : "the runtime made it for no single map item: none of the construct's "
+                         "arguments begins at its host address (a pointer it attaches, "
+                         "structure members allocated as one, or a mapper's part)";
     return OMPLENS_ANNOTATE_ENOTFOUND;
   }
   /* The item and its variable are made once per name. */

@@ -280,6 +280,8 @@ static span base_var(const char *s, span item)
   uint32_t i = item.begin;
   while (i < item.end && (s[i] == '*' || s[i] == '&' || s[i] == '(' || s[i] == ' '))
     i++;
+  if (item.end - i > 6 && !memcmp(s + i, "this->", 6)) /* a member, as the runtime names it */
+    i += 6;
   span v = {NONE, NONE};
   while (i < item.end && is_word_char(s[i]) && !(s[i] >= '0' && s[i] <= '9')) {
     v.begin = i;

@@ -79,6 +79,9 @@ typedef struct omplens_variable {
   const char *unnamed;   /* OMPLENS_ANNOTATE_ENOTFOUND: why no item names
                             it, as a clause ("the runtime made it for no
                             single map item: ..."), or NULL */
+  int attach;            /* ... 1: a pointer's worth of bytes sent where a
+                            map item goes through a pointer (PTR_AND_OBJ):
+                            the runtime attaching that pointer */
 } omplens_variable;
 
 typedef struct omplens_annotator omplens_annotator;

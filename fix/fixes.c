@@ -381,7 +381,7 @@ const char *omplens_fix_account(omplens_fixer *fx, size_t finding) {
   if (derived(fx) || finding >= fx->num_findings || fx->fix_of_finding[finding] == SIZE_MAX)
     return NULL;
   const omplens_fix__group *g = &fx->groups[fx->fix_of_finding[finding]];
-  return g->account.len && omplens_fix__claims_held(fx, &fx->findings[finding])
+  return g->account.len && (g->account_all || omplens_fix__claims_held(fx, &fx->findings[finding]))
              ? g->account.data
              : NULL;
 }

@@ -446,6 +446,8 @@ typedef struct omplens_fix__site {
                          operation is a call of ("omp_target_alloc"), or
                          NULL (owned by the annotator)                   */
   unsigned api_line;  /* ... the line of that call                       */
+  bool attach;        /* no item: the runtime attaching a pointer (the
+                         annotator's omplens_variable.attach)              */
   uint32_t call;      /* keep-resident around a caller's loop: the call of
                          the directive's function in that loop (a node of
                          the group's edit_file); else OMPLENS_FIX__NONE   */
@@ -515,6 +517,7 @@ typedef struct omplens_fix__group {
   omplens_fix__buf note;
   omplens_fix__buf account; /* what the source shows of its duplicates
                              that the trace could not (omplens_fix_account) */
+  bool account_all;     /* ... told every finding of it, whatever its kind */
   omplens_fix__edits edits;
   int confidence;
   const char *new_type; /* map type the rule gives the item          */

@@ -346,6 +346,9 @@ static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fi
     s->item = item;
     s->implicit = implicit;
     s->var = implicit ? implicit->var : s->dir->items[item].var;
+  } else {
+    omplens_variable v;
+    s->attach = fx->annot && omplens_annotate_variable(fx->annot, e, &v) && v.attach;
   }
   why = omplens_fix__site_unsafe(fx, s->dir, s->file);
   if (why && (s->dir->flags & OMPLENS_DIRF_MACRO) && s->dir->macro)

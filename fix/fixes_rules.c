@@ -362,6 +362,25 @@ static void recipe(omplens_fix__ctx *c) {
   else
     snprintf(where, sizeof where, "%s", s->file ? omplens_fix__short_name(s->file->path) : "the directive");
   omplens_fix__buf *r = &g->recipe;
+  if (s->attach) { /* the runtime's copy: it goes with the mapping it serves */
+    const omplens_finding *f = g->num_findings ? &c->fx->findings[g->findings[0]] : NULL;
+    omplens_fix__buf_free(&g->account);
+    omplens_fix__buf_printf(
+        &g->account,
+        "These %" PRIu64 "-byte copies are the runtime's own: mapping a map item reached "
+        "through a pointer (such as p[0:n], or a member x[0:n] in a method) makes it write the "
+        "device address of the item into the device's copy of that pointer. No data of the "
+        "program is sent again: they come each time the mapping is made again, and repeat "
+        "their content when the device allocation lands where an earlier one was.",
+        f ? f->bytes : 8);
+    g->account_all = true;
+    omplens_fix__buf_printf(r, "these copies go with the mappings they attach at %s: keep "
+                               "the mapped arrays (and what holds their pointers) on the device "
+                               "across the loop or the calls that map them again, rather than "
+                               "mapping them each time (see the repeated allocations there).",
+                            where);
+    return;
+  }
   if (s->api) { /* a call: the change is to the code around it */
     const omplens_finding *f = g->num_findings ? &c->fx->findings[g->findings[0]] : NULL;
     if (f && f->category == OMPLENS_CAT_UNUSED_ALLOC)

@@ -16,8 +16,8 @@ fi
 omplens=$1 driver=$2 cc=$3 llvm=$4 src=$5 text=$6 work=$7
 file=$(basename "$src")
 name=${file%.*}
-lang= # a .cpp source is C++ (the driver links no C++ library: the test uses none)
-case $file in *.cpp) lang="-x c++" ;; esac
+lang= libs= # a .cpp source is C++, linked with its library
+case $file in *.cpp) lang="-x c++" libs=-lstdc++ ;; esac
 fail() {
   echo "FAIL ($name): $*" >&2
   exit 1
@@ -26,9 +26,9 @@ fail() {
 rm -rf "$work"
 mkdir -p "$work"
 cp "$src" "$work/$file"
-# shellcheck disable=SC2086 # $lang is empty or two words
+# shellcheck disable=SC2086 # $lang and $libs are empty or words
 "$cc" $lang -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O0 -Wl,-rpath,"$llvm/lib" \
-  "$work/$file" -o "$work/$name" || fail "does not build"
+  "$work/$file" $libs -o "$work/$name" || fail "does not build"
 "$omplens" run -q -o "$work/rec" -- "$work/$name" >/dev/null || fail "omplens run failed"
 trace_dir=$(ls -d "$work"/rec/traces/*/)
 "$driver" --base "$work" --list "$trace_dir" >"$work/fixes.txt" || fail "fix_driver --list failed"
