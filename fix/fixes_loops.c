@@ -1630,6 +1630,13 @@ static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t
         "values, or resets of what the device changed): the host changes it between "
         "iterations",
         omplens_fix__item_text(s), ev.h2d - ev.h2d_old, ev.h2d);
+  /* The host may use its buffer, but not give it another one: the wrap
+   * would map what the pointer held before the loop. */
+  if (w->nothers == sizeof w->others / sizeof *w->others)
+    return omplens_fix__fail(c, "the items name more than %zu variables",
+                             sizeof w->others / sizeof *w->others);
+  w->others_of[w->nothers] = j;
+  w->others[w->nothers++] = w->items[j].base;
   w->copies_dir[j] = s->dir;
   w->copies_item[j] = s->item;
   w->items[j].type = OMPLENS_MAP_ALLOC;

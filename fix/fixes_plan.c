@@ -470,9 +470,15 @@ static int rule_for(omplens_fixer *fx, const omplens_finding *f, int dk, int mt,
   case OMPLENS_CAT_DUPLICATE_OTHER_BUFFER:
     if (zeros_entering(fx, f, e, dk, mt))
       return OMPLENS_FIX_ZERO_ON_DEVICE;
-    if (!omplens_fix__all_zero(fx, f))
-      *why = "the content is neither all zeros nor one value the source fills it with: "
+    if (!omplens_fix__all_zero(fx, f) && mt == OMPLENS_MAP_TO &&
+        (entering || dk == OMPLENS_DIRECTIVE_TARGET_DATA)) /* filled_entering looked */
+      *why = "the content is not all zeros, and the source shows no one value assigned to "
+             "its elements before the directive (an assignment a macro expands is not read): "
              "how the other buffer got the same bytes cannot be derived";
+    else if (!omplens_fix__all_zero(fx, f))
+      *why = "the content is not all zeros, and only what a `map(to:)` of `target enter data` "
+             "or `target data` sends is made on the device instead: how the other buffer got "
+             "the same bytes cannot be derived";
     else if (e->kind == OMPLENS_EV_H2D && mt != OMPLENS_MAP_NONE)
       *why = omplens_fix__ownf(fx,
                                "the zeros are sent by a `map(%s:)` of `%s`: only the zeros of a "

@@ -316,6 +316,30 @@ static bool declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site 
   return true;
 }
 
+/* Whether site s's variable is given another buffer inside the innermost
+ * loop around its directive (*loop_line, *assign_line): each run maps new
+ * memory, which may only land at the address an earlier run freed. */
+static bool assigned_in_loop(const omplens_fix__ctx *c, const omplens_fix__site *s,
+                             unsigned *loop_line, unsigned *assign_line) {
+  size_t at;
+  uint32_t fn;
+  const omplens_fix__ast *a = parsed_site(c, s, &at, &fn);
+  uint32_t loop = a ? omplens_fix__ast_loop_at(a, fn, at) : NONE;
+  uint32_t var = loop == NONE ? NONE : omplens_fix__ast_lookup(a, s->var, at);
+  if (var == NONE)
+    return false;
+  for (uint32_t i = loop; i < omplens_fix__ast_end(a, loop); i++) {
+    uint32_t other;
+    if (a->nodes[i].kind == OMPLENS_FIX__N_DECLREF && a->nodes[i].ref == var &&
+        omplens_fix__ast_use(a, i, &other) == OMPLENS_FIX__USE_ASSIGNED) {
+      *loop_line = omplens_fix__line_of(c->src, a->nodes[loop].begin);
+      *assign_line = omplens_fix__line_of(c->src, a->nodes[i].begin);
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Whether the directive at the group's site has items the group's
  * findings do not name. */
 static bool other_items(const omplens_fix__ctx *c) {
@@ -410,7 +434,17 @@ static void recipe(omplens_fix__ctx *c) {
   case OMPLENS_FIX_HOIST_ALLOC: {
     if (own_buffer_recipe(c, r) || value_parameter_recipe(c, r))
       break;
-    unsigned loop_line, decl_line;
+    unsigned loop_line, decl_line, assign_line;
+    if (assigned_in_loop(c, s, &loop_line, &assign_line)) {
+      omplens_fix__buf_printf(
+          r,
+          "%s is given another buffer at line %u, inside the loop at line %u, so each run of "
+          "the loop maps new memory (the same address again only when the allocator hands "
+          "it back). To keep it on the device, allocate it once before the loop and free it "
+          "after, then wrap the loop in `#pragma omp target data` with it.",
+          s->var, assign_line, loop_line);
+      break;
+    }
     if (declared_in_loop(c, s, &loop_line, &decl_line)) {
       omplens_fix__buf_printf(
           r,
