@@ -27,9 +27,10 @@ typedef struct md_ctx {
 /* Each format is given the finding's device twice ("device 0", "the host"). */
 static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
     [OMPLENS_CAT_DUPLICATE_SAME_BUFFER] =
-        "The same bytes were sent to %s again from the same host buffer, although %s "
-        "still holds them as far as the trace shows: no copy back showed its copy changed "
-        "since (a kernel that writes it without copying it back would not show).",
+        "The same bytes were sent to %s again from the same host buffer, which %s "
+        "received before: no copy back showed its copy changed since (a kernel that writes "
+        "it without copying it back would not show). Where the mapping ended in between, "
+        "keeping it alive would have kept the bytes there.",
     [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] =
         "The same bytes were sent to %s from another host buffer (zero-filled arrays often "
         "do this), although %s received them before, for that other buffer (a copy that may "
