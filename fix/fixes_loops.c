@@ -984,12 +984,15 @@ static size_t device_bodies(omplens_fix__ctx *c, size_t begin, size_t end, range
 static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range *ex, size_t nex,
                       varset *set, bool *swapped, const char *what, int depth);
 
+#define ALIAS_DEPTH 3 /* pointers into a buffer followed (`int *p = &v[i];`) */
+
 /* Fails when subject (the host, a kernel, a region's code) changes var in
  * the code of [begin, end), the excluded ranges left out: writes it, passes
- * it to a call, or may change it otherwise. */
-static bool leaves_var(omplens_fix__ctx *c, const char *subject, size_t begin, size_t end,
-                       const range *ex, size_t nex, uint32_t var, const char *it,
-                       const char *consequence) {
+ * it to a call, or may change it otherwise, itself or through a pointer
+ * into it stored in a local there (depth such pointers deep so far). */
+static bool leaves_var_at(omplens_fix__ctx *c, const char *subject, size_t begin, size_t end,
+                          const range *ex, size_t nex, uint32_t var, const char *it,
+                          const char *consequence, int depth) {
   const omplens_fix__ast *a = c->ast;
   for (size_t i = 0; i < a->num_nodes; i++) {
     const omplens_fix__node *n = &a->nodes[i];
@@ -998,6 +1001,15 @@ static bool leaves_var(omplens_fix__ctx *c, const char *subject, size_t begin, s
       continue;
     uint32_t other = NONE;
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
+    if (use == OMPLENS_FIX__USE_COPIED && other != NONE && other != var) {
+      if (depth < ALIAS_DEPTH &&
+          !leaves_var_at(c, subject, begin, end, ex, nex, other, it, consequence, depth + 1))
+        return false;
+      if (depth < ALIAS_DEPTH)
+        continue;
+      return omplens_fix__fail(c, "%s stores a pointer into %s at line %u: %s", subject, it,
+                               omplens_fix__ctx_line(c, n->begin), consequence);
+    }
     if (use != OMPLENS_FIX__USE_WRITE && use != OMPLENS_FIX__USE_ESCAPE &&
         use != OMPLENS_FIX__USE_ASSIGNED)
       continue;
@@ -1012,6 +1024,12 @@ static bool leaves_var(omplens_fix__ctx *c, const char *subject, size_t begin, s
                              consequence);
   }
   return true;
+}
+
+static bool leaves_var(omplens_fix__ctx *c, const char *subject, size_t begin, size_t end,
+                       const range *ex, size_t nex, uint32_t var, const char *it,
+                       const char *consequence) {
+  return leaves_var_at(c, subject, begin, end, ex, nex, var, it, consequence, 0);
 }
 
 bool omplens_fix__host_leaves(omplens_fix__ctx *c, size_t begin, size_t end, uint32_t var,
@@ -1631,12 +1649,16 @@ static bool resident_or_allocated(omplens_fix__ctx *c, wrap *w, size_t k, size_t
         "iterations",
         omplens_fix__item_text(s), ev.h2d - ev.h2d_old, ev.h2d);
   /* The host may use its buffer, but not give it another one: the wrap
-   * would map what the pointer held before the loop. */
-  if (w->nothers == sizeof w->others / sizeof *w->others)
-    return omplens_fix__fail(c, "the items name more than %zu variables",
-                             sizeof w->others / sizeof *w->others);
-  w->others_of[w->nothers] = j;
-  w->others[w->nothers++] = w->items[j].base;
+   * would map what the pointer held before the loop. (A scalar's
+   * assignment is a write of its content.) */
+  uint32_t base = w->items[j].base;
+  if (base != NONE && w->at->ast->nodes[base].elem != OMPLENS_FIX__ELEM_UNKNOWN) {
+    if (w->nothers == sizeof w->others / sizeof *w->others)
+      return omplens_fix__fail(c, "the items name more than %zu variables",
+                               sizeof w->others / sizeof *w->others);
+    w->others_of[w->nothers] = j;
+    w->others[w->nothers++] = base;
+  }
   w->copies_dir[j] = s->dir;
   w->copies_item[j] = s->item;
   w->items[j].type = OMPLENS_MAP_ALLOC;
