@@ -326,7 +326,7 @@ static bool assigned_in_loop(const omplens_fix__ctx *c, const omplens_fix__site 
   const omplens_fix__ast *a = parsed_site(c, s, &at, &fn);
   uint32_t loop = a ? omplens_fix__ast_loop_at(a, fn, at) : NONE;
   uint32_t var = loop == NONE ? NONE : omplens_fix__ast_lookup(a, s->var, at);
-  if (var == NONE)
+  if (var == NONE || a->nodes[var].elem == OMPLENS_FIX__ELEM_UNKNOWN) /* not a pointer */
     return false;
   for (uint32_t i = loop; i < omplens_fix__ast_end(a, loop); i++) {
     uint32_t other;
@@ -435,7 +435,8 @@ static void recipe(omplens_fix__ctx *c) {
     if (own_buffer_recipe(c, r) || value_parameter_recipe(c, r))
       break;
     unsigned loop_line, decl_line, assign_line;
-    if (assigned_in_loop(c, s, &loop_line, &assign_line)) {
+    if (!declared_in_loop(c, s, &loop_line, &decl_line) &&
+        assigned_in_loop(c, s, &loop_line, &assign_line)) {
       omplens_fix__buf_printf(
           r,
           "%s is given another buffer at line %u, inside the loop at line %u, so each run of "
