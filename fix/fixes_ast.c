@@ -964,9 +964,27 @@ uint32_t omplens_fix__ast_plain_var(const omplens_fix__ast *a, uint32_t e) {
              : OMPLENS_FIX__NONE;
 }
 
+/* The plain variable that the value of expression e is stored into (a
+ * declaration's initializer, or the right side of an assignment to a plain
+ * variable; casts around e skipped), or NONE. */
+static uint32_t stored_into(const omplens_fix__ast *a, uint32_t e) {
+  uint32_t child, p = omplens_fix__ast_up(a, e, &child);
+  while (p != OMPLENS_FIX__NONE && a->nodes[p].kind == OMPLENS_FIX__N_CAST)
+    p = omplens_fix__ast_up(a, p, &child);
+  if (p == OMPLENS_FIX__NONE)
+    return OMPLENS_FIX__NONE;
+  if (a->nodes[p].kind == OMPLENS_FIX__N_VAR)
+    return p;
+  if (a->nodes[p].kind == OMPLENS_FIX__N_BINARY && a->nodes[p].op == OMPLENS_FIX__OP_ASSIGN &&
+      a->nodes[child].nth == 1)
+    return omplens_fix__ast_plain_var(a, omplens_fix__ast_child(a, p, 0));
+  return OMPLENS_FIX__NONE;
+}
+
 /* What the memory reached through an access node n (subscript, deref,
- * member) undergoes. */
-static int access_use(const omplens_fix__ast *a, uint32_t n) {
+ * member) undergoes; a pointer into it stored in a plain variable (`int
+ * *q = &v[i];`) is copied into that variable (*other). */
+static int access_use(const omplens_fix__ast *a, uint32_t n, uint32_t *other) {
   for (;;) {
     uint32_t child, p = omplens_fix__ast_up(a, n, &child);
     if (p == OMPLENS_FIX__NONE)
@@ -991,8 +1009,10 @@ static int access_use(const omplens_fix__ast *a, uint32_t n) {
     case OMPLENS_FIX__N_UNARY:
       if (pn->op == OMPLENS_FIX__OP_INCDEC)
         return OMPLENS_FIX__USE_WRITE;
-      if (pn->op == OMPLENS_FIX__OP_ADDROF)
-        return OMPLENS_FIX__USE_ESCAPE;
+      if (pn->op == OMPLENS_FIX__OP_ADDROF) {
+        *other = stored_into(a, p);
+        return *other != OMPLENS_FIX__NONE ? OMPLENS_FIX__USE_COPIED : OMPLENS_FIX__USE_ESCAPE;
+      }
       if (pn->op == OMPLENS_FIX__OP_DEREF) {
         n = p;
         continue;
@@ -1019,12 +1039,12 @@ int omplens_fix__ast_use(const omplens_fix__ast *a, uint32_t ref, uint32_t *othe
     uint32_t nth = a->nodes[child].nth;
     switch (pn->kind) {
     case OMPLENS_FIX__N_SUBSCRIPT:
-      return nth == 0 ? access_use(a, p) : OMPLENS_FIX__USE_VALUE;
+      return nth == 0 ? access_use(a, p, other) : OMPLENS_FIX__USE_VALUE;
     case OMPLENS_FIX__N_MEMBER:
-      return access_use(a, p);
+      return access_use(a, p, other);
     case OMPLENS_FIX__N_UNARY:
       if (pn->op == OMPLENS_FIX__OP_DEREF)
-        return access_use(a, p);
+        return access_use(a, p, other);
       if (pn->op == OMPLENS_FIX__OP_ADDROF)
         return OMPLENS_FIX__USE_ESCAPE;
       if (pn->op == OMPLENS_FIX__OP_INCDEC) {

@@ -368,7 +368,8 @@ enum omplens_fix__use {
                                  something that is not a plain variable     */
   OMPLENS_FIX__USE_ASSIGNED,  /* the variable gets a new value: *other is the
                                  value's node (or the ++/-- node)           */
-  OMPLENS_FIX__USE_COPIED,    /* its value is copied into a variable: *other
+  OMPLENS_FIX__USE_COPIED,    /* its value (or a pointer into its memory, `q =
+                                 &v[i]`) is copied into a variable: *other
                                  is that variable's declaration, or NONE    */
 };
 int omplens_fix__ast_use(const omplens_fix__ast *a, uint32_t ref, uint32_t *other);

@@ -165,23 +165,31 @@ static const char *first_carrier(const omplens_fix__ctx *c, const char **name) {
   return NULL;
 }
 
-/* The last kernel that ran between the group's copies back, when its body
+/* The last kernel that ran between the group's copies back whose body
  * writes the variable, as the source shows (its write's line in *line), or
- * NULL: it does not, or it cannot be told (HeCBench bgmv zeroes the array
- * with one kernel and computes it with another, in another file). Asks
- * without touching the group. */
+ * NULL: none does, or it cannot be told (HeCBench bgmv zeroes the array
+ * with one kernel and computes it with another, in another file: the last
+ * one is asked first; HeCBench knn's kernel that takes the square roots
+ * of one result runs after the one that writes the other). Asks without
+ * touching the group. */
 static const omplens_directive *writes_before_copy_back(omplens_fix__ctx *c, unsigned *line) {
   omplens_fix__resends rs;
   omplens_fix__resend_evidence(c->fx, c->g, OMPLENS_EV_D2H, &rs);
   if (!rs.num_kernels || rs.too_many || !c->file || !c->g->site.dir)
     return NULL;
-  rs.kernels[0] = rs.kernels[rs.num_kernels - 1]; /* in the order they first ran */
-  rs.num_kernels = 1;
   omplens_fix__buf scratch = {0}, *saved = c->probe;
   const omplens_directive *d = NULL;
   c->probe = &scratch;
   c->written_at = 0;
-  omplens_fix__kernels_leave(c, &c->g->site, &rs, "", &d);
+  uint64_t kernels[OMPLENS_FIX__MAX_KERNELS];
+  size_t n = rs.num_kernels;
+  memcpy(kernels, rs.kernels, n * sizeof *kernels);
+  for (size_t k = n; k-- > 0 && !c->written_at;) { /* in the order they first ran */
+    rs.kernels[0] = kernels[k];
+    rs.num_kernels = 1;
+    omplens_fix__buf_free(&scratch);
+    omplens_fix__kernels_leave(c, &c->g->site, &rs, "", &d);
+  }
   c->probe = saved;
   omplens_fix__buf_free(&scratch);
   *line = c->written_at;
@@ -1350,12 +1358,25 @@ static bool kernel_reads_only(omplens_fix__ctx *c) {
     return omplens_fix__fail(c, "%s or the construct's body is not where the parse shows it",
                              s->var);
   const omplens_fix__ast *a = c->ast;
+  /* The variable, and the locals of the body that point into it (`int *q =
+   * &v[i];`, in source order: a use comes after its declaration). */
+  uint32_t vars[8] = {var};
+  size_t nvars = 1;
   for (size_t i = 0; i < a->num_nodes; i++) {
     const omplens_fix__node *n = &a->nodes[i];
-    if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < b || n->begin >= e)
+    size_t k = 0;
+    while (k < nvars && (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != vars[k]))
+      k++;
+    if (k == nvars || n->begin < b || n->begin >= e)
       continue;
     uint32_t other;
     int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
+    if (use == OMPLENS_FIX__USE_COPIED && other != NONE && nvars < sizeof vars / sizeof *vars) {
+      vars[nvars++] = other;
+      continue;
+    }
+    if (use == OMPLENS_FIX__USE_COPIED) /* too many to follow: as if passed on */
+      use = OMPLENS_FIX__USE_ESCAPE;
     unsigned line = omplens_fix__ctx_line(c, n->begin);
     const char *subject =
         s->dir->kind == OMPLENS_DIRECTIVE_TARGET ? "the kernel" : "the region's code";
