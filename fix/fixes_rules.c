@@ -2168,6 +2168,25 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
   return 0;
 }
 
+/* The wrap (a keep-resident group with a diff) that keeps site s's item on
+ * the device, sending it once, or NULL: where the wrap only keeps it
+ * allocated, its directive still copies it each time. */
+static omplens_fix__group *wrap_keeping(omplens_fixer *fx, const omplens_fix__site *s) {
+  for (size_t i = 0; i < fx->num_groups; i++) {
+    omplens_fix__group *w = &fx->groups[i];
+    if (w->kind != OMPLENS_FIX_KEEP_RESIDENT && w->kind != OMPLENS_FIX_KEEP_RESIDENT_CALLER)
+      continue;
+    bool allocated_only = false, holds = false;
+    for (size_t k = 0; k < w->num_kept; k++)
+      allocated_only |= w->kept[k].copies_dir == s->dir && w->kept[k].copies_item == s->item;
+    for (size_t k = 0; k < w->num_sites && !allocated_only && !holds; k++)
+      holds = omplens_fix__same_item(&w->sites[k], s);
+    if (holds)
+      return w;
+  }
+  return NULL;
+}
+
 int omplens_fix__take_joined(omplens_fixer *fx) {
   for (size_t i = 0; i < fx->num_groups; i++) {
     size_t last = SIZE_MAX;
@@ -2177,6 +2196,17 @@ int omplens_fix__take_joined(omplens_fixer *fx) {
     if (last != SIZE_MAX && fx->groups[last].kind != OMPLENS_FIX_MANUAL &&
         !take_findings(fx, &fx->groups[last], &fx->groups[i],
                        "is taken in by the wrap of the same loop"))
+      return OMPLENS_FIX_ENOMEM;
+  }
+  /* An item filled on the device in every run of a loop that a wrap keeps
+   * it resident across: sent once, it stays, and the fill kernel would
+   * only run again each time. The wrap's change holds the fill's. */
+  for (size_t i = 0; i < fx->num_groups; i++) {
+    omplens_fix__group *h = &fx->groups[i];
+    if (h->kind != OMPLENS_FIX_ZERO_ON_DEVICE && h->kind != OMPLENS_FIX_FILL_ON_DEVICE)
+      continue;
+    omplens_fix__group *w = wrap_keeping(fx, &h->site);
+    if (w && !take_findings(fx, w, h, "is kept on the device by the wrap of its loop"))
       return OMPLENS_FIX_ENOMEM;
   }
   return 0;
