@@ -31,10 +31,12 @@ typedef struct sarif_rule {
 
 static const sarif_rule rules[] = {
   {"OMPL001", "duplicate-transfer", "DuplicateTransfer",
-   "A buffer is sent to a device (or the host) that still holds the same content from it.",
+   "A buffer is sent again to a device (or the host) that received the same content from it "
+   "before.",
    "The same host buffer is transferred again with content identical (same hash and size) to "
-   "what the receiver still holds from it: nothing in the trace changed the receiver's copy "
-   "since it received (or produced and sent) this content.",
+   "what the receiver received from it before: nothing in the trace changed the receiver's copy "
+   "since it received (or produced and sent) this content, or the mapping that held it ended "
+   "in between.",
    "Keep the data resident on the device instead of mapping it anew at every construct: map it "
    "once around the loop with `#pragma omp target data map(...)` or `target enter data`, and use "
    "`target update` only when the host really changed it."},
@@ -351,7 +353,7 @@ static const char *device_phrase(const json_t *dev, char *buf, size_t size) {
 /* What happens, per category, after the data; %1$s is the receiver. */
 static const char *category_predicate(const char *category) {
   static const struct { const char *category, *format; } predicates[] = {
-    {"duplicate-transfer", "is sent to %1$s again although %1$s still holds the same content"},
+    {"duplicate-transfer", "is sent to %1$s again with the same content %1$s received before"},
     {"duplicate-content", "sends %1$s content that %1$s already received for another buffer"},
     {"round-trip", "goes between the host and %1$s and comes back unchanged"},
     {"round-trip-other-buffer", "brings back unchanged, between the host and %1$s, content that "

@@ -805,8 +805,8 @@ static int load_marks(tl_proc *p, tl_writer *w) {
 /* What a finding says, for the instant event. */
 static const char *finding_message(const json_t *f) {
   static const struct { const char *category, *text; } texts[] = {
-    {"duplicate-transfer", "the receiver still holds this content from the same buffer"},
-    {"duplicate-content", "the receiver still holds this content in another buffer's copy"},
+    {"duplicate-transfer", "the receiver received this content from the same buffer before"},
+    {"duplicate-content", "the receiver received this content before, for another buffer"},
     {"round-trip", "this copy brings back data that did not change"},
     {"round-trip-other-buffer", "this copy brings back, through another host buffer, data the "
                                 "receiver sent out unchanged"},

@@ -776,6 +776,22 @@ static void test_markdown_executions(void **state) {
   json_decref(doc);
 }
 
+/* A duplicate of the same buffer may follow the end of the mapping that
+ * held it: told as bytes the device received before, never "still holds". */
+static void test_duplicate_transfer_wording(void **state) {
+  (void)state;
+  json_t *f = finding(location("/src/p.c", 36, NULL), 2);
+  json_object_set_new(f, "category", json_string("duplicate-transfer"));
+  json_t *doc = document("./prog", directive(location("/src/p.c", 36, NULL)), f);
+  for (int html = 0; html < 2; html++) {
+    char *out = render(html, doc, NULL);
+    assert_non_null(strstr(out, "which device 0 received before"));
+    assert_null(strstr(out, "still holds"));
+    free(out);
+  }
+  json_decref(doc);
+}
+
 /* A duplicate of another buffer's content is told as content the device
  * received before: that copy may be freed, so never "still holds". */
 static void test_duplicate_content_wording(void **state) {
@@ -1077,6 +1093,7 @@ int main(void) {
       cmocka_unit_test(test_markdown_executions),
       cmocka_unit_test(test_fix_text_code_spans),
       cmocka_unit_test(test_duplicate_content_wording),
+      cmocka_unit_test(test_duplicate_transfer_wording),
       cmocka_unit_test(test_timeline_million_events),
       cmocka_unit_test(test_timeline_histogram),
   };

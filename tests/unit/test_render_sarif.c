@@ -403,6 +403,30 @@ static void sarif_version_2_categories(void **state) {
   json_decref(doc);
 }
 
+/* A duplicate may follow the end of the mapping that held the content
+ * (an exit data, a data region's end): told as content received before,
+ * never as content the receiver still holds. */
+static void sarif_duplicate_wording(void **state) {
+  (void)state;
+  json_t *fs = json_array();
+  json_t *f = finding("duplicate-transfer", module_location("0x5555555553e5", "0x13e5"));
+  set_variable(f, "a[0:n]", 1);
+  json_array_append_new(fs, f);
+  json_t *doc = document(fs);
+  json_t *log = sarif(doc, BASE);
+  const json_t *run = check_log(log);
+  const json_t *r = result_at(run, 0);
+  const json_t *rule = rule_of(run, r);
+  const char *text = str(json_object_get(r, "message"), "text");
+  assert_non_null(strstr(text, "received before"));
+  const char *texts[] = {text, str(json_object_get(rule, "shortDescription"), "text"),
+                         str(json_object_get(rule, "fullDescription"), "text")};
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+    assert_lacks(texts[i], "still holds");
+  json_decref(log);
+  json_decref(doc);
+}
+
 static void sarif_with_attribution(void **state) {
   json_t *f = finding("duplicate-transfer",
                       attributed_location(36, "#pragma omp target update to(a[0:n])"));
@@ -1205,6 +1229,7 @@ int main(void) {
     cmocka_unit_test(sarif_without_attribution),
     cmocka_unit_test(sarif_version_2_categories),
     cmocka_unit_test(sarif_with_attribution),
+    cmocka_unit_test(sarif_duplicate_wording),
     cmocka_unit_test(sarif_line_table_only),
     cmocka_unit_test(sarif_fingerprints),
     cmocka_unit_test(sarif_fingerprint_occurrences),
