@@ -184,11 +184,14 @@ static const omplens_directive *writes_before_copy_back(omplens_fix__ctx *c, uns
   uint64_t kernels[OMPLENS_FIX__MAX_KERNELS];
   size_t n = rs.num_kernels;
   memcpy(kernels, rs.kernels, n * sizeof *kernels);
-  for (size_t k = n; k-- > 0 && !c->written_at;) { /* in the order they first ran */
+  /* In the order they first ran; an earlier one only when those after it
+   * are shown to leave the variable. */
+  bool left = true;
+  for (size_t k = n; k-- > 0 && left && !c->written_at;) {
     rs.kernels[0] = kernels[k];
     rs.num_kernels = 1;
     omplens_fix__buf_free(&scratch);
-    omplens_fix__kernels_leave(c, &c->g->site, &rs, "", &d);
+    left = omplens_fix__kernels_leave(c, &c->g->site, &rs, "", &d);
   }
   c->probe = saved;
   omplens_fix__buf_free(&scratch);
