@@ -165,33 +165,41 @@ static const char *first_carrier(const omplens_fix__ctx *c, const char **name) {
   return NULL;
 }
 
+static bool site_variable(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_t *fn,
+                          uint32_t *var);
+/* The kernel of construct code (its directive in *d, or NULL) and how its
+ * body names site s's variable var of function fn: var itself in fn, the
+ * same storage elsewhere in the file, or NONE (not known). */
+static uint32_t kernel_var(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_t fn,
+                           uint32_t var, uint64_t code, const omplens_directive **d);
+
 /* The last kernel that ran between the group's copies back whose body
  * writes the variable, as the source shows (its write's line in *line), or
- * NULL: none does, or it cannot be told (HeCBench bgmv zeroes the array
- * with one kernel and computes it with another, in another file: the last
- * one is asked first; HeCBench knn's kernel that takes the square roots
- * of one result runs after the one that writes the other). Asks without
+ * NULL: none does, or it cannot be told. The last one is asked first, and
+ * an earlier one only when those after it are shown to leave the variable:
+ * their bodies neither write it nor pass it on, and their calls cannot
+ * reach it (it is not a global). HeCBench bgmv zeroes the array with one
+ * kernel and computes it with another, in another file: the zeroing one is
+ * not named; HeCBench knn's kernel that takes the square roots of one
+ * result runs after the one that writes the other, which is. Asks without
  * touching the group. */
 static const omplens_directive *writes_before_copy_back(omplens_fix__ctx *c, unsigned *line) {
   omplens_fix__resends rs;
   omplens_fix__resend_evidence(c->fx, c->g, OMPLENS_EV_D2H, &rs);
+  uint32_t fn, var;
   if (!rs.num_kernels || rs.too_many || !c->file || !c->g->site.dir)
     return NULL;
   omplens_fix__buf scratch = {0}, *saved = c->probe;
   const omplens_directive *d = NULL;
   c->probe = &scratch;
   c->written_at = 0;
-  uint64_t kernels[OMPLENS_FIX__MAX_KERNELS];
-  size_t n = rs.num_kernels;
-  memcpy(kernels, rs.kernels, n * sizeof *kernels);
-  /* In the order they first ran; an earlier one only when those after it
-   * are shown to leave the variable. */
-  bool left = true;
-  for (size_t k = n; k-- > 0 && left && !c->written_at;) {
-    rs.kernels[0] = kernels[k];
-    rs.num_kernels = 1;
-    omplens_fix__buf_free(&scratch);
-    left = omplens_fix__kernels_leave(c, &c->g->site, &rs, "", &d);
+  bool left = site_variable(c, &c->g->site, &fn, &var);
+  for (size_t k = rs.num_kernels; k-- > 0 && left && !c->written_at;) {
+    uint32_t kvar = kernel_var(c, &c->g->site, fn, var, rs.kernels[k], &d);
+    size_t b, e;
+    left = kvar != NONE && omplens_fix__body_range(c, d, &b, &e) &&
+           omplens_fix__device_reads_only(c, d, b, e, kvar, "", "") &&
+           (!(d->flags & OMPLENS_DIRF_BODY_CALLS) || !c->ast->nodes[kvar].global);
   }
   c->probe = saved;
   omplens_fix__buf_free(&scratch);
@@ -1122,6 +1130,16 @@ static bool kernels_leave_it(omplens_fix__ctx *c) {
   return true;
 }
 
+static uint32_t kernel_var(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_t fn,
+                           uint32_t var, uint64_t code, const omplens_directive **d) {
+  omplens_fix__file *kf;
+  *d = omplens_fix__directive_of(c->fx, code, OMPLENS_RUNTIME_TARGET, &kf);
+  size_t kat = *d && kf == c->file ? omplens_fix__pragma_at(c, *d) : SIZE_MAX;
+  return kat == SIZE_MAX                                 ? NONE
+         : omplens_fix__ast_function_at(c->ast, kat) == fn ? var
+                                                           : same_storage(c, s, var, *d, kat);
+}
+
 bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
                                 const omplens_fix__resends *rs, const char *consequence,
                                 const omplens_directive **writer) {
@@ -1136,13 +1154,8 @@ bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
   if (!site_variable(c, s, &fn, &var))
     return false;
   for (size_t k = 0; k < rs->num_kernels; k++) {
-    omplens_fix__file *kf;
-    const omplens_directive *d =
-        omplens_fix__directive_of(c->fx, rs->kernels[k], OMPLENS_RUNTIME_TARGET, &kf);
-    size_t kat = d && kf == c->file ? omplens_fix__pragma_at(c, d) : SIZE_MAX;
-    uint32_t kvar = kat == SIZE_MAX                                 ? NONE
-                    : omplens_fix__ast_function_at(c->ast, kat) == fn ? var
-                                                                      : same_storage(c, s, var, d, kat);
+    const omplens_directive *d;
+    uint32_t kvar = kernel_var(c, s, fn, var, rs->kernels[k], &d);
     if (kvar == NONE)
       return omplens_fix__fail(c,
                                "a kernel outside the function of the directive at line %u runs "
