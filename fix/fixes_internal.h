@@ -965,6 +965,10 @@ const char *omplens_fix__short_name(const char *path);
 size_t omplens_fix__pragma_at(const omplens_fix__ctx *c, const omplens_directive *d);
 /* The bytes of directive d's body (its associated statement), end
  * exclusive; false when unknown. */
+/* The line of the first `#include` in the bytes [begin, end) of c's file,
+ * or 0: code the parse of the file does not hold (HeCBench streamcluster
+ * includes its kernel's body). */
+unsigned omplens_fix__include_in(const omplens_fix__ctx *c, size_t begin, size_t end);
 bool omplens_fix__body_range(const omplens_fix__ctx *c, const omplens_directive *d, size_t *begin,
                              size_t *end);
 bool omplens_fix__has_clause(const omplens_directive *d, int kind);

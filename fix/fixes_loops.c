@@ -1343,8 +1343,13 @@ bool omplens_fix__device_reads_only(omplens_fix__ctx *c, const omplens_directive
                                     const char *consequence) {
   /* A target data region's body is host code: what it changes, it
    * changes through the calls and kernels in it. */
-  return leaves_var(c, d->kind == OMPLENS_DIRECTIVE_TARGET ? "the kernel" : "the region's code",
-                    begin, end, NULL, 0, var, it, consequence);
+  const char *subject = d->kind == OMPLENS_DIRECTIVE_TARGET ? "the kernel" : "the region's code";
+  unsigned inc = omplens_fix__include_in(c, begin, end);
+  if (inc)
+    return omplens_fix__fail(c, "%s at line %u includes a file at line %u, whose code is not "
+                                "read: whether it changes %s cannot be checked",
+                             subject, d->pragma.line, inc, it);
+  return leaves_var(c, subject, begin, end, NULL, 0, var, it, consequence);
 }
 
 /* Fails when a variable of set is assigned anywhere in [begin, end). */

@@ -49,6 +49,27 @@ bool omplens_fix__body_range(const omplens_fix__ctx *c, const omplens_directive 
   return *begin != SIZE_MAX && last != SIZE_MAX;
 }
 
+unsigned omplens_fix__include_in(const omplens_fix__ctx *c, size_t begin, size_t end) {
+  const char *t = c->src->text;
+  if (end > c->src->size)
+    end = c->src->size;
+  for (size_t i = begin; i < end; i++) {
+    if (t[i] != '#')
+      continue;
+    size_t j = i; /* only blanks before it on its line */
+    while (j > 0 && (t[j - 1] == ' ' || t[j - 1] == '\t'))
+      j--;
+    if (j > 0 && t[j - 1] != '\n')
+      continue;
+    size_t k = i + 1;
+    while (k < end && (t[k] == ' ' || t[k] == '\t'))
+      k++;
+    if (end - k >= 7 && !strncmp(t + k, "include", 7))
+      return omplens_fix__line_of(c->src, i);
+  }
+  return 0;
+}
+
 /* Whether s is one word: a name, or a number. */
 static bool one_word(const char *s) {
   size_t n = 0;
@@ -1164,6 +1185,12 @@ bool omplens_fix__kernels_leave(omplens_fix__ctx *c, const omplens_fix__site *s,
     size_t b, e;
     if (!omplens_fix__body_range(c, d, &b, &e))
       return omplens_fix__fail(c, "the body of the kernel at line %u is unknown", d->pragma.line);
+    unsigned inc = omplens_fix__include_in(c, b, e);
+    if (inc) /* not a write the body shows: no writer */
+      return omplens_fix__fail(c, "the kernel at line %u runs between the copies of %s and "
+                                  "includes a file at line %u, whose code is not read: whether "
+                                  "it writes %s cannot be checked",
+                               d->pragma.line, it, inc, s->var);
     if (!omplens_fix__device_reads_only(c, d, b, e, kvar, it, consequence)) {
       *writer = d; /* a write the body shows comes before what its calls may do */
       return false;
@@ -1235,14 +1262,16 @@ static bool sends_zeros(const omplens_fixer *fx, const omplens_fix__group *g) {
  * where a kernel writes the variable, the update is needed as written:
  * the recipe says how to stop it, and the group's account tells its
  * findings that they are re-initializations the trace could not see. */
-static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs) {
+static bool kernels_keep(omplens_fix__ctx *c, const omplens_fix__resends *rs, bool *shown) {
   const omplens_fix__site *s = &c->g->site;
   const omplens_directive *d;
   c->written_at = 0;
+  *shown = false;
   if (omplens_fix__kernels_leave(c, s, rs, "the update restores what the kernel changed", &d))
     return true;
   if (!d)
     return false;
+  *shown = true; /* the body changes it, or passes it on */
   const char *file = omplens_fix__short_name(c->file->path), *it = omplens_fix__item_text(s);
   omplens_fix__buf_free(&c->g->recipe); /* the update is needed as written */
   if (sends_zeros(c->fx, c->g))
@@ -1299,7 +1328,23 @@ static bool build_update(omplens_fix__ctx *c) {
                              "copies, so the update at line %u fills a fresh buffer each time",
                              it, s->dir->pragma.line);
   }
-  if (!kernels_keep(c, &rs) || (ev.d2h && !kernels_leave_it(c)) || (ev.h2d && !all_category(c, OMPLENS_CAT_UNUSED_TRANSFER) && !host_leaves_it(c)))
+  /* A kernel shown to change what the update restores says why first; a
+   * kernel that cannot be checked comes after a host shown to write it. */
+  bool host_checked = ev.h2d && !all_category(c, OMPLENS_CAT_UNUSED_TRANSFER);
+  omplens_fix__buf probe = {0}, *saved = c->probe;
+  bool had_recipe = g->recipe.len, had_account = g->account.len;
+  c->probe = &probe;
+  bool shown, keep = kernels_keep(c, &rs, &shown);
+  c->probe = saved;
+  omplens_fix__buf_free(&probe);
+  if (!had_recipe) /* what the probe wrote is written again below, or not at all */
+    omplens_fix__buf_free(&g->recipe);
+  if (!had_account)
+    omplens_fix__buf_free(&g->account);
+  if (!keep && !shown && host_checked && !host_leaves_it(c))
+    return false;
+  if (!kernels_keep(c, &rs, &shown) || (ev.d2h && !kernels_leave_it(c)) ||
+      (host_checked && !host_leaves_it(c)))
     return false;
   omplens_fix__pragma p;
   if (!omplens_fix__scan_site(c, s, &p))
@@ -1373,6 +1418,11 @@ static bool kernel_reads_only(omplens_fix__ctx *c) {
   if (var == NONE || !omplens_fix__body_range(c, s->dir, &b, &e))
     return omplens_fix__fail(c, "%s or the construct's body is not where the parse shows it",
                              s->var);
+  unsigned inc = omplens_fix__include_in(c, b, e);
+  if (inc)
+    return omplens_fix__fail(c, "the construct's body includes a file at line %u, whose code "
+                                "is not read: whether it writes %s cannot be checked",
+                             inc, s->var);
   const omplens_fix__ast *a = c->ast;
   /* The variable, and the locals of the body that point into it (`int *q =
    * &v[i];`, in source order: a use comes after its declaration). */
