@@ -1,11 +1,13 @@
 // member_field.cpp: a class whose constructor maps its two arrays with
 // `target enter data map(alloc: re[0:n], im[0:n])` (members, named without
 // `this->`) and whose destructor deletes them, made anew in each step of a
-// loop. The runtime names the items `this->re[0:n]`: they must match the
-// directive's `re[0:n]`. Mapping the arrays attaches their pointers: the
-// runtime's 8-byte copies into the device's copy of the object, which no
-// map item names and which must be told as such, not as the program's data
-// sent again.
+// loop, on storage the caller lends it (the same blocks each step, as a
+// pool or malloc's reuse gives them; ASan's allocator would not). The
+// runtime names the items `this->re[0:n]`: they must match the directive's
+// `re[0:n]`. Mapping the arrays attaches their pointers: the runtime's
+// 8-byte copies into the device's copy of the object, which no map item
+// names and which must be told as such, not as the program's data sent
+// again.
 #include <cstdio>
 
 #define N 4096
@@ -15,17 +17,13 @@ class Field {
 public:
   int n;
   double *re, *im;
-  explicit Field(int n_) : n(n_)
+  Field(int n_, double *re_, double *im_) : n(n_), re(re_), im(im_)
   {
-    re = new double[n];
-    im = new double[n];
 #pragma omp target enter data map(alloc: re[0:n], im[0:n])
   }
   ~Field()
   {
 #pragma omp target exit data map(delete: re[0:n], im[0:n])
-    delete[] re;
-    delete[] im;
   }
   void fill(double v)
   {
@@ -49,11 +47,13 @@ public:
   }
 };
 
+static double re_store[N], im_store[N];
+
 int main()
 {
   double total = 0;
   for (int step = 0; step < STEPS; step++) {
-    Field f(N);
+    Field f(N, re_store, im_store);
     f.fill(step);
     total += f.sum();
   }
