@@ -342,14 +342,24 @@ static bool value_parameter_recipe(const omplens_fix__ctx *c, omplens_fix__buf *
 /* Whether site s's variable is declared inside the innermost loop around
  * its directive (*loop_line, *decl_line): each run of the loop maps a new
  * variable, which no wrap of the loop can name. */
-static bool declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site *s,
-                             unsigned *loop_line, unsigned *decl_line) {
+/* The parse of site s's file with the innermost loop around its directive
+ * (*loop) and the declaration of its variable seen there (*var); NULL when
+ * either is unknown. */
+static const omplens_fix__ast *loop_and_var(const omplens_fix__ctx *c, const omplens_fix__site *s,
+                                            uint32_t *loop, uint32_t *var) {
   size_t at;
   uint32_t fn;
   const omplens_fix__ast *a = parsed_site(c, s, &at, &fn);
-  uint32_t loop = a ? omplens_fix__ast_loop_at(a, fn, at) : NONE;
-  uint32_t var = loop == NONE ? NONE : omplens_fix__ast_lookup(a, s->var, at);
-  if (var == NONE || a->nodes[var].kind != OMPLENS_FIX__N_VAR || !omplens_fix__ast_within(a, var, loop))
+  *loop = a ? omplens_fix__ast_loop_at(a, fn, at) : NONE;
+  *var = *loop == NONE ? NONE : omplens_fix__ast_lookup(a, s->var, at);
+  return *var == NONE ? NULL : a;
+}
+
+static bool declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site *s,
+                             unsigned *loop_line, unsigned *decl_line) {
+  uint32_t loop, var;
+  const omplens_fix__ast *a = loop_and_var(c, s, &loop, &var);
+  if (!a || a->nodes[var].kind != OMPLENS_FIX__N_VAR || !omplens_fix__ast_within(a, var, loop))
     return false;
   *loop_line = omplens_fix__line_of(c->src, a->nodes[loop].begin);
   *decl_line = omplens_fix__line_of(c->src, a->nodes[var].begin);
@@ -361,12 +371,9 @@ static bool declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site 
  * memory, which may only land at the address an earlier run freed. */
 static bool assigned_in_loop(const omplens_fix__ctx *c, const omplens_fix__site *s,
                              unsigned *loop_line, unsigned *assign_line) {
-  size_t at;
-  uint32_t fn;
-  const omplens_fix__ast *a = parsed_site(c, s, &at, &fn);
-  uint32_t loop = a ? omplens_fix__ast_loop_at(a, fn, at) : NONE;
-  uint32_t var = loop == NONE ? NONE : omplens_fix__ast_lookup(a, s->var, at);
-  if (var == NONE || a->nodes[var].elem == OMPLENS_FIX__ELEM_UNKNOWN) /* not a pointer */
+  uint32_t loop, var;
+  const omplens_fix__ast *a = loop_and_var(c, s, &loop, &var);
+  if (!a || a->nodes[var].elem == OMPLENS_FIX__ELEM_UNKNOWN) /* not a pointer */
     return false;
   for (uint32_t i = loop; i < omplens_fix__ast_end(a, loop); i++) {
     uint32_t other;
