@@ -590,6 +590,69 @@ static bool attaches(const omplens_annotator *a, const omplens_region *r, const 
   return false;
 }
 
+static arg_var *arg_var_of(omplens_annotator *a, const char *key);
+
+/* The pointer a map argument goes through, as the program names it: for
+ * an item reached through a pointer (PTR_AND_OBJ, "this->re[0:this->n]")
+ * its pointer ("this->re"); for an argument with no name whose members
+ * are such items (the part of an object that holds their pointers, which
+ * LLVM maps as one) those pointers, joined by ", "; NULL when it goes
+ * through none. args[first + k] of a list of n; kept per argument. */
+static const char *pointer_of(omplens_annotator *a, const omplens_map_arg *args, uint32_t first,
+                              uint32_t n, uint32_t k) {
+  const omplens_map_arg *arg = &args[first + k];
+  arg_var *v = arg_var_of(a, (const char *)arg); /* keyed by the argument, not a name */
+  if (!v)
+    return NULL;
+  if (v->key)
+    return v->item;
+  char buf[512];
+  size_t len = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const omplens_map_arg *m = &args[first + i];
+    bool mine = i == k || (uint32_t)(m->type >> 48) == k + 1; /* it, or its member */
+    const char *f[1];
+    size_t fn[1];
+    if (!mine || !(m->type & OMPLENS_MAPBIT_PTR_AND_OBJ) ||
+        split_fields(m->name, f, fn, 1) < 1 || !fn[0])
+      continue;
+    size_t end = 0; /* the pointer: the item up to its section */
+    while (end < fn[0] && f[0][end] != '[')
+      end++;
+    if (end == fn[0] || len + end + 3 > sizeof buf)
+      continue;
+    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%.*s", len ? ", " : "", (int)end, f[0]);
+  }
+  *v = (arg_var){(const char *)arg, len ? own(a, buf, len) : NULL, NULL};
+  a->num_arg_vars++;
+  return v->item;
+}
+
+/* The pointer the runtime attaches with e, which no argument of region r
+ * names: the one of the item it mapped just before (the attachment follows
+ * the copy or allocation of what the pointer points to), or NULL. */
+static const char *attached_pointer(omplens_annotator *a, const omplens_region *r,
+                                    const omplens_event *e) {
+  size_t nev, nargs;
+  const omplens_event *ev = omplens_trace_events(a->trace, &nev);
+  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
+  if (e < ev || e >= ev + nev)
+    return NULL;
+  const omplens_event *p = e;
+  for (int steps = 0; p > ev && steps < 32; steps++)
+    if ((--p)->region == e->region)
+      break;
+  if (p == e || p->region != e->region || !p->host_addr)
+    return NULL;
+  const omplens_map_arg *arg = match_arg(a, r, p->host_addr, p->bytes);
+  if (!arg || !arg->name || !(arg->type & OMPLENS_MAPBIT_PTR_AND_OBJ))
+    return NULL;
+  uint32_t n = r->num_args;
+  if (n > nargs - r->first_arg)
+    n = (uint32_t)(nargs - r->first_arg);
+  return pointer_of(a, args, r->first_arg, n, (uint32_t)(arg - args - r->first_arg));
+}
+
 /* Whether an item of clause kind ck and map type mt can make an op of this
  * event kind: copies in need to/tofrom, copies out from/tofrom, and every map
  * item allocates. */
@@ -733,6 +796,8 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
   const omplens_map_arg *arg = match_arg(a, &regions[e->region], e->host_addr, e->bytes);
   if (!arg) { /* the runtime's own copy or allocation */
     out->attach = attaches(a, &regions[e->region], e);
+    if (out->attach)
+      out->pointer = attached_pointer(a, &regions[e->region], e);
     out->unnamed = out->attach
                        ? "the runtime made it to attach a pointer: it writes the device "
                          "address of a map item reached through a pointer (`p[0:n]`, or a "
@@ -762,7 +827,16 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
     a->num_arg_vars++;
   }
   if (!v || !v->item) {
-    out->unnamed = "the runtime's map argument for it has no name";
+    size_t nargs;
+    const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
+    const omplens_region *r = &regions[e->region];
+    out->pointer = pointer_of(a, args, r->first_arg,
+                              r->num_args < nargs - r->first_arg ? r->num_args
+                                                                 : (uint32_t)(nargs - r->first_arg),
+                              (uint32_t)(arg - args - r->first_arg));
+    out->unnamed = out->pointer ? "the runtime made it for the device's copy of the pointers "
+                                  "that map items go through, which no map item names"
+                                : "the runtime's map argument for it has no name";
     return OMPLENS_ANNOTATE_ENOTFOUND;
   }
   out->item = v->item;

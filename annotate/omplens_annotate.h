@@ -82,6 +82,11 @@ typedef struct omplens_variable {
   int attach;            /* ... 1: a pointer's worth of bytes sent where a
                             map item goes through a pointer (PTR_AND_OBJ):
                             the runtime attaching that pointer */
+  const char *pointer;   /* ... the pointer the runtime made it for, as the
+                            map items name it ("this->re"; "this->re,
+                            this->im" for the storage of several), when
+                            known: what it attaches, or the pointers' own
+                            storage it allocates (owned by the annotator) */
 } omplens_variable;
 
 typedef struct omplens_annotator omplens_annotator;

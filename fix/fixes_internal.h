@@ -449,6 +449,12 @@ typedef struct omplens_fix__site {
   unsigned api_line;  /* ... the line of that call                       */
   bool attach;        /* no item: the runtime attaching a pointer (the
                          annotator's omplens_variable.attach)              */
+  const char *pointer; /* no item: "the pointer this->re" the runtime's own
+                         operation is for (omplens_variable.pointer), or
+                         NULL (owned by the fixer)                       */
+  const char *named;  /* no item: the runtime's name of the operation's
+                         item ("this->w[0:n]", owned by the annotator),
+                         for the texts only; or NULL                     */
   uint32_t call;      /* keep-resident around a caller's loop: the call of
                          the directive's function in that loop (a node of
                          the group's edit_file); else OMPLENS_FIX__NONE   */

@@ -321,6 +321,24 @@ bool omplens_fix__reduction_var(const omplens_directive *d, const char *var) {
   return false;
 }
 
+/* An operation no item of the source names (none is found, or the
+ * source is not read): the runtime's name of its item, else whether the
+ * runtime made it for a pointer (an attachment, or the pointers' own
+ * storage), into s, for the texts. */
+static void runtime_names(omplens_fixer *fx, const omplens_event *e, omplens_fix__site *s) {
+  omplens_variable v;
+  if (!fx->annot)
+    return;
+  if (!omplens_annotate_variable(fx->annot, e, &v)) {
+    s->named = v.item;
+    return;
+  }
+  s->attach = v.attach;
+  if (v.pointer)
+    s->pointer =
+        omplens_fix__ownf(fx, "the pointer%s %s", strchr(v.pointer, ',') ? "s" : "", v.pointer);
+}
+
 static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fix__site *s) {
   memset(s, 0, sizeof *s);
   const omplens_event *e = &fx->events[f->instances[0].event];
@@ -336,6 +354,8 @@ static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fi
     omplens_variable v;
     if (s->api && !omplens_annotate_variable(fx->annot, e, &v) && v.item)
       s->var = omplens_fix__ownf(fx, "%s", v.item); /* the call's argument */
+    else if (!s->api)
+      runtime_names(fx, e, s);
     return false;
   }
   s->item = SIZE_MAX;
@@ -347,8 +367,7 @@ static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fi
     s->implicit = implicit;
     s->var = implicit ? implicit->var : s->dir->items[item].var;
   } else {
-    omplens_variable v;
-    s->attach = fx->annot && omplens_annotate_variable(fx->annot, e, &v) && v.attach;
+    runtime_names(fx, e, s);
   }
   why = omplens_fix__site_unsafe(fx, s->dir, s->file);
   if (why && (s->dir->flags & OMPLENS_DIRF_MACRO) && s->dir->macro)
@@ -598,11 +617,19 @@ static omplens_fix__group *new_group(omplens_fixer *fx) {
   return g;
 }
 
+/* Whether two sites without an item of the source are told as one: the
+ * same runtime name, or the same pointers. */
+static bool same_runtime_name(const omplens_fix__site *a, const omplens_fix__site *b) {
+  return a->named == b->named &&
+         (a->pointer == b->pointer || (a->pointer && b->pointer && !strcmp(a->pointer, b->pointer)));
+}
+
 /* Whether a and b are the same site, field by field. */
 static bool same_site(const omplens_fix__site *a, const omplens_fix__site *b) {
   if (a->file != b->file || a->dir != b->dir || a->item != b->item || a->implicit != b->implicit ||
       a->var != b->var || a->reason != b->reason || a->api != b->api ||
-      a->api_line != b->api_line || a->call != b->call || a->num_more_calls != b->num_more_calls)
+      a->api_line != b->api_line || a->call != b->call || a->num_more_calls != b->num_more_calls ||
+      !same_runtime_name(a, b))
     return false;
   for (size_t i = 0; i < a->num_more_calls && i < OMPLENS_FIX__MORE_CALLS; i++)
     if (a->more_calls[i] != b->more_calls[i])
@@ -732,11 +759,13 @@ static omplens_fix__group *group_for(omplens_fixer *fx, int kind, int intended,
   return g;
 }
 
+/* A finding without a directive: one group for the findings of a code
+ * address, category and item (as the runtime names it). */
 static omplens_fix__group *sourceless_group(omplens_fixer *fx, const omplens_finding *f,
                                             int intended, const omplens_fix__site *s) {
   for (size_t k = 0; k < fx->num_sourceless; k++) {
     omplens_fix__group *g = &fx->groups[fx->sourceless[k]];
-    if (g->codeptr == f->codeptr && g->category == f->category)
+    if (g->codeptr == f->codeptr && g->category == f->category && same_runtime_name(&g->site, s))
       return g;
   }
   if (!omplens_fix__room(&fx->sourceless, fx->num_sourceless, &fx->cap_sourceless,

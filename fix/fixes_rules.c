@@ -23,7 +23,11 @@ const char *omplens_fix__item_text(const omplens_fix__site *s) {
     return s->implicit->var;
   if (s->dir && s->item != SIZE_MAX)
     return s->dir->items[s->item].text;
-  return s->api && s->var ? s->var : "the buffer"; /* the API call's argument */
+  if (s->api && s->var)
+    return s->var; /* the API call's argument */
+  if (s->pointer)
+    return s->pointer;
+  return s->named ? s->named : "the buffer";
 }
 
 unsigned omplens_fix__ctx_line(const omplens_fix__ctx *c, size_t offset) {
@@ -420,6 +424,14 @@ static const char *guard_recipe(const omplens_fix__ctx *c) {
                            "items too", d->name);
 }
 
+/* Whether an item's base, before its section ("s.a[0:s.n]", "p->a"),
+ * is a member of a structure. */
+static bool names_member(const char *item) {
+  size_t base = strcspn(item, "[");
+  const char *dot = memchr(item, '.', base), *arrow = strstr(item, "->");
+  return dot || (arrow && (size_t)(arrow - item) < base);
+}
+
 /* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
@@ -450,6 +462,14 @@ static void recipe(omplens_fix__ctx *c) {
                                "across the loop or the calls that map them again, rather than "
                                "mapping them each time (see the repeated allocations there).",
                             where);
+    return;
+  }
+  if (s->pointer) { /* the runtime's own storage of pointers: it goes with their items */
+    omplens_fix__buf_printf(r, "the runtime makes the device's copy of %s for the items mapped "
+                               "through %s at %s: keep those items on the device across the "
+                               "loop or the calls that map them again, rather than mapping them "
+                               "each time (see the repeated allocations there).",
+                            s->pointer, strchr(s->pointer, ',') ? "them" : "it", where);
     return;
   }
   if (s->api) { /* a call: the change is to the code around it */
@@ -693,7 +713,7 @@ static void recipe(omplens_fix__ctx *c) {
           "when the device only reads it), then keep it on the device between uses with a "
           "`target data` region or `target enter data`/`exit data` if it moves again.",
           it, where, omplens_map_type_name(s->implicit->map_type));
-    else if (strchr(it, '.') || strstr(it, "->"))
+    else if (names_member(it))
       omplens_fix__buf_printf(
           r,
           "%s is a member: map the whole structure (or adjacent members) once with `target "

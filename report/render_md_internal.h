@@ -96,7 +96,8 @@ uint64_t omplens_render__predicted_savings(const json_t *totals);
 uint64_t omplens_render__total_count(const json_t *o);
 
 /* What a finding is about: the map-clause item ("a[0:n]") when attribution
- * named it, else "buffer 0x7ffd…". Returns buf. */
+ * named it, else the pointer the runtime's own operation is for
+ * ("this->re (pointer)"), else "buffer 0x7ffd…". Returns buf. */
 const char *omplens_render__finding_subject(const json_t *finding, char *buf, size_t size);
 /* An operation kind of the trace ("h2d") in words ("host-to-device copy");
  * an unknown kind is returned as is, NULL as "operation". */

@@ -277,6 +277,8 @@ const char *omplens_render__finding_subject(const json_t *finding, char *buf, si
              omplens_render__bool(var, "certain", 1) ? "" : " (probably)");
   else if (item)
     snprintf(buf, size, "%s%s", item, omplens_render__bool(var, "certain", 1) ? "" : " (probably)");
+  else if ((item = omplens_render__str(var, "pointer")))
+    snprintf(buf, size, "%s (%s)", item, strchr(item, ',') ? "pointers" : "pointer");
   else
     snprintf(buf, size, "buffer %s", addr ? addr : "?");
   return buf;

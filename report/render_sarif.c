@@ -371,12 +371,16 @@ static const char *category_predicate(const char *category) {
   return NULL;
 }
 
-/* The data a finding is about: its map item, else its host buffer. */
+/* The data a finding is about: its map item, else the pointer the
+ * runtime's own operation is for, else its host buffer. */
 static void put_subject(FILE *m, const json_t *f) {
   const json_t *var = json_object_get(f, "variable");
   const char *item = omplens_report__str_at(var, "item") ? omplens_report__str_at(var, "item") : omplens_report__str_at(var, "name");
+  const char *pointer = omplens_report__str_at(var, "pointer");
   if (item)
     fprintf(m, "'%s'%s", item, json_is_false(json_object_get(var, "certain")) ? " (probably)" : "");
+  else if (pointer)
+    fprintf(m, "The %s '%s'", strchr(pointer, ',') ? "pointers" : "pointer", pointer);
   else
     fprintf(m, "The buffer at %s", omplens_report__str_at(f, "host_addr") ? omplens_report__str_at(f, "host_addr") : "?");
 }

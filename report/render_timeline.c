@@ -829,9 +829,16 @@ static void finding_args(tl_out *o, const json_t *f) {
   out_key(o, "message");
   out_str(o, finding_message(f));
   const json_t *var = json_object_get(f, "variable");
-  if (omplens_report__str_at(var, "item")) {
+  const char *item = omplens_report__str_at(var, "item");
+  char pointer[256]; /* the runtime's own operation: the pointer it is for */
+  if (!item && omplens_report__str_at(var, "pointer")) {
+    const char *p = omplens_report__str_at(var, "pointer");
+    snprintf(pointer, sizeof pointer, "%s (%s)", p, strchr(p, ',') ? "pointers" : "pointer");
+    item = pointer;
+  }
+  if (item) {
     out_key(o, "variable");
-    out_str(o, omplens_report__str_at(var, "item"));
+    out_str(o, item);
   }
   const char *fix = omplens_report__str_at(json_object_get(f, "fix"), "summary");
   if (fix) {

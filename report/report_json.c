@@ -291,9 +291,15 @@ static json_t *variable(const omplens_report_input *in, size_t proc, const omple
                         size_t index, const omplens_event *ev, size_t nev) {
   omplens_variable v;
   omplens_annotator *a = in->procs[proc].annotator;
-  if (!a || !f->num_instances || f->instances[0].event >= nev ||
-      omplens_annotate_variable(a, &ev[f->instances[0].event], &v))
+  if (!a || !f->num_instances || f->instances[0].event >= nev)
     return NULL;
+  if (omplens_annotate_variable(a, &ev[f->instances[0].event], &v)) {
+    if (!v.pointer) /* no map item, and no pointer it serves */
+      return NULL;
+    json_t *o = json_object(); /* the runtime's own: the pointer it is for */
+    json_object_set_new(o, "pointer", text(v.pointer));
+    return o;
+  }
   json_t *o = json_object();
   json_object_set_new(o, "item", text(v.item));
   json_object_set_new(o, "name", text(v.name));

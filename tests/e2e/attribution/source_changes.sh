@@ -2,7 +2,8 @@
 # Bad input around sources: the report must still be written, say what is
 # wrong in one note, and never crash:
 #   - libclang that cannot be loaded;
-#   - a source file deleted after the build;
+#   - a source file deleted after the build (fixes named by the runtime's
+#     names of their items);
 #   - a source file edited after the build (lines inserted above the directive).
 # usage: source_changes.sh OMPLENS CLANG SOURCE WORKDIR
 set -euo pipefail
@@ -38,6 +39,8 @@ rm "$work/src/prog.c"
   echo "FAIL: omplens run failed on a missing source"; cat "$work/missing.err"; exit 1; }
 check missing '"note": "the source file is missing"'
 check missing '"line": '
+# ... and its fixes name the item as the runtime does, not "the buffer".
+check missing '"summary": "Duplicate transfer of coef\[0:(1 << 20)\]: no safe diff'
 [ -s "$work/missing/report.html" ] || { echo "FAIL: no report.html with a missing source"; exit 1; }
 grep -q "missing" "$work/missing/report.html" || { echo "FAIL: report.html does not say the source is missing"; exit 1; }
 echo "ok: no libclang read as text, edited source flagged stale, missing source noted, reports written"

@@ -4,7 +4,7 @@
 #
 #   run_report_says.sh OMPLENS CC LLVM_DIR SOURCE TEXT WORKDIR [JSON_TEXT]
 #
-# builds SOURCE, records and reports it with `omplens run` (WORKDIR/rec)
+# builds SOURCE (C, or C++ for a .cpp), records and reports it with `omplens run` (WORKDIR/rec)
 # and requires TEXT in report.md (read without its Markdown escapes), and
 # JSON_TEXT, when given, in findings.json.
 set -eu
@@ -14,7 +14,10 @@ if [ $# -ne 6 ] && [ $# -ne 7 ]; then
   exit 64
 fi
 omplens=$1 cc=$2 llvm=$3 src=$4 text=$5 work=$6 json_text=${7:-}
-name=$(basename "$src" .c)
+file=$(basename "$src")
+name=${file%.*}
+lang= libs= # a .cpp source is C++, linked with its library
+case $file in *.cpp) lang="-x c++" libs=-lstdc++ ;; esac
 fail() {
   echo "FAIL ($name): $*" >&2
   exit 1
@@ -22,9 +25,10 @@ fail() {
 
 rm -rf "$work"
 mkdir -p "$work"
-cp "$src" "$work/$name.c"
-"$cc" -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O0 -Wl,-rpath,"$llvm/lib" \
-  "$work/$name.c" -o "$work/$name" || fail "does not build"
+cp "$src" "$work/$file"
+# shellcheck disable=SC2086 # $lang and $libs are empty or words
+"$cc" $lang -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O0 -Wl,-rpath,"$llvm/lib" \
+  "$work/$file" $libs -o "$work/$name" || fail "does not build"
 "$omplens" run -q -o "$work/rec" -- "$work/$name" >/dev/null || fail "omplens run failed"
 sed 's/\\//g' "$work/rec/report.md" | grep -F -- "$text" >/dev/null ||
   fail "report.md does not say '$text'"
