@@ -1582,6 +1582,57 @@ static bool build_drop(omplens_fix__ctx *c) {
 
 /* ---- rule: an unused allocation ---- */
 
+/* Whether text names var as a whole identifier. */
+static bool text_names(const char *text, const char *var) {
+  size_t n = strlen(var);
+  for (const char *p = text; n && (p = strstr(p, var)); p += n) {
+    bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    bool end = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+    if (start && end)
+      return true;
+  }
+  return false;
+}
+
+/* A directive that names s's variable in the code where its allocation
+ * lives (a `target data`'s region; after a `target enter data`, the rest
+ * of its function), other than an exit data: code that did not run this
+ * time, which would use the item there. NULL when there is none; *unknown
+ * when the function cannot be read. */
+static const omplens_directive *later_use(omplens_fix__ctx *c, const omplens_fix__site *s,
+                                          bool *unknown) {
+  *unknown = false;
+  bool region = s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA;
+  if (!s->var || (!region && s->dir->kind != OMPLENS_DIRECTIVE_TARGET_ENTER_DATA))
+    return NULL;
+  uint32_t fn = NONE;
+  if (!region) {
+    if (!omplens_fix__need_ast(c) ||
+        (fn = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir))) == NONE) {
+      *unknown = true;
+      return NULL;
+    }
+  } else if (!s->dir->body.file) {
+    return NULL;
+  }
+  omplens_fix__file_dirs(c->fx, c->file);
+  for (size_t i = 0; i < c->file->num_dirs; i++) {
+    const omplens_directive *d = c->file->dirs[i];
+    if (d == s->dir || d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA || !d->text ||
+        d->pragma.line <= s->dir->pragma.line)
+      continue;
+    bool within = region ? d->pragma.line > s->dir->body.line &&
+                               d->pragma.line <= s->dir->body.end_line
+                         : omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, d)) == fn;
+    bool names = text_names(d->text, s->var);
+    for (size_t k = 0; k < d->num_implicit && !names; k++)
+      names = d->implicit[k].var && !strcmp(d->implicit[k].var, s->var);
+    if (within && names)
+      return d;
+  }
+  return NULL;
+}
+
 static bool build_unused_alloc(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
@@ -1591,6 +1642,17 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
   if (ev.allocs_flagged != ev.allocs)
     return omplens_fix__fail(c, "%u of the %u allocations of %s at line %u were used by a kernel",
                              ev.allocs - ev.allocs_flagged, ev.allocs, it, s->dir->pragma.line);
+  bool unknown;
+  const omplens_directive *user = later_use(c, s, &unknown);
+  if (unknown)
+    return omplens_fix__fail(c, "the function of the directive is not where the parse shows "
+                                "it: whether code that did not run uses %s cannot be checked",
+                             it);
+  if (user)
+    return omplens_fix__fail(c, "`%s` at line %u names %s where the allocation lives, in code "
+                                "that did not run this time: removing it would leave the item "
+                                "unmapped there",
+                             user->name, user->pragma.line, s->var);
   g->confidence = OMPLENS_FIXC_CHECKED;
   if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && s->dir->body.file) {
     omplens_fix__file_dirs(c->fx, c->file);
