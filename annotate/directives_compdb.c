@@ -448,7 +448,10 @@ static bool kept_alone(const char *arg)
 {
   static const char *const prefixes[] = {"-std=", "--std=", "-fopenmp-version=",
                                          "-ansi", "-nostdinc", "-m32", "-m64",
-                                         "--target=", "-stdlib=", "-fms-extensions"};
+                                         "--target=", "-stdlib=", "-fms-extensions",
+                                         /* what the build lets pass that clang
+                                          * rejects by default */
+                                         "-Wno-", "-fpermissive"};
   for (size_t k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++)
     if (strncmp(arg, prefixes[k], strlen(prefixes[k])) == 0)
       return true;

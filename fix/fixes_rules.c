@@ -298,8 +298,12 @@ static bool own_buffer_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
 static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const char *it,
                          const char *where) {
   const char *name, *carrier = first_carrier(c, &name);
+  const omplens_fix__site *s = &c->g->site;
   bool another = carrier && strcmp(carrier, it);
-  if (another && first_event(c) && first_event(c)->kind == OMPLENS_EV_H2D)
+  /* A reduction's variable sends its start value, which the kernel needs:
+   * not a buffer to fill from another on the device. */
+  bool reduction = s->dir && s->var && omplens_fix__reduction_var(s->dir, s->var);
+  if (another && !reduction && first_event(c) && first_event(c)->kind == OMPLENS_EV_H2D)
     omplens_fix__buf_printf(
         r,
         "the device already received these bytes for `%s`: unless the two differ in other "

@@ -1218,6 +1218,32 @@ static void test_language_from_command(void **state)
   rmdir(dir);
 }
 
+/* Warning flags of the command decide what libclang accepts: one that
+ * turns off an error-by-default warning is kept. */
+static void test_warning_flags_kept(void **state)
+{
+  (void)state;
+  char dir[] = "/tmp/omplens-warn-XXXXXX", db[4200];
+  assert_non_null(mkdtemp(dir));
+  snprintf(db, sizeof(db), "%s/compile_commands.json", dir);
+  write_compdb(db,
+               "[{\"directory\": \"%s/compdb\", \"file\": \"lenient.c\",\n"
+               "  \"command\": \"clang-19 -fopenmp -Wno-implicit-function-declaration "
+               "-c lenient.c\"}]\n",
+               fixture_dir);
+  omplens_directive_options o = {.compile_commands = db};
+  omplens_directive_index *ix = NULL;
+  assert_int_equal(omplens_directive_index_create(&o, &ix), 0);
+  uint32_t line = line_of("compdb/lenient.c", "@lenient_kernel");
+  omplens_directive_match m = find(ix, "compdb/lenient.c", line, "lenient_kernel",
+                                   OMPLENS_RUNTIME_TARGET);
+  if (m.flags != 0)
+    fail_msg("flags 0x%x (%s)", m.flags, m.diagnostic != NULL ? m.diagnostic : "no diagnostic");
+  omplens_directive_index_destroy(ix);
+  unlink(db);
+  rmdir(dir);
+}
+
 /* ---- the API's edges ---- */
 
 static void test_null_and_names(void **state)
@@ -1612,6 +1638,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_mismatches),
       cmocka_unit_test(test_compile_commands),
       cmocka_unit_test(test_language_from_command),
+      cmocka_unit_test(test_warning_flags_kept),
       cmocka_unit_test(test_null_and_names),
       cmocka_unit_test(test_cached),
       cmocka_unit_test(test_prefetch),
