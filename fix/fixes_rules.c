@@ -335,6 +335,11 @@ static bool value_parameter_recipe(const omplens_fix__ctx *c, omplens_fix__buf *
   if (var == NONE || a->nodes[var].kind != OMPLENS_FIX__N_PARM ||
       a->nodes[var].elem != OMPLENS_FIX__ELEM_UNKNOWN || strcmp(omplens_fix__item_text(s), s->var))
     return false;
+  /* A C++ reference (`double &v`) is the caller's variable, not a copy. */
+  const omplens_fix__node *p = &a->nodes[var];
+  if (c->src && p->loc > p->begin && p->loc <= c->src->size &&
+      memchr(c->src->text + p->begin, '&', p->loc - p->begin))
+    return false;
   omplens_fix__buf_printf(
       r,
       "%s is a parameter of %s%s, a copy of each call's argument, so no directive outside it "
@@ -1653,9 +1658,9 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
                                 "it: whether code that did not run uses %s cannot be checked",
                              it);
   if (user)
-    return omplens_fix__fail(c, "`%s` at line %u names %s where the allocation lives, in code "
-                                "that did not run this time: removing it would leave the item "
-                                "unmapped there",
+    return omplens_fix__fail(c, "`%s` at line %u names %s where the allocation lives: a run "
+                                "whose kernels reach it there would find the item unmapped if "
+                                "the allocation went",
                              user->name, user->pragma.line, s->var);
   g->confidence = OMPLENS_FIXC_CHECKED;
   if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && s->dir->body.file) {
