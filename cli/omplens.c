@@ -853,10 +853,17 @@ static int write_json(const output_ctx *c, FILE *f) {
   return omplens_report_stream_json_beside(c->in, c->doc, f);
 }
 
+static bool print_apply(FILE *out, const loaded *l, const options *o, bool in_dir);
+
+/* The summary, with the command that applies fixes.patch when it has a
+ * diff (the file is read where the terminal's lines are gone), from the
+ * output directory: the file is the same wherever it is written. */
 static int write_summary(const output_ctx *c, FILE *f) {
-  if (c->l->in_parts)
-    return omplens_parts_write_summary(&c->l->parts, c->o->top, f);
-  return omplens_report_print_text(c->in, f, c->o->top);
+  int rc = c->l->in_parts ? omplens_parts_write_summary(&c->l->parts, c->o->top, f)
+                          : omplens_report_print_text(c->in, f, c->o->top);
+  if (!rc && print_apply(f, c->l, c->o, true))
+    fputc('\n', f);
+  return rc ? rc : ferror(f) ? OMPLENS_REPORT_EIO : 0;
 }
 
 static int write_sarif(const output_ctx *c, FILE *f) {
@@ -956,17 +963,21 @@ static void print_shell_word(FILE *out, const char *w) {
 
 /* The command that applies fixes.patch from any directory:
  * `patch -p1 -d BASE < OUTDIR/fixes.patch`, both absolute. */
+/* The command that applies fixes.patch: from any directory, or with
+ * output_dir NULL from the output directory itself. */
 static void print_patch_command(FILE *out, const loaded *l, const char *output_dir) {
   char dir[PATH_MAX];
   const char *base = patch_base(l);
   if (!base)
     base = "/";
-  const char *abs = realpath(output_dir, dir) ? dir : output_dir;
   fputs("patch -p1 -d ", out);
   print_shell_word(out, base);
   fputs(" < ", out);
-  print_shell_word(out, abs);
-  fputs("/fixes.patch", out);
+  if (output_dir) {
+    print_shell_word(out, realpath(output_dir, dir) ? dir : output_dir);
+    fputc('/', out);
+  }
+  fputs("fixes.patch", out);
 }
 
 /* Every suggested diff that can be applied together, with paths relative to
@@ -1426,16 +1437,26 @@ static int write_part_reports(loaded *l, const options *o, FILE *summary_out) {
   return rc;
 }
 
+/* "apply the suggested changes: patch ..." after a newline, when
+ * fixes.patch is written with a diff (in_dir: run from the output
+ * directory); whether it was printed. */
+static bool print_apply(FILE *out, const loaded *l, const options *o, bool in_dir) {
+  if (!(o->outputs & (1u << OUT_PATCH)) || !patch_has_diff(l, patch_relative(l)))
+    return false;
+  fputs(in_dir ? "\n  apply the suggested changes, from this directory: "
+               : "\n  apply the suggested changes: ",
+        out);
+  print_patch_command(out, l, in_dir ? NULL : o->output_dir);
+  return true;
+}
+
 /* The lines after the summary: where the reports are, how to apply the
  * patch. */
 static void print_written(const loaded *l, const options *o, FILE *summary_out) {
   fprintf(summary_out, "\n  reports written to %s/", o->output_dir);
   if (o->outputs & (1u << OUT_HTML)) /* the one to read, in a browser */
     fprintf(summary_out, ": read %s/report.html in a browser", o->output_dir);
-  if ((o->outputs & (1u << OUT_PATCH)) && patch_has_diff(l, patch_relative(l))) {
-    fputs("\n  apply the suggested changes: ", summary_out);
-    print_patch_command(summary_out, l, o->output_dir);
-  }
+  print_apply(summary_out, l, o, false);
   fputc('\n', summary_out);
 }
 

@@ -647,6 +647,35 @@ static void md_directive(md_ctx *m, size_t rank, const json_t *d, const json_t *
                                 "findings.json).\n", left);
 }
 
+#define LEFTOVERS_SHOWN 5
+
+/* The mappings no exit data or free ended, the first few by item and
+ * directive. */
+static void md_leftovers(md_ctx *m, const json_t *proc) {
+  const json_t *all = omplens_render__array(proc, "mappings_at_exit"), *l;
+  size_t n = json_array_size(all), i;
+  if (!n)
+    return;
+  omplens_strbuf_printf(m->b, "\nNote: %zu mapping%s still present when the program ended:\n\n",
+                        n, n == 1 ? " was" : "s were");
+  json_array_foreach(all, i, l) {
+    if (i == LEFTOVERS_SHOWN)
+      break;
+    const json_t *loc = json_object_get(l, "location");
+    char subject[512], dev[32], bytes[32], where[4096];
+    omplens_strbuf_puts(m->b, "- ");
+    omplens_md__code(m->b, omplens_render__finding_subject(l, subject, sizeof subject), 0);
+    omplens_strbuf_printf(m->b, " (%s) on %s, mapped at ",
+                          omplens_format_bytes(omplens_render__u64(l, "bytes"), bytes),
+                          omplens_render__device(json_object_get(l, "device"), dev));
+    omplens_md__code(m->b, omplens_render__location_label(loc, m->base, where, sizeof where), 0);
+    omplens_strbuf_puts(m->b, "\n");
+  }
+  if (n > LEFTOVERS_SHOWN)
+    omplens_strbuf_printf(m->b, "- and %zu more (findings.json, `mappings_at_exit`)\n",
+                          n - LEFTOVERS_SHOWN);
+}
+
 static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count) {
   if (count > 1) {
     omplens_strbuf_printf(m->b, "\n## Process %zu: ", index + 1);
@@ -666,6 +695,7 @@ static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count
   const json_t *dirs = omplens_render__finding_directives(proc, &owned);
   if (!json_array_size(dirs)) {
     json_decref(owned);
+    md_leftovers(m, proc);
     return;
   }
   md_directive_table(m, dirs);
@@ -678,10 +708,7 @@ static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count
   }
   json_decref(owned);
   omplens_render__shown_free(&m->fixes);
-  size_t left = json_array_size(omplens_render__array(proc, "mappings_at_exit"));
-  if (left)
-    omplens_strbuf_printf(m->b, "\nNote: %zu mapping%s still present when the program ended.\n", left,
-                          left == 1 ? " was" : "s were");
+  md_leftovers(m, proc);
 }
 
 /* "3, 3, 3, 7": the per-rank values of a merged row. */

@@ -151,12 +151,32 @@ static void print_directives(FILE *out, const omplens_report_input *in, size_t p
     fprintf(out, "  ... and %zu more directives (see findings.json)\n", n - top);
 }
 
-static void print_leftovers(FILE *out, const omplens_analysis *a) {
-  size_t n;
-  omplens_analysis_leftovers(a, &n);
-  if (n)
-    fprintf(out, "\n  note: %zu mapping%s still present when the program ended\n", n,
-            n == 1 ? " was" : "s were");
+#define LEFTOVERS_SHOWN 5
+
+/* The mappings no exit data or free ended, the first few by item and
+ * directive. */
+static void print_leftovers(FILE *out, const omplens_report_input *in, size_t p) {
+  size_t n, nev;
+  const omplens_leftover *l = omplens_analysis_leftovers(in->procs[p].analysis, &n);
+  const omplens_event *ev = omplens_trace_events(in->procs[p].trace, &nev);
+  if (!n)
+    return;
+  fprintf(out, "\n  note: %zu mapping%s still present when the program ended:\n", n,
+          n == 1 ? " was" : "s were");
+  for (size_t i = 0; i < n && i < LEFTOVERS_SHOWN; i++) {
+    char loc[4096], what[64], bytes[32];
+    omplens_variable v;
+    bool named = in->procs[p].annotator && l[i].alloc_event < nev &&
+                 !omplens_annotate_variable(in->procs[p].annotator, &ev[l[i].alloc_event], &v) &&
+                 v.item;
+    snprintf(what, sizeof what, "buffer 0x%" PRIx64, l[i].host_addr);
+    omplens_format_location(in, p, l[i].codeptr, loc, sizeof loc);
+    fprintf(out, "    %s (%s) on device %d, mapped at %s\n", named ? v.item : what,
+            omplens_format_bytes(l[i].bytes, bytes), l[i].device, loc);
+  }
+  if (n > LEFTOVERS_SHOWN)
+    fprintf(out, "    ... and %zu more (see findings.json, mappings_at_exit)\n",
+            n - LEFTOVERS_SHOWN);
 }
 
 /* "3 3 3 7": a per-rank array of the merged view, cut after 16 ranks. */
@@ -240,7 +260,7 @@ int omplens_report__print_process_text(const omplens_report_input *in, size_t p,
   omplens_report_figures scratch;
   print_categories(out, tot, omplens_report__figures(in, p, &scratch));
   print_directives(out, in, p, top);
-  print_leftovers(out, in->procs[p].analysis);
+  print_leftovers(out, in, p);
   return 0;
 }
 

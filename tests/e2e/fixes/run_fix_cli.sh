@@ -62,6 +62,8 @@ cmd=$(advertised "$work/run.err")
 
 if [ "$expect" != patch ]; then
   ! grep -F fixes.patch "$work/run.err" >/dev/null || fail "the summary advertises an empty patch"
+  ! grep -F fixes.patch "$work/out/summary.txt" >/dev/null ||
+    fail "summary.txt advertises an empty patch"
   [ ! -s "$work/out/fixes.patch" ] || fail "fixes.patch is not empty"
   if [ "$expect" = noflags ]; then
     "$driver" --list "$trace_dir" >"$work/fixes.txt" || fail "fix_driver --list failed"
@@ -74,6 +76,11 @@ fi
 
 [ -n "$cmd" ] || { cat "$work/run.err" >&2; fail "the summary does not say how to apply fixes.patch"; }
 echo "advertised: $cmd"
+# summary.txt, read after the terminal's lines are gone, says it too, for
+# its own directory (the file is the same wherever it is written).
+in_dir=$(sed -n 's/^  apply the suggested changes, from this directory: //p' "$work/out/summary.txt")
+[ "$in_dir" = "${cmd%% < *} < fixes.patch" ] ||
+  fail "summary.txt does not say how to apply fixes.patch ('$in_dir')"
 [ -s "$work/out/fixes.patch" ] || fail "fixes.patch is empty"
 
 (cd "$work/run" && "$omplens" report -o "$work/out-elsewhere" "$compdb" \
