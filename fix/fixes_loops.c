@@ -425,6 +425,72 @@ static bool calls_in_one_loop(omplens_fixer *fx, const omplens_finding *f, const
   return true;
 }
 
+/* Whether region r ran outside the call of the directive's function that
+ * ran the directive with call path `path` (n frames: the directive's own
+ * site, then the function's callers): its own call path does not end with
+ * those callers. Unknown or cut paths say no (an inlined function shares
+ * its caller's frames: no more is known then either). */
+static bool outside_call(const omplens_fixer *fx, const omplens_region *r, const uint64_t *path,
+                         size_t n) {
+  size_t m;
+  const uint64_t *own = r->call_path ? omplens_trace_call_path(fx->trace, r->call_path, &m) : NULL;
+  if (!own || !n || m >= OMPLENS_CALL_PATH_MAX || n >= OMPLENS_CALL_PATH_MAX)
+    return false;
+  const uint64_t *callers = path + 1;
+  size_t k = n - 1;
+  return m < k || memcmp(own + (m - k), callers, k * sizeof *callers) != 0;
+}
+
+/* Whether events e1 and e2 of the directive ran in one run of the loop
+ * around it, as far as the trace tells: 1 yes (nothing between them ran
+ * outside the call of the directive's function), 0 no (something did, or
+ * two call paths: two calls), -1 not known (one execution, other
+ * threads, unknown paths). */
+static int one_run(const omplens_fixer *fx, uint32_t e1, uint32_t e2) {
+  if (e1 >= fx->num_events || e2 >= fx->num_events)
+    return -1;
+  uint32_t r1 = fx->events[e1].region, r2 = fx->events[e2].region;
+  if (r1 >= fx->num_regions || r2 >= fx->num_regions || r1 == r2)
+    return -1;
+  if (r1 > r2) {
+    uint32_t t = r1;
+    r1 = r2, r2 = t;
+  }
+  const omplens_region *a = &fx->regions[r1];
+  if (a->thread != fx->regions[r2].thread || !a->call_path || !fx->regions[r2].call_path)
+    return -1;
+  if (a->call_path != fx->regions[r2].call_path) /* two calls, from two places */
+    return 0;
+  size_t n;
+  const uint64_t *path = omplens_trace_call_path(fx->trace, a->call_path, &n);
+  if (!path)
+    return -1;
+  for (uint32_t r = r1 + 1; r < r2; r++)
+    if (fx->regions[r].thread == a->thread && outside_call(fx, &fx->regions[r], path, n))
+      return 0;
+  return 1;
+}
+
+/* Whether, in the recorded run, a run of the loop around the directive ran
+ * it twice: some two executions of it that finding f pairs (an instance
+ * and the operation it repeats, or two instances in a row) ran in one run
+ * of the loop (one_run). Where every pair known ran in two, each run of
+ * the loop ran the directive once, and the repetitions came from the calls
+ * of the function: a wrap of this loop keeps nothing. */
+static bool loop_repeats(const omplens_fixer *fx, const omplens_finding *f) {
+  bool known = false; /* a pair was told apart */
+  for (size_t k = 0; k < f->num_instances; k++) {
+    int pairs[2] = {k ? one_run(fx, f->instances[k - 1].event, f->instances[k].event) : -1,
+                    one_run(fx, f->instances[k].related, f->instances[k].event)};
+    for (int i = 0; i < 2; i++) {
+      if (pairs[i] == 1)
+        return true;
+      known |= pairs[i] == 0;
+    }
+  }
+  return !known;
+}
+
 bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
                                 const omplens_finding *f, uint32_t *loop, uint32_t *call,
                                 uint32_t *more, size_t *num_more, omplens_fix__file **at,
@@ -442,11 +508,24 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
     return false;
   }
   *loop = omplens_fix__ast_loop_at(a, fn, offset);
-  if (*loop != NONE)
-    return true;
   const char *name = omplens_fix__ast_name(a, fn);
-  if (!only_call_here(fx, s->file, name, call, why) &&
-      !omplens_fix__call_on_path(fx, f, name, false, at, call, why)) {
+  if (*loop != NONE && loop_repeats(fx, f))
+    return true;
+  if (*loop != NONE) { /* its runs each ran the directive once: the calls repeat it */
+    unsigned line = omplens_fix__line_of(&s->file->src, a->nodes[*loop].begin);
+    *loop = NONE;
+    if (!only_call_here(fx, s->file, name, call, why) &&
+        !omplens_fix__call_on_path(fx, f, name, false, at, call, why)) {
+      *why = omplens_fix__ownf(fx, "each run of the loop at line %u ran the directive once in "
+                               "the recorded run: the repetitions come from the calls of %s(), "
+                               "and a region around that loop would keep nothing",
+                               line, name);
+      *at = s->file;
+      *call = NONE;
+      return false;
+    }
+  } else if (!only_call_here(fx, s->file, name, call, why) &&
+             !omplens_fix__call_on_path(fx, f, name, false, at, call, why)) {
     if (calls_in_one_loop(fx, f, name, at, loop, call, more, num_more, why))
       return true;
     *at = s->file;

@@ -286,6 +286,8 @@ uint64_t omplens_trace_codeptr(const omplens_trace *t, const omplens_event *e);
  * program not built with unwind tables). Returns the path's frames and
  * their number in *count, or NULL and 0 for path 0 or one out of range. */
 const uint64_t *omplens_trace_call_path(const omplens_trace *t, uint32_t path, size_t *count);
+/* The most frames a call path holds (one longer was cut). */
+#define OMPLENS_CALL_PATH_MAX 9u
 /* The call path of event number `event`: its region's, or for an op of
  * the device memory API (own codeptr) its own; 0 when unknown. */
 uint32_t omplens_trace_event_call_path(const omplens_trace *t, size_t event);

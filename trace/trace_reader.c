@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+_Static_assert(OMPLENS_CALL_PATH_MAX == OMPLENS_TF_MAX_PATH, "the public bound is the format's");
+
 /* Streamed stores (store_event) where the target has them, except under
  * AddressSanitizer, which checks plain stores only. */
 #if defined(__SSE2__) && defined(__x86_64__) && !OMPLENS_ASAN
