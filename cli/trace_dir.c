@@ -26,7 +26,10 @@ static int wanted_entry(const char *dir, const char *name, int want_dirs, char *
   size_t len = strlen(name);
   if (name[0] == '.' || (!want_dirs && (len < 7 || strcmp(name + len - 6, ".trace"))))
     return 0;
-  if (asprintf(path, "%s/%s", dir, name) < 0)
+  size_t dlen = strlen(dir); /* "DIR/" as a shell's glob gives it: one slash */
+  while (dlen > 1 && dir[dlen - 1] == '/')
+    dlen--;
+  if (asprintf(path, "%.*s/%s", (int)dlen, dir, name) < 0)
     return -1;
   struct stat st;
   if (!want_dirs || (!stat(*path, &st) && S_ISDIR(st.st_mode)))

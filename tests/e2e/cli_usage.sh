@@ -63,6 +63,12 @@ mkdir -p "$work/empty"
 expect 66 "directory without traces" -- report "$work/empty"
 printf 'not a trace at all' >"$work/junk.trace"
 expect 65 "not a trace" -- report -o "$work/o" "$work/junk.trace"
+# A directory given as a shell's glob gives it ("DIR/"): its traces are
+# named with one slash.
+mkdir -p "$work/junkdir" && cp "$work/junk.trace" "$work/junkdir/"
+expect 65 "not a trace, in a directory given with its slash" -- report -o "$work/o" "$work/junkdir/"
+grep -qF "$work/junkdir/junk.trace" "$work/err" ||
+  { echo "FAIL: a trace of DIR/ is not named DIR/NAME:"; sed 's/^/  | /' "$work/err"; failed=1; }
 : >"$work/empty.trace"
 expect 65 "an empty trace" -- report -o "$work/o" "$work/empty.trace"
 grep -q "the file is empty" "$work/err" || { echo "FAIL: an empty trace is not called empty"; failed=1; }
