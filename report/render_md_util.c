@@ -231,7 +231,7 @@ const char *omplens_render__category_name(int c) {
 }
 
 const char *omplens_render__category_title(int c) {
-  return c == OMPLENS_RENDER_UNREFERENCED ? "Mapped but unreferenced" : omplens_category_title(c);
+  return c == OMPLENS_RENDER_UNREFERENCED ? "Unreferenced mapping" : omplens_category_title(c);
 }
 
 const char *omplens_render__category_title_of(const char *name) {
