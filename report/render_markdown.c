@@ -515,8 +515,28 @@ static int instances_have_variables(const json_t *inst) {
   return 0;
 }
 
+/* A finding's subject as code, with the words that qualify it ("(probably)",
+ * "(pointer)") after the code span rather than in it. */
+static void md_subject(md_ctx *m, const json_t *f, int in_table) {
+  static const char *const notes[] = {" (probably)", " (pointer)", " (pointers)"};
+  char subject[512];
+  omplens_render__finding_subject(f, subject, sizeof subject);
+  size_t len = strlen(subject);
+  const char *note = "";
+  for (size_t i = 0; i < sizeof notes / sizeof *notes; i++) {
+    size_t n = strlen(notes[i]);
+    if (len > n && !strcmp(subject + len - n, notes[i])) {
+      note = notes[i];
+      subject[len - n] = 0;
+      break;
+    }
+  }
+  omplens_md__code(m->b, subject, in_table);
+  omplens_md__text(m->b, note, in_table);
+}
+
 static void md_instance(md_ctx *m, size_t i, const json_t *e, int variables) {
-  char t1[32], t2[32], t3[32], subject[512];
+  char t1[32], t2[32], t3[32];
   omplens_strbuf_printf(m->b, "| %zu | %s | %s | %s | %s |", i + 1,
                         omplens_render__operation(omplens_render__str(e, "kind")),
                         omplens_format_ns(omplens_render__u64(e, "time_ns"), t1),
@@ -524,7 +544,7 @@ static void md_instance(md_ctx *m, size_t i, const json_t *e, int variables) {
                         omplens_format_bytes(omplens_render__u64(e, "bytes"), t3));
   if (variables && json_object_get(e, "variable")) {
     omplens_strbuf_puts(m->b, " ");
-    omplens_md__code(m->b, omplens_render__finding_subject(e, subject, sizeof subject), 1);
+    md_subject(m, e, 1);
   }
   omplens_strbuf_puts(m->b, variables ? " |\n" : "\n");
 }
@@ -582,7 +602,8 @@ static void md_finding(md_ctx *m, const json_t *f) {
   char subject[512], dev[32], t1[32], t2[32], t3[32], t4[32];
   omplens_strbuf_printf(m->b, "\n#### %s of ",
                         omplens_render__category_title_of(omplens_render__str(f, "category")));
-  omplens_md__code(m->b, omplens_render__finding_subject(f, subject, sizeof subject), 0);
+  md_subject(m, f, 0);
+  omplens_render__finding_subject(f, subject, sizeof subject); /* for the fix's words */
   omplens_strbuf_printf(m->b, " on %s%s\n\n", omplens_render__device(json_object_get(f, "device"), dev),
                         omplens_render__bool(f, "setup", 0) ? " (set-up)" : "");
   if (omplens_render__bool(f, "setup", 0))
@@ -662,9 +683,9 @@ static void md_leftovers(md_ctx *m, const json_t *proc) {
     if (i == LEFTOVERS_SHOWN)
       break;
     const json_t *loc = json_object_get(l, "location");
-    char subject[512], dev[32], bytes[32], where[4096];
+    char dev[32], bytes[32], where[4096];
     omplens_strbuf_puts(m->b, "- ");
-    omplens_md__code(m->b, omplens_render__finding_subject(l, subject, sizeof subject), 0);
+    md_subject(m, l, 0);
     omplens_strbuf_printf(m->b, " (%s) on %s, mapped at ",
                           omplens_format_bytes(omplens_render__u64(l, "bytes"), bytes),
                           omplens_render__device(json_object_get(l, "device"), dev));
