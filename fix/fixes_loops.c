@@ -1527,13 +1527,23 @@ static void merge_types(wrap *w) {
       }
 }
 
-/* Notes the call of a site's function (once per call). */
+/* Notes the call of a site's function (once per call), the calls in
+ * source order (the parse's nodes are), whatever order the findings come
+ * in. */
 static void add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, uint32_t call) {
-  for (size_t i = 0; i < w->ncalls; i++)
+  size_t at = 0;
+  for (size_t i = 0; i < w->ncalls; i++) {
     if (w->calls[i] == call)
       return;
-  w->calls[w->ncalls] = call;
-  w->callees[w->ncalls++] = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
+    at += w->calls[i] < call;
+  }
+  for (size_t i = w->ncalls; i > at; i--) {
+    w->calls[i] = w->calls[i - 1];
+    w->callees[i] = w->callees[i - 1];
+  }
+  w->calls[at] = call;
+  w->callees[at] = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
+  w->ncalls++;
 }
 
 static void wrap_free(wrap *w) {
