@@ -576,15 +576,26 @@ static const omplens_map_arg *match_arg(omplens_annotator *a, const omplens_regi
   return candidates == 1 ? within : NULL;
 }
 
+/* Region r's map arguments, *n of them (as many as the trace holds). */
+static const omplens_map_arg *region_args(const omplens_annotator *a, const omplens_region *r,
+                                          uint32_t *n) {
+  size_t nargs;
+  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
+  *n = r->first_arg >= nargs ? 0
+       : r->num_args > nargs - r->first_arg ? (uint32_t)(nargs - r->first_arg)
+                                            : r->num_args;
+  return *n ? args + r->first_arg : NULL;
+}
+
 /* Whether e, which no argument of region r names, is the runtime attaching
  * a pointer: a copy in of a pointer's bytes (64-bit on every offload
  * target) at a construct with an item reached through a pointer. */
 static bool attaches(const omplens_annotator *a, const omplens_region *r, const omplens_event *e) {
-  size_t nargs;
-  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
-  if (e->kind != OMPLENS_EV_H2D || e->bytes != 8 || r->first_arg >= nargs)
+  uint32_t n;
+  const omplens_map_arg *args = region_args(a, r, &n);
+  if (e->kind != OMPLENS_EV_H2D || e->bytes != 8)
     return false;
-  for (uint32_t i = r->first_arg; i < nargs && i - r->first_arg < r->num_args; i++)
+  for (uint32_t i = 0; i < n; i++)
     if (args[i].type & OMPLENS_MAPBIT_PTR_AND_OBJ)
       return true;
   return false;
@@ -592,15 +603,19 @@ static bool attaches(const omplens_annotator *a, const omplens_region *r, const 
 
 static arg_var *arg_var_of(omplens_annotator *a, const char *key);
 
-/* The pointer a map argument goes through, as the program names it: for
- * an item reached through a pointer (PTR_AND_OBJ, "this->re[0:this->n]")
- * its pointer ("this->re"); for an argument with no name whose members
- * are such items (the part of an object that holds their pointers, which
- * LLVM maps as one) those pointers, joined by ", "; NULL when it goes
- * through none. args[first + k] of a list of n; kept per argument. */
-static const char *pointer_of(omplens_annotator *a, const omplens_map_arg *args, uint32_t first,
-                              uint32_t n, uint32_t k) {
-  const omplens_map_arg *arg = &args[first + k];
+/* The pointer argument arg of region r goes through, as the program names
+ * it: for an item reached through a pointer (PTR_AND_OBJ,
+ * "this->re[0:this->n]") its pointer ("this->re"); for an argument with no
+ * name whose members are such items (the part of an object that holds
+ * their pointers, which LLVM maps as one) those pointers, joined by ", ";
+ * NULL when it goes through none. Kept per argument. */
+static const char *pointer_of(omplens_annotator *a, const omplens_region *r,
+                              const omplens_map_arg *arg) {
+  uint32_t n;
+  const omplens_map_arg *args = region_args(a, r, &n);
+  if (!args || arg < args || arg >= args + n)
+    return NULL;
+  uint32_t k = (uint32_t)(arg - args);
   arg_var *v = arg_var_of(a, (const char *)arg); /* keyed by the argument, not a name */
   if (!v)
     return NULL;
@@ -609,7 +624,7 @@ static const char *pointer_of(omplens_annotator *a, const omplens_map_arg *args,
   char buf[512];
   size_t len = 0;
   for (uint32_t i = 0; i < n; i++) {
-    const omplens_map_arg *m = &args[first + i];
+    const omplens_map_arg *m = &args[i];
     bool mine = i == k || (uint32_t)(m->type >> 48) == k + 1; /* it, or its member */
     const char *f[1];
     size_t fn[1];
@@ -633,9 +648,8 @@ static const char *pointer_of(omplens_annotator *a, const omplens_map_arg *args,
  * the copy or allocation of what the pointer points to), or NULL. */
 static const char *attached_pointer(omplens_annotator *a, const omplens_region *r,
                                     const omplens_event *e) {
-  size_t nev, nargs;
+  size_t nev;
   const omplens_event *ev = omplens_trace_events(a->trace, &nev);
-  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
   if (e < ev || e >= ev + nev)
     return NULL;
   const omplens_event *p = e;
@@ -647,10 +661,7 @@ static const char *attached_pointer(omplens_annotator *a, const omplens_region *
   const omplens_map_arg *arg = match_arg(a, r, p->host_addr, p->bytes);
   if (!arg || !arg->name || !(arg->type & OMPLENS_MAPBIT_PTR_AND_OBJ))
     return NULL;
-  uint32_t n = r->num_args;
-  if (n > nargs - r->first_arg)
-    n = (uint32_t)(nargs - r->first_arg);
-  return pointer_of(a, args, r->first_arg, n, (uint32_t)(arg - args - r->first_arg));
+  return pointer_of(a, r, arg);
 }
 
 /* Whether an item of clause kind ck and map type mt can make an op of this
@@ -827,13 +838,7 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
     a->num_arg_vars++;
   }
   if (!v || !v->item) {
-    size_t nargs;
-    const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
-    const omplens_region *r = &regions[e->region];
-    out->pointer = pointer_of(a, args, r->first_arg,
-                              r->num_args < nargs - r->first_arg ? r->num_args
-                                                                 : (uint32_t)(nargs - r->first_arg),
-                              (uint32_t)(arg - args - r->first_arg));
+    out->pointer = pointer_of(a, &regions[e->region], arg);
     out->unnamed = out->pointer ? "the runtime made it for the device's copy of the pointers "
                                   "that map items go through, which no map item names"
                                 : "the runtime's map argument for it has no name";

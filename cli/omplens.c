@@ -962,9 +962,8 @@ static void print_shell_word(FILE *out, const char *w) {
 }
 
 /* The command that applies fixes.patch from any directory:
- * `patch -p1 -d BASE < OUTDIR/fixes.patch`, both absolute. */
-/* The command that applies fixes.patch: from any directory, or with
- * output_dir NULL from the output directory itself. */
+ * `patch -p1 -d BASE < OUTDIR/fixes.patch`, both absolute; with output_dir
+ * NULL, `... < fixes.patch`, from the output directory itself. */
 static void print_patch_command(FILE *out, const loaded *l, const char *output_dir) {
   char dir[PATH_MAX];
   const char *base = patch_base(l);

@@ -508,26 +508,22 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
     return false;
   }
   *loop = omplens_fix__ast_loop_at(a, fn, offset);
-  const char *name = omplens_fix__ast_name(a, fn);
   if (*loop != NONE && loop_repeats(fx, f))
     return true;
-  if (*loop != NONE) { /* its runs each ran the directive once: the calls repeat it */
-    unsigned line = omplens_fix__line_of(&s->file->src, a->nodes[*loop].begin);
-    *loop = NONE;
-    if (!only_call_here(fx, s->file, name, call, why) &&
-        !omplens_fix__call_on_path(fx, f, name, false, at, call, why)) {
+  /* No loop around the directive, or one whose runs each ran it once:
+   * the calls of its function repeat it. */
+  unsigned once = *loop != NONE ? omplens_fix__line_of(&s->file->src, a->nodes[*loop].begin) : 0;
+  *loop = NONE;
+  const char *name = omplens_fix__ast_name(a, fn);
+  if (!only_call_here(fx, s->file, name, call, why) &&
+      !omplens_fix__call_on_path(fx, f, name, false, at, call, why)) {
+    if (!once && calls_in_one_loop(fx, f, name, at, loop, call, more, num_more, why))
+      return true;
+    if (once)
       *why = omplens_fix__ownf(fx, "each run of the loop at line %u ran the directive once in "
                                "the recorded run: the repetitions come from the calls of %s(), "
                                "and a region around that loop would keep nothing",
-                               line, name);
-      *at = s->file;
-      *call = NONE;
-      return false;
-    }
-  } else if (!only_call_here(fx, s->file, name, call, why) &&
-             !omplens_fix__call_on_path(fx, f, name, false, at, call, why)) {
-    if (calls_in_one_loop(fx, f, name, at, loop, call, more, num_more, why))
-      return true;
+                               once, name);
     *at = s->file;
     *call = NONE;
     *num_more = 0;

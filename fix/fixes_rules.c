@@ -1593,21 +1593,18 @@ static bool build_drop(omplens_fix__ctx *c) {
 
 /* Whether text names var as a whole identifier. */
 static bool text_names(const char *text, const char *var) {
-  size_t n = strlen(var);
-  for (const char *p = text; n && (p = strstr(p, var)); p += n) {
-    bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-    bool end = !(isalnum((unsigned char)p[n]) || p[n] == '_');
-    if (start && end)
+  char word[256];
+  for (const char *p = text; omplens_fix__next_identifier(&p, word, sizeof word);)
+    if (!strcmp(word, var))
       return true;
-  }
   return false;
 }
 
 /* A directive that names s's variable in the code where its allocation
  * lives (a `target data`'s region; after a `target enter data`, the rest
- * of its function), other than an exit data: code that did not run this
- * time, which would use the item there. NULL when there is none; *unknown
- * when the function cannot be read. */
+ * of its function), other than an exit data: a run that reaches it would
+ * use the item there. NULL when there is none; *unknown when the function
+ * cannot be read. */
 static const omplens_directive *later_use(omplens_fix__ctx *c, const omplens_fix__site *s,
                                           bool *unknown) {
   *unknown = false;

@@ -518,20 +518,9 @@ static int instances_have_variables(const json_t *inst) {
 /* A finding's subject as code, with the words that qualify it ("(probably)",
  * "(pointer)") after the code span rather than in it. */
 static void md_subject(md_ctx *m, const json_t *f, int in_table) {
-  static const char *const notes[] = {" (probably)", " (pointer)", " (pointers)"};
   char subject[512];
-  omplens_render__finding_subject(f, subject, sizeof subject);
-  size_t len = strlen(subject);
-  const char *note = "";
-  for (size_t i = 0; i < sizeof notes / sizeof *notes; i++) {
-    size_t n = strlen(notes[i]);
-    if (len > n && !strcmp(subject + len - n, notes[i])) {
-      note = notes[i];
-      subject[len - n] = 0;
-      break;
-    }
-  }
-  omplens_md__code(m->b, subject, in_table);
+  const char *note;
+  omplens_md__code(m->b, omplens_render__subject(f, subject, sizeof subject, &note), in_table);
   omplens_md__text(m->b, note, in_table);
 }
 
@@ -668,8 +657,6 @@ static void md_directive(md_ctx *m, size_t rank, const json_t *d, const json_t *
                                 "findings.json).\n", left);
 }
 
-#define LEFTOVERS_SHOWN 5
-
 /* The mappings no exit data or free ended, the first few by item and
  * directive. */
 static void md_leftovers(md_ctx *m, const json_t *proc) {
@@ -680,7 +667,7 @@ static void md_leftovers(md_ctx *m, const json_t *proc) {
   omplens_strbuf_printf(m->b, "\nNote: %zu mapping%s still present when the program ended:\n\n",
                         n, n == 1 ? " was" : "s were");
   json_array_foreach(all, i, l) {
-    if (i == LEFTOVERS_SHOWN)
+    if (i == OMPLENS_REPORT__LEFTOVERS_SHOWN)
       break;
     const json_t *loc = json_object_get(l, "location");
     char dev[32], bytes[32], where[4096];
@@ -692,9 +679,9 @@ static void md_leftovers(md_ctx *m, const json_t *proc) {
     omplens_md__code(m->b, omplens_render__location_label(loc, m->base, where, sizeof where), 0);
     omplens_strbuf_puts(m->b, "\n");
   }
-  if (n > LEFTOVERS_SHOWN)
+  if (n > OMPLENS_REPORT__LEFTOVERS_SHOWN)
     omplens_strbuf_printf(m->b, "- and %zu more (findings.json, `mappings_at_exit`)\n",
-                          n - LEFTOVERS_SHOWN);
+                          n - OMPLENS_REPORT__LEFTOVERS_SHOWN);
 }
 
 static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count) {

@@ -95,10 +95,18 @@ uint64_t omplens_render__predicted_savings(const json_t *totals);
  * with a "counts" member. */
 uint64_t omplens_render__total_count(const json_t *o);
 
+/* How many of a process's mappings left at exit the summary and
+ * report.md name. */
+#define OMPLENS_REPORT__LEFTOVERS_SHOWN 5
+
 /* What a finding is about: the map-clause item ("a[0:n]") when attribution
  * named it, else the pointer the runtime's own operation is for
  * ("this->re (pointer)"), else "buffer 0x7ffd…". Returns buf. */
 const char *omplens_render__finding_subject(const json_t *finding, char *buf, size_t size);
+/* The same in two parts: what is named, into buf (returned), and the words
+ * that qualify it, in *note (" (probably)", " (pointer)", or ""). */
+const char *omplens_render__subject(const json_t *finding, char *buf, size_t size,
+                                   const char **note);
 /* An operation kind of the trace ("h2d") in words ("host-to-device copy");
  * an unknown kind is returned as is, NULL as "operation". */
 const char *omplens_render__operation(const char *kind);

@@ -265,22 +265,33 @@ uint64_t omplens_render__total_count(const json_t *o) {
   return sum;
 }
 
-const char *omplens_render__finding_subject(const json_t *finding, char *buf, size_t size) {
+const char *omplens_render__subject(const json_t *finding, char *buf, size_t size,
+                                   const char **note) {
   const json_t *var = json_object_get(finding, "variable");
   const char *item = omplens_render__str(var, "item");
   if (!item)
     item = omplens_render__str(var, "name");
   const char *addr = omplens_render__str(finding, "host_addr");
   const char *storage = omplens_render__str(var, "storage");
+  const char *pointer = omplens_render__str(var, "pointer");
+  *note = item && !omplens_render__bool(var, "certain", 1) ? " (probably)" : "";
   if (item && storage && strcmp(storage, item))
-    snprintf(buf, size, "%s (%s)%s", item, storage,
-             omplens_render__bool(var, "certain", 1) ? "" : " (probably)");
+    snprintf(buf, size, "%s (%s)", item, storage);
   else if (item)
-    snprintf(buf, size, "%s%s", item, omplens_render__bool(var, "certain", 1) ? "" : " (probably)");
-  else if ((item = omplens_render__str(var, "pointer")))
-    snprintf(buf, size, "%s (%s)", item, strchr(item, ',') ? "pointers" : "pointer");
-  else
+    snprintf(buf, size, "%s", item);
+  else if (pointer) {
+    snprintf(buf, size, "%s", pointer);
+    *note = strchr(pointer, ',') ? " (pointers)" : " (pointer)";
+  } else
     snprintf(buf, size, "buffer %s", addr ? addr : "?");
+  return buf;
+}
+
+const char *omplens_render__finding_subject(const json_t *finding, char *buf, size_t size) {
+  const char *note;
+  omplens_render__subject(finding, buf, size, &note);
+  size_t len = strlen(buf);
+  snprintf(buf + len, size - len, "%s", note);
   return buf;
 }
 

@@ -17,6 +17,7 @@
 
 #include "omplens_config.h"
 #include "omplens_render.h"
+#include "render_md_internal.h"
 #include "report_internal.h"
 
 #define TL_SUBLANES 16       /* lanes per track before overlaps are tolerated */
@@ -831,11 +832,8 @@ static void finding_args(tl_out *o, const json_t *f) {
   const json_t *var = json_object_get(f, "variable");
   const char *item = omplens_report__str_at(var, "item");
   char pointer[256]; /* the runtime's own operation: the pointer it is for */
-  if (!item && omplens_report__str_at(var, "pointer")) {
-    const char *p = omplens_report__str_at(var, "pointer");
-    snprintf(pointer, sizeof pointer, "%s (%s)", p, strchr(p, ',') ? "pointers" : "pointer");
-    item = pointer;
-  }
+  if (!item && omplens_report__str_at(var, "pointer"))
+    item = omplens_render__finding_subject(f, pointer, sizeof pointer);
   if (item) {
     out_key(o, "variable");
     out_str(o, item);

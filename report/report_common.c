@@ -127,3 +127,11 @@ int omplens_report__devices_used(const omplens_trace *t, unsigned char *used, in
     count += used[d];
   return count;
 }
+
+bool omplens_report__leftover_variable(const omplens_report_input *in, size_t proc,
+                                       const omplens_leftover *l, omplens_variable *v) {
+  size_t nev;
+  const omplens_event *ev = omplens_trace_events(in->procs[proc].trace, &nev);
+  return in->procs[proc].annotator && l->alloc_event < nev &&
+         !omplens_annotate_variable(in->procs[proc].annotator, &ev[l->alloc_event], v) && v->item;
+}

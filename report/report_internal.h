@@ -26,6 +26,11 @@ int omplens_report__devices_used(const omplens_trace *t, unsigned char *used, in
 const omplens_report_figures *omplens_report__figures(const omplens_report_input *in, size_t proc,
                                                       omplens_report_figures *scratch);
 
+/* The map item whose allocation leftover l of process proc is (a mapping
+ * no exit data or free ended), into *v; false when none names it. */
+bool omplens_report__leftover_variable(const omplens_report_input *in, size_t proc,
+                                       const omplens_leftover *l, omplens_variable *v);
+
 /* The call path most of f's operations came by: see
  * omplens_annotate_common_call_path(). */
 size_t omplens_report__call_path(const omplens_report_input *in, size_t proc,

@@ -779,12 +779,8 @@ static json_t *leftover(doc_ctx *x, const omplens_leftover *l) {
   json_t *o = json_object();
   json_object_set_new(o, "device", device(l->device));
   json_object_set_new(o, "location", location(x, l->codeptr));
-  size_t nev;
-  const omplens_event *ev = omplens_trace_events(x->in->procs[x->proc].trace, &nev);
   omplens_variable v;
-  omplens_annotator *a = x->in->procs[x->proc].annotator;
-  if (a && l->alloc_event < nev && !omplens_annotate_variable(a, &ev[l->alloc_event], &v) &&
-      v.item) { /* the map item that made it */
+  if (omplens_report__leftover_variable(x->in, x->proc, l, &v)) { /* the map item that made it */
     json_t *var = json_object();
     json_object_set_new(var, "item", text(v.item));
     json_object_set_new(var, "name", text(v.name));

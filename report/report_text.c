@@ -151,32 +151,27 @@ static void print_directives(FILE *out, const omplens_report_input *in, size_t p
     fprintf(out, "  ... and %zu more directives (see findings.json)\n", n - top);
 }
 
-#define LEFTOVERS_SHOWN 5
-
 /* The mappings no exit data or free ended, the first few by item and
  * directive. */
 static void print_leftovers(FILE *out, const omplens_report_input *in, size_t p) {
-  size_t n, nev;
+  size_t n;
   const omplens_leftover *l = omplens_analysis_leftovers(in->procs[p].analysis, &n);
-  const omplens_event *ev = omplens_trace_events(in->procs[p].trace, &nev);
   if (!n)
     return;
   fprintf(out, "\n  note: %zu mapping%s still present when the program ended:\n", n,
           n == 1 ? " was" : "s were");
-  for (size_t i = 0; i < n && i < LEFTOVERS_SHOWN; i++) {
+  for (size_t i = 0; i < n && i < OMPLENS_REPORT__LEFTOVERS_SHOWN; i++) {
     char loc[4096], what[64], bytes[32];
     omplens_variable v;
-    bool named = in->procs[p].annotator && l[i].alloc_event < nev &&
-                 !omplens_annotate_variable(in->procs[p].annotator, &ev[l[i].alloc_event], &v) &&
-                 v.item;
+    bool named = omplens_report__leftover_variable(in, p, &l[i], &v);
     snprintf(what, sizeof what, "buffer 0x%" PRIx64, l[i].host_addr);
     omplens_format_location(in, p, l[i].codeptr, loc, sizeof loc);
     fprintf(out, "    %s (%s) on device %d, mapped at %s\n", named ? v.item : what,
             omplens_format_bytes(l[i].bytes, bytes), l[i].device, loc);
   }
-  if (n > LEFTOVERS_SHOWN)
+  if (n > OMPLENS_REPORT__LEFTOVERS_SHOWN)
     fprintf(out, "    ... and %zu more (see findings.json, mappings_at_exit)\n",
-            n - LEFTOVERS_SHOWN);
+            n - OMPLENS_REPORT__LEFTOVERS_SHOWN);
 }
 
 /* "3 3 3 7": a per-rank array of the merged view, cut after 16 ranks. */
