@@ -869,7 +869,7 @@ size_t omplens_annotate_unreferenced(omplens_annotator *a, uint64_t codeptr,
     const omplens_map_item *it = d->unreferenced[i];
     if (!it->var)
       continue;
-    out[n++] = (omplens_unreferenced){it->text, it->var, !(d->flags & OMPLENS_DIRF_BODY_CALLS)};
+    out[n++] = (omplens_unreferenced){it->text, it->var, !it->callees_may_use};
   }
   return n;
 }

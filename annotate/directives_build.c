@@ -35,6 +35,7 @@ typedef struct draft {
   uint32_t stmt_begin;   /* first statement past nested pragmas, or NONE */
   const char *function;
   int *item_use;
+  int *item_callees;     /* per item: callees_may_use */
   omplens_directives__vec implicit; /* implicit_draft */
 } draft;
 
@@ -323,7 +324,8 @@ static bool index_functions(builder *b)
  * back from the last to begin at or before offset, while any before still
  * reaches past it. A file with thousands of functions and directives asks
  * for each directive. */
-static const char *function_at(const builder *b, uint32_t offset)
+static const omplens_directives__function *function_holding(const builder *b,
+                                                             uint32_t offset)
 {
   const file_work *fw = b->fw;
   size_t lo = 0, hi = fw->functions.len;
@@ -337,9 +339,15 @@ static const char *function_at(const builder *b, uint32_t offset)
   for (size_t k = lo; k-- > 0 && b->fn_reach[k] > offset;) {
     const omplens_directives__function *f = function_of(fw, b->fn_order[k]);
     if (offset < f->end)
-      return f->name;
+      return f;
   }
   return NULL;
+}
+
+static const char *function_at(const builder *b, uint32_t offset)
+{
+  const omplens_directives__function *f = function_holding(b, offset);
+  return f != NULL ? f->name : NULL;
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -665,18 +673,49 @@ static void item_uses(const builder *b, draft *d)
     text_uses(b, d);
 }
 
+/* Whether the function holding d declares name (a parameter or a local):
+ * a reference to name in that function resolves to a declaration inside
+ * it. Without such a reference, unknown: false. */
+static bool declared_in_function(const builder *b, const draft *d, const char *name)
+{
+  const omplens_directives__function *f = function_holding(b, d->pragma_begin);
+  if (f == NULL)
+    return false;
+  const omplens_directives__ref *refs = b->fw->refs.data;
+  size_t total = b->fw->refs.len;
+  for (size_t k = first_at(b->refs_at, total, true, f->begin);
+       k < total && (b->refs_at[k] >> 32) < f->end; k++) {
+    const omplens_directives__ref *r = &refs[(uint32_t)b->refs_at[k]];
+    if (r->decl_offset != NONE && r->decl_offset >= f->begin && r->decl_offset < f->end &&
+        strcmp(r->name, name) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* OMPLENS_DIRF_BODY_CALLS, and per unreferenced item whether a callee may
+ * name its variable (not one of the function's own). */
 static void body_calls(const builder *b, draft *d)
 {
   size_t n = b->fw->calls.len;
   size_t k = d->body.begin == NONE ? n : first_at(b->calls_at, n, false, d->body.begin);
-  if (k < n && b->calls_at[k] < d->body.end)
-    d->flags |= OMPLENS_DIRF_BODY_CALLS;
+  if (k >= n || b->calls_at[k] >= d->body.end)
+    return;
+  d->flags |= OMPLENS_DIRF_BODY_CALLS;
+  const omplens_directives__parsed *p = &d->parsed;
+  char name[256];
+  for (size_t i = 0; i < p->items.len; i++) {
+    const item_draft *it = &OMPLENS_DIRECTIVES__AT(p->items, item_draft, i);
+    d->item_callees[i] = d->item_use[i] == OMPLENS_USE_UNREFERENCED &&
+                         !declared_in_function(b, d, sub(d, it->var, name, sizeof(name)));
+  }
 }
 
 static int analyse(builder *b, draft *d)
 {
   d->item_use = calloc(d->parsed.items.len + 1, sizeof(*d->item_use));
-  if (d->item_use == NULL)
+  d->item_callees = calloc(d->parsed.items.len + 1, sizeof(*d->item_callees));
+  if (d->item_use == NULL || d->item_callees == NULL)
     return OMPLENS_DIRECTIVES_ENOMEM;
   init_uses(d);
   if (d->body.begin == NONE)
@@ -797,7 +836,7 @@ static void emit_items(emitter *e, const draft *d, omplens_directive *o)
     const item_draft *id = &OMPLENS_DIRECTIVES__AT(p->items, item_draft, i);
     it[i] = (omplens_map_item){id->clause_kind, id->map_type, id->modifiers,
                                keep_span(e, d, id->text), keep_span(e, d, id->var),
-                               0, 0, d->item_use[i], id->clause};
+                               0, 0, d->item_use[i], id->clause, d->item_callees[i]};
     position(e, d, id->text.begin, &it[i].line, &it[i].column);
     if (it[i].use == OMPLENS_USE_UNREFERENCED)
       unused[num_unused++] = &it[i];
@@ -985,6 +1024,7 @@ static void builder_free(builder *b)
     omplens_directives__parsed_free(&d->parsed);
     omplens_directives__vec_free(&d->implicit);
     free(d->item_use);
+    free(d->item_callees);
     if (d->own_text)
       free(d->text);
   }

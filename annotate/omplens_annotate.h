@@ -193,7 +193,7 @@ int omplens_annotate_offload_code(const char *path);
 typedef struct omplens_unreferenced {
   const char *item;      /* "z[0:n]" as written */
   const char *name;      /* "z" */
-  int certain;           /* 0 when the body calls functions that may use it */
+  int certain;           /* 0 when a function the body calls may name it */
 } omplens_unreferenced;
 
 /* Fills up to max entries for the directive at codeptr; returns how many

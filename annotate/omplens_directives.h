@@ -173,6 +173,11 @@ typedef struct omplens_map_item {
   uint32_t line, column;/* where the item is written (macro: expansion)   */
   int use;              /* enum omplens_item_use                           */
   size_t clause;        /* index in omplens_directive.clauses             */
+  /* With OMPLENS_USE_UNREFERENCED: the body calls functions
+   * (OMPLENS_DIRF_BODY_CALLS) and the variable is not known to be declared
+   * in the directive's function, so a callee may name it. A local or a
+   * parameter of that function is its own: no callee names it. */
+  int callees_may_use;
 } omplens_map_item;
 
 typedef struct omplens_directive omplens_directive;

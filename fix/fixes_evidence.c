@@ -400,6 +400,42 @@ bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
   return false;
 }
 
+/* Whether one of region r's implicit arguments of no size begins inside
+ * [addr, addr + bytes): 1 yes, 0 no, -1 its arguments were not recorded. */
+static int region_points_into(const omplens_fixer *fx, uint32_t r, uint64_t addr,
+                              uint64_t bytes) {
+  size_t nargs;
+  const omplens_map_arg *args = omplens_trace_args(fx->trace, &nargs);
+  if (r >= fx->num_regions || !fx->regions[r].num_args ||
+      (size_t)fx->regions[r].first_arg + fx->regions[r].num_args > nargs)
+    return -1;
+  const omplens_map_arg *a = &args[fx->regions[r].first_arg];
+  for (size_t i = 0; i < fx->regions[r].num_args; i++)
+    if ((a[i].type & OMPLENS_MAPBIT_IMPLICIT) && !(a[i].type & OMPLENS_MAPBIT_LITERAL) &&
+        !a[i].size && a[i].begin >= addr && a[i].begin - addr < bytes)
+      return 1;
+  return 0;
+}
+
+int omplens_fix__pointer_into(omplens_fixer *fx, uint64_t codeptr, const char *var) {
+  omplens_fix__file *file;
+  const omplens_directive *d =
+      omplens_fix__directive_of(fx, codeptr, OMPLENS_RUNTIME_TARGET, &file);
+  size_t lo, hi, ulo, uhi;
+  ops_of_var(fx, d, var, &lo, &hi, &ulo, &uhi);
+  int seen = -1;
+  for (size_t k = lo; d && k < hi; k++) {
+    const omplens_event *e = &fx->events[fx->op_events[k]];
+    if (e->kind != OMPLENS_EV_ALLOC || omplens_trace_codeptr(fx->trace, e) != codeptr)
+      continue;
+    int into = region_points_into(fx, e->region, e->host_addr, e->bytes);
+    if (into)
+      return into;
+    seen = 0;
+  }
+  return seen;
+}
+
 /* A group's findings, sorted (a copy): which of them flags an event is a
  * binary search, where a group can hold thousands. */
 typedef struct sorted_findings {

@@ -844,6 +844,12 @@ bool omplens_fix__every_copy_back_returned(omplens_fixer *fx, const omplens_find
 bool omplens_fix__sent_again(omplens_fixer *fx, const omplens_finding *f);
 /* Whether the kernel at codeptr moved or allocated var. */
 bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var);
+/* Whether, at a launch of the kernel at codeptr that moved or allocated
+ * var, a pointer the body uses without a map (its implicit argument of no
+ * size: the pointer's value) pointed into the buffer var moved there: 1
+ * yes, 0 no at every such launch, -1 unknown (a launch whose map
+ * arguments the trace lacks, or no such launch). */
+int omplens_fix__pointer_into(omplens_fixer *fx, uint64_t codeptr, const char *var);
 /* What the trace says about the copies of direction kind (OMPLENS_EV_H2D:
  * re-sends of what the device held; OMPLENS_EV_D2H: copies back of what
  * the host held) that the group's round trips and duplicates flag. */

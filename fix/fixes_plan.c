@@ -380,10 +380,10 @@ static bool resolve_site(omplens_fixer *fx, const omplens_finding *f, omplens_fi
 
 bool omplens_fix__unreferenced(const omplens_directive *d, size_t item) {
   /* A macro's or a text-only directive's body is not known well enough. */
-  unsigned unsure = OMPLENS_DIRF_BODY_CALLS | OMPLENS_DIRF_MACRO | OMPLENS_DIRF_TEXT_ONLY |
-                    OMPLENS_DIRF_TEXT_INCOMPLETE;
+  unsigned unsure = OMPLENS_DIRF_MACRO | OMPLENS_DIRF_TEXT_ONLY | OMPLENS_DIRF_TEXT_INCOMPLETE;
   if (d->kind != OMPLENS_DIRECTIVE_TARGET || (d->flags & unsure) ||
-      d->items[item].use != OMPLENS_USE_UNREFERENCED || !d->items[item].var ||
+      d->items[item].use != OMPLENS_USE_UNREFERENCED || d->items[item].callees_may_use ||
+      !d->items[item].var ||
       d->items[item].clause_kind != OMPLENS_CLAUSE_MAP)
     return false;
   return true;

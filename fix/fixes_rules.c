@@ -1701,13 +1701,29 @@ static bool build_unreferenced(omplens_fix__ctx *c) {
   const omplens_fix__site *s = &g->site;
   const char *it = omplens_fix__item_text(s);
   /* A pointer the body uses without a map attaches to what is mapped: it
-   * could point into the item. */
-  for (size_t i = 0; i < s->dir->num_implicit; i++)
-    if (s->dir->implicit[i].treatment == OMPLENS_IMPLICIT_POINTER ||
-        s->dir->implicit[i].treatment == OMPLENS_IMPLICIT_UNKNOWN)
+   * could point into the item, unless the trace shows where each one
+   * pointed at every launch that mapped the item. */
+  int into = -2; /* not asked yet */
+  omplens_fix__buf pointers = {0};
+  for (size_t i = 0; i < s->dir->num_implicit; i++) {
+    int t = s->dir->implicit[i].treatment;
+    if (t == OMPLENS_IMPLICIT_POINTER && into == -2)
+      into = omplens_fix__pointer_into(c->fx, g->codeptr, s->var);
+    if (t == OMPLENS_IMPLICIT_UNKNOWN || (t == OMPLENS_IMPLICIT_POINTER && into)) {
+      omplens_fix__buf_free(&pointers);
       return omplens_fix__fail(
-          c, "the body uses the pointer %s without mapping it: it may point into %s",
-          s->dir->implicit[i].var, it);
+          c, "the body uses the pointer %s without mapping it: %s", s->dir->implicit[i].var,
+          into == 1 ? omplens_fix__ownf(c->fx, "at a launch it pointed into %s", it)
+                    : omplens_fix__ownf(c->fx, "it may point into %s", it));
+    }
+    if (t == OMPLENS_IMPLICIT_POINTER)
+      omplens_fix__buf_printf(&pointers, "%s%s", pointers.len ? ", " : "", s->dir->implicit[i].var);
+  }
+  if (into == 0)
+    omplens_fix__buf_printf(&g->note, "the pointers the body uses without a map (%s) pointed "
+                                      "elsewhere at every launch that mapped %s. ",
+                            pointers.data ? pointers.data : "", it);
+  omplens_fix__buf_free(&pointers);
   omplens_fix__pragma p;
   if (!omplens_fix__scan_site(c, s, &p))
     return false;

@@ -36,7 +36,7 @@ if [ "$bin" = - ]; then # a fixture: build it where its source is copied
   srcdir=$work/orig
   bin=$work/orig/$name
   # shellcheck disable=SC2086 # flag lists are meant to be split
-  "$cc" $cflags "$srcdir/$name.c" -o "$bin" 2>"$work/orig.warnings" ||
+  "$cc" $cflags "$srcdir/$name.c" -o "$bin" -lm 2>"$work/orig.warnings" ||
     fail "the original does not build"
 else
   # shellcheck disable=SC2086
@@ -72,7 +72,7 @@ patch -d "$work/patched" -p1 --fuzz=0 --no-backup-if-mismatch <"$work/fix.patch"
 
 # 3. build the patched copy
 # shellcheck disable=SC2086
-"$cc" $cflags "$work/patched/$name.c" -o "$work/patched/$name" 2>"$work/patched.warnings" ||
+"$cc" $cflags "$work/patched/$name.c" -o "$work/patched/$name" -lm 2>"$work/patched.warnings" ||
   { cat "$work/patched.warnings" >&2; fail "the patched program does not build"; }
 before=$(grep -c 'warning:' "$work/orig.warnings" || true)
 after=$(grep -c 'warning:' "$work/patched.warnings" || true)

@@ -28,7 +28,7 @@ mkdir -p "$work"
 cp "$src" "$work/$file"
 # shellcheck disable=SC2086 # $lang and $libs are empty or words
 "$cc" $lang -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O0 -Wl,-rpath,"$llvm/lib" \
-  "$work/$file" $libs -o "$work/$name" || fail "does not build"
+  "$work/$file" $libs -lm -o "$work/$name" || fail "does not build"
 "$omplens" run -q -o "$work/rec" -- "$work/$name" >/dev/null || fail "omplens run failed"
 trace_dir=$(ls -d "$work"/rec/traces/*/)
 "$driver" --base "$work" --list "$trace_dir" >"$work/fixes.txt" || fail "fix_driver --list failed"
