@@ -84,37 +84,73 @@ static bool names_item(const char *lhs, const char *item, const char *var) {
 }
 
 
-/* Whether line l holds only a conditional of the preprocessor (`#if`,
- * `#ifdef`, `#ifndef`, `#elif`, `#else`, `#endif`). */
-static bool conditional_line(const omplens_fix__source *s, unsigned l) {
+/* What line l holds of the preprocessor's conditionals: 1 an opening
+ * (`#if`, `#ifdef`, `#ifndef`), 2 another branch (`#elif`, `#else`), 3
+ * the close (`#endif`), 0 none. */
+static int conditional_line(const omplens_fix__source *s, unsigned l) {
   const char *p = s->text + s->line_start[l - 1];
   while (*p == ' ' || *p == '\t')
     p++;
   if (*p++ != '#')
-    return false;
+    return 0;
   while (*p == ' ' || *p == '\t')
     p++;
-  static const char *const words[] = {"ifdef", "ifndef", "if", "elif", "else", "endif"};
+  static const struct {
+    const char *word;
+    int kind;
+  } words[] = {{"ifdef", 1}, {"ifndef", 1}, {"if", 1}, {"elif", 2}, {"else", 2}, {"endif", 3}};
   for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
-    size_t n = strlen(words[i]);
-    if (!strncmp(p, words[i], n) && !ident_char(p[n]))
-      return true;
+    size_t n = strlen(words[i].word);
+    if (!strncmp(p, words[i].word, n) && !ident_char(p[n]))
+      return words[i].kind;
   }
-  return false;
+  return 0;
 }
 
-/* Whether nothing runs in [from, to): blanks, comments, and whole lines of
+/* Whether nothing runs in [from, to): blanks, comments, whole lines of
  * preprocessor conditionals (the parse took the build's branch, so the
- * code between is the one that ran). */
+ * code between is the one that ran), and the branches before the one
+ * holding `to` of a conditional opened in between (`#ifdef X` / pragma /
+ * `#else` / the pragma that ran): only one branch of it is compiled. */
+#define OMPLENS_FIX__MAX_NESTING 32
 static bool nothing_between(const omplens_fix__source *s, size_t from, size_t to) {
   unsigned first = omplens_fix__line_of(s, from), last = omplens_fix__line_of(s, to);
   if (first == last)
     return omplens_fix__blank(s, from, to);
   if (!omplens_fix__blank(s, from, omplens_fix__line_end(s, first)))
     return false;
-  for (unsigned l = first + 1; l < last; l++)
-    if (!conditional_line(s, l) &&
-        !omplens_fix__blank(s, s->line_start[l - 1], omplens_fix__line_end(s, l)))
+  /* Per conditional opened in between: code seen in its earlier branches,
+   * and in its current one. */
+  struct {
+    bool earlier, current;
+  } open[OMPLENS_FIX__MAX_NESTING];
+  size_t depth = 0;
+  for (unsigned l = first + 1; l < last; l++) {
+    int kind = conditional_line(s, l);
+    bool code = !kind && !omplens_fix__blank(s, s->line_start[l - 1], omplens_fix__line_end(s, l));
+    if (kind == 1) {
+      if (depth == OMPLENS_FIX__MAX_NESTING)
+        return false;
+      open[depth].earlier = open[depth].current = false;
+      depth++;
+    } else if (kind == 2) {
+      if (!depth) /* a chain begun before: its branches are not both compiled */
+        return false;
+      open[depth - 1].earlier |= open[depth - 1].current;
+      open[depth - 1].current = false;
+    } else if (kind == 3 && depth) {
+      depth--; /* closed before `to`: one of its branches was compiled */
+      code = open[depth].earlier || open[depth].current;
+    }
+    if (code && !depth)
+      return false;
+    if (code)
+      open[depth - 1].current = true;
+  }
+  /* `to` is in the last branch of each conditional still open: what its
+   * earlier branches hold was not compiled. */
+  for (size_t i = 0; i < depth; i++)
+    if (open[i].current)
       return false;
   return omplens_fix__blank(s, s->line_start[last - 1], to);
 }
@@ -226,8 +262,9 @@ void omplens_fix__recipe_init(omplens_fix__ctx *c, const char *where) {
     return;
   }
   /* The kernel's own map sends it: it must be mapped before the kernel. */
-  const char *var = g->reset_decl ? "VAR" : it;
-  if (g->reset_decl)
+  bool local = g->reset_decl || omplens_fix__local_variable(c, s);
+  const char *var = local ? "VAR" : it;
+  if (local)
     omplens_fix__buf_printf(r,
                             "to set it on the device instead, reduce into a variable VAR that "
                             "stays mapped across the calls (`#pragma omp target enter data "

@@ -997,6 +997,12 @@ bool omplens_fix__remove_item_or_directive(omplens_fix__ctx *c, const omplens_fi
  * recipe; where is "file:line" of the directive). */
 bool omplens_fix__build_init(omplens_fix__ctx *c);
 void omplens_fix__recipe_init(omplens_fix__ctx *c, const char *where);
+/* Whether site s's item is a whole local variable of its directive's
+ * function (not a parameter, not static) and no loop of the function
+ * holds the directive: each call makes it anew, and only calls repeat the
+ * directive. Parses
+ * the file if no rule did; false where it cannot be parsed. */
+bool omplens_fix__local_variable(const omplens_fix__ctx *c, const omplens_fix__site *s);
 
 /* fixes_loops.c: keep-resident (both kinds) and hoist-alloc. */
 bool omplens_fix__build_resident(omplens_fix__ctx *c);

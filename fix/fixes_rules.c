@@ -319,6 +319,52 @@ static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const c
         it, where);
 }
 
+bool omplens_fix__local_variable(const omplens_fix__ctx *c, const omplens_fix__site *s) {
+  const char *why;
+  size_t at;
+  uint32_t fn;
+  if (!s->dir || !s->var || strcmp(omplens_fix__item_text(s), s->var) ||
+      (!c->ast && c->file && !omplens_fix__file_ast(c->fx, c->file, &why)))
+    return false; /* the file is parsed once, for every recipe that asks */
+  const omplens_fix__ast *a = parsed_site(c, s, &at, &fn);
+  uint32_t var = a ? omplens_fix__ast_lookup(a, s->var, at) : NONE;
+  return var != NONE && a->nodes[var].kind == OMPLENS_FIX__N_VAR && !a->nodes[var].global &&
+         omplens_fix__ast_within(a, var, fn) && omplens_fix__ast_loop_at(a, fn, at) == NONE;
+}
+
+/* Writes to r the recipe for an item that is a local variable of the
+ * directive's function (omplens_fix__local_variable), and says whether it
+ * is one: each call makes it anew, so no region in a caller can name it
+ * (HOT's and neutral's reduction scalars). */
+static bool local_variable_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
+  const omplens_fix__site *s = &c->g->site;
+  if (!omplens_fix__local_variable(c, s))
+    return false;
+  const char *fn = s->dir->function ? s->dir->function : "its function";
+  const char *call = s->dir->function ? "()" : "";
+  if (omplens_fix__reduction_var(s->dir, s->var))
+    omplens_fix__buf_printf(
+        r,
+        "%s is a local of %s%s, made anew by each call, so no directive outside it can keep it "
+        "on the device; its copies carry the reduction's start value in and its result out. "
+        "To keep them on the device, reduce into a variable VAR that outlives the calls (a "
+        "static, or one the caller passes in) and stays mapped (`#pragma omp target enter data "
+        "map(alloc: VAR)` once), set it before the kernel with `#pragma omp target map(alloc: "
+        "VAR)` followed by the assignment of the start value, and copy the result back with "
+        "`#pragma omp target update from(VAR)` after the kernel. That trades each copy for a "
+        "kernel launch: worth it only where a copy costs more than a launch.",
+        s->var, fn, call);
+  else
+    omplens_fix__buf_printf(
+        r,
+        "%s is a local of %s%s, made anew by each call, so no directive outside it can keep it "
+        "on the device. To keep it there, make it outlive the calls (a static, or a buffer the "
+        "caller allocates once and passes in) and keep that on the device around the caller's "
+        "loop (`target data`, or `target enter data` and `exit data`).",
+        s->var, fn, call);
+  return true;
+}
+
 /* Writes to r the recipe for an item that is a parameter of the
  * directive's function mapped by its name (`map(to: n, factor)`: its
  * value, a copy of each call's argument), and says whether it is one. No
@@ -508,7 +554,7 @@ static void recipe(omplens_fix__ctx *c) {
   case OMPLENS_FIX_KEEP_RESIDENT:
   case OMPLENS_FIX_KEEP_RESIDENT_CALLER:
   case OMPLENS_FIX_HOIST_ALLOC: {
-    if (own_buffer_recipe(c, r) || value_parameter_recipe(c, r))
+    if (own_buffer_recipe(c, r) || value_parameter_recipe(c, r) || local_variable_recipe(c, r))
       break;
     unsigned loop_line, decl_line, assign_line;
     if (!declared_in_loop(c, s, &loop_line, &decl_line) &&
@@ -715,6 +761,8 @@ static void recipe(omplens_fix__ctx *c) {
         it, where);
     break;
   default:
+    if (local_variable_recipe(c, r))
+      break;
     if (s->implicit)
       omplens_fix__buf_printf(
           r,
