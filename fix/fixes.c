@@ -371,6 +371,18 @@ int omplens_fix_for_finding(omplens_fixer *fx, size_t finding, const omplens_fix
   return 0;
 }
 
+int omplens_fix_for_leftover(omplens_fixer *fx, size_t leftover, const omplens_fix **out) {
+  *out = NULL;
+  int rc = derived(fx);
+  if (rc)
+    return rc;
+  size_t g = fx->first_leftover + leftover;
+  if (g < fx->first_leftover || g >= fx->num_groups || fx->groups[g].leftover != leftover)
+    return OMPLENS_FIX_ENOTFOUND;
+  *out = &fx->fixes[g];
+  return 0;
+}
+
 unsigned omplens_fix_call_loop(omplens_fixer *fx, size_t finding) {
   if (derived(fx) || finding >= fx->num_findings)
     return 0;

@@ -662,6 +662,7 @@ struct omplens_fixer {
   size_t num_sourceless, cap_sourceless;
   omplens_fix *fixes;     /* one per group                             */
   size_t *fix_of_finding; /* index into fixes, SIZE_MAX: none          */
+  size_t first_leftover;  /* the group of leftover 0; the others follow  */
   char *patch[2];
   char *skipped;
   void *whatif; /* omplens_whatif *, when built with it      */

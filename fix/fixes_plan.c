@@ -954,6 +954,7 @@ int omplens_fix__derive(omplens_fixer *fx) {
     rc = plan_unreferenced(fx);
   size_t nlo;
   const omplens_leftover *lo = omplens_analysis_leftovers(fx->analysis, &nlo);
+  fx->first_leftover = fx->num_groups;
   for (size_t i = 0; i < nlo && !rc; i++) {
     omplens_fix__group *g = new_group(fx);
     if (!g)

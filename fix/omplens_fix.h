@@ -180,6 +180,10 @@ unsigned omplens_fix_call_loop(omplens_fixer *fx, size_t finding);
  * findings on the same item share it. ENOTFOUND when no such item ran. */
 int omplens_fix_for_unreferenced(omplens_fixer *fx, uint64_t codeptr, const char *name,
                                  const omplens_fix **out);
+/* The fix of leftover mapping `leftover` (an index into
+ * omplens_analysis_leftovers()): an exit data before the buffer's free, or
+ * its recipe. ENOTFOUND when there is none. */
+int omplens_fix_for_leftover(omplens_fixer *fx, size_t leftover, const omplens_fix **out);
 /* Every fix once, in the order of their first finding (largest savings
  * first), then those of unreferenced items and of leftovers. *fixes is owned
  * by the fixer. */

@@ -682,6 +682,28 @@ static void md_leftovers(md_ctx *m, const json_t *proc) {
   if (n > OMPLENS_REPORT__LEFTOVERS_SHOWN)
     omplens_strbuf_printf(m->b, "- and %zu more (findings.json, `mappings_at_exit`)\n",
                           n - OMPLENS_REPORT__LEFTOVERS_SHOWN);
+  /* Their fixes: each change (an exit data where the buffer is freed, in
+   * fixes.patch) and each distinct recipe once. */
+  const char *said[OMPLENS_REPORT__LEFTOVERS_SHOWN];
+  size_t num_said = 0;
+  json_array_foreach(all, i, l) {
+    const json_t *fix = json_object_get(l, "fix");
+    const char *text = omplens_render__str(fix, "diff");
+    if (!text)
+      text = omplens_render__str(fix, "manual");
+    bool again = false;
+    for (size_t k = 0; text && k < num_said && !again; k++)
+      again = !strcmp(said[k], text);
+    if (!text || again)
+      continue;
+    if (num_said == OMPLENS_REPORT__LEFTOVERS_SHOWN)
+      break;
+    said[num_said++] = text;
+    omplens_strbuf_puts(m->b, "\nFor ");
+    md_subject(m, l, 0);
+    omplens_strbuf_puts(m->b, ":\n");
+    finding_fix(m->b, fix);
+  }
 }
 
 static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count) {

@@ -775,7 +775,7 @@ static json_t *finding(doc_ctx *x, const omplens_finding *f, size_t index) {
   return m.obj;
 }
 
-static json_t *leftover(doc_ctx *x, const omplens_leftover *l) {
+static json_t *leftover(doc_ctx *x, const omplens_leftover *l, size_t index) {
   json_t *o = json_object();
   json_object_set_new(o, "device", device(l->device));
   json_object_set_new(o, "location", location(x, l->codeptr));
@@ -790,6 +790,10 @@ static json_t *leftover(doc_ctx *x, const omplens_leftover *l) {
   json_object_set_new(o, "host_addr", hex(l->host_addr));
   json_object_set_new(o, "device_addr", hex(l->dev_addr));
   json_object_set_new(o, "bytes", num(l->bytes));
+  const omplens_fix *fx = NULL; /* an exit data where the buffer is freed, or a recipe */
+  if (x->in->procs[x->proc].fixer && !x->without_fixes &&
+      !omplens_fix_for_leftover(x->in->procs[x->proc].fixer, index, &fx))
+    json_object_set_new(o, "fix", fix_value(x, fx));
   return o;
 }
 
@@ -1095,7 +1099,7 @@ static json_t *leftover_list(doc_ctx *x) {
   const omplens_leftover *l = omplens_analysis_leftovers(x->in->procs[x->proc].analysis, &n);
   json_t *arr = json_array();
   for (size_t i = 0; i < n; i++)
-    json_array_append_new(arr, leftover(x, &l[i]));
+    json_array_append_new(arr, leftover(x, &l[i], i));
   return arr;
 }
 
@@ -1576,13 +1580,13 @@ static int stream_process(omplens_jout *j, doc_ctx *x, int depth) {
     omplens_jout_key(j, depth + 1, "findings", &first);
     rc = stream_findings(j, x, depth + 1);
   }
+  json_t *left = rc ? NULL : leftover_list(x); /* names their fixes */
+  if (!rc && !left)
+    rc = OMPLENS_REPORT_ENOMEM;
   if (!rc) {
     omplens_jout_key(j, depth + 1, "fixes", &first); /* each once, in the order named */
     stream_array(j, depth + 1, x->num_named, make_fix, x);
   }
-  json_t *left = rc ? NULL : leftover_list(x);
-  if (!rc && !left)
-    rc = OMPLENS_REPORT_ENOMEM;
   if (!rc) {
     omplens_jout_key(j, depth + 1, "mappings_at_exit", &first);
     omplens_jout_value(j, left, depth + 1, NULL, NULL, NULL);

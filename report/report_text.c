@@ -172,6 +172,13 @@ static void print_leftovers(FILE *out, const omplens_report_input *in, size_t p)
   if (n > OMPLENS_REPORT__LEFTOVERS_SHOWN)
     fprintf(out, "    ... and %zu more (see findings.json, mappings_at_exit)\n",
             n - OMPLENS_REPORT__LEFTOVERS_SHOWN);
+  size_t ended = 0; /* by a change of fixes.patch */
+  const omplens_fix *fx;
+  for (size_t i = 0; in->procs[p].fixer && i < n; i++)
+    ended += !omplens_fix_for_leftover(in->procs[p].fixer, i, &fx) && fx->diff;
+  if (ended)
+    fprintf(out, "    fixes.patch deletes %s%zu of them before the host frees %s\n",
+            ended == n ? "all " : "", ended, ended == 1 ? "it" : "them");
 }
 
 /* "3 3 3 7": a per-rank array of the merged view, cut after 16 ranks. */

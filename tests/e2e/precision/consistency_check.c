@@ -255,7 +255,8 @@ static void check_savings(const json_t *proc, const json_t *fix) {
          "more than fixing every finding (totals.predicted_savings_ns)", every);
 }
 
-/* Schema 6's references: each finding's fix and directive. */
+/* Schema 6's references: each finding's fix and directive, each mapping
+ * at exit's fix. */
 static void check_references(const json_t *proc, const json_t *fixes) {
   size_t n = json_array_size(fixes), fi, k;
   unsigned char *named = calloc(n + 1, 1);
@@ -272,9 +273,19 @@ static void check_references(const json_t *proc, const json_t *fixes) {
       fail(proc, "finding", (long long)fi, "has a code address that no directive has; directives:",
            (long long)json_array_size(json_object_get(proc, "directives")));
   }
+  json_array_foreach(json_object_get(proc, "mappings_at_exit"), fi, f) { /* their exit data */
+    const json_t *fix = json_object_get(f, "fix");
+    if (fix && (!json_is_integer(fix) || json_integer_value(fix) < 0 ||
+                (size_t)json_integer_value(fix) >= n))
+      fail(proc, "a mapping at exit names fix", json_integer_value(fix),
+           "but the fixes listed are", (long long)n);
+    else if (fix && named)
+      named[json_integer_value(fix)] = 1;
+  }
   for (k = 0; named && k < n; k++)
     if (!named[k])
-      fail(proc, "fix", (long long)k, "is named by no finding; fixes listed:", (long long)n);
+      fail(proc, "fix", (long long)k, "is named by no finding nor mapping; fixes listed:",
+           (long long)n);
   json_array_foreach(fixes, k, f) {
     const json_t *id = json_object_get(f, "id");
     for (size_t j = 0; id && j < k; j++)
