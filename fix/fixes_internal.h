@@ -1043,6 +1043,9 @@ typedef struct omplens_fix__canon {
   bool less_equal;
 } omplens_fix__canon;
 void omplens_fix__canon_free(omplens_fix__canon *k);
+/* Reads loop as `for ([type] v = A; v < B; v++)`; false (nothing to free)
+ * when it is not one. */
+bool omplens_fix__read_canonical(const omplens_fix__ctx *c, uint32_t loop, omplens_fix__canon *k);
 /* Whether the site's directive runs once per iteration of its innermost
  * loop, a canonical one (then *loop and *k are set; free k). */
 bool omplens_fix__once_per_iteration(omplens_fix__ctx *c, const omplens_fix__site *s,

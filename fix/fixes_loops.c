@@ -2523,13 +2523,10 @@ static bool read_inc(const char *t, size_t n, const omplens_fix__canon *k) {
   return ok;
 }
 
-/* `for (int v = A; v < B; v++)` and its variants. */
-static bool canonical(omplens_fix__ctx *c, uint32_t loop, omplens_fix__canon *k) {
+bool omplens_fix__read_canonical(const omplens_fix__ctx *c, uint32_t loop, omplens_fix__canon *k) {
   memset(k, 0, sizeof *k);
-  const omplens_fix__node *l = &c->ast->nodes[loop];
-  if (l->kind != OMPLENS_FIX__N_FOR)
-    return omplens_fix__fail(c, "the loop at line %u is not a for loop",
-                             omplens_fix__ctx_line(c, l->begin));
+  if (c->ast->nodes[loop].kind != OMPLENS_FIX__N_FOR)
+    return false;
   char *t = omplens_fix__ast_text(c->ast, c->src, loop);
   char *open = t ? strchr(t, '(') : NULL;
   const char *part[3];
@@ -2548,11 +2545,20 @@ static bool canonical(omplens_fix__ctx *c, uint32_t loop, omplens_fix__canon *k)
   bool ok = np == 3 && read_init(part[0], len[0], k) && read_cond(part[1], len[1], k) &&
             read_inc(part[2], len[2], k);
   free(t);
-  if (!ok) {
+  if (!ok)
     omplens_fix__canon_free(k);
+  return ok;
+}
+
+/* `for (int v = A; v < B; v++)` and its variants. */
+static bool canonical(omplens_fix__ctx *c, uint32_t loop, omplens_fix__canon *k) {
+  const omplens_fix__node *l = &c->ast->nodes[loop];
+  if (l->kind != OMPLENS_FIX__N_FOR)
+    return omplens_fix__fail(c, "the loop at line %u is not a for loop",
+                             omplens_fix__ctx_line(c, l->begin));
+  if (!omplens_fix__read_canonical(c, loop, k))
     return omplens_fix__fail(c, "the loop at line %u is not of the form `for (v = A; v < B; v++)`",
                              omplens_fix__ctx_line(c, l->begin));
-  }
   return true;
 }
 

@@ -1856,6 +1856,8 @@ typedef struct zero_item {
   char *len;
   bool plain;        /* the length is a name or a number */
   const char *value; /* what each element gets: "0", or the source's fill value */
+  unsigned set_by;   /* the line of the kernel right after that sets every
+                        element (then no copy is read, whatever it sent) */
 } zero_item;
 
 /* Node n without the implicit conversions and parentheses around it. */
@@ -1903,6 +1905,69 @@ const char *omplens_fix__fill_value(omplens_fixer *fx, const omplens_fix__file *
 
 /* Whether item z can be made on the device: all its copies zeros, an array
  * section from 0 of numbers or pointers, declared where the directive is. */
+/* The only statement of a loop's body (its block's only one), bare. */
+static uint32_t only_statement(const omplens_fix__ast *a, uint32_t loop) {
+  uint32_t body = NONE, n;
+  for (uint32_t i = 0; (n = omplens_fix__ast_child(a, loop, i)) != NONE; i++)
+    body = n;
+  if (body != NONE && a->nodes[body].kind == OMPLENS_FIX__N_COMPOUND)
+    body = omplens_fix__ast_child(a, body, 1) == NONE ? omplens_fix__ast_child(a, body, 0) : NONE;
+  return bare(a, body);
+}
+
+/* The line of the kernel that comes right after enter data site s (only
+ * blanks and comments between) and sets every element of s's item v[0:len]
+ * before anything reads it: `for (v2 = 0; v2 < len; v2++) v[v2] = EXPR;`
+ * with EXPR not naming v, a kernel without if, nowait, depend or device
+ * (arch's allocate_data zeroes what its enter data sent). 0: none. */
+static unsigned set_after(omplens_fix__ctx *c, const omplens_fix__site *s, const char *len) {
+  const omplens_directive *d = NULL, *e = s->dir;
+  if (e->kind != OMPLENS_DIRECTIVE_TARGET_ENTER_DATA || !e->pragma.file ||
+      omplens_fix__has_clause(e, OMPLENS_CLAUSE_DEVICE))
+    return 0;
+  omplens_fix__file_dirs(c->fx, c->file);
+  for (size_t i = 0; i < c->file->num_dirs; i++) {
+    const omplens_directive *o = c->file->dirs[i];
+    if (o->pragma.line > e->pragma.end_line && (!d || o->pragma.line < d->pragma.line))
+      d = o;
+  }
+  size_t from = e->pragma.end_line < c->src->num_lines ? c->src->line_start[e->pragma.end_line]
+                                                       : SIZE_MAX;
+  size_t at = d ? omplens_fix__pragma_at(c, d) : SIZE_MAX, b, end;
+  if (!d || d->kind != OMPLENS_DIRECTIVE_TARGET || from == SIZE_MAX || at == SIZE_MAX ||
+      at < from || !omplens_fix__blank(c->src, from, at) ||
+      omplens_fix__has_clause(d, OMPLENS_CLAUSE_IF) ||
+      omplens_fix__has_clause(d, OMPLENS_CLAUSE_NOWAIT) ||
+      omplens_fix__has_clause(d, OMPLENS_CLAUSE_DEPEND) ||
+      omplens_fix__has_clause(d, OMPLENS_CLAUSE_DEVICE) || !omplens_fix__body_range(c, d, &b, &end))
+    return 0;
+  const omplens_fix__ast *a = c->ast;
+  uint32_t loop = NONE;
+  for (size_t i = 0; i < a->num_nodes && loop == NONE; i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_FOR && a->nodes[i].begin == b)
+      loop = (uint32_t)i;
+  omplens_fix__canon k;
+  if (loop == NONE || !omplens_fix__read_canonical(c, loop, &k))
+    return 0;
+  char *bound = omplens_fix__normalize(k.bound, strlen(k.bound));
+  char *want = omplens_fix__normalize(len, strlen(len));
+  uint32_t st = only_statement(a, loop);
+  bool ok = bound && want && !strcmp(k.init, "0") && !k.less_equal && !strcmp(bound, want) &&
+            st != NONE && a->nodes[st].kind == OMPLENS_FIX__N_BINARY &&
+            a->nodes[st].op == OMPLENS_FIX__OP_ASSIGN;
+  char *lhs = ok ? omplens_fix__ast_text(a, c->src, omplens_fix__ast_child(a, st, 0)) : NULL;
+  char *rhs = ok ? omplens_fix__ast_text(a, c->src, omplens_fix__ast_child(a, st, 1)) : NULL;
+  char element[300];
+  snprintf(element, sizeof element, "%s[%s]", s->var, k.var);
+  ok = ok && lhs && rhs && !strcmp(lhs, element) && !text_names(rhs, s->var);
+  free(bound);
+  free(want);
+  free(lhs);
+  free(rhs);
+  omplens_fix__canon_free(&k);
+  return ok ? d->pragma.line : 0;
+}
+
 static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {
   const omplens_fix__site *s = z->site;
   const char *it = omplens_fix__item_text(s);
@@ -2046,15 +2111,23 @@ static bool build_zero(omplens_fix__ctx *c) {
   bool ok = zs && items;
   if (!ok)
     omplens_fix__fail(c, "out of memory");
+  bool set = true; /* every item set by the kernel right after: its copies go unread */
   for (size_t k = 0; ok && k < g->num_findings; k++) {
     bool seen = false;
     for (size_t j = 0; j < n && !seen; j++)
       seen = omplens_fix__same_item(zs[j].site, omplens_fix__site_at(g, k));
     if (!seen) {
-      zs[n].site = omplens_fix__site_at(g, k);
-      items[n] = omplens_fix__site_at(g, k)->item;
-      ok = zero_checks(c, &zs[n++]);
+      zero_item *z = &zs[n];
+      z->site = omplens_fix__site_at(g, k);
+      items[n++] = z->site->item;
+      z->len = section_length(omplens_fix__item_text(z->site), z->site->var);
+      set &= z->len && (z->set_by = set_after(c, z->site, z->len));
     }
+  }
+  for (size_t k = 0; ok && !set && k < n; k++) { /* else the kernel made here */
+    free(zs[k].len);
+    zs[k].len = NULL;
+    ok = zero_checks(c, &zs[k]);
   }
   for (size_t k = 1; ok && k < n; k++) /* in the directive's order */
     for (size_t j = k; j > 0 && items[j - 1] > items[j]; j--) {
@@ -2069,7 +2142,7 @@ static bool build_zero(omplens_fix__ctx *c) {
     const char *dev = omplens_fix__device_clause(c, s->dir);
     omplens_fix__buf names = {0};
     for (size_t k = 0; ok && !why && k < n; k++) {
-      bool first = true; /* the first item of its length makes the kernel */
+      bool first = !set; /* the first item of its length makes the kernel */
       for (size_t j = 0; j < k && first; j++)
         first = strcmp(zs[j].len, zs[k].len) != 0;
       if (first && !zero_kernel(c, &p, zs, n, k, dev))
@@ -2079,6 +2152,16 @@ static bool build_zero(omplens_fix__ctx *c) {
     }
     if (why) {
       ok = omplens_fix__fail(c, "%s", why);
+    } else if (ok && set) {
+      g->confidence = OMPLENS_FIXC_CHECKED;
+      g->kind = OMPLENS_FIX_MAP_ALLOC;
+      omplens_fix__buf_printf(&g->summary,
+                              "the kernel at %s:%u, right after the enter data at line %u, sets "
+                              "every element of %s before anything reads %s: no copy is read, "
+                              "whatever it sends; map %s `alloc`",
+                              omplens_fix__short_name(c->file->path), zs[0].set_by,
+                              s->dir->pragma.line, names.data, n > 1 ? "them" : "it",
+                              n > 1 ? "them" : "it");
     } else if (ok) {
       bool zeros = true;
       for (size_t k = 0; k < n; k++)
