@@ -1061,6 +1061,8 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
 
 #define ALIAS_DEPTH 3 /* pointers into a buffer followed (`int *p = &v[i];`) */
 
+static bool callee_reads_only(omplens_fix__ctx *c, uint32_t call, uint32_t ref);
+
 /* Fails when subject (the host, a kernel, a region's code) changes var in
  * the code of [begin, end), the excluded ranges left out: writes it, passes
  * it to a call, or may change it otherwise, itself or through a pointer
@@ -1090,6 +1092,8 @@ static bool leaves_var_at(omplens_fix__ctx *c, const char *subject, size_t begin
       continue;
     unsigned line = omplens_fix__ctx_line(c, n->begin);
     bool call = other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL;
+    if (use == OMPLENS_FIX__USE_ESCAPE && call && callee_reads_only(c, other, (uint32_t)i))
+      continue; /* a pointer to const: the callee reads it */
     c->written_at = use == OMPLENS_FIX__USE_WRITE ? line : 0;
     if (use == OMPLENS_FIX__USE_ESCAPE && call)
       return omplens_fix__fail(c, "%s passes %s to %s() at line %u, which may change it: %s",
@@ -1294,6 +1298,35 @@ static uint32_t callee_parameter(omplens_fix__ctx *c, uint32_t call, uint32_t re
         n++ == k - 1)
       parm = i;
   return parm;
+}
+
+/* Whether the callee at call takes the argument holding ref as a pointer
+ * to const (`const char *s`, `double const *v`): it cannot store through
+ * it (short of a cast). Its definition must be found, as
+ * callee_parameter() finds it. */
+static bool callee_reads_only(omplens_fix__ctx *c, uint32_t call, uint32_t ref) {
+  omplens_fix__ctx other, *in;
+  uint32_t fn;
+  char *name;
+  uint32_t parm = callee_parameter(c, call, ref, &other, &in, &fn, &name);
+  free(name);
+  if (parm == NONE)
+    return false;
+  const omplens_fix__node *p = &in->ast->nodes[parm];
+  if (p->loc <= p->begin || p->loc > in->src->size)
+    return false;
+  const char *t = in->src->text + p->begin, *star = NULL;
+  size_t n = p->loc - p->begin, stars = 0;
+  for (size_t i = 0; i < n; i++)
+    if (t[i] == '*')
+      stars++, star = t + i;
+  if (stars != 1)
+    return false; /* `const T **p` lets p[0] be stored */
+  for (const char *q = t; q + 5 <= star; q++)
+    if (!strncmp(q, "const", 5) && (q == t || !omplens_fix__ident_char(q[-1])) &&
+        !omplens_fix__ident_char(q[5]))
+      return true;
+  return false;
 }
 
 unsigned omplens_fix__callee_writes(omplens_fix__ctx *c, uint32_t call, uint32_t ref,
