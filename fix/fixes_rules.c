@@ -163,6 +163,8 @@ static void kernels_between(omplens_fix__ctx *c, omplens_fix__buf *r) {
                                                               : " runs there.");
 }
 
+static bool all_category(const omplens_fix__ctx *c, int category);
+
 /* Whether one of the group's findings is of category. */
 static bool has_category(const omplens_fix__ctx *c, int category) {
   for (size_t k = 0; k < c->g->num_findings; k++)
@@ -539,7 +541,16 @@ static void recipe(omplens_fix__ctx *c) {
       omplens_fix__buf_printf(r, "allocate once with %s, before the loop that reaches the call, "
                                  "free once after it, and keep the device pointer between steps.",
                               s->api);
-    else {
+    else if (all_category(c, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) && first_event(c) &&
+             first_event(c)->kind == OMPLENS_EV_H2D) { /* another buffer's bytes, no re-send */
+      const char *name, *carrier = first_carrier(c, &name);
+      omplens_fix__buf_printf(r, "the device already received these bytes for %s%s%s: unless "
+                                 "the two differ in other runs, make %s's content on the device "
+                                 "instead of sending it (an omp_target_memcpy from that device "
+                                 "buffer, device to device, or a kernel that sets the values).",
+                              carrier ? "`" : "another buffer", carrier ? carrier : "",
+                              carrier ? "`" : "", it);
+    } else {
       bool fetch = first_event(c) && first_event(c)->kind == OMPLENS_EV_D2H;
       omplens_fix__buf_printf(r, "make the %s call only when its source changed: the %s "
                                  "keeps what it received until then (move the call out of the "
