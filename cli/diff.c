@@ -110,6 +110,7 @@ typedef struct diff_totals {
   uint64_t allocs, alloc_ns;
   uint64_t kernels, kernel_ns;
   uint64_t findings, instances;
+  uint64_t leftovers; /* mappings still present when the program ended */
 } diff_totals;
 
 /* A finding group of one run, with what identifies it across runs. Strings
@@ -357,6 +358,9 @@ static void add_trace_totals(diff_run *r) {
     s->alloc_ns += t->alloc_ns;
     s->kernels += t->num_kernels;
     s->kernel_ns += t->kernel_ns;
+    size_t left;
+    omplens_analysis_leftovers(r->procs[p].analysis, &left);
+    s->leftovers += left;
   }
 }
 
@@ -408,6 +412,7 @@ static int add_json_process(diff_result *d, int run, const json_t *proc, size_t 
   s->alloc_ns += json_u64(t, "alloc_ns");
   s->kernels += json_u64(t, "kernels");
   s->kernel_ns += json_u64(t, "kernel_ns");
+  s->leftovers += json_array_size(json_object_get(proc, "mappings_at_exit"));
   size_t i;
   const json_t *f;
   json_array_foreach(json_object_get(proc, "findings"), i, f) {
@@ -922,6 +927,7 @@ static void print_measures(const diff_result *d, FILE *out) {
   print_measure(out, "kernels", b->kernels, a->kernels, AS_COUNT);
   print_measure(out, "kernel time", b->kernel_ns, a->kernel_ns, AS_TIME);
   print_measure(out, "finding instances", b->instances, a->instances, AS_COUNT);
+  print_measure(out, "mappings at exit", b->leftovers, a->leftovers, AS_COUNT);
 }
 
 static void print_whatif(const diff_result *d, FILE *out) {
@@ -1024,6 +1030,7 @@ static json_t *run_json(const diff_run *r) {
   json_object_set_new(o, "kernel_ns", num(t->kernel_ns));
   json_object_set_new(o, "findings", num(t->findings));
   json_object_set_new(o, "instances", num(t->instances));
+  json_object_set_new(o, "mappings_at_exit", num(t->leftovers));
   return o;
 }
 
