@@ -192,6 +192,18 @@ static const char *first_carrier(const omplens_fix__ctx *c, const char **name) {
   return NULL;
 }
 
+/* Whether the copy that first carried those bytes (first_carrier's) was
+ * made by the same directive as the group's first such copy. */
+static bool carried_here(const omplens_fix__ctx *c) {
+  for (size_t k = 0; k < c->g->num_findings; k++) {
+    const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
+    uint32_t related = f->num_instances ? f->instances[0].related : UINT32_MAX;
+    if (f->category == OMPLENS_CAT_DUPLICATE_OTHER_BUFFER && related < c->fx->num_events)
+      return omplens_trace_codeptr(c->fx->trace, &c->fx->events[related]) == f->codeptr;
+  }
+  return false;
+}
+
 static bool site_variable(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_t *fn,
                           uint32_t *var);
 /* The kernel of construct code (its directive in *d, or NULL) and how its
@@ -297,11 +309,27 @@ static bool own_buffer_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
  * Copies of the bytes another variable carried first (two arrays of one
  * input, HeCBench fdtd3d) are filled from it on the device; the same
  * variable's bytes of an earlier call are its own buffer's. */
+/* Whether a and b are one text but for blanks (the runtime's `v[:n]`, the
+ * source's `v[ : n]`). */
+static bool same_but_blanks(const char *a, const char *b) {
+  for (;; a++, b++) {
+    while (*a == ' ' || *a == '\t')
+      a++;
+    while (*b == ' ' || *b == '\t')
+      b++;
+    if (*a != *b)
+      return false;
+    if (!*a)
+      return true;
+  }
+}
+
 static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const char *it,
                          const char *where) {
   const char *name, *carrier = first_carrier(c, &name);
   const omplens_fix__site *s = &c->g->site;
-  bool another = carrier && strcmp(carrier, it);
+  bool itself = carrier && same_but_blanks(carrier, it) && carried_here(c); /* another run */
+  bool another = carrier && !same_but_blanks(carrier, it);
   /* A reduction's variable sends its start value, which the kernel needs:
    * not a buffer to fill from another on the device. */
   bool reduction = s->dir && s->var && omplens_fix__reduction_var(s->dir, s->var);
@@ -313,6 +341,14 @@ static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const c
         "`omp_target_memcpy`).",
         carrier, it, site_map_type(&c->g->site) == OMPLENS_MAP_TOFROM ? "from" : "alloc",
         where, carrier);
+  else if (itself && !reduction && first_event(c) && first_event(c)->kind == OMPLENS_EV_H2D)
+    omplens_fix__buf_printf(
+        r,
+        "an earlier run of %s sent these bytes to the device for another buffer (%s named "
+        "another array then): unless the two differ in other runs, make this copy on the "
+        "device from that buffer's (`omp_target_memcpy`, or a kernel) instead of sending it, "
+        "or let both uses share one device copy.",
+        where, it);
   else if (another || !own_buffer_recipe(c, r))
     omplens_fix__buf_printf(
         r,
