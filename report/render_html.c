@@ -431,6 +431,7 @@ static void section_summary(html_ctx *h) {
   omplens_strbuf warnings = {0}, narrative = {0}, md = {0}, cats = {0};
   summary_warnings(h, &warnings);
   omplens_md__summary(&md, p, h->base);
+  omplens_md__leftovers(&md, p, h->base); /* and the exit data fixes.patch adds for them */
   omplens_html__markdown(&narrative, omplens_strbuf_str(&md));
   summary_categories(h, &cats, tot);
   snprintf(id, sizeof id, "%s-summary", h->prefix);

@@ -706,6 +706,11 @@ static void md_leftovers(md_ctx *m, const json_t *proc) {
   }
 }
 
+void omplens_md__leftovers(omplens_strbuf *b, const json_t *proc, const char *base) {
+  md_ctx m = {.b = b, .base = base};
+  md_leftovers(&m, proc);
+}
+
 static void md_process(md_ctx *m, const json_t *proc, size_t index, size_t count) {
   if (count > 1) {
     omplens_strbuf_printf(m->b, "\n## Process %zu: ", index + 1);

@@ -139,6 +139,10 @@ void omplens_md__code_block(omplens_strbuf *b, const char *info, const char *s);
 
 /* The narrative summary of one process: one or two paragraphs. */
 void omplens_md__summary(omplens_strbuf *b, const json_t *proc, const char *base);
+/* The mappings still present at exit (the first few) and their fixes, as
+ * report.md writes them after the directives; nothing when there are
+ * none. */
+void omplens_md__leftovers(omplens_strbuf *b, const json_t *proc, const char *base);
 /* A finding's explanation, then its suggested fix (summary, ```diff block,
  * manual recipe) when the document has one. */
 /* same_fix: where the finding's fix was shown already (a label), or NULL

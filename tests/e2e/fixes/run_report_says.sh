@@ -2,18 +2,19 @@
 # Proof test of what the report tells of a finding (docs/fixes.md, "What
 # the source shows"; its call path):
 #
-#   run_report_says.sh OMPLENS CC LLVM_DIR SOURCE TEXT WORKDIR [JSON_TEXT]
+#   run_report_says.sh OMPLENS CC LLVM_DIR SOURCE TEXT WORKDIR [JSON_TEXT [HTML_TEXT]]
 #
 # builds SOURCE (C, or C++ for a .cpp), records and reports it with `omplens run` (WORKDIR/rec)
-# and requires TEXT in report.md (read without its Markdown escapes), and
-# JSON_TEXT, when given, in findings.json.
+# and requires TEXT in report.md (read without its Markdown escapes),
+# JSON_TEXT, when given (and not empty), in findings.json, and HTML_TEXT,
+# when given, in report.html.
 set -eu
 
-if [ $# -ne 6 ] && [ $# -ne 7 ]; then
-  echo "usage: $0 OMPLENS CC LLVM_DIR SOURCE TEXT WORKDIR [JSON_TEXT]" >&2
+if [ $# -lt 6 ] || [ $# -gt 8 ]; then
+  echo "usage: $0 OMPLENS CC LLVM_DIR SOURCE TEXT WORKDIR [JSON_TEXT [HTML_TEXT]]" >&2
   exit 64
 fi
-omplens=$1 cc=$2 llvm=$3 src=$4 text=$5 work=$6 json_text=${7:-}
+omplens=$1 cc=$2 llvm=$3 src=$4 text=$5 work=$6 json_text=${7:-} html_text=${8:-}
 file=$(basename "$src")
 name=${file%.*}
 lang= libs= # a .cpp source is C++, linked with its library
@@ -35,5 +36,9 @@ sed 's/\\//g' "$work/rec/report.md" | grep -F -- "$text" >/dev/null ||
 if [ -n "$json_text" ]; then
   grep -F -- "$json_text" "$work/rec/findings.json" >/dev/null ||
     fail "findings.json does not say '$json_text'"
+fi
+if [ -n "$html_text" ]; then
+  grep -F -- "$html_text" "$work/rec/report.html" >/dev/null ||
+    fail "report.html does not say '$html_text'"
 fi
 echo "ok ($name): the report says $text"
