@@ -3,6 +3,7 @@
  * file names cost one copy. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "symbolize_internal.h"
 
@@ -64,8 +65,8 @@ const char *omplens_symbolize__intern(omplens_symbolize__strings *t,
 }
 
 /* Appends the components of path to out (which has room), dropping empty
- * and "." ones. ".." is kept: resolving it would need the file system, and
- * a symlinked directory makes it wrong anyway. */
+ * and "." ones. ".." is kept here: a symlinked directory makes dropping it
+ * wrong (without_parents asks the file system). */
 static void append_components(char *out, size_t *len, const char *path)
 {
   while (*path != '\0') {
@@ -81,6 +82,48 @@ static void append_components(char *out, size_t *len, const char *path)
     path += n + (end != NULL);
   }
   out[*len] = '\0';
+}
+
+/* Drops each `x/..` pair of path (absolute, its components clean), in
+ * place. */
+static void drop_parents(char *path)
+{
+  size_t out = 0;
+  for (const char *p = path; *p != '\0';) {
+    const char *end = strchr(p + 1, '/');
+    size_t n = end != NULL ? (size_t)(end - p) : strlen(p); /* "/name" */
+    if (n == 3 && p[1] == '.' && p[2] == '.') {
+      while (out > 0 && path[out - 1] != '/')
+        out--;
+      if (out > 0)
+        out--;
+    } else {
+      memmove(path + out, p, n);
+      out += n;
+    }
+    p += n;
+  }
+  path[out] = '\0';
+  if (out == 0)
+    strcpy(path, "/");
+}
+
+/* path without its `..` components where the file system shows the
+ * shorter path is the same file (`build/../src/a.c`); a symlinked
+ * directory, or a file that is not there, keeps them. Caller frees. */
+static char *without_parents(const char *path)
+{
+  char *short_path = path[0] == '/' && strstr(path, "/../") ? strdup(path) : NULL;
+  if (short_path == NULL)
+    return NULL;
+  drop_parents(short_path);
+  struct stat a, b;
+  if (stat(path, &a) != 0 || stat(short_path, &b) != 0 || a.st_dev != b.st_dev ||
+      a.st_ino != b.st_ino) {
+    free(short_path);
+    return NULL;
+  }
+  return short_path;
 }
 
 const char *omplens_symbolize__intern_path(omplens_symbolize__strings *t,
@@ -102,7 +145,9 @@ const char *omplens_symbolize__intern_path(omplens_symbolize__strings *t,
   joined[len] = '\0';
   append_components(joined, &len, dir);
   append_components(joined, &len, name);
-  const char *interned = omplens_symbolize__intern(t, joined, oom);
+  char *shorter = without_parents(joined);
+  const char *interned = omplens_symbolize__intern(t, shorter != NULL ? shorter : joined, oom);
+  free(shorter);
   free(joined);
   return interned;
 }
