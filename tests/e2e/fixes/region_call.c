@@ -1,13 +1,14 @@
 /* region_call.c - fixture of the fix proof tests: a target data region
  * whose body is a call of a function with a kernel, and whose input is
  * sent again, unchanged, every time the region is entered. The body is
- * host code passing the input on: the reason for making no diff names
- * that call, not "the kernel", which is elsewhere. */
+ * host code passing the input on to a parameter that is no pointer to
+ * const: the reason for making no diff names that call, not "the
+ * kernel", which is elsewhere. */
 #include <stdio.h>
 
 #define N 4096
 
-static void scale(float *out, const float *in, int n)
+static void scale(float *out, float *in, int n)
 {
 #pragma omp target teams distribute parallel for map(to: in[0:n]) map(from: out[0:n])
   for (int i = 0; i < n; i++)
