@@ -388,12 +388,21 @@ bool omplens_fix__sent_again(omplens_fixer *fx, const omplens_finding *f) {
   return false;
 }
 
-bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
+/* The kernel's directive at codeptr (NULL when unknown), and the range
+ * [*lo, *hi) of its operations of var. */
+static const omplens_directive *kernel_ops_of_var(omplens_fixer *fx, uint64_t codeptr,
+                                                  const char *var, size_t *lo, size_t *hi) {
   omplens_fix__file *file;
   const omplens_directive *d =
       omplens_fix__directive_of(fx, codeptr, OMPLENS_RUNTIME_TARGET, &file);
-  size_t lo, hi, ulo, uhi;
-  ops_of_var(fx, d, var, &lo, &hi, &ulo, &uhi);
+  size_t ulo, uhi;
+  ops_of_var(fx, d, var, lo, hi, &ulo, &uhi);
+  return d;
+}
+
+bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
+  size_t lo, hi;
+  const omplens_directive *d = kernel_ops_of_var(fx, codeptr, var, &lo, &hi);
   for (size_t k = lo; d && k < hi; k++)
     if (omplens_trace_codeptr(fx->trace, &fx->events[fx->op_events[k]]) == codeptr)
       return true;
@@ -418,11 +427,8 @@ static int region_points_into(const omplens_fixer *fx, uint32_t r, uint64_t addr
 }
 
 int omplens_fix__pointer_into(omplens_fixer *fx, uint64_t codeptr, const char *var) {
-  omplens_fix__file *file;
-  const omplens_directive *d =
-      omplens_fix__directive_of(fx, codeptr, OMPLENS_RUNTIME_TARGET, &file);
-  size_t lo, hi, ulo, uhi;
-  ops_of_var(fx, d, var, &lo, &hi, &ulo, &uhi);
+  size_t lo, hi;
+  const omplens_directive *d = kernel_ops_of_var(fx, codeptr, var, &lo, &hi);
   int seen = -1;
   for (size_t k = lo; d && k < hi; k++) {
     const omplens_event *e = &fx->events[fx->op_events[k]];

@@ -2202,6 +2202,7 @@ static bool build_zero(omplens_fix__ctx *c) {
     } else if (ok && set) {
       g->confidence = OMPLENS_FIXC_CHECKED;
       g->kind = OMPLENS_FIX_MAP_ALLOC;
+      g->new_type = n == 1 ? "alloc" : NULL; /* one item joins others of its construct */
       omplens_fix__buf_printf(&g->summary,
                               "the kernel at %s:%u, right after the enter data at line %u, sets "
                               "every element of %s before anything reads %s: no copy is read, "
