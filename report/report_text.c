@@ -176,7 +176,9 @@ static void print_leftovers(FILE *out, const omplens_report_input *in, size_t p)
   const omplens_fix *fx;
   for (size_t i = 0; in->procs[p].fixer && i < n; i++)
     ended += !omplens_fix_for_leftover(in->procs[p].fixer, i, &fx) && fx->diff;
-  if (ended)
+  if (ended == 1 && n == 1)
+    fprintf(out, "    fixes.patch deletes it before the host frees it\n");
+  else if (ended)
     fprintf(out, "    fixes.patch deletes %s%zu of them before the host frees %s\n",
             ended == n ? "all " : "", ended, ended == 1 ? "it" : "them");
 }
