@@ -930,6 +930,22 @@ static void print_measures(const diff_result *d, FILE *out) {
   print_measure(out, "mappings at exit", b->leftovers, a->leftovers, AS_COUNT);
 }
 
+/* The same kernels whose time moved by more than a tenth between the runs
+ * (host offload on a shared machine: twice as long, or half): the
+ * measured run times move by as much without any change of the code. */
+static void print_noise(const diff_result *d, FILE *out) {
+  const diff_totals *b = &d->runs[BEFORE].totals, *a = &d->runs[AFTER].totals;
+  if (!b->kernels || a->kernels != b->kernels || !b->kernel_ns || !a->kernel_ns)
+    return;
+  double moved = (double)a->kernel_ns / (double)b->kernel_ns - 1.0;
+  if (moved > -0.1 && moved < 0.1)
+    return;
+  fprintf(out,
+          "  note: the same %" PRIu64 " kernels took %+.0f%% time in AFTER: run times vary "
+          "that much from run to run here, so the measured speedup is as uncertain\n",
+          b->kernels, 100.0 * moved);
+}
+
 static void print_whatif(const diff_result *d, FILE *out) {
   const diff_whatif *w = &d->whatif;
   char a[32], b[32], c[32];
@@ -937,6 +953,7 @@ static void print_whatif(const diff_result *d, FILE *out) {
   if (!w->available) {
     fprintf(out, "What-if: no prediction (%s); measured speedup %.3fx\n", w->why_not,
             d->measured_speedup);
+    print_noise(d, out);
     return;
   }
   uint64_t run = d->runs[BEFORE].totals.run_ns;
@@ -959,6 +976,7 @@ static void print_whatif(const diff_result *d, FILE *out) {
   if (d->measured_speedup > 0 && w->waiting_run_ns != w->predicted_run_ns)
     fprintf(out, "                     %+.1f%% if the host waited for its nowait tasks\n",
             100.0 * (w->waiting_speedup / d->measured_speedup - 1.0));
+  print_noise(d, out);
 }
 
 static void print_source(const diff_run *r, const char *name, FILE *out) {
