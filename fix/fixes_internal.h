@@ -53,6 +53,8 @@ typedef struct omplens_fix__source {
                          [line_start[L-1], line_start[L]), EOL included */
   size_t num_lines;
   const char *eol; /* "\n" or "\r\n": what most lines end with */
+  bool pragmas_flush; /* every `#pragma` line starts in column 0 (and one
+                         does): inserted pragmas go there too */
 } omplens_fix__source;
 
 /* Reads path (at most OMPLENS_DIRECTIVES_MAX_FILE bytes). 0, or

@@ -131,6 +131,17 @@ static int index_lines(omplens_fix__source *s) {
   s->num_lines = s->size ? k : 0;
   s->line_start[s->num_lines] = s->size;
   s->eol = crlf > lf ? "\r\n" : "\n";
+  size_t flush = 0, indented = 0;
+  for (size_t l = 0; l < s->num_lines; l++) {
+    const char *p = s->text + s->line_start[l];
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (!strncmp(p, "#pragma", 7)) {
+      flush += p == s->text + s->line_start[l];
+      indented += p != s->text + s->line_start[l];
+    }
+  }
+  s->pragmas_flush = flush && !indented;
   return 0;
 }
 
@@ -316,7 +327,8 @@ void omplens_fix__insert_lines(omplens_fix__edits *e, const omplens_fix__source 
   for (const char *p = lines; *p;) {
     const char *nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    omplens_fix__buf_add(&b, indent, indent_len);
+    if (!s->pragmas_flush || strncmp(p, "#pragma", 7)) /* the file's own place for pragmas */
+      omplens_fix__buf_add(&b, indent, indent_len);
     omplens_fix__buf_add(&b, p, n);
     omplens_fix__buf_str(&b, "\n");
     p += n + (nl != NULL);
