@@ -135,6 +135,8 @@ static int classify_type(const omplens_libclang *lc, CXType t) {
     return OMPLENS_FIX__ELEM_ARITH;
   if (t.kind == CXType_Pointer)
     return OMPLENS_FIX__ELEM_POINTER;
+  if (t.kind == CXType_Unexposed) /* `T` of a template: dependent */
+    return OMPLENS_FIX__ELEM_DEPENDENT;
   return OMPLENS_FIX__ELEM_OTHER;
 }
 
@@ -531,7 +533,7 @@ static int parse_unit(const omplens_libclang *lc, CXIndex cx, const parse_job *j
  * A node table is kept whole: a later report of the same sources, flags
  * and libclang reads it back instead of parsing. */
 
-#define AST_TAG "fix-ast-v3"
+#define AST_TAG "fix-ast-v4"
 #define ERRORS_TAG "fix-openmp-errors-v2"
 
 /* Bumped when the walk records more of a node than before (cached trees

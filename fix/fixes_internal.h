@@ -261,6 +261,8 @@ enum omplens_fix__elem {
   OMPLENS_FIX__ELEM_ARITH,   /* pointer to / array of an arithmetic type */
   OMPLENS_FIX__ELEM_POINTER, /* ... of a pointer type */
   OMPLENS_FIX__ELEM_OTHER,   /* ... of a struct, union, ... */
+  OMPLENS_FIX__ELEM_DEPENDENT, /* ... of a template's parameter type: what
+                                  an element is, each instantiation says */
 };
 
 typedef struct omplens_fix__node {

@@ -2043,9 +2043,12 @@ static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {
                              "flags with --compile-commands)",
                              s->var, s->dir->pragma.line);
   /* A value the source itself assigns to the elements (`w[i] = 1;`, in a
-   * template too, where the element type is a parameter) compiles there. */
-  if (!strcmp(z->value, "0") && c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_ARITH &&
-      c->ast->nodes[var].elem != OMPLENS_FIX__ELEM_POINTER)
+   * template too, where the element type is a parameter) compiles there;
+   * so does 0 in a template whose instantiations take it (minifmm's
+   * `T *az`): the check that the changed file compiles decides. */
+  int elem = c->ast->nodes[var].elem;
+  if (!strcmp(z->value, "0") && elem != OMPLENS_FIX__ELEM_ARITH &&
+      elem != OMPLENS_FIX__ELEM_POINTER && elem != OMPLENS_FIX__ELEM_DEPENDENT)
     return omplens_fix__fail(
         c, "the elements of %s are not numbers or pointers: `= 0` would not compile", s->var);
   /* A length that names more than a scalar or a macro (settings.max_iters)
