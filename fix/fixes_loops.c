@@ -491,6 +491,42 @@ static bool loop_repeats(const omplens_fixer *fx, const omplens_finding *f) {
   return !known;
 }
 
+/* The first loop around a call further up finding f's call path than
+ * the call of the directive's function (up to OMPLENS_FIX__UP_FRAMES
+ * frames): its line in *loop_line, the call's site in *at and *line;
+ * false when none is found (or a source on the way cannot be read). */
+#define OMPLENS_FIX__UP_FRAMES 6
+static bool loop_further_up(omplens_fixer *fx, const omplens_finding *f, unsigned *loop_line,
+                            omplens_fix__file **at, unsigned *line) {
+  omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
+  size_t paths = 0, n = 0;
+  if (fx->annot && f->num_instances)
+    n = omplens_annotate_common_call_path(fx->annot, f->codeptr, &f->instances[0].event,
+                                          f->num_instances, sizeof *f->instances, sites,
+                                          OMPLENS_MAX_CALL_SITES, &paths, NULL);
+  size_t first = n ? omplens_annotate_own_frames(fx->annot, f->codeptr, sites, n) : 0;
+  omplens_location loc;
+  omplens_annotate_location(fx->annot, f->codeptr, &loc);
+  const char *why;
+  for (size_t k = first + 1; k < n && k <= first + OMPLENS_FIX__UP_FRAMES; k++) {
+    omplens_fix__file *file = sites[k].file ? omplens_fix__file_get(fx, sites[k].file, loc.module)
+                                            : NULL;
+    if (!file || file->src_rc || !omplens_fix__file_ast(fx, file, &why))
+      return false;
+    const omplens_fix__ast *a = &file->ast;
+    size_t offset = omplens_fix__offset(&file->src, sites[k].line, sites[k].column);
+    uint32_t fn = omplens_fix__ast_function_at(a, offset);
+    uint32_t loop = fn == NONE ? NONE : omplens_fix__ast_loop_at(a, fn, offset);
+    if (loop != NONE) {
+      *loop_line = omplens_fix__line_of(&file->src, a->nodes[loop].begin);
+      *at = file;
+      *line = sites[k].line;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
                                 const omplens_finding *f, uint32_t *loop, uint32_t *call,
                                 uint32_t *more, size_t *num_more, omplens_fix__file **at,
@@ -537,9 +573,16 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
   if (*loop == NONE)
     *loop = loop_after(ca, *call);
   if (*loop == NONE) {
+    unsigned loop_line, line;
+    omplens_fix__file *up;
     *why = omplens_fix__ownf(fx, "neither the directive nor the call of %s() at %s:%u is inside "
                              "a loop", name, omplens_fix__short_name((*at)->path),
                              omplens_fix__line_of(&(*at)->src, ca->nodes[*call].begin));
+    if (loop_further_up(fx, f, &loop_line, &up, &line))
+      *why = omplens_fix__ownf(fx, "%s; the loop at %s:%u repeats them through the call at line "
+                               "%u, further up the calls, where no region is derived (only in "
+                               "the function that calls the directive's)",
+                               *why, omplens_fix__short_name(up->path), loop_line, line);
     *call = NONE;
     *at = s->file;
     return false;
