@@ -957,9 +957,18 @@ static void print_whatif(const diff_result *d, FILE *out) {
     return;
   }
   uint64_t run = d->runs[BEFORE].totals.run_ns;
-  fprintf(out,
-          "What-if on BEFORE without the %zu gone findings (%zu operations, %s of their own):\n",
-          w->findings, w->operations, omplens_format_ns(w->removed_ns, a));
+  /* A line above holds BEFORE's findings of one directive, variable and
+   * category (several by call path or size): say how they relate. */
+  if (w->findings == d->by_status[STATUS_GONE])
+    fprintf(out,
+            "What-if on BEFORE without the %zu gone findings (%zu operations, %s of their own):\n",
+            w->findings, w->operations, omplens_format_ns(w->removed_ns, a));
+  else
+    fprintf(out,
+            "What-if on BEFORE without the %zu findings of the %zu gone above (%zu operations, "
+            "%s of their own):\n",
+            w->findings, d->by_status[STATUS_GONE], w->operations,
+            omplens_format_ns(w->removed_ns, a));
   fprintf(out, "  predicted run time %s (saves %s; %s hidden by overlap)\n",
           omplens_format_ns(w->predicted_run_ns, a),
           omplens_format_ns(run - w->predicted_run_ns, b), omplens_format_ns(w->hidden_ns, c));
