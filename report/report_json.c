@@ -13,6 +13,7 @@
 #include "json_stream.h"
 #include "omplens_config.h"
 #include "omplens_render.h"
+#include "render_md_internal.h"
 #include "report_internal.h"
 
 /* Objects already built, by a 64-bit key: one directive's location is
@@ -790,9 +791,13 @@ static json_t *leftover(doc_ctx *x, const omplens_leftover *l, size_t index) {
   json_object_set_new(o, "host_addr", hex(l->host_addr));
   json_object_set_new(o, "device_addr", hex(l->dev_addr));
   json_object_set_new(o, "bytes", num(l->bytes));
-  const omplens_fix *fx = NULL; /* an exit data where the buffer is freed, or a recipe */
+  /* Its fix: an exit data where the buffer is freed (fixes.patch), or,
+   * for the mappings the summary names, a recipe; not a recipe each for
+   * the thousands of mappings a loop can leave. */
+  const omplens_fix *fx = NULL;
   if (x->in->procs[x->proc].fixer && !x->without_fixes &&
-      !omplens_fix_for_leftover(x->in->procs[x->proc].fixer, index, &fx))
+      !omplens_fix_for_leftover(x->in->procs[x->proc].fixer, index, &fx) &&
+      (fx->diff || index < OMPLENS_REPORT__LEFTOVERS_SHOWN))
     json_object_set_new(o, "fix", fix_value(x, fx));
   return o;
 }
