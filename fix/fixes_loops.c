@@ -969,6 +969,10 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
     static const char *const allocs[] = {"malloc", "calloc", "aligned_alloc", NULL};
     if (call_on_var(c, fn, d, allocs, 0))
       return local_buffer(c, at, name, fn, d, call, loop_at);
+    if (first && a->nodes[d].elem == OMPLENS_FIX__ELEM_UNKNOWN) /* no pointer: its own storage */
+      return omplens_fix__fail(c, "%s is a local of %s(), made anew by each call: no region in a "
+                                  "caller can hold it",
+                               name, omplens_fix__ast_name(a, fn));
     char *expr = omplens_fix__local_in_caller(c, at, fn, d, call, loop_at);
     bool ok = expr && caller_expr(at, expr, first, loop_at, decl, text, declaration);
     free(expr);
