@@ -380,26 +380,29 @@ static bool local_variable_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r
     return false;
   const char *fn = s->dir->function ? s->dir->function : "its function";
   const char *call = s->dir->function ? "()" : "";
+  /* the reason may have said it already (a caller's wrap that failed) */
+  if (!c->g->reason.data || !strstr(c->g->reason.data, "made anew by each call"))
+    omplens_fix__buf_printf(r,
+                            "%s is a local of %s%s, made anew by each call, so no directive "
+                            "outside it can keep it on the device%s",
+                            s->var, fn, call,
+                            omplens_fix__reduction_var(s->dir, s->var) ? "; " : ". ");
   if (omplens_fix__reduction_var(s->dir, s->var))
     omplens_fix__buf_printf(
         r,
-        "%s is a local of %s%s, made anew by each call, so no directive outside it can keep it "
-        "on the device; its copies carry the reduction's start value in and its result out. "
+        "its copies carry the reduction's start value in and its result out. "
         "To keep them on the device, reduce into a variable VAR that outlives the calls (a "
         "static, or one the caller passes in) and stays mapped (`#pragma omp target enter data "
         "map(alloc: VAR)` once), set it before the kernel with `#pragma omp target map(alloc: "
         "VAR)` followed by the assignment of the start value, and copy the result back with "
         "`#pragma omp target update from(VAR)` after the kernel. That trades each copy for a "
-        "kernel launch: worth it only where a copy costs more than a launch.",
-        s->var, fn, call);
+        "kernel launch: worth it only where a copy costs more than a launch.");
   else
     omplens_fix__buf_printf(
         r,
-        "%s is a local of %s%s, made anew by each call, so no directive outside it can keep it "
-        "on the device. To keep it there, make it outlive the calls (a static, or a buffer the "
+        "To keep it there, make it outlive the calls (a static, or a buffer the "
         "caller allocates once and passes in) and keep that on the device around the caller's "
-        "loop (`target data`, or `target enter data` and `exit data`).",
-        s->var, fn, call);
+        "loop (`target data`, or `target enter data` and `exit data`).");
   return true;
 }
 
