@@ -1002,6 +1002,11 @@ bool omplens_fix__remove_item_or_directive(omplens_fix__ctx *c, const omplens_fi
  * recipe; where is "file:line" of the directive). */
 bool omplens_fix__build_init(omplens_fix__ctx *c);
 void omplens_fix__recipe_init(omplens_fix__ctx *c, const char *where);
+/* Whether finding f (a duplicate copy in) is sent by a `target enter data
+ * map(to:)` item that the kernel right after it sets in full, so that no
+ * copy is read, whatever it holds: the zero rule then maps it alloc. */
+bool omplens_fix__overwritten_next(omplens_fixer *fx, const omplens_finding *f,
+                                   const omplens_fix__site *s);
 /* Whether site s's item is a whole local variable of its directive's
  * function (not a parameter, not static) and no loop of the function
  * holds the directive: each call makes it anew, and only calls repeat the

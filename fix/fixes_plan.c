@@ -590,8 +590,8 @@ static int choose(omplens_fixer *fx, const omplens_finding *f, const omplens_fix
   if (!s->implicit && omplens_fix__unreferenced(s->dir, s->item))
     return OMPLENS_FIX_REMOVE_ITEM; /* whatever moved it, nothing needs it */
   int mt = s->implicit ? s->implicit->map_type : s->dir->items[s->item].map_type;
-  if (!s->implicit && filled_entering(fx, f, s, mt))
-    return OMPLENS_FIX_ZERO_ON_DEVICE; /* the kernel fills it with that value */
+  if (!s->implicit && (omplens_fix__overwritten_next(fx, f, s) || filled_entering(fx, f, s, mt)))
+    return OMPLENS_FIX_ZERO_ON_DEVICE; /* the next kernel sets it, or a kernel fills it */
   int rule = rule_for(fx, f, s->dir->kind, mt, why);
   if (!s->implicit || rule == OMPLENS_FIX_MANUAL || rule == OMPLENS_FIX_DROP_COPY_BACK ||
       separate(rule))

@@ -341,6 +341,8 @@ static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const c
         "`omp_target_memcpy`).",
         carrier, it, site_map_type(&c->g->site) == OMPLENS_MAP_TOFROM ? "from" : "alloc",
         where, carrier);
+  else if (!another && own_buffer_recipe(c, r)) /* a buffer each call allocates anew */
+    return;
   else if (itself && !reduction && first_event(c) && first_event(c)->kind == OMPLENS_EV_H2D)
     omplens_fix__buf_printf(
         r,
@@ -349,7 +351,7 @@ static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const c
         "device from that buffer's (`omp_target_memcpy`, or a kernel) instead of sending it, "
         "or let both uses share one device copy.",
         where, it);
-  else if (another || !own_buffer_recipe(c, r))
+  else
     omplens_fix__buf_printf(
         r,
         "look at how %s moves around %s: keep it on the device between uses with a "
@@ -2016,6 +2018,25 @@ static unsigned set_after(omplens_fix__ctx *c, const omplens_fix__site *s, const
   free(rhs);
   omplens_fix__canon_free(&k);
   return ok ? d->pragma.line : 0;
+}
+
+bool omplens_fix__overwritten_next(omplens_fixer *fx, const omplens_finding *f,
+                                   const omplens_fix__site *s) {
+  const omplens_event *e = &fx->events[f->instances[0].event];
+  const char *why;
+  if (s->implicit || !s->file || e->kind != OMPLENS_EV_H2D ||
+      (f->category != OMPLENS_CAT_DUPLICATE_SAME_BUFFER &&
+       f->category != OMPLENS_CAT_DUPLICATE_OTHER_BUFFER) ||
+      s->dir->kind != OMPLENS_DIRECTIVE_TARGET_ENTER_DATA ||
+      s->dir->items[s->item].map_type != OMPLENS_MAP_TO ||
+      !omplens_fix__file_ast(fx, s->file, &why))
+    return false;
+  omplens_fix__ctx c = {.fx = fx, .file = s->file, .src = &s->file->src, .ast = &s->file->ast,
+                        .blamed = OMPLENS_FIX__NONE};
+  char *len = section_length(omplens_fix__item_text(s), s->var);
+  bool set = len && set_after(&c, s, len);
+  free(len);
+  return set;
 }
 
 static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {

@@ -1,9 +1,11 @@
 // alloc_then_zero.c: an allocation helper that copies a fresh host
 // buffer to the device with `target enter data map(to:)` and zeroes it
 // there with the very next kernel (UoB-HPC arch's allocate_data). The
-// copies repeat the same bytes, but no kernel ever reads them: the kernel
-// sets every element first. The fix maps the buffer `alloc` and adds no
-// kernel of its own.
+// host's bytes are whatever malloc left (here a fixed pattern, so that
+// the run does not depend on the allocator: ASan's malloc fills memory
+// too). The copies repeat the same bytes, but no kernel ever reads them:
+// the kernel sets every element first. The fix maps the buffer `alloc`
+// and adds no kernel of its own.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,6 +16,8 @@ static void allocate_field(double **buf, size_t len)
 {
   *buf = malloc(sizeof(double) * len);
   double *local = *buf;
+  for (size_t ii = 0; ii < len; ++ii)
+    local[ii] = -1.0; /* stands for malloc's leftovers */
 #pragma omp target enter data map(to: local[0:len])
 
 #pragma omp target teams distribute parallel for
