@@ -2039,6 +2039,18 @@ bool omplens_fix__overwritten_next(omplens_fixer *fx, const omplens_finding *f,
   return set;
 }
 
+/* Whether the function holding offset at names name as a member of its
+ * object (`au` written alone in a method: this->au), as the parse shows. */
+static bool member_of_method(const omplens_fix__ctx *c, size_t at, const char *name) {
+  const omplens_fix__ast *a = c->ast;
+  uint32_t fn = omplens_fix__ast_function_at(a, at);
+  for (uint32_t i = fn; fn != NONE && i < omplens_fix__ast_end(a, fn); i++)
+    if (a->nodes[i].kind == OMPLENS_FIX__N_MEMBER &&
+        !strcmp(omplens_fix__ast_name(a, i), name))
+      return true;
+  return false;
+}
+
 static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {
   const omplens_fix__site *s = z->site;
   const char *it = omplens_fix__item_text(s);
@@ -2060,6 +2072,12 @@ static bool zero_checks(omplens_fix__ctx *c, zero_item *z) {
     return omplens_fix__fail(c, "%s is not an array section starting at 0", it);
   size_t at = omplens_fix__pragma_at(c, s->dir);
   uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
+  if (var == NONE && member_of_method(c, at, s->var))
+    return omplens_fix__fail(c,
+                             "%s is a member of the object the method works on (its code names "
+                             "it as one): what its elements are is not read, so `= 0` is not "
+                             "checked",
+                             s->var);
   if (var == NONE)
     return omplens_fix__fail(c,
                              "no declaration of %s is visible at line %u as libclang parsed the "
