@@ -576,23 +576,12 @@ static const omplens_map_arg *match_arg(omplens_annotator *a, const omplens_regi
   return candidates == 1 ? within : NULL;
 }
 
-/* Region r's map arguments, *n of them (as many as the trace holds). */
-static const omplens_map_arg *region_args(const omplens_annotator *a, const omplens_region *r,
-                                          uint32_t *n) {
-  size_t nargs;
-  const omplens_map_arg *args = omplens_trace_args(a->trace, &nargs);
-  *n = r->first_arg >= nargs ? 0
-       : r->num_args > nargs - r->first_arg ? (uint32_t)(nargs - r->first_arg)
-                                            : r->num_args;
-  return *n ? args + r->first_arg : NULL;
-}
-
 /* Whether e, which no argument of region r names, is the runtime attaching
  * a pointer: a copy in of a pointer's bytes (64-bit on every offload
  * target) at a construct with an item reached through a pointer. */
 static bool attaches(const omplens_annotator *a, const omplens_region *r, const omplens_event *e) {
   uint32_t n;
-  const omplens_map_arg *args = region_args(a, r, &n);
+  const omplens_map_arg *args = omplens_trace_region_args(a->trace, r, &n);
   if (e->kind != OMPLENS_EV_H2D || e->bytes != 8)
     return false;
   for (uint32_t i = 0; i < n; i++)
@@ -612,7 +601,7 @@ static arg_var *arg_var_of(omplens_annotator *a, const char *key);
 static const char *pointer_of(omplens_annotator *a, const omplens_region *r,
                               const omplens_map_arg *arg) {
   uint32_t n;
-  const omplens_map_arg *args = region_args(a, r, &n);
+  const omplens_map_arg *args = omplens_trace_region_args(a->trace, r, &n);
   if (!args || arg < args || arg >= args + n)
     return NULL;
   uint32_t k = (uint32_t)(arg - args);

@@ -413,13 +413,12 @@ bool omplens_fix__moved(omplens_fixer *fx, uint64_t codeptr, const char *var) {
  * [addr, addr + bytes): 1 yes, 0 no, -1 its arguments were not recorded. */
 static int region_points_into(const omplens_fixer *fx, uint32_t r, uint64_t addr,
                               uint64_t bytes) {
-  size_t nargs;
-  const omplens_map_arg *args = omplens_trace_args(fx->trace, &nargs);
-  if (r >= fx->num_regions || !fx->regions[r].num_args ||
-      (size_t)fx->regions[r].first_arg + fx->regions[r].num_args > nargs)
+  uint32_t n;
+  const omplens_map_arg *a =
+      r < fx->num_regions ? omplens_trace_region_args(fx->trace, &fx->regions[r], &n) : NULL;
+  if (!a || n < fx->regions[r].num_args) /* none, or not all of them */
     return -1;
-  const omplens_map_arg *a = &args[fx->regions[r].first_arg];
-  for (size_t i = 0; i < fx->regions[r].num_args; i++)
+  for (uint32_t i = 0; i < n; i++)
     if ((a[i].type & OMPLENS_MAPBIT_IMPLICIT) && !(a[i].type & OMPLENS_MAPBIT_LITERAL) &&
         !a[i].size && a[i].begin >= addr && a[i].begin - addr < bytes)
       return 1;

@@ -312,24 +312,35 @@ uint32_t omplens_fix__call_at_line(omplens_fix__file *f, const char *name, unsig
   return found;
 }
 
+/* Finding f's call path into sites[] (the one all its operations came by;
+ * with several, *paths of them, the one most came by), and in *own the
+ * frame of the call of the directive's function (past the task or
+ * parallel constructs of that function that hold it); the frame count, 0
+ * when none is recorded. */
+static size_t finding_path(omplens_fixer *fx, const omplens_finding *f, omplens_call_site *sites,
+                           size_t *paths, size_t *own) {
+  size_t n = 0;
+  *paths = 0;
+  if (fx->annot && f->num_instances)
+    n = omplens_annotate_common_call_path(fx->annot, f->codeptr, &f->instances[0].event,
+                                          f->num_instances, sizeof *f->instances, sites,
+                                          OMPLENS_MAX_CALL_SITES, paths, NULL);
+  *own = n ? omplens_annotate_own_frames(fx->annot, f->codeptr, sites, n) : 0;
+  return n;
+}
+
 bool omplens_fix__call_on_path(omplens_fixer *fx, const omplens_finding *f, const char *name,
                                bool most, omplens_fix__file **at, uint32_t *call,
                                const char **why) {
   omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
-  size_t paths = 0, n = 0;
-  if (fx->annot && f->num_instances)
-    n = omplens_annotate_common_call_path(fx->annot, f->codeptr, &f->instances[0].event,
-                                          f->num_instances, sizeof *f->instances, sites,
-                                          OMPLENS_MAX_CALL_SITES, &paths, NULL);
+  size_t paths, own, n = finding_path(fx, f, sites, &paths, &own);
   if (!n || (paths != 1 && !most)) {
     *why = omplens_fix__ownf(fx, "%s, and the run %s", *why,
                              n ? "called the directive's function from several places"
                                : "recorded no call path to the directive");
     return false;
   }
-  /* past the task or parallel constructs of the function that hold it */
-  const omplens_call_site *site =
-      &sites[omplens_annotate_own_frames(fx->annot, f->codeptr, sites, n)];
+  const omplens_call_site *site = &sites[own];
   omplens_location loc;
   omplens_annotate_location(fx->annot, f->codeptr, &loc);
   *at = omplens_fix__file_get(fx, site->file, loc.module);
@@ -499,12 +510,7 @@ static bool loop_repeats(const omplens_fixer *fx, const omplens_finding *f) {
 static bool loop_further_up(omplens_fixer *fx, const omplens_finding *f, unsigned *loop_line,
                             omplens_fix__file **at, unsigned *line) {
   omplens_call_site sites[OMPLENS_MAX_CALL_SITES];
-  size_t paths = 0, n = 0;
-  if (fx->annot && f->num_instances)
-    n = omplens_annotate_common_call_path(fx->annot, f->codeptr, &f->instances[0].event,
-                                          f->num_instances, sizeof *f->instances, sites,
-                                          OMPLENS_MAX_CALL_SITES, &paths, NULL);
-  size_t first = n ? omplens_annotate_own_frames(fx->annot, f->codeptr, sites, n) : 0;
+  size_t paths, first, n = finding_path(fx, f, sites, &paths, &first);
   omplens_location loc;
   omplens_annotate_location(fx->annot, f->codeptr, &loc);
   const char *why;

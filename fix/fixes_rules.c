@@ -328,8 +328,9 @@ static void recipe_moved(const omplens_fix__ctx *c, omplens_fix__buf *r, const c
                          const char *where) {
   const char *name, *carrier = first_carrier(c, &name);
   const omplens_fix__site *s = &c->g->site;
-  bool itself = carrier && same_but_blanks(carrier, it) && carried_here(c); /* another run */
-  bool another = carrier && !same_but_blanks(carrier, it);
+  bool same = carrier && same_but_blanks(carrier, it);
+  bool itself = same && carried_here(c); /* another run of this directive */
+  bool another = carrier && !same;
   /* A reduction's variable sends its start value, which the kernel needs:
    * not a buffer to fill from another on the device. */
   bool reduction = s->dir && s->var && omplens_fix__reduction_var(s->dir, s->var);
@@ -382,14 +383,14 @@ static bool local_variable_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r
     return false;
   const char *fn = s->dir->function ? s->dir->function : "its function";
   const char *call = s->dir->function ? "()" : "";
+  bool reduction = omplens_fix__reduction_var(s->dir, s->var);
   /* the reason may have said it already (a caller's wrap that failed) */
   if (!c->g->reason.data || !strstr(c->g->reason.data, "made anew by each call"))
     omplens_fix__buf_printf(r,
                             "%s is a local of %s%s, made anew by each call, so no directive "
                             "outside it can keep it on the device%s",
-                            s->var, fn, call,
-                            omplens_fix__reduction_var(s->dir, s->var) ? "; " : ". ");
-  if (omplens_fix__reduction_var(s->dir, s->var))
+                            s->var, fn, call, reduction ? "; " : ". ");
+  if (reduction)
     omplens_fix__buf_printf(
         r,
         "its copies carry the reduction's start value in and its result out. "
@@ -1994,12 +1995,10 @@ static unsigned set_after(omplens_fix__ctx *c, const omplens_fix__site *s, const
       omplens_fix__has_clause(d, OMPLENS_CLAUSE_DEVICE) || !omplens_fix__body_range(c, d, &b, &end))
     return 0;
   const omplens_fix__ast *a = c->ast;
-  uint32_t loop = NONE;
-  for (size_t i = 0; i < a->num_nodes && loop == NONE; i++)
-    if (a->nodes[i].kind == OMPLENS_FIX__N_FOR && a->nodes[i].begin == b)
-      loop = (uint32_t)i;
+  uint32_t fn = omplens_fix__ast_function_at(a, b);
+  uint32_t loop = fn == NONE ? NONE : omplens_fix__ast_loop_at(a, fn, b); /* the body's own */
   omplens_fix__canon k;
-  if (loop == NONE || !omplens_fix__read_canonical(c, loop, &k))
+  if (loop == NONE || a->nodes[loop].begin != b || !omplens_fix__read_canonical(c, loop, &k))
     return 0;
   char *bound = omplens_fix__normalize(k.bound, strlen(k.bound));
   char *want = omplens_fix__normalize(len, strlen(len));

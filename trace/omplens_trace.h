@@ -268,6 +268,10 @@ const omplens_trace_info *omplens_trace_get_info(const omplens_trace *t);
 const omplens_event *omplens_trace_events(const omplens_trace *t, size_t *count);
 const omplens_region *omplens_trace_regions(const omplens_trace *t, size_t *count);
 const omplens_map_arg *omplens_trace_args(const omplens_trace *t, size_t *count);
+/* Region r's map arguments, *n of them (as many of its num_args as the
+ * trace holds); NULL and 0 when it has none. */
+const omplens_map_arg *omplens_trace_region_args(const omplens_trace *t, const omplens_region *r,
+                                                 uint32_t *n);
 /* The distinct code addresses of the events' directives, indexed by
  * omplens_event.site; entry 0 is 0 (unknown), so count >= 1 for any trace. */
 const uint64_t *omplens_trace_sites(const omplens_trace *t, size_t *count);

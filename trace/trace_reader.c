@@ -2018,6 +2018,15 @@ const omplens_map_arg *omplens_trace_args(const omplens_trace *t, size_t *count)
   return t ? t->args : NULL;
 }
 
+const omplens_map_arg *omplens_trace_region_args(const omplens_trace *t, const omplens_region *r,
+                                                 uint32_t *n) {
+  size_t nargs = t ? t->num_args : 0;
+  *n = !r || r->first_arg >= nargs                   ? 0
+       : r->num_args > nargs - r->first_arg ? (uint32_t)(nargs - r->first_arg)
+                                            : r->num_args;
+  return *n ? t->args + r->first_arg : NULL;
+}
+
 const uint64_t *omplens_trace_sites(const omplens_trace *t, size_t *count) {
   if (count)
     *count = t ? t->num_sites : 0;
