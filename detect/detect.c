@@ -78,7 +78,11 @@ void omplens_detect__ctx_free(omplens_detect__ctx *c) {
   omplens_detect__map_free(&c->executions);
   omplens_detect__free(c->data_exits);
   omplens_detect__free(c->kernel_list);
+  omplens_detect__free(c->blind_list);
   omplens_detect__kernels_free(&c->kernels);
+  omplens_detect__kernels_free(&c->blind);
+  omplens_detect__uses_free(&c->uses);
+  omplens_detect__free(c->passed_over);
   omplens_detect__free(c->alloc_event);
   omplens_detect__free(c->alloc_delete);
   omplens_detect__free(c->alloc_first);
@@ -157,7 +161,8 @@ static void add_program_event(omplens_program_total *p,
   }
 }
 
-/* Kernels on the host (device < 0) have no intervals. */
+/* Kernels on the host (device < 0) have no intervals. The blind ones
+ * (their map arguments unknown) are listed apart too. */
 static int list_kernel(omplens_detect__ctx *c, const omplens_event *e) {
   int16_t device = e->device;
   if (device < 0)
@@ -166,11 +171,17 @@ static int list_kernel(omplens_detect__ctx *c, const omplens_event *e) {
                                    c->num_kernels + 1, sizeof *c->kernel_list);
   if (rc < 0)
     return rc;
-  c->kernel_list[c->num_kernels++] =
-      (omplens_detect__kernel){e->begin_ns, e->end_ns, device};
+  omplens_detect__kernel k = {e->begin_ns, e->end_ns, device};
+  c->kernel_list[c->num_kernels++] = k;
   if ((size_t)device + 1 > c->num_devices)
     c->num_devices = (size_t)device + 1;
-  return 0;
+  if (!omplens_detect__kernel_blind(c, e))
+    return 0;
+  rc = omplens_detect__reserve(&c->blind_list, &c->cap_blind, c->num_blind + 1,
+                               sizeof *c->blind_list);
+  if (rc == 0)
+    c->blind_list[c->num_blind++] = k;
+  return rc;
 }
 
 /* Event sums per codeptr. */
@@ -442,8 +453,14 @@ static int survey(omplens_detect__ctx *c,
 static int prepare_scan(omplens_detect__ctx *c) {
   int rc = omplens_detect__kernels_build(&c->kernels, c->kernel_list,
                                          c->num_kernels, c->num_devices);
+  if (rc == 0)
+    rc = omplens_detect__kernels_build(&c->blind, c->blind_list, c->num_blind,
+                                       c->num_devices);
   omplens_detect__free(c->kernel_list);
-  c->kernel_list = NULL;
+  omplens_detect__free(c->blind_list);
+  c->kernel_list = c->blind_list = NULL;
+  if (rc == 0)
+    rc = omplens_detect__uses_prepare(c);
   if (rc < 0)
     return rc;
   c->alloc_event = omplens_detect__array(c->max_allocs, sizeof *c->alloc_event);
@@ -451,10 +468,11 @@ static int prepare_scan(omplens_detect__ctx *c) {
       omplens_detect__array(c->max_allocs, sizeof *c->alloc_delete);
   c->alloc_first = omplens_detect__array(c->max_allocs, sizeof *c->alloc_first);
   c->unused_allocs = omplens_detect__bitmap(c->max_allocs);
+  c->passed_over = omplens_detect__bitmap(c->max_allocs);
   c->unused = omplens_detect__bitmap(c->n);
   c->removed = omplens_detect__bitmap(c->n);
   if (!c->alloc_event || !c->alloc_delete || !c->alloc_first ||
-      !c->unused_allocs || !c->unused || !c->removed)
+      !c->unused_allocs || !c->passed_over || !c->unused || !c->removed)
     return OMPLENS_DETECT_ENOMEM;
   return 0;
 }
@@ -486,6 +504,8 @@ static int scan_event(omplens_detect__ctx *c, uint32_t i, unsigned lanes) {
     return (lanes & LANE_MAIN) ? omplens_detect__on_alloc(c, i) : 0;
   case OMPLENS_EV_DELETE:
     return (lanes & LANE_MAIN) ? omplens_detect__on_delete(c, i) : 0;
+  case OMPLENS_EV_KERNEL:
+    return (lanes & LANE_MAIN) ? omplens_detect__on_kernel(c, i) : 0;
   case OMPLENS_EV_H2D:
   case OMPLENS_EV_D2H:
     if (!e->bytes)
@@ -577,6 +597,10 @@ static int start_content_lane(omplens_detect__ctx *c, content_lane *l,
  * detectors' peak on a trace of many findings. */
 static void drop_scan_state(omplens_detect__ctx *c) {
   omplens_detect__kernels_free(&c->kernels);
+  omplens_detect__kernels_free(&c->blind);
+  omplens_detect__uses_free(&c->uses);
+  omplens_detect__free(c->passed_over);
+  c->passed_over = NULL;
   omplens_detect__free(c->alloc_event);
   omplens_detect__free(c->alloc_delete);
   omplens_detect__free(c->alloc_first);

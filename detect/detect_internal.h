@@ -143,6 +143,42 @@ typedef struct omplens_detect__scan {
   size_t num_targets, cap_targets;
 } omplens_detect__scan;
 
+/* ---- Kernel use (uses.c) ------------------------------------------------
+ * Which allocations the kernels were given, from their constructs' map
+ * arguments (docs/detectors.md, "Unused allocation"). */
+
+/* Host addresses [lo, hi) of allocation ord on device. */
+typedef struct omplens_detect__span {
+  uint64_t lo, hi;
+  uint32_t ord;
+  int16_t device;
+} omplens_detect__span;
+
+/* An argument list given lately, and the held allocations' epoch then. */
+#define OMPLENS_DETECT__SEEN_LISTS 64u
+typedef struct omplens_detect__seen {
+  uint32_t first, n;
+  int16_t device;
+  uint64_t epoch;
+} omplens_detect__seen;
+
+typedef struct omplens_detect__uses {
+  omplens_detect__span *held; /* live allocations judged by the kernels'
+                                 arguments, sorted (uses.c)             */
+  size_t num_held, cap_held;
+  omplens_detect__span *anchors; /* the pointers some of them were attached
+                                    through (one byte each)              */
+  size_t num_anchors, cap_anchors;
+  omplens_detect__span *escaped; /* host addresses whose device address
+                                    the program asked for                */
+  size_t num_escaped;
+  uint64_t *judged; /* bit per ordinal: its map item is known, so the
+                       kernels' arguments show whether they were given it */
+  uint64_t *given;  /* bit per ordinal: a kernel was given it            */
+  uint64_t epoch;   /* counts the changes of held and anchors            */
+  omplens_detect__seen seen[OMPLENS_DETECT__SEEN_LISTS];
+} omplens_detect__uses;
+
 /* ---- Instances and groups ----------------------------------------------- */
 
 /* A growable array kept in blocks of 2^OMPLENS_DETECT__BLOCK_BITS elements.
@@ -189,6 +225,7 @@ typedef struct omplens_detect__group {
   uint32_t num_instances;
   int16_t device;
   uint8_t category;
+  uint8_t passed_over; /* omplens_finding.passed_over                     */
 } omplens_detect__group;
 
 /* What a finding groups by (findings.c). */
@@ -206,6 +243,7 @@ typedef struct omplens_detect__emission {
   uint64_t hash; /* of the key */
   uint64_t removal_ns;
   uint32_t event, related;
+  uint8_t passed_over;
 } omplens_detect__emission;
 
 /* ---- Context ------------------------------------------------------------ */
@@ -268,7 +306,14 @@ typedef struct omplens_detect__ctx {
   uint32_t *alloc_delete; /* its delete, or OMPLENS_DETECT__NONE           */
   uint32_t *alloc_first;  /* the first allocation of its buffer when it
                              repeats one, else OMPLENS_DETECT__NONE       */
-  uint64_t *unused_allocs;   /* bit per ordinal: no kernel in its lifetime */
+  uint64_t *unused_allocs;   /* bit per ordinal: no kernel used it        */
+  uint64_t *passed_over;     /* bit per ordinal: of those, kernels ran in
+                                its lifetime, and none was given it       */
+  omplens_detect__kernel *blind_list; /* until the scan: the kernels whose
+                                         map arguments the trace lacks   */
+  size_t num_blind, cap_blind;
+  omplens_detect__kernels blind;
+  omplens_detect__uses uses;
   omplens_detect__scan scan;
   uint64_t *unused;  /* bit per event: an H2D found unused                */
   uint64_t *removed; /* bit per event: an instance already removes it     */
@@ -333,6 +378,17 @@ int omplens_detect__on_alloc(omplens_detect__ctx *c, uint32_t i);
 int omplens_detect__on_delete(omplens_detect__ctx *c, uint32_t i);
 int omplens_detect__on_content(omplens_detect__ctx *c, uint32_t i);
 int omplens_detect__on_target(omplens_detect__ctx *c, uint32_t i);
+/* Kernel use (uses.c): the scan tells of each allocation, delete and
+ * kernel; an allocation is passed over when kernels ran in its lifetime
+ * (up to end), the trace shows each one's map arguments, and none was
+ * given it. A blind kernel (its arguments unknown) may use anything. */
+int omplens_detect__kernel_blind(const omplens_detect__ctx *c, const omplens_event *e);
+int omplens_detect__uses_prepare(omplens_detect__ctx *c);
+int omplens_detect__uses_alloc(omplens_detect__ctx *c, uint32_t ord);
+void omplens_detect__uses_delete(omplens_detect__ctx *c, uint32_t ord);
+int omplens_detect__on_kernel(omplens_detect__ctx *c, uint32_t i);
+int omplens_detect__passed_over(omplens_detect__ctx *c, uint32_t ord, uint64_t end);
+void omplens_detect__uses_free(omplens_detect__uses *u);
 /* Starts the cache misses that scanning event i will meet; the scan calls
  * it OMPLENS_DETECT__LOOK_AHEAD events before it scans i. */
 #define OMPLENS_DETECT__LOOK_AHEAD 16u
@@ -351,6 +407,10 @@ int omplens_detect__unused_transfers(omplens_detect__ctx *c);
  * fills or the detectors flush. */
 int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
                          uint32_t related, uint64_t removal_ns);
+/* omplens_detect__emit of an unused allocation that kernels passed over
+ * (omplens_finding.passed_over) when passed_over is nonzero. */
+int omplens_detect__emit_passed(omplens_detect__ctx *c, int category, uint32_t event,
+                                uint32_t related, uint64_t removal_ns, int passed_over);
 /* Groups the queued emissions; the detectors' last step. */
 int omplens_detect__flush(omplens_detect__ctx *c);
 /* Moves the groups, instances and removals of lane (flushed; its

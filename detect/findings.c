@@ -130,6 +130,7 @@ static int add_instance(omplens_detect__ctx *c,
   g->num_instances++;
   g->total_ns += omplens_detect__dur(e);
   g->savings_ns += q->removal_ns;
+  g->passed_over |= q->passed_over;
   /* Each operation is emitted once; unused transfers skip those marked. */
   omplens_detect__set_bit(c->removed, q->event);
   return 0;
@@ -170,13 +171,18 @@ int omplens_detect__flush(omplens_detect__ctx *c) {
  * meanwhile. */
 int omplens_detect__emit(omplens_detect__ctx *c, int category, uint32_t event,
                          uint32_t related, uint64_t removal_ns) {
+  return omplens_detect__emit_passed(c, category, event, related, removal_ns, 0);
+}
+
+int omplens_detect__emit_passed(omplens_detect__ctx *c, int category, uint32_t event,
+                                uint32_t related, uint64_t removal_ns, int passed_over) {
   if (related != OMPLENS_DETECT__NONE &&
       omplens_detect__unseen_between(c, c->ev[related].begin_ns, c->ev[event].begin_ns))
     return 0; /* what happened there is unknown */
   omplens_detect__emission *q = &c->queue[c->queued++];
   *q = (omplens_detect__emission){.key = key_of(c, &c->ev[event], category),
                                   .removal_ns = removal_ns, .event = event,
-                                  .related = related};
+                                  .related = related, .passed_over = (uint8_t)!!passed_over};
   q->hash = group_hash(&q->key);
   omplens_detect__map_prefetch(&c->group_of, q->hash);
   return c->queued == OMPLENS_DETECT__QUEUE ? omplens_detect__flush(c) : 0;
@@ -375,7 +381,7 @@ static omplens_finding finding_of(const omplens_detect__group *g,
       .host_addr = g->host_addr, .bytes = g->bytes,
       .num_instances = g->num_instances, .instances = instances,
       .total_bytes = g->num_instances * g->bytes, .total_ns = g->total_ns,
-      .savings_ns = g->savings_ns};
+      .savings_ns = g->savings_ns, .passed_over = g->passed_over};
 }
 
 /* Sorts order[0, n) by savings, largest first: a least-significant-digit

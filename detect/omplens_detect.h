@@ -59,6 +59,9 @@ typedef struct omplens_finding {
   uint8_t setup;         /* 1 when every instance began in the program's
                             set-up phase (omplens_program_total.setup_end_ns):
                             ranked after the others                      */
+  uint8_t passed_over;   /* unused allocations: kernels ran on the device
+                            in an instance's lifetime, and the trace shows
+                            none was given it (docs/detectors.md)       */
   uint64_t codeptr;      /* directive of the wasteful operations        */
   uint64_t host_addr;    /* host buffer of the first instance; others may
                             differ (swapped or re-allocated buffers)     */

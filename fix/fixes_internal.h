@@ -585,6 +585,12 @@ bool omplens_fix__add_finding(omplens_fix__group *g, size_t finding, const omple
  * alike (removals, one new map type, one if clause), built one item a
  * group, one change (fixes_rules.c); 0 or OMPLENS_FIX_ENOMEM. */
 int omplens_fix__join_items(omplens_fixer *fx);
+/* An item whose unused allocation a fix removes loses its copies with it:
+ * the fixes of the same item's unused transfers (map it alloc, guard the
+ * copy) join that removal, before the items are joined, and where the
+ * removal has no diff its reason holds them too (fixes_rules.c); 0 or
+ * OMPLENS_FIX_ENOMEM. */
+int omplens_fix__take_removed(omplens_fixer *fx);
 /* Gives each group joined to a wrap (omplens_fix__group.joined, followed
  * to the last) that still has a diff the joined group's findings: the
  * patch applies that wrap's change for both, and the report then shows

@@ -985,6 +985,8 @@ int omplens_fix__derive(omplens_fixer *fx) {
   free(fx->hoisted);
   fx->hoisted = NULL;
   fx->num_hoisted = 0;
+  if (!rc) /* an unused allocation's removal takes its copies */
+    rc = omplens_fix__take_removed(fx);
   if (!rc) /* the items of a construct that one rule changes alike: one change */
     rc = omplens_fix__join_items(fx);
   fx->fixes = rc ? NULL : calloc(fx->num_groups + 1, sizeof *fx->fixes);

@@ -544,6 +544,29 @@ static void recipe(omplens_fix__ctx *c) {
   else
     snprintf(where, sizeof where, "%s", s->file ? omplens_fix__short_name(s->file->path) : "the directive");
   omplens_fix__buf *r = &g->recipe;
+  bool unread = g->num_findings > 0; /* no kernel read the pointers' copy */
+  for (size_t k = 0; k < g->num_findings; k++) {
+    int cat = c->fx->findings[g->findings[k]].category;
+    unread &= cat == OMPLENS_CAT_UNUSED_ALLOC || cat == OMPLENS_CAT_UNUSED_TRANSFER;
+  }
+  if ((s->attach || s->pointer) && unread) {
+    if (s->attach) {
+      omplens_fix__buf_free(&g->account);
+      omplens_fix__buf_str(&g->account,
+                           "These copies are the runtime's own: mapping a map item reached "
+                           "through a pointer (such as p[0:n], or a member x[0:n] in a "
+                           "method) makes it write the device address of the item into the "
+                           "device's copy of that pointer, and no kernel read that copy.");
+      g->account_all = true;
+    }
+    omplens_fix__buf_printf(r, "no kernel reads the device's copy of the pointers the runtime "
+                               "makes for the items mapped through %s at %s: the kernels are "
+                               "given the items themselves. Map the items through local "
+                               "pointer variables (`double *u = this->u;`, then `map(to: "
+                               "u[0:n])`), and the runtime makes no such copy.",
+                            s->pointer ? s->pointer : "pointers", where);
+    return;
+  }
   if (s->attach) { /* the runtime's copy: it goes with the mapping it serves */
     const omplens_finding *f = g->num_findings ? &c->fx->findings[g->findings[0]] : NULL;
     omplens_fix__buf_free(&g->account);
@@ -1740,6 +1763,26 @@ static const omplens_directive *later_use(omplens_fix__ctx *c, const omplens_fix
   return NULL;
 }
 
+/* Whether the kernels that ran passed over an allocation of g's (they ran
+ * in its lifetime, and none was given it), rather than none running. */
+static bool passed_over(const omplens_fixer *fx, const omplens_fix__group *g) {
+  for (size_t k = 0; k < g->num_findings; k++)
+    if (fx->findings[g->findings[k]].passed_over)
+      return true;
+  return false;
+}
+
+/* "no kernel runs while it exists", or what the kernels that ran lacked. */
+static const char *unused_alloc_why(const omplens_fixer *fx, const omplens_fix__group *g,
+                                    bool plural) {
+  if (!passed_over(fx, g))
+    return plural ? "no kernel runs while they exist" : "no kernel runs while it exists";
+  return plural ? "no kernel that runs while they exist is given them (none maps them or "
+                  "points into them)"
+                : "no kernel that runs while it exists is given it (none maps it or points "
+                  "into it)";
+}
+
 static bool build_unused_alloc(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
@@ -1763,7 +1806,9 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
   g->confidence = OMPLENS_FIXC_CHECKED;
   if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && s->dir->body.file) {
     omplens_fix__file_dirs(c->fx, c->file);
-    for (size_t i = 0; i < c->file->num_dirs; i++) {
+    /* Where kernels ran, they were not given it, and later_use found
+     * none that names it. */
+    for (size_t i = 0; i < c->file->num_dirs && !passed_over(c->fx, g); i++) {
       const omplens_directive *d = c->file->dirs[i];
       if (d != s->dir && d->kind == OMPLENS_DIRECTIVE_TARGET &&
           d->pragma.line > s->dir->body.line && d->pragma.line <= s->dir->body.end_line)
@@ -1785,10 +1830,9 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
   if (ok)
     omplens_fix__buf_printf(
         &g->summary,
-        "%s is allocated on device %d at %s:%u but no kernel runs "
-        "while it exists: %s",
+        "%s is allocated on device %d at %s:%u but %s: %s",
         it, c->fx->findings[g->findings[0]].device, omplens_fix__short_name(c->file->path),
-        s->dir->pragma.line,
+        s->dir->pragma.line, unused_alloc_why(c->fx, g, false),
         g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE
             ? omplens_fix__ownf(c->fx, "remove the `%s` directive", s->dir->name)
             : "remove the item");
@@ -2445,10 +2489,9 @@ static void joined_summary(omplens_fixer *fx, omplens_fix__group *g, const item_
                             "(%s): %s", list, s->dir->name, file, s->dir->pragma.line,
                             update_why(&c, d2h), action);
   } else if (run[0].kind == OMPLENS_FIX_REMOVE_ITEM && dk != OMPLENS_DIRECTIVE_TARGET) {
-    omplens_fix__buf_printf(&g->summary, "%s are allocated on device %d at %s:%u but no kernel "
-                            "runs while they exist: %s", list,
-                            g->num_findings ? fx->findings[g->findings[0]].device : 0, file,
-                            s->dir->pragma.line, action);
+    omplens_fix__buf_printf(&g->summary, "%s are allocated on device %d at %s:%u but %s: %s",
+                            list, g->num_findings ? fx->findings[g->findings[0]].device : 0,
+                            file, s->dir->pragma.line, unused_alloc_why(fx, g, true), action);
   } else if (run[0].kind == OMPLENS_FIX_REMOVE_ITEM) {
     size_t allocs = 0; /* items mapped alloc: allocated, not copied */
     for (size_t k = 0; k < n; k++) {
@@ -2610,6 +2653,79 @@ int omplens_fix__take_joined(omplens_fixer *fx) {
       return OMPLENS_FIX_ENOMEM;
   }
   return 0;
+}
+
+/* ---- an unused allocation's copies go with it ---- */
+
+/* The fix of an unused allocation (the item's removal, the whole
+ * directive's: item SIZE_MAX, or none), keyed by what it removes. */
+typedef struct item_removal {
+  const omplens_directive *dir;
+  size_t item;
+  const void *implicit;
+  size_t group;
+} item_removal;
+
+static int cmp_removal(const void *pa, const void *pb) {
+  const item_removal *a = pa, *b = pb;
+  if (a->dir != b->dir)
+    return (uintptr_t)a->dir < (uintptr_t)b->dir ? -1 : 1;
+  if (a->item != b->item)
+    return a->item < b->item ? -1 : 1;
+  if (a->implicit != b->implicit)
+    return (uintptr_t)a->implicit < (uintptr_t)b->implicit ? -1 : 1;
+  return 0;
+}
+
+static bool all_unused_copies(const omplens_fixer *fx, const omplens_fix__group *g) {
+  if (!g->num_findings || !g->site.dir || g->leftover != SIZE_MAX)
+    return false;
+  for (size_t k = 0; k < g->num_findings; k++)
+    if (fx->findings[g->findings[k]].category != OMPLENS_CAT_UNUSED_TRANSFER)
+      return false;
+  return true;
+}
+
+int omplens_fix__take_removed(omplens_fixer *fx) {
+  item_removal *r = malloc((fx->num_groups + 1) * sizeof *r);
+  if (!r)
+    return OMPLENS_FIX_ENOMEM;
+  size_t n = 0;
+  for (size_t i = 0; i < fx->num_groups; i++) {
+    const omplens_fix__group *g = &fx->groups[i];
+    bool whole = g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE;
+    if (g->num_findings && g->site.dir && g->leftover == SIZE_MAX &&
+        fx->findings[g->findings[0]].category == OMPLENS_CAT_UNUSED_ALLOC)
+      r[n++] = (item_removal){g->site.dir, whole ? SIZE_MAX : g->site.item,
+                         whole ? NULL : (const void *)g->site.implicit, i};
+  }
+  qsort(r, n, sizeof *r, cmp_removal);
+  int rc = 0;
+  for (size_t i = 0; n && i < fx->num_groups && !rc; i++) {
+    omplens_fix__group *h = &fx->groups[i];
+    if (!all_unused_copies(fx, h))
+      continue;
+    item_removal key = {h->site.dir, h->site.item, (const void *)h->site.implicit, 0};
+    const item_removal *w = bsearch(&key, r, n, sizeof *r, cmp_removal);
+    if (!w) {
+      key.item = SIZE_MAX;
+      key.implicit = NULL;
+      w = bsearch(&key, r, n, sizeof *r, cmp_removal);
+    }
+    /* Without a diff the removal says why the item stays, and where the
+     * kernels that ran passed it over, that reason (a kernel that did not
+     * run may read it) holds its copies too; where none ran, the copies
+     * keep their own fix (an update that sends the data again). */
+    if (w && !fx->groups[w->group].edits.n && !passed_over(fx, &fx->groups[w->group]))
+      continue;
+    if (w && w->group != i &&
+        !take_findings(fx, &fx->groups[w->group], h,
+                       fx->groups[w->group].edits.n ? "is removed with its allocation"
+                                                    : "goes with its unused allocation"))
+      rc = OMPLENS_FIX_ENOMEM;
+  }
+  free(r);
+  return rc;
 }
 
 /* The change group g makes to one written item, alike for others: a

@@ -56,8 +56,8 @@ static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
         "The buffer was allocated on %s and freed again without any kernel running on %s "
         "in between.",
     [OMPLENS_CAT_UNUSED_TRANSFER] =
-        "No kernel on %s read this copy: a later copy overwrote it, or it arrived after %s "
-        "ran its last kernel.",
+        "No kernel on %s read this copy: a later copy overwrote it, it arrived after %s "
+        "ran its last kernel, or no kernel used the memory it went to.",
     [OMPLENS_RENDER_UNREFERENCED] =
         "The construct maps this item to %s although its body never names the variable: "
         "these copies and allocations serve no kernel.",
@@ -74,6 +74,12 @@ static const char *const host_explanation[OMPLENS_RENDER_CATEGORIES] = {
         "device sent back data the host has (two kernels that compute the same values, or "
         "one that copies an array into another, do this).",
 };
+
+/* An unused allocation that the kernels which ran were not given. */
+static const char passed_over_explanation[] =
+    "Kernels ran on %s while the buffer was allocated, but none was given it: no map "
+    "argument of theirs lies in it, or in the pointer it is attached through, so none of the "
+    "kernels that ran on %s used it.";
 
 static int category_index(const char *name) {
   for (int c = 0; name && c < OMPLENS_RENDER_CATEGORIES; c++)
@@ -220,8 +226,12 @@ static void finding_generic_explanation(omplens_strbuf *b, const json_t *finding
     omplens_strbuf_puts(b, "See docs/detectors.md for this category.\n");
     return;
   }
-  const char *host = json_is_string(json_object_get(finding, "device")) ? host_explanation[c] : NULL;
-  omplens_strbuf_printf(b, host ? host : generic_explanation[c], dev, dev);
+  const char *text = generic_explanation[c];
+  if (json_is_string(json_object_get(finding, "device")) && host_explanation[c])
+    text = host_explanation[c];
+  if (omplens_render__bool(finding, "passed_over", 0))
+    text = passed_over_explanation;
+  omplens_strbuf_printf(b, text, dev, dev);
   omplens_strbuf_puts(b, "\n");
 }
 

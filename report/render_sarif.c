@@ -64,15 +64,17 @@ static const sarif_rule rules[] = {
    "`#pragma omp target data` or use `target enter data` before the loop and `target exit data` "
    "after it."},
   {"OMPL005", "unused-alloc", "UnusedAllocation",
-   "A device allocation lives while no kernel runs on its device.",
+   "A device allocation lives while no kernel on its device uses it.",
    "An allocation on a device is created and freed without any kernel running on that device "
-   "during its lifetime, so no kernel can have used it.",
+   "during its lifetime, or the kernels that ran were not given it: none of their map "
+   "arguments lies in its host buffer or in the pointer it is attached through.",
    "Remove the map clause or the `target enter data` that creates it, or move it to the "
    "construct whose kernel actually uses the data."},
   {"OMPL006", "unused-transfer", "UnusedTransfer",
    "Data is sent to a device but no kernel reads it before it is overwritten or the run ends.",
-   "A host-to-device transfer arrives after the device's last kernel, or is overwritten by "
-   "another transfer to the same device address before any kernel could read it.",
+   "A host-to-device transfer arrives after the device's last kernel, is overwritten by "
+   "another transfer to the same device address before any kernel could read it, or goes "
+   "into an allocation no kernel uses.",
    "Remove the transfer or turn it into an allocation (`map(alloc: ...)`), or move the "
    "`target update to(...)` next to the kernel that needs the data."},
   {"OMPL007", "mapped-but-unreferenced", "MappedButUnreferenced",
@@ -361,7 +363,7 @@ static const char *category_predicate(const char *category) {
     {"reinitialization", "is sent to %1$s again to set back data that changed there (not a "
                          "duplicate: %1$s held this content before its copy changed)"},
     {"repeated-alloc", "is allocated on %1$s again with the same size"},
-    {"unused-alloc", "is allocated on %1$s while no kernel runs there"},
+    {"unused-alloc", "is allocated on %1$s while no kernel there uses it"},
     {"unused-transfer", "is sent to %1$s but no kernel reads it before it is overwritten or "
                         "the run ends"},
   };

@@ -749,6 +749,8 @@ static void finding_members(doc_ctx *x, const omplens_finding *f, size_t index,
   jm_num(m, "total_ns", f->total_ns);
   jm_num(m, "savings_ns", f->savings_ns);
   omplens_jm_bool(m, "setup", f->setup);
+  if (f->passed_over)
+    omplens_jm_bool(m, "passed_over", 1);
   /* Counts and totals above cover every instance; the list is capped, or a
    * large trace's document would be mostly instances nobody reads. */
   size_t listed = listed_count(x, f);

@@ -964,6 +964,170 @@ static void test_pointer_swap_one_finding(void **state) {
   seq_free(&s);
 }
 
+/* ---- Kernel use ------------------------------------------------------------
+ * Constructs whose map arguments the trace holds (a location: the entry
+ * call was seen): an allocation that the kernels running in its lifetime
+ * were not given is unused (docs/detectors.md, "Unused allocation"). */
+
+enum { USE_A = 0xa000, USE_B = 0xb000, USE_S = 0xc000, USE_P = 0xd000, USE_DEV = 0x100000 };
+
+typedef struct uses_scene {
+  seq s;
+  omplens_region regions[16];
+  omplens_map_arg args[32];
+  size_t num_args;
+} uses_scene;
+
+/* Starts construct kind at codeptr with the arguments args[0, n); known:
+ * the trace holds them (else a blind construct). */
+static void construct(uses_scene *u, uint64_t codeptr, int kind, int known,
+                      const omplens_map_arg *args, size_t n) {
+  directive(&u->s, codeptr);
+  u->regions[u->s.region] = (omplens_region){.codeptr = codeptr, .kind = (uint8_t)kind,
+                                             .source = known ? ";x.c;main;1;1;;" : NULL,
+                                             .first_arg = (uint32_t)u->num_args,
+                                             .num_args = (uint16_t)n};
+  memcpy(u->args + u->num_args, args, n * sizeof *args);
+  u->num_args += n;
+}
+
+static omplens_analysis *run_uses(const uses_scene *u) {
+  omplens_detect_params p = {.run_ns = 1000000, .regions = u->regions,
+                             .num_regions = u->s.region + 1, .args = u->args,
+                             .num_args = u->num_args};
+  omplens_analysis *a = NULL;
+  assert_int_equal(omplens_detect_run(u->s.ev, u->s.n, &p, &a), OMPLENS_DETECT_OK);
+  check_consistency(a);
+  return a;
+}
+
+#define ARG(b, e, n, t) ((omplens_map_arg){.base = (b), .begin = (e), .size = (n), .type = (t)})
+
+/* enter data map(to: a, b); kernels mapping only a (by a kernel blind or
+ * not), a region with b's device address asked for (escape). */
+typedef enum use_case { GIVEN_A, BLIND_KERNEL, ESCAPED, GIVEN_INSIDE_B } use_case;
+
+static omplens_analysis *enter_two(uses_scene *u, use_case which, uint32_t *b_alloc,
+                                   uint32_t *b_copy) {
+  seq_init(&u->s);
+  u->num_args = 0;
+  const omplens_map_arg enter[] = {ARG(USE_A, USE_A, 800, 1), ARG(USE_B, USE_B, 800, 1)};
+  construct(u, CP_ENTER, OMPLENS_CONSTRUCT_ENTER_DATA, 1, enter, 2);
+  alloc(&u->s, 0, USE_A, USE_A + USE_DEV, 800);
+  h2d(&u->s, 0, USE_A, USE_A + USE_DEV, 800, 1);
+  *b_alloc = alloc(&u->s, 0, USE_B, USE_B + USE_DEV, 800);
+  *b_copy = h2d(&u->s, 0, USE_B, USE_B + USE_DEV, 800, 2);
+  if (which == ESCAPED) {
+    const omplens_map_arg ask[] = {ARG(USE_B, USE_B, 0, OMPLENS_MAPBIT_RETURN_PARAM)};
+    construct(u, CP_OTHER, OMPLENS_CONSTRUCT_ENTER_DATA, 1, ask, 1);
+  }
+  for (int step = 0; step < 2; step++) {
+    const omplens_map_arg kernel_args[] = {
+        ARG(USE_A, USE_A, 800, 0x23), ARG(0, 0, 8, OMPLENS_MAPBIT_LITERAL),
+        ARG(USE_B + 16, USE_B + 16, 8, 0x23)};
+    construct(u, CP_TARGET, OMPLENS_CONSTRUCT_TARGET, which != BLIND_KERNEL, kernel_args,
+              which == GIVEN_INSIDE_B ? 3 : 2);
+    kernel(&u->s, 0);
+  }
+  const omplens_map_arg exit_args[] = {ARG(USE_A, USE_A, 800, 2), ARG(USE_B, USE_B, 800, 8)};
+  construct(u, CP_EXIT, OMPLENS_CONSTRUCT_EXIT_DATA, 1, exit_args, 2);
+  d2h(&u->s, 0, USE_A, USE_A + USE_DEV, 800, 3);
+  del(&u->s, 0, USE_A + USE_DEV);
+  del(&u->s, 0, USE_B + USE_DEV);
+  return run_uses(u);
+}
+
+static void test_unused_while_kernels_run(void **state) {
+  (void)state;
+  static uses_scene u;
+  uint32_t b_alloc, b_copy, rel;
+  omplens_analysis *a = enter_two(&u, GIVEN_A, &b_alloc, &b_copy);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_ALLOC, b_alloc, &rel));
+  assert_true(finding(a, OMPLENS_CAT_UNUSED_ALLOC, 0)->passed_over);
+  /* no kernel reads what goes into memory no kernel uses */
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 1);
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_TRANSFER, b_copy, &rel));
+  omplens_analysis_free(a);
+  seq_free(&u.s);
+  /* A kernel whose arguments the trace lacks may use anything; one given
+   * a part of b uses b; a device address asked for may reach any kernel. */
+  static const use_case used[] = {BLIND_KERNEL, GIVEN_INSIDE_B, ESCAPED};
+  for (size_t k = 0; k < sizeof used / sizeof *used; k++) {
+    a = enter_two(&u, used[k], &b_alloc, &b_copy);
+    assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 0);
+    assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_TRANSFER), 0);
+    omplens_analysis_free(a);
+    seq_free(&u.s);
+  }
+  /* Without any map arguments, as before: kernels ran, so it is used. */
+  a = enter_two(&u, GIVEN_A, &b_alloc, &b_copy);
+  omplens_analysis_free(a);
+  a = run(&u.s);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 0);
+  omplens_analysis_free(a);
+  seq_free(&u.s);
+}
+
+/* map(to: s) map(to: s.p[0:n]): the pointee is attached through the
+ * pointer inside s, so a kernel given s (or the pointer) uses it; one
+ * given neither does not. A pointee whose pointer lives in no mapped
+ * memory (a declare target pointer) is reached where no argument shows:
+ * never judged by them. */
+typedef enum attach_case { KERNEL_GETS_S, KERNEL_GETS_OTHER, POINTER_UNMAPPED } attach_case;
+
+static omplens_analysis *attached(uses_scene *u, attach_case which, uint32_t *p_alloc) {
+  seq_init(&u->s);
+  u->num_args = 0;
+  const omplens_map_arg enter[] = {
+      ARG(USE_S, USE_S, 16, 1),
+      ARG(USE_S + 8, USE_P, 800, 1 | OMPLENS_MAPBIT_PTR_AND_OBJ | (UINT64_C(1) << 48))};
+  const omplens_map_arg enter_bare[] = {
+      ARG(USE_S + 8, USE_P, 800, 1 | OMPLENS_MAPBIT_PTR_AND_OBJ)};
+  if (which == POINTER_UNMAPPED) {
+    construct(u, CP_ENTER, OMPLENS_CONSTRUCT_ENTER_DATA, 1, enter_bare, 1);
+  } else {
+    construct(u, CP_ENTER, OMPLENS_CONSTRUCT_ENTER_DATA, 1, enter, 2);
+    alloc(&u->s, 0, USE_S, USE_S + USE_DEV, 16);
+  }
+  *p_alloc = alloc(&u->s, 0, USE_P, USE_P + USE_DEV, 800);
+  const omplens_map_arg gets_s[] = {ARG(USE_S, USE_S, 16, 0x223)};
+  const omplens_map_arg gets_other[] = {ARG(USE_A, USE_A, 800, 0x23)};
+  if (which == KERNEL_GETS_OTHER) {
+    construct(u, CP_TARGET, OMPLENS_CONSTRUCT_TARGET, 1, gets_other, 1);
+    alloc(&u->s, 0, USE_A, USE_A + USE_DEV, 800);
+  } else {
+    construct(u, CP_TARGET, OMPLENS_CONSTRUCT_TARGET, 1, gets_s, 1);
+  }
+  kernel(&u->s, 0);
+  if (which == KERNEL_GETS_OTHER)
+    del(&u->s, 0, USE_A + USE_DEV);
+  construct(u, CP_EXIT, OMPLENS_CONSTRUCT_EXIT_DATA, 1, enter, 0);
+  del(&u->s, 0, USE_P + USE_DEV);
+  if (which != POINTER_UNMAPPED)
+    del(&u->s, 0, USE_S + USE_DEV);
+  return run_uses(u);
+}
+
+static void test_unused_attached_pointee(void **state) {
+  (void)state;
+  static uses_scene u;
+  uint32_t p_alloc, rel;
+  omplens_analysis *a = attached(&u, KERNEL_GETS_S, &p_alloc);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 0);
+  omplens_analysis_free(a);
+  seq_free(&u.s);
+  a = attached(&u, POINTER_UNMAPPED, &p_alloc);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 0);
+  omplens_analysis_free(a);
+  seq_free(&u.s);
+  a = attached(&u, KERNEL_GETS_OTHER, &p_alloc); /* s and s.p both unused */
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 2);
+  assert_true(instance_of(a, OMPLENS_CAT_UNUSED_ALLOC, p_alloc, &rel));
+  omplens_analysis_free(a);
+  seq_free(&u.s);
+}
+
 /* A construct mapping many items (a list of arguments long enough to be
  * searched in sorted order), each step the same buffers listed in another
  * order: an operation is named by its item's place in the list, so a
@@ -1756,6 +1920,13 @@ static void ref_unused_transfer(const omplens_event *ev, size_t n, uint32_t h,
              !ref_same_content(&ev[h], &ev[h2]);
     break;
   }
+  /* A copy to the start of an allocation no kernel used, in its lifetime. */
+  for (size_t i = 0; i < x->count[OMPLENS_CAT_UNUSED_ALLOC] && !unused; i++) {
+    uint32_t a = x->event[OMPLENS_CAT_UNUSED_ALLOC][i], d = x->delete_of[a];
+    unused = ev[a].device == ev[h].device && ev[a].dev_addr == ev[h].dev_addr &&
+             ev[a].begin_ns <= ev[h].begin_ns &&
+             (d == OMPLENS_DETECT__NONE || ev[h].begin_ns <= ev[d].end_ns);
+  }
   if (unused && !ref_in_content_category(x, h))
     expect(x, OMPLENS_CAT_UNUSED_TRANSFER, h, OMPLENS_DETECT__NONE);
 }
@@ -1811,12 +1982,12 @@ static void reference(const omplens_event *ev, size_t n, expected *x) {
   for (uint32_t i = 0; i < n; i++)
     if (ref_host_transfer(&ev[i]) && ref_hashed(&ev[i]))
       ref_content(ev, i, x);
-  for (uint32_t i = 0; i < n; i++) {
-    if (ev[i].kind == OMPLENS_EV_H2D && ev[i].bytes)
-      ref_unused_transfer(ev, n, i, x);
+  for (uint32_t i = 0; i < n; i++)
     if (ev[i].kind == OMPLENS_EV_ALLOC)
       ref_allocation(ev, n, i, x);
-  }
+  for (uint32_t i = 0; i < n; i++)
+    if (ev[i].kind == OMPLENS_EV_H2D && ev[i].bytes)
+      ref_unused_transfer(ev, n, i, x);
 }
 
 static uint64_t rnd(uint64_t *state, uint64_t bound) {
@@ -2423,6 +2594,8 @@ int main(void) {
       cmocka_unit_test(test_unused_alloc),
       cmocka_unit_test(test_alloc_overlapping_running_kernel),
       cmocka_unit_test(test_leftovers),
+      cmocka_unit_test(test_unused_while_kernels_run),
+      cmocka_unit_test(test_unused_attached_pointee),
       cmocka_unit_test(test_unused_transfer_overwritten),
       cmocka_unit_test(test_unused_transfer_partly_overwritten),
       cmocka_unit_test(test_unused_transfer_after_last_kernel),

@@ -1,0 +1,251 @@
+/* Kernel use of allocations: which live allocations each kernel was given,
+ * read from the map arguments of its construct. Definitions:
+ * docs/detectors.md, "Unused allocation". */
+#include <string.h>
+
+#include "detect_internal.h"
+
+/* ---- Spans ----------------------------------------------------------------
+ * Sorted by (device, lo, ord). The held allocations of one device do not
+ * overlap (a mapping of memory already mapped allocates nothing), and the
+ * anchors and escapes are points; so every span that meets [lo, hi) is
+ * the one before the first that begins at lo or later, or one of those
+ * that begin before hi. */
+
+static int span_before(const omplens_detect__span *s, int16_t device, uint64_t lo,
+                       uint32_t ord) {
+  if (s->device != device)
+    return s->device < device;
+  if (s->lo != lo)
+    return s->lo < lo;
+  return s->ord < ord;
+}
+
+/* The first span not before (device, lo, ord). */
+static size_t span_lower(const omplens_detect__span *s, size_t n, int16_t device, uint64_t lo,
+                         uint32_t ord) {
+  size_t a = 0, b = n;
+  while (a < b) {
+    size_t mid = a + (b - a) / 2;
+    if (span_before(&s[mid], device, lo, ord))
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  return a;
+}
+
+static int span_insert(omplens_detect__span **s, size_t *n, size_t *cap,
+                       omplens_detect__span add) {
+  int rc = omplens_detect__reserve(s, cap, *n + 1, sizeof **s);
+  if (rc < 0)
+    return rc;
+  size_t at = span_lower(*s, *n, add.device, add.lo, add.ord);
+  memmove(*s + at + 1, *s + at, (*n - at) * sizeof **s);
+  (*s)[at] = add;
+  (*n)++;
+  return 0;
+}
+
+static void span_remove(omplens_detect__span *s, size_t *n, int16_t device, uint64_t lo,
+                        uint32_t ord) {
+  size_t at = span_lower(s, *n, device, lo, ord);
+  if (at < *n && s[at].device == device && s[at].lo == lo && s[at].ord == ord) {
+    memmove(s + at, s + at + 1, (*n - at - 1) * sizeof *s);
+    (*n)--;
+  }
+}
+
+/* Calls mark for every span of device that meets [lo, hi); returns whether
+ * one did. */
+static int span_meet(const omplens_detect__span *s, size_t n, int16_t device, uint64_t lo,
+                     uint64_t hi, uint64_t *bits) {
+  size_t at = span_lower(s, n, device, lo, 0);
+  int met = 0;
+  if (at > 0 && s[at - 1].device == device && s[at - 1].hi > lo) {
+    met = 1;
+    if (bits)
+      omplens_detect__set_bit(bits, s[at - 1].ord);
+  }
+  for (; at < n && s[at].device == device && s[at].lo < hi; at++) {
+    met = 1;
+    if (bits)
+      omplens_detect__set_bit(bits, s[at].ord);
+  }
+  return met;
+}
+
+/* ---- Arguments ---------------------------------------------------------- */
+
+/* Whether the trace holds every map argument of region r: its entry call
+ * was seen (it has a location) and none of its arguments was cut off. */
+static int args_known(const omplens_detect__ctx *c, const omplens_region *r) {
+  return r->source && r->num_args < OMPLENS_MAX_CALL_ARGS && r->first_arg <= c->num_args &&
+         r->num_args <= c->num_args - r->first_arg;
+}
+
+/* The region of event e when the trace holds its map arguments, else NULL. */
+static const omplens_region *known_region(const omplens_detect__ctx *c,
+                                          const omplens_event *e) {
+  if (!c->regions || e->region >= c->num_regions)
+    return NULL;
+  const omplens_region *r = &c->regions[e->region];
+  return args_known(c, r) ? r : NULL;
+}
+
+int omplens_detect__kernel_blind(const omplens_detect__ctx *c, const omplens_event *e) {
+  const omplens_region *r = known_region(c, e);
+  return !r || r->kind != OMPLENS_CONSTRUCT_TARGET;
+}
+
+/* The host addresses whose device address the program asked for
+ * (use_device_ptr, use_device_addr: a RETURN_PARAM argument): a kernel may
+ * be given that address as a value, which the trace does not keep. */
+static int list_escapes(omplens_detect__ctx *c) {
+  omplens_detect__uses *u = &c->uses;
+  size_t cap = 0;
+  for (size_t i = 0; i < c->num_regions; i++) {
+    const omplens_region *r = &c->regions[i];
+    for (uint32_t k = 0; args_known(c, r) && k < r->num_args; k++) {
+      const omplens_map_arg *a = &c->args[r->first_arg + k];
+      if (!(a->type & OMPLENS_MAPBIT_RETURN_PARAM) || (a->type & OMPLENS_MAPBIT_LITERAL))
+        continue;
+      omplens_detect__span s = {a->begin, a->begin + 1, 0, r->device};
+      int rc = span_insert(&u->escaped, &u->num_escaped, &cap, s);
+      if (rc < 0)
+        return rc;
+    }
+  }
+  return 0;
+}
+
+int omplens_detect__uses_prepare(omplens_detect__ctx *c) {
+  omplens_detect__uses *u = &c->uses;
+  u->judged = omplens_detect__bitmap(c->max_allocs);
+  u->given = omplens_detect__bitmap(c->max_allocs);
+  if (!u->judged || !u->given)
+    return OMPLENS_DETECT_ENOMEM;
+  for (size_t k = 0; k < OMPLENS_DETECT__SEEN_LISTS; k++)
+    u->seen[k].epoch = UINT64_MAX;
+  return c->regions && c->args ? list_escapes(c) : 0;
+}
+
+void omplens_detect__uses_free(omplens_detect__uses *u) {
+  omplens_detect__free(u->held);
+  omplens_detect__free(u->anchors);
+  omplens_detect__free(u->escaped);
+  omplens_detect__free(u->judged);
+  omplens_detect__free(u->given);
+  *u = (omplens_detect__uses){0};
+}
+
+/* ---- The scan ------------------------------------------------------------ */
+
+/* The argument of e's construct that made allocation e: the one that is
+ * its buffer, or else one whose buffer holds it. NULL when there is none:
+ * the runtime made it from something the arguments do not show (a
+ * mapper's members), which the kernels' arguments cannot show either. */
+static const omplens_map_arg *item_of(const omplens_detect__ctx *c, const omplens_event *e) {
+  const omplens_region *r = known_region(c, e);
+  const omplens_map_arg *held = NULL;
+  for (uint32_t k = 0; r && k < r->num_args; k++) {
+    const omplens_map_arg *a = &c->args[r->first_arg + k];
+    if (omplens_map_arg_is(a, e->host_addr, e->bytes))
+      return a;
+    if (!held && omplens_map_arg_holds(a, e->host_addr))
+      held = a;
+  }
+  return held;
+}
+
+int omplens_detect__uses_alloc(omplens_detect__ctx *c, uint32_t ord) {
+  omplens_detect__uses *u = &c->uses;
+  const omplens_event *e = &c->ev[c->alloc_event[ord]];
+  const omplens_map_arg *a = e->host_addr ? item_of(c, e) : NULL;
+  if (!a)
+    return 0; /* judged by the kernels that ran, not by their arguments */
+  uint64_t pointer = a->base;
+  int attached = (a->type & OMPLENS_MAPBIT_PTR_AND_OBJ) && pointer != a->begin;
+  /* Reached through a pointer that lives in no mapped memory (a declare
+   * target variable's): its kernels name neither. */
+  if (attached && !span_meet(u->held, u->num_held, e->device, pointer, pointer + 1, NULL))
+    return 0;
+  /* A stale span at the same address lost its delete: it goes. */
+  size_t at = span_lower(u->held, u->num_held, e->device, e->host_addr, 0);
+  if (at < u->num_held && u->held[at].device == e->device && u->held[at].lo == e->host_addr)
+    span_remove(u->held, &u->num_held, e->device, e->host_addr, u->held[at].ord);
+  omplens_detect__span s = {e->host_addr, e->host_addr + (e->bytes ? e->bytes : 1), ord,
+                            e->device};
+  int rc = span_insert(&u->held, &u->num_held, &u->cap_held, s);
+  if (rc == 0 && attached)
+    rc = span_insert(&u->anchors, &u->num_anchors, &u->cap_anchors,
+                     (omplens_detect__span){pointer, pointer + 1, ord, e->device});
+  if (rc == 0)
+    omplens_detect__set_bit(u->judged, ord);
+  u->epoch++;
+  return rc;
+}
+
+void omplens_detect__uses_delete(omplens_detect__ctx *c, uint32_t ord) {
+  omplens_detect__uses *u = &c->uses;
+  if (!omplens_detect__bit(u->judged, ord))
+    return;
+  const omplens_event *e = &c->ev[c->alloc_event[ord]];
+  span_remove(u->held, &u->num_held, e->device, e->host_addr, ord);
+  for (size_t k = 0; k < u->num_anchors; k++) /* few: pointers attached now */
+    if (u->anchors[k].ord == ord) {
+      span_remove(u->anchors, &u->num_anchors, u->anchors[k].device, u->anchors[k].lo, ord);
+      break;
+    }
+  u->epoch++;
+}
+
+/* What the kernel's arguments touch: a buffer's bytes (a zero-length
+ * section, a pointer's target, its first byte), and a pointer's own
+ * place, where one is attached. Literals carry no address. */
+static void give(omplens_detect__uses *u, int16_t device, const omplens_map_arg *a) {
+  if (a->type & OMPLENS_MAPBIT_LITERAL)
+    return;
+  uint64_t hi = a->begin + (a->size ? a->size : 1);
+  if (hi < a->begin)
+    hi = UINT64_MAX;
+  span_meet(u->held, u->num_held, device, a->begin, hi, u->given);
+  span_meet(u->anchors, u->num_anchors, device, a->begin, hi, u->given);
+  if (a->base != a->begin) {
+    span_meet(u->held, u->num_held, device, a->base, a->base + 1, u->given);
+    span_meet(u->anchors, u->num_anchors, device, a->base, a->base + 1, u->given);
+  }
+}
+
+int omplens_detect__on_kernel(omplens_detect__ctx *c, uint32_t i) {
+  omplens_detect__uses *u = &c->uses;
+  const omplens_event *e = &c->ev[i];
+  if (!u->num_held || e->device < 0)
+    return 0;
+  const omplens_region *r = known_region(c, e);
+  if (!r)
+    return 0; /* a blind kernel: its overlap decides (allocs.c) */
+  /* A loop's launches pass one list: given again, it gives nothing new
+   * while the held allocations stay the same. */
+  size_t slot = (r->first_arg * 0x9e3779b9u >> 7) % OMPLENS_DETECT__SEEN_LISTS;
+  if (u->seen[slot].epoch == u->epoch && u->seen[slot].first == r->first_arg &&
+      u->seen[slot].n == r->num_args && u->seen[slot].device == e->device)
+    return 0;
+  u->seen[slot] = (omplens_detect__seen){r->first_arg, r->num_args, e->device, u->epoch};
+  for (uint32_t k = 0; k < r->num_args; k++)
+    give(u, e->device, &c->args[r->first_arg + k]);
+  return 0;
+}
+
+/* ---- The judgement ------------------------------------------------------ */
+
+int omplens_detect__passed_over(omplens_detect__ctx *c, uint32_t ord, uint64_t end) {
+  omplens_detect__uses *u = &c->uses;
+  const omplens_event *a = &c->ev[c->alloc_event[ord]];
+  if (!omplens_detect__bit(u->judged, ord) || omplens_detect__bit(u->given, ord))
+    return 0;
+  uint64_t hi = a->host_addr + a->bytes < a->host_addr ? UINT64_MAX : a->host_addr + a->bytes;
+  if (span_meet(u->escaped, u->num_escaped, a->device, a->host_addr, hi, NULL))
+    return 0;
+  return !omplens_detect__kernel_overlaps(&c->blind, a->device, a->begin_ns, end);
+}
