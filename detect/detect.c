@@ -161,6 +161,20 @@ static void add_program_event(omplens_program_total *p,
   }
 }
 
+/* Lists [begin, end] on device among the blind stretches: a kernel whose
+ * map arguments are unknown, or a copy of the device memory API, which
+ * may reach any allocation through an address the trace does not tie to
+ * it (omp_get_mapped_ptr). */
+static int list_blind(omplens_detect__ctx *c, uint64_t begin, uint64_t end, int16_t device) {
+  if (device < 0)
+    return 0;
+  int rc = omplens_detect__reserve(&c->blind_list, &c->cap_blind, c->num_blind + 1,
+                                   sizeof *c->blind_list);
+  if (rc == 0)
+    c->blind_list[c->num_blind++] = (omplens_detect__kernel){begin, end, device};
+  return rc;
+}
+
 /* Kernels on the host (device < 0) have no intervals. The blind ones
  * (their map arguments unknown) are listed apart too. */
 static int list_kernel(omplens_detect__ctx *c, const omplens_event *e) {
@@ -175,13 +189,7 @@ static int list_kernel(omplens_detect__ctx *c, const omplens_event *e) {
   c->kernel_list[c->num_kernels++] = k;
   if ((size_t)device + 1 > c->num_devices)
     c->num_devices = (size_t)device + 1;
-  if (!omplens_detect__kernel_blind(c, e))
-    return 0;
-  rc = omplens_detect__reserve(&c->blind_list, &c->cap_blind, c->num_blind + 1,
-                               sizeof *c->blind_list);
-  if (rc == 0)
-    c->blind_list[c->num_blind++] = k;
-  return rc;
+  return omplens_detect__kernel_blind(c, e) ? list_blind(c, k.begin, k.end, device) : 0;
 }
 
 /* Event sums per codeptr. */
@@ -422,7 +430,16 @@ static int survey_event(omplens_detect__ctx *c, uint32_t i) {
   const omplens_event *e = &c->ev[i];
   add_program_event(&c->events_total, e);
   c->max_allocs += e->kind == OMPLENS_EV_ALLOC;
-  return e->kind == OMPLENS_EV_KERNEL ? list_kernel(c, e) : 0;
+  if (e->kind == OMPLENS_EV_KERNEL)
+    return list_kernel(c, e);
+  int rc = 0;
+  if (omplens_detect__is_transfer(e) &&
+      ((e->flags & OMPLENS_EVF_OWN_CODEPTR) || e->kind == OMPLENS_EV_D2D)) {
+    rc = list_blind(c, e->begin_ns, e->end_ns, e->device);
+    if (rc == 0 && e->kind == OMPLENS_EV_D2D && e->peer_device != e->device)
+      rc = list_blind(c, e->begin_ns, e->end_ns, e->peer_device);
+  }
+  return rc;
 }
 
 /* What the scan needs first: the order checked, the program's totals, the
@@ -453,9 +470,12 @@ static int survey(omplens_detect__ctx *c,
 static int prepare_scan(omplens_detect__ctx *c) {
   int rc = omplens_detect__kernels_build(&c->kernels, c->kernel_list,
                                          c->num_kernels, c->num_devices);
+  size_t kept = 0; /* the devices that ran kernels */
+  for (size_t i = 0; i < c->num_blind; i++)
+    if ((size_t)c->blind_list[i].device < c->num_devices)
+      c->blind_list[kept++] = c->blind_list[i];
   if (rc == 0)
-    rc = omplens_detect__kernels_build(&c->blind, c->blind_list, c->num_blind,
-                                       c->num_devices);
+    rc = omplens_detect__kernels_build(&c->blind, c->blind_list, kept, c->num_devices);
   omplens_detect__free(c->kernel_list);
   omplens_detect__free(c->blind_list);
   c->kernel_list = c->blind_list = NULL;

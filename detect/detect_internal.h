@@ -175,6 +175,10 @@ typedef struct omplens_detect__uses {
   uint64_t *judged; /* bit per ordinal: its map item is known, so the
                        kernels' arguments show whether they were given it */
   uint64_t *given;  /* bit per ordinal: a kernel was given it            */
+  uint64_t *reached; /* bit per ordinal: the kernel being given its
+                        arguments reached it through a pointer (uses.c) */
+  uint32_t *stack;   /* ... those, in the order reached                 */
+  size_t num_reached, cap_stack;
   uint64_t epoch;   /* counts the changes of held and anchors            */
   omplens_detect__seen seen[OMPLENS_DETECT__SEEN_LISTS];
 } omplens_detect__uses;

@@ -93,9 +93,23 @@ static const omplens_region *known_region(const omplens_detect__ctx *c,
   return args_known(c, r) ? r : NULL;
 }
 
+/* An address passed as a value: `is_device_ptr`, a device address from
+ * omp_get_mapped_ptr or use_device_ptr, which the trace does not keep
+ * (an explicit literal the size of a pointer; an implicit one is a
+ * firstprivate scalar of the body). */
+static bool address_value(const omplens_map_arg *a) {
+  return (a->type & OMPLENS_MAPBIT_LITERAL) && !(a->type & OMPLENS_MAPBIT_IMPLICIT) &&
+         a->size == sizeof(void *);
+}
+
 int omplens_detect__kernel_blind(const omplens_detect__ctx *c, const omplens_event *e) {
   const omplens_region *r = known_region(c, e);
-  return !r || r->kind != OMPLENS_CONSTRUCT_TARGET;
+  if (!r || r->kind != OMPLENS_CONSTRUCT_TARGET)
+    return 1;
+  for (uint32_t k = 0; k < r->num_args; k++)
+    if (address_value(&c->args[r->first_arg + k]))
+      return 1;
+  return 0;
 }
 
 /* The host addresses whose device address the program asked for
@@ -123,7 +137,8 @@ int omplens_detect__uses_prepare(omplens_detect__ctx *c) {
   omplens_detect__uses *u = &c->uses;
   u->judged = omplens_detect__bitmap(c->max_allocs);
   u->given = omplens_detect__bitmap(c->max_allocs);
-  if (!u->judged || !u->given)
+  u->reached = omplens_detect__bitmap(c->max_allocs);
+  if (!u->judged || !u->given || !u->reached)
     return OMPLENS_DETECT_ENOMEM;
   for (size_t k = 0; k < OMPLENS_DETECT__SEEN_LISTS; k++)
     u->seen[k].epoch = UINT64_MAX;
@@ -136,6 +151,8 @@ void omplens_detect__uses_free(omplens_detect__uses *u) {
   omplens_detect__free(u->escaped);
   omplens_detect__free(u->judged);
   omplens_detect__free(u->given);
+  omplens_detect__free(u->reached);
+  omplens_detect__free(u->stack);
   *u = (omplens_detect__uses){0};
 }
 
@@ -200,21 +217,88 @@ void omplens_detect__uses_delete(omplens_detect__ctx *c, uint32_t ord) {
   u->epoch++;
 }
 
-/* What the kernel's arguments touch: a buffer's bytes (a zero-length
- * section, a pointer's target, its first byte), and a pointer's own
- * place, where one is attached. Literals carry no address. */
-static void give(omplens_detect__uses *u, int16_t device, const omplens_map_arg *a) {
-  if (a->type & OMPLENS_MAPBIT_LITERAL)
-    return;
-  uint64_t hi = a->begin + (a->size ? a->size : 1);
-  if (hi < a->begin)
-    hi = UINT64_MAX;
-  span_meet(u->held, u->num_held, device, a->begin, hi, u->given);
-  span_meet(u->anchors, u->num_anchors, device, a->begin, hi, u->given);
-  if (a->base != a->begin) {
-    span_meet(u->held, u->num_held, device, a->base, a->base + 1, u->given);
-    span_meet(u->anchors, u->num_anchors, device, a->base, a->base + 1, u->given);
+/* Marks ord reached by the kernel being given its arguments, and keeps it
+ * to be opened; false when it was already. */
+static int mark_reached(omplens_detect__uses *u, uint32_t ord, int *rc) {
+  if (omplens_detect__bit(u->reached, ord))
+    return 0;
+  *rc = omplens_detect__reserve(&u->stack, &u->cap_stack, u->num_reached + 1, sizeof *u->stack);
+  if (*rc < 0)
+    return 0;
+  omplens_detect__set_bit(u->reached, ord);
+  u->stack[u->num_reached++] = ord;
+  return 1;
+}
+
+/* A kernel that reaches allocation ord through a pointer reaches all of
+ * it, and what is attached through the pointers inside it, and so on
+ * (nested structs, rows of a jagged array). Within one kernel each
+ * allocation is opened once: stack holds those it reached, in order,
+ * next the first not opened yet. */
+static int reach(const omplens_detect__ctx *c, omplens_detect__uses *u, uint32_t ord) {
+  int rc = 0;
+  size_t next = u->num_reached;
+  if (!mark_reached(u, ord, &rc))
+    return rc;
+  while (next < u->num_reached && rc == 0) {
+    uint32_t open = u->stack[next++];
+    const omplens_event *a = &c->ev[c->alloc_event[open]];
+    omplens_detect__set_bit(u->given, open);
+    uint64_t hi = a->host_addr + (a->bytes ? a->bytes : 1);
+    size_t at = span_lower(u->anchors, u->num_anchors, a->device, a->host_addr, 0);
+    for (; rc == 0 && at < u->num_anchors && u->anchors[at].device == a->device &&
+           u->anchors[at].lo < hi;
+         at++)
+      mark_reached(u, u->anchors[at].ord, &rc);
   }
+  return rc;
+}
+
+/* Reaches every allocation attached through a pointer in [lo, hi). */
+static int reach_attached(const omplens_detect__ctx *c, omplens_detect__uses *u, int16_t device,
+                          uint64_t lo, uint64_t hi) {
+  size_t at = span_lower(u->anchors, u->num_anchors, device, lo, 0);
+  int rc = 0;
+  for (; rc == 0 && at < u->num_anchors && u->anchors[at].device == device &&
+         u->anchors[at].lo < hi;
+       at++)
+    rc = reach(c, u, u->anchors[at].ord);
+  return rc;
+}
+
+/* The held allocation on device holding addr, or NONE. */
+static uint32_t holder(const omplens_detect__uses *u, int16_t device, uint64_t addr) {
+  size_t at = span_lower(u->held, u->num_held, device, addr, UINT32_MAX);
+  if (at > 0 && u->held[at - 1].device == device && u->held[at - 1].lo <= addr &&
+      u->held[at - 1].hi > addr)
+    return u->held[at - 1].ord;
+  return OMPLENS_DETECT__NONE;
+}
+
+/* What the kernel's arguments give it: the bytes of a buffer argument,
+ * and through the pointers in those bytes what is attached there; a
+ * zero-length section (a pointer the body uses, which attaches to what is
+ * mapped) the whole allocation it points into, with all it reaches; where
+ * the argument's base is elsewhere (the place of an attached pointer),
+ * what that pointer reaches. Literals carry no address. */
+static int give(const omplens_detect__ctx *c, omplens_detect__uses *u, int16_t device,
+                const omplens_map_arg *a) {
+  if (a->type & OMPLENS_MAPBIT_LITERAL)
+    return 0;
+  int rc = 0;
+  if (!a->size) {
+    uint32_t ord = holder(u, device, a->begin);
+    rc = ord == OMPLENS_DETECT__NONE ? 0 : reach(c, u, ord);
+  } else {
+    uint64_t hi = a->begin + a->size < a->begin ? UINT64_MAX : a->begin + a->size;
+    span_meet(u->held, u->num_held, device, a->begin, hi, u->given);
+    rc = reach_attached(c, u, device, a->begin, hi);
+  }
+  if (rc == 0 && a->base != a->begin) {
+    span_meet(u->held, u->num_held, device, a->base, a->base + 1, u->given);
+    rc = reach_attached(c, u, device, a->base, a->base + 1);
+  }
+  return rc;
 }
 
 int omplens_detect__on_kernel(omplens_detect__ctx *c, uint32_t i) {
@@ -232,9 +316,13 @@ int omplens_detect__on_kernel(omplens_detect__ctx *c, uint32_t i) {
       u->seen[slot].n == r->num_args && u->seen[slot].device == e->device)
     return 0;
   u->seen[slot] = (omplens_detect__seen){r->first_arg, r->num_args, e->device, u->epoch};
-  for (uint32_t k = 0; k < r->num_args; k++)
-    give(u, e->device, &c->args[r->first_arg + k]);
-  return 0;
+  int rc = 0;
+  for (uint32_t k = 0; k < r->num_args && rc == 0; k++)
+    rc = give(c, u, e->device, &c->args[r->first_arg + k]);
+  for (size_t k = 0; k < u->num_reached; k++) /* the next kernel walks anew */
+    u->reached[u->stack[k] >> 6] &= ~((uint64_t)1 << (u->stack[k] & 63));
+  u->num_reached = 0;
+  return rc;
 }
 
 /* ---- The judgement ------------------------------------------------------ */

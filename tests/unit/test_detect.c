@@ -1005,7 +1005,14 @@ static omplens_analysis *run_uses(const uses_scene *u) {
 
 /* enter data map(to: a, b); kernels mapping only a (by a kernel blind or
  * not), a region with b's device address asked for (escape). */
-typedef enum use_case { GIVEN_A, BLIND_KERNEL, ESCAPED, GIVEN_INSIDE_B } use_case;
+typedef enum use_case {
+  GIVEN_A,
+  BLIND_KERNEL,
+  ESCAPED,
+  GIVEN_INSIDE_B,
+  ADDRESS_VALUE, /* an is_device_ptr argument: an address the trace lacks */
+  API_COPY       /* an omp_target_memcpy on the device meanwhile */
+} use_case;
 
 static omplens_analysis *enter_two(uses_scene *u, use_case which, uint32_t *b_alloc,
                                    uint32_t *b_copy) {
@@ -1022,12 +1029,19 @@ static omplens_analysis *enter_two(uses_scene *u, use_case which, uint32_t *b_al
     construct(u, CP_OTHER, OMPLENS_CONSTRUCT_ENTER_DATA, 1, ask, 1);
   }
   for (int step = 0; step < 2; step++) {
-    const omplens_map_arg kernel_args[] = {
-        ARG(USE_A, USE_A, 800, 0x23), ARG(0, 0, 8, OMPLENS_MAPBIT_LITERAL),
-        ARG(USE_B + 16, USE_B + 16, 8, 0x23)};
+    uint64_t literal = OMPLENS_MAPBIT_LITERAL | OMPLENS_MAPBIT_TARGET_PARAM |
+                       (which == ADDRESS_VALUE ? 0 : OMPLENS_MAPBIT_IMPLICIT);
+    const omplens_map_arg kernel_args[] = {ARG(USE_A, USE_A, 800, 0x23), ARG(0, 0, 8, literal),
+                                           ARG(USE_B + 16, USE_B + 16, 8, 0x23)};
     construct(u, CP_TARGET, OMPLENS_CONSTRUCT_TARGET, which != BLIND_KERNEL, kernel_args,
               which == GIVEN_INSIDE_B ? 3 : 2);
     kernel(&u->s, 0);
+  }
+  if (which == API_COPY) {
+    directive(&u->s, CP_OTHER);
+    uint32_t copy = add(&u->s, OMPLENS_EV_D2D, 0, 0, USE_B + USE_DEV, 800, 0, T_H2D);
+    u->s.ev[copy].flags |= OMPLENS_EVF_OWN_CODEPTR;
+    u->s.ev[copy].region = OMPLENS_NO_REGION;
   }
   const omplens_map_arg exit_args[] = {ARG(USE_A, USE_A, 800, 2), ARG(USE_B, USE_B, 800, 8)};
   construct(u, CP_EXIT, OMPLENS_CONSTRUCT_EXIT_DATA, 1, exit_args, 2);
@@ -1052,7 +1066,8 @@ static void test_unused_while_kernels_run(void **state) {
   seq_free(&u.s);
   /* A kernel whose arguments the trace lacks may use anything; one given
    * a part of b uses b; a device address asked for may reach any kernel. */
-  static const use_case used[] = {BLIND_KERNEL, GIVEN_INSIDE_B, ESCAPED};
+  static const use_case used[] = {BLIND_KERNEL, GIVEN_INSIDE_B, ESCAPED, ADDRESS_VALUE,
+                                  API_COPY};
   for (size_t k = 0; k < sizeof used / sizeof *used; k++) {
     a = enter_two(&u, used[k], &b_alloc, &b_copy);
     assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 0);
@@ -1074,7 +1089,12 @@ static void test_unused_while_kernels_run(void **state) {
  * given neither does not. A pointee whose pointer lives in no mapped
  * memory (a declare target pointer) is reached where no argument shows:
  * never judged by them. */
-typedef enum attach_case { KERNEL_GETS_S, KERNEL_GETS_OTHER, POINTER_UNMAPPED } attach_case;
+typedef enum attach_case {
+  KERNEL_GETS_S,
+  KERNEL_GETS_POINTER, /* a zero-length section of a pointer to s */
+  KERNEL_GETS_OTHER,
+  POINTER_UNMAPPED
+} attach_case;
 
 static omplens_analysis *attached(uses_scene *u, attach_case which, uint32_t *p_alloc) {
   seq_init(&u->s);
@@ -1092,12 +1112,14 @@ static omplens_analysis *attached(uses_scene *u, attach_case which, uint32_t *p_
   }
   *p_alloc = alloc(&u->s, 0, USE_P, USE_P + USE_DEV, 800);
   const omplens_map_arg gets_s[] = {ARG(USE_S, USE_S, 16, 0x223)};
+  const omplens_map_arg gets_pointer[] = {ARG(USE_S, USE_S, 0, 0x220)};
   const omplens_map_arg gets_other[] = {ARG(USE_A, USE_A, 800, 0x23)};
   if (which == KERNEL_GETS_OTHER) {
     construct(u, CP_TARGET, OMPLENS_CONSTRUCT_TARGET, 1, gets_other, 1);
     alloc(&u->s, 0, USE_A, USE_A + USE_DEV, 800);
   } else {
-    construct(u, CP_TARGET, OMPLENS_CONSTRUCT_TARGET, 1, gets_s, 1);
+    construct(u, CP_TARGET, OMPLENS_CONSTRUCT_TARGET, 1,
+              which == KERNEL_GETS_POINTER ? gets_pointer : gets_s, 1);
   }
   kernel(&u->s, 0);
   if (which == KERNEL_GETS_OTHER)
@@ -1114,6 +1136,12 @@ static void test_unused_attached_pointee(void **state) {
   static uses_scene u;
   uint32_t p_alloc, rel;
   omplens_analysis *a = attached(&u, KERNEL_GETS_S, &p_alloc);
+  assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 0);
+  omplens_analysis_free(a);
+  seq_free(&u.s);
+  /* the pointer to s reaches all of s, and the section its member at
+   * offset 8 points to */
+  a = attached(&u, KERNEL_GETS_POINTER, &p_alloc);
   assert_int_equal(count_of(a, OMPLENS_CAT_UNUSED_ALLOC), 0);
   omplens_analysis_free(a);
   seq_free(&u.s);

@@ -7,7 +7,7 @@ Field::Field(int n_) : n(n_), steps_done(0) {
   rhs = static_cast<double *>(std::malloc(n * sizeof(double)));
   history = static_cast<double *>(std::malloc(n * sizeof(double)));
   for (int i = 0; i < n; i++) {
-    u[i] = 0.0;
+    u[i] = i * 0.001;
     rhs[i] = (i % 11) * 0.125;
     history[i] = -1.0; /* not yet recorded */
   }
