@@ -227,6 +227,7 @@ static void group_free(omplens_fix__group *g) {
   omplens_fix__buf_free(&g->note);
   omplens_fix__buf_free(&g->account);
   omplens_fix__edits_free(&g->edits);
+  free(g->clause_changes);
 }
 
 void omplens_fix__whatif_free(omplens_fixer *fx);

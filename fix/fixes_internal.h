@@ -196,6 +196,20 @@ const char *omplens_fix__pragma_set_type(const omplens_fix__source *s, const omp
 const char *omplens_fix__pragma_set_types(const omplens_fix__source *s,
                                           const omplens_fix__pragma *p, const size_t *items,
                                           size_t n, const char *type, omplens_fix__edits *e);
+/* One item's change in omplens_fix__pragma_change: a new map type, or
+ * NULL: the item goes. */
+typedef struct omplens_fix__item_edit {
+  size_t item;
+  const char *type;
+} omplens_fix__item_edit;
+/* Makes changes[0..n) (each item once) in one edit per clause they touch:
+ * removals alone as omplens_fix__pragma_remove_items makes them, a clause
+ * whose items all get one type changes its type, any other is written
+ * again, its staying items as they were, then a `map(MODIFIERS type: ...)`
+ * for each new type. Two rules' changes of one directive become one. */
+const char *omplens_fix__pragma_change(const omplens_fix__source *s, const omplens_fix__pragma *p,
+                                       const omplens_fix__item_edit *changes, size_t n,
+                                       omplens_fix__edits *e);
 /* Appends " clause" after the last clause. */
 const char *omplens_fix__pragma_add_clause(const omplens_fix__source *s,
                                            const omplens_fix__pragma *p, const char *clause,
@@ -566,6 +580,12 @@ typedef struct omplens_fix__group {
   size_t joined;          /* SIZE_MAX, or the later group whose wrap holds
                              this one's items too: the patch takes that
                              one's edits for both */
+  omplens_fix__item_edit *clause_changes; /* what its edits do to its
+                             directive's clauses as written, where one call
+                             makes them (items removed or retyped), so that
+                             another rule's change of the directive can be
+                             made with it (omplens_fix__merge_changes) */
+  size_t num_clause_changes;
 } omplens_fix__group;
 
 /* The site of g's finding k (k < g->num_findings); valid until a finding
@@ -591,6 +611,17 @@ int omplens_fix__join_items(omplens_fixer *fx);
  * removal has no diff its reason holds them too (fixes_rules.c); 0 or
  * OMPLENS_FIX_ENOMEM. */
 int omplens_fix__take_removed(omplens_fixer *fx);
+/* Records that g's edits make changes[0..n) of its directive's clauses
+ * (a removal when type is NULL; items[0..n) with one type). False
+ * without memory (nothing recorded). */
+bool omplens_fix__note_changes(omplens_fix__group *g, const size_t *items, size_t n,
+                               const char *type);
+/* Two groups of one directive whose clause changes overlap as edits (the
+ * minifmm enter data: two arrays removed, three mapped alloc and zeroed
+ * on the device) become one change, the earlier group's, which takes the
+ * other's findings; after join_items (fixes_rules.c). 0 or
+ * OMPLENS_FIX_ENOMEM. */
+int omplens_fix__merge_changes(omplens_fixer *fx);
 /* Gives each group joined to a wrap (omplens_fix__group.joined, followed
  * to the last) that still has a diff the joined group's findings: the
  * patch applies that wrap's change for both, and the report then shows

@@ -989,6 +989,8 @@ int omplens_fix__derive(omplens_fixer *fx) {
     rc = omplens_fix__take_removed(fx);
   if (!rc) /* the items of a construct that one rule changes alike: one change */
     rc = omplens_fix__join_items(fx);
+  if (!rc) /* and the changes of other rules to the same clauses */
+    rc = omplens_fix__merge_changes(fx);
   fx->fixes = rc ? NULL : calloc(fx->num_groups + 1, sizeof *fx->fixes);
   if (!fx->fixes)
     return rc ? rc : OMPLENS_FIX_ENOMEM;

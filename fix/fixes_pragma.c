@@ -629,6 +629,117 @@ const char *omplens_fix__pragma_set_types(const omplens_fix__source *s,
   return NULL;
 }
 
+/* The new type of item i in changes[0..n) (NULL: it goes), or `none`
+ * when no change names it. */
+static const char *change_of(const omplens_fix__item_edit *changes, size_t n, size_t i,
+                             const char *none) {
+  for (size_t k = 0; k < n; k++)
+    if (changes[k].item == i)
+      return changes[k].type;
+  return none;
+}
+
+/* Appends " map(MODIFIERS type: items...)" for the items of clause c that
+ * changes give type (lead: no space before it). */
+static void add_typed_clause(omplens_fix__buf *b, const omplens_fix__pragma *p,
+                             const omplens_fix__pclause *c, const omplens_fix__item_edit *changes,
+                             size_t n, const char *type, bool lead) {
+  char *mods = modifiers_for(c, type);
+  omplens_fix__buf_printf(b, "%smap(%s%s%s:", lead ? "" : " ", mods ? mods : "",
+                          mods && *mods ? ", " : "", type);
+  free(mods);
+  bool first = true;
+  for (size_t i = c->first_item; i < c->first_item + c->num_items; i++) {
+    const char *t = change_of(changes, n, i, "");
+    if (t && *t && !strcmp(t, type)) {
+      omplens_fix__buf_printf(b, "%s %s", first ? "" : ",", p->items[i].text);
+      first = false;
+    }
+  }
+  omplens_fix__buf_str(b, ")");
+}
+
+const char *omplens_fix__pragma_change(const omplens_fix__source *s, const omplens_fix__pragma *p,
+                                       const omplens_fix__item_edit *changes, size_t n,
+                                       omplens_fix__edits *e) {
+  for (size_t k = 0; k < n; k++) {
+    if (changes[k].item >= p->num_items)
+      return "the item is not in the directive as written";
+    if (changes[k].type && strcmp(p->clauses[p->items[changes[k].item].clause].name, "map"))
+      return "the item is in a motion clause, which has no map type";
+  }
+  for (size_t ci = 0; ci < p->num_clauses; ci++) {
+    const omplens_fix__pclause *c = &p->clauses[ci];
+    size_t stay = 0, go = 0, types = 0; /* types: distinct new ones */
+    const char *type = NULL;
+    for (size_t i = c->first_item; i < c->first_item + c->num_items; i++) {
+      const char *t = change_of(changes, n, i, "");
+      stay += t && !*t;
+      go += !t;
+      if (t && *t && (!type || strcmp(t, type)))
+        types++, type = t;
+    }
+    if (!go && !types)
+      continue;
+    if (!types) { /* removals only */
+      if (!stay) {
+        omplens_fix__replace(e, s, c->before, c->end, "");
+        continue;
+      }
+      for (size_t i = c->first_item; i < c->first_item + c->num_items; i++) {
+        if (change_of(changes, n, i, ""))
+          continue;
+        size_t last = i; /* the run i..last */
+        while (last + 1 < c->first_item + c->num_items && !change_of(changes, n, last + 1, ""))
+          last++;
+        remove_run(s, p, i, last, e);
+        i = last;
+      }
+      continue;
+    }
+    if (!stay && !go && types == 1) { /* the clause's own type changes */
+      retype_clause(s, c, type, e);
+      continue;
+    }
+    /* Written again: the staying items as they were, then a clause of
+     * each new type with its items, in the order they come. One edit, so
+     * that no other item's edit overlaps it. */
+    omplens_fix__buf b = {0};
+    omplens_fix__buf_str(&b, "");
+    if (stay) {
+      omplens_fix__buf_add(&b, s->text + c->begin, p->items[c->first_item].begin - c->begin);
+      bool first = true;
+      for (size_t i = c->first_item; i < c->first_item + c->num_items; i++) {
+        const char *t = change_of(changes, n, i, "");
+        if (t && !*t) {
+          omplens_fix__buf_printf(&b, "%s%.*s", first ? "" : ", ",
+                                  (int)(p->items[i].end - p->items[i].begin),
+                                  s->text + p->items[i].begin);
+          first = false;
+        }
+      }
+      omplens_fix__buf_str(&b, ")");
+    }
+    for (size_t i = c->first_item; i < c->first_item + c->num_items; i++) {
+      const char *t = change_of(changes, n, i, "");
+      bool earlier = false; /* its type made its clause already */
+      for (size_t j = c->first_item; t && *t && j < i && !earlier; j++) {
+        const char *u = change_of(changes, n, j, "");
+        earlier = u && *u && !strcmp(u, t);
+      }
+      if (t && *t && !earlier)
+        add_typed_clause(&b, p, c, changes, n, t, b.len == 0);
+    }
+    char *text = omplens_fix__buf_take(&b);
+    if (text)
+      omplens_fix__replace(e, s, c->begin, c->end, text);
+    else
+      e->failed = 1;
+    free(text);
+  }
+  return NULL;
+}
+
 const char *omplens_fix__pragma_add_clause(const omplens_fix__source *s,
                                            const omplens_fix__pragma *p, const char *clause,
                                            omplens_fix__edits *e) {

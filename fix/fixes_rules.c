@@ -1040,6 +1040,8 @@ bool omplens_fix__remove_item_or_directive(omplens_fix__ctx *c, const omplens_fi
   } else {
     why = omplens_fix__pragma_remove_item(c->src, p, s->item, &g->edits);
     g->kind = OMPLENS_FIX_REMOVE_ITEM;
+    if (!why && !omplens_fix__note_changes(g, &s->item, 1, NULL))
+      why = "out of memory";
   }
   return why ? omplens_fix__fail(c, "%s", why) : true;
 }
@@ -1905,6 +1907,8 @@ static bool build_map_alloc(omplens_fix__ctx *c) {
   const char *type = mt == OMPLENS_MAP_TOFROM ? "from" : "alloc";
   const char *why = omplens_fix__pragma_set_type(c->src, &p, s->item, type, &g->edits);
   omplens_fix__pragma_free(&p);
+  if (!why && !omplens_fix__note_changes(g, &s->item, 1, type))
+    why = "out of memory";
   if (why)
     return omplens_fix__fail(c, "%s", why);
   g->new_type = type;
@@ -2274,6 +2278,8 @@ static bool build_zero(omplens_fix__ctx *c) {
   omplens_fix__pragma p;
   if (ok && omplens_fix__scan_site(c, s, &p)) {
     const char *why = omplens_fix__pragma_set_types(c->src, &p, items, n, "alloc", &g->edits);
+    if (!why && !omplens_fix__note_changes(g, items, n, "alloc"))
+      why = "out of memory";
     const char *dev = omplens_fix__device_clause(c, s->dir);
     omplens_fix__buf names = {0};
     for (size_t k = 0; ok && !why && k < n; k++) {
@@ -2536,6 +2542,7 @@ static bool take_findings(omplens_fixer *fx, omplens_fix__group *g, omplens_fix_
   h->compile_pending = false;
   h->kind = OMPLENS_FIX_MANUAL;
   omplens_fix__edits_free(&h->edits);
+  h->num_clause_changes = 0;
   omplens_fix__buf_free(&h->summary);
   omplens_fix__buf_printf(&h->summary, "%s %s (fix %zu)", omplens_fix__item_text(&h->site), what,
                           (size_t)(g - fx->groups) + 1);
@@ -2559,8 +2566,8 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
   size_t *items = malloc(n * sizeof *items);
   bool ok = items && omplens_fix__scan_site(&c, &g->site, &p);
   bool whole = false; /* every item of a data directive goes: the directive goes */
+  size_t distinct = 0;
   if (ok) {
-    size_t distinct = 0;
     for (size_t k = 0; k < n; k++) /* sorted by item: each once */
       if (!k || run[k].item != run[k - 1].item)
         items[distinct++] = run[k].item;
@@ -2582,7 +2589,6 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
     omplens_fix__pragma_free(&p);
     ok = !reason && !e.failed && edits_fit(fx, c.file, &e, &reason, false);
   }
-  free(items);
   omplens_fix__buf_free(&why);
   size_t bare = 0; /* unreferenced items no finding names */
   for (size_t k = 1; k < n; k++)
@@ -2593,11 +2599,18 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
     g->more_items = more;
   if (!more) {
     omplens_fix__edits_free(&e);
+    free(items);
     return ok ? OMPLENS_FIX_ENOMEM : 0;
   }
   omplens_fix__edits_sort(&e); /* checked: they do not overlap */
   omplens_fix__edits_free(&g->edits);
   g->edits = e;
+  bool noted = whole || run[0].kind == OMPLENS_FIX_GUARD
+                   ? (g->num_clause_changes = 0, true) /* not a change of its items */
+                   : omplens_fix__note_changes(g, items, distinct, run[0].type);
+  free(items);
+  if (!noted)
+    return OMPLENS_FIX_ENOMEM;
   if (whole)
     g->kind = OMPLENS_FIX_REMOVE_DIRECTIVE;
   for (size_t k = 1; k < n; k++) {
@@ -2724,6 +2737,118 @@ int omplens_fix__take_removed(omplens_fixer *fx) {
                                                     : "goes with its unused allocation"))
       rc = OMPLENS_FIX_ENOMEM;
   }
+  free(r);
+  return rc;
+}
+
+/* ---- changes of several rules to one directive's clauses ---- */
+
+bool omplens_fix__note_changes(omplens_fix__group *g, const size_t *items, size_t n,
+                               const char *type) {
+  omplens_fix__item_edit *v = realloc(g->clause_changes, (n ? n : 1) * sizeof *v);
+  if (!v)
+    return false;
+  for (size_t k = 0; k < n; k++)
+    v[k] = (omplens_fix__item_edit){items[k], type};
+  g->clause_changes = v;
+  g->num_clause_changes = n;
+  return true;
+}
+
+static bool mergeable(const omplens_fix__group *g) {
+  return g->num_clause_changes && g->edits.n && !g->taken && g->site.dir && g->site.file &&
+         g->edit_file == g->site.file && g->leftover == SIZE_MAX;
+}
+
+/* a's and b's edits outside the pragma [from, to) (a zeroing kernel after
+ * it), and the change of its clauses, sorted; false when they overlap. */
+static bool rebuilt(const omplens_fix__group *a, const omplens_fix__group *b, size_t from,
+                    size_t to, const omplens_fix__edits *change, omplens_fix__edits *out) {
+  omplens_fix__edits rest = {0};
+  const omplens_fix__group *both[2] = {a, b};
+  for (int k = 0; k < 2; k++)
+    for (size_t i = 0; i < both[k]->edits.n; i++) {
+      const omplens_fix__edit *x = &both[k]->edits.v[i];
+      if (x->begin < from || x->end > to)
+        omplens_fix__edit_raw(&rest, x->begin, x->end, x->text);
+    }
+  bool ok = !rest.failed && omplens_fix__edits_merged(&rest, change, out);
+  omplens_fix__edits_free(&rest);
+  return ok;
+}
+
+/* Makes b's clause change with a's, in a's edits, when both can be made
+ * at once; then a takes b's findings. 0, or OMPLENS_FIX_ENOMEM. */
+static int merge_pair(omplens_fixer *fx, omplens_fix__group *a, omplens_fix__group *b) {
+  for (size_t i = 0; i < a->num_clause_changes; i++) /* each item once */
+    for (size_t j = 0; j < b->num_clause_changes; j++)
+      if (a->clause_changes[i].item == b->clause_changes[j].item)
+        return 0;
+  omplens_fix__edits apart;
+  if (omplens_fix__edits_merged(&a->edits, &b->edits, &apart)) {
+    omplens_fix__edits_free(&apart); /* they fit side by side in a patch */
+    return 0;
+  }
+  size_t n = a->num_clause_changes + b->num_clause_changes;
+  omplens_fix__item_edit *all = malloc(n * sizeof *all);
+  if (!all)
+    return OMPLENS_FIX_ENOMEM;
+  memcpy(all, a->clause_changes, a->num_clause_changes * sizeof *all);
+  memcpy(all + a->num_clause_changes, b->clause_changes, b->num_clause_changes * sizeof *all);
+  omplens_fix__buf why = {0};
+  omplens_fix__ctx c = {.fx = fx, .g = a, .file = a->site.file, .src = &a->site.file->src,
+                        .blamed = OMPLENS_FIX__NONE, .probe = &why};
+  omplens_fix__pragma p;
+  omplens_fix__edits change = {0}, merged = {0};
+  bool ok = omplens_fix__scan_site(&c, &a->site, &p);
+  if (ok) {
+    ok = !omplens_fix__pragma_change(c.src, &p, all, n, &change) && !change.failed &&
+         rebuilt(a, b, p.begin, p.end, &change, &merged);
+    omplens_fix__pragma_free(&p);
+  }
+  omplens_fix__edits_free(&change);
+  omplens_fix__buf_free(&why);
+  if (!ok) {
+    free(all);
+    return 0;
+  }
+  omplens_fix__edits_free(&a->edits);
+  a->edits = merged;
+  free(a->clause_changes);
+  a->clause_changes = all;
+  a->num_clause_changes = n;
+  omplens_fix__buf_printf(&a->summary, "; in the same change, %s", b->summary.data);
+  if (b->confidence == OMPLENS_FIXC_ASSUMED || a->confidence == OMPLENS_FIXC_ASSUMED)
+    a->confidence = OMPLENS_FIXC_ASSUMED;
+  return take_findings(fx, a, b, "is changed with the other items of its construct")
+             ? 0
+             : OMPLENS_FIX_ENOMEM;
+}
+
+/* Groups by directive, then in list order. */
+static int cmp_by_dir(const void *pa, const void *pb) {
+  const item_removal *a = pa, *b = pb;
+  if (a->dir != b->dir)
+    return (uintptr_t)a->dir < (uintptr_t)b->dir ? -1 : 1;
+  return a->group < b->group ? -1 : a->group > b->group;
+}
+
+int omplens_fix__merge_changes(omplens_fixer *fx) {
+  item_removal *r = malloc((fx->num_groups + 1) * sizeof *r); /* by directive */
+  if (!r)
+    return OMPLENS_FIX_ENOMEM;
+  size_t n = 0;
+  for (size_t i = 0; i < fx->num_groups; i++)
+    if (mergeable(&fx->groups[i]))
+      r[n++] = (item_removal){fx->groups[i].site.dir, 0, NULL, i};
+  qsort(r, n, sizeof *r, cmp_by_dir);
+  int rc = 0;
+  for (size_t a = 0; a < n && !rc; a++) /* the earlier group takes the later */
+    for (size_t b = a + 1; b < n && r[b].dir == r[a].dir && !rc; b++) {
+      omplens_fix__group *x = &fx->groups[r[a].group], *y = &fx->groups[r[b].group];
+      if (mergeable(x) && mergeable(y) && x->site.file == y->site.file)
+        rc = merge_pair(fx, x, y);
+    }
   free(r);
   return rc;
 }

@@ -261,6 +261,56 @@ static void set_types_of_several_items(void **state) {
                "map(alloc: c[:m])\n");
 }
 
+typedef struct change_arg {
+  const omplens_fix__item_edit *changes;
+  size_t n;
+} change_arg;
+
+static const char *do_change(const omplens_fix__source *s, const omplens_fix__pragma *p,
+                             omplens_fix__edits *e, void *arg) {
+  change_arg *a = arg;
+  return omplens_fix__pragma_change(s, p, a->changes, a->n, e);
+}
+
+static void expect_change(const char *text, const omplens_fix__item_edit *changes, size_t n,
+                          const char *want) {
+  change_arg a = {changes, n};
+  char *got = edit_pragma(text, do_change, &a);
+  assert_string_equal(got, want);
+  free(got);
+}
+
+/* Two rules' changes of one directive in one edit per clause: items that
+ * go and items given a type (minifmm's enter data: two arrays removed,
+ * three mapped alloc), removals alone as remove_items makes them, a whole
+ * clause retyped, two new types, and an item in a motion clause. */
+static void change_removes_and_retypes(void **state) {
+  (void)state;
+  const char *t = "#pragma omp target enter data map(to: a[:n], b[:n], c[:n], d[:n], e[:n])\n";
+  expect_change(t,
+                (omplens_fix__item_edit[]){{1, "alloc"}, {3, NULL}, {4, NULL}, {2, "alloc"}}, 4,
+                "#pragma omp target enter data map(to: a[:n]) map(alloc: b[:n], c[:n])\n");
+  expect_change(t, (omplens_fix__item_edit[]){{0, NULL}, {4, NULL}}, 2,
+                "#pragma omp target enter data map(to: b[:n], c[:n], d[:n])\n");
+  expect_change(t, (omplens_fix__item_edit[]){{0, "alloc"}, {1, NULL}, {2, "from"}}, 3,
+                "#pragma omp target enter data map(to: d[:n], e[:n]) map(alloc: a[:n]) "
+                "map(from: c[:n])\n");
+  expect_change("#pragma omp target data map(to: a[:n], b[:n]) map(tofrom: c[:n])\n",
+                (omplens_fix__item_edit[]){{0, "alloc"}, {1, "alloc"}, {2, NULL}}, 3,
+                "#pragma omp target data map(alloc: a[:n], b[:n])\n");
+  omplens_fix__source s;
+  omplens_fix__pragma p;
+  omplens_fix__edits e = {0};
+  const char *u = "#pragma omp target update to(a[:n], b[:n])\n";
+  assert_int_equal(omplens_fix__source_from("u.c", u, strlen(u), &s), 0);
+  assert_int_equal(omplens_fix__pragma_scan(&s, 0, &p), 0);
+  assert_non_null(omplens_fix__pragma_change(&s, &p, (omplens_fix__item_edit[]){{0, "alloc"}},
+                                             1, &e));
+  omplens_fix__edits_free(&e);
+  omplens_fix__pragma_free(&p);
+  omplens_fix__source_free(&s);
+}
+
 static void set_type_single_items(void **state) {
   (void)state;
   expect_type("#pragma omp target exit data map(from: w[0:N]) map(delete: x[0:N])\n", 0, "release",
@@ -848,6 +898,7 @@ int main(void) {
       cmocka_unit_test(set_type_splits_clauses),
       cmocka_unit_test(set_type_single_items),
       cmocka_unit_test(set_types_of_several_items),
+      cmocka_unit_test(change_removes_and_retypes),
       cmocka_unit_test(remove_items_and_clauses),
       cmocka_unit_test(remove_whole_pragma),
       cmocka_unit_test(add_clause_before_comment),
