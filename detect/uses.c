@@ -175,25 +175,83 @@ static const omplens_map_arg *item_of(const omplens_detect__ctx *c, const omplen
   return held;
 }
 
-int omplens_detect__uses_alloc(omplens_detect__ctx *c, uint32_t ord) {
-  omplens_detect__uses *u = &c->uses;
-  const omplens_event *e = &c->ev[c->alloc_event[ord]];
-  const omplens_map_arg *a = e->host_addr ? item_of(c, e) : NULL;
-  if (!a)
-    return 0; /* judged by the kernels that ran, not by their arguments */
-  uint64_t pointer = a->base;
-  int attached = (a->type & OMPLENS_MAPBIT_PTR_AND_OBJ) && pointer != a->begin;
-  /* Reached through a pointer that lives in no mapped memory (a declare
-   * target variable's): its kernels name neither. */
-  if (attached && !span_meet(u->held, u->num_held, e->device, pointer, pointer + 1, NULL))
-    return 0;
+/* Whether the construct of allocation event i wrote a pointer into device
+ * memory (the runtime's 8-byte copy from its own storage, no map item's
+ * buffer, after the section's copy): the pointer lives there, where no
+ * kernel argument shows it (a declare target pointer). A pointer that
+ * lives in no mapped memory (a global that is not declare target) gets no
+ * such copy, and a kernel takes the section by an argument. Unknown (the
+ * construct's end not recorded, or too many events to look at): true. */
+static int writes_pointer(const omplens_detect__ctx *c, uint32_t i) {
+  enum { LOOK = 4096 };
+  const omplens_event *e = &c->ev[i];
+  const omplens_region *r = &c->regions[e->region];
+  if (r->end_ns <= r->begin_ns)
+    return 1;
+  for (uint32_t j = i + 1; j < c->n && c->ev[j].begin_ns <= r->end_ns; j++) {
+    const omplens_event *w = &c->ev[j];
+    if (j - i > LOOK)
+      return 1;
+    if (w->region != e->region || w->kind != OMPLENS_EV_H2D || w->bytes != sizeof(void *))
+      continue;
+    int item = 0;
+    for (uint32_t k = 0; k < r->num_args && !item; k++)
+      item = omplens_map_arg_is(&c->args[r->first_arg + k], w->host_addr, w->bytes);
+    if (!item)
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether allocation e is the runtime's device copy of a pointer that a
+ * section of its construct is attached through (a global pointer's:
+ * `g[0:n]`): no map item's buffer, but where that section hangs. */
+static int pointer_storage(const omplens_detect__ctx *c, const omplens_event *e) {
+  const omplens_region *r = known_region(c, e);
+  for (uint32_t k = 0; r && e->bytes == sizeof(void *) && k < r->num_args; k++) {
+    const omplens_map_arg *a = &c->args[r->first_arg + k];
+    if ((a->type & OMPLENS_MAPBIT_PTR_AND_OBJ) && a->base == e->host_addr && a->base != a->begin)
+      return 1;
+  }
+  return 0;
+}
+
+/* Adds allocation ord (event e) to the held ones. */
+static int hold(omplens_detect__uses *u, const omplens_event *e, uint32_t ord) {
   /* A stale span at the same address lost its delete: it goes. */
   size_t at = span_lower(u->held, u->num_held, e->device, e->host_addr, 0);
   if (at < u->num_held && u->held[at].device == e->device && u->held[at].lo == e->host_addr)
     span_remove(u->held, &u->num_held, e->device, e->host_addr, u->held[at].ord);
   omplens_detect__span s = {e->host_addr, e->host_addr + (e->bytes ? e->bytes : 1), ord,
                             e->device};
-  int rc = span_insert(&u->held, &u->num_held, &u->cap_held, s);
+  u->epoch++;
+  return span_insert(&u->held, &u->num_held, &u->cap_held, s);
+}
+
+int omplens_detect__uses_alloc(omplens_detect__ctx *c, uint32_t ord) {
+  omplens_detect__uses *u = &c->uses;
+  const omplens_event *e = &c->ev[c->alloc_event[ord]];
+  const omplens_map_arg *a = e->host_addr ? item_of(c, e) : NULL;
+  if (!a && e->host_addr && pointer_storage(c, e)) {
+    /* held, so that its section hangs off it; itself never judged: a
+     * kernel takes the section, not the pointer's copy */
+    omplens_detect__set_bit(u->judged, ord);
+    omplens_detect__set_bit(u->given, ord);
+    return hold(u, e, ord);
+  }
+  if (!a)
+    return 0; /* judged by the kernels that ran, not by their arguments */
+  uint64_t pointer = a->base;
+  int attached = (a->type & OMPLENS_MAPBIT_PTR_AND_OBJ) && pointer != a->begin;
+  /* Attached through a pointer in no memory the trace shows mapped: a
+   * declare target pointer's section, which kernels use with no argument,
+   * is not judged; a plain global's is, by the kernels' arguments alone. */
+  if (attached && !span_meet(u->held, u->num_held, e->device, pointer, pointer + 1, NULL)) {
+    if (writes_pointer(c, c->alloc_event[ord]))
+      return 0;
+    attached = 0;
+  }
+  int rc = hold(u, e, ord);
   if (rc == 0 && attached)
     rc = span_insert(&u->anchors, &u->num_anchors, &u->cap_anchors,
                      (omplens_detect__span){pointer, pointer + 1, ord, e->device});

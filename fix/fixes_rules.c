@@ -1729,10 +1729,13 @@ static bool text_names(const char *text, const char *var) {
 /* A directive that names s's variable in the code where its allocation
  * lives (a `target data`'s region; after a `target enter data`, the rest
  * of its function), other than an exit data: a run that reaches it would
- * use the item there. NULL when there is none; *unknown when the function
+ * use the item there. With anywhere, any kernel of the file that names it
+ * counts too: where kernels ran and passed the allocation over, one that
+ * names it did not run, in a function the region or the rest of the
+ * function may call. NULL when there is none; *unknown when the function
  * cannot be read. */
 static const omplens_directive *later_use(omplens_fix__ctx *c, const omplens_fix__site *s,
-                                          bool *unknown) {
+                                          bool anywhere, bool *unknown) {
   *unknown = false;
   bool region = s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA;
   if (!s->var || (!region && s->dir->kind != OMPLENS_DIRECTIVE_TARGET_ENTER_DATA))
@@ -1750,12 +1753,15 @@ static const omplens_directive *later_use(omplens_fix__ctx *c, const omplens_fix
   omplens_fix__file_dirs(c->fx, c->file);
   for (size_t i = 0; i < c->file->num_dirs; i++) {
     const omplens_directive *d = c->file->dirs[i];
+    bool kernel_anywhere = anywhere && d->kind == OMPLENS_DIRECTIVE_TARGET;
     if (d == s->dir || d->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA || !d->text ||
-        d->pragma.line <= s->dir->pragma.line)
+        (d->pragma.line <= s->dir->pragma.line && !kernel_anywhere))
       continue;
-    bool within = region ? d->pragma.line > s->dir->body.line &&
-                               d->pragma.line <= s->dir->body.end_line
-                         : omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, d)) == fn;
+    bool within = kernel_anywhere ||
+                  (region ? d->pragma.line > s->dir->body.line &&
+                                d->pragma.line <= s->dir->body.end_line
+                          : omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, d)) ==
+                                fn);
     bool names = text_names(d->text, s->var);
     for (size_t k = 0; k < d->num_implicit && !names; k++)
       names = d->implicit[k].var && !strcmp(d->implicit[k].var, s->var);
@@ -1794,8 +1800,8 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
   if (ev.allocs_flagged != ev.allocs)
     return omplens_fix__fail(c, "%u of the %u allocations of %s at line %u were used by a kernel",
                              ev.allocs - ev.allocs_flagged, ev.allocs, it, s->dir->pragma.line);
-  bool unknown;
-  const omplens_directive *user = later_use(c, s, &unknown);
+  bool unknown, passed = passed_over(c->fx, g);
+  const omplens_directive *user = later_use(c, s, false, &unknown);
   if (unknown)
     return omplens_fix__fail(c, "the function of the directive is not where the parse shows "
                                 "it: whether code that did not run uses %s cannot be checked",
@@ -1805,12 +1811,25 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
                                 "whose kernels reach it there would find the item unmapped if "
                                 "the allocation went",
                              user->name, user->pragma.line, s->var);
+  /* Kernels ran and passed it over: one of the file that names it did not
+   * run this time, and may where the run takes another branch (miniWeather's
+   * halo exchange with more than one rank). */
+  if (passed && (user = later_use(c, s, true, &unknown)) != NULL)
+    return omplens_fix__fail(c, "the kernel at line %u names %s: it did not run this time, and "
+                                "a run that reaches it while the allocation lives would find the "
+                                "item unmapped",
+                             user->pragma.line, s->var);
+  if (passed && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA &&
+      (s->dir->flags & OMPLENS_DIRF_BODY_CALLS))
+    return omplens_fix__fail(c, "the region calls functions: a kernel in one of them that did "
+                                "not run this time may use %s",
+                             it);
   g->confidence = OMPLENS_FIXC_CHECKED;
   if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && s->dir->body.file) {
     omplens_fix__file_dirs(c->fx, c->file);
     /* Where kernels ran, they were not given it, and later_use found
      * none that names it. */
-    for (size_t i = 0; i < c->file->num_dirs && !passed_over(c->fx, g); i++) {
+    for (size_t i = 0; i < c->file->num_dirs && !passed; i++) {
       const omplens_directive *d = c->file->dirs[i];
       if (d != s->dir && d->kind == OMPLENS_DIRECTIVE_TARGET &&
           d->pragma.line > s->dir->body.line && d->pragma.line <= s->dir->body.end_line)
