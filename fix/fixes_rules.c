@@ -164,6 +164,7 @@ static void kernels_between(omplens_fix__ctx *c, omplens_fix__buf *r) {
 }
 
 static bool all_category(const omplens_fix__ctx *c, int category);
+static bool passed_over(const omplens_fixer *fx, const omplens_fix__group *g);
 
 /* Whether one of the group's findings is of category. */
 static bool has_category(const omplens_fix__ctx *c, int category) {
@@ -715,6 +716,16 @@ static void recipe(omplens_fix__ctx *c) {
       omplens_fix__buf_printf(r,
                               "remove %s from the map clause at %s once you know that neither "
                               "the kernel nor a function it calls uses it.",
+                              it, where);
+      break;
+    }
+    if (all_category(c, OMPLENS_CAT_UNUSED_ALLOC) ||
+        (has_category(c, OMPLENS_CAT_UNUSED_ALLOC) && passed_over(c->fx, g))) {
+      /* nothing to guard but the mapping: its copies go with it */
+      omplens_fix__buf_printf(r, "map %s only in the runs that reach the code that uses it: "
+                                 "a data directive of its own for it at %s, with an `if(...)` "
+                                 "clause on the condition that leads there, or leave it where "
+                                 "the allocation costs little.",
                               it, where);
       break;
     }
