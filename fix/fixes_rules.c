@@ -1782,6 +1782,68 @@ static const omplens_directive *later_use(omplens_fix__ctx *c, const omplens_fix
   return NULL;
 }
 
+/* Whether the function call calls may launch a kernel: one defined in
+ * another file may, and so may one of a name that holds a kernel in a
+ * file the fixer read; one of this file does when a target directive lies
+ * in it; one defined nowhere the build shows (the C library's free,
+ * printf) does not. */
+static bool may_launch(omplens_fix__ctx *c, const omplens_fix__node *call) {
+  if (call->callee)
+    return true;
+  if (call->ref == NONE || c->ast->nodes[call->ref].kind != OMPLENS_FIX__N_FUNCTION) {
+    const char *name = omplens_fix__ast_name(c->ast, (uint32_t)(call - c->ast->nodes));
+    for (size_t f = 0; f < c->fx->num_files; f++) {
+      omplens_fix__file_dirs(c->fx, c->fx->files[f]);
+      for (size_t i = 0; i < c->fx->files[f]->num_dirs; i++) {
+        const omplens_directive *d = c->fx->files[f]->dirs[i];
+        if (d->kind == OMPLENS_DIRECTIVE_TARGET && d->function && name &&
+            !strcmp(d->function, name))
+          return true;
+      }
+    }
+    return call->ref != NONE; /* declared here, defined where the build does not show */
+  }
+  const omplens_fix__node *fn = &c->ast->nodes[call->ref];
+  omplens_fix__file_dirs(c->fx, c->file);
+  for (size_t i = 0; i < c->file->num_dirs; i++) {
+    const omplens_directive *d = c->file->dirs[i];
+    size_t at = d->kind == OMPLENS_DIRECTIVE_TARGET ? omplens_fix__pragma_at(c, d) : SIZE_MAX;
+    if (at != SIZE_MAX && at >= fn->begin && at < fn->end)
+      return true;
+  }
+  return false;
+}
+
+/* The call that is passed s's variable (a local or parameter) where its
+ * allocation lives in the directive's function (a `target data`'s region;
+ * after a `target enter data`, the rest of the function): its kernels,
+ * under the names of its parameters, may use it in a run that reaches
+ * them. NONE when there is none, or when the variable is no local. */
+static uint32_t passed_to_call(omplens_fix__ctx *c, const omplens_fix__site *s) {
+  if (!s->var || !omplens_fix__need_ast(c))
+    return NONE;
+  size_t at = omplens_fix__pragma_at(c, s->dir), begin = at, end = SIZE_MAX;
+  uint32_t var = omplens_fix__ast_lookup(c->ast, s->var, at);
+  uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
+  if (var == NONE || fn == NONE || c->ast->nodes[var].global)
+    return NONE;
+  if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && !omplens_fix__body_range(c, s->dir, &begin, &end))
+    return NONE;
+  if (end == SIZE_MAX)
+    end = c->ast->nodes[fn].end;
+  for (size_t i = 0; i < c->ast->num_nodes; i++) {
+    const omplens_fix__node *n = &c->ast->nodes[i];
+    if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end)
+      continue;
+    uint32_t other = NONE;
+    if (omplens_fix__ast_use(c->ast, (uint32_t)i, &other) == OMPLENS_FIX__USE_ESCAPE &&
+        other != NONE && c->ast->nodes[other].kind == OMPLENS_FIX__N_CALL &&
+        may_launch(c, &c->ast->nodes[other]))
+      return other;
+  }
+  return NONE;
+}
+
 /* Whether the kernels that ran passed over an allocation of g's (they ran
  * in its lifetime, and none was given it), rather than none running. */
 static bool passed_over(const omplens_fixer *fx, const omplens_fix__group *g) {
@@ -1830,6 +1892,12 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
                                 "a run that reaches it while the allocation lives would find the "
                                 "item unmapped",
                              user->pragma.line, s->var);
+  uint32_t call = passed ? passed_to_call(c, s) : NONE;
+  if (call != NONE)
+    return omplens_fix__fail(c, "%s is passed to %s() at line %u, whose kernels, under other "
+                                "names, may use it in a run that reaches them",
+                             s->var, omplens_fix__ast_name(c->ast, call),
+                             omplens_fix__ctx_line(c, c->ast->nodes[call].begin));
   if (passed && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA &&
       (s->dir->flags & OMPLENS_DIRF_BODY_CALLS))
     return omplens_fix__fail(c, "the region calls functions: a kernel in one of them that did "
