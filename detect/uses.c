@@ -216,7 +216,8 @@ static int pointer_storage(const omplens_detect__ctx *c, const omplens_event *e)
   return 0;
 }
 
-/* Adds allocation ord (event e) to the held ones. */
+/* Adds allocation ord (event e) to the held ones (a change of the held
+ * ones, and of the anchors added with it). */
 static int hold(omplens_detect__uses *u, const omplens_event *e, uint32_t ord) {
   /* A stale span at the same address lost its delete: it goes. */
   size_t at = span_lower(u->held, u->num_held, e->device, e->host_addr, 0);
@@ -257,7 +258,6 @@ int omplens_detect__uses_alloc(omplens_detect__ctx *c, uint32_t ord) {
                      (omplens_detect__span){pointer, pointer + 1, ord, e->device});
   if (rc == 0)
     omplens_detect__set_bit(u->judged, ord);
-  u->epoch++;
   return rc;
 }
 
