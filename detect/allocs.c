@@ -156,7 +156,7 @@ static int emit_allocation(omplens_detect__ctx *c, uint32_t ord) {
   if (unused && /* kernels may have used it where the trace did not see */
       omplens_detect__unseen_between(c, c->ev[i].begin_ns, lifetime_end(c, ord))) {
     unused = 0;
-    c->unused_allocs[ord >> 6] &= ~((uint64_t)1 << (ord & 63));
+    omplens_detect__clear_bit(c->unused_allocs, ord);
   }
   if (!unused && c->alloc_first[ord] == OMPLENS_DETECT__NONE)
     return 0;

@@ -342,6 +342,11 @@ void omplens_detect__ctx_free(omplens_detect__ctx *c);
  * before is left to the scan. */
 #define OMPLENS_DETECT__SORT_ARGS 16
 void omplens_detect__sort_arg_lists(const omplens_detect__ctx *c, omplens_map_lists *l);
+/* The place among r's arguments of the buffer argument that begins at addr
+ * and is bytes long (in the sorted order where the list has one), or
+ * UINT32_MAX. */
+uint32_t omplens_detect__arg_place(const omplens_detect__ctx *c, const omplens_region *r,
+                                   uint64_t addr, uint64_t bytes);
 /* Forgets what every side holds (copies and contents): after a pause the
  * trace shows nothing of what the program did in it. */
 void omplens_detect__forget_contents(omplens_detect__scan *s);
@@ -469,6 +474,9 @@ static inline int omplens_detect__bit(const uint64_t *b, uint32_t i) {
 }
 static inline void omplens_detect__set_bit(uint64_t *b, uint32_t i) {
   b[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+static inline void omplens_detect__clear_bit(uint64_t *b, uint32_t i) {
+  b[i >> 6] &= ~((uint64_t)1 << (i & 63));
 }
 
 /* Duration of an event; a malformed end before begin counts as 0. */

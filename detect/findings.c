@@ -24,26 +24,29 @@ static uint32_t args_held(const omplens_detect__ctx *c, const omplens_region *r)
              : r->num_args;
 }
 
+uint32_t omplens_detect__arg_place(const omplens_detect__ctx *c, const omplens_region *r,
+                                   uint64_t addr, uint64_t bytes) {
+  uint32_t first = r->first_arg, n = args_held(c, r);
+  const uint32_t *order =
+      c->arg_lists && first < c->num_args ? omplens_map_lists_order(c->arg_lists, first, n) : NULL;
+  if (order)
+    return omplens_map_args_find(c->args + first, order, n, addr, bytes);
+  for (uint32_t k = 0; k < r->num_args; k++) {
+    size_t at = (size_t)first + k;
+    if (at < c->num_args && omplens_map_arg_is(&c->args[at], addr, bytes))
+      return k;
+  }
+  return UINT32_MAX;
+}
+
 static uint64_t variable_of(const omplens_detect__ctx *c,
                             const omplens_event *e) {
   if ((e->flags & OMPLENS_EVF_OWN_CODEPTR) && e->region == OMPLENS_NO_REGION)
     return VARIABLE_CALL;
   if (e->region >= c->num_regions)
     return e->host_addr;
-  const omplens_region *r = &c->regions[e->region];
-  uint32_t first = r->first_arg, n = args_held(c, r);
-  const uint32_t *order =
-      c->arg_lists && first < c->num_args ? omplens_map_lists_order(c->arg_lists, first, n) : NULL;
-  if (order) {
-    uint32_t k = omplens_map_args_find(c->args + first, order, n, e->host_addr, e->bytes);
-    return k == UINT32_MAX ? e->host_addr : VARIABLE_ITEM | k;
-  }
-  for (uint32_t k = 0; k < r->num_args; k++) {
-    size_t at = (size_t)first + k;
-    if (at < c->num_args && omplens_map_arg_is(&c->args[at], e->host_addr, e->bytes))
-      return VARIABLE_ITEM | k;
-  }
-  return e->host_addr;
+  uint32_t k = omplens_detect__arg_place(c, &c->regions[e->region], e->host_addr, e->bytes);
+  return k == UINT32_MAX ? e->host_addr : VARIABLE_ITEM | k;
 }
 
 void omplens_detect__sort_arg_lists(const omplens_detect__ctx *c, omplens_map_lists *l) {

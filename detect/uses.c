@@ -164,15 +164,13 @@ void omplens_detect__uses_free(omplens_detect__uses *u) {
  * mapper's members), which the kernels' arguments cannot show either. */
 static const omplens_map_arg *item_of(const omplens_detect__ctx *c, const omplens_event *e) {
   const omplens_region *r = known_region(c, e);
-  const omplens_map_arg *held = NULL;
-  for (uint32_t k = 0; r && k < r->num_args; k++) {
-    const omplens_map_arg *a = &c->args[r->first_arg + k];
-    if (omplens_map_arg_is(a, e->host_addr, e->bytes))
-      return a;
-    if (!held && omplens_map_arg_holds(a, e->host_addr))
-      held = a;
-  }
-  return held;
+  uint32_t k = r ? omplens_detect__arg_place(c, r, e->host_addr, e->bytes) : UINT32_MAX;
+  if (k != UINT32_MAX)
+    return &c->args[r->first_arg + k];
+  for (k = 0; r && k < r->num_args; k++)
+    if (omplens_map_arg_holds(&c->args[r->first_arg + k], e->host_addr))
+      return &c->args[r->first_arg + k];
+  return NULL;
 }
 
 /* Whether the construct of allocation event i wrote a pointer into device
@@ -194,11 +192,8 @@ static int writes_pointer(const omplens_detect__ctx *c, uint32_t i) {
       return 1;
     if (w->region != e->region || w->kind != OMPLENS_EV_H2D || w->bytes != sizeof(void *))
       continue;
-    int item = 0;
-    for (uint32_t k = 0; k < r->num_args && !item; k++)
-      item = omplens_map_arg_is(&c->args[r->first_arg + k], w->host_addr, w->bytes);
-    if (!item)
-      return 1;
+    if (omplens_detect__arg_place(c, r, w->host_addr, w->bytes) == UINT32_MAX)
+      return 1; /* no map item's buffer */
   }
   return 0;
 }
@@ -378,7 +373,7 @@ int omplens_detect__on_kernel(omplens_detect__ctx *c, uint32_t i) {
   for (uint32_t k = 0; k < r->num_args && rc == 0; k++)
     rc = give(c, u, e->device, &c->args[r->first_arg + k]);
   for (size_t k = 0; k < u->num_reached; k++) /* the next kernel walks anew */
-    u->reached[u->stack[k] >> 6] &= ~((uint64_t)1 << (u->stack[k] & 63));
+    omplens_detect__clear_bit(u->reached, u->stack[k]);
   u->num_reached = 0;
   return rc;
 }

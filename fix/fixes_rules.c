@@ -1831,12 +1831,16 @@ static uint32_t passed_to_call(omplens_fix__ctx *c, const omplens_fix__site *s) 
     return NONE;
   if (end == SIZE_MAX)
     end = c->ast->nodes[fn].end;
-  for (size_t i = 0; i < c->ast->num_nodes; i++) {
+  size_t count;
+  const uint32_t *named = omplens_fix__ast_named(c->ast, s->var, &count);
+  size_t total = named ? count : c->ast->num_nodes; /* no index: every node */
+  for (size_t k = 0; k < total; k++) {
+    uint32_t i = named ? named[k] : (uint32_t)k;
     const omplens_fix__node *n = &c->ast->nodes[i];
     if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end)
       continue;
     uint32_t other = NONE;
-    if (omplens_fix__ast_use(c->ast, (uint32_t)i, &other) == OMPLENS_FIX__USE_ESCAPE &&
+    if (omplens_fix__ast_use(c->ast, i, &other) == OMPLENS_FIX__USE_ESCAPE &&
         other != NONE && c->ast->nodes[other].kind == OMPLENS_FIX__N_CALL &&
         may_launch(c, &c->ast->nodes[other]))
       return other;
@@ -2768,17 +2772,18 @@ int omplens_fix__take_joined(omplens_fixer *fx) {
 
 /* ---- an unused allocation's copies go with it ---- */
 
-/* The fix of an unused allocation (the item's removal, the whole
- * directive's: item SIZE_MAX, or none), keyed by what it removes. */
-typedef struct item_removal {
+/* A group keyed by the directive item it changes (item SIZE_MAX: the
+ * whole directive): the fix of an unused allocation by what it removes,
+ * and (by directive alone) the groups whose clause changes may merge. */
+typedef struct group_key {
   const omplens_directive *dir;
   size_t item;
   const void *implicit;
   size_t group;
-} item_removal;
+} group_key;
 
 static int cmp_removal(const void *pa, const void *pb) {
-  const item_removal *a = pa, *b = pb;
+  const group_key *a = pa, *b = pb;
   if (a->dir != b->dir)
     return (uintptr_t)a->dir < (uintptr_t)b->dir ? -1 : 1;
   if (a->item != b->item)
@@ -2798,7 +2803,7 @@ static bool all_unused_copies(const omplens_fixer *fx, const omplens_fix__group 
 }
 
 int omplens_fix__take_removed(omplens_fixer *fx) {
-  item_removal *r = malloc((fx->num_groups + 1) * sizeof *r);
+  group_key *r = malloc((fx->num_groups + 1) * sizeof *r);
   if (!r)
     return OMPLENS_FIX_ENOMEM;
   size_t n = 0;
@@ -2807,7 +2812,7 @@ int omplens_fix__take_removed(omplens_fixer *fx) {
     bool whole = g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE;
     if (g->num_findings && g->site.dir && g->leftover == SIZE_MAX &&
         fx->findings[g->findings[0]].category == OMPLENS_CAT_UNUSED_ALLOC)
-      r[n++] = (item_removal){g->site.dir, whole ? SIZE_MAX : g->site.item,
+      r[n++] = (group_key){g->site.dir, whole ? SIZE_MAX : g->site.item,
                          whole ? NULL : (const void *)g->site.implicit, i};
   }
   qsort(r, n, sizeof *r, cmp_removal);
@@ -2816,8 +2821,8 @@ int omplens_fix__take_removed(omplens_fixer *fx) {
     omplens_fix__group *h = &fx->groups[i];
     if (!all_unused_copies(fx, h))
       continue;
-    item_removal key = {h->site.dir, h->site.item, (const void *)h->site.implicit, 0};
-    const item_removal *w = bsearch(&key, r, n, sizeof *r, cmp_removal);
+    group_key key = {h->site.dir, h->site.item, (const void *)h->site.implicit, 0};
+    const group_key *w = bsearch(&key, r, n, sizeof *r, cmp_removal);
     if (!w) {
       key.item = SIZE_MAX;
       key.implicit = NULL;
@@ -2925,20 +2930,20 @@ static int merge_pair(omplens_fixer *fx, omplens_fix__group *a, omplens_fix__gro
 
 /* Groups by directive, then in list order. */
 static int cmp_by_dir(const void *pa, const void *pb) {
-  const item_removal *a = pa, *b = pb;
+  const group_key *a = pa, *b = pb;
   if (a->dir != b->dir)
     return (uintptr_t)a->dir < (uintptr_t)b->dir ? -1 : 1;
   return a->group < b->group ? -1 : a->group > b->group;
 }
 
 int omplens_fix__merge_changes(omplens_fixer *fx) {
-  item_removal *r = malloc((fx->num_groups + 1) * sizeof *r); /* by directive */
+  group_key *r = malloc((fx->num_groups + 1) * sizeof *r); /* by directive */
   if (!r)
     return OMPLENS_FIX_ENOMEM;
   size_t n = 0;
   for (size_t i = 0; i < fx->num_groups; i++)
     if (mergeable(&fx->groups[i]))
-      r[n++] = (item_removal){fx->groups[i].site.dir, 0, NULL, i};
+      r[n++] = (group_key){fx->groups[i].site.dir, 0, NULL, i};
   qsort(r, n, sizeof *r, cmp_by_dir);
   int rc = 0;
   for (size_t a = 0; a < n && !rc; a++) /* the earlier group takes the later */
