@@ -2928,12 +2928,24 @@ static int merge_pair(omplens_fixer *fx, omplens_fix__group *a, omplens_fix__gro
              : OMPLENS_FIX_ENOMEM;
 }
 
-/* Groups by directive, then in list order. */
+/* Groups by directive, then by the first item each changes (so that the
+ * same change reads the same whatever the groups' order, which follows
+ * measured savings), then in list order. */
 static int cmp_by_dir(const void *pa, const void *pb) {
   const group_key *a = pa, *b = pb;
   if (a->dir != b->dir)
     return (uintptr_t)a->dir < (uintptr_t)b->dir ? -1 : 1;
+  if (a->item != b->item)
+    return a->item < b->item ? -1 : 1;
   return a->group < b->group ? -1 : a->group > b->group;
+}
+
+static size_t first_item(const omplens_fix__group *g) {
+  size_t first = SIZE_MAX;
+  for (size_t i = 0; i < g->num_clause_changes; i++)
+    if (g->clause_changes[i].item < first)
+      first = g->clause_changes[i].item;
+  return first;
 }
 
 int omplens_fix__merge_changes(omplens_fixer *fx) {
@@ -2943,10 +2955,10 @@ int omplens_fix__merge_changes(omplens_fixer *fx) {
   size_t n = 0;
   for (size_t i = 0; i < fx->num_groups; i++)
     if (mergeable(&fx->groups[i]))
-      r[n++] = (group_key){fx->groups[i].site.dir, 0, NULL, i};
+      r[n++] = (group_key){fx->groups[i].site.dir, first_item(&fx->groups[i]), NULL, i};
   qsort(r, n, sizeof *r, cmp_by_dir);
   int rc = 0;
-  for (size_t a = 0; a < n && !rc; a++) /* the earlier group takes the later */
+  for (size_t a = 0; a < n && !rc; a++) /* the earlier takes the later */
     for (size_t b = a + 1; b < n && r[b].dir == r[a].dir && !rc; b++) {
       omplens_fix__group *x = &fx->groups[r[a].group], *y = &fx->groups[r[b].group];
       if (mergeable(x) && mergeable(y) && x->site.file == y->site.file)
