@@ -34,12 +34,13 @@ typedef struct helper {
   pid_t pid;
   int fd;    /* our end of its socket; -1: no helper in this slot */
   bool busy; /* a thread is using it */
+  bool used; /* it was sent a job */
 } helper;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t freed = PTHREAD_COND_INITIALIZER;
-static helper helpers[MAX_HELPERS] = {{0, -1, false}, {0, -1, false}, {0, -1, false},
-                                      {0, -1, false}};
+static helper helpers[MAX_HELPERS] = {{0, -1, false, false}, {0, -1, false, false},
+                                      {0, -1, false, false}, {0, -1, false, false}};
 static char *exe, *command;
 static unsigned started;
 
@@ -146,6 +147,7 @@ static bool spawn_helper(helper *h, const char *cache)
     return false;
   }
   h->fd = sv[0];
+  h->used = false;
   started++;
   return true;
 }
@@ -174,10 +176,23 @@ static helper *take_helper(void)
       pthread_cond_wait(&freed, &lock);
   }
   if (got != NULL)
-    got->busy = true;
+    got->busy = got->used = true;
   pthread_mutex_unlock(&lock);
   free(cache);
   return got;
+}
+
+void omplens_libclang_apart_warm(void)
+{
+  char *cache = omplens_libclang_cache_where();
+  pthread_mutex_lock(&lock);
+  bool any = false;
+  for (size_t i = 0; i < MAX_HELPERS; i++)
+    any = any || helpers[i].fd >= 0;
+  if (exe != NULL && cache != NULL && !any)
+    spawn_helper(&helpers[0], cache); /* none: the first job starts one */
+  pthread_mutex_unlock(&lock);
+  free(cache);
 }
 
 static void give_back(helper *h)
@@ -239,7 +254,10 @@ void omplens_libclang_apart_end(void)
       helpers[i].busy = true;
     pthread_mutex_unlock(&lock);
     if (live) {
-      shutdown(helpers[i].fd, SHUT_WR); /* the end of its requests: it exits */
+      if (helpers[i].used)
+        shutdown(helpers[i].fd, SHUT_WR); /* the end of its requests: it exits */
+      else
+        kill(helpers[i].pid, SIGKILL); /* started early, never needed: it holds nothing */
       bury(&helpers[i]);
     }
   }

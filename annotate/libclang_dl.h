@@ -176,6 +176,10 @@ enum {
 /* Runs job with parts in a helper (up to 4 at once, from any thread; each
  * started on first need and kept for the next job). */
 int omplens_libclang_apart(const char *job, const char *const *parts, size_t n, int *sig);
+/* Starts a helper now, when none runs, so that it loads libclang while the
+ * caller does other work (a first report, whose parses all miss the
+ * cache); one never sent a job is killed by omplens_libclang_apart_end. */
+void omplens_libclang_apart_warm(void);
 /* Ends the helpers (a later job starts new ones). */
 void omplens_libclang_apart_end(void);
 /* Helpers started so far, by this process. */

@@ -1,5 +1,6 @@
 /* omplens command line: run a program under the collector, report on traces,
  * dump a trace's events. See `omplens --help` and the README's "Use". */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -1386,13 +1387,30 @@ static void warn_jobs(const loaded *l) {
           "(report each job's traces apart)", jobs, first ? first : "(unnamed)");
 }
 
+/* Whether dir holds no parse result (it is missing, or empty). */
+static bool nothing_cached(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return true;
+  const struct dirent *e;
+  bool none = true;
+  while (none && (e = readdir(d)) != NULL)
+    none = e->d_name[0] == '.';
+  closedir(d);
+  return none;
+}
+
 /* libclang's parses keep their results in the output directory, for the
- * next report of the same sources (docs/directives.md, "The parse cache"). */
-static void use_parse_cache(const char *output_dir) {
+ * next report of the same sources (docs/directives.md, "The parse cache").
+ * With warm, a report into a directory with nothing cached starts a parse
+ * helper at once, to load libclang while the trace is read. */
+static void use_parse_cache(const char *output_dir, bool warm) {
   char dir[PATH_MAX];
   if (snprintf(dir, sizeof dir, "%s/.omplens-cache", output_dir) < (int)sizeof dir) {
     omplens_directives_cache_at(dir);
     omplens_parse_helpers_on(); /* libclang stays out of this process */
+    if (warm && nothing_cached(dir))
+      omplens_parse_helpers_warm();
   }
 }
 
@@ -1598,7 +1616,7 @@ static int report_distributed(options *o, char *const *args, size_t num_args,
   l.compile_commands = o->compile_commands;
   l.window = o;
   l.o = o;
-  use_parse_cache(o->output_dir);
+  use_parse_cache(o->output_dir, false); /* ranks start helpers as their parses need */
   if (m->rank == 0) {
     omplens_progress_start(o->quiet);
     for (size_t i = 0; i < plan.n; i++)
@@ -1702,7 +1720,7 @@ static int handle_report(int argc, char **argv) {
   l.compile_commands = o.compile_commands;
   l.window = &o;
   l.o = &o;
-  use_parse_cache(o.output_dir);
+  use_parse_cache(o.output_dir, true);
   int rc = 0;
   omplens_progress_start(o.quiet);
   for (int i = first; i < argc; i++)
@@ -1969,7 +1987,7 @@ static int report_run(const options *opts, const char *trace_dir, int status) {
     l.no_diff = no_diff;
   }
   l.o = &o;
-  use_parse_cache(o.output_dir);
+  use_parse_cache(o.output_dir, true);
   omplens_progress_start(o.quiet); /* the program has finished: the terminal is ours */
   expect_input(trace_dir);
   expect_outputs(o.outputs);

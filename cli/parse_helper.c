@@ -38,6 +38,10 @@ int omplens_parse_helper_main(int argc, char **argv) {
             OMPLENS_PARSE_HELPER_COMMAND);
     return 64; /* EX_USAGE */
   }
+  /* Every job needs libclang: loaded before the first request comes (a
+   * helper started early loads it while the report reads its trace). */
+  if (omplens_libclang_load())
+    omplens_libclang_release_code();
   int rc = omplens_libclang_serve(0, argv[2], jobs, sizeof jobs / sizeof *jobs);
   for (size_t i = 0; i < 2; i++)
     omplens_directive_index_destroy(indexes[i]);
@@ -47,4 +51,8 @@ int omplens_parse_helper_main(int argc, char **argv) {
 void omplens_parse_helpers_on(void) {
   /* The running binary itself, also when it was replaced on disk since. */
   omplens_libclang_apart_with("/proc/self/exe", OMPLENS_PARSE_HELPER_COMMAND);
+}
+
+void omplens_parse_helpers_warm(void) {
+  omplens_libclang_apart_warm();
 }

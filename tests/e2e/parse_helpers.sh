@@ -96,6 +96,19 @@ grep -Eq "libclang crashed parsing it \(signal [0-9]+\)|libclang's process ended
   "$work/crashed/findings.json" 2>/dev/null || fail "libclang crashing: the report does not say so"
 [ -s "$work/crashed/fixes.patch" ] && fail "libclang crashing: a diff made without the parse"
 
+# A first report whose sources are gone: the helper started before the
+# trace was read gets no parse, and ends with the report.
+mv main.c main.c.away
+pid3=$(report "$work/nosrc")
+mv main.c.away main.c
+grep -q 'parsing .* sources (libclang)' "$work/nosrc.err" &&
+  fail "no sources: a parse ran: $(grep 'parsing' "$work/nosrc.err")"
+early=$(ls "$work"/ld/nosrc.* 2>/dev/null | grep -v "\.$pid3\$")
+[ -n "$early" ] || fail "no sources: no helper was started before the trace was read"
+for f in $early; do
+  kill -0 "${f##*.}" 2>/dev/null && fail "no sources: helper ${f##*.} outlived the report"
+done
+
 echo "first report: $line; second: $line2"
 [ "$failed" = 0 ] && echo "ok: libclang ran in helpers only, and its crash ended none but them"
 exit "$failed"

@@ -2,8 +2,8 @@
  * binary is its own helper (`test_libclang_apart helper CACHE_DIR`), with
  * jobs of its own instead of libclang's parses: their parts arrive intact,
  * a helper is kept for the next job, one that dies is reported as such and
- * replaced, several threads share at most four helpers, and without a
- * cache nothing runs apart. .ci/run also runs it under ThreadSanitizer. */
+ * replaced, several threads share at most four helpers, one started
+ * ahead runs the first job, and without a cache nothing runs apart. .ci/run also runs it under ThreadSanitizer. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -127,6 +127,28 @@ static void test_dead_helper_is_replaced(void **state)
   assert_int_equal(omplens_libclang_helpers_started(), before + 3);
 }
 
+/* A helper started ahead runs the first job; one started ahead while
+ * another runs is not; one that got no job is ended at once. */
+static void test_warm_helper(void **state)
+{
+  (void)state;
+  omplens_libclang_apart_end();
+  unsigned before = omplens_libclang_helpers_started();
+  omplens_libclang_apart_warm();
+  assert_int_equal(omplens_libclang_helpers_started(), before + 1);
+  omplens_libclang_apart_warm(); /* one runs: none more */
+  assert_int_equal(omplens_libclang_helpers_started(), before + 1);
+  int sig = -1;
+  assert_int_equal(run("noop", &sig), OMPLENS_LIBCLANG_APART);
+  assert_int_equal(omplens_libclang_helpers_started(), before + 1);
+  omplens_libclang_apart_end();
+  omplens_libclang_apart_warm(); /* never used: killed */
+  omplens_libclang_apart_end();
+  assert_int_equal(omplens_libclang_helpers_started(), before + 2);
+  assert_int_equal(run("noop", &sig), OMPLENS_LIBCLANG_APART);
+  assert_int_equal(omplens_libclang_helpers_started(), before + 3);
+}
+
 static void *many_jobs(void *arg)
 {
   int *failed = arg;
@@ -173,6 +195,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_parts_arrive_and_helper_is_kept),
       cmocka_unit_test(test_dead_helper_is_replaced),
       cmocka_unit_test(test_threads_share_four),
+      cmocka_unit_test(test_warm_helper),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
