@@ -491,6 +491,32 @@ static bool assigned_in_loop(const omplens_fix__ctx *c, const omplens_fix__site 
   return false;
 }
 
+/* Writes to r the recipe for a scalar that a target construct maps `to`
+ * by its name and that is declared inside the loop around it (the loop's
+ * counter, a value each step computes), and says whether it is one: each
+ * step's value is new, so a region around the loop would keep the first
+ * one on the device; the value belongs in the kernel's launch. */
+static bool loop_value_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r, unsigned loop_line,
+                              unsigned decl_line) {
+  const omplens_fix__site *s = &c->g->site;
+  uint32_t loop, var;
+  const omplens_fix__ast *a = loop_and_var(c, s, &loop, &var);
+  if (!a || a->nodes[var].elem != OMPLENS_FIX__ELEM_UNKNOWN || /* a pointer or an array */
+      !s->dir || s->dir->kind != OMPLENS_DIRECTIVE_TARGET || site_map_type(s) != OMPLENS_MAP_TO ||
+      strcmp(omplens_fix__item_text(s), s->var))
+    return false;
+  omplens_fix__buf_printf(
+      r,
+      "%s is declared inside the loop at line %u (line %u) and the kernel only reads it, so "
+      "each run of the loop sends a new value: no region around the loop can keep it on the "
+      "device, as it would keep the first value. Pass it as the kernel's own copy instead: "
+      "write `firstprivate(%s)` in place of its map (a scalar is firstprivate by default, so "
+      "dropping it from the map does the same); its value then travels with the kernel's "
+      "launch, with no allocation or copy of its own.",
+      s->var, loop_line, decl_line, s->var);
+  return true;
+}
+
 /* Whether the directive at the group's site has items the group's
  * findings do not name. */
 static bool other_items(const omplens_fix__ctx *c) {
@@ -645,6 +671,9 @@ static void recipe(omplens_fix__ctx *c) {
           s->var, assign_line, loop_line);
       break;
     }
+    if (declared_in_loop(c, s, &loop_line, &decl_line) &&
+        loop_value_recipe(c, r, loop_line, decl_line))
+      break;
     if (declared_in_loop(c, s, &loop_line, &decl_line)) {
       omplens_fix__buf_printf(
           r,
@@ -793,8 +822,10 @@ static void recipe(omplens_fix__ctx *c) {
           "after the last kernel that writes it (a `target update from` there, and %s at %s), "
           "unless the host needs each copy to see whether a kernel changed it (a loop flag).",
           it, where,
-          site_map_type(s) == OMPLENS_MAP_FROM ? "`alloc` instead of `from`"
-                                               : "`to` instead of `tofrom`",
+          site_map_type(s) != OMPLENS_MAP_FROM ? "`to` instead of `tofrom`"
+          : s->dir && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_EXIT_DATA
+              ? "`release` instead of `from`" /* no alloc on an exit data */
+              : "`alloc` instead of `from`",
           where);
     if (!has_category(c, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER))
       break;
