@@ -2003,6 +2003,21 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
 
 /* One wrap item per directive item of the group and call it came by,
  * placed before the loop. */
+/* Whether finding k's copies could go with a region around the loop: an
+ * item mapped `always` is copied each time even where a region holds it
+ * (mem2 of AMD's training examples), so only its allocations could. */
+static bool copies_can_go(omplens_fix__ctx *c, size_t k) {
+  const omplens_fix__site *s = omplens_fix__site_at(c->g, k);
+  if (!s->dir || s->implicit || s->item >= s->dir->num_items ||
+      !(s->dir->items[s->item].modifiers & OMPLENS_MAPMOD_ALWAYS) ||
+      c->fx->findings[c->g->findings[k]].category == OMPLENS_CAT_REPEATED_ALLOC)
+    return true;
+  return omplens_fix__fail(c,
+                           "%s is mapped `always` at line %u: a region around the loop "
+                           "would remove none of its copies",
+                           s->dir->items[s->item].text, s->dir->pragma.line);
+}
+
 static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   const omplens_fix__group *g = c->g;
   for (size_t k = 0; k < g->num_findings; k++) {
@@ -2010,7 +2025,7 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
     if (g->left && g->left[k])
       continue;
     w->culprit = k;
-    if (!wrap_item(c, w, loop, k, s->call))
+    if (!copies_can_go(c, k) || !wrap_item(c, w, loop, k, s->call))
       return false;
     for (size_t i = 0; i < s->num_more_calls; i++)
       if (!wrap_item(c, w, loop, k, s->more_calls[i]))

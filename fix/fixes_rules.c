@@ -700,7 +700,16 @@ static void recipe(omplens_fix__ctx *c) {
      * first to the last (the reason says which the parse found). */
     const char *span = "the code that runs it each time (the loop around it, or around the call of "
                        "its function)";
-    if (site_map_type(s) == OMPLENS_MAP_FROM) /* a result: nothing to send */
+    if (!s->implicit && s->item < s->dir->num_items &&
+        (s->dir->items[s->item].modifiers & OMPLENS_MAPMOD_ALWAYS)) /* copied even if held */
+      omplens_fix__buf_printf(
+          r,
+          "the map of %s at %s says `always`, so it copies each time even while %s stays "
+          "mapped: keep %s mapped around %s, in a `target data` there or an enter data that "
+          "already maps %s, drop `always` at %s, and add `#pragma omp target update to(%s)` after the "
+          "host changes %s and `#pragma omp target update from(%s)` where the host reads %s.",
+          all, where, them, all, span, them, where, list, them, list, them);
+    else if (site_map_type(s) == OMPLENS_MAP_FROM) /* a result: nothing to send */
       omplens_fix__buf_printf(
           r,
           "keep %s on the device between the runs of %s: put `#pragma omp target data "
