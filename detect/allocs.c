@@ -170,10 +170,13 @@ static int emit_allocation(omplens_detect__ctx *c, uint32_t ord) {
                               c->alloc_first[ord], removal);
 }
 
-/* ---- Copies into unused allocations --------------------------------------
+/* ---- Copies into and out of unused allocations ---------------------------
  * No kernel reads a copy into memory no kernel used: each H2D to the start
  * of an unused allocation in its lifetime is an unused transfer (a content
- * category that holds it keeps it). The unused allocations' windows are
+ * category that holds it keeps it). A D2H from its start before any copy
+ * came into it brings the host memory nothing wrote (a `map(from:)` of a
+ * variable only the host sets, whose copy back overwrites it): an unused
+ * transfer too. The unused allocations' windows are
  * few: sorted by (device, dev_addr, begin), an H2D falls in one when the
  * last that begins before it reaches it, or an earlier one of its buffer
  * does (an allocation whose delete was lost lives on): each window keeps
@@ -183,6 +186,7 @@ typedef struct window {
   uint64_t dev_addr, begin, end;
   uint64_t reach; /* the latest end of this and the buffer's earlier ones */
   int16_t device;
+  bool filled; /* a copy came into it */
 } window;
 
 static int window_before(const window *w, int16_t device, uint64_t dev_addr, uint64_t t) {
@@ -202,7 +206,8 @@ static int cmp_window(const void *pa, const void *pb) {
   return a->begin < b->begin ? -1 : a->begin > b->begin;
 }
 
-static int in_window(const window *w, size_t n, const omplens_event *e) {
+/* The window e falls in, or NULL. */
+static window *in_window(window *w, size_t n, const omplens_event *e) {
   size_t a = 0, b = n; /* the first window not before e */
   while (a < b) {
     size_t mid = a + (b - a) / 2;
@@ -212,7 +217,9 @@ static int in_window(const window *w, size_t n, const omplens_event *e) {
       b = mid;
   }
   return a > 0 && w[a - 1].device == e->device && w[a - 1].dev_addr == e->dev_addr &&
-         e->begin_ns <= w[a - 1].reach;
+                 e->begin_ns <= w[a - 1].reach
+             ? &w[a - 1]
+             : NULL;
 }
 
 static int copies_unused(omplens_detect__ctx *c) {
@@ -230,7 +237,7 @@ static int copies_unused(omplens_detect__ctx *c) {
     if (!omplens_detect__bit(c->unused_allocs, ord))
       continue;
     const omplens_event *a = &c->ev[c->alloc_event[ord]];
-    w[n++] = (window){a->dev_addr, a->begin_ns, lifetime_end(c, ord), 0, a->device};
+    w[n++] = (window){a->dev_addr, a->begin_ns, lifetime_end(c, ord), 0, a->device, false};
     if (c->alloc_event[ord] < from)
       from = c->alloc_event[ord];
   }
@@ -243,8 +250,15 @@ static int copies_unused(omplens_detect__ctx *c) {
   }
   for (uint32_t i = from; i < c->n; i++) {
     const omplens_event *e = &c->ev[i];
-    if (e->kind == OMPLENS_EV_H2D && e->bytes && in_window(w, n, e))
+    bool in = e->kind == OMPLENS_EV_H2D || e->kind == OMPLENS_EV_D2D;
+    window *at = e->bytes && (in || e->kind == OMPLENS_EV_D2H) ? in_window(w, n, e) : NULL;
+    /* a copy back judged in the allocation it falls in itself, not one
+     * it reaches through an earlier one whose delete was lost */
+    if (at && (e->kind == OMPLENS_EV_H2D ||
+               (e->kind == OMPLENS_EV_D2H && !at->filled && e->begin_ns <= at->end)))
       omplens_detect__set_bit(c->unused, i);
+    if (at && in)
+      at->filled = true;
   }
   omplens_detect__free(w);
   return 0;

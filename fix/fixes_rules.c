@@ -1888,6 +1888,22 @@ static uint32_t passed_to_call(omplens_fix__ctx *c, const omplens_fix__site *s) 
   return NONE;
 }
 
+/* Whether a call in d's region may launch a kernel: one of a function of
+ * the program, not the OpenMP API's or the C library's (declared where the
+ * build's headers are: omp_get_wtime, printf). No parse: true. */
+static bool region_may_launch(omplens_fix__ctx *c, const omplens_directive *d) {
+  size_t begin, end;
+  if (!omplens_fix__need_ast(c) || !omplens_fix__body_range(c, d, &begin, &end))
+    return true;
+  for (size_t i = 0; i < c->ast->num_nodes; i++) {
+    const omplens_fix__node *n = &c->ast->nodes[i];
+    if (n->kind == OMPLENS_FIX__N_CALL && n->begin >= begin && n->begin < end &&
+        may_launch(c, n))
+      return true;
+  }
+  return false;
+}
+
 /* Whether the kernels that ran passed over an allocation of g's (they ran
  * in its lifetime, and none was given it), rather than none running. */
 static bool passed_over(const omplens_fixer *fx, const omplens_fix__group *g) {
@@ -1942,8 +1958,8 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
                                 "names, may use it in a run that reaches them",
                              s->var, omplens_fix__ast_name(c->ast, call),
                              omplens_fix__ctx_line(c, c->ast->nodes[call].begin));
-  if (passed && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA &&
-      (s->dir->flags & OMPLENS_DIRF_BODY_CALLS))
+  bool launches = (s->dir->flags & OMPLENS_DIRF_BODY_CALLS) && region_may_launch(c, s->dir);
+  if (passed && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && launches)
     return omplens_fix__fail(c, "the region calls functions: a kernel in one of them that did "
                                 "not run this time may use %s",
                              it);
@@ -1959,7 +1975,7 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
         return omplens_fix__fail(
             c, "the region holds a kernel (line %u) that did not run this time", d->pragma.line);
     }
-    if (s->dir->flags & OMPLENS_DIRF_BODY_CALLS) {
+    if (launches) {
       g->confidence = OMPLENS_FIXC_ASSUMED;
       omplens_fix__buf_str(&g->note, "the region calls functions: this assumes none of them "
                                      "launches a kernel that uses the item");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "render_md_internal.h"
+#include "report_internal.h"
 
 #define TOP_DIRECTIVES 10
 /* Findings listed under each of the top directives; the rest are counted. */
@@ -80,6 +81,13 @@ static const char passed_over_explanation[] =
     "Kernels ran on %s while the buffer was allocated, but none was given it: no map "
     "argument of theirs lies in it, or in the pointer it is attached through, so none of the "
     "kernels that ran on %s used it.";
+
+/* An unused transfer back to the host: a copy out of memory nothing on the
+ * device wrote. */
+static const char copied_back_explanation[] =
+    "The host received memory that nothing on %s wrote: no copy went into that device "
+    "buffer and no kernel on %s was given it, so the copy brings back uninitialized device "
+    "memory, over the values the host holds there.";
 
 static int category_index(const char *name) {
   for (int c = 0; name && c < OMPLENS_RENDER_CATEGORIES; c++)
@@ -231,6 +239,8 @@ static void finding_generic_explanation(omplens_strbuf *b, const json_t *finding
     text = host_explanation[c];
   if (omplens_render__bool(finding, "passed_over", 0))
     text = passed_over_explanation;
+  if (omplens_report__copies_back_unwritten(finding))
+    text = copied_back_explanation;
   omplens_strbuf_printf(b, text, dev, dev);
   omplens_strbuf_puts(b, "\n");
 }

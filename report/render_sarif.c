@@ -409,6 +409,9 @@ static char *generated_message(const json_t *f, const char *category) {
   if (!m)
     return NULL;
   const char *predicate = category_predicate(category);
+  if (omplens_report__copies_back_unwritten(f))
+    predicate = "is copied back from %1$s, where nothing wrote it (no copy went into it and no "
+                "kernel was given it): the host receives uninitialized device memory";
   if (!predicate) {
     fprintf(m, "%s: ", category);
     predicate = "is moved to or from %1$s";

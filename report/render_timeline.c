@@ -814,7 +814,8 @@ static const char *finding_message(const json_t *f) {
     {"reinitialization", "this copy sets back data that changed on the receiver (not a duplicate)"},
     {"repeated-alloc", "the same buffer was allocated again with the same size"},
     {"unused-alloc", "no kernel ran on the device while this allocation lived"},
-    {"unused-transfer", "no kernel read this copy before it was overwritten or the run ended"},
+    {"unused-transfer", "no kernel read this copy before it was overwritten or the run ended, "
+                        "or, copied back, nothing on the device wrote it"},
   };
   const char *explanation = omplens_report__str_at(f, "explanation"), *category = omplens_report__str_at(f, "category");
   if (explanation && *explanation)

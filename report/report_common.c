@@ -60,6 +60,13 @@ const char *omplens_report__str_at(const json_t *o, const char *key) {
   return json_string_value(json_object_get(o, key));
 }
 
+bool omplens_report__copies_back_unwritten(const json_t *f) {
+  const json_t *in = json_object_get(f, "instances");
+  const char *kind = omplens_report__str_at(json_is_array(in) ? json_array_get(in, 0) : in, "kind");
+  const char *category = omplens_report__str_at(f, "category");
+  return kind && category && !strcmp(kind, "d2h") && !strcmp(category, "unused-transfer");
+}
+
 json_int_t omplens_report__int_at(const json_t *o, const char *key) {
   return json_integer_value(json_object_get(o, key));
 }

@@ -7,12 +7,17 @@
 
 #include <jansson.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* The last component of a path ("dir/" stays "dir/"). */
 const char *omplens_report__base_name(const char *path);
 /* A member of a document object as a string / integer (NULL / 0 when absent). */
 const char *omplens_report__str_at(const json_t *o, const char *key);
+/* Whether finding f is an unused transfer back to the host: a copy out of
+ * device memory nothing wrote (its instances' kind, in findings.json's
+ * object or the pages' document's first). */
+bool omplens_report__copies_back_unwritten(const json_t *f);
 json_int_t omplens_report__int_at(const json_t *o, const char *key);
 
 /* The devices below limit that had a kernel, a transfer (either end of a

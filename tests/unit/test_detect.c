@@ -1959,6 +1959,30 @@ static void ref_unused_transfer(const omplens_event *ev, size_t n, uint32_t h,
     expect(x, OMPLENS_CAT_UNUSED_TRANSFER, h, OMPLENS_DETECT__NONE);
 }
 
+/* A copy back from the start of an allocation no kernel used, before any
+ * copy went into it: memory nothing wrote. The allocation is the unused
+ * one of its address that began last before it, and must itself hold it
+ * (not one whose delete was lost). */
+static void ref_unwritten_copy_back(const omplens_event *ev, uint32_t h, expected *x) {
+  uint32_t a = UINT32_MAX;
+  for (size_t i = 0; i < x->count[OMPLENS_CAT_UNUSED_ALLOC]; i++) {
+    uint32_t u = x->event[OMPLENS_CAT_UNUSED_ALLOC][i];
+    if (ev[u].device == ev[h].device && ev[u].dev_addr == ev[h].dev_addr &&
+        ev[u].begin_ns <= ev[h].begin_ns && (a == UINT32_MAX || ev[u].begin_ns >= ev[a].begin_ns))
+      a = u;
+  }
+  if (a == UINT32_MAX ||
+      (x->delete_of[a] != OMPLENS_DETECT__NONE && ev[h].begin_ns > ev[x->delete_of[a]].end_ns))
+    return;
+  for (uint32_t k = 0; k < h; k++) /* in its lifetime: begun with it, or after */
+    if ((ev[k].kind == OMPLENS_EV_H2D || ev[k].kind == OMPLENS_EV_D2D) && ev[k].bytes &&
+        ev[k].begin_ns >= ev[a].begin_ns &&
+        ev[k].device == ev[h].device && ev[k].dev_addr == ev[h].dev_addr)
+      return;
+  if (!ref_in_content_category(x, h))
+    expect(x, OMPLENS_CAT_UNUSED_TRANSFER, h, OMPLENS_DETECT__NONE);
+}
+
 /* Live allocations kept in a plain list. */
 static void ref_match_deletes(const omplens_event *ev, size_t n, expected *x) {
   uint32_t live[512];
@@ -2016,6 +2040,8 @@ static void reference(const omplens_event *ev, size_t n, expected *x) {
   for (uint32_t i = 0; i < n; i++)
     if (ev[i].kind == OMPLENS_EV_H2D && ev[i].bytes)
       ref_unused_transfer(ev, n, i, x);
+    else if (ev[i].kind == OMPLENS_EV_D2H && ev[i].bytes)
+      ref_unwritten_copy_back(ev, i, x);
 }
 
 static uint64_t rnd(uint64_t *state, uint64_t bound) {
