@@ -293,7 +293,8 @@ static bool own_buffer(const omplens_fix__ctx *c, const omplens_fix__site *s, un
 static bool own_buffer_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
   const omplens_fix__site *s = &c->g->site;
   unsigned made;
-  if (!own_buffer(c, s, &made))
+  /* main has no caller to allocate it: its runs are its directives' */
+  if ((s->dir->function && !strcmp(s->dir->function, "main")) || !own_buffer(c, s, &made))
     return false;
   omplens_fix__buf_printf(
       r,
@@ -700,6 +701,30 @@ static void recipe(omplens_fix__ctx *c) {
      * first to the last (the reason says which the parse found). */
     const char *span = "the code that runs it each time (the loop around it, or around the call of "
                        "its function)";
+    /* In no loop (main's straight-line code), the runs are the directives
+     * of the first finding's pair: the span is theirs. */
+    const omplens_finding *f = g->num_findings ? &c->fx->findings[g->findings[0]] : NULL;
+    uint32_t rel = f && f->num_instances ? f->instances[0].related : UINT32_MAX;
+    omplens_fix__file *other_file;
+    const omplens_directive *other =
+        rel < c->fx->num_events && c->g->reason.data && strstr(c->g->reason.data, "in no loop")
+            ? omplens_fix__directive_of(c->fx, omplens_trace_codeptr(c->fx->trace, &c->fx->events[rel]),
+                                        omplens_fix__runtime_kind(c->fx, &c->fx->events[rel]),
+                                        &other_file)
+            : NULL;
+    if (other && other != s->dir && other_file == s->file && other->function &&
+        s->dir->function && !strcmp(other->function, s->dir->function)) {
+      unsigned a = other->pragma.line, b = s->dir->pragma.line;
+      omplens_fix__buf_printf(
+          r,
+          "keep %s on the device from line %u to line %u, the constructs that move %s: put "
+          "`#pragma omp target data map(from: %s)` around that code, so that the kernels there "
+          "find %s present and copy nothing, and %s comes back to the host once, at its end; "
+          "add `#pragma omp target update from(%s)` where the host reads %s in between, and "
+          "`#pragma omp target update to(%s)` after the host changes %s.",
+          all, a < b ? a : b, a < b ? b : a, them, list, them, them, list, them, list, them);
+      break;
+    }
     if (!s->implicit && s->item < s->dir->num_items &&
         (s->dir->items[s->item].modifiers & OMPLENS_MAPMOD_ALWAYS)) /* copied even if held */
       omplens_fix__buf_printf(
