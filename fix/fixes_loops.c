@@ -2712,7 +2712,7 @@ bool omplens_fix__once_per_iteration(omplens_fix__ctx *c, const omplens_fix__sit
   uint32_t fn = omplens_fix__ast_function_at(c->ast, at);
   *loop = omplens_fix__ast_loop_at(c->ast, fn, at);
   if (*loop == NONE)
-    return omplens_fix__fail(c, "the directive is in no loop");
+    return omplens_fix__fail(c, "the directive is in no loop of its function");
   uint32_t body = omplens_fix__ast_block_at(c->ast, fn, at);
   if (body == NONE || c->ast->nodes[body].kind != OMPLENS_FIX__N_COMPOUND ||
       c->ast->nodes[body].parent != *loop)

@@ -543,11 +543,11 @@ static const char *guard_recipe(const omplens_fix__ctx *c) {
       (d->kind == OMPLENS_DIRECTIVE_TARGET_DATA && others))
     return "";
   if (!others)
-    return ", or guard the directive with an if(...) clause (for example on the loop variable) "
-           "where only some executions are needed";
+    return ", or guard the directive with an if(...) clause (for example on the loop variable, "
+           "or on a flag the caller passes) where only some executions are needed";
   return omplens_fix__ownf(c->fx, ", or, where only some executions are needed, move it to a "
                            "`%s` of its own guarded by an if(...) clause (for example on the loop "
-                           "variable): an if clause on this directive would hold back its other "
+                           "variable, or on a flag the caller passes): an if clause on this directive would hold back its other "
                            "items too", d->name);
 }
 
