@@ -411,6 +411,16 @@ static bool local_variable_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r
   return true;
 }
 
+/* The recipe's end for a scalar whose value each run sends anew. */
+static void as_firstprivate(omplens_fix__buf *r, const char *var) {
+  omplens_fix__buf_printf(
+      r,
+      "Pass it as the kernel's own copy instead: write `firstprivate(%s)` in place of its map "
+      "(a scalar is firstprivate by default, so dropping it from the map does the same); its "
+      "value then travels with the kernel's launch, with no allocation or copy of its own.",
+      var);
+}
+
 /* Writes to r the recipe for an item that is a parameter of the
  * directive's function mapped by its name (`map(to: n, factor)`: its
  * value, a copy of each call's argument), and says whether it is one. No
@@ -432,15 +442,12 @@ static bool value_parameter_recipe(const omplens_fix__ctx *c, omplens_fix__buf *
   if (c->src && p->loc > p->begin && p->loc <= c->src->size &&
       memchr(c->src->text + p->begin, '&', p->loc - p->begin))
     return false;
-  omplens_fix__buf_printf(
-      r,
-      "%s is a parameter of %s%s, a copy of each call's argument, so no directive outside it "
-      "can keep it on the device. Pass it as the kernel's own copy instead: write "
-      "`firstprivate(%s)` in place of its map (a scalar is firstprivate by default, so "
-      "dropping it from the map does the same); its value then travels with the kernel's "
-      "launch, with no allocation or copy of its own.",
-      s->var, s->dir->function ? s->dir->function : "its function",
-      s->dir->function ? "()" : "", s->var);
+  omplens_fix__buf_printf(r,
+                          "%s is a parameter of %s%s, a copy of each call's argument, so no "
+                          "directive outside it can keep it on the device. ",
+                          s->var, s->dir->function ? s->dir->function : "its function",
+                          s->dir->function ? "()" : "");
+  as_firstprivate(r, s->var);
   return true;
 }
 
@@ -506,15 +513,13 @@ static bool loop_value_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r, un
       !s->dir || s->dir->kind != OMPLENS_DIRECTIVE_TARGET || site_map_type(s) != OMPLENS_MAP_TO ||
       strcmp(omplens_fix__item_text(s), s->var))
     return false;
-  omplens_fix__buf_printf(
-      r,
-      "%s is declared inside the loop at line %u (line %u) and the kernel only reads it, so "
-      "each run of the loop sends a new value: no region around the loop can keep it on the "
-      "device, as it would keep the first value. Pass it as the kernel's own copy instead: "
-      "write `firstprivate(%s)` in place of its map (a scalar is firstprivate by default, so "
-      "dropping it from the map does the same); its value then travels with the kernel's "
-      "launch, with no allocation or copy of its own.",
-      s->var, loop_line, decl_line, s->var);
+  omplens_fix__buf_printf(r,
+                          "%s is declared inside the loop at line %u (line %u) and the kernel "
+                          "only reads it, so each run of the loop sends a new value: no region "
+                          "around the loop can keep it on the device, as it would keep the "
+                          "first value. ",
+                          s->var, loop_line, decl_line);
+  as_firstprivate(r, s->var);
   return true;
 }
 
