@@ -523,6 +523,29 @@ static bool loop_value_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r, un
   return true;
 }
 
+/* The other construct of the group's first finding (the one that made its
+ * data first), when both are in main and in no loop of it: the runs that
+ * waste are that pair's, one after the other, and a region around the two
+ * holds the data (main has no caller whose loop could). */
+static const omplens_directive *pair_in_no_loop(const omplens_fix__ctx *c) {
+  const omplens_fix__site *s = &c->g->site;
+  const omplens_finding *f = c->g->num_findings ? &c->fx->findings[c->g->findings[0]] : NULL;
+  uint32_t rel = f && f->num_instances ? f->instances[0].related : UINT32_MAX;
+  size_t at;
+  uint32_t fn;
+  const omplens_fix__ast *a = rel < c->fx->num_events ? parsed_site(c, s, &at, &fn) : NULL;
+  if (!a || fn == NONE || omplens_fix__ast_loop_at(a, fn, at) != NONE)
+    return NULL;
+  const omplens_event *e = &c->fx->events[rel];
+  omplens_fix__file *file;
+  const omplens_directive *other = omplens_fix__directive_of(
+      c->fx, omplens_trace_codeptr(c->fx->trace, e), omplens_fix__runtime_kind(c->fx, e), &file);
+  return other && other != s->dir && file == s->file && other->function && s->dir->function &&
+                 !strcmp(s->dir->function, "main") && !strcmp(other->function, "main")
+             ? other
+             : NULL;
+}
+
 /* Whether the directive at the group's site has items the group's
  * findings do not name. */
 static bool other_items(const omplens_fix__ctx *c) {
@@ -552,8 +575,9 @@ static const char *guard_recipe(const omplens_fix__ctx *c) {
            "or on a flag the caller passes) where only some executions are needed";
   return omplens_fix__ownf(c->fx, ", or, where only some executions are needed, move it to a "
                            "`%s` of its own guarded by an if(...) clause (for example on the loop "
-                           "variable, or on a flag the caller passes): an if clause on this directive would hold back its other "
-                           "items too", d->name);
+                           "variable, or on a flag the caller passes): an if clause on this "
+                           "directive would hold back its other items too",
+                           d->name);
 }
 
 /* Whether an item's base, before its section ("s.a[0:s.n]", "p->a"),
@@ -706,19 +730,8 @@ static void recipe(omplens_fix__ctx *c) {
      * first to the last (the reason says which the parse found). */
     const char *span = "the code that runs it each time (the loop around it, or around the call of "
                        "its function)";
-    /* In no loop (main's straight-line code), the runs are the directives
-     * of the first finding's pair: the span is theirs. */
-    const omplens_finding *f = g->num_findings ? &c->fx->findings[g->findings[0]] : NULL;
-    uint32_t rel = f && f->num_instances ? f->instances[0].related : UINT32_MAX;
-    omplens_fix__file *other_file;
-    const omplens_directive *other =
-        rel < c->fx->num_events && c->g->reason.data && strstr(c->g->reason.data, "in no loop")
-            ? omplens_fix__directive_of(c->fx, omplens_trace_codeptr(c->fx->trace, &c->fx->events[rel]),
-                                        omplens_fix__runtime_kind(c->fx, &c->fx->events[rel]),
-                                        &other_file)
-            : NULL;
-    if (other && other != s->dir && other_file == s->file && other->function &&
-        s->dir->function && !strcmp(other->function, s->dir->function)) {
+    const omplens_directive *other = pair_in_no_loop(c);
+    if (other) { /* main's straight-line code: the runs are the pair's */
       unsigned a = other->pragma.line, b = s->dir->pragma.line;
       omplens_fix__buf_printf(
           r,
@@ -736,8 +749,9 @@ static void recipe(omplens_fix__ctx *c) {
           r,
           "the map of %s at %s says `always`, so it copies each time even while %s stays "
           "mapped: keep %s mapped around %s, in a `target data` there or an enter data that "
-          "already maps %s, drop `always` at %s, and add `#pragma omp target update to(%s)` after the "
-          "host changes %s and `#pragma omp target update from(%s)` where the host reads %s.",
+          "already maps %s, drop `always` at %s, and add `#pragma omp target update to(%s)` "
+          "after the host changes %s and `#pragma omp target update from(%s)` where the host "
+          "reads %s.",
           all, where, them, all, span, them, where, list, them, list, them);
     else if (site_map_type(s) == OMPLENS_MAP_FROM) /* a result: nothing to send */
       omplens_fix__buf_printf(
