@@ -294,7 +294,8 @@ static bool own_buffer_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r) {
   const omplens_fix__site *s = &c->g->site;
   unsigned made;
   /* main has no caller to allocate it: its runs are its directives' */
-  if ((s->dir->function && !strcmp(s->dir->function, "main")) || !own_buffer(c, s, &made))
+  if ((s->dir && s->dir->function && !strcmp(s->dir->function, "main")) ||
+      !own_buffer(c, s, &made))
     return false;
   omplens_fix__buf_printf(
       r,
@@ -533,7 +534,8 @@ static const omplens_directive *pair_in_no_loop(const omplens_fix__ctx *c) {
   uint32_t rel = f && f->num_instances ? f->instances[0].related : UINT32_MAX;
   size_t at;
   uint32_t fn;
-  const omplens_fix__ast *a = rel < c->fx->num_events ? parsed_site(c, s, &at, &fn) : NULL;
+  const omplens_fix__ast *a =
+      s->dir && rel < c->fx->num_events ? parsed_site(c, s, &at, &fn) : NULL;
   if (!a || fn == NONE || omplens_fix__ast_loop_at(a, fn, at) != NONE)
     return NULL;
   const omplens_event *e = &c->fx->events[rel];
@@ -743,7 +745,7 @@ static void recipe(omplens_fix__ctx *c) {
           all, a < b ? a : b, a < b ? b : a, them, list, them, them, list, them, list, them);
       break;
     }
-    if (!s->implicit && s->item < s->dir->num_items &&
+    if (s->dir && !s->implicit && s->item < s->dir->num_items &&
         (s->dir->items[s->item].modifiers & OMPLENS_MAPMOD_ALWAYS)) /* copied even if held */
       omplens_fix__buf_printf(
           r,
