@@ -1013,6 +1013,8 @@ char *omplens_fix__local_in_caller(omplens_fix__ctx *c, omplens_fix__ctx *at, ui
 bool omplens_fix__scan_site(omplens_fix__ctx *c, const omplens_fix__site *s,
                             omplens_fix__pragma *p);
 const char *omplens_fix__item_text(const omplens_fix__site *s); /* "the buffer" if unknown */
+/* Whether s's map item says `always` (copied even while it is mapped). */
+bool omplens_fix__maps_always(const omplens_fix__site *s);
 unsigned omplens_fix__ctx_line(const omplens_fix__ctx *c, size_t offset);
 const char *omplens_fix__short_name(const char *path);
 /* Offset of the directive's '#'; SIZE_MAX if outside the file. */

@@ -2008,8 +2008,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
  * (mem2 of AMD's training examples), so only its allocations could. */
 static bool copies_can_go(omplens_fix__ctx *c, size_t k) {
   const omplens_fix__site *s = omplens_fix__site_at(c->g, k);
-  if (!s->dir || s->implicit || s->item >= s->dir->num_items ||
-      !(s->dir->items[s->item].modifiers & OMPLENS_MAPMOD_ALWAYS) ||
+  if (!omplens_fix__maps_always(s) ||
       c->fx->findings[c->g->findings[k]].category == OMPLENS_CAT_REPEATED_ALLOC)
     return true;
   return omplens_fix__fail(c,

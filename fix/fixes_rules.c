@@ -18,6 +18,11 @@
 
 /* ---- small helpers ---- */
 
+bool omplens_fix__maps_always(const omplens_fix__site *s) {
+  return s->dir && !s->implicit && s->item < s->dir->num_items &&
+         (s->dir->items[s->item].modifiers & OMPLENS_MAPMOD_ALWAYS);
+}
+
 const char *omplens_fix__item_text(const omplens_fix__site *s) {
   if (s->dir && s->implicit)
     return s->implicit->var;
@@ -692,8 +697,8 @@ static void recipe(omplens_fix__ctx *c) {
     if (own_buffer_recipe(c, r) || value_parameter_recipe(c, r) || local_variable_recipe(c, r))
       break;
     unsigned loop_line, decl_line, assign_line;
-    if (!declared_in_loop(c, s, &loop_line, &decl_line) &&
-        assigned_in_loop(c, s, &loop_line, &assign_line)) {
+    bool in_loop = declared_in_loop(c, s, &loop_line, &decl_line);
+    if (!in_loop && assigned_in_loop(c, s, &loop_line, &assign_line)) {
       omplens_fix__buf_printf(
           r,
           "%s is given another buffer at line %u, inside the loop at line %u, so each run of "
@@ -703,10 +708,9 @@ static void recipe(omplens_fix__ctx *c) {
           s->var, assign_line, loop_line);
       break;
     }
-    if (declared_in_loop(c, s, &loop_line, &decl_line) &&
-        loop_value_recipe(c, r, loop_line, decl_line))
+    if (in_loop && loop_value_recipe(c, r, loop_line, decl_line))
       break;
-    if (declared_in_loop(c, s, &loop_line, &decl_line)) {
+    if (in_loop) {
       omplens_fix__buf_printf(
           r,
           "%s is declared inside the loop at line %u (line %u), so each run of the loop maps a "
@@ -745,8 +749,7 @@ static void recipe(omplens_fix__ctx *c) {
           all, a < b ? a : b, a < b ? b : a, them, list, them, them, list, them, list, them);
       break;
     }
-    if (s->dir && !s->implicit && s->item < s->dir->num_items &&
-        (s->dir->items[s->item].modifiers & OMPLENS_MAPMOD_ALWAYS)) /* copied even if held */
+    if (omplens_fix__maps_always(s)) /* copied even while held */
       omplens_fix__buf_printf(
           r,
           "the map of %s at %s says `always`, so it copies each time even while %s stays "
