@@ -34,13 +34,12 @@ typedef struct helper {
   pid_t pid;
   int fd;    /* our end of its socket; -1: no helper in this slot */
   bool busy; /* a thread is using it */
-  bool used; /* it was sent a job */
 } helper;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t freed = PTHREAD_COND_INITIALIZER;
-static helper helpers[MAX_HELPERS] = {{0, -1, false, false}, {0, -1, false, false},
-                                      {0, -1, false, false}, {0, -1, false, false}};
+static helper helpers[MAX_HELPERS] = {{0, -1, false}, {0, -1, false}, {0, -1, false},
+                                      {0, -1, false}};
 static char *exe, *command;
 static unsigned started;
 
@@ -147,7 +146,6 @@ static bool spawn_helper(helper *h, const char *cache)
     return false;
   }
   h->fd = sv[0];
-  h->used = false;
   started++;
   return true;
 }
@@ -176,7 +174,7 @@ static helper *take_helper(void)
       pthread_cond_wait(&freed, &lock);
   }
   if (got != NULL)
-    got->busy = got->used = true;
+    got->busy = true;
   pthread_mutex_unlock(&lock);
   free(cache);
   return got;
@@ -254,10 +252,7 @@ void omplens_libclang_apart_end(void)
       helpers[i].busy = true;
     pthread_mutex_unlock(&lock);
     if (live) {
-      if (helpers[i].used)
-        shutdown(helpers[i].fd, SHUT_WR); /* the end of its requests: it exits */
-      else
-        kill(helpers[i].pid, SIGKILL); /* started early, never needed: it holds nothing */
+      shutdown(helpers[i].fd, SHUT_WR); /* the end of its requests: it exits */
       bury(&helpers[i]);
     }
   }

@@ -8,6 +8,7 @@
  *   u64 XXH3-64 of everything before it.
  *
  * Integers are little-endian. An entry that fails any check is a miss. */
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -45,6 +46,21 @@ char *omplens_libclang_cache_where(void)
   char *dir = cache_dir != NULL ? strdup(cache_dir) : NULL;
   pthread_mutex_unlock(&lock);
   return dir;
+}
+
+bool omplens_libclang_cache_empty(void)
+{
+  char *dir = omplens_libclang_cache_where();
+  DIR *d = dir != NULL ? opendir(dir) : NULL;
+  free(dir);
+  if (d == NULL)
+    return true;
+  const struct dirent *e;
+  bool none = true;
+  while (none && (e = readdir(d)) != NULL)
+    none = e->d_name[0] == '.';
+  closedir(d);
+  return none;
 }
 
 /* ---- payloads ---- */

@@ -12,6 +12,7 @@
 #ifndef OMPLENS_LIBCLANG_DL_H
 #define OMPLENS_LIBCLANG_DL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,6 +85,9 @@ const char *omplens_libclang_strerror(void);
 void omplens_libclang_cache_at(const char *dir);
 /* Where results are kept: a malloc'd copy (caller frees), or NULL. */
 char *omplens_libclang_cache_where(void);
+/* Whether the cache holds no result (no cache, a missing directory, or an
+ * empty one): a first report, whose parses will all miss. */
+bool omplens_libclang_cache_empty(void);
 
 typedef struct omplens_libclang_key {
   uint64_t low, high;
@@ -178,7 +182,8 @@ enum {
 int omplens_libclang_apart(const char *job, const char *const *parts, size_t n, int *sig);
 /* Starts a helper now, when none runs, so that it loads libclang while the
  * caller does other work (a first report, whose parses all miss the
- * cache); one never sent a job is killed by omplens_libclang_apart_end. */
+ * cache); omplens_libclang_apart_end ends it as any other, once it has
+ * loaded libclang, also when it was never sent a job. */
 void omplens_libclang_apart_warm(void);
 /* Ends the helpers (a later job starts new ones). */
 void omplens_libclang_apart_end(void);

@@ -1,6 +1,5 @@
 /* omplens command line: run a program under the collector, report on traces,
  * dump a trace's events. See `omplens --help` and the README's "Use". */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -1387,19 +1386,6 @@ static void warn_jobs(const loaded *l) {
           "(report each job's traces apart)", jobs, first ? first : "(unnamed)");
 }
 
-/* Whether dir holds no parse result (it is missing, or empty). */
-static bool nothing_cached(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d)
-    return true;
-  const struct dirent *e;
-  bool none = true;
-  while (none && (e = readdir(d)) != NULL)
-    none = e->d_name[0] == '.';
-  closedir(d);
-  return none;
-}
-
 /* libclang's parses keep their results in the output directory, for the
  * next report of the same sources (docs/directives.md, "The parse cache").
  * With warm, a report into a directory with nothing cached starts a parse
@@ -1409,7 +1395,7 @@ static void use_parse_cache(const char *output_dir, bool warm) {
   if (snprintf(dir, sizeof dir, "%s/.omplens-cache", output_dir) < (int)sizeof dir) {
     omplens_directives_cache_at(dir);
     omplens_parse_helpers_on(); /* libclang stays out of this process */
-    if (warm && nothing_cached(dir))
+    if (warm)
       omplens_parse_helpers_warm();
   }
 }

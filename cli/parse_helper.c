@@ -54,5 +54,6 @@ void omplens_parse_helpers_on(void) {
 }
 
 void omplens_parse_helpers_warm(void) {
-  omplens_libclang_apart_warm();
+  if (omplens_libclang_cache_empty()) /* else a parse may need no helper */
+    omplens_libclang_apart_warm();
 }

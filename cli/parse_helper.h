@@ -16,9 +16,10 @@ int omplens_parse_helper_main(int argc, char **argv);
  * a later parse starts new ones. */
 void omplens_parse_helpers_on(void);
 
-/* Starts a helper now (when helpers are on and none runs), to load
- * libclang beside the caller's work: for a report whose parses will miss
- * the cache. Killed at the end if no parse came. */
+/* Starts a helper now, when helpers are on, none runs and the parse cache
+ * holds nothing (a first report, whose parses will all miss), to load
+ * libclang beside the caller's work; it ends with the others, also when no
+ * parse came. */
 void omplens_parse_helpers_warm(void);
 
 #endif

@@ -127,8 +127,8 @@ static void test_dead_helper_is_replaced(void **state)
   assert_int_equal(omplens_libclang_helpers_started(), before + 3);
 }
 
-/* A helper started ahead runs the first job; one started ahead while
- * another runs is not; one that got no job is ended at once. */
+/* A helper started ahead runs the first job; none is started ahead while
+ * another runs; one that got no job ends with the others. */
 static void test_warm_helper(void **state)
 {
   (void)state;
@@ -142,7 +142,7 @@ static void test_warm_helper(void **state)
   assert_int_equal(run("noop", &sig), OMPLENS_LIBCLANG_APART);
   assert_int_equal(omplens_libclang_helpers_started(), before + 1);
   omplens_libclang_apart_end();
-  omplens_libclang_apart_warm(); /* never used: killed */
+  omplens_libclang_apart_warm(); /* never used: ended all the same */
   omplens_libclang_apart_end();
   assert_int_equal(omplens_libclang_helpers_started(), before + 2);
   assert_int_equal(run("noop", &sig), OMPLENS_LIBCLANG_APART);
