@@ -889,6 +889,13 @@ uint32_t omplens_fix__ast_loop_at(const omplens_fix__ast *a, uint32_t fn, size_t
   return innermost(a, fn, offset, is_loop);
 }
 
+uint32_t omplens_fix__ast_loop_nest(const omplens_fix__ast *a, uint32_t loop) {
+  while (loop != OMPLENS_FIX__NONE && a->nodes[loop].parent != OMPLENS_FIX__NONE &&
+         is_loop(a->nodes[a->nodes[loop].parent].kind))
+    loop = a->nodes[loop].parent; /* a statement in a loop's header is none */
+  return loop;
+}
+
 uint32_t omplens_fix__ast_block_at(const omplens_fix__ast *a, uint32_t fn, size_t offset) {
   return innermost(a, fn, offset, is_block);
 }

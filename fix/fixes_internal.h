@@ -361,6 +361,10 @@ void omplens_fix__ast_index_free(omplens_fix__ast *a);
 uint32_t omplens_fix__ast_function_at(const omplens_fix__ast *a, size_t offset);
 /* The innermost for/while/do of function fn whose extent contains offset. */
 uint32_t omplens_fix__ast_loop_at(const omplens_fix__ast *a, uint32_t fn, size_t offset);
+/* The loop a region can wrap for loop: loop itself, or, where loop is the
+ * whole body of an enclosing loop (a nest without braces, which has no
+ * place for a line between the two), the outermost loop of that nest. */
+uint32_t omplens_fix__ast_loop_nest(const omplens_fix__ast *a, uint32_t loop);
 /* The innermost statement-list (compound), loop, if or switch containing
  * offset (for "is it directly in the loop's body"). */
 uint32_t omplens_fix__ast_block_at(const omplens_fix__ast *a, uint32_t fn, size_t offset);

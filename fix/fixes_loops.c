@@ -407,8 +407,9 @@ static bool calls_in_one_loop(omplens_fixer *fx, const omplens_finding *f, const
                                    "file", name, omplens_fix__short_name(sites[i].file), sites[i].line);
       return false;
     }
-    loops[i] = omplens_fix__ast_loop_at(ca, omplens_fix__ast_function_at(ca, ca->nodes[calls[i]].begin),
-                                        ca->nodes[calls[i]].begin);
+    loops[i] = omplens_fix__ast_loop_nest(
+        ca, omplens_fix__ast_loop_at(ca, omplens_fix__ast_function_at(ca, ca->nodes[calls[i]].begin),
+                                     ca->nodes[calls[i]].begin));
     if (loops[i] != NONE && *loop != NONE && loops[i] != *loop) {
       *why = omplens_fix__ownf(fx, "%s() is called at %s:%u and %s:%u, which are not in one loop",
                                name, omplens_fix__short_name(sites[0].file), sites[0].line,
@@ -549,7 +550,7 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
     *why = "the directive is in no function the parse shows";
     return false;
   }
-  *loop = omplens_fix__ast_loop_at(a, fn, offset);
+  *loop = omplens_fix__ast_loop_nest(a, omplens_fix__ast_loop_at(a, fn, offset));
   if (*loop != NONE && loop_repeats(fx, f))
     return true;
   /* No loop around the directive, or one whose runs each ran it once:
@@ -573,7 +574,7 @@ bool omplens_fix__resident_loop(omplens_fixer *fx, const omplens_fix__site *s,
   }
   const omplens_fix__ast *ca = &(*at)->ast;
   uint32_t caller = omplens_fix__ast_function_at(ca, ca->nodes[*call].begin);
-  *loop = omplens_fix__ast_loop_at(ca, caller, ca->nodes[*call].begin);
+  *loop = omplens_fix__ast_loop_nest(ca, omplens_fix__ast_loop_at(ca, caller, ca->nodes[*call].begin));
   /* a call just before a loop (miniFE's first waxpby() before its CG loop):
    * the loop's wrap may start before it and cover it (region_start) */
   if (*loop == NONE)
