@@ -653,6 +653,70 @@ char *omplens_fix__argument_text(const omplens_fix__ctx *at, uint32_t arg) {
   return p;
 }
 
+/* A pointer into a variable's buffer at a constant offset, as an argument:
+ * `p + K`, `K + p` or `&p[K]`, K naming no variable (literals,
+ * enumerators, macros): p's declaration, with K's text in *shift (caller
+ * frees); NONE otherwise. */
+static uint32_t offset_base(const omplens_fix__ctx *at, uint32_t arg, char **shift) {
+  const omplens_fix__ast *a = at->ast;
+  uint32_t e = omplens_fix__ast_operand(a, arg), p = NONE, k = NONE;
+  *shift = NULL;
+  if (e == NONE)
+    return NONE;
+  const omplens_fix__node *n = &a->nodes[e];
+  if (n->kind == OMPLENS_FIX__N_BINARY && n->op == OMPLENS_FIX__OP_ARITH) {
+    uint32_t l = omplens_fix__ast_child(a, e, 0), r = omplens_fix__ast_child(a, e, 1);
+    if (l == NONE || r == NONE ||
+        memchr(at->src->text + a->nodes[l].end, '-', a->nodes[r].begin - a->nodes[l].end))
+      return NONE; /* p - K: a section starts at no negative bound */
+    if ((p = omplens_fix__ast_plain_var(a, l)) != NONE)
+      k = r;
+    else if ((p = omplens_fix__ast_plain_var(a, r)) != NONE)
+      k = l;
+  } else if (n->kind == OMPLENS_FIX__N_UNARY && n->op == OMPLENS_FIX__OP_ADDROF) {
+    uint32_t sub = omplens_fix__ast_operand(a, omplens_fix__ast_child(a, e, 0));
+    if (sub != NONE && a->nodes[sub].kind == OMPLENS_FIX__N_SUBSCRIPT) {
+      p = omplens_fix__ast_plain_var(a, omplens_fix__ast_child(a, sub, 0));
+      k = omplens_fix__ast_child(a, sub, 1);
+    }
+  }
+  if (p == NONE || k == NONE || !names_no_variable(a, k))
+    return NONE;
+  *shift = omplens_fix__ast_text(a, at->src, k);
+  return *shift ? p : NONE;
+}
+
+/* The item placed (its base's name first) with its first subscript moved
+ * by shift elements: `p[lo:len]` -> `p[K + lo:len]` (`p[K:len]` from 0);
+ * NULL when the item has no subscript after its base (caller frees). */
+static char *shifted_item(const char *item, size_t base_len, const char *shift) {
+  if (item[base_len] != '[')
+    return NULL;
+  const char *lo = item + base_len + 1, *end = lo;
+  for (int depth = 0; *end && !(depth == 0 && (*end == ':' || *end == ']')); end++)
+    depth += (*end == '[' || *end == '(') - (*end == ']' || *end == ')');
+  if (!*end)
+    return NULL;
+  const char *hi = end;
+  while (lo < hi && *lo == ' ')
+    lo++;
+  while (hi > lo && hi[-1] == ' ')
+    hi--;
+  bool from_zero = hi == lo || (hi - lo == 1 && *lo == '0');
+  /* alone, K needs parentheses only where `?:` or a comma would split
+   * the section; added to a bound, wherever it has an operator */
+  bool paren = from_zero ? shift[strcspn(shift, "?:,")] != '\0'
+                         : shift[strcspn(shift, " +-*/%<>&|^?:!~()[],")] != '\0';
+  omplens_fix__buf out = {0};
+  omplens_fix__buf_add(&out, item, base_len + 1);
+  if (!from_zero) {
+    omplens_fix__buf_add(&out, lo, (size_t)(hi - lo));
+    omplens_fix__buf_str(&out, " + ");
+  }
+  omplens_fix__buf_printf(&out, paren ? "(%s)%s" : "%s%s", shift, end);
+  return omplens_fix__buf_take(&out);
+}
+
 /* The line of the first call named one of names[] in fn whose argument
  * argi plainly names variable d (argi 0: one inside d's declaration, its
  * initializer); 0 when there is none. */
@@ -829,6 +893,19 @@ static bool caller_expr(omplens_fix__ctx *at, const char *expr, bool first, size
  * variable the fix declares before the loop (`A.packed_coefs.size()`:
  * `A_packed_coefs_size`; see caller_expr). Frees item; caller frees the
  * result (NULL when out of memory). */
+/* Whether a bound calls something: a parenthesis after a name or a
+ * closing bracket (a cast's or a grouping's follows an operator). */
+static bool bound_calls(const char *bound) {
+  for (const char *p = strchr(bound, '('); p; p = strchr(p + 1, '(')) {
+    const char *q = p;
+    while (q > bound && q[-1] == ' ')
+      q--;
+    if (q > bound && (omplens_fix__ident_char(q[-1]) || q[-1] == ')' || q[-1] == ']'))
+      return true;
+  }
+  return false;
+}
+
 static char *bounds_without_calls(omplens_fix__ctx *at, char *item, size_t loop_at,
                                   omplens_fix__buf *declaration) {
   omplens_fix__buf out = {0};
@@ -840,7 +917,7 @@ static char *bounds_without_calls(omplens_fix__ctx *at, char *item, size_t loop_
     char ch = item[i];
     if (in_bound && sq == 1 && !par && (ch == ':' || ch == ']')) {
       char *bound = strndup(item + start, i - start);
-      char *name = bound && strchr(bound, '(') ? declare(at, bound, loop_at, declaration) : NULL;
+      char *name = bound && bound_calls(bound) ? declare(at, bound, loop_at, declaration) : NULL;
       omplens_fix__buf_str(&out, name ? name : bound ? bound : "");
       free(bound);
       free(name);
@@ -941,9 +1018,13 @@ static bool loop_local(omplens_fix__ctx *c, uint32_t d, uint32_t loop, size_t lo
   return placed;
 }
 
+/* Names name of item as the loop's function at sees it before the loop:
+ * *text the expression in its place, *decl the variable (NONE for a
+ * constant); *shift, for the item's base passed as `p + K` (offset_base),
+ * the offset its first subscript takes. */
 static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *name,
                        const char *item, bool first, size_t offset, uint32_t call,
-                       size_t loop_at, uint32_t *decl, char **text,
+                       size_t loop_at, uint32_t *decl, char **text, char **shift,
                        omplens_fix__buf *declaration) {
   const omplens_fix__ast *a = c->ast, *ca = at->ast;
   uint32_t fn = omplens_fix__ast_function_at(a, offset);
@@ -966,12 +1047,15 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
       *text = omplens_fix__argument_text(at, arg);
       return *text != NULL;
     }
+    if (d == NONE && arg != NONE && first)
+      d = offset_base(at, arg, shift);
     if (d == NONE)
       return omplens_fix__fail(at,
                                "the argument for %s at the call on line %u is not a plain "
                                "variable",
                                name, omplens_fix__ctx_line(at, ca->nodes[call].begin));
-    *text = omplens_fix__ast_text(at->ast, at->src, arg);
+    *text = shift && *shift ? strdup(omplens_fix__ast_name(ca, d))
+                   : omplens_fix__ast_text(at->ast, at->src, arg);
   } else if (call != NONE && !a->nodes[d].global) {
     static const char *const allocs[] = {"malloc", "calloc", "aligned_alloc", NULL};
     if (call_on_var(c, fn, d, allocs, 0))
@@ -1017,6 +1101,8 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
   *base = NONE;
   *nvars = 0;
   bool member = false, first = true, ok = true;
+  char *shift = NULL; /* the base passed as `p + K` */
+  size_t base_len = 0;
   for (size_t i = 0; t[i] && ok;) {
     size_t j = i + 1;
     if (!omplens_fix__ident_char(t[i]) || isdigit((unsigned char)t[i])) { /* punctuation, numbers */
@@ -1035,7 +1121,9 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
     char *text = NULL;
     if (!member) /* s.x, p->y: after . or -> a member name, not a variable */
       ok = place_name(c, at, name, t, first, offset, call, at->ast->nodes[loop].begin, &d,
-                      &text, declaration);
+                      &text, first ? &shift : NULL, declaration);
+    if (first && text)
+      base_len = strlen(text);
     if (d != NONE && first)
       *base = d;
     else if (d != NONE && *nvars < max_vars)
@@ -1047,11 +1135,20 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
   }
   if (ok && *base == NONE)
     ok = omplens_fix__fail(c, "the item %s does not start with a variable", t);
-  if (!ok) {
+  char *item = ok ? omplens_fix__buf_take(&out) : NULL;
+  if (item && shift) {
+    char *moved = shifted_item(item, base_len, shift);
+    if (!moved)
+      omplens_fix__fail(at, "the base of %s is passed as a pointer into a buffer at an offset, "
+                            "and the item has no subscript to move by it", t);
+    free(item);
+    item = moved;
+  }
+  free(shift);
+  if (!item) {
     omplens_fix__buf_free(&out);
     return NULL;
   }
-  char *item = omplens_fix__buf_take(&out);
   return item && declaration ? bounds_without_calls(at, item, at->ast->nodes[loop].begin, declaration)
                              : item;
 }
