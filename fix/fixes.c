@@ -207,6 +207,8 @@ void omplens_fix__kept_free(omplens_fix__group *g) {
   for (size_t i = 0; i < g->num_kept; i++) {
     free(g->kept[i].text);
     free(g->kept[i].declaration);
+    free(g->kept[i].span.lo_text);
+    free(g->kept[i].span.end_text);
   }
   free(g->kept);
   g->kept = NULL;

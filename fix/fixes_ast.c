@@ -788,6 +788,7 @@ void omplens_fix__ast_free(omplens_fix__ast *a) {
   free(a->nodes);
   free(a->names);
   free(a->first_error);
+  free(a->to_kernels);
   omplens_fix__ast_index_free(a);
   memset(a, 0, sizeof *a);
 }

@@ -306,6 +306,8 @@ typedef struct omplens_fix__ast {
   int errors; /* libclang errors: the tree may be partial */
   char *first_error;
   struct omplens_fix__ast_index *index; /* built by the first query (fixes_ast_index.c) */
+  uint8_t *to_kernels; /* by node, NULL until asked: 1 for a parameter its
+                          function only hands to kernels (fixes_loops.c) */
 } omplens_fix__ast;
 
 /* Parses path (its text is src) without -fopenmp (clang hides region
@@ -503,6 +505,21 @@ enum {
 
 /* The findings one change removes. */
 /* An item of a built wrap, as a later wrap of the same loop takes it. */
+/* Where a wrap item written `base[lo:len]` lies (else lo_text NULL): the
+ * host bytes of its buffer in the run, and the texts of its first element
+ * and of its end, `lo + len`; a span of sections of one base grows them
+ * (fixes_loops.c, span_item). Owns its texts. */
+#define OMPLENS_FIX__SPAN_MAX 8 /* sections in one span: a loop over thousands
+                                  of slices is left manual before its checks
+                                  grow */
+typedef struct omplens_fix__span {
+  uint64_t lo_addr, end_addr;
+  char *lo_text, *end_text;
+  const struct omplens_directive *dir[OMPLENS_FIX__SPAN_MAX]; /* the items */
+  size_t item[OMPLENS_FIX__SPAN_MAX];
+  unsigned sections; /* how many */
+} omplens_fix__span;
+
 typedef struct omplens_fix__kept {
   char *text;        /* the item as the wrap writes it */
   uint32_t base;     /* its base variable's declaration (edit file's tree) */
@@ -511,6 +528,7 @@ typedef struct omplens_fix__kept {
   const struct omplens_directive *copies_dir; /* an allocation-only item: the
                         directive that copies it, `always` (else NULL) */
   size_t copies_item;
+  omplens_fix__span span;
 } omplens_fix__kept;
 
 typedef struct omplens_fix__group {
@@ -964,6 +982,9 @@ typedef struct omplens_fix__ctx {
   struct omplens_fix__ctx *peer; /* a wrap around a caller's loop: the
                                   directive's file, where the functions the
                                   loop calls may be defined; else NULL */
+  bool span_full;              /* a wrap failed on a span of a base that
+                                  holds as many sections as it may: a wrap
+                                  of its own beside it would not fit either */
 } omplens_fix__ctx;
 
 /* Whether statement st has its lines to itself; *first and *last its lines. */

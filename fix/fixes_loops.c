@@ -1505,13 +1505,22 @@ unsigned omplens_fix__callee_writes(omplens_fix__ctx *c, uint32_t call, uint32_t
 /* Whether a call that gets a buffer of the set as argument node `arg`
  * leaves it alone on the host: its function, defined in c's file (or the
  * peer's), only hands the parameter to kernels and to calls that do the
- * same, never touching it on the host. */
+ * same, never touching it on the host. A parameter found so is noted on
+ * its tree (a loop of thousands of calls is checked once per function,
+ * not once per call and wrap; at any depth, as a check that passed deeper
+ * down the calls passes higher up). */
 static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, int depth) {
   const omplens_fix__ast *a = c->ast;
   omplens_fix__ctx other, *in;
   uint32_t fn;
   char *name;
   uint32_t parm = callee_parameter(c, call, ref, &other, &in, &fn, &name);
+  omplens_fix__ast *known = parm != NONE && in->file && in->ast == &in->file->ast ? &in->file->ast
+                                                                                 : NULL;
+  if (known && known->to_kernels && known->to_kernels[parm]) {
+    free(name);
+    return true;
+  }
   bool ok = false;
   if (parm != NONE) {
     const omplens_fix__node *f = &in->ast->nodes[fn];
@@ -1525,6 +1534,10 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
                    depth + 1) &&
          !swapped;
   }
+  if (ok && known && !known->to_kernels)
+    known->to_kernels = calloc(known->num_nodes, 1);
+  if (ok && known && known->to_kernels)
+    known->to_kernels[parm] = 1;
   free(name);
   return ok;
 }
@@ -1535,66 +1548,84 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
  * them on, but to a function that only hands them to kernels
  * (passes_to_kernels, depth calls deep so far); pointer swaps among the
  * set are allowed and reported in *swapped. */
+/* One reference i to a variable of set in the host code: false (with the
+ * reason) where it reads, writes, passes on or replaces the buffer; *grew
+ * when set gains the variable its value is copied into. */
+static bool host_use(omplens_fix__ctx *c, uint32_t i, varset *set, bool *swapped,
+                     const char *what, int depth, bool *grew) {
+  const omplens_fix__ast *a = c->ast;
+  const omplens_fix__node *n = &a->nodes[i];
+  uint32_t other;
+  int use = omplens_fix__ast_use(a, i, &other);
+  const char *name = omplens_fix__ast_name(a, i);
+  unsigned line = omplens_fix__ctx_line(c, n->begin);
+  c->blamed = n->ref;
+  uint32_t storage = use == OMPLENS_FIX__USE_READ || use == OMPLENS_FIX__USE_ESCAPE
+                         ? omplens_fix__storage_var(c->file, i)
+                         : NONE;
+  if (storage != NONE) { /* `p = &v.coefs[0]`: the content is used through p */
+    *grew |= add_set(set, storage);
+    return true;
+  }
+  if ((use == OMPLENS_FIX__USE_READ || use == OMPLENS_FIX__USE_ESCAPE) &&
+      omplens_fix__size_query(c->file, i))
+    return true;
+  switch (use) {
+  case OMPLENS_FIX__USE_VALUE:
+    break;
+  case OMPLENS_FIX__USE_READ:
+  case OMPLENS_FIX__USE_WRITE:
+    return omplens_fix__fail(c, "the host %s %s at line %u, %s",
+                             use == OMPLENS_FIX__USE_READ ? "reads" : "writes", name, line,
+                             what);
+  case OMPLENS_FIX__USE_ESCAPE:
+    if (depth < PASS_DEPTH && other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL) {
+      bool passes = passes_to_kernels(c, other, i, depth);
+      c->blamed = n->ref; /* the failure, if any, is this variable's */
+      if (passes)
+        break;
+      if (c->probe ? c->probe->len : c->g->reason.len)
+        return false; /* the callee said why */
+    }
+    return omplens_fix__fail(c, "%s is passed on (call, address or aggregate) at line %u, %s",
+                             name, line, what);
+  case OMPLENS_FIX__USE_ASSIGNED:
+    if (!in_set(set, omplens_fix__ast_plain_var(a, other)))
+      return omplens_fix__fail(c, "%s is given another buffer at line %u, %s", name, line,
+                               what);
+    *swapped = true;
+    break;
+  case OMPLENS_FIX__USE_COPIED:
+    if (other == NONE)
+      return omplens_fix__fail(c, "%s is stored at line %u, %s", name, line, what);
+    *grew |= add_set(set, other);
+    break;
+  }
+  return true;
+}
+
 static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range *ex, size_t nex,
                       varset *set, bool *swapped, const char *what, int depth) {
   const omplens_fix__ast *a = c->ast;
-  for (bool grew = true; grew;) {
+  /* code of one function is its subtree's: not the whole tree's nodes,
+   * thousands of functions' in a large file, at each check */
+  uint32_t fn = end > begin ? omplens_fix__ast_function_at(a, begin) : NONE;
+  bool within = fn != NONE && a->nodes[fn].begin <= begin && end <= a->nodes[fn].end;
+  uint32_t lo = within ? fn : 0, hi = within ? omplens_fix__ast_end(a, fn) : (uint32_t)a->num_nodes;
+  bool ok = true;
+  for (bool grew = true; grew && ok;) {
     grew = false;
-    for (size_t i = 0; i < a->num_nodes; i++) {
+    for (uint32_t i = lo; ok && i < hi; i++) {
       const omplens_fix__node *n = &a->nodes[i];
       if (n->kind != OMPLENS_FIX__N_DECLREF || n->begin < begin || n->begin >= end ||
           excluded(ex, nex, n->begin) || !in_set(set, n->ref))
         continue;
-      uint32_t other;
-      int use = omplens_fix__ast_use(a, (uint32_t)i, &other);
-      const char *name = omplens_fix__ast_name(a, (uint32_t)i);
-      unsigned line = omplens_fix__ctx_line(c, n->begin);
-      c->blamed = n->ref;
-      uint32_t storage = use == OMPLENS_FIX__USE_READ || use == OMPLENS_FIX__USE_ESCAPE
-                             ? omplens_fix__storage_var(c->file, (uint32_t)i)
-                             : NONE;
-      if (storage != NONE) { /* `p = &v.coefs[0]`: the content is used through p */
-        grew |= add_set(set, storage);
-        continue;
-      }
-      if ((use == OMPLENS_FIX__USE_READ || use == OMPLENS_FIX__USE_ESCAPE) &&
-          omplens_fix__size_query(c->file, (uint32_t)i))
-        continue;
-      switch (use) {
-      case OMPLENS_FIX__USE_VALUE:
-        break;
-      case OMPLENS_FIX__USE_READ:
-      case OMPLENS_FIX__USE_WRITE:
-        return omplens_fix__fail(c, "the host %s %s at line %u, %s",
-                                 use == OMPLENS_FIX__USE_READ ? "reads" : "writes", name, line,
-                                 what);
-      case OMPLENS_FIX__USE_ESCAPE:
-        if (depth < PASS_DEPTH && other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL) {
-          bool passes = passes_to_kernels(c, other, (uint32_t)i, depth);
-          c->blamed = n->ref; /* the failure, if any, is this variable's */
-          if (passes)
-            break;
-          if (c->probe ? c->probe->len : c->g->reason.len)
-            return false; /* the callee said why */
-        }
-        return omplens_fix__fail(c, "%s is passed on (call, address or aggregate) at line %u, %s",
-                                 name, line, what);
-      case OMPLENS_FIX__USE_ASSIGNED:
-        if (!in_set(set, omplens_fix__ast_plain_var(a, other)))
-          return omplens_fix__fail(c, "%s is given another buffer at line %u, %s", name, line,
-                                   what);
-        *swapped = true;
-        break;
-      case OMPLENS_FIX__USE_COPIED:
-        if (other == NONE)
-          return omplens_fix__fail(c, "%s is stored at line %u, %s", name, line, what);
-        grew |= add_set(set, other);
-        break;
-      }
+      ok = host_use(c, i, set, swapped, what, depth, &grew);
     }
   }
-  c->blamed = NONE;
-  return true;
+  if (ok)
+    c->blamed = NONE;
+  return ok;
 }
 
 bool omplens_fix__device_reads_only(omplens_fix__ctx *c, const omplens_directive *d, size_t begin,
@@ -1644,6 +1675,24 @@ static const char *type_word(int t) { return omplens_map_type_name(t); }
 
 /* The wrapping directive being built: one item per directive item of the
  * group, in the order of the findings. */
+typedef omplens_fix__span span;
+
+static void span_free(span *p) {
+  free(p->lo_text);
+  free(p->end_text);
+  *p = (span){0};
+}
+
+/* A copy of p (unknown, without memory). */
+static span span_copy(const span *p) {
+  span out = *p;
+  out.lo_text = p->lo_text ? strdup(p->lo_text) : NULL;
+  out.end_text = p->end_text ? strdup(p->end_text) : NULL;
+  if (!out.lo_text || !out.end_text)
+    span_free(&out);
+  return out;
+}
+
 typedef struct wrap {
   item_plan items[WRAP_MAX];
   const char *vars[WRAP_MAX]; /* the variable as the directive names it */
@@ -1679,6 +1728,7 @@ typedef struct wrap {
    * be kept. NULL without memory. */
   omplens_fix__evidence *evidence;
   bool *known;
+  span spans[WRAP_MAX]; /* per item */
 } wrap;
 
 /* Whether item i is written as an earlier one is (two directives' items,
@@ -1709,14 +1759,16 @@ static void merge_types(wrap *w) {
 
 /* Notes the call of a site's function (once per call), the calls in
  * source order (the parse's nodes are), whatever order the findings come
- * in. */
-static void add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, uint32_t call) {
+ * in; false when the wrap holds as many as it can. */
+static bool add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, uint32_t call) {
   size_t at = 0;
   for (size_t i = 0; i < w->ncalls; i++) {
     if (w->calls[i] == call)
-      return;
+      return true;
     at += w->calls[i] < call;
   }
+  if (w->ncalls == WRAP_MAX)
+    return omplens_fix__fail(c, "the loop makes more than %d calls of the functions", WRAP_MAX);
   for (size_t i = w->ncalls; i > at; i--) {
     w->calls[i] = w->calls[i - 1];
     w->callees[i] = w->callees[i - 1];
@@ -1724,12 +1776,14 @@ static void add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, u
   w->calls[at] = call;
   w->callees[at] = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
   w->ncalls++;
+  return true;
 }
 
 static void wrap_free(wrap *w) {
   for (size_t i = 0; i < w->n; i++) {
     free(w->items[i].text);
     free(w->declarations[i]);
+    span_free(&w->spans[i]);
   }
 }
 
@@ -2035,6 +2089,107 @@ static bool whole_storage(wrap *w, size_t e, char **text, omplens_fix__buf *decl
   return ok;
 }
 
+/* Text that stays one operand beside + and - (parenthesized otherwise). */
+static char *additive_operand(const char *t, bool subtracted) {
+  bool bare = !t[strcspn(t, subtracted ? " +-<>&|^?:,=!~" : "<>&|^?:,=!~")];
+  char *out = NULL;
+  return asprintf(&out, bare ? "%s" : "(%s)", t) >= 0 ? out : NULL;
+}
+
+/* Where finding k's item, placed as text, lies: *p from its first
+ * subscript's bounds `base[lo:len]` (one subscript, nothing after) and the
+ * finding's buffer in the run; left unknown otherwise. */
+static void note_span(omplens_fix__ctx *c, size_t k, const char *text, span *p) {
+  const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
+  size_t b = strcspn(text, "[");
+  const char *lo = text + b + 1, *colon = lo;
+  *p = (span){0};
+  if (!text[b])
+    return;
+  for (int depth = 0; *colon && !(depth == 0 && (*colon == ':' || *colon == ']')); colon++)
+    depth += (*colon == '[' || *colon == '(') - (*colon == ']' || *colon == ')');
+  size_t len = *colon == ':' ? strlen(colon + 1) : 0;
+  if (!f->host_addr || !f->bytes || len < 2 || colon[len] != ']' ||
+      memchr(colon + 1, '[', len - 1))
+    return;
+  char *lo_text = colon == lo ? strdup("0") : strndup(lo, (size_t)(colon - lo));
+  char *len_text = strndup(colon + 1, len - 1), *lo_op = NULL, *len_op = NULL;
+  bool zero = lo_text && !strcmp(lo_text, "0");
+  if (lo_text && len_text && (lo_op = additive_operand(lo_text, false)) &&
+      (len_op = additive_operand(len_text, false)) &&
+      asprintf(&p->end_text, zero ? "%.0s%s" : "%s + %s", lo_op, len_op) >= 0) {
+    p->lo_text = lo_text;
+    lo_text = NULL;
+    p->lo_addr = f->host_addr;
+    p->end_addr = f->host_addr + f->bytes;
+    const omplens_fix__site *site = omplens_fix__site_at(c->g, k);
+    p->dir[0] = site->dir;
+    p->item[0] = site->item;
+    p->sections = 1;
+  } else {
+    p->end_text = NULL;
+  }
+  free(lo_text);
+  free(len_text);
+  free(lo_op);
+  free(len_op);
+}
+
+/* Item e of the wrap grown to hold another section of its base, text
+ * (placed for finding k, whose buffer the run put elsewhere): one
+ * construct maps one section of a base, so the item becomes the span of
+ * both, from the first one's first element to the last one's end, as
+ * the run laid them out in one object. False when either's bounds or
+ * place is unknown. */
+/* Whether span p holds directive d's item k (another finding of it adds
+ * no section). */
+static bool span_holds(const span *p, const omplens_directive *d, size_t k) {
+  for (unsigned i = 0; i < p->sections; i++)
+    if (p->dir[i] == d && p->item[i] == k)
+      return true;
+  return false;
+}
+
+static bool span_item(omplens_fix__ctx *c, wrap *w, size_t e, size_t k, const char *text,
+                      int type) {
+  span one, *have = &w->spans[e];
+  note_span(c, k, text, &one);
+  bool ok = one.lo_text && have->lo_text;
+  if (ok) {
+    bool lower = one.lo_addr < have->lo_addr, further = one.end_addr > have->end_addr;
+    const char *lo = lower ? one.lo_text : have->lo_text;
+    const char *end = further ? one.end_text : have->end_text;
+    char *sub = additive_operand(lo, true), *item = NULL;
+    int b = (int)strcspn(text, "[");
+    ok = sub && (strcmp(lo, "0") ? asprintf(&item, "%.*s[%s:%s - %s]", b, text, lo, end, sub)
+                                 : asprintf(&item, "%.*s[0:%s]", b, text, end)) >= 0;
+    free(sub);
+    if (ok) {
+      free(w->items[e].text);
+      w->items[e].text = item;
+      w->items[e].type = merged_type(w->items[e].type, type);
+      if (!span_holds(have, one.dir[0], one.item[0]) && have->sections < OMPLENS_FIX__SPAN_MAX) {
+        have->dir[have->sections] = one.dir[0];
+        have->item[have->sections++] = one.item[0];
+      }
+      if (lower) {
+        free(have->lo_text);
+        have->lo_text = one.lo_text, one.lo_text = NULL;
+        have->lo_addr = one.lo_addr;
+      }
+      if (further) {
+        free(have->end_text);
+        have->end_text = one.end_text, one.end_text = NULL;
+        have->end_addr = one.end_addr;
+      }
+    }
+  }
+  span_free(&one);
+  return ok;
+}
+
+static bool leave(omplens_fix__ctx *c, size_t k, const char *why);
+
 /* The wrap item of finding k's item as the call `call` of its function
  * maps it (NONE: the directive's own loop): merged into the one already
  * there, or placed before the loop. */
@@ -2072,10 +2227,33 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
     return text ? omplens_fix__fail(c, "out of memory") : false;
   }
   size_t base_len = strcspn(text, "[");
-  for (size_t e = 0; e < w->n; e++)
-    if (!strncmp(w->items[e].text, text, base_len) && w->items[e].text[base_len] == '[' &&
-        text[base_len] == '[' && strcmp(w->items[e].text, text) &&
-        !whole_storage(w, e, &text, &declaration)) {
+  for (size_t e = 0; e < w->n; e++) {
+    if (strncmp(w->items[e].text, text, base_len) || w->items[e].text[base_len] != '[' ||
+        text[base_len] != '[' || !strcmp(w->items[e].text, text) ||
+        whole_storage(w, e, &text, &declaration))
+      continue;
+    /* sections of one base: the item becomes their span, where neither
+     * needs a declaration nor keeps only its allocation */
+    bool may_span = base == w->items[e].base && !declaration.len &&
+                    (!w->declarations[e] || !*w->declarations[e]) && !w->copies_dir[e];
+    bool full = may_span && w->spans[e].sections >= OMPLENS_FIX__SPAN_MAX &&
+                !span_holds(&w->spans[e], s->dir, s->item);
+    c->span_full |= full;
+    if (full) { /* the item stays out, and the wrap goes on without it */
+      span one;
+      note_span(c, k, text, &one);
+      bool inside = one.lo_text && one.lo_addr >= w->spans[e].lo_addr &&
+                    one.end_addr <= w->spans[e].end_addr;
+      span_free(&one);
+      const char *why = omplens_fix__ownf(
+          c->fx, "the region for the loop maps %s, %d sections of this buffer, as many as one "
+                 "region takes%s", w->items[e].text, OMPLENS_FIX__SPAN_MAX,
+          inside ? ": this one lies inside it, and that region keeps it on the device too" : "");
+      free(text);
+      omplens_fix__buf_free(&declaration);
+      return (why && leave(c, k, why)) || omplens_fix__fail(c, "%s", why ? why : "out of memory");
+    }
+    if (!may_span || !span_item(c, w, e, k, text, type)) {
       bool ok = omplens_fix__fail(c, "%s is the buffer of %s too, with bounds written "
                                      "otherwise: the source cannot tell they are equal",
                                   text, w->items[e].text);
@@ -2083,6 +2261,20 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
       omplens_fix__buf_free(&declaration);
       return ok;
     }
+    free(text);
+    omplens_fix__buf_free(&declaration);
+    if (call != NONE) {
+      uint32_t param = omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir));
+      if (!add_call(c, w, s, call))
+        return false;
+      if (param != NONE && !in_set(&w->params, param) &&
+          w->params.n == sizeof w->params.v / sizeof *w->params.v)
+        return omplens_fix__fail(c, "the items come from more than %zu parameters",
+                                 sizeof w->params.v / sizeof *w->params.v);
+      add_set(&w->params, param);
+    }
+    return resident_or_allocated(c, w, k, e);
+  }
   w->declarations[w->n] = omplens_fix__buf_take(&declaration);
   for (size_t i = 0; i < nv; i++)
     w->others_of[w->nothers + i] = w->n;
@@ -2090,6 +2282,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
   w->first_of[w->n] = k;
   w->call_of[w->n] = call;
   w->vars[w->n] = s->var;
+  note_span(c, k, text, &w->spans[w->n]);
   w->items[w->n++] = (item_plan){text, base, type};
   add_set(&w->set, base);
   if (call != NONE) {
@@ -2451,6 +2644,7 @@ static bool seed(wrap *w, const omplens_fix__group *g) {
     w->declarations[w->n] = decl;
     w->copies_dir[w->n] = k->copies_dir;
     w->copies_item[w->n] = k->copies_item;
+    w->spans[w->n] = span_copy(&k->span);
     w->first_of[w->n] = SEEDED;
     w->call_of[w->n] = NONE;
     w->vars[w->n++] = NULL;
@@ -2517,7 +2711,9 @@ static void keep(omplens_fix__group *g, const wrap *w) {
     k->type = w->items[i].type;
     k->copies_dir = w->copies_dir[i];
     k->copies_item = w->copies_item[i];
+    k->span = span_copy(&w->spans[i]);
     if (!k->text || (w->declarations[i] && !k->declaration)) {
+      span_free(&k->span);
       free(k->text);
       free(k->declaration);
       break; /* out of memory: what was kept is still right */
@@ -2614,8 +2810,11 @@ bool omplens_fix__build_resident(omplens_fix__ctx *c) {
     reset_wrap(g, kind);
   }
   if (earlier) {
+    c->span_full = false;
     if (wrap_region(c, &at, loop, from, earlier, false))
       return true;
+    if (c->span_full) /* the patch keeps one region before a loop */
+      return false;
     reset_wrap(g, kind);
   }
   if (from == loop || wrap_region(c, &at, loop, from, NULL, false))
