@@ -65,9 +65,33 @@ static unsigned logical_start(const omplens_fix__source *s, unsigned k) {
   return k;
 }
 
+/* Whether the OpenMP directive whose name starts at p (before e) stands
+ * alone: it takes no statement after it (`target enter data`, `target
+ * update`, `barrier`, ...), which is then a statement of its own. */
+static bool standalone_directive(const char *p, const char *e) {
+  static const char *const names[] = {"target enter data", "target exit data", "target update",
+                                      "barrier", "taskwait", "taskyield", "flush", "cancel",
+                                      "cancellation point", "depobj", "threadprivate",
+                                      "requires", "declare", "error", NULL};
+  char words[64];
+  size_t n = 0;
+  for (; p < e && n + 1 < sizeof words && *p != '(' && *p != '\\'; p++) /* spaces as one */
+    if (!(*p == ' ' || *p == '\t') || (n && words[n - 1] != ' '))
+      words[n++] = *p == '\t' ? ' ' : *p;
+  words[n] = '\0';
+  for (size_t i = 0; names[i]; i++) {
+    size_t k = strlen(names[i]);
+    if (!strncmp(words, names[i], k) && !omplens_fix__ident_char(words[k]))
+      return true;
+  }
+  return false;
+}
+
 /* What precedes line first, read upwards over blank lines: the first line
  * of that logical line (0 at the file's start); *omp whether it is an
- * OpenMP pragma, *other whether it is another pragma or a macro line. */
+ * OpenMP pragma that owns what follows it (not a standalone one, which is
+ * a statement of its own), *other whether it is another pragma or a macro
+ * line. */
 static unsigned line_above(const omplens_fix__source *s, unsigned first, bool *omp, bool *other) {
   *omp = *other = false;
   for (unsigned k = first - 1; k >= 1; k--) {
@@ -81,8 +105,12 @@ static unsigned line_above(const omplens_fix__source *s, unsigned first, bool *o
       p = strstr(p, "pragma") + 6;
       while (p < e && (*p == ' ' || *p == '\t'))
         p++;
-      *omp = e - p > 3 && !strncmp(p, "omp", 3) && !omplens_fix__ident_char(p[3]);
-      *other = !*omp;
+      bool is_omp = e - p > 3 && !strncmp(p, "omp", 3) && !omplens_fix__ident_char(p[3]);
+      const char *name = p + 3;
+      while (is_omp && name < e && (*name == ' ' || *name == '\t'))
+        name++;
+      *omp = is_omp && !standalone_directive(name, e);
+      *other = !is_omp;
     } else {
       *other = top != k; /* a macro's continued lines */
     }
