@@ -104,7 +104,8 @@ void omplens_fix__edits_free(omplens_fix__edits *e);
 /* Sorts by begin (stable); false when two edits overlap (an insertion at
  * the start of a replacement does not). */
 bool omplens_fix__edits_sort(omplens_fix__edits *e);
-/* a's and b's edits together, sorted, in *out (caller frees); false, with
+/* a's and b's edits together, sorted, in *out (caller frees), an edit of b
+ * that a makes already taken once; false, with
  * *out freed, when they overlap or memory ran out. */
 bool omplens_fix__edits_merged(const omplens_fix__edits *a, const omplens_fix__edits *b,
                                omplens_fix__edits *out);

@@ -376,8 +376,15 @@ bool omplens_fix__edits_merged(const omplens_fix__edits *a, const omplens_fix__e
   *out = (omplens_fix__edits){0};
   for (size_t i = 0; i < a->n; i++)
     omplens_fix__edit_raw(out, a->v[i].begin, a->v[i].end, a->v[i].text);
-  for (size_t i = 0; i < b->n; i++)
-    omplens_fix__edit_raw(out, b->v[i].begin, b->v[i].end, b->v[i].text);
+  for (size_t i = 0; i < b->n; i++) {
+    bool same = false; /* two fixes making one change (an exit data per
+                          mapping of one site) make it once */
+    for (size_t j = 0; j < a->n && !same; j++)
+      same = a->v[j].begin == b->v[i].begin && a->v[j].end == b->v[i].end &&
+             !strcmp(a->v[j].text, b->v[i].text);
+    if (!same)
+      omplens_fix__edit_raw(out, b->v[i].begin, b->v[i].end, b->v[i].text);
+  }
   if (!out->failed && omplens_fix__edits_sort(out))
     return true;
   omplens_fix__edits_free(out);

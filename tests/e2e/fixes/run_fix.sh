@@ -7,7 +7,8 @@
 #    with `omplens run`, and requires every finding to have a fix with a diff;
 # 2. takes the merged patch of the fixes (fix_driver --patch, paths relative
 #    to SOURCE's directory), checks it with `git apply --check` and
-#    `patch --dry-run`, and applies it to a copy of SOURCE;
+#    `patch --dry-run` (and that it adds no pragma line twice in a row),
+#    and applies it to a copy of SOURCE;
 # 3. builds the copy with CC (clang-19 host offload, -g -O0), no new warnings;
 # 4. runs both programs: the patched one's stdout must equal the original's;
 # 5. records the patched program: no finding and no leftover mapping may
@@ -61,6 +62,8 @@ fi
 "$driver" --base "$srcdir" --list "$trace_dir" >"$work/fixes.txt" || true
 [ -s "$work/fix.patch" ] || fail "empty patch"
 cat "$work/fix.patch"
+twice=$(awk '/^\+#pragma/ && $0 == prev { print; exit } { prev = $0 }' "$work/fix.patch")
+[ -z "$twice" ] || fail "the patch adds a line twice in a row: $twice"
 cp "$srcdir/$name.c" "$work/patched/$name.c"
 if command -v git >/dev/null 2>&1; then
   (cd "$work/patched" && git apply --check "$work/fix.patch") || fail "git apply --check rejects the patch"
