@@ -2325,10 +2325,15 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
 /* Whether finding k's copies could go with a region around the loop: an
  * item mapped `always` is copied each time even where a region holds it
  * (mem2 of AMD's training examples), so only its allocations could. */
+static bool copies_could_go(const omplens_fix__ctx *c, size_t k) {
+  const omplens_fix__site *s = omplens_fix__site_at(c->g, k);
+  return !omplens_fix__maps_always(s) ||
+         c->fx->findings[c->g->findings[k]].category == OMPLENS_CAT_REPEATED_ALLOC;
+}
+
 static bool copies_can_go(omplens_fix__ctx *c, size_t k) {
   const omplens_fix__site *s = omplens_fix__site_at(c->g, k);
-  if (!omplens_fix__maps_always(s) ||
-      c->fx->findings[c->g->findings[k]].category == OMPLENS_CAT_REPEATED_ALLOC)
+  if (copies_could_go(c, k))
     return true;
   return omplens_fix__fail(c,
                            "%s is mapped `always` at line %u: a region around the loop "
@@ -2755,6 +2760,13 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
                         omplens_fix__group *earlier, bool hoists) {
   uint32_t returns[16];
   size_t nreturns = 0;
+  /* where every item is copied each time (`always`), no region helps,
+   * however the loop is left: that reason, and its recipe, first */
+  bool helps = false;
+  for (size_t k = 0; k < c->g->num_findings && !helps; k++)
+    helps = copies_could_go(c, k);
+  if (!helps)
+    return copies_can_go(c, 0);
   if (!placeable(at, from, false) || !loop_exits(at, from, loop, returns, &nreturns, true) ||
       ((nreturns || from != loop) && !placeable(at, loop, true)))
     return false;

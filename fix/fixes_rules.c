@@ -752,12 +752,12 @@ static void recipe(omplens_fix__ctx *c) {
     if (omplens_fix__maps_always(s)) /* copied even while held */
       omplens_fix__buf_printf(
           r,
-          "the map of %s at %s says `always`, so it copies each time even while %s stays "
-          "mapped: keep %s mapped around %s, in a `target data` there or an enter data that "
-          "already maps %s, drop `always` at %s, and add `#pragma omp target update to(%s)` "
-          "after the host changes %s and `#pragma omp target update from(%s)` where the host "
-          "reads %s.",
-          all, where, them, all, span, them, where, list, them, list, them);
+          "the map of %s at %s says `always`, so it copies each time even while %s mapped: "
+          "keep %s mapped around %s, in a `target data` there or an enter data that already "
+          "maps %s, drop `always` at %s, and add `#pragma omp target update to(%s)` after the "
+          "host changes %s and `#pragma omp target update from(%s)` where the host reads %s.",
+          all, where, strcmp(them, "them") ? "it stays" : "they stay", all, span, them, where,
+          list, them, list, them);
     else if (site_map_type(s) == OMPLENS_MAP_FROM) /* a result: nothing to send */
       omplens_fix__buf_printf(
           r,
