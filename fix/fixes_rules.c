@@ -1826,6 +1826,27 @@ static bool text_names(const char *text, const char *var) {
   return false;
 }
 
+/* Whether kernel d ran in the recorded run: a target region's code
+ * address is d's. */
+static bool kernel_ran(omplens_fixer *fx, const omplens_directive *d) {
+  size_t n, nsites;
+  const omplens_region *r = omplens_trace_regions(fx->trace, &n);
+  omplens_trace_sites(fx->trace, &nsites);
+  uint8_t *asked = calloc(nsites + 1, 1); /* a site per code address */
+  bool ran = false;
+  for (size_t i = 0; i < n && !ran; i++) {
+    uint32_t site = omplens_trace_site_index(fx->trace, r[i].codeptr);
+    if (r[i].kind != OMPLENS_CONSTRUCT_TARGET || (asked && asked[site]))
+      continue;
+    if (asked)
+      asked[site] = 1;
+    omplens_fix__file *file;
+    ran = omplens_fix__directive_of(fx, r[i].codeptr, OMPLENS_RUNTIME_TARGET, &file) == d;
+  }
+  free(asked);
+  return ran;
+}
+
 /* A directive that names s's variable in the code where its allocation
  * lives (a `target data`'s region; after a `target enter data`, the rest
  * of its function), other than an exit data: a run that reaches it would
@@ -1863,9 +1884,12 @@ static const omplens_directive *later_use(omplens_fix__ctx *c, const omplens_fix
                           : omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, d)) ==
                                 fn);
     bool names = text_names(d->text, s->var);
-    for (size_t k = 0; k < d->num_implicit && !names; k++)
-      names = d->implicit[k].var && !strcmp(d->implicit[k].var, s->var);
-    if (within && names)
+    for (size_t k = 0; k < d->num_implicit && !names; k++) /* a firstprivate copy uses no map */
+      names = d->implicit[k].var && !strcmp(d->implicit[k].var, s->var) &&
+              d->implicit[k].treatment != OMPLENS_IMPLICIT_FIRSTPRIVATE;
+    /* one that ran and was not given it (anywhere: the run passed the
+     * allocation over) names another variable of that name */
+    if (within && names && !(kernel_anywhere && kernel_ran(c->fx, d)))
       return d;
   }
   return NULL;
@@ -1903,12 +1927,57 @@ static bool may_launch(omplens_fix__ctx *c, const omplens_fix__node *call) {
   return false;
 }
 
+/* Whether reference i to variable var is call's argument by value: a
+ * scalar, not its address, in C (where no parameter is a reference), so
+ * that the callee gets a copy and its kernels map that. */
+static bool by_value(const omplens_fix__ctx *c, uint32_t var, uint32_t i, uint32_t call) {
+  const omplens_fix__ast *a = c->ast;
+  size_t len = strlen(c->file->path);
+  if (a->nodes[var].elem != OMPLENS_FIX__ELEM_UNKNOWN || len < 2 ||
+      strcmp(c->file->path + len - 2, ".c"))
+    return false;
+  uint32_t p = a->nodes[i].parent;
+  while (p != NONE && (a->nodes[p].kind == OMPLENS_FIX__N_IMPLICIT ||
+                       a->nodes[p].kind == OMPLENS_FIX__N_PAREN ||
+                       a->nodes[p].kind == OMPLENS_FIX__N_CAST))
+    p = a->nodes[p].parent;
+  return p == call;
+}
+
 /* The call that is passed s's variable (a local or parameter) where its
  * allocation lives in the directive's function (a `target data`'s region;
  * after a `target enter data`, the rest of the function): its kernels,
  * under the names of its parameters, may use it in a run that reaches
  * them. NONE when there is none, or when the variable is no local. */
+static uint32_t escaping_ref(omplens_fix__ctx *c, const omplens_fix__site *s, bool any,
+                             bool *local);
+
 static uint32_t passed_to_call(omplens_fix__ctx *c, const omplens_fix__site *s) {
+  bool local;
+  return escaping_ref(c, s, false, &local);
+}
+
+/* Whether s's variable is a local scalar of a C function whose address the
+ * code where its allocation lives never gives away (calls get copies): no
+ * function that code calls can reach its mapping. */
+static bool private_scalar(omplens_fix__ctx *c, const omplens_fix__site *s) {
+  bool local;
+  uint32_t var = s->var && omplens_fix__need_ast(c)
+                     ? omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir))
+                     : NONE;
+  size_t len = strlen(c->file->path);
+  return var != NONE && c->ast->nodes[var].elem == OMPLENS_FIX__ELEM_UNKNOWN && len > 2 &&
+         !strcmp(c->file->path + len - 2, ".c") && escaping_ref(c, s, true, &local) == NONE &&
+         local;
+}
+
+/* The first reference to s's variable, where its allocation lives, that
+ * gives a call a way to it (any: that gives its address or value away
+ * anywhere, but as a copy to a call), as the node it goes to (the call);
+ * NONE when there is none. *local when the variable is a local. */
+static uint32_t escaping_ref(omplens_fix__ctx *c, const omplens_fix__site *s, bool any,
+                             bool *local) {
+  *local = false;
   if (!s->var || !omplens_fix__need_ast(c))
     return NONE;
   size_t at = omplens_fix__pragma_at(c, s->dir), begin = at, end = SIZE_MAX;
@@ -1918,6 +1987,7 @@ static uint32_t passed_to_call(omplens_fix__ctx *c, const omplens_fix__site *s) 
     return NONE;
   if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && !omplens_fix__body_range(c, s->dir, &begin, &end))
     return NONE;
+  *local = true;
   if (end == SIZE_MAX)
     end = c->ast->nodes[fn].end;
   size_t count;
@@ -1929,9 +1999,14 @@ static uint32_t passed_to_call(omplens_fix__ctx *c, const omplens_fix__site *s) 
     if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end)
       continue;
     uint32_t other = NONE;
-    if (omplens_fix__ast_use(c->ast, i, &other) == OMPLENS_FIX__USE_ESCAPE &&
-        other != NONE && c->ast->nodes[other].kind == OMPLENS_FIX__N_CALL &&
-        may_launch(c, &c->ast->nodes[other]))
+    if (omplens_fix__ast_use(c->ast, i, &other) != OMPLENS_FIX__USE_ESCAPE)
+      continue;
+    bool call = other != NONE && c->ast->nodes[other].kind == OMPLENS_FIX__N_CALL;
+    if (call && by_value(c, var, i, other))
+      continue;
+    if (any)
+      return other != NONE ? other : i;
+    if (call && may_launch(c, &c->ast->nodes[other]))
       return other;
   }
   return NONE;
@@ -2007,7 +2082,8 @@ static bool build_unused_alloc(omplens_fix__ctx *c) {
                                 "names, may use it in a run that reaches them",
                              s->var, omplens_fix__ast_name(c->ast, call),
                              omplens_fix__ctx_line(c, c->ast->nodes[call].begin));
-  bool launches = (s->dir->flags & OMPLENS_DIRF_BODY_CALLS) && region_may_launch(c, s->dir);
+  bool launches = (s->dir->flags & OMPLENS_DIRF_BODY_CALLS) && region_may_launch(c, s->dir) &&
+                  !private_scalar(c, s);
   if (passed && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_DATA && launches)
     return omplens_fix__fail(c, "the region calls functions: a kernel in one of them that did "
                                 "not run this time may use %s",
