@@ -890,6 +890,11 @@ uint32_t omplens_fix__ast_loop_at(const omplens_fix__ast *a, uint32_t fn, size_t
   return innermost(a, fn, offset, is_loop);
 }
 
+bool omplens_fix__c_source(const char *path) {
+  size_t len = strlen(path);
+  return len > 2 && !strcmp(path + len - 2, ".c");
+}
+
 uint32_t omplens_fix__ast_loop_nest(const omplens_fix__ast *a, uint32_t loop) {
   while (loop != OMPLENS_FIX__NONE && a->nodes[loop].parent != OMPLENS_FIX__NONE &&
          is_loop(a->nodes[a->nodes[loop].parent].kind))

@@ -364,6 +364,9 @@ void omplens_fix__ast_index_free(omplens_fix__ast *a);
 uint32_t omplens_fix__ast_function_at(const omplens_fix__ast *a, size_t offset);
 /* The innermost for/while/do of function fn whose extent contains offset. */
 uint32_t omplens_fix__ast_loop_at(const omplens_fix__ast *a, uint32_t fn, size_t offset);
+/* Whether path is a C source (`.c`), whose parameters are no references
+ * and whose declarations take `__typeof__`, not `auto`. */
+bool omplens_fix__c_source(const char *path);
 /* The loop a region can wrap for loop: loop itself, or, where loop is the
  * whole body of an enclosing loop (a nest without braces, which has no
  * place for a line between the two), the outermost loop of that nest. */
@@ -505,7 +508,6 @@ enum {
 };
 
 /* The findings one change removes. */
-/* An item of a built wrap, as a later wrap of the same loop takes it. */
 /* Where a wrap item written `base[lo:len]` lies (else lo_text NULL): the
  * host bytes of its buffer in the run, and the texts of its first element
  * and of its end, `lo + len`; a span of sections of one base grows them
@@ -521,6 +523,7 @@ typedef struct omplens_fix__span {
   unsigned sections; /* how many */
 } omplens_fix__span;
 
+/* An item of a built wrap, as a later wrap of the same loop takes it. */
 typedef struct omplens_fix__kept {
   char *text;        /* the item as the wrap writes it */
   uint32_t base;     /* its base variable's declaration (edit file's tree) */

@@ -714,15 +714,22 @@ static uint32_t offset_base(const omplens_fix__ctx *at, uint32_t arg, char **shi
   return *shift ? p : NONE;
 }
 
+/* The end of the first bound of a subscript whose text starts at lo (after
+ * its '['): the ':' or ']' at its own depth, or the string's end. */
+static const char *bound_end(const char *lo) {
+  const char *end = lo;
+  for (int depth = 0; *end && !(depth == 0 && (*end == ':' || *end == ']')); end++)
+    depth += (*end == '[' || *end == '(') - (*end == ']' || *end == ')');
+  return end;
+}
+
 /* The item placed (its base's name first) with its first subscript moved
  * by shift elements: `p[lo:len]` -> `p[K + lo:len]` (`p[K:len]` from 0);
  * NULL when the item has no subscript after its base (caller frees). */
 static char *shifted_item(const char *item, size_t base_len, const char *shift) {
   if (item[base_len] != '[')
     return NULL;
-  const char *lo = item + base_len + 1, *end = lo;
-  for (int depth = 0; *end && !(depth == 0 && (*end == ':' || *end == ']')); end++)
-    depth += (*end == '[' || *end == '(') - (*end == ']' || *end == ')');
+  const char *lo = item + base_len + 1, *end = bound_end(lo);
   if (!*end)
     return NULL;
   const char *hi = end;
@@ -845,9 +852,7 @@ static char *declare(omplens_fix__ctx *at, const char *expr, size_t loop_at,
     free(name);
     return NULL;
   }
-  const char *unit = at->file->num_units ? at->file->units[0].path : at->file->path;
-  size_t len = strlen(unit);
-  if (len > 2 && !strcmp(unit + len - 2, ".c"))
+  if (omplens_fix__c_source(at->file->num_units ? at->file->units[0].path : at->file->path))
     omplens_fix__buf_printf(declaration, "__typeof__(%s) %s = %s;\n", expr, name, expr);
   else
     omplens_fix__buf_printf(declaration, "auto %s = %s;\n", name, expr);
@@ -917,10 +922,6 @@ static bool caller_expr(omplens_fix__ctx *at, const char *expr, bool first, size
   return true;
 }
 
-/* The item with every section bound that holds a call replaced by a
- * variable the fix declares before the loop (`A.packed_coefs.size()`:
- * `A_packed_coefs_size`; see caller_expr). Frees item; caller frees the
- * result (NULL when out of memory). */
 /* Whether a bound calls something: a parenthesis after a name or a
  * closing bracket (a cast's or a grouping's follows an operator). */
 static bool bound_calls(const char *bound) {
@@ -934,6 +935,10 @@ static bool bound_calls(const char *bound) {
   return false;
 }
 
+/* The item with every section bound that holds a call replaced by a
+ * variable the fix declares before the loop (`A.packed_coefs.size()`:
+ * `A_packed_coefs_size`; see caller_expr). Frees item; caller frees the
+ * result (NULL when out of memory). */
 static char *bounds_without_calls(omplens_fix__ctx *at, char *item, size_t loop_at,
                                   omplens_fix__buf *declaration) {
   omplens_fix__buf out = {0};
@@ -1570,12 +1575,6 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
   return ok;
 }
 
-/* Checks the host code of [begin, end) (but the excluded ranges) for uses
- * of the variables in set (growing it with the variables their values are
- * copied into). Reading or writing the buffers fails, and so does passing
- * them on, but to a function that only hands them to kernels
- * (passes_to_kernels, depth calls deep so far); pointer swaps among the
- * set are allowed and reported in *swapped. */
 /* One reference i to a variable of set in the host code: false (with the
  * reason) where it reads, writes, passes on or replaces the buffer; *grew
  * when set gains the variable its value is copied into. */
@@ -1632,6 +1631,12 @@ static bool host_use(omplens_fix__ctx *c, uint32_t i, varset *set, bool *swapped
   return true;
 }
 
+/* Checks the host code of [begin, end) (but the excluded ranges) for uses
+ * of the variables in set (growing it with the variables their values are
+ * copied into). Reading or writing the buffers fails, and so does passing
+ * them on, but to a function that only hands them to kernels
+ * (passes_to_kernels, depth calls deep so far); pointer swaps among the
+ * set are allowed and reported in *swapped. */
 static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range *ex, size_t nex,
                       varset *set, bool *swapped, const char *what, int depth) {
   const omplens_fix__ast *a = c->ast;
@@ -1701,8 +1706,6 @@ static const char *type_word(int t) { return omplens_map_type_name(t); }
 #define SEEDED (SIZE_MAX - 1) /* first_of of an item an earlier wrap of the
                                  loop brought (omplens_fix__group.kept) */
 
-/* The wrapping directive being built: one item per directive item of the
- * group, in the order of the findings. */
 typedef omplens_fix__span span;
 
 static void span_free(span *p) {
@@ -1721,6 +1724,8 @@ static span span_copy(const span *p) {
   return out;
 }
 
+/* The wrapping directive being built: one item per directive item of the
+ * group, in the order of the findings. */
 typedef struct wrap {
   item_plan items[WRAP_MAX];
   const char *vars[WRAP_MAX]; /* the variable as the directive names it */
@@ -2130,12 +2135,10 @@ static char *additive_operand(const char *t, bool subtracted) {
 static void note_span(omplens_fix__ctx *c, size_t k, const char *text, span *p) {
   const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
   size_t b = strcspn(text, "[");
-  const char *lo = text + b + 1, *colon = lo;
   *p = (span){0};
   if (!text[b])
     return;
-  for (int depth = 0; *colon && !(depth == 0 && (*colon == ':' || *colon == ']')); colon++)
-    depth += (*colon == '[' || *colon == '(') - (*colon == ']' || *colon == ')');
+  const char *lo = text + b + 1, *colon = bound_end(lo);
   size_t len = *colon == ':' ? strlen(colon + 1) : 0;
   if (!f->host_addr || !f->bytes || len < 2 || colon[len] != ']' ||
       memchr(colon + 1, '[', len - 1))
@@ -2163,12 +2166,6 @@ static void note_span(omplens_fix__ctx *c, size_t k, const char *text, span *p) 
   free(len_op);
 }
 
-/* Item e of the wrap grown to hold another section of its base, text
- * (placed for finding k, whose buffer the run put elsewhere): one
- * construct maps one section of a base, so the item becomes the span of
- * both, from the first one's first element to the last one's end, as
- * the run laid them out in one object. False when either's bounds or
- * place is unknown. */
 /* Whether span p holds directive d's item k (another finding of it adds
  * no section). */
 static bool span_holds(const span *p, const omplens_directive *d, size_t k) {
@@ -2178,6 +2175,12 @@ static bool span_holds(const span *p, const omplens_directive *d, size_t k) {
   return false;
 }
 
+/* Item e of the wrap grown to hold another section of its base, text
+ * (placed for finding k, whose buffer the run put elsewhere): one
+ * construct maps one section of a base, so the item becomes the span of
+ * both, from the first one's first element to the last one's end, as
+ * the run laid them out in one object. False when either's bounds or
+ * place is unknown. */
 static bool span_item(omplens_fix__ctx *c, wrap *w, size_t e, size_t k, const char *text,
                       int type) {
   span one, *have = &w->spans[e];
@@ -2217,6 +2220,22 @@ static bool span_item(omplens_fix__ctx *c, wrap *w, size_t e, size_t k, const ch
 }
 
 static bool leave(omplens_fix__ctx *c, size_t k, const char *why);
+
+/* Notes that site s's item came by call (NONE: none), and the parameter
+ * it comes from; false when the wrap holds as many as it can. */
+static bool note_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, uint32_t call) {
+  if (call == NONE)
+    return true;
+  uint32_t param = omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir));
+  if (!add_call(c, w, s, call))
+    return false;
+  if (param != NONE && !in_set(&w->params, param) &&
+      w->params.n == sizeof w->params.v / sizeof *w->params.v)
+    return omplens_fix__fail(c, "the items come from more than %zu parameters",
+                             sizeof w->params.v / sizeof *w->params.v);
+  add_set(&w->params, param);
+  return true;
+}
 
 /* The wrap item of finding k's item as the call `call` of its function
  * maps it (NONE: the directive's own loop): merged into the one already
@@ -2291,17 +2310,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
     }
     free(text);
     omplens_fix__buf_free(&declaration);
-    if (call != NONE) {
-      uint32_t param = omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir));
-      if (!add_call(c, w, s, call))
-        return false;
-      if (param != NONE && !in_set(&w->params, param) &&
-          w->params.n == sizeof w->params.v / sizeof *w->params.v)
-        return omplens_fix__fail(c, "the items come from more than %zu parameters",
-                                 sizeof w->params.v / sizeof *w->params.v);
-      add_set(&w->params, param);
-    }
-    return resident_or_allocated(c, w, k, e);
+    return note_call(c, w, s, call) && resident_or_allocated(c, w, k, e);
   }
   w->declarations[w->n] = omplens_fix__buf_take(&declaration);
   for (size_t i = 0; i < nv; i++)
@@ -2313,11 +2322,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
   note_span(c, k, text, &w->spans[w->n]);
   w->items[w->n++] = (item_plan){text, base, type};
   add_set(&w->set, base);
-  if (call != NONE) {
-    add_call(c, w, s, call);
-    add_set(&w->params, omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)));
-  }
-  return resident_or_allocated(c, w, k, w->n - 1);
+  return note_call(c, w, s, call) && resident_or_allocated(c, w, k, w->n - 1);
 }
 
 /* One wrap item per directive item of the group and call it came by,

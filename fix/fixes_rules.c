@@ -1932,9 +1932,7 @@ static bool may_launch(omplens_fix__ctx *c, const omplens_fix__node *call) {
  * that the callee gets a copy and its kernels map that. */
 static bool by_value(const omplens_fix__ctx *c, uint32_t var, uint32_t i, uint32_t call) {
   const omplens_fix__ast *a = c->ast;
-  size_t len = strlen(c->file->path);
-  if (a->nodes[var].elem != OMPLENS_FIX__ELEM_UNKNOWN || len < 2 ||
-      strcmp(c->file->path + len - 2, ".c"))
+  if (a->nodes[var].elem != OMPLENS_FIX__ELEM_UNKNOWN || !omplens_fix__c_source(c->file->path))
     return false;
   uint32_t p = a->nodes[i].parent;
   while (p != NONE && (a->nodes[p].kind == OMPLENS_FIX__N_IMPLICIT ||
@@ -1965,9 +1963,8 @@ static bool private_scalar(omplens_fix__ctx *c, const omplens_fix__site *s) {
   uint32_t var = s->var && omplens_fix__need_ast(c)
                      ? omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir))
                      : NONE;
-  size_t len = strlen(c->file->path);
-  return var != NONE && c->ast->nodes[var].elem == OMPLENS_FIX__ELEM_UNKNOWN && len > 2 &&
-         !strcmp(c->file->path + len - 2, ".c") && escaping_ref(c, s, true, &local) == NONE &&
+  return var != NONE && c->ast->nodes[var].elem == OMPLENS_FIX__ELEM_UNKNOWN &&
+         omplens_fix__c_source(c->file->path) && escaping_ref(c, s, true, &local) == NONE &&
          local;
 }
 
