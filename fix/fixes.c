@@ -192,6 +192,7 @@ int omplens_fixer_create(const omplens_trace *t, const omplens_analysis *a,
 static void file_free(omplens_fix__file *f) {
   if (!f)
     return;
+  free(f->bodies);
   omplens_fix__units_free(f);
   free(f->path);
   omplens_fix__source_free(&f->src);

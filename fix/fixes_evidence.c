@@ -264,6 +264,7 @@ static void index_ops(omplens_fixer *fx) {
 }
 
 void omplens_fix__ops_free(omplens_fixer *fx) {
+  omplens_fix__sorted_findings_free(fx);
   free(fx->op_events);
   free(fx->op_dirs);
   free(fx->op_start);
@@ -453,14 +454,43 @@ static int cmp_size(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* False without memory. */
-static bool sort_findings(const omplens_fix__group *g, sorted_findings *out) {
-  out->n = g->num_findings;
-  if (!(out->v = malloc((out->n + 1) * sizeof *out->v)))
-    return false;
-  memcpy(out->v, g->findings, out->n * sizeof *out->v);
-  qsort(out->v, out->n, sizeof *out->v, cmp_size);
+/* A finding's share of the sum that tells one set of findings from
+ * another (splitmix64's finalizer). */
+static uint64_t finding_mix(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+  return x ^ (x >> 31);
+}
+
+/* Group g's findings sorted, kept on fx until another group's are asked
+ * for, or g's change (its list, length or the sum of their mixes); false
+ * without memory. */
+static bool sort_findings(omplens_fixer *fx, const omplens_fix__group *g, sorted_findings *out) {
+  uint64_t sum = 0;
+  for (size_t k = 0; k < g->num_findings; k++)
+    sum += finding_mix(g->findings[k]);
+  if (fx->sorted_findings.group != g || fx->sorted_findings.findings != g->findings ||
+      fx->sorted_findings.n != g->num_findings || fx->sorted_findings.sum != sum) {
+    omplens_fix__sorted_findings_free(fx);
+    size_t *v = malloc((g->num_findings + 1) * sizeof *v);
+    if (!v)
+      return false;
+    memcpy(v, g->findings, g->num_findings * sizeof *v);
+    qsort(v, g->num_findings, sizeof *v, cmp_size);
+    fx->sorted_findings.group = g;
+    fx->sorted_findings.findings = g->findings;
+    fx->sorted_findings.n = g->num_findings;
+    fx->sorted_findings.sum = sum;
+    fx->sorted_findings.sorted = v;
+  }
+  out->v = fx->sorted_findings.sorted;
+  out->n = fx->sorted_findings.n;
   return true;
+}
+
+void omplens_fix__sorted_findings_free(omplens_fixer *fx) {
+  free(fx->sorted_findings.sorted);
+  memset(&fx->sorted_findings, 0, sizeof fx->sorted_findings);
 }
 
 static bool flagged_by(const sorted_findings *g, const omplens_fixer *fx, uint32_t ev) {
@@ -621,9 +651,8 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
   out->h2d_new_first_only = out->d2h_unflagged_last_only = true;
   site_events se;
   sorted_findings mine = {0};
-  if (!collect(fx, g, s, &se) || !sort_findings(g, &mine)) {
+  if (!collect(fx, g, s, &se) || !sort_findings(fx, g, &mine)) {
     site_events_free(&se);
-    free(mine.v);
     out->h2d_unflagged_first_only = out->h2d_unflagged_last_only = false;
     out->h2d_new_first_only = out->d2h_unflagged_last_only = false;
     out->h2d = 1; /* nothing is proven */
@@ -661,7 +690,6 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
     }
   }
   site_events_free(&se);
-  free(mine.v);
 }
 
 /* ---- re-sends: device buffers that stay mapped, kernels in between ---- */

@@ -437,6 +437,10 @@ typedef struct omplens_fix__file {
   const omplens_directive *const *dirs; /* every target directive, in order */
   size_t num_dirs;
   bool dirs_done;
+  size_t *bodies; /* the kernels' bodies, [begin, end) offsets in pairs,
+                     by begin (fixes_loops.c, device_bodies) */
+  size_t num_bodies;
+  bool bodies_done;
   bool newer_than_binary; /* the source changed after the build */
   omplens_fix__unit *units; /* units[0] gives the syntax tree; a change
                                must compile in each (omplens_fix__file_units) */
@@ -507,20 +511,13 @@ enum {
                                         holds the bytes; copy back less      */
 };
 
-/* The findings one change removes. */
 /* Where a wrap item written `base[lo:len]` lies (else lo_text NULL): the
  * host bytes of its buffer in the run, and the texts of its first element
  * and of its end, `lo + len`; a span of sections of one base grows them
- * (fixes_loops.c, span_item). Owns its texts. */
-#define OMPLENS_FIX__SPAN_MAX 8 /* sections in one span: a loop over thousands
-                                  of slices is left manual before its checks
-                                  grow */
+ * (fixes_loops.c, span_item), however many they are. Owns its texts. */
 typedef struct omplens_fix__span {
   uint64_t lo_addr, end_addr;
   char *lo_text, *end_text;
-  const struct omplens_directive *dir[OMPLENS_FIX__SPAN_MAX]; /* the items */
-  size_t item[OMPLENS_FIX__SPAN_MAX];
-  unsigned sections; /* how many */
 } omplens_fix__span;
 
 /* An item of a built wrap, as a later wrap of the same loop takes it. */
@@ -711,6 +708,16 @@ struct omplens_fixer {
   struct omplens_fix__op_seg *op_segs;
   size_t *op_dir_seg;
   uint32_t *finding_of_event; /* the finding flagging each event, or NONE */
+  /* The findings of the group whose evidence was asked last, sorted: a
+   * wrap asks for each of its items in turn, and one group may hold the
+   * findings of thousands (fixes_evidence.c, sort_findings). */
+  struct {
+    const struct omplens_fix__group *group;
+    const size_t *findings; /* the group's list, its length and sum then */
+    size_t n;
+    uint64_t sum;
+    size_t *sorted;
+  } sorted_findings;
 
   bool derived;
   int derive_rc;
@@ -882,6 +889,8 @@ typedef struct omplens_fix__evidence {
   uint32_t buffers; /* distinct host buffers            */
 } omplens_fix__evidence;
 
+/* Frees fx->sorted_findings (omplens_fix__ops_free does too). */
+void omplens_fix__sorted_findings_free(omplens_fixer *fx);
 void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
                               const omplens_fix__site *site, omplens_fix__evidence *out);
 /* The events the group's change removes (sorted, distinct; caller frees). */
@@ -986,9 +995,6 @@ typedef struct omplens_fix__ctx {
   struct omplens_fix__ctx *peer; /* a wrap around a caller's loop: the
                                   directive's file, where the functions the
                                   loop calls may be defined; else NULL */
-  bool span_full;              /* a wrap failed on a span of a base that
-                                  holds as many sections as it may: a wrap
-                                  of its own beside it would not fit either */
 } omplens_fix__ctx;
 
 /* Whether statement st has its lines to itself; *first and *last its lines. */

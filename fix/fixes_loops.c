@@ -1225,18 +1225,48 @@ static bool excluded(const range *r, size_t n, size_t offset) {
   return false;
 }
 
-/* The bodies of the kernels (target regions) inside [begin, end). */
-static size_t device_bodies(omplens_fix__ctx *c, size_t begin, size_t end, range *out, size_t max) {
-  omplens_fix__file_dirs(c->fx, c->file);
-  size_t n = 0;
-  for (size_t i = 0; i < c->file->num_dirs && n < max; i++) {
-    const omplens_directive *d = c->file->dirs[i];
-    if (d->kind != OMPLENS_DIRECTIVE_TARGET || !d->body.file)
-      continue;
+static int cmp_body(const void *x, const void *y) {
+  size_t a = *(const size_t *)x, b = *(const size_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* c's file's kernel bodies, sorted by begin, once (false: none known). */
+static bool index_bodies(omplens_fix__ctx *c) {
+  omplens_fix__file *f = c->file;
+  if (f->bodies_done)
+    return f->bodies != NULL;
+  f->bodies_done = true;
+  omplens_fix__file_dirs(c->fx, f);
+  if (!(f->bodies = malloc((2 * f->num_dirs + 2) * sizeof *f->bodies)))
+    return false;
+  for (size_t i = 0; i < f->num_dirs; i++) {
+    const omplens_directive *d = f->dirs[i];
     size_t b, e;
-    if (omplens_fix__body_range(c, d, &b, &e) && b >= begin && b < end)
-      out[n++] = (range){b, e};
+    if (d->kind == OMPLENS_DIRECTIVE_TARGET && d->body.file && omplens_fix__body_range(c, d, &b, &e)) {
+      f->bodies[2 * f->num_bodies] = b;
+      f->bodies[2 * f->num_bodies++ + 1] = e;
+    }
   }
+  qsort(f->bodies, f->num_bodies, 2 * sizeof *f->bodies, cmp_body);
+  return true;
+}
+
+/* The bodies of the kernels (target regions) inside [begin, end), at
+ * most max. */
+static size_t device_bodies(omplens_fix__ctx *c, size_t begin, size_t end, range *out, size_t max) {
+  if (!index_bodies(c))
+    return 0;
+  const size_t *b = c->file->bodies;
+  size_t lo = 0, hi = c->file->num_bodies, n = 0;
+  while (lo < hi) { /* the first that begins at begin or after */
+    size_t m = lo + (hi - lo) / 2;
+    if (b[2 * m] < begin)
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  for (size_t i = lo; i < c->file->num_bodies && b[2 * i] < end && n < max; i++)
+    out[n++] = (range){b[2 * i], b[2 * i + 1]};
   return n;
 }
 
@@ -1651,7 +1681,7 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
     for (uint32_t i = lo; ok && i < hi; i++) {
       const omplens_fix__node *n = &a->nodes[i];
       if (n->kind != OMPLENS_FIX__N_DECLREF || n->begin < begin || n->begin >= end ||
-          excluded(ex, nex, n->begin) || !in_set(set, n->ref))
+          !in_set(set, n->ref) || excluded(ex, nex, n->begin))
         continue;
       ok = host_use(c, i, set, swapped, what, depth, &grew);
     }
@@ -1733,7 +1763,6 @@ typedef struct wrap {
   uint32_t call_of[WRAP_MAX]; /* ... and the call it came by (NONE: none) */
   size_t n;
   varset set;          /* base variables, as known before the loop */
-  varset params;       /* lifted: the parameters they come from */
   uint32_t others[64]; /* the other variables the items name */
   size_t others_of[64]; /* ... the item that names each */
   size_t nothers;
@@ -1752,9 +1781,13 @@ typedef struct wrap {
   uint32_t from; /* the region's first statement: the loop, or a statement of
                     its block before it that calls the directive's function */
   omplens_fix__ctx *at; /* the loop's file: the directive's, or a caller's */
-  uint32_t calls[WRAP_MAX]; /* lifted: the distinct calls in the loop (at's) */
-  uint32_t callees[WRAP_MAX]; /* ... the function each calls (c's) */
-  size_t ncalls;
+  uint32_t *calls;   /* lifted: the distinct calls in the loop (at's), in
+                        source order, however many */
+  uint32_t *callees; /* ... the function each calls (c's) */
+  size_t ncalls, calls_cap;
+  uint32_t *params;  /* lifted: the parameters the items come from (c's
+                        declarations), ascending: a function's are a run */
+  size_t nparams, params_cap;
   /* Per item, by its first finding, its evidence once asked (known[k]):
    * the same for each finding of the item and in every try of the wrap,
    * and a loop mapping hundreds of items takes a try per item that cannot
@@ -1790,25 +1823,60 @@ static void merge_types(wrap *w) {
       }
 }
 
+/* Where v goes in the ascending v[0, n): *at; whether it is there. */
+static bool sorted_place(const uint32_t *v, size_t n, uint32_t x, size_t *at) {
+  size_t a = 0, b = n;
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (v[m] < x)
+      a = m + 1;
+    else
+      b = m;
+  }
+  *at = a;
+  return a < n && v[a] == x;
+}
+
+/* Room for one more in *v (and *v2 beside it, when given); false without
+ * memory. */
+static bool room_for_one(uint32_t **v, uint32_t **v2, size_t n, size_t *cap) {
+  if (n < *cap)
+    return true;
+  size_t grown = *cap ? 2 * *cap : 16;
+  uint32_t *a = realloc(*v, grown * sizeof *a);
+  if (a)
+    *v = a;
+  uint32_t *b = a && v2 ? realloc(*v2, grown * sizeof *b) : NULL;
+  if (b)
+    *v2 = b;
+  if (!a || (v2 && !b))
+    return false;
+  *cap = grown;
+  return true;
+}
+
 /* Notes the call of a site's function (once per call), the calls in
  * source order (the parse's nodes are), whatever order the findings come
- * in; false when the wrap holds as many as it can. */
-static bool add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, uint32_t call) {
-  size_t at = 0;
-  for (size_t i = 0; i < w->ncalls; i++) {
-    if (w->calls[i] == call)
-      return true;
-    at += w->calls[i] < call;
+ * in, and the parameter its item comes from; false without memory. */
+static bool add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, uint32_t call,
+                     uint32_t param) {
+  size_t at;
+  if (!sorted_place(w->calls, w->ncalls, call, &at)) {
+    if (!room_for_one(&w->calls, &w->callees, w->ncalls, &w->calls_cap))
+      return omplens_fix__fail(c, "out of memory");
+    memmove(w->calls + at + 1, w->calls + at, (w->ncalls - at) * sizeof *w->calls);
+    memmove(w->callees + at + 1, w->callees + at, (w->ncalls - at) * sizeof *w->callees);
+    w->calls[at] = call;
+    w->callees[at] = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
+    w->ncalls++;
   }
-  if (w->ncalls == WRAP_MAX)
-    return omplens_fix__fail(c, "the loop makes more than %d calls of the functions", WRAP_MAX);
-  for (size_t i = w->ncalls; i > at; i--) {
-    w->calls[i] = w->calls[i - 1];
-    w->callees[i] = w->callees[i - 1];
-  }
-  w->calls[at] = call;
-  w->callees[at] = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
-  w->ncalls++;
+  if (param == NONE || sorted_place(w->params, w->nparams, param, &at))
+    return true;
+  if (!room_for_one(&w->params, NULL, w->nparams, &w->params_cap))
+    return omplens_fix__fail(c, "out of memory");
+  memmove(w->params + at + 1, w->params + at, (w->nparams - at) * sizeof *w->params);
+  w->params[at] = param;
+  w->nparams++;
   return true;
 }
 
@@ -1818,6 +1886,9 @@ static void wrap_free(wrap *w) {
     free(w->declarations[i]);
     span_free(&w->spans[i]);
   }
+  free(w->calls);
+  free(w->callees);
+  free(w->params);
 }
 
 /* Whether every copy back of item k of directive d brought the host what
@@ -2153,10 +2224,6 @@ static void note_span(omplens_fix__ctx *c, size_t k, const char *text, span *p) 
     lo_text = NULL;
     p->lo_addr = f->host_addr;
     p->end_addr = f->host_addr + f->bytes;
-    const omplens_fix__site *site = omplens_fix__site_at(c->g, k);
-    p->dir[0] = site->dir;
-    p->item[0] = site->item;
-    p->sections = 1;
   } else {
     p->end_text = NULL;
   }
@@ -2164,15 +2231,6 @@ static void note_span(omplens_fix__ctx *c, size_t k, const char *text, span *p) 
   free(len_text);
   free(lo_op);
   free(len_op);
-}
-
-/* Whether span p holds directive d's item k (another finding of it adds
- * no section). */
-static bool span_holds(const span *p, const omplens_directive *d, size_t k) {
-  for (unsigned i = 0; i < p->sections; i++)
-    if (p->dir[i] == d && p->item[i] == k)
-      return true;
-  return false;
 }
 
 /* Item e of the wrap grown to hold another section of its base, text
@@ -2199,10 +2257,6 @@ static bool span_item(omplens_fix__ctx *c, wrap *w, size_t e, size_t k, const ch
       free(w->items[e].text);
       w->items[e].text = item;
       w->items[e].type = merged_type(w->items[e].type, type);
-      if (!span_holds(have, one.dir[0], one.item[0]) && have->sections < OMPLENS_FIX__SPAN_MAX) {
-        have->dir[have->sections] = one.dir[0];
-        have->item[have->sections++] = one.item[0];
-      }
       if (lower) {
         free(have->lo_text);
         have->lo_text = one.lo_text, one.lo_text = NULL;
@@ -2222,19 +2276,11 @@ static bool span_item(omplens_fix__ctx *c, wrap *w, size_t e, size_t k, const ch
 static bool leave(omplens_fix__ctx *c, size_t k, const char *why);
 
 /* Notes that site s's item came by call (NONE: none), and the parameter
- * it comes from; false when the wrap holds as many as it can. */
+ * it comes from; false without memory. */
 static bool note_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, uint32_t call) {
-  if (call == NONE)
-    return true;
-  uint32_t param = omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir));
-  if (!add_call(c, w, s, call))
-    return false;
-  if (param != NONE && !in_set(&w->params, param) &&
-      w->params.n == sizeof w->params.v / sizeof *w->params.v)
-    return omplens_fix__fail(c, "the items come from more than %zu parameters",
-                             sizeof w->params.v / sizeof *w->params.v);
-  add_set(&w->params, param);
-  return true;
+  return call == NONE ||
+         add_call(c, w, s, call,
+                  omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)));
 }
 
 /* The wrap item of finding k's item as the call `call` of its function
@@ -2283,23 +2329,6 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
      * needs a declaration nor keeps only its allocation */
     bool may_span = base == w->items[e].base && !declaration.len &&
                     (!w->declarations[e] || !*w->declarations[e]) && !w->copies_dir[e];
-    bool full = may_span && w->spans[e].sections >= OMPLENS_FIX__SPAN_MAX &&
-                !span_holds(&w->spans[e], s->dir, s->item);
-    c->span_full |= full;
-    if (full) { /* the item stays out, and the wrap goes on without it */
-      span one;
-      note_span(c, k, text, &one);
-      bool inside = one.lo_text && one.lo_addr >= w->spans[e].lo_addr &&
-                    one.end_addr <= w->spans[e].end_addr;
-      span_free(&one);
-      const char *why = omplens_fix__ownf(
-          c->fx, "the region for the loop maps %s, %d sections of this buffer, as many as one "
-                 "region takes%s", w->items[e].text, OMPLENS_FIX__SPAN_MAX,
-          inside ? ": this one lies inside it, and that region keeps it on the device too" : "");
-      free(text);
-      omplens_fix__buf_free(&declaration);
-      return (why && leave(c, k, why)) || omplens_fix__fail(c, "%s", why ? why : "out of memory");
-    }
     if (!may_span || !span_item(c, w, e, k, text, type)) {
       bool ok = omplens_fix__fail(c, "%s is the buffer of %s too, with bounds written "
                                      "otherwise: the source cannot tell they are equal",
@@ -2366,40 +2395,85 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
 }
 
 
+/* The parameters of w's items that function fn's code (c's tree) can
+ * name: those declared in it, a run of w->params (a function's nodes are
+ * its subtree's), and those at file scope; false when they are more than
+ * a set holds. */
+static bool params_of(omplens_fix__ctx *c, const wrap *w, uint32_t fn, varset *out) {
+  const omplens_fix__ast *a = c->ast;
+  size_t lo, hi;
+  sorted_place(w->params, w->nparams, fn, &lo);
+  sorted_place(w->params, w->nparams, omplens_fix__ast_end(a, fn), &hi);
+  out->n = 0;
+  for (size_t i = 0; i < w->nparams; i++) {
+    if ((i < lo || i >= hi) && !a->nodes[w->params[i]].global)
+      continue;
+    if (out->n == sizeof out->v / sizeof *out->v)
+      return omplens_fix__fail(c, "the items come from more than %zu parameters of %s()",
+                               sizeof out->v / sizeof *out->v, omplens_fix__ast_name(a, fn));
+    out->v[out->n++] = w->params[i];
+  }
+  return true;
+}
+
+static int cmp_node(const void *x, const void *y) {
+  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* The code of each function the loop's calls call, once each (many calls
+ * may call one), leaves the parameters alone; ex has room for 64 ranges. */
+static bool callees_leave_params(omplens_fix__ctx *c, const wrap *w, range *ex) {
+  uint32_t *fns = malloc((w->ncalls + 1) * sizeof *fns);
+  if (!fns)
+    return omplens_fix__fail(c, "out of memory");
+  memcpy(fns, w->callees, w->ncalls * sizeof *fns);
+  qsort(fns, w->ncalls, sizeof *fns, cmp_node);
+  bool ok = true;
+  for (size_t i = 0; ok && i < w->ncalls; i++) {
+    if (i && fns[i] == fns[i - 1])
+      continue;
+    const char *name = omplens_fix__ast_name(c->ast, fns[i]);
+    const omplens_fix__node *f = &c->ast->nodes[fns[i]];
+    bool reassigned = false;
+    varset params;
+    size_t nex = device_bodies(c, f->begin, f->end, ex, 64);
+    ok = params_of(c, w, fns[i], &params) &&
+         host_uses(c, f->begin, f->end, ex, nex, &params, &reassigned,
+                   omplens_fix__ownf(c->fx, "in %s()", name), 0);
+    if (ok && reassigned)
+      ok = omplens_fix__fail(c, "the parameters are reassigned in %s()", name);
+  }
+  free(fns);
+  return ok;
+}
+
 /* The host code of the loop (and, lifted, of the function) leaves the
  * buffers alone. */
 static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   omplens_fix__ctx *at = w->at;
   const omplens_fix__node *l = &at->ast->nodes[loop];
   size_t from = at->ast->nodes[w->from].begin; /* the region: the loop, or from before it */
-  range ex[64 + WRAP_MAX];
+  size_t cap = 64 + w->ncalls + (loop - w->from);
+  range *ex = malloc(cap * sizeof *ex);
+  if (!ex)
+    return omplens_fix__fail(c, "out of memory");
   size_t nex = device_bodies(at, from, l->end, ex, 64);
   for (size_t i = 0; i < w->ncalls; i++)
     ex[nex++] = (range){at->ast->nodes[w->calls[i]].begin, at->ast->nodes[w->calls[i]].end};
   /* before the loop, the other calls of the wrapped functions (their host
    * code is checked below, as for the calls that brought the findings) */
-  for (uint32_t i = w->from; i < loop && nex < 64 + WRAP_MAX; i++)
+  for (uint32_t i = w->from; i < loop; i++)
     for (size_t k = 0; k < w->ncalls && at->ast->nodes[i].kind == OMPLENS_FIX__N_CALL; k++)
       if (calls_function(at->file, i, omplens_fix__ast_name(c->ast, w->callees[k]))) {
         ex[nex++] = (range){at->ast->nodes[i].begin, at->ast->nodes[i].end};
         break;
       }
-  if (!host_uses(at, from, l->end, ex, nex, &w->set, &w->swapped,
-                 w->from == loop ? "inside the loop" : "in the region", 0))
-    return false;
-  for (size_t i = 0; i < w->ncalls; i++) {
-    uint32_t fn = w->callees[i];
-    const char *name = omplens_fix__ast_name(c->ast, fn);
-    const omplens_fix__node *f = &c->ast->nodes[fn];
-    bool reassigned = false;
-    nex = device_bodies(c, f->begin, f->end, ex, 64);
-    if (!host_uses(c, f->begin, f->end, ex, nex, &w->params, &reassigned,
-                   omplens_fix__ownf(c->fx, "in %s()", name), 0))
-      return false;
-    if (reassigned)
-      return omplens_fix__fail(c, "the parameters are reassigned in %s()", name);
-  }
-  return unchanged(at, from, l->end, w->others, w->nothers);
+  bool ok = host_uses(at, from, l->end, ex, nex, &w->set, &w->swapped,
+                      w->from == loop ? "inside the loop" : "in the region", 0) &&
+            callees_leave_params(c, w, ex) && unchanged(at, from, l->end, w->others, w->nothers);
+  free(ex);
+  return ok;
 }
 
 /* s without its line end, for a summary. */
@@ -2407,6 +2481,8 @@ static int line_len(const char *s) {
   size_t len = strlen(s);
   return (int)(len && s[len - 1] == '\n' ? len - 1 : len);
 }
+
+#define SUMMARY_CALLS 8 /* calls a summary names */
 
 static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pragma,
                              const char *exit, uint32_t loop) {
@@ -2429,13 +2505,18 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
   if (w->from != loop)
     omplens_fix__buf_printf(&g->summary, " and the code before it from line %u",
                             omplens_fix__ctx_line(at, at->ast->nodes[w->from].begin));
-  for (size_t i = 0; i < w->ncalls; i++)
-    omplens_fix__buf_printf(&g->summary, "%s%s() on line %u%s",
+  /* the calls named: all of a few, the first of many */
+  size_t named = w->ncalls <= SUMMARY_CALLS ? w->ncalls : SUMMARY_CALLS - 1;
+  for (size_t i = 0; i < named; i++)
+    omplens_fix__buf_printf(&g->summary, "%s%s() on line %u",
                             i ? (i + 1 == w->ncalls ? " and " : ", ")
                               : (w->ncalls > 1 ? " (around the calls of " : " (around the call of "),
                             omplens_fix__ast_name(c->ast, w->callees[i]),
-                            omplens_fix__ctx_line(at, at->ast->nodes[w->calls[i]].begin),
-                            i + 1 == w->ncalls ? ")" : "");
+                            omplens_fix__ctx_line(at, at->ast->nodes[w->calls[i]].begin));
+  if (named < w->ncalls)
+    omplens_fix__buf_printf(&g->summary, " and %zu more calls", w->ncalls - named);
+  if (w->ncalls)
+    omplens_fix__buf_str(&g->summary, ")");
   if (!exit)
     omplens_fix__buf_printf(&g->summary, ": wrap it in `%.*s`", line_len(pragma), pragma);
   else {
@@ -2855,11 +2936,8 @@ bool omplens_fix__build_resident(omplens_fix__ctx *c) {
     reset_wrap(g, kind);
   }
   if (earlier) {
-    c->span_full = false;
     if (wrap_region(c, &at, loop, from, earlier, false))
       return true;
-    if (c->span_full) /* the patch keeps one region before a loop */
-      return false;
     reset_wrap(g, kind);
   }
   if (from == loop || wrap_region(c, &at, loop, from, NULL, false))
