@@ -2904,23 +2904,137 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
   return 0;
 }
 
-/* The wrap (a keep-resident group with a diff) that keeps site s's item on
- * the device, sending it once, or NULL: where the wrap only keeps it
- * allocated, its directive still copies it each time. */
-static omplens_fix__group *wrap_keeping(omplens_fixer *fx, const omplens_fix__site *s) {
-  for (size_t i = 0; i < fx->num_groups; i++) {
-    omplens_fix__group *w = &fx->groups[i];
+/* ---- findings a wrap removes with its own ---- */
+
+/* An item a built wrap keeps resident: its directive, item and implicit
+ * map, and the wrap's group. */
+typedef struct wrapped_item {
+  const omplens_directive *dir;
+  size_t item;
+  const void *implicit;
+  size_t group;
+} wrapped_item;
+
+/* By item, then group. */
+static int cmp_item(const wrapped_item *a, const wrapped_item *b) {
+  uintptr_t ad = (uintptr_t)a->dir, bd = (uintptr_t)b->dir;
+  uintptr_t ai = (uintptr_t)a->implicit, bi = (uintptr_t)b->implicit;
+  if (ad != bd)
+    return ad < bd ? -1 : 1;
+  if (a->item != b->item)
+    return a->item < b->item ? -1 : 1;
+  return (ai > bi) - (ai < bi);
+}
+
+static int cmp_wrapped(const void *x, const void *y) {
+  const wrapped_item *a = x, *b = y;
+  int c = cmp_item(a, b);
+  return c ? c : (a->group > b->group) - (a->group < b->group);
+}
+
+static bool keeps_allocated_only(const omplens_fix__group *w, const omplens_fix__site *s) {
+  for (size_t k = 0; k < w->num_kept; k++)
+    if (w->kept[k].copies_dir == s->dir && w->kept[k].copies_item == s->item)
+      return true;
+  return false;
+}
+
+/* The items the built wraps (keep-resident groups with a diff) keep
+ * resident, sending them once, sorted; caller frees; NULL without memory
+ * (*n 0). An item a wrap only keeps allocated is not among them: its
+ * directive still copies it each time. */
+static wrapped_item *wrapped_items(omplens_fixer *fx, size_t *n) {
+  size_t cap = 1;
+  *n = 0;
+  for (size_t i = 0; i < fx->num_groups; i++)
+    if (fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT ||
+        fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER)
+      cap += fx->groups[i].num_sites;
+  wrapped_item *v = malloc(cap * sizeof *v);
+  for (size_t i = 0; v && i < fx->num_groups; i++) {
+    const omplens_fix__group *w = &fx->groups[i];
     if (w->kind != OMPLENS_FIX_KEEP_RESIDENT && w->kind != OMPLENS_FIX_KEEP_RESIDENT_CALLER)
       continue;
-    bool allocated_only = false, holds = false;
-    for (size_t k = 0; k < w->num_kept; k++)
-      allocated_only |= w->kept[k].copies_dir == s->dir && w->kept[k].copies_item == s->item;
-    for (size_t k = 0; k < w->num_sites && !allocated_only && !holds; k++)
-      holds = omplens_fix__same_item(&w->sites[k], s);
-    if (holds)
-      return w;
+    for (size_t k = 0; k < w->num_sites; k++)
+      if (w->sites[k].dir && !keeps_allocated_only(w, &w->sites[k]))
+        v[(*n)++] = (wrapped_item){w->sites[k].dir, w->sites[k].item, w->sites[k].implicit, i};
   }
-  return NULL;
+  if (v)
+    qsort(v, *n, sizeof *v, cmp_wrapped);
+  return v;
+}
+
+/* The first wrap keeping site s's item resident, or SIZE_MAX. */
+static size_t wrap_of(const wrapped_item *v, size_t n, const omplens_fix__site *s) {
+  wrapped_item key = {s->dir, s->item, s->implicit, 0};
+  size_t a = 0, b = n;
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (cmp_item(&v[m], &key) < 0)
+      a = m + 1;
+    else
+      b = m;
+  }
+  return s->dir && a < n && !cmp_item(&v[a], &key) ? v[a].group : SIZE_MAX;
+}
+
+static int cmp_event(const void *x, const void *y) {
+  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* The wrap w whose change removes every operation of manual group h's
+ * findings (their items are w's, each instance among the operations w's
+ * change removes), else SIZE_MAX. removed[w] holds w's, worked out once
+ * (NULL until then); *failed without memory. */
+static size_t wrap_removing(omplens_fixer *fx, const omplens_fix__group *h,
+                            const wrapped_item *v, size_t nv, uint32_t **removed,
+                            size_t *num_removed, bool *failed) {
+  size_t w = SIZE_MAX;
+  for (size_t j = 0; j < h->num_findings; j++) {
+    size_t of = wrap_of(v, nv, omplens_fix__site_at(h, j));
+    if (of == SIZE_MAX || (w != SIZE_MAX && of != w))
+      return SIZE_MAX;
+    w = of;
+  }
+  if (w == SIZE_MAX)
+    return SIZE_MAX;
+  if (!removed[w] && omplens_fix__removed(fx, &fx->groups[w], &removed[w], &num_removed[w])) {
+    *failed = true;
+    return SIZE_MAX;
+  }
+  for (size_t j = 0; j < h->num_findings; j++) {
+    const omplens_finding *f = &fx->findings[h->findings[j]];
+    for (size_t i = 0; i < f->num_instances; i++)
+      if (!bsearch(&f->instances[i].event, removed[w], num_removed[w], sizeof *removed[w],
+                   cmp_event))
+        return SIZE_MAX;
+  }
+  return w;
+}
+
+/* Findings left manual by their own rule whose every operation a wrap's
+ * change removes (a copy back the kernel writes, a duplicate of another
+ * item's content, on items the wrap keeps resident) are that change's:
+ * it fixes them, with its assumption. 0, or OMPLENS_FIX_ENOMEM. */
+static int take_wrapped(omplens_fixer *fx, const wrapped_item *v, size_t nv) {
+  uint32_t **removed = calloc(fx->num_groups + 1, sizeof *removed);
+  size_t *num_removed = removed ? calloc(fx->num_groups + 1, sizeof *num_removed) : NULL;
+  bool failed = !num_removed;
+  for (size_t i = 0; !failed && nv && i < fx->num_groups; i++) {
+    omplens_fix__group *h = &fx->groups[i];
+    if (h->kind != OMPLENS_FIX_MANUAL || h->taken || !h->num_findings)
+      continue;
+    size_t w = wrap_removing(fx, h, v, nv, removed, num_removed, &failed);
+    if (w != SIZE_MAX && !take_findings(fx, &fx->groups[w], h,
+                                        "is removed by the wrap of its loop too"))
+      failed = true;
+  }
+  for (size_t i = 0; removed && i < fx->num_groups; i++)
+    free(removed[i]);
+  free(removed);
+  free(num_removed);
+  return failed ? OMPLENS_FIX_ENOMEM : 0;
 }
 
 int omplens_fix__take_joined(omplens_fixer *fx) {
@@ -2934,18 +3048,25 @@ int omplens_fix__take_joined(omplens_fixer *fx) {
                        "is taken in by the wrap of the same loop"))
       return OMPLENS_FIX_ENOMEM;
   }
+  size_t nv;
+  wrapped_item *v = wrapped_items(fx, &nv);
+  if (!v)
+    return OMPLENS_FIX_ENOMEM;
   /* An item filled on the device in every run of a loop that a wrap keeps
    * it resident across: sent once, it stays, and the fill kernel would
    * only run again each time. The wrap's change holds the fill's. */
-  for (size_t i = 0; i < fx->num_groups; i++) {
+  bool failed = false;
+  for (size_t i = 0; i < fx->num_groups && !failed; i++) {
     omplens_fix__group *h = &fx->groups[i];
     if (h->kind != OMPLENS_FIX_ZERO_ON_DEVICE && h->kind != OMPLENS_FIX_FILL_ON_DEVICE)
       continue;
-    omplens_fix__group *w = wrap_keeping(fx, &h->site);
-    if (w && !take_findings(fx, w, h, "is kept on the device by the wrap of its loop"))
-      return OMPLENS_FIX_ENOMEM;
+    size_t w = wrap_of(v, nv, &h->site);
+    failed = w != SIZE_MAX && !take_findings(fx, &fx->groups[w], h,
+                                             "is kept on the device by the wrap of its loop");
   }
-  return 0;
+  int rc = failed ? OMPLENS_FIX_ENOMEM : take_wrapped(fx, v, nv);
+  free(v);
+  return rc;
 }
 
 /* ---- an unused allocation's copies go with it ---- */
