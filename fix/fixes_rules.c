@@ -2904,31 +2904,34 @@ static int join_run(omplens_fixer *fx, const item_change *run, size_t n) {
   return 0;
 }
 
-/* ---- findings a wrap removes with its own ---- */
-
-/* An item a built wrap keeps resident: its directive, item and implicit
- * map, and the wrap's group. */
-typedef struct wrapped_item {
+/* A group keyed by the directive item it changes (item SIZE_MAX: the
+ * whole directive): a wrap by the items it keeps resident, the fix of an
+ * unused allocation by what it removes, and (by directive alone) the
+ * groups whose clause changes may merge. */
+typedef struct group_key {
   const omplens_directive *dir;
   size_t item;
   const void *implicit;
   size_t group;
-} wrapped_item;
+} group_key;
 
-/* By item, then group. */
-static int cmp_item(const wrapped_item *a, const wrapped_item *b) {
-  uintptr_t ad = (uintptr_t)a->dir, bd = (uintptr_t)b->dir;
-  uintptr_t ai = (uintptr_t)a->implicit, bi = (uintptr_t)b->implicit;
-  if (ad != bd)
-    return ad < bd ? -1 : 1;
+static int cmp_removal(const void *pa, const void *pb) {
+  const group_key *a = pa, *b = pb;
+  if (a->dir != b->dir)
+    return (uintptr_t)a->dir < (uintptr_t)b->dir ? -1 : 1;
   if (a->item != b->item)
     return a->item < b->item ? -1 : 1;
-  return (ai > bi) - (ai < bi);
+  if (a->implicit != b->implicit)
+    return (uintptr_t)a->implicit < (uintptr_t)b->implicit ? -1 : 1;
+  return 0;
 }
 
+/* ---- findings a wrap removes with its own ---- */
+
+/* By item, then group. */
 static int cmp_wrapped(const void *x, const void *y) {
-  const wrapped_item *a = x, *b = y;
-  int c = cmp_item(a, b);
+  const group_key *a = x, *b = y;
+  int c = cmp_removal(a, b);
   return c ? c : (a->group > b->group) - (a->group < b->group);
 }
 
@@ -2943,21 +2946,21 @@ static bool keeps_allocated_only(const omplens_fix__group *w, const omplens_fix_
  * resident, sending them once, sorted; caller frees; NULL without memory
  * (*n 0). An item a wrap only keeps allocated is not among them: its
  * directive still copies it each time. */
-static wrapped_item *wrapped_items(omplens_fixer *fx, size_t *n) {
+static group_key *group_keys(omplens_fixer *fx, size_t *n) {
   size_t cap = 1;
   *n = 0;
   for (size_t i = 0; i < fx->num_groups; i++)
     if (fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT ||
         fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER)
       cap += fx->groups[i].num_sites;
-  wrapped_item *v = malloc(cap * sizeof *v);
+  group_key *v = malloc(cap * sizeof *v);
   for (size_t i = 0; v && i < fx->num_groups; i++) {
     const omplens_fix__group *w = &fx->groups[i];
     if (w->kind != OMPLENS_FIX_KEEP_RESIDENT && w->kind != OMPLENS_FIX_KEEP_RESIDENT_CALLER)
       continue;
     for (size_t k = 0; k < w->num_sites; k++)
       if (w->sites[k].dir && !keeps_allocated_only(w, &w->sites[k]))
-        v[(*n)++] = (wrapped_item){w->sites[k].dir, w->sites[k].item, w->sites[k].implicit, i};
+        v[(*n)++] = (group_key){w->sites[k].dir, w->sites[k].item, w->sites[k].implicit, i};
   }
   if (v)
     qsort(v, *n, sizeof *v, cmp_wrapped);
@@ -2965,17 +2968,17 @@ static wrapped_item *wrapped_items(omplens_fixer *fx, size_t *n) {
 }
 
 /* The first wrap keeping site s's item resident, or SIZE_MAX. */
-static size_t wrap_of(const wrapped_item *v, size_t n, const omplens_fix__site *s) {
-  wrapped_item key = {s->dir, s->item, s->implicit, 0};
+static size_t wrap_of(const group_key *v, size_t n, const omplens_fix__site *s) {
+  group_key key = {s->dir, s->item, s->implicit, 0};
   size_t a = 0, b = n;
   while (a < b) {
     size_t m = a + (b - a) / 2;
-    if (cmp_item(&v[m], &key) < 0)
+    if (cmp_removal(&v[m], &key) < 0)
       a = m + 1;
     else
       b = m;
   }
-  return s->dir && a < n && !cmp_item(&v[a], &key) ? v[a].group : SIZE_MAX;
+  return s->dir && a < n && !cmp_removal(&v[a], &key) ? v[a].group : SIZE_MAX;
 }
 
 static int cmp_event(const void *x, const void *y) {
@@ -2988,7 +2991,7 @@ static int cmp_event(const void *x, const void *y) {
  * change removes), else SIZE_MAX. removed[w] holds w's, worked out once
  * (NULL until then); *failed without memory. */
 static size_t wrap_removing(omplens_fixer *fx, const omplens_fix__group *h,
-                            const wrapped_item *v, size_t nv, uint32_t **removed,
+                            const group_key *v, size_t nv, uint32_t **removed,
                             size_t *num_removed, bool *failed) {
   size_t w = SIZE_MAX;
   for (size_t j = 0; j < h->num_findings; j++) {
@@ -3017,7 +3020,7 @@ static size_t wrap_removing(omplens_fixer *fx, const omplens_fix__group *h,
  * change removes (a copy back the kernel writes, a duplicate of another
  * item's content, on items the wrap keeps resident) are that change's:
  * it fixes them, with its assumption. 0, or OMPLENS_FIX_ENOMEM. */
-static int take_wrapped(omplens_fixer *fx, const wrapped_item *v, size_t nv) {
+static int take_wrapped(omplens_fixer *fx, const group_key *v, size_t nv) {
   uint32_t **removed = calloc(fx->num_groups + 1, sizeof *removed);
   size_t *num_removed = removed ? calloc(fx->num_groups + 1, sizeof *num_removed) : NULL;
   bool failed = !num_removed;
@@ -3049,7 +3052,7 @@ int omplens_fix__take_joined(omplens_fixer *fx) {
       return OMPLENS_FIX_ENOMEM;
   }
   size_t nv;
-  wrapped_item *v = wrapped_items(fx, &nv);
+  group_key *v = group_keys(fx, &nv);
   if (!v)
     return OMPLENS_FIX_ENOMEM;
   /* An item filled on the device in every run of a loop that a wrap keeps
@@ -3070,27 +3073,6 @@ int omplens_fix__take_joined(omplens_fixer *fx) {
 }
 
 /* ---- an unused allocation's copies go with it ---- */
-
-/* A group keyed by the directive item it changes (item SIZE_MAX: the
- * whole directive): the fix of an unused allocation by what it removes,
- * and (by directive alone) the groups whose clause changes may merge. */
-typedef struct group_key {
-  const omplens_directive *dir;
-  size_t item;
-  const void *implicit;
-  size_t group;
-} group_key;
-
-static int cmp_removal(const void *pa, const void *pb) {
-  const group_key *a = pa, *b = pb;
-  if (a->dir != b->dir)
-    return (uintptr_t)a->dir < (uintptr_t)b->dir ? -1 : 1;
-  if (a->item != b->item)
-    return a->item < b->item ? -1 : 1;
-  if (a->implicit != b->implicit)
-    return (uintptr_t)a->implicit < (uintptr_t)b->implicit ? -1 : 1;
-  return 0;
-}
 
 static bool all_unused_copies(const omplens_fixer *fx, const omplens_fix__group *g) {
   if (!g->num_findings || !g->site.dir || g->leftover != SIZE_MAX)
