@@ -2424,7 +2424,9 @@ static int cmp_node(const void *x, const void *y) {
 /* The code of each function the loop's calls call, once each (many calls
  * may call one), leaves the parameters alone; ex has room for 64 ranges. */
 static bool callees_leave_params(omplens_fix__ctx *c, const wrap *w, range *ex) {
-  uint32_t *fns = malloc((w->ncalls + 1) * sizeof *fns);
+  if (!w->ncalls)
+    return true; /* the directives' own loop: no function is called */
+  uint32_t *fns = malloc(w->ncalls * sizeof *fns);
   if (!fns)
     return omplens_fix__fail(c, "out of memory");
   memcpy(fns, w->callees, w->ncalls * sizeof *fns);

@@ -3002,10 +3002,13 @@ static size_t wrap_removing(omplens_fixer *fx, const omplens_fix__group *h,
   }
   if (w == SIZE_MAX)
     return SIZE_MAX;
-  if (!removed[w] && omplens_fix__removed(fx, &fx->groups[w], &removed[w], &num_removed[w])) {
-    *failed = true;
+  if (!removed[w] && (omplens_fix__removed(fx, &fx->groups[w], &removed[w], &num_removed[w]) ||
+                      (!removed[w] && !(removed[w] = malloc(sizeof **removed))))) {
+    *failed = true; /* (an empty list may come as NULL: worked out all the same) */
     return SIZE_MAX;
   }
+  if (!num_removed[w])
+    return SIZE_MAX;
   for (size_t j = 0; j < h->num_findings; j++) {
     const omplens_finding *f = &fx->findings[h->findings[j]];
     for (size_t i = 0; i < f->num_instances; i++)
