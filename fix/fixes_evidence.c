@@ -140,7 +140,6 @@ static size_t var_number(omplens_fixer *fx, const omplens_event *e) {
   return k;
 }
 
-static int cmp_u32(const void *a, const void *b);
 
 /* Sorts each directive's operations by variable number, stably (a
  * counting sort over the numbers it has), and records the segments;
@@ -189,7 +188,7 @@ static bool group_by_variable(omplens_fixer *fx) {
       }
       slot[num[k]]++;
     }
-    qsort(vars, m, sizeof *vars, cmp_u32);
+    qsort(vars, m, sizeof *vars, omplens_fix__cmp_u32);
     for (size_t j = 0, at = lo; j < m; j++) { /* each number's first place */
       size_t count = slot[vars[j]];
       slot[vars[j]] = at;
@@ -615,7 +614,7 @@ static bool collect(omplens_fixer *fx, const omplens_fix__group *g, const omplen
       se->ev[se->n++] = i;
   }
   if (!s->var) /* the directive's operations, one variable after another */
-    qsort(se->ev, se->n, sizeof *se->ev, cmp_u32);
+    qsort(se->ev, se->n, sizeof *se->ev, omplens_fix__cmp_u32);
   for (size_t k = 0; k < se->n; k++) {
     uint32_t i = se->ev[k];
     const omplens_event *e = &fx->events[i];
@@ -837,15 +836,28 @@ static void put_op(omplens_fixer *fx, idset *s, uint32_t ev) {
   put(s, omplens_fix__delete_of(fx, ev, &s->alloc_at));
 }
 
-static int cmp_u32(const void *a, const void *b) {
+int omplens_fix__cmp_u32(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
   return x < y ? -1 : x > y;
+}
+
+bool omplens_fix__u32_place(const uint32_t *v, size_t n, uint32_t x, size_t *at) {
+  size_t a = 0, b = n;
+  while (a < b) {
+    size_t m = a + (b - a) / 2;
+    if (v[m] < x)
+      a = m + 1;
+    else
+      b = m;
+  }
+  *at = a;
+  return a < n && v[a] == x;
 }
 
 void omplens_fix__sort_unique(uint32_t *ids, size_t *n) {
   if (!*n)
     return; /* qsort wants a non-NULL array */
-  qsort(ids, *n, sizeof *ids, cmp_u32);
+  qsort(ids, *n, sizeof *ids, omplens_fix__cmp_u32);
   size_t m = 0;
   for (size_t i = 0; i < *n; i++)
     if (!m || ids[m - 1] != ids[i])
@@ -1052,16 +1064,10 @@ bool omplens_fix__all_returned_as_sent(omplens_fixer *fx, const omplens_instance
 
 /* Where event ev sits in op_events[lo, hi) (in event order), if there. */
 static bool place_in(const omplens_fixer *fx, uint32_t ev, size_t lo, size_t hi, size_t *at) {
-  size_t a = lo, b = hi;
-  while (a < b) {
-    size_t m = a + (b - a) / 2;
-    if (fx->op_events[m] < ev)
-      a = m + 1;
-    else
-      b = m;
-  }
-  *at = a;
-  return a < hi && fx->op_events[a] == ev;
+  size_t k = 0;
+  bool there = hi > lo && omplens_fix__u32_place(fx->op_events + lo, hi - lo, ev, &k);
+  *at = lo + k;
+  return there;
 }
 
 /* omplens_fix__returned_as_sent() for an operation of se: its variable's

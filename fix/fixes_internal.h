@@ -897,6 +897,10 @@ void omplens_fix__evidence_of(omplens_fixer *fx, const omplens_fix__group *g,
 int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_t **out, size_t *n);
 /* Sorts ids and drops repeats; *n becomes the new count. */
 void omplens_fix__sort_unique(uint32_t *ids, size_t *n);
+/* qsort/bsearch order of uint32_t values. */
+int omplens_fix__cmp_u32(const void *a, const void *b);
+/* Where x goes in the ascending v[0, n): *at; whether it is there. */
+bool omplens_fix__u32_place(const uint32_t *v, size_t n, uint32_t x, size_t *at);
 /* Proves that the changes built so far compile: all of a file's at once,
  * else one by one; a failing one becomes manual. */
 void omplens_fix__check_compiles(omplens_fixer *fx);

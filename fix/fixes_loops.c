@@ -1823,20 +1823,6 @@ static void merge_types(wrap *w) {
       }
 }
 
-/* Where v goes in the ascending v[0, n): *at; whether it is there. */
-static bool sorted_place(const uint32_t *v, size_t n, uint32_t x, size_t *at) {
-  size_t a = 0, b = n;
-  while (a < b) {
-    size_t m = a + (b - a) / 2;
-    if (v[m] < x)
-      a = m + 1;
-    else
-      b = m;
-  }
-  *at = a;
-  return a < n && v[a] == x;
-}
-
 /* Room for one more in *v (and *v2 beside it, when given); false without
  * memory. */
 static bool room_for_one(uint32_t **v, uint32_t **v2, size_t n, size_t *cap) {
@@ -1861,7 +1847,7 @@ static bool room_for_one(uint32_t **v, uint32_t **v2, size_t n, size_t *cap) {
 static bool add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, uint32_t call,
                      uint32_t param) {
   size_t at;
-  if (!sorted_place(w->calls, w->ncalls, call, &at)) {
+  if (!omplens_fix__u32_place(w->calls, w->ncalls, call, &at)) {
     if (!room_for_one(&w->calls, &w->callees, w->ncalls, &w->calls_cap))
       return omplens_fix__fail(c, "out of memory");
     memmove(w->calls + at + 1, w->calls + at, (w->ncalls - at) * sizeof *w->calls);
@@ -1870,7 +1856,7 @@ static bool add_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, u
     w->callees[at] = omplens_fix__ast_function_at(c->ast, omplens_fix__pragma_at(c, s->dir));
     w->ncalls++;
   }
-  if (param == NONE || sorted_place(w->params, w->nparams, param, &at))
+  if (param == NONE || omplens_fix__u32_place(w->params, w->nparams, param, &at))
     return true;
   if (!room_for_one(&w->params, NULL, w->nparams, &w->params_cap))
     return omplens_fix__fail(c, "out of memory");
@@ -2402,8 +2388,8 @@ static bool wrap_items(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
 static bool params_of(omplens_fix__ctx *c, const wrap *w, uint32_t fn, varset *out) {
   const omplens_fix__ast *a = c->ast;
   size_t lo, hi;
-  sorted_place(w->params, w->nparams, fn, &lo);
-  sorted_place(w->params, w->nparams, omplens_fix__ast_end(a, fn), &hi);
+  omplens_fix__u32_place(w->params, w->nparams, fn, &lo);
+  omplens_fix__u32_place(w->params, w->nparams, omplens_fix__ast_end(a, fn), &hi);
   out->n = 0;
   for (size_t i = 0; i < w->nparams; i++) {
     if ((i < lo || i >= hi) && !a->nodes[w->params[i]].global)
@@ -2416,11 +2402,6 @@ static bool params_of(omplens_fix__ctx *c, const wrap *w, uint32_t fn, varset *o
   return true;
 }
 
-static int cmp_node(const void *x, const void *y) {
-  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-  return (a > b) - (a < b);
-}
-
 /* The code of each function the loop's calls call, once each (many calls
  * may call one), leaves the parameters alone; ex has room for 64 ranges. */
 static bool callees_leave_params(omplens_fix__ctx *c, const wrap *w, range *ex) {
@@ -2430,7 +2411,7 @@ static bool callees_leave_params(omplens_fix__ctx *c, const wrap *w, range *ex) 
   if (!fns)
     return omplens_fix__fail(c, "out of memory");
   memcpy(fns, w->callees, w->ncalls * sizeof *fns);
-  qsort(fns, w->ncalls, sizeof *fns, cmp_node);
+  qsort(fns, w->ncalls, sizeof *fns, omplens_fix__cmp_u32);
   bool ok = true;
   for (size_t i = 0; ok && i < w->ncalls; i++) {
     if (i && fns[i] == fns[i - 1])

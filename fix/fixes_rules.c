@@ -2981,11 +2981,6 @@ static size_t wrap_of(const group_key *v, size_t n, const omplens_fix__site *s) 
   return s->dir && a < n && !cmp_removal(&v[a], &key) ? v[a].group : SIZE_MAX;
 }
 
-static int cmp_event(const void *x, const void *y) {
-  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-  return (a > b) - (a < b);
-}
-
 /* The wrap w whose change removes every operation of manual group h's
  * findings (their items are w's, each instance among the operations w's
  * change removes), else SIZE_MAX. removed[w] holds w's, worked out once
@@ -3013,7 +3008,7 @@ static size_t wrap_removing(omplens_fixer *fx, const omplens_fix__group *h,
     const omplens_finding *f = &fx->findings[h->findings[j]];
     for (size_t i = 0; i < f->num_instances; i++)
       if (!bsearch(&f->instances[i].event, removed[w], num_removed[w], sizeof *removed[w],
-                   cmp_event))
+                   omplens_fix__cmp_u32))
         return SIZE_MAX;
   }
   return w;
