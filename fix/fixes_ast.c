@@ -895,10 +895,23 @@ bool omplens_fix__c_source(const char *path) {
   return len > 2 && !strcmp(path + len - 2, ".c");
 }
 
+/* The loop whose whole body statement n is, bare or alone in braces, or
+ * NONE (a statement in a loop's header is none). */
+static uint32_t body_of(const omplens_fix__ast *a, uint32_t n) {
+  uint32_t p = a->nodes[n].parent;
+  if (p == OMPLENS_FIX__NONE || is_loop(a->nodes[p].kind))
+    return p;
+  const uint32_t *kids;
+  bool disjoint;
+  if (a->nodes[p].kind != OMPLENS_FIX__N_COMPOUND || omplens_fix__ast_kids(a, p, &kids, &disjoint) != 1)
+    return OMPLENS_FIX__NONE;
+  uint32_t l = a->nodes[p].parent;
+  return l != OMPLENS_FIX__NONE && is_loop(a->nodes[l].kind) ? l : OMPLENS_FIX__NONE;
+}
+
 uint32_t omplens_fix__ast_loop_nest(const omplens_fix__ast *a, uint32_t loop) {
-  while (loop != OMPLENS_FIX__NONE && a->nodes[loop].parent != OMPLENS_FIX__NONE &&
-         is_loop(a->nodes[a->nodes[loop].parent].kind))
-    loop = a->nodes[loop].parent; /* a statement in a loop's header is none */
+  for (uint32_t up; loop != OMPLENS_FIX__NONE && (up = body_of(a, loop)) != OMPLENS_FIX__NONE;)
+    loop = up;
   return loop;
 }
 

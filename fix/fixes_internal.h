@@ -368,8 +368,9 @@ uint32_t omplens_fix__ast_loop_at(const omplens_fix__ast *a, uint32_t fn, size_t
  * and whose declarations take `__typeof__`, not `auto`. */
 bool omplens_fix__c_source(const char *path);
 /* The loop a region can wrap for loop: loop itself, or, where loop is the
- * whole body of an enclosing loop (a nest without braces, which has no
- * place for a line between the two), the outermost loop of that nest. */
+ * whole body of an enclosing loop (bare, or alone in braces: nothing runs
+ * between two runs of it but the outer loop's step), the outermost loop of
+ * that nest. */
 uint32_t omplens_fix__ast_loop_nest(const omplens_fix__ast *a, uint32_t loop);
 /* The innermost statement-list (compound), loop, if or switch containing
  * offset (for "is it directly in the loop's body"). */

@@ -681,14 +681,236 @@ char *omplens_fix__argument_text(const omplens_fix__ctx *at, uint32_t arg) {
   return p;
 }
 
-/* A pointer into a variable's buffer at a constant offset, as an argument:
+/* The offset of a base passed as `p + K`: K's text (first), and where
+ * K names the counters of loops around the call, K at their last values
+ * (last; NULL otherwise) and the variables the loops' bounds name, which
+ * the region must leave alone (vars). Texts owned. */
+typedef struct offset_shift {
+  char *first, *last;
+  uint32_t vars[8];
+  size_t nvars;
+} offset_shift;
+
+static bool unchanged(omplens_fix__ctx *c, size_t begin, size_t end, const uint32_t *vars,
+                      size_t n);
+static char *additive_operand(const char *t, bool subtracted);
+
+/* text with each identifier `var` in it replaced by value, parenthesized
+ * where it is not a plain name or number (caller frees; NULL without
+ * memory). */
+static char *substituted(const char *text, const char *var, const char *value) {
+  char *v = omplens_fix__paren(value);
+  omplens_fix__buf out = {0};
+  omplens_fix__buf_str(&out, "");
+  for (const char *t = text; v && *t;) {
+    size_t n = 1;
+    if (omplens_fix__ident_char(*t)) {
+      n = 0;
+      while (omplens_fix__ident_char(t[n]))
+        n++;
+      bool is_var = !isdigit((unsigned char)*t) && strlen(var) == n && !strncmp(t, var, n);
+      if (is_var) {
+        omplens_fix__buf_str(&out, v);
+        t += n;
+        continue;
+      }
+    }
+    omplens_fix__buf_add(&out, t, n);
+    t += n;
+  }
+  free(v);
+  return omplens_fix__buf_take(&out);
+}
+
+/* Reads sums and products of numbers, names and parentheses, each name
+ * standing for a value made from its letters and seed (the arithmetic
+ * wraps); anything else is bad. */
+typedef struct sum_reader {
+  const char *p;
+  uint64_t seed;
+  bool bad;
+} sum_reader;
+
+static uint64_t read_sum(sum_reader *r);
+
+static uint64_t read_atom(sum_reader *r) {
+  while (*r->p == ' ')
+    r->p++;
+  uint64_t v = 0;
+  if (*r->p == '(') {
+    r->p++;
+    v = read_sum(r);
+    while (*r->p == ' ')
+      r->p++;
+    r->bad |= *r->p != ')';
+    r->p += !r->bad;
+  } else if (isdigit((unsigned char)*r->p)) {
+    char *end;
+    v = strtoull(r->p, &end, 0);
+    for (r->p = end; strchr("uUlL", *r->p) && *r->p;)
+      r->p++;
+  } else if (omplens_fix__ident_char(*r->p)) {
+    v = r->seed; /* a value of its own for each name */
+    while (omplens_fix__ident_char(*r->p))
+      v = (v ^ (unsigned char)*r->p++) * 0x100000001b3ULL;
+  } else {
+    r->bad = true;
+  }
+  return v;
+}
+
+static uint64_t read_product(sum_reader *r) {
+  uint64_t v = read_atom(r);
+  for (;;) {
+    while (*r->p == ' ')
+      r->p++;
+    if (r->bad || *r->p != '*')
+      return v;
+    r->p++;
+    v *= read_atom(r);
+  }
+}
+
+static uint64_t read_sum(sum_reader *r) {
+  uint64_t v = read_product(r);
+  for (;;) {
+    while (*r->p == ' ')
+      r->p++;
+    if (r->bad || (*r->p != '+' && *r->p != '-'))
+      return v;
+    bool minus = *r->p++ == '-';
+    uint64_t w = read_product(r);
+    v = minus ? v - w : v + w;
+  }
+}
+
+/* Whether an offset's text is zero whatever its names stand for (`0 *
+ * LEN`, `(0 * 2 + 0) * len`): a sum of products that comes to 0 with its
+ * names at two unrelated values. */
+static bool zero_text(const char *t) {
+  static const uint64_t seeds[] = {3, 1000003};
+  for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+    sum_reader r = {t, seeds[i], false};
+    uint64_t v = read_sum(&r);
+    if (r.bad || *r.p || v)
+      return false;
+  }
+  return true;
+}
+
+/* The counted loop (`for (v = A; v < B; v++)`) around call, starting at
+ * or after loop_at (inside the region), whose counter is decl: the loop,
+ * its header read into *k (free it); NONE when none is. The body leaves
+ * the counter alone; the header names no variable but the counter and
+ * locals known where the region starts, noted in shift->vars. */
+static uint32_t counting_loop(omplens_fix__ctx *at, uint32_t call, size_t loop_at, uint32_t decl,
+                              omplens_fix__canon *k, offset_shift *shift) {
+  const omplens_fix__ast *a = at->ast;
+  for (uint32_t up = a->nodes[call].parent; up != NONE; up = a->nodes[up].parent) {
+    const omplens_fix__node *l = &a->nodes[up];
+    if (l->kind != OMPLENS_FIX__N_FOR || l->begin < loop_at)
+      continue;
+    const uint32_t *kids;
+    bool disjoint;
+    size_t nk = omplens_fix__ast_kids(a, up, &kids, &disjoint);
+    if (!nk || !omplens_fix__read_canonical(at, up, k))
+      continue;
+    uint32_t body = kids[nk - 1];
+    if (omplens_fix__ast_lookup(a, k->var, a->nodes[body].begin) != decl) {
+      omplens_fix__canon_free(k);
+      continue;
+    }
+    bool plain = true;
+    for (uint32_t i = up; plain && i < a->num_nodes && a->nodes[i].begin < a->nodes[body].begin &&
+                          omplens_fix__ast_within(a, i, up);
+         i++) {
+      uint32_t d = a->nodes[i].ref;
+      if (a->nodes[i].kind != OMPLENS_FIX__N_DECLREF || d == decl ||
+          (d != NONE && a->nodes[d].kind == OMPLENS_FIX__N_ENUM_CONST))
+        continue;
+      /* a bound's variable: the same where the region starts */
+      plain = d != NONE && !a->nodes[d].global &&
+              omplens_fix__ast_lookup(a, omplens_fix__ast_name(a, i), loop_at) == d &&
+              shift->nvars < sizeof shift->vars / sizeof *shift->vars;
+      if (plain)
+        shift->vars[shift->nvars++] = d;
+    }
+    if (plain && unchanged(at, a->nodes[body].begin, l->end, &decl, 1))
+      return up;
+    omplens_fix__canon_free(k);
+    return NONE;
+  }
+  return NONE;
+}
+
+/* K (node k) of an argument `p + K` whose variables are counters of
+ * loops around the call inside the region or locals known where the
+ * region starts (the wrap checks that it leaves them alone; in
+ * shift->vars): K's text at the loops' first values, and at their last
+ * ones when it names a counter, into *shift; false when K names another
+ * variable. */
+static bool counted_offset(omplens_fix__ctx *at, uint32_t k, uint32_t call, size_t loop_at,
+                           offset_shift *shift) {
+  const omplens_fix__ast *a = at->ast;
+  char *first = omplens_fix__ast_text(a, at->src, k), *last = first ? strdup(first) : NULL;
+  bool ok = last != NULL;
+  size_t counters = 0;
+  for (uint32_t i = k; ok && i < a->num_nodes && omplens_fix__ast_within(a, i, k); i++) {
+    uint32_t d = a->nodes[i].ref;
+    if (a->nodes[i].kind != OMPLENS_FIX__N_DECLREF ||
+        (d != NONE && a->nodes[d].kind == OMPLENS_FIX__N_ENUM_CONST))
+      continue;
+    omplens_fix__canon cn;
+    if (d == NONE || counting_loop(at, call, loop_at, d, &cn, shift) == NONE) {
+      ok = d != NONE && !a->nodes[d].global &&
+           omplens_fix__ast_lookup(a, omplens_fix__ast_name(a, i), loop_at) == d &&
+           shift->nvars < sizeof shift->vars / sizeof *shift->vars;
+      if (ok)
+        shift->vars[shift->nvars++] = d;
+      continue;
+    }
+    counters++;
+    char *end = NULL;
+    char *f = NULL, *l = NULL;
+    if (cn.less_equal || asprintf(&end, "%s - 1", cn.bound) >= 0) {
+      f = substituted(first, cn.var, cn.init);
+      l = substituted(last, cn.var, end ? end : cn.bound);
+    }
+    free(end);
+    free(first);
+    free(last);
+    first = f, last = l;
+    ok = f && l;
+    omplens_fix__canon_free(&cn);
+  }
+  if (!ok) {
+    free(first);
+    free(last);
+    return false;
+  }
+  if (!counters) {
+    free(last);
+    last = NULL;
+  }
+  if (zero_text(first)) {
+    free(first);
+    first = strdup("0");
+  }
+  shift->first = first;
+  shift->last = last;
+  return first != NULL;
+}
+
+/* A pointer into a variable's buffer at an offset, as an argument of call:
  * `p + K`, `K + p` or `&p[K]`, K naming no variable (literals,
- * enumerators, macros): p's declaration, with K's text in *shift (caller
- * frees); NONE otherwise. */
-static uint32_t offset_base(const omplens_fix__ctx *at, uint32_t arg, char **shift) {
+ * enumerators, macros) or only the counters of loops around the call
+ * inside the region (from loop_at): p's declaration, with K in *shift
+ * (caller frees); NONE otherwise. */
+static uint32_t offset_base(omplens_fix__ctx *at, uint32_t arg, uint32_t call, size_t loop_at,
+                            offset_shift *shift) {
   const omplens_fix__ast *a = at->ast;
   uint32_t e = omplens_fix__ast_operand(a, arg), p = NONE, k = NONE;
-  *shift = NULL;
+  *shift = (offset_shift){0};
   if (e == NONE)
     return NONE;
   const omplens_fix__node *n = &a->nodes[e];
@@ -708,10 +930,12 @@ static uint32_t offset_base(const omplens_fix__ctx *at, uint32_t arg, char **shi
       k = omplens_fix__ast_child(a, sub, 1);
     }
   }
-  if (p == NONE || k == NONE || !names_no_variable(a, k))
+  if (p == NONE || k == NONE)
     return NONE;
-  *shift = omplens_fix__ast_text(a, at->src, k);
-  return *shift ? p : NONE;
+  if (!names_no_variable(a, k))
+    return counted_offset(at, k, call, loop_at, shift) ? p : NONE;
+  shift->first = omplens_fix__ast_text(a, at->src, k);
+  return shift->first ? p : NONE;
 }
 
 /* The end of the first bound of a subscript whose text starts at lo (after
@@ -750,6 +974,55 @@ static char *shifted_item(const char *item, size_t base_len, const char *shift) 
   }
   omplens_fix__buf_printf(&out, paren ? "(%s)%s" : "%s%s", shift, end);
   return omplens_fix__buf_take(&out);
+}
+
+/* The item placed with its first subscript spanning every section the
+ * calls of a counted loop give (offset_shift): `p[lo:len]` -> `p[F +
+ * lo:L + len - F]`, `p[lo:L + len]` when F is 0; NULL when the item has
+ * no such subscript (caller frees). */
+static char *spanned_item(const char *item, size_t base_len, const offset_shift *shift) {
+  if (item[base_len] != '[')
+    return NULL;
+  const char *lo = item + base_len + 1, *colon = bound_end(lo);
+  if (*colon != ':')
+    return NULL;
+  const char *len = colon + 1, *close = bound_end(len), *hi = colon;
+  if (*close != ']')
+    return NULL;
+  while (lo < hi && *lo == ' ')
+    lo++;
+  while (hi > lo && hi[-1] == ' ')
+    hi--;
+  char *lo_text = strndup(lo, (size_t)(hi - lo)), *len_text = strndup(len, (size_t)(close - len));
+  bool from_zero = lo_text && (!*lo_text || !strcmp(lo_text, "0"));
+  bool zero = !strcmp(shift->first, "0");
+  char *f = additive_operand(shift->first, true), *l = additive_operand(shift->last, false);
+  char *lo_op = lo_text ? additive_operand(lo_text, false) : NULL;
+  char *len_op = len_text ? additive_operand(len_text, false) : NULL;
+  char *out = NULL;
+  if (f && l && lo_op && len_op && *len_text) {
+    omplens_fix__buf b = {0};
+    omplens_fix__buf_add(&b, item, base_len + 1);
+    if (zero)
+      omplens_fix__buf_str(&b, from_zero ? "0" : lo_text);
+    else if (from_zero)
+      omplens_fix__buf_printf(&b, shift->first[strcspn(shift->first, "?:,")] ? "(%s)" : "%s",
+                              shift->first);
+    else
+      omplens_fix__buf_printf(&b, "%s + %s", f, lo_op);
+    omplens_fix__buf_printf(&b, ":%s + %s", l, len_op);
+    if (!zero)
+      omplens_fix__buf_printf(&b, " - %s", f);
+    omplens_fix__buf_printf(&b, "]%s", close + 1);
+    out = omplens_fix__buf_take(&b);
+  }
+  free(lo_text);
+  free(len_text);
+  free(f);
+  free(l);
+  free(lo_op);
+  free(len_op);
+  return out;
 }
 
 /* The line of the first call named one of names[] in fn whose argument
@@ -1057,7 +1330,7 @@ static bool loop_local(omplens_fix__ctx *c, uint32_t d, uint32_t loop, size_t lo
  * the offset its first subscript takes. */
 static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *name,
                        const char *item, bool first, size_t offset, uint32_t call,
-                       size_t loop_at, uint32_t *decl, char **text, char **shift,
+                       size_t loop_at, uint32_t *decl, char **text, offset_shift *shift,
                        omplens_fix__buf *declaration) {
   const omplens_fix__ast *a = c->ast, *ca = at->ast;
   uint32_t fn = omplens_fix__ast_function_at(a, offset);
@@ -1081,13 +1354,13 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
       return *text != NULL;
     }
     if (d == NONE && arg != NONE && first)
-      d = offset_base(at, arg, shift);
+      d = offset_base(at, arg, call, loop_at, shift);
     if (d == NONE)
       return omplens_fix__fail(at,
                                "the argument for %s at the call on line %u is not a plain "
                                "variable",
                                name, omplens_fix__ctx_line(at, ca->nodes[call].begin));
-    *text = shift && *shift ? strdup(omplens_fix__ast_name(ca, d))
+    *text = shift && shift->first ? strdup(omplens_fix__ast_name(ca, d))
                    : omplens_fix__ast_text(at->ast, at->src, arg);
   } else if (call != NONE && !a->nodes[d].global) {
     static const char *const allocs[] = {"malloc", "calloc", "aligned_alloc", NULL};
@@ -1123,10 +1396,13 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
 /* Makes an item usable before the loop: its identifiers must be visible
  * there, and through a call, parameters become the call's arguments. *base
  * gets the base variable (the first identifier) as seen there; vars[] the
- * other variables it names (for "not changed in the loop"). */
+ * other variables it names (for "not changed in the loop"). *spans (when
+ * given) tells whether the item spans the sections of a loop's calls
+ * (the base passed as `p + K`, K naming the loop's counter). */
 static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens_fix__site *s,
                         uint32_t loop, uint32_t call, uint32_t *base, uint32_t *vars,
-                        size_t *nvars, size_t max_vars, omplens_fix__buf *declaration) {
+                        size_t *nvars, size_t max_vars, omplens_fix__buf *declaration,
+                        bool *spans) {
   const char *t = s->dir->items[s->item].text;
   size_t offset = omplens_fix__pragma_at(c, s->dir);
   omplens_fix__buf out = {0};
@@ -1134,7 +1410,7 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
   *base = NONE;
   *nvars = 0;
   bool member = false, first = true, ok = true;
-  char *shift = NULL; /* the base passed as `p + K` */
+  offset_shift shift = {0}; /* the base passed as `p + K` */
   size_t base_len = 0;
   for (size_t i = 0; t[i] && ok;) {
     size_t j = i + 1;
@@ -1169,15 +1445,21 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
   if (ok && *base == NONE)
     ok = omplens_fix__fail(c, "the item %s does not start with a variable", t);
   char *item = ok ? omplens_fix__buf_take(&out) : NULL;
-  if (item && shift) {
-    char *moved = shifted_item(item, base_len, shift);
+  if (item && shift.first) {
+    char *moved = shift.last ? spanned_item(item, base_len, &shift)
+                             : shifted_item(item, base_len, shift.first);
     if (!moved)
       omplens_fix__fail(at, "the base of %s is passed as a pointer into a buffer at an offset, "
                             "and the item has no subscript to move by it", t);
     free(item);
     item = moved;
   }
-  free(shift);
+  if (spans)
+    *spans = shift.last != NULL;
+  for (size_t i = 0; i < shift.nvars && *nvars < max_vars; i++)
+    vars[(*nvars)++] = shift.vars[i];
+  free(shift.first);
+  free(shift.last);
   if (!item) {
     omplens_fix__buf_free(&out);
     return NULL;
@@ -2186,10 +2468,37 @@ static char *additive_operand(const char *t, bool subtracted) {
   return asprintf(&out, bare ? "%s" : "(%s)", t) >= 0 ? out : NULL;
 }
 
+/* The run's extent of finding k's buffers, from the lowest host address
+ * its operations copied to the highest end: [*lo, *end). With `rising`,
+ * false unless the first operation in time is at the lowest address and
+ * the last one ends at the highest, as the calls of a loop counting up
+ * give (spanned_item). */
+static bool run_extent(const omplens_fix__ctx *c, size_t k, bool rising, uint64_t *lo,
+                       uint64_t *end) {
+  const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
+  uint32_t first = UINT32_MAX, last = 0;
+  *lo = UINT64_MAX, *end = 0;
+  for (size_t i = 0; i < f->num_instances; i++) {
+    uint32_t ev = f->instances[i].event;
+    const omplens_event *e = ev < c->fx->num_events ? &c->fx->events[ev] : NULL;
+    if (!e || !e->host_addr || !e->bytes)
+      continue;
+    *lo = e->host_addr < *lo ? e->host_addr : *lo;
+    *end = e->host_addr + e->bytes > *end ? e->host_addr + e->bytes : *end;
+    first = ev < first ? ev : first;
+    last = ev > last ? ev : last;
+  }
+  if (first == UINT32_MAX)
+    return false;
+  const omplens_event *a = &c->fx->events[first], *b = &c->fx->events[last];
+  return !rising || (a->host_addr == *lo && b->host_addr + b->bytes == *end);
+}
+
 /* Where finding k's item, placed as text, lies: *p from its first
  * subscript's bounds `base[lo:len]` (one subscript, nothing after) and the
- * finding's buffer in the run; left unknown otherwise. */
-static void note_span(omplens_fix__ctx *c, size_t k, const char *text, span *p) {
+ * finding's buffer in the run (with spans, the extent of its buffers: the
+ * item spans a loop's sections); left unknown otherwise. */
+static void note_span(omplens_fix__ctx *c, size_t k, const char *text, bool spans, span *p) {
   const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
   size_t b = strcspn(text, "[");
   *p = (span){0};
@@ -2210,6 +2519,8 @@ static void note_span(omplens_fix__ctx *c, size_t k, const char *text, span *p) 
     lo_text = NULL;
     p->lo_addr = f->host_addr;
     p->end_addr = f->host_addr + f->bytes;
+    if (spans)
+      run_extent(c, k, false, &p->lo_addr, &p->end_addr);
   } else {
     p->end_text = NULL;
   }
@@ -2226,9 +2537,9 @@ static void note_span(omplens_fix__ctx *c, size_t k, const char *text, span *p) 
  * the run laid them out in one object. False when either's bounds or
  * place is unknown. */
 static bool span_item(omplens_fix__ctx *c, wrap *w, size_t e, size_t k, const char *text,
-                      int type) {
+                      bool spans, int type) {
   span one, *have = &w->spans[e];
-  note_span(c, k, text, &one);
+  note_span(c, k, text, spans, &one);
   bool ok = one.lo_text && have->lo_text;
   if (ok) {
     bool lower = one.lo_addr < have->lo_addr, further = one.end_addr > have->end_addr;
@@ -2298,12 +2609,21 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
   size_t nv = 0;
   uint32_t base;
   omplens_fix__buf declaration = {0};
+  bool spans = false;
   char *text = place_item(c, w->at, s, loop, call, &base, w->others + w->nothers, &nv,
-                          sizeof w->others / sizeof *w->others - w->nothers, &declaration);
+                          sizeof w->others / sizeof *w->others - w->nothers, &declaration, &spans);
   if (!text || declaration.failed) {
     free(text);
     omplens_fix__buf_free(&declaration);
     return text ? omplens_fix__fail(c, "out of memory") : false;
+  }
+  uint64_t lo, end;
+  if (spans && !run_extent(c, k, true, &lo, &end)) {
+    bool ok = omplens_fix__fail(c, "the run's sections of %s do not rise with its loop's counter, "
+                                   "as the span written from the loop's bounds assumes", text);
+    free(text);
+    omplens_fix__buf_free(&declaration);
+    return ok;
   }
   size_t base_len = strcspn(text, "[");
   for (size_t e = 0; e < w->n; e++) {
@@ -2315,7 +2635,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
      * needs a declaration nor keeps only its allocation */
     bool may_span = base == w->items[e].base && !declaration.len &&
                     (!w->declarations[e] || !*w->declarations[e]) && !w->copies_dir[e];
-    if (!may_span || !span_item(c, w, e, k, text, type)) {
+    if (!may_span || !span_item(c, w, e, k, text, spans, type)) {
       bool ok = omplens_fix__fail(c, "%s is the buffer of %s too, with bounds written "
                                      "otherwise: the source cannot tell they are equal",
                                   text, w->items[e].text);
@@ -2334,7 +2654,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
   w->first_of[w->n] = k;
   w->call_of[w->n] = call;
   w->vars[w->n] = s->var;
-  note_span(c, k, text, &w->spans[w->n]);
+  note_span(c, k, text, spans, &w->spans[w->n]);
   w->items[w->n++] = (item_plan){text, base, type};
   add_set(&w->set, base);
   return note_call(c, w, s, call) && resident_or_allocated(c, w, k, w->n - 1);
@@ -3158,7 +3478,7 @@ bool omplens_fix__build_hoist(omplens_fix__ctx *c) {
   const omplens_fix__node *l = &c->ast->nodes[loop];
   uint32_t base, vars[16];
   size_t nv;
-  char *text = place_item(c, c, s, loop, NONE, &base, vars, &nv, 15, NULL);
+  char *text = place_item(c, c, s, loop, NONE, &base, vars, &nv, 15, NULL, NULL);
   if (!text)
     return false;
   vars[nv++] = base;
