@@ -798,15 +798,16 @@ static bool zero_text(const char *t) {
   return true;
 }
 
-/* The counted loop (`for (v = A; v < B; v++)`) around call, starting at
- * or after loop_at (inside the region), whose counter is decl: the loop,
+/* The counted loop (`for (v = A; v < B; v++)`) around node `call` (or
+ * it), starting at or after loop_at (inside the region), whose counter is
+ * decl: the loop,
  * its header read into *k (free it); NONE when none is. The body leaves
  * the counter alone; the header names no variable but the counter and
  * locals known where the region starts, noted in shift->vars. */
 static uint32_t counting_loop(omplens_fix__ctx *at, uint32_t call, size_t loop_at, uint32_t decl,
                               omplens_fix__canon *k, offset_shift *shift) {
   const omplens_fix__ast *a = at->ast;
-  for (uint32_t up = a->nodes[call].parent; up != NONE; up = a->nodes[up].parent) {
+  for (uint32_t up = call; up != NONE; up = a->nodes[up].parent) {
     const omplens_fix__node *l = &a->nodes[up];
     if (l->kind != OMPLENS_FIX__N_FOR || l->begin < loop_at)
       continue;
@@ -1022,6 +1023,66 @@ static char *spanned_item(const char *item, size_t base_len, const offset_shift 
   free(l);
   free(lo_op);
   free(len_op);
+  return out;
+}
+
+/* A directive's item `base[lo:len]` whose lo names counters of counted
+ * loops around the directive inside the region (from the loop's start):
+ * the item spanning every section the counters reach, `base[F:L + len -
+ * F]` (offset_shift, spanned_item), with lo at the counters' first values
+ * F and last ones L; its other names are placed as any item's. NULL when
+ * lo names no counter (caller frees). */
+static char *counted_item(omplens_fix__ctx *c, const omplens_fix__site *s, uint32_t loop) {
+  const omplens_fix__ast *a = c->ast;
+  const char *t = s->dir->items[s->item].text;
+  size_t offset = omplens_fix__pragma_at(c, s->dir), base_len = 0;
+  uint32_t fn = omplens_fix__ast_function_at(a, offset);
+  uint32_t block = fn == NONE ? NONE : omplens_fix__ast_block_at(a, fn, offset);
+  while (omplens_fix__ident_char(t[base_len]))
+    base_len++;
+  if (block == NONE || !base_len || t[base_len] != '[')
+    return NULL;
+  const char *lo = t + base_len + 1, *colon = bound_end(lo);
+  if (*colon != ':')
+    return NULL;
+  char *first = strndup(lo, (size_t)(colon - lo)), *last = first ? strdup(first) : NULL;
+  offset_shift shift = {0};
+  size_t counters = 0;
+  char name[128];
+  for (const char *p = lo; first && last && p < colon &&
+                           omplens_fix__next_identifier(&p, name, sizeof name) && p <= colon;) {
+    uint32_t d = omplens_fix__ast_lookup(a, name, offset);
+    omplens_fix__canon cn;
+    if (d == NONE || a->nodes[d].kind != OMPLENS_FIX__N_VAR ||
+        counting_loop(c, block, a->nodes[loop].begin, d, &cn, &shift) == NONE)
+      continue; /* placed with the item's other names */
+    char *end = NULL, *f = NULL, *l = NULL;
+    if (cn.less_equal || asprintf(&end, "%s - 1", cn.bound) >= 0) {
+      f = substituted(first, cn.var, cn.init);
+      l = substituted(last, cn.var, end ? end : cn.bound);
+    }
+    free(end);
+    free(first);
+    free(last);
+    first = f, last = l;
+    counters++;
+    omplens_fix__canon_free(&cn);
+  }
+  char *out = NULL;
+  if (counters && first && last) {
+    char *item = NULL;
+    if (asprintf(&item, "%.*s[0%s", (int)base_len, t, colon) >= 0) {
+      shift.first = zero_text(first) ? strdup("0") : first;
+      shift.last = last;
+      if (shift.first)
+        out = spanned_item(item, base_len, &shift);
+      if (shift.first != first)
+        free(shift.first);
+    }
+    free(item);
+  }
+  free(first);
+  free(last);
   return out;
 }
 
@@ -1403,7 +1464,8 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
                         uint32_t loop, uint32_t call, uint32_t *base, uint32_t *vars,
                         size_t *nvars, size_t max_vars, omplens_fix__buf *declaration,
                         bool *spans) {
-  const char *t = s->dir->items[s->item].text;
+  char *counted = call == NONE ? counted_item(c, s, loop) : NULL;
+  const char *t = counted ? counted : s->dir->items[s->item].text;
   size_t offset = omplens_fix__pragma_at(c, s->dir);
   omplens_fix__buf out = {0};
   omplens_fix__buf_str(&out, "");
@@ -1455,7 +1517,8 @@ static char *place_item(omplens_fix__ctx *c, omplens_fix__ctx *at, const omplens
     item = moved;
   }
   if (spans)
-    *spans = shift.last != NULL;
+    *spans = shift.last != NULL || counted;
+  free(counted);
   for (size_t i = 0; i < shift.nvars && *nvars < max_vars; i++)
     vars[(*nvars)++] = shift.vars[i];
   free(shift.first);
