@@ -2981,9 +2981,34 @@ static size_t wrap_of(const group_key *v, size_t n, const omplens_fix__site *s) 
   return s->dir && a < n && !cmp_removal(&v[a], &key) ? v[a].group : SIZE_MAX;
 }
 
+/* Whether instance in, an operation of an item of wrap w that w's change
+ * keeps (an item's first copy in, last copy back, first allocation),
+ * goes with the operation it repeats into the one copy the region makes
+ * of a span of several sections (a loop's chunks of one array, the slices
+ * of one buffer): both lie in that span, the repeated one at another
+ * section or removed too. Then what the finding flags, two sections
+ * sending the same bytes, no longer happens. */
+static bool merged_in_span(const omplens_fixer *fx, const omplens_fix__group *w,
+                           const omplens_instance *in, const uint32_t *removed, size_t n) {
+  if (in->event >= fx->num_events || in->related >= fx->num_events)
+    return false;
+  const omplens_event *e = &fx->events[in->event], *r = &fx->events[in->related];
+  for (size_t k = 0; k < w->num_kept; k++) {
+    const omplens_fix__span *sp = &w->kept[k].span;
+    if (!sp->lo_text || e->host_addr < sp->lo_addr || e->host_addr + e->bytes > sp->end_addr ||
+        (e->host_addr == sp->lo_addr && e->host_addr + e->bytes == sp->end_addr))
+      continue;
+    bool in_span = r->host_addr >= sp->lo_addr && r->host_addr + r->bytes <= sp->end_addr;
+    return in_span && (r->host_addr != e->host_addr ||
+                       bsearch(&in->related, removed, n, sizeof *removed, omplens_fix__cmp_u32));
+  }
+  return false;
+}
+
 /* The wrap w whose change removes every operation of manual group h's
  * findings (their items are w's, each instance among the operations w's
- * change removes), else SIZE_MAX. removed[w] holds w's, worked out once
+ * change removes, or merged into its region's copy of a span:
+ * merged_in_span), else SIZE_MAX. removed[w] holds w's, worked out once
  * (NULL until then); *failed without memory. */
 static size_t wrap_removing(omplens_fixer *fx, const omplens_fix__group *h,
                             const group_key *v, size_t nv, uint32_t **removed,
@@ -3008,7 +3033,8 @@ static size_t wrap_removing(omplens_fixer *fx, const omplens_fix__group *h,
     const omplens_finding *f = &fx->findings[h->findings[j]];
     for (size_t i = 0; i < f->num_instances; i++)
       if (!bsearch(&f->instances[i].event, removed[w], num_removed[w], sizeof *removed[w],
-                   omplens_fix__cmp_u32))
+                   omplens_fix__cmp_u32) &&
+          !merged_in_span(fx, &fx->groups[w], &f->instances[i], removed[w], num_removed[w]))
         return SIZE_MAX;
   }
   return w;
