@@ -33,9 +33,10 @@ static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
         "it without copying it back would not show). Where the mapping ended in between, "
         "keeping it alive would have kept the bytes there.",
     [OMPLENS_CAT_DUPLICATE_OTHER_BUFFER] =
-        "The same bytes were sent to %s from another host buffer (zero-filled arrays often "
-        "do this), although %s received them before, for that other buffer (a copy that may "
-        "have been freed since): the device can fill this buffer itself.",
+        "The same bytes were sent to %s from another host buffer, although %s received them "
+        "before, for that other buffer (a copy that may have been freed since): the device "
+        "could make this buffer itself, filling it or copying the other one, rather than "
+        "receive it again.",
     [OMPLENS_CAT_ROUND_TRIP] =
         "The data came back unchanged: each of these copies completes a round trip between "
         "the host and %s (host to device and back, or the reverse), returning a copy to the "
