@@ -722,6 +722,27 @@ static char *substituted(const char *text, const char *var, const char *value) {
   return omplens_fix__buf_take(&out);
 }
 
+/* *first and *last with counted loop cn's counter at its first value and
+ * at its last (`B - 1`, or `B` for `<=`); false without memory (both
+ * freed and NULL then). */
+static bool at_bounds(char **first, char **last, const omplens_fix__canon *cn) {
+  char *end = NULL, *f = NULL, *l = NULL;
+  if (cn->less_equal || asprintf(&end, "%s - 1", cn->bound) >= 0) {
+    f = substituted(*first, cn->var, cn->init);
+    l = substituted(*last, cn->var, end ? end : cn->bound);
+  }
+  free(end);
+  free(*first);
+  free(*last);
+  if (!f || !l) {
+    free(f);
+    free(l);
+    f = l = NULL;
+  }
+  *first = f, *last = l;
+  return f != NULL;
+}
+
 /* Reads sums and products of numbers, names and parentheses, each name
  * standing for a value made from its letters and seed (the arithmetic
  * wraps); anything else is bad. */
@@ -747,7 +768,7 @@ static uint64_t read_atom(sum_reader *r) {
   } else if (isdigit((unsigned char)*r->p)) {
     char *end;
     v = strtoull(r->p, &end, 0);
-    for (r->p = end; strchr("uUlL", *r->p) && *r->p;)
+    for (r->p = end; *r->p && strchr("uUlL", *r->p);)
       r->p++;
   } else if (omplens_fix__ident_char(*r->p)) {
     v = r->seed; /* a value of its own for each name */
@@ -800,10 +821,10 @@ static bool zero_text(const char *t) {
 
 /* The counted loop (`for (v = A; v < B; v++)`) around node `call` (or
  * it), starting at or after loop_at (inside the region), whose counter is
- * decl: the loop,
- * its header read into *k (free it); NONE when none is. The body leaves
- * the counter alone; the header names no variable but the counter and
- * locals known where the region starts, noted in shift->vars. */
+ * decl: the loop, its header read into *k (free it); NONE when none is.
+ * The body leaves the counter alone; the header names no variable but the
+ * counter and locals known where the region starts, noted in
+ * shift->vars. */
 static uint32_t counting_loop(omplens_fix__ctx *at, uint32_t call, size_t loop_at, uint32_t decl,
                               omplens_fix__canon *k, offset_shift *shift) {
   const omplens_fix__ast *a = at->ast;
@@ -871,17 +892,7 @@ static bool counted_offset(omplens_fix__ctx *at, uint32_t k, uint32_t call, size
       continue;
     }
     counters++;
-    char *end = NULL;
-    char *f = NULL, *l = NULL;
-    if (cn.less_equal || asprintf(&end, "%s - 1", cn.bound) >= 0) {
-      f = substituted(first, cn.var, cn.init);
-      l = substituted(last, cn.var, end ? end : cn.bound);
-    }
-    free(end);
-    free(first);
-    free(last);
-    first = f, last = l;
-    ok = f && l;
+    ok = at_bounds(&first, &last, &cn);
     omplens_fix__canon_free(&cn);
   }
   if (!ok) {
@@ -1056,16 +1067,7 @@ static char *counted_item(omplens_fix__ctx *c, const omplens_fix__site *s, uint3
     if (d == NONE || a->nodes[d].kind != OMPLENS_FIX__N_VAR ||
         counting_loop(c, block, a->nodes[loop].begin, d, &cn, &shift) == NONE)
       continue; /* placed with the item's other names */
-    char *end = NULL, *f = NULL, *l = NULL;
-    if (cn.less_equal || asprintf(&end, "%s - 1", cn.bound) >= 0) {
-      f = substituted(first, cn.var, cn.init);
-      l = substituted(last, cn.var, end ? end : cn.bound);
-    }
-    free(end);
-    free(first);
-    free(last);
-    first = f, last = l;
-    counters++;
+    counters += at_bounds(&first, &last, &cn);
     omplens_fix__canon_free(&cn);
   }
   char *out = NULL;
