@@ -793,7 +793,8 @@ static void test_duplicate_transfer_wording(void **state) {
 }
 
 /* A duplicate of another buffer's content is told as content the device
- * received before: that copy may be freed, so never "still holds". */
+ * received before: that copy may be freed, so never "still holds"; nor
+ * does it guess the content was zeros (whether it was, the fix says). */
 static void test_duplicate_content_wording(void **state) {
   (void)state;
   json_t *f = finding(location("/src/p.c", 36, NULL), 2);
@@ -802,7 +803,9 @@ static void test_duplicate_content_wording(void **state) {
   for (int html = 0; html < 2; html++) {
     char *out = render(html, doc, NULL);
     assert_non_null(strstr(out, "received them before, for that other buffer"));
+    assert_non_null(strstr(out, "filling it or copying the other one"));
     assert_null(strstr(out, "still holds"));
+    assert_null(strstr(out, "zero-filled"));
     free(out);
   }
   json_decref(doc);
