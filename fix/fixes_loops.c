@@ -1420,8 +1420,10 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
       d = offset_base(at, arg, call, loop_at, shift);
     if (d == NONE)
       return omplens_fix__fail(at,
-                               "the argument for %s at the call on line %u is not a plain "
-                               "variable",
+                               "the argument for %s at the call on line %u is neither a plain "
+                               "variable nor a pointer into one at an offset a region can "
+                               "span (naming constants, locals set before the loop, and "
+                               "counters of `for (c = A; c < B; c++)` loops inside it)",
                                name, omplens_fix__ctx_line(at, ca->nodes[call].begin));
     *text = shift && shift->first ? strdup(omplens_fix__ast_name(ca, d))
                    : omplens_fix__ast_text(at->ast, at->src, arg);
