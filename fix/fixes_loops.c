@@ -750,6 +750,7 @@ typedef struct sum_reader {
   const char *p;
   uint64_t seed;
   bool bad;
+  int depth; /* parentheses open: a source's text decides how many */
 } sum_reader;
 
 static uint64_t read_sum(sum_reader *r);
@@ -758,9 +759,11 @@ static uint64_t read_atom(sum_reader *r) {
   while (*r->p == ' ')
     r->p++;
   uint64_t v = 0;
-  if (*r->p == '(') {
+  if (*r->p == '(' && r->depth < 64) {
     r->p++;
+    r->depth++;
     v = read_sum(r);
+    r->depth--;
     while (*r->p == ' ')
       r->p++;
     r->bad |= *r->p != ')';
@@ -811,7 +814,7 @@ static uint64_t read_sum(sum_reader *r) {
 static bool zero_text(const char *t) {
   static const uint64_t seeds[] = {3, 1000003};
   for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
-    sum_reader r = {t, seeds[i], false};
+    sum_reader r = {t, seeds[i], false, 0};
     uint64_t v = read_sum(&r);
     if (r.bad || *r.p || v)
       return false;
