@@ -918,9 +918,9 @@ static bool counted_offset(omplens_fix__ctx *at, uint32_t k, uint32_t call, size
 
 /* A pointer into a variable's buffer at an offset, as an argument of call:
  * `p + K`, `K + p` or `&p[K]`, K naming no variable (literals,
- * enumerators, macros) or only the counters of loops around the call
- * inside the region (from loop_at): p's declaration, with K in *shift
- * (caller frees); NONE otherwise. */
+ * enumerators, macros), or only counters of loops around the call inside
+ * the region (from loop_at) and locals known there (counted_offset): p's
+ * declaration, with K in *shift (caller frees); NONE otherwise. */
 static uint32_t offset_base(omplens_fix__ctx *at, uint32_t arg, uint32_t call, size_t loop_at,
                             offset_shift *shift) {
   const omplens_fix__ast *a = at->ast;
