@@ -1138,9 +1138,10 @@ bool omplens_fix__read_canonical(const omplens_fix__ctx *c, uint32_t loop, omple
  * loop, a canonical one (then *loop and *k are set; free k). */
 bool omplens_fix__once_per_iteration(omplens_fix__ctx *c, const omplens_fix__site *s,
                                      uint32_t *loop, omplens_fix__canon *k);
-/* Whether the loop runs once per program run (not nested, in main or in a
- * function called once from outside any loop); false makes the group
- * manual. */
+/* Whether the loop runs once per program run: not nested, in main or in
+ * a function called once from outside any loop. */
+bool omplens_fix__runs_once(const omplens_fix__ast *a, uint32_t loop);
+/* The same; false makes the group manual, saying why. */
 bool omplens_fix__loop_runs_once(omplens_fix__ctx *c, uint32_t loop);
 /* e, or (e) when it is not a plain name or number (caller frees). */
 char *omplens_fix__paren(const char *e);

@@ -2147,6 +2147,8 @@ typedef struct wrap {
   omplens_fix__evidence *evidence;
   bool *known;
   span spans[WRAP_MAX]; /* per item */
+  bool spanned[WRAP_MAX]; /* per item: it spans the sections a loop's
+                             counter reaches (place_item) */
 } wrap;
 
 /* Whether item i is written as an earlier one is (two directives' items,
@@ -2650,6 +2652,41 @@ static bool note_call(omplens_fix__ctx *c, wrap *w, const omplens_fix__site *s, 
                   omplens_fix__ast_lookup(c->ast, s->var, omplens_fix__pragma_at(c, s->dir)));
 }
 
+/* How often finding k's operations fall back to a lower address than the
+ * one before, in time: where its item spans a loop's sections, each fall
+ * starts the sections over. */
+static size_t sections_start_over(const omplens_fix__ctx *c, size_t k) {
+  const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
+  size_t falls = 0;
+  uint64_t last = 0;
+  for (size_t i = 0; i < f->num_instances; i++) {
+    uint32_t ev = f->instances[i].event;
+    uint64_t addr = ev < c->fx->num_events ? c->fx->events[ev].host_addr : 0;
+    falls += addr && addr < last;
+    last = addr ? addr : last;
+  }
+  return falls;
+}
+
+/* A spanned item of finding k, text, in a region around loop: where the
+ * loop may run more than once and the run's sections start over, each run
+ * of the loop is what sends them anew, and a region around it copies each
+ * section in and back at each of its runs, as the directive does now. */
+static bool runs_keep_sections(omplens_fix__ctx *c, const wrap *w, uint32_t loop, size_t k,
+                               const char *text) {
+  size_t falls;
+  if (omplens_fix__runs_once(w->at->ast, loop) || !(falls = sections_start_over(c, k)))
+    return true;
+  return omplens_fix__fail(c, "the loop at %s:%u may run more than once (it is nested, or its "
+                              "function is called from a loop or several places), and the "
+                              "run's sections of %s start over %zu times: a region around it "
+                              "would copy each section in and back at each of its runs, as "
+                              "the directive does now",
+                           omplens_fix__short_name(w->at->file->path),
+                           omplens_fix__ctx_line(w->at, w->at->ast->nodes[loop].begin), text,
+                           falls);
+}
+
 /* The wrap item of finding k's item as the call `call` of its function
  * maps it (NONE: the directive's own loop): merged into the one already
  * there, or placed before the loop. */
@@ -2662,6 +2699,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
                                 "region cannot start",
                              omplens_fix__short_name(w->at->file->path),
                              omplens_fix__ctx_line(w->at, ca->nodes[call].begin));
+  uint32_t wrapped = loop;
   loop = w->from; /* names must be known where the region starts */
   int type = wrap_type(c->fx, g, k, s->dir->items[s->item].map_type);
   size_t j = 0;
@@ -2670,6 +2708,8 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
     j++;
   if (j < w->n) { /* another finding of an item already there; one only
                      kept allocated stays `alloc` (its directive copies) */
+    if (w->spanned[j] && !runs_keep_sections(c, w, wrapped, k, w->items[j].text))
+      return false;
     if (type == OMPLENS_MAP_TOFROM && !w->copies_dir[j])
       w->items[j].type = OMPLENS_MAP_TOFROM;
     return true;
@@ -2688,12 +2728,14 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
     return text ? omplens_fix__fail(c, "out of memory") : false;
   }
   uint64_t lo, end;
-  if (spans && !run_extent(c, k, true, &lo, &end)) {
-    bool ok = omplens_fix__fail(c, "the run's sections of %s do not rise with its loop's counter, "
-                                   "as the span written from the loop's bounds assumes", text);
+  bool rises = !spans || run_extent(c, k, true, &lo, &end);
+  if (!rises || (spans && !runs_keep_sections(c, w, wrapped, k, text))) {
+    if (!rises)
+      omplens_fix__fail(c, "the run's sections of %s do not rise with its loop's counter, "
+                           "as the span written from the loop's bounds assumes", text);
     free(text);
     omplens_fix__buf_free(&declaration);
-    return ok;
+    return false;
   }
   size_t base_len = strcspn(text, "[");
   for (size_t e = 0; e < w->n; e++) {
@@ -2725,6 +2767,7 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
   w->call_of[w->n] = call;
   w->vars[w->n] = s->var;
   note_span(c, k, text, spans, &w->spans[w->n]);
+  w->spanned[w->n] = spans;
   w->items[w->n++] = (item_plan){text, base, type};
   add_set(&w->set, base);
   return note_call(c, w, s, call) && resident_or_allocated(c, w, k, w->n - 1);
@@ -2915,6 +2958,13 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
                                     "nor writes these buffers inside the loop (else add `target "
                                     "update` there), as far as the loop's source shows for "
                                     "these variables");
+  if (!omplens_fix__runs_once(at->ast, loop))
+    omplens_fix__buf_printf(&g->summary, "; the loop may run more than once (it is nested, or "
+                                         "its function is called from a loop or several "
+                                         "places): the region then copies these items in and "
+                                         "back at each of its runs, and the predicted savings "
+                                         "count only the first copy in and the last copy back "
+                                         "of the whole recorded run");
 }
 
 /* Adds `always` to the map of each allocation-only item in its directive,
@@ -3765,19 +3815,22 @@ static bool function_runs_once(const omplens_fix__ast *a, uint32_t fn, int depth
          function_runs_once(a, caller, depth + 1);
 }
 
-bool omplens_fix__loop_runs_once(omplens_fix__ctx *c, uint32_t loop) {
-  const omplens_fix__node *l = &c->ast->nodes[loop];
-  uint32_t fn = omplens_fix__ast_function_at(c->ast, l->begin);
-  bool nested = false;
-  for (uint32_t p = l->parent; p != NONE && p != fn; p = c->ast->nodes[p].parent) {
-    int k = c->ast->nodes[p].kind;
-    nested |= k == OMPLENS_FIX__N_FOR || k == OMPLENS_FIX__N_WHILE || k == OMPLENS_FIX__N_DO;
+bool omplens_fix__runs_once(const omplens_fix__ast *a, uint32_t loop) {
+  uint32_t fn = omplens_fix__ast_function_at(a, a->nodes[loop].begin);
+  for (uint32_t p = a->nodes[loop].parent; p != NONE && p != fn; p = a->nodes[p].parent) {
+    int k = a->nodes[p].kind;
+    if (k == OMPLENS_FIX__N_FOR || k == OMPLENS_FIX__N_WHILE || k == OMPLENS_FIX__N_DO)
+      return false;
   }
-  if (nested || fn == NONE || !function_runs_once(c->ast, fn, 0))
+  return fn != NONE && function_runs_once(a, fn, 0);
+}
+
+bool omplens_fix__loop_runs_once(omplens_fix__ctx *c, uint32_t loop) {
+  if (!omplens_fix__runs_once(c->ast, loop))
     return omplens_fix__fail(c,
                              "the loop at line %u may run more than once (it is nested, or "
                              "its function is called from a loop or several places): the "
                              "last iteration of one run may feed the next",
-                             omplens_fix__ctx_line(c, l->begin));
+                             omplens_fix__ctx_line(c, c->ast->nodes[loop].begin));
   return true;
 }
