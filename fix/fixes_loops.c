@@ -3266,7 +3266,7 @@ static void keep(omplens_fix__group *g, const wrap *w) {
 }
 
 static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop, uint32_t from,
-                        omplens_fix__group *earlier, bool hoists) {
+                        omplens_fix__group *earlier, bool hoists, bool whole) {
   uint32_t returns[16];
   size_t nreturns = 0;
   /* where every item is copied each time (`always`), no region helps,
@@ -3312,7 +3312,7 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
         if (hoisted_here(c, j, at, loop, from))
           c->fx->groups[c->fx->hoisted[j]].joined = self;
     }
-    else if (k == SIZE_MAX || !leave(c, k, why.data ? why.data : "a check failed"))
+    else if (whole || k == SIZE_MAX || !leave(c, k, why.data ? why.data : "a check failed"))
       omplens_fix__fail(c, "%s", why.data ? why.data : "a check failed");
     wrap_free(&w);
     if (ok || c->g->kind == OMPLENS_FIX_MANUAL) {
@@ -3340,7 +3340,54 @@ static void reset_wrap(omplens_fix__group *g, int kind) {
 
 /* Tries, in turn: the region from the first call before the loop, taking
  * in the items of an earlier wrap of the loop (another file's directives);
- * the same region alone; the loop alone. */
+ * the same region alone; the loop alone. whole: with every item, or not
+ * at all (else an item that fails a check leaves the wrap). */
+static bool wrap_loop(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop, bool whole) {
+  omplens_fix__group *g = c->g;
+  uint32_t from = region_start(c, at, loop);
+  int kind = g->kind;
+  omplens_fix__group *earlier = earlier_wrap(c, at, loop, from);
+  if (any_hoisted_here(c, at, loop, from)) {
+    if (wrap_region(c, at, loop, from, earlier, true, whole))
+      return true;
+    reset_wrap(g, kind);
+  }
+  if (earlier) {
+    if (wrap_region(c, at, loop, from, earlier, false, whole))
+      return true;
+    reset_wrap(g, kind);
+  }
+  if (from == loop || wrap_region(c, at, loop, from, NULL, false, whole))
+    return from != loop || wrap_region(c, at, loop, loop, NULL, false, whole);
+  /* the region from the first call did not hold: the loop alone, anew */
+  reset_wrap(g, kind);
+  return wrap_region(c, at, loop, loop, NULL, false, whole);
+}
+
+/* The loops around loop in its function, outermost first, into up[] (at
+ * most n, the innermost ones); how many. */
+static size_t loops_around(const omplens_fix__ast *a, uint32_t loop, uint32_t *up, size_t n) {
+  size_t m = 0;
+  uint32_t fn = omplens_fix__ast_function_at(a, a->nodes[loop].begin);
+  for (uint32_t p = a->nodes[loop].parent; p != NONE && p != fn && m < n; p = a->nodes[p].parent)
+    if (a->nodes[p].kind == OMPLENS_FIX__N_FOR || a->nodes[p].kind == OMPLENS_FIX__N_WHILE ||
+        a->nodes[p].kind == OMPLENS_FIX__N_DO)
+      up[m++] = p;
+  for (size_t i = 0; i < m / 2; i++) {
+    uint32_t t = up[i];
+    up[i] = up[m - 1 - i];
+    up[m - 1 - i] = t;
+  }
+  return m;
+}
+
+#define OUTER_LOOPS 4 /* loops around the group's that a wrap may take */
+
+/* The wrap of the outermost loop around the group's loop (in its function)
+ * whose region holds every item, so that it keeps them across the outer
+ * loop's steps too (`for (step) { for (c) relax(...); for (r) lift(...); }`:
+ * both inner loops' items across the step loop); else that of the group's
+ * loop, which leaves out the items that fail a check. */
 bool omplens_fix__build_resident(omplens_fix__ctx *c) {
   omplens_fix__ctx at = *c; /* the loop's file */
   if (c->g->edit_file && c->g->edit_file != c->file) {
@@ -3350,24 +3397,17 @@ bool omplens_fix__build_resident(omplens_fix__ctx *c) {
   if (!omplens_fix__need_ast(c) || !omplens_fix__need_ast(&at))
     return false;
   omplens_fix__group *g = c->g;
-  uint32_t loop = g->loop, from = region_start(c, &at, loop);
   int kind = g->kind;
-  omplens_fix__group *earlier = earlier_wrap(c, &at, loop, from);
-  if (any_hoisted_here(c, &at, loop, from)) {
-    if (wrap_region(c, &at, loop, from, earlier, true))
+  uint32_t up[OUTER_LOOPS];
+  size_t n = loops_around(at.ast, g->loop, up, OUTER_LOOPS);
+  for (size_t i = 0; i < n; i++) {
+    if (wrap_loop(c, &at, up[i], true)) {
+      g->loop = up[i];
       return true;
+    }
     reset_wrap(g, kind);
   }
-  if (earlier) {
-    if (wrap_region(c, &at, loop, from, earlier, false))
-      return true;
-    reset_wrap(g, kind);
-  }
-  if (from == loop || wrap_region(c, &at, loop, from, NULL, false))
-    return from != loop || wrap_region(c, &at, loop, loop, NULL, false);
-  /* the region from the first call did not hold: the loop alone, anew */
-  reset_wrap(g, kind);
-  return wrap_region(c, &at, loop, loop, NULL, false);
+  return wrap_loop(c, &at, g->loop, false);
 }
 
 /* ---- canonical loops and guards ---- */
