@@ -962,20 +962,39 @@ static const char *bound_end(const char *lo) {
   return end;
 }
 
+/* The first subscript of an item, `base[lo:len]...` with its base
+ * base_len long: lo without blanks around it, [lo, lo_end); the ':' or
+ * ']' that ends it, at; after a ':', the length up to its ']', [at + 1,
+ * close) (else close is at). */
+typedef struct subscript {
+  const char *lo, *lo_end, *at, *close;
+} subscript;
+
+/* False when the item has no subscript right after its base, or one with
+ * no end. */
+static bool first_subscript(const char *item, size_t base_len, subscript *s) {
+  if (item[base_len] != '[')
+    return false;
+  s->lo = item + base_len + 1;
+  s->at = s->lo_end = bound_end(s->lo);
+  if (!*s->at)
+    return false;
+  while (s->lo < s->lo_end && *s->lo == ' ')
+    s->lo++;
+  while (s->lo_end > s->lo && s->lo_end[-1] == ' ')
+    s->lo_end--;
+  s->close = *s->at == ':' ? bound_end(s->at + 1) : s->at;
+  return true;
+}
+
 /* The item placed (its base's name first) with its first subscript moved
  * by shift elements: `p[lo:len]` -> `p[K + lo:len]` (`p[K:len]` from 0);
  * NULL when the item has no subscript after its base (caller frees). */
 static char *shifted_item(const char *item, size_t base_len, const char *shift) {
-  if (item[base_len] != '[')
+  subscript sub;
+  if (!first_subscript(item, base_len, &sub))
     return NULL;
-  const char *lo = item + base_len + 1, *end = bound_end(lo);
-  if (!*end)
-    return NULL;
-  const char *hi = end;
-  while (lo < hi && *lo == ' ')
-    lo++;
-  while (hi > lo && hi[-1] == ' ')
-    hi--;
+  const char *lo = sub.lo, *hi = sub.lo_end, *end = sub.at;
   bool from_zero = hi == lo || (hi - lo == 1 && *lo == '0');
   /* alone, K needs parentheses only where `?:` or a comma would split
    * the section; added to a bound, wherever it has an operator */
@@ -996,19 +1015,12 @@ static char *shifted_item(const char *item, size_t base_len, const char *shift) 
  * lo:L + len - F]`, `p[lo:L + len]` when F is 0; NULL when the item has
  * no such subscript (caller frees). */
 static char *spanned_item(const char *item, size_t base_len, const offset_shift *shift) {
-  if (item[base_len] != '[')
+  subscript sub;
+  if (!first_subscript(item, base_len, &sub) || *sub.at != ':' || *sub.close != ']')
     return NULL;
-  const char *lo = item + base_len + 1, *colon = bound_end(lo);
-  if (*colon != ':')
-    return NULL;
-  const char *len = colon + 1, *close = bound_end(len), *hi = colon;
-  if (*close != ']')
-    return NULL;
-  while (lo < hi && *lo == ' ')
-    lo++;
-  while (hi > lo && hi[-1] == ' ')
-    hi--;
-  char *lo_text = strndup(lo, (size_t)(hi - lo)), *len_text = strndup(len, (size_t)(close - len));
+  const char *len = sub.at + 1, *close = sub.close;
+  char *lo_text = strndup(sub.lo, (size_t)(sub.lo_end - sub.lo));
+  char *len_text = strndup(len, (size_t)(close - len));
   bool from_zero = lo_text && (!*lo_text || !strcmp(lo_text, "0"));
   bool zero = !strcmp(shift->first, "0");
   char *f = additive_operand(shift->first, true), *l = additive_operand(shift->last, false);
@@ -1054,12 +1066,11 @@ static char *counted_item(omplens_fix__ctx *c, const omplens_fix__site *s, uint3
   uint32_t block = fn == NONE ? NONE : omplens_fix__ast_block_at(a, fn, offset);
   while (omplens_fix__ident_char(t[base_len]))
     base_len++;
-  if (block == NONE || !base_len || t[base_len] != '[')
+  subscript sub;
+  if (block == NONE || !base_len || !first_subscript(t, base_len, &sub) || *sub.at != ':')
     return NULL;
-  const char *lo = t + base_len + 1, *colon = bound_end(lo);
-  if (*colon != ':')
-    return NULL;
-  char *first = strndup(lo, (size_t)(colon - lo)), *last = first ? strdup(first) : NULL;
+  const char *lo = sub.lo, *colon = sub.at;
+  char *first = strndup(lo, (size_t)(sub.lo_end - lo)), *last = first ? strdup(first) : NULL;
   offset_shift shift = {0};
   size_t counters = 0;
   char name[128];
@@ -2572,16 +2583,16 @@ static bool run_extent(const omplens_fix__ctx *c, size_t k, bool rising, uint64_
  * item spans a loop's sections); left unknown otherwise. */
 static void note_span(omplens_fix__ctx *c, size_t k, const char *text, bool spans, span *p) {
   const omplens_finding *f = &c->fx->findings[c->g->findings[k]];
-  size_t b = strcspn(text, "[");
+  subscript sub;
   *p = (span){0};
-  if (!text[b])
+  /* one subscript, nothing after it, and none inside its length */
+  if (!first_subscript(text, strcspn(text, "["), &sub) || *sub.at != ':' ||
+      *sub.close != ']' || sub.close[1] || sub.close == sub.at + 1 ||
+      memchr(sub.at + 1, '[', (size_t)(sub.close - sub.at - 1)) || !f->host_addr || !f->bytes)
     return;
-  const char *lo = text + b + 1, *colon = bound_end(lo);
-  size_t len = *colon == ':' ? strlen(colon + 1) : 0;
-  if (!f->host_addr || !f->bytes || len < 2 || colon[len] != ']' ||
-      memchr(colon + 1, '[', len - 1))
-    return;
-  char *lo_text = colon == lo ? strdup("0") : strndup(lo, (size_t)(colon - lo));
+  const char *lo = sub.lo, *colon = sub.at;
+  size_t len = (size_t)(sub.close - colon);
+  char *lo_text = sub.lo_end == lo ? strdup("0") : strndup(lo, (size_t)(sub.lo_end - lo));
   char *len_text = strndup(colon + 1, len - 1), *lo_op = NULL, *len_op = NULL;
   bool zero = lo_text && !strcmp(lo_text, "0");
   if (lo_text && len_text && (lo_op = additive_operand(lo_text, false)) &&
