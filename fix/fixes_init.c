@@ -205,24 +205,48 @@ static uint32_t statement_before(const omplens_fix__ctx *c, uint32_t block, size
   return found;
 }
 
+#define RESETS_BEFORE 8 /* statements of a run of resets looked through */
+
+/* Whether statement `assign` (ending at end) sets the item (target) to a
+ * constant; its text and line into *out when it does. */
+static bool resets_item(const omplens_fix__ctx *c, const omplens_fix__site *s, size_t at,
+                        reset *out, bool *constant);
+
 /* The statement right before the directive, in the same block, that sets
  * the item to a constant: `ITEM = CONSTANT;`, or a declaration `T VAR =
- * CONSTANT;` (out->decl); false when there is none. */
+ * CONSTANT;` (out->decl), also behind other such statements right before
+ * it (`mass = 0; te = 0;` before the kernel that sums both); false when
+ * there is none. */
 static bool find_reset(const omplens_fix__ctx *c, const omplens_fix__site *s, reset *out) {
-  memset(out, 0, sizeof *out);
   size_t at = omplens_fix__pragma_at(c, s->dir);
   uint32_t fn = at == SIZE_MAX ? NONE : omplens_fix__ast_function_at(c->ast, at);
   uint32_t block = fn == NONE ? NONE : omplens_fix__ast_block_at(c->ast, fn, at);
-  out->assign = statement_before(c, block, at, &out->end);
-  if (out->assign == NONE)
-    return false;
+  for (int k = 0; k < RESETS_BEFORE; k++) {
+    memset(out, 0, sizeof *out);
+    out->assign = statement_before(c, block, at, &out->end);
+    bool constant = false;
+    if (out->assign == NONE)
+      return false;
+    if (resets_item(c, s, at, out, &constant))
+      return true;
+    if (!constant)
+      return false;
+    at = c->ast->nodes[out->assign].begin; /* the run of resets goes on before it */
+  }
+  memset(out, 0, sizeof *out);
+  return false;
+}
+
+static bool resets_item(const omplens_fix__ctx *c, const omplens_fix__site *s, size_t at,
+                        reset *out, bool *constant) {
   uint32_t lhs, var, value = reset_value(c, out->assign, &lhs, &var);
   char *l = lhs != NONE ? omplens_fix__ast_text(c->ast, c->src, lhs) : NULL;
   char *r = value != NONE ? omplens_fix__ast_text(c->ast, c->src, value) : NULL;
   bool target = lhs != NONE ? l && names_item(l, omplens_fix__item_text(s), s->var)
                             : var != NONE && !strcmp(omplens_fix__item_text(s), s->var) &&
                                   !strcmp(omplens_fix__ast_name(c->ast, var), s->var);
-  bool ok = target && r && constant_text(c->ast, r, at);
+  *constant = r && constant_text(c->ast, r, at);
+  bool ok = target && *constant;
   free(l);
   free(r);
   const omplens_fix__node *n = &c->ast->nodes[out->assign];
