@@ -2965,10 +2965,18 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
                                            "between iterations, so the directive at line %u "
                                            "still copies it, each time (`always`)",
                               w->items[i].text, w->copies_dir[i]->pragma.line);
-  omplens_fix__buf_str(&g->summary, "; this assumes the host neither reads "
-                                    "nor writes these buffers inside the loop (else add `target "
-                                    "update` there), as far as the loop's source shows for "
-                                    "these variables");
+  /* the items kept only allocated are copied each time: the assumption
+   * is about the others */
+  size_t copied = 0, resident = 0;
+  for (size_t i = 0; i < w->n; i++)
+    if (!same_as_earlier(w, i))
+      w->copies_dir[i] ? copied++ : resident++;
+  if (resident)
+    omplens_fix__buf_printf(&g->summary, "; this assumes the host neither reads nor writes %s "
+                                         "inside the loop (else add `target update` there), as "
+                                         "far as the loop's source shows for these variables",
+                            copied ? (resident > 1 ? "the other buffers" : "the other buffer")
+                                   : "these buffers");
   if (!omplens_fix__runs_once(at->ast, loop))
     omplens_fix__buf_printf(&g->summary, "; the loop may run more than once (it is nested, or "
                                          "its function is called from a loop or several "
