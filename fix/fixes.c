@@ -254,6 +254,7 @@ void omplens_fixer_destroy(omplens_fixer *fx) {
   free(fx->fixes);
   free(fx->entries);
   free(fx->fix_of_finding);
+  free(fx->place_of_finding);
   free(fx->patch[0]);
   free(fx->patch[1]);
   free(fx->skipped);

@@ -737,6 +737,8 @@ struct omplens_fixer {
   size_t num_sourceless, cap_sourceless;
   omplens_fix *fixes;     /* one per group                             */
   size_t *fix_of_finding; /* index into fixes, SIZE_MAX: none          */
+  uint32_t *place_of_finding; /* its place among its fix's group's
+                                 findings (where fix_of_finding says) */
   size_t first_leftover;  /* the group of leftover 0; the others follow  */
   char *patch[2];
   char *skipped;

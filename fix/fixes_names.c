@@ -326,10 +326,9 @@ char *omplens_fix__local_in_caller(omplens_fix__ctx *c, omplens_fix__ctx *at, ui
 static const omplens_fix__site *parsed_site(omplens_fixer *fx, size_t finding) {
   size_t gi = fx->fix_of_finding[finding];
   const omplens_fix__group *g = gi == SIZE_MAX ? NULL : &fx->groups[gi];
-  const omplens_fix__site *s = NULL;
-  for (size_t k = 0; g && k < g->num_findings; k++)
-    if (g->findings[k] == finding)
-      s = omplens_fix__site_at(g, k);
+  uint32_t k = g ? fx->place_of_finding[finding] : 0;
+  const omplens_fix__site *s =
+      g && k < g->num_findings && g->findings[k] == finding ? omplens_fix__site_at(g, k) : NULL;
   const char *why;
   if (!s || !s->dir || !s->file || !omplens_fix__file_ast(fx, s->file, &why))
     return NULL;

@@ -943,7 +943,8 @@ static bool wraps(const omplens_fix__group *g) {
 
 int omplens_fix__derive(omplens_fixer *fx) {
   fx->fix_of_finding = malloc((fx->num_findings + 1) * sizeof *fx->fix_of_finding);
-  if (!fx->fix_of_finding)
+  fx->place_of_finding = malloc((fx->num_findings + 1) * sizeof *fx->place_of_finding);
+  if (!fx->fix_of_finding || !fx->place_of_finding)
     return OMPLENS_FIX_ENOMEM;
   int rc = 0;
   for (size_t i = 0; i < fx->num_findings && !rc; i++) {
@@ -1000,8 +1001,10 @@ int omplens_fix__derive(omplens_fixer *fx) {
   for (size_t i = 0; i < fx->num_groups && !rc; i++) {
     omplens_fix__group *g = &fx->groups[i];
     rc = omplens_fix__publish(fx, i);
-    for (size_t k = 0; k < g->num_findings; k++)
+    for (size_t k = 0; k < g->num_findings; k++) {
       fx->fix_of_finding[g->findings[k]] = i;
+      fx->place_of_finding[g->findings[k]] = (uint32_t)k;
+    }
   }
   /* Per-event aids of planning and publishing, not needed once every fix
    * is out (built again if ever asked). */
