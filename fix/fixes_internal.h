@@ -533,6 +533,16 @@ typedef struct omplens_fix__kept {
   omplens_fix__span span;
 } omplens_fix__kept;
 
+/* The host reads a wrap's region lets through, each after a `target
+ * update from` of the items it reads (a step loop whose body reads a field
+ * on the host after its kernels): the statement that reads (in the loop's
+ * file) and the base variable it reads. */
+#define OMPLENS_FIX__READS 8
+typedef struct omplens_fix__reads {
+  uint32_t stmt[OMPLENS_FIX__READS], base[OMPLENS_FIX__READS];
+  size_t n;
+} omplens_fix__reads;
+
 typedef struct omplens_fix__group {
   int kind;               /* the rule chosen (enum omplens_fix_kind) */
   int intended;           /* manual groups: the rule that would apply (a kind,
@@ -601,6 +611,7 @@ typedef struct omplens_fix__group {
                              loop, whatever files its directives are in) */
   size_t num_kept;
   uint32_t kept_from;     /* ... the region's first statement */
+  omplens_fix__reads kept_reads; /* ... the host reads it updates before */
   size_t joined;          /* SIZE_MAX, or the later group whose wrap holds
                              this one's items too: the patch takes that
                              one's edits for both */
@@ -1002,6 +1013,8 @@ typedef struct omplens_fix__ctx {
   struct omplens_fix__ctx *peer; /* a wrap around a caller's loop: the
                                   directive's file, where the functions the
                                   loop calls may be defined; else NULL */
+  omplens_fix__reads *reads;   /* when set, the host's reads of a wrap's
+                                  buffers are noted here, not failed */
 } omplens_fix__ctx;
 
 /* Whether statement st has its lines to itself; *first and *last its lines. */

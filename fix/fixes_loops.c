@@ -1971,6 +1971,36 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
 /* One reference i to a variable of set in the host code: false (with the
  * reason) where it reads, writes, passes on or replaces the buffer; *grew
  * when set gains the variable its value is copied into. */
+/* Notes the host's read of declaration reference i in c->reads, when set
+ * (false otherwise, or with no room): the statement holding it, which a
+ * `target update from` will precede (read_updates checks the statement). */
+static bool note_read(omplens_fix__ctx *c, uint32_t i) {
+  omplens_fix__reads *r = c->reads;
+  const omplens_fix__ast *a = c->ast;
+  uint32_t st = r ? omplens_fix__statement_of(a, i) : NONE;
+  /* before the host construct that holds it, if any (a parallel loop's
+   * body would update from every thread): a statement of a block with an
+   * OpenMP directive line above it */
+  for (uint32_t p = st; p != NONE && a->nodes[p].kind != OMPLENS_FIX__N_FUNCTION;
+       p = a->nodes[p].parent) {
+    uint32_t up = a->nodes[p].parent;
+    if (a->nodes[p].kind == OMPLENS_FIX__N_OTHER_STMT ||
+        (up != NONE && a->nodes[up].kind == OMPLENS_FIX__N_COMPOUND &&
+         statement_line(c, p) != omplens_fix__ctx_line(c, a->nodes[p].begin)))
+      st = omplens_fix__statement_of(a, p);
+  }
+  if (st == NONE || a->nodes[st].parent == NONE)
+    return false;
+  for (size_t k = 0; k < r->n; k++)
+    if (r->stmt[k] == st && r->base[k] == a->nodes[i].ref)
+      return true;
+  if (r->n == OMPLENS_FIX__READS)
+    return false;
+  r->stmt[r->n] = st;
+  r->base[r->n++] = a->nodes[i].ref;
+  return true;
+}
+
 static bool host_use(omplens_fix__ctx *c, uint32_t i, varset *set, bool *swapped,
                      const char *what, int depth, bool *grew) {
   const omplens_fix__ast *a = c->ast;
@@ -1994,6 +2024,9 @@ static bool host_use(omplens_fix__ctx *c, uint32_t i, varset *set, bool *swapped
   case OMPLENS_FIX__USE_VALUE:
     break;
   case OMPLENS_FIX__USE_READ:
+    if (note_read(c, i))
+      break;
+    /* fall through */
   case OMPLENS_FIX__USE_WRITE:
     return omplens_fix__fail(c, "the host %s %s at line %u, %s",
                              use == OMPLENS_FIX__USE_READ ? "reads" : "writes", name, line,
@@ -2160,6 +2193,9 @@ typedef struct wrap {
   span spans[WRAP_MAX]; /* per item */
   bool spanned[WRAP_MAX]; /* per item: it spans the sections a loop's
                              counter reaches (place_item) */
+  bool reads_ok;            /* the host may read the items in the region,
+                               each read after a `target update from` */
+  omplens_fix__reads reads; /* ... those reads (and an earlier wrap's) */
 } wrap;
 
 /* Whether item i is written as an earlier one is (two directives' items,
@@ -2877,6 +2913,67 @@ static bool callees_leave_params(omplens_fix__ctx *c, const wrap *w, range *ex) 
 
 /* The host code of the loop (and, lifted, of the function) leaves the
  * buffers alone. */
+/* The wrap's item whose base is declaration d, kept resident (not only
+ * allocated), or SIZE_MAX. */
+static size_t resident_item_of(const wrap *w, uint32_t d) {
+  for (size_t j = 0; j < w->n; j++)
+    if (w->items[j].base == d && !w->copies_dir[j])
+      return j;
+  return SIZE_MAX;
+}
+
+/* Whether node j (host code of w's region) may have a kernel change w's
+ * buffers: a call of one of w's functions, a buffer given to a call, or
+ * any call where a buffer is a global. */
+static bool may_reach(const wrap *w, uint32_t j) {
+  const omplens_fix__ast *a = w->at->ast;
+  const omplens_fix__node *n = &a->nodes[j];
+  uint32_t other;
+  if (n->kind == OMPLENS_FIX__N_DECLREF) { /* (an earlier wrap's items are not in the set) */
+    bool buffer = in_set(&w->set, n->ref);
+    for (size_t i = 0; i < w->n && !buffer; i++)
+      buffer = w->items[i].base == n->ref;
+    return buffer && omplens_fix__ast_use(a, j, &other) == OMPLENS_FIX__USE_ESCAPE;
+  }
+  if (n->kind != OMPLENS_FIX__N_CALL)
+    return false;
+  for (size_t k = 0; k < w->ncalls; k++)
+    if (w->calls[k] == j)
+      return true;
+  for (size_t k = 0; k < w->set.n; k++)
+    if (a->nodes[w->set.v[k]].global)
+      return true;
+  return false;
+}
+
+/* Whether each host read noted from reads[from] on may follow a `target
+ * update from` of its item: the read's base is an item kept resident, and
+ * its statement, in the region, has its lines to itself and holds no
+ * kernel and nothing that may reach the buffers (may_reach), so that
+ * nothing writes the item on the device between the update and the read. */
+static bool read_updates(omplens_fix__ctx *c, const wrap *w, size_t from, size_t begin,
+                         size_t end, const range *ex, size_t nex) {
+  omplens_fix__ctx *at = w->at;
+  const omplens_fix__ast *a = at->ast;
+  for (size_t k = from; k < w->reads.n; k++) {
+    uint32_t st = w->reads.stmt[k], d = w->reads.base[k];
+    const omplens_fix__node *n = &a->nodes[st];
+    unsigned first, last, line = omplens_fix__ctx_line(at, n->begin);
+    bool ok = resident_item_of(w, d) != SIZE_MAX && n->begin >= begin && n->end <= end &&
+              omplens_fix__own_lines(at, st, &first, &last);
+    for (size_t e = 0; ok && e < nex; e++)
+      ok = ex[e].end <= n->begin || ex[e].begin >= n->end;
+    for (uint32_t i = st; ok && i < omplens_fix__ast_end(a, st); i++)
+      ok = !may_reach(w, i);
+    if (!ok) {
+      at->blamed = d;
+      return omplens_fix__fail(c, "the host reads %s at line %u, %s", omplens_fix__ast_name(a, d),
+                               line, "where a `target update from` could not go right before");
+    }
+  }
+  return true;
+}
+
 static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   omplens_fix__ctx *at = w->at;
   const omplens_fix__node *l = &at->ast->nodes[loop];
@@ -2896,9 +2993,13 @@ static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
         ex[nex++] = (range){at->ast->nodes[i].begin, at->ast->nodes[i].end};
         break;
       }
+  size_t seeded = w->reads.n;
+  at->reads = w->reads_ok ? &w->reads : NULL;
   bool ok = host_uses(at, from, l->end, ex, nex, &w->set, &w->swapped,
-                      w->from == loop ? "inside the loop" : "in the region", 0) &&
-            callees_leave_params(c, w, ex) && unchanged(at, from, l->end, w->others, w->nothers);
+                      w->from == loop ? "inside the loop" : "in the region", 0);
+  at->reads = NULL;
+  ok = ok && read_updates(c, w, seeded, from, l->end, ex, nex) && callees_leave_params(c, w, ex) &&
+       unchanged(at, from, l->end, w->others, w->nothers);
   free(ex);
   return ok;
 }
@@ -2971,12 +3072,29 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
   for (size_t i = 0; i < w->n; i++)
     if (!same_as_earlier(w, i))
       w->copies_dir[i] ? copied++ : resident++;
-  if (resident)
+  const char *which = copied ? (resident > 1 ? "the other buffers" : "the other buffer")
+                             : "these buffers";
+  if (resident && w->reads.n)
+    omplens_fix__buf_printf(&g->summary, "; this assumes the host does not write %s inside the "
+                                         "loop and reads them only after the updates below "
+                                         "(else add `target update` there), as far as the "
+                                         "loop's source shows for these variables",
+                            which);
+  else if (resident)
     omplens_fix__buf_printf(&g->summary, "; this assumes the host neither reads nor writes %s "
                                          "inside the loop (else add `target update` there), as "
                                          "far as the loop's source shows for these variables",
-                            copied ? (resident > 1 ? "the other buffers" : "the other buffer")
-                                   : "these buffers");
+                            which);
+  for (size_t k = 0; k < w->reads.n; k++) {
+    size_t i = resident_item_of(w, w->reads.base[k]);
+    if (i != SIZE_MAX)
+      omplens_fix__buf_printf(&g->summary, "; the host reads %s at line %u: `#pragma omp target "
+                                           "update from(%s)` before it brings it back (a copy the "
+                                           "predicted savings do not count)",
+                              omplens_fix__ast_name(at->ast, w->reads.base[k]),
+                              omplens_fix__ctx_line(at, at->ast->nodes[w->reads.stmt[k]].begin),
+                              w->items[i].text);
+  }
   if (!omplens_fix__runs_once(at->ast, loop))
     omplens_fix__buf_printf(&g->summary, "; the loop may run more than once (it is nested, or "
                                          "its function is called from a loop or several "
@@ -3007,12 +3125,82 @@ static bool always_copies(omplens_fix__ctx *c, const wrap *w) {
 }
 
 /* The wrapping line before the loop, the summary and the confidence. */
+/* Whether the host's copy of w's item i is current when the loop ends: a
+ * read the wrap updates it before is a statement of the loop's own body
+ * after which the body runs no kernel and nothing that may reach the
+ * buffers (may_reach), nothing in the loop leaves an iteration early, and
+ * the region starts at the loop. Then the region need not copy it back at
+ * its end. */
+static bool updated_last(const wrap *w, uint32_t loop, size_t i) {
+  omplens_fix__ctx *at = w->at;
+  const omplens_fix__ast *a = at->ast;
+  if (w->from != loop)
+    return false; /* calls before the loop may write it, and the loop not run */
+  for (uint32_t k = loop; k < omplens_fix__ast_end(a, loop); k++) {
+    int kind = a->nodes[k].kind;
+    if (kind == OMPLENS_FIX__N_BREAK || kind == OMPLENS_FIX__N_CONTINUE ||
+        kind == OMPLENS_FIX__N_GOTO || kind == OMPLENS_FIX__N_RETURN)
+      return false;
+  }
+  for (size_t k = 0; k < w->reads.n; k++) {
+    uint32_t st = w->reads.stmt[k], body = a->nodes[st].parent;
+    if (resident_item_of(w, w->reads.base[k]) != i || body == NONE || a->nodes[body].parent != loop)
+      continue;
+    bool quiet = true;
+    for (uint32_t j = omplens_fix__ast_end(a, st); quiet && j < omplens_fix__ast_end(a, body); j++)
+      quiet = !may_reach(w, j);
+    range r[1];
+    if (quiet && !device_bodies(at, a->nodes[st].end, a->nodes[body].end, r, 1))
+      return true;
+  }
+  return false;
+}
+
+/* Puts `#pragma omp target update from(...)` before each statement where
+ * the host reads the wrap's items (read_updates), naming those it reads. */
+static bool emit_updates(omplens_fix__ctx *c, const wrap *w) {
+  omplens_fix__ctx *at = w->at;
+  for (size_t k = 0; k < w->reads.n; k++) {
+    uint32_t st = w->reads.stmt[k];
+    bool earlier = false, named[WRAP_MAX] = {false};
+    for (size_t j = 0; j < k; j++)
+      earlier |= w->reads.stmt[j] == st;
+    if (earlier)
+      continue;
+    omplens_fix__buf b = {0};
+    omplens_fix__buf_str(&b, "#pragma omp target update from(");
+    size_t n = 0;
+    for (size_t j = k; j < w->reads.n; j++) {
+      size_t i = w->reads.stmt[j] == st ? resident_item_of(w, w->reads.base[j]) : SIZE_MAX;
+      if (i != SIZE_MAX && !named[i]) {
+        omplens_fix__buf_printf(&b, "%s%s", n++ ? ", " : "", w->items[i].text);
+        named[i] = true;
+      }
+    }
+    omplens_fix__buf_str(&b, ")\n");
+    unsigned line = statement_line(at, st);
+    size_t start, ind = omplens_fix__indent(at->src, line, &start);
+    if (!b.failed && n)
+      omplens_fix__insert_lines(&c->g->edits, at->src, line, at->src->text + start, ind, b.data);
+    bool failed = b.failed;
+    omplens_fix__buf_free(&b);
+    if (failed)
+      return omplens_fix__fail(c, "out of memory");
+  }
+  return true;
+}
+
 static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   omplens_fix__group *g = c->g;
   if (w->swapped) /* pointers trade buffers: each may end up holding results */
     for (size_t i = 0; i < w->n; i++)
       w->items[i].type = OMPLENS_MAP_TOFROM;
   merge_types(w);
+  for (size_t i = 0; i < w->n; i++) /* the last update brings it back */
+    if (updated_last(w, loop, i))
+      w->items[i].type = w->items[i].type == OMPLENS_MAP_TOFROM ? OMPLENS_MAP_TO
+                         : w->items[i].type == OMPLENS_MAP_FROM ? OMPLENS_MAP_ALLOC
+                                                                : w->items[i].type;
   char *exit = NULL, *pragma = wrap_directive(w, loop, &exit);
   if (!pragma || ((w->nreturns || w->from != loop) && !exit)) {
     free(pragma);
@@ -3057,7 +3245,7 @@ static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
       omplens_fix__insert_lines(&g->edits, at->src, rl, at->src->text + rstart, rind, exit);
     }
   }
-  if (!always_copies(c, w)) {
+  if (!always_copies(c, w) || !emit_updates(c, w)) {
     free(pragma);
     free(exit);
     return false;
@@ -3212,6 +3400,11 @@ static bool seed(wrap *w, const omplens_fix__group *g) {
     /* not in w->set: the earlier wrap checked the host code of the same
      * region for them, leaving out the calls of its own functions */
   }
+  for (size_t k = 0; k < g->kept_reads.n; k++) /* its updates go with its items */
+    if (w->reads.n < OMPLENS_FIX__READS) {
+      w->reads.stmt[w->reads.n] = g->kept_reads.stmt[k];
+      w->reads.base[w->reads.n++] = g->kept_reads.base[k];
+    }
   return w->n - before == g->num_kept;
 }
 
@@ -3282,6 +3475,7 @@ static void keep(omplens_fix__group *g, const wrap *w) {
     g->num_kept++;
   }
   g->kept_from = w->from;
+  g->kept_reads = w->reads;
 }
 
 static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop, uint32_t from,
@@ -3305,6 +3499,7 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
   for (;;) {
     wrap w;
     memset(&w, 0, sizeof w);
+    w.reads_ok = whole; /* a loop around the group's: its body may read them */
     w.evidence = evidence;
     w.known = known;
     w.at = at->file == c->file ? c : at;

@@ -1,6 +1,6 @@
-/* Ten sweeps of one field a step, and the host reads one value of it
- * after every step: the region goes around the sweeps, which run once per
- * step, and the fix says that its predicted savings count the field's
+/* Ten sweeps of one field a step, and a host function reads one value of
+ * it after every step: the region goes around the sweeps, which run once
+ * per step, and the fix says that its predicted savings count the field's
  * copies once over the whole run. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@ static void sweep(double *f, int n, double w) {
   for (int i = 0; i < n; i++)
     f[i] = f[i] * w + 1.0;
 }
+static double first(const double *f) { return f[0]; }
 int main(void) {
   double *field = malloc(LEN * sizeof *field);
   if (!field)
@@ -20,7 +21,7 @@ int main(void) {
   for (int step = 0; step < 8; step++) {
     for (int it = 0; it < 10; it++)
       sweep(field, LEN, 0.5);
-    watch += field[0];
+    watch += first(field);
   }
   printf("%.3f\n", watch);
   free(field);
