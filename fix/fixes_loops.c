@@ -1968,9 +1968,6 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
   return ok;
 }
 
-/* One reference i to a variable of set in the host code: false (with the
- * reason) where it reads, writes, passes on or replaces the buffer; *grew
- * when set gains the variable its value is copied into. */
 /* Notes the host's read of declaration reference i in c->reads, when set
  * (false otherwise, or with no room): the statement holding it, which a
  * `target update from` will precede (read_updates checks the statement). */
@@ -2001,6 +1998,10 @@ static bool note_read(omplens_fix__ctx *c, uint32_t i) {
   return true;
 }
 
+/* One reference i to a variable of set in the host code: false (with the
+ * reason) where it reads (but for a read note_read takes), writes, passes
+ * on or replaces the buffer; *grew when set gains the variable its value
+ * is copied into. */
 static bool host_use(omplens_fix__ctx *c, uint32_t i, varset *set, bool *swapped,
                      const char *what, int depth, bool *grew) {
   const omplens_fix__ast *a = c->ast;
@@ -2911,8 +2912,6 @@ static bool callees_leave_params(omplens_fix__ctx *c, const wrap *w, range *ex) 
   return ok;
 }
 
-/* The host code of the loop (and, lifted, of the function) leaves the
- * buffers alone. */
 /* The wrap's item whose base is declaration d, kept resident (not only
  * allocated), or SIZE_MAX. */
 static size_t resident_item_of(const wrap *w, uint32_t d) {
@@ -2974,6 +2973,9 @@ static bool read_updates(omplens_fix__ctx *c, const wrap *w, size_t from, size_t
   return true;
 }
 
+/* The host code of the loop (and, lifted, of the function) leaves the
+ * buffers alone, or, where the wrap lets it (reads_ok), only reads them
+ * where an update can go before (read_updates). */
 static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   omplens_fix__ctx *at = w->at;
   const omplens_fix__node *l = &at->ast->nodes[loop];
@@ -3124,7 +3126,6 @@ static bool always_copies(omplens_fix__ctx *c, const wrap *w) {
   return true;
 }
 
-/* The wrapping line before the loop, the summary and the confidence. */
 /* Whether the host's copy of w's item i is current when the loop ends: a
  * read the wrap updates it before is a statement of the loop's own body
  * after which the body runs no kernel and nothing that may reach the
@@ -3190,6 +3191,7 @@ static bool emit_updates(omplens_fix__ctx *c, const wrap *w) {
   return true;
 }
 
+/* The wrapping line before the loop, the summary and the confidence. */
 static bool wrap_emit(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   omplens_fix__group *g = c->g;
   if (w->swapped) /* pointers trade buffers: each may end up holding results */
