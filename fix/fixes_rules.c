@@ -3422,14 +3422,18 @@ static const char *unit_error(omplens_fixer *fx, omplens_fix__file *f, size_t u,
   const char *const *args = omplens_fix__unit_args(fx, f, u, &nargs);
   omplens_fix__unit *unit = &f->units[u];
   const char *main = strcmp(unit->path, f->path) ? unit->path : NULL;
-  if (unit->omp_errors == -2)
-    unit->omp_errors =
-        omplens_fix__openmp_errors_in(f->path, main, f->src.text, args, nargs, NULL);
   char *first = NULL;
   int after = omplens_fix__openmp_errors_in(f->path, main, text, args, nargs, &first);
+  /* A change with no error needs no count of the file's own: one parse of
+   * a large file (0.3-0.4 s for the bench's 2000 directives) saved. */
+  if (after > 0 && unit->omp_errors == -2)
+    unit->omp_errors =
+        omplens_fix__openmp_errors_in(f->path, main, f->src.text, args, nargs, NULL);
   const char *why = NULL;
-  if (after < 0 || unit->omp_errors < 0)
+  if (after < 0 || (after > 0 && unit->omp_errors < 0))
     why = "libclang cannot parse the changed file to check it";
+  else if (!after)
+    why = NULL;
   else if (after > unit->omp_errors && main)
     why = omplens_fix__ownf(fx, "the changed header would not compile in %s (%s)",
                             omplens_fix__short_name(main), first ? first : "error");
