@@ -1,4 +1,4 @@
-/* A field relaxed chunk by chunk in an inner loop, and the host sets one
+/* A field relaxed chunk by chunk in an inner loop, and the host changes one
  * value of it after every step: the step loop cannot be kept on the device
  * whole, and a region around the inner loop would copy each chunk in and
  * back at each step, as the kernel's own map does now. The fix stays
@@ -21,7 +21,7 @@ int main(void) {
   for (int step = 0; step < 8; step++) {
     for (int c = 0; c < CHUNKS; c++)
       relax(field + c * LEN, LEN, 0.5);
-    field[CHUNKS * LEN - 1] = 0.5 * step;
+    field[CHUNKS * LEN - 1] += 1.0;
   }
   double s = 0;
   for (int i = 0; i < CHUNKS * LEN; i++)
