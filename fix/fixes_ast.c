@@ -877,17 +877,13 @@ static uint32_t innermost(const omplens_fix__ast *a, uint32_t fn, size_t offset,
   return best;
 }
 
-static bool is_loop(int k) {
-  return k == OMPLENS_FIX__N_FOR || k == OMPLENS_FIX__N_WHILE || k == OMPLENS_FIX__N_DO;
-}
-
 static bool is_block(int k) {
-  return is_loop(k) || k == OMPLENS_FIX__N_COMPOUND || k == OMPLENS_FIX__N_IF ||
+  return omplens_fix__ast_is_loop(k) || k == OMPLENS_FIX__N_COMPOUND || k == OMPLENS_FIX__N_IF ||
          k == OMPLENS_FIX__N_SWITCH;
 }
 
 uint32_t omplens_fix__ast_loop_at(const omplens_fix__ast *a, uint32_t fn, size_t offset) {
-  return innermost(a, fn, offset, is_loop);
+  return innermost(a, fn, offset, omplens_fix__ast_is_loop);
 }
 
 bool omplens_fix__c_source(const char *path) {
@@ -899,14 +895,14 @@ bool omplens_fix__c_source(const char *path) {
  * NONE (a statement in a loop's header is none). */
 static uint32_t body_of(const omplens_fix__ast *a, uint32_t n) {
   uint32_t p = a->nodes[n].parent;
-  if (p == OMPLENS_FIX__NONE || is_loop(a->nodes[p].kind))
+  if (p == OMPLENS_FIX__NONE || omplens_fix__ast_is_loop(a->nodes[p].kind))
     return p;
   const uint32_t *kids;
   bool disjoint;
   if (a->nodes[p].kind != OMPLENS_FIX__N_COMPOUND || omplens_fix__ast_kids(a, p, &kids, &disjoint) != 1)
     return OMPLENS_FIX__NONE;
   uint32_t l = a->nodes[p].parent;
-  return l != OMPLENS_FIX__NONE && is_loop(a->nodes[l].kind) ? l : OMPLENS_FIX__NONE;
+  return l != OMPLENS_FIX__NONE && omplens_fix__ast_is_loop(a->nodes[l].kind) ? l : OMPLENS_FIX__NONE;
 }
 
 uint32_t omplens_fix__ast_loop_nest(const omplens_fix__ast *a, uint32_t loop) {

@@ -205,12 +205,29 @@ static uint32_t statement_before(const omplens_fix__ctx *c, uint32_t block, size
   return found;
 }
 
-#define RESETS_BEFORE 8 /* statements of a run of resets looked through */
-
-/* Whether statement `assign` (ending at end) sets the item (target) to a
- * constant; its text and line into *out when it does. */
+/* Whether out->assign, the statement right before offset at, sets the
+ * item to a constant (*constant: whether it sets anything to one); its
+ * text and line into *out when it does. */
 static bool resets_item(const omplens_fix__ctx *c, const omplens_fix__site *s, size_t at,
-                        reset *out, bool *constant);
+                        reset *out, bool *constant) {
+  uint32_t lhs, var, value = reset_value(c, out->assign, &lhs, &var);
+  char *l = lhs != NONE ? omplens_fix__ast_text(c->ast, c->src, lhs) : NULL;
+  char *r = value != NONE ? omplens_fix__ast_text(c->ast, c->src, value) : NULL;
+  bool target = lhs != NONE ? l && names_item(l, omplens_fix__item_text(s), s->var)
+                            : var != NONE && !strcmp(omplens_fix__item_text(s), s->var) &&
+                                  !strcmp(omplens_fix__ast_name(c->ast, var), s->var);
+  *constant = r && constant_text(c->ast, r, at);
+  bool ok = target && *constant;
+  free(l);
+  free(r);
+  const omplens_fix__node *n = &c->ast->nodes[out->assign];
+  out->decl = lhs == NONE;
+  out->text = ok ? omplens_fix__normalize(c->src->text + n->begin, out->end - n->begin) : NULL;
+  out->line = omplens_fix__ctx_line(c, n->begin);
+  return out->text != NULL;
+}
+
+#define RESETS_BEFORE 8 /* statements of a run of resets looked through */
 
 /* The statement right before the directive, in the same block, that sets
  * the item to a constant: `ITEM = CONSTANT;`, or a declaration `T VAR =
@@ -235,25 +252,6 @@ static bool find_reset(const omplens_fix__ctx *c, const omplens_fix__site *s, re
   }
   memset(out, 0, sizeof *out);
   return false;
-}
-
-static bool resets_item(const omplens_fix__ctx *c, const omplens_fix__site *s, size_t at,
-                        reset *out, bool *constant) {
-  uint32_t lhs, var, value = reset_value(c, out->assign, &lhs, &var);
-  char *l = lhs != NONE ? omplens_fix__ast_text(c->ast, c->src, lhs) : NULL;
-  char *r = value != NONE ? omplens_fix__ast_text(c->ast, c->src, value) : NULL;
-  bool target = lhs != NONE ? l && names_item(l, omplens_fix__item_text(s), s->var)
-                            : var != NONE && !strcmp(omplens_fix__item_text(s), s->var) &&
-                                  !strcmp(omplens_fix__ast_name(c->ast, var), s->var);
-  *constant = r && constant_text(c->ast, r, at);
-  bool ok = target && *constant;
-  free(l);
-  free(r);
-  const omplens_fix__node *n = &c->ast->nodes[out->assign];
-  out->decl = lhs == NONE;
-  out->text = ok ? omplens_fix__normalize(c->src->text + n->begin, out->end - n->begin) : NULL;
-  out->line = omplens_fix__ctx_line(c, n->begin);
-  return out->text != NULL;
 }
 
 /* What the recipe says when no diff is made. */

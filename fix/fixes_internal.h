@@ -364,6 +364,10 @@ void omplens_fix__ast_index_free(omplens_fix__ast *a);
 uint32_t omplens_fix__ast_function_at(const omplens_fix__ast *a, size_t offset);
 /* The innermost for/while/do of function fn whose extent contains offset. */
 uint32_t omplens_fix__ast_loop_at(const omplens_fix__ast *a, uint32_t fn, size_t offset);
+/* Whether a node of this kind is a loop: for, while or do. */
+static inline bool omplens_fix__ast_is_loop(int kind) {
+  return kind == OMPLENS_FIX__N_FOR || kind == OMPLENS_FIX__N_WHILE || kind == OMPLENS_FIX__N_DO;
+}
 /* Whether path is a C source (`.c`), whose parameters are no references
  * and whose declarations take `__typeof__`, not `auto`. */
 bool omplens_fix__c_source(const char *path);

@@ -35,9 +35,7 @@ static uint32_t loop_after(const omplens_fix__ast *a, uint32_t n) {
   uint32_t block = a->nodes[st].parent;
   for (uint32_t i = omplens_fix__ast_end(a, st); i < omplens_fix__ast_end(a, block);
        i = omplens_fix__ast_end(a, i))
-    if (a->nodes[i].parent == block &&
-        (a->nodes[i].kind == OMPLENS_FIX__N_FOR || a->nodes[i].kind == OMPLENS_FIX__N_WHILE ||
-         a->nodes[i].kind == OMPLENS_FIX__N_DO))
+    if (a->nodes[i].parent == block && omplens_fix__ast_is_loop(a->nodes[i].kind))
       return i;
   return NONE;
 }
@@ -2776,11 +2774,13 @@ static bool wrap_item(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t k, uin
     return text ? omplens_fix__fail(c, "out of memory") : false;
   }
   uint64_t lo, end;
-  bool rises = !spans || run_extent(c, k, true, &lo, &end);
-  if (!rises || (spans && !runs_keep_sections(c, w, wrapped, k, text))) {
-    if (!rises)
-      omplens_fix__fail(c, "the run's sections of %s do not rise with its loop's counter, "
-                           "as the span written from the loop's bounds assumes", text);
+  bool placed = !spans ||
+                (run_extent(c, k, true, &lo, &end)
+                     ? runs_keep_sections(c, w, wrapped, k, text)
+                     : omplens_fix__fail(c, "the run's sections of %s do not rise with its loop's "
+                                            "counter, as the span written from the loop's bounds "
+                                            "assumes", text));
+  if (!placed) {
     free(text);
     omplens_fix__buf_free(&declaration);
     return false;
@@ -3586,8 +3586,7 @@ static size_t loops_around(const omplens_fix__ast *a, uint32_t loop, uint32_t *u
   size_t m = 0;
   uint32_t fn = omplens_fix__ast_function_at(a, a->nodes[loop].begin);
   for (uint32_t p = a->nodes[loop].parent; p != NONE && p != fn && m < n; p = a->nodes[p].parent)
-    if (a->nodes[p].kind == OMPLENS_FIX__N_FOR || a->nodes[p].kind == OMPLENS_FIX__N_WHILE ||
-        a->nodes[p].kind == OMPLENS_FIX__N_DO)
+    if (omplens_fix__ast_is_loop(a->nodes[p].kind))
       up[m++] = p;
   for (size_t i = 0; i < m / 2; i++) {
     uint32_t t = up[i];
@@ -4072,13 +4071,8 @@ static bool function_runs_once(const omplens_fix__ast *a, uint32_t fn, int depth
 }
 
 bool omplens_fix__runs_once(const omplens_fix__ast *a, uint32_t loop) {
-  uint32_t fn = omplens_fix__ast_function_at(a, a->nodes[loop].begin);
-  for (uint32_t p = a->nodes[loop].parent; p != NONE && p != fn; p = a->nodes[p].parent) {
-    int k = a->nodes[p].kind;
-    if (k == OMPLENS_FIX__N_FOR || k == OMPLENS_FIX__N_WHILE || k == OMPLENS_FIX__N_DO)
-      return false;
-  }
-  return fn != NONE && function_runs_once(a, fn, 0);
+  uint32_t fn = omplens_fix__ast_function_at(a, a->nodes[loop].begin), outer;
+  return !loops_around(a, loop, &outer, 1) && fn != NONE && function_runs_once(a, fn, 0);
 }
 
 bool omplens_fix__loop_runs_once(omplens_fix__ctx *c, uint32_t loop) {

@@ -3429,15 +3429,14 @@ static const char *unit_error(omplens_fixer *fx, omplens_fix__file *f, size_t u,
   if (after > 0 && unit->omp_errors == -2)
     unit->omp_errors =
         omplens_fix__openmp_errors_in(f->path, main, f->src.text, args, nargs, NULL);
+  int before = after > 0 ? unit->omp_errors : 0;
   const char *why = NULL;
-  if (after < 0 || (after > 0 && unit->omp_errors < 0))
+  if (after < 0 || before < 0)
     why = "libclang cannot parse the changed file to check it";
-  else if (!after)
-    why = NULL;
-  else if (after > unit->omp_errors && main)
+  else if (after > before && main)
     why = omplens_fix__ownf(fx, "the changed header would not compile in %s (%s)",
                             omplens_fix__short_name(main), first ? first : "error");
-  else if (after > unit->omp_errors)
+  else if (after > before)
     why = omplens_fix__ownf(fx, "the changed file would not compile (%s)", first ? first : "error");
   free(first);
   return why;
