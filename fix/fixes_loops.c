@@ -2721,7 +2721,10 @@ static size_t sections_start_over(const omplens_fix__ctx *c, size_t k) {
 static bool runs_keep_sections(omplens_fix__ctx *c, const wrap *w, uint32_t loop, size_t k,
                                const char *text) {
   size_t falls;
-  if (omplens_fix__runs_once(w->at->ast, loop) || !(falls = sections_start_over(c, k)))
+  /* the finding's own operations first: whether the loop runs once reads
+   * the whole tree for the calls of its function, and every finding of a
+   * spanned item asks */
+  if (!(falls = sections_start_over(c, k)) || omplens_fix__runs_once(w->at->ast, loop))
     return true;
   return omplens_fix__fail(c, "the loop at %s:%u may run more than once (it is nested, or its "
                               "function is called from a loop or several places), and the "
