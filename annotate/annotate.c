@@ -653,6 +653,24 @@ static const char *attached_pointer(omplens_annotator *a, const omplens_region *
   return pointer_of(a, r, arg);
 }
 
+/* The argument of region r whose item goes through the pointer stored
+ * where e is, when e is the runtime's device copy of that pointer: its
+ * allocation (or copy) of a pointer's bytes at the host address of a
+ * pointer that a PTR_AND_OBJ item goes through (`state[:n]`, `state` a
+ * global or a member). LLVM's runtime makes that copy to attach the item
+ * and keeps it after the item is unmapped. NULL otherwise. */
+static const omplens_map_arg *stored_pointer(const omplens_annotator *a, const omplens_region *r,
+                                             const omplens_event *e) {
+  uint32_t n;
+  const omplens_map_arg *args = omplens_trace_region_args(a->trace, r, &n);
+  if (e->bytes != 8 || e->kind != OMPLENS_EV_ALLOC)
+    return NULL;
+  for (uint32_t i = 0; args && i < n; i++)
+    if ((args[i].type & OMPLENS_MAPBIT_PTR_AND_OBJ) && args[i].base == e->host_addr)
+      return &args[i];
+  return NULL;
+}
+
 /* Whether an item of clause kind ck and map type mt can make an op of this
  * event kind: copies in need to/tofrom, copies out from/tofrom, and every map
  * item allocates. */
@@ -794,6 +812,13 @@ int omplens_annotate_variable(omplens_annotator *a, const omplens_event *e,
   if (!regions[e->region].num_args) /* no runtime names: guess from the source */
     return guess_variable(a, e, out);
   const omplens_map_arg *arg = match_arg(a, &regions[e->region], e->host_addr, e->bytes);
+  if (!arg && (arg = stored_pointer(a, &regions[e->region], e))) {
+    out->pointer = pointer_of(a, &regions[e->region], arg);
+    out->pointer_storage = 1;
+    out->unnamed = "the runtime made it for the device's copy of the pointer that a map item "
+                   "goes through, which no map item names";
+    return OMPLENS_ANNOTATE_ENOTFOUND;
+  }
   if (!arg) { /* the runtime's own copy or allocation */
     out->attach = attaches(a, &regions[e->region], e);
     if (out->attach)

@@ -82,6 +82,9 @@ typedef struct omplens_variable {
   int attach;            /* ... 1: a pointer's worth of bytes sent where a
                             map item goes through a pointer (PTR_AND_OBJ):
                             the runtime attaching that pointer */
+  int pointer_storage;   /* ... 1: the device's copy of one pointer itself,
+                            made where the pointer is stored on the host
+                            (its allocation, not the attaching copy) */
   const char *pointer;   /* ... the pointer the runtime made it for, as the
                             map items name it ("this->re"; "this->re,
                             this->im" for the storage of several), when

@@ -3340,6 +3340,34 @@ static uint32_t free_call(omplens_fix__ctx *c, const omplens_fix__site *s) {
   return found;
 }
 
+/* A leftover that is the device's copy of pointer, made by LLVM's runtime
+ * to attach the items mapped through it and kept after they are unmapped:
+ * the program leaks nothing, so the fix says so, and how to end it anyway. */
+static void pointer_left(omplens_fix__ctx *c, const char *pointer, const omplens_leftover *lo) {
+  omplens_fix__group *g = c->g;
+  char where[512] = "";
+  if (g->site.file && g->site.dir)
+    snprintf(where, sizeof where, " at %s:%u", omplens_fix__short_name(g->site.file->path),
+             g->site.dir->pragma.line);
+  omplens_fix__buf_printf(&g->summary,
+                          "nothing to change: the device's copy of the pointer %s, which the "
+                          "runtime made to attach the items mapped through it, stays on device "
+                          "%d until the program ends",
+                          pointer, lo->device);
+  omplens_fix__buf_printf(&g->recipe,
+                          "nothing needs to change: it holds %" PRIu64 " bytes and moves no data. "
+                          "To release it, add `#pragma omp target exit data map(delete: %s)` "
+                          "after the last use on the device of the items mapped through %s, or "
+                          "map them through a local copy of the pointer, for which the runtime "
+                          "makes no such copy.",
+                          lo->bytes, pointer, pointer);
+  omplens_fix__fail(c,
+                    "it is the runtime's, not the program's: LLVM's runtime allocates the "
+                    "device's copy of a pointer that map items go through (%s%s) to attach "
+                    "them, and does not delete it when they are unmapped",
+                    pointer, where);
+}
+
 void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
                                  const omplens_leftover *lo) {
   g->kind = OMPLENS_FIX_ADD_EXIT_DATA;
@@ -3359,6 +3387,10 @@ void omplens_fix__build_leftover(omplens_fixer *fx, omplens_fix__group *g,
         s->item = i;
         s->var = s->dir->items[i].var;
       }
+  if (!named && v.pointer_storage && v.pointer) {
+    pointer_left(&c, v.pointer, lo);
+    return;
+  }
   const char *it = s->var ? omplens_fix__item_text(s) : named ? v.item : "the buffer";
   omplens_fix__buf_printf(&g->summary,
                           "%s stays mapped on device %d until the program ends: "

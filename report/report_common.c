@@ -139,6 +139,7 @@ bool omplens_report__leftover_variable(const omplens_report_input *in, size_t pr
                                        const omplens_leftover *l, omplens_variable *v) {
   size_t nev;
   const omplens_event *ev = omplens_trace_events(in->procs[proc].trace, &nev);
+  memset(v, 0, sizeof *v);
   return in->procs[proc].annotator && l->alloc_event < nev &&
          !omplens_annotate_variable(in->procs[proc].annotator, &ev[l->alloc_event], v) && v->item;
 }

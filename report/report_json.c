@@ -789,6 +789,10 @@ static json_t *leftover(doc_ctx *x, const omplens_leftover *l, size_t index) {
     json_object_set_new(var, "name", text(v.name));
     json_object_set_new(var, "certain", json_boolean(v.certain));
     json_object_set_new(o, "variable", var);
+  } else if (v.pointer) { /* the runtime's copy of the pointer items go through */
+    json_t *var = json_object();
+    json_object_set_new(var, "pointer", text(v.pointer));
+    json_object_set_new(o, "variable", var);
   }
   json_object_set_new(o, "host_addr", hex(l->host_addr));
   json_object_set_new(o, "device_addr", hex(l->dev_addr));

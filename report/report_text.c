@@ -161,10 +161,13 @@ static void print_leftovers(FILE *out, const omplens_report_input *in, size_t p)
   fprintf(out, "\n  note: %zu mapping%s still present when the program ended:\n", n,
           n == 1 ? " was" : "s were");
   for (size_t i = 0; i < n && i < OMPLENS_REPORT__LEFTOVERS_SHOWN; i++) {
-    char loc[4096], what[64], bytes[32];
+    char loc[4096], what[512], bytes[32];
     omplens_variable v;
     bool named = omplens_report__leftover_variable(in, p, &l[i], &v);
-    snprintf(what, sizeof what, "buffer 0x%" PRIx64, l[i].host_addr);
+    if (v.pointer)
+      snprintf(what, sizeof what, "the device's copy of the pointer %s", v.pointer);
+    else
+      snprintf(what, sizeof what, "buffer 0x%" PRIx64, l[i].host_addr);
     omplens_format_location(in, p, l[i].codeptr, loc, sizeof loc);
     fprintf(out, "    %s (%s) on device %d, mapped at %s\n", named ? v.item : what,
             omplens_format_bytes(l[i].bytes, bytes), l[i].device, loc);
