@@ -175,10 +175,23 @@ static void print_leftovers(FILE *out, const omplens_report_input *in, size_t p)
   if (n > OMPLENS_REPORT__LEFTOVERS_SHOWN)
     fprintf(out, "    ... and %zu more (see findings.json, mappings_at_exit)\n",
             n - OMPLENS_REPORT__LEFTOVERS_SHOWN);
-  size_t ended = 0; /* by a change of fixes.patch */
+  size_t ended = 0, kept = 0; /* by a change of fixes.patch; the runtime's pointers */
   const omplens_fix *fx;
   for (size_t i = 0; in->procs[p].fixer && i < n; i++)
     ended += !omplens_fix_for_leftover(in->procs[p].fixer, i, &fx) && fx->diff;
+  for (size_t i = 0; i < n; i++) {
+    omplens_variable v;
+    kept += !omplens_report__leftover_variable(in, p, &l[i], &v) && v.pointer_storage;
+  }
+  if (kept == 1)
+    fprintf(out, "    %s the device's copy of a pointer that a section goes through, which the "
+            "runtime keeps: nothing to change\n", n == 1 ? "it is" : "one of them is");
+  else if (kept == 2 && n == 2)
+    fprintf(out, "    both are the device's copies of pointers that sections go through, which the "
+            "runtime keeps: nothing to change\n");
+  else if (kept)
+    fprintf(out, "    %s%zu of them are the device's copies of pointers that sections go through, "
+            "which the runtime keeps: nothing to change\n", kept == n ? "all " : "", kept);
   if (ended == 1 && n == 1)
     fprintf(out, "    fixes.patch deletes it before the host frees it\n");
   else if (ended)

@@ -1,19 +1,20 @@
 #!/bin/sh
 # Proof test of a fix's text (docs/fixes.md):
 #
-#   run_fix_says.sh OMPLENS FIX_DRIVER CC LLVM_DIR SOURCE TEXT WORKDIR
+#   run_fix_says.sh OMPLENS FIX_DRIVER CC LLVM_DIR SOURCE TEXT WORKDIR [SUMMARY]
 #
 # builds SOURCE (C, or C++ for a .cpp), records it (WORKDIR/rec), lists its fixes
 # (WORKDIR/fixes.txt) and requires TEXT in what `fix_driver --list` prints
-# (a summary, a reason or a recipe), whether the fix has a diff or not.
+# (a summary, a reason or a recipe), whether the fix has a diff or not, and
+# SUMMARY, when given, in the run's summary.txt.
 # run_manual.sh starts with it.
 set -eu
 
-if [ $# -ne 7 ]; then
-  echo "usage: $0 OMPLENS FIX_DRIVER CC LLVM_DIR SOURCE TEXT WORKDIR" >&2
+if [ $# -ne 7 ] && [ $# -ne 8 ]; then
+  echo "usage: $0 OMPLENS FIX_DRIVER CC LLVM_DIR SOURCE TEXT WORKDIR [SUMMARY]" >&2
   exit 64
 fi
-omplens=$1 driver=$2 cc=$3 llvm=$4 src=$5 text=$6 work=$7
+omplens=$1 driver=$2 cc=$3 llvm=$4 src=$5 text=$6 work=$7 summary=${8-}
 file=$(basename "$src")
 name=${file%.*}
 lang= libs= # a .cpp source is C++, linked with its library
@@ -34,4 +35,7 @@ trace_dir=$(ls -d "$work"/rec/traces/*/)
 "$driver" --base "$work" --list "$trace_dir" >"$work/fixes.txt" || fail "fix_driver --list failed"
 cat "$work/fixes.txt"
 grep -F -- "$text" "$work/fixes.txt" >/dev/null || fail "no fix says '$text'"
+if [ -n "$summary" ]; then
+  grep -F -- "$summary" "$work/rec/summary.txt" >/dev/null || fail "summary.txt does not say '$summary'"
+fi
 echo "ok ($name): a fix says $text"
