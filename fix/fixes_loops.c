@@ -1952,11 +1952,14 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
     size_t nex = device_bodies(in, f->begin, f->end, ex, 64);
     varset one = {{parm}, 1};
     bool swapped = false;
+    omplens_fix__reads *reads = in->reads; /* the callee's reads are not the wrap's */
+    in->reads = NULL;
     ok = host_uses(in, f->begin, f->end, ex, nex, &one, &swapped,
                    omplens_fix__ownf(c->fx, "in %s(), called at line %u", name,
                                      omplens_fix__ctx_line(c, a->nodes[call].begin)),
                    depth + 1) &&
          !swapped;
+    in->reads = reads;
   }
   if (ok && known && !known->to_kernels)
     known->to_kernels = calloc(known->num_nodes, 1);
@@ -2032,10 +2035,20 @@ static bool host_use(omplens_fix__ctx *c, uint32_t i, varset *set, bool *swapped
                              what);
   case OMPLENS_FIX__USE_ESCAPE:
     if (depth < PASS_DEPTH && other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL) {
+      size_t said = c->probe ? c->probe->len : 0;
       bool passes = passes_to_kernels(c, other, i, depth);
       c->blamed = n->ref; /* the failure, if any, is this variable's */
       if (passes)
         break;
+      /* a callee that takes it as a pointer to const reads it: a read
+       * like any other, where the wrap lets the host read (the callee's
+       * reason why it does not only hand it to kernels is dropped) */
+      if (c->reads && c->probe && callee_reads_only(c, other, i) && note_read(c, i)) {
+        c->probe->len = said;
+        if (c->probe->data)
+          c->probe->data[said] = 0;
+        break;
+      }
       if (c->probe ? c->probe->len : c->g->reason.len)
         return false; /* the callee said why */
     }
@@ -2935,7 +2948,9 @@ static bool may_reach(const wrap *w, uint32_t j) {
     bool buffer = in_set(&w->set, n->ref);
     for (size_t i = 0; i < w->n && !buffer; i++)
       buffer = w->items[i].base == n->ref;
-    return buffer && omplens_fix__ast_use(a, j, &other) == OMPLENS_FIX__USE_ESCAPE;
+    return buffer && omplens_fix__ast_use(a, j, &other) == OMPLENS_FIX__USE_ESCAPE &&
+           !(other != NONE && a->nodes[other].kind == OMPLENS_FIX__N_CALL &&
+             callee_reads_only(w->at, other, j)); /* a read, after the update */
   }
   if (n->kind != OMPLENS_FIX__N_CALL)
     return false;

@@ -3,8 +3,9 @@
  * a loop. Clang passes the runtime one argument for both items, which
  * begins at the array; the runtime allocates p on the device for it (and
  * LLVM 19 leaves that allocation mapped at exit). No map argument begins
- * at p, and the leftover's reason says so, not that the trace lacks map
- * names or that the directive is unknown. */
+ * at p, and the leftover's fix says it is the runtime's copy of the
+ * pointer p, not that the trace lacks map names or that the directive is
+ * unknown. */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,7 +1,8 @@
 /* Ten sweeps of one field a step, and a host function reads one value of
- * it after every step: the region goes around the sweeps, which run once
- * per step, and the fix says that its predicted savings count the field's
- * copies once over the whole run. */
+ * it after every step through a pointer that is not to const (so the
+ * region cannot go around the step loop): the region goes around the
+ * sweeps, which run once per step, and the fix says that its predicted
+ * savings count the field's copies once over the whole run. */
 #include <stdio.h>
 #include <stdlib.h>
 #define LEN 4096
@@ -10,7 +11,7 @@ static void sweep(double *f, int n, double w) {
   for (int i = 0; i < n; i++)
     f[i] = f[i] * w + 1.0;
 }
-static double first(const double *f) { return f[0]; }
+static double first(double *f) { return f[0]; }
 int main(void) {
   double *field = malloc(LEN * sizeof *field);
   if (!field)
