@@ -3519,7 +3519,7 @@ static bool wrap_region(omplens_fix__ctx *c, omplens_fix__ctx *at, uint32_t loop
   for (;;) {
     wrap w;
     memset(&w, 0, sizeof w);
-    w.reads_ok = whole; /* a loop around the group's: its body may read them */
+    w.reads_ok = true; /* the host may read them, each after an update */
     w.evidence = evidence;
     w.known = known;
     w.at = at->file == c->file ? c : at;

@@ -3,7 +3,9 @@
  *
  * The caller passes an element of a table of inputs (inputs[0]), not a
  * plain variable, so no diff can wrap its loop: the fix is manual. Its recipe must keep the
- * input's map: `map(to:)`, with no copy back. */
+ * input's map: `map(to:)`, with no copy back. The result, which the host
+ * reads after each call, gets a region of its own and an update before
+ * the read. */
 #include <stdio.h>
 
 #define N 2048

@@ -7,6 +7,8 @@
  * device buffer does not make the device forget), yet removing or guarding
  * the update would leave the fresh buffer unset. The fix must stay manual,
  * saying that the device buffer is freed or mapped anew between the copies.
+ * (The result y, which the host sums after each kernel, gets a region
+ * around the loop and an update before the sum.)
  */
 #include <stdio.h>
 #include <stdlib.h>
