@@ -87,6 +87,8 @@ typedef struct omplens_detect__copy {
   int16_t side;     /* device, or OMPLENS_HOST                          */
   uint8_t pending;  /* its side produced content here (sent it out of
                        it) and it has not come back                     */
+  uint8_t held;     /* it held a known content once: first_hash is set  */
+  uint64_t first_hash; /* the first content it held (a start value)     */
 } omplens_detect__copy;
 
 /* One content as one side holds it (transfers.c), while a copy does. */

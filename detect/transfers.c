@@ -173,6 +173,10 @@ static int hold(omplens_detect__ctx *c, uint32_t cp, uint32_t content,
   }
   k->content = content;
   k->hash = content != OMPLENS_DETECT__NONE ? s->contents[content].hash : 0;
+  if (!k->held && content != OMPLENS_DETECT__NONE) {
+    k->held = 1;
+    k->first_hash = k->hash;
+  }
   k->since = i;
   k->pending = (uint8_t)(produced && content != OMPLENS_DETECT__NONE);
   if (old != OMPLENS_DETECT__NONE && --s->contents[old].holders == 0)
@@ -228,7 +232,9 @@ static int is_zeros(omplens_detect__ctx *c, const omplens_event *e) {
  * *related receives the event that makes it wasteful. Only a device takes
  * back its own result through another buffer (the host copied it), and
  * not zeros nor a single value; the host receiving into one buffer what it
- * holds in another is a duplicate. */
+ * holds in another is a duplicate. Zeros and single values are set back
+ * (re-initialized) only in a buffer that held them: the last to, or one
+ * whose first content they were. */
 static int judge_receipt(omplens_detect__ctx *c, const omplens_event *e, uint32_t cp,
                          uint32_t ct, uint32_t seen, uint32_t *related) {
   const omplens_detect__scan *s = &c->scan;
@@ -248,7 +254,13 @@ static int judge_receipt(omplens_detect__ctx *c, const omplens_event *e, uint32_
     *related = x->since;
     return OMPLENS_CAT_DUPLICATE_OTHER_BUFFER;
   }
-  if (seen != OMPLENS_DETECT__NONE) {
+  /* zeros and single values are set back only where they were (this
+   * buffer last held them, or held them first): another buffer that held
+   * the same one is alike by chance (a new variable's `mass = 0` after
+   * another's) */
+  if (seen != OMPLENS_DETECT__NONE &&
+      (c->ev[seen].host_addr == e->host_addr || (k->held && k->first_hash == e->hash) ||
+       (e->bytes > SCALAR_BYTES && !is_zeros(c, e)))) {
     *related = seen;
     return OMPLENS_CAT_REINIT;
   }

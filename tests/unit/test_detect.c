@@ -752,6 +752,36 @@ static void test_reduction_start_value(void **state) {
   seq_free(&s);
 }
 
+/* One function called for two variables (`reductions(mass0)`, then
+ * `reductions(mass)`), each set to 0 and mapped tofrom. The second zero is
+ * no reset: the device never held that variable, only another that held
+ * the same single value by chance. A third call for the first variable is
+ * one. */
+static void test_reset_of_another_variable(void **state) {
+  (void)state;
+  seq s;
+  seq_init(&s);
+  const uint64_t host[3] = {0xa000, 0xa008, 0xa000};
+  uint32_t sent[3];
+  for (int call = 0; call < 3; call++) {
+    directive(&s, CP_TARGET);
+    alloc(&s, 0, host[call], 0xd000, 8);
+    sent[call] = h2d(&s, 0, host[call], 0xd000, 8, 1000); /* mass = 0 */
+    kernel(&s, 0);
+    d2h(&s, 0, host[call], 0xd000, 8, 4242 + (uint64_t)call);
+    del(&s, 0, 0xd000);
+  }
+  omplens_analysis *a = run(&s);
+  uint32_t rel = 0;
+  assert_int_equal(count_of(a, OMPLENS_CAT_REINIT), 1);
+  assert_false(instance_of(a, OMPLENS_CAT_REINIT, sent[1], NULL));
+  assert_true(instance_of(a, OMPLENS_CAT_REINIT, sent[2], &rel));
+  assert_int_equal(rel, sent[1]); /* when the device last held 0 */
+  check_consistency(a);
+  omplens_analysis_free(a);
+  seq_free(&s);
+}
+
 /* A loop flag: done = 1 is sent, a kernel clears it while not converged,
  * and it comes back. Re-sending 1 after the device cleared it is a reset;
  * the last pass, where the kernel left it set, brings back what the host
@@ -1893,6 +1923,22 @@ static int ref_seen(const omplens_event *ev, uint32_t t, int side) {
   return 0;
 }
 
+/* Whether t's content, which side held before (since: when a copy last
+ * began to), is set back into t's buffer: any content but zeros or a
+ * single value; those only into the buffer that last held them (since's),
+ * or into one whose first known content they were. */
+static int ref_set_back(const omplens_event *ev, uint32_t t, int side, uint32_t since) {
+  const omplens_event *e = &ev[t];
+  if (e->bytes > 8 && e->hash != omplens_content_hash_of_zeros(e->bytes))
+    return 1;
+  if (since != OMPLENS_DETECT__NONE && ev[since].host_addr == e->host_addr)
+    return 1;
+  for (uint32_t u = 0; u < t; u++)
+    if (ref_touches(&ev[u], side, e->host_addr, e->bytes) && ref_hashed(&ev[u]))
+      return ev[u].hash == e->hash;
+  return 0;
+}
+
 static void ref_content(const omplens_event *ev, uint32_t t, expected *x) {
   const omplens_event *e = &ev[t];
   int r = ref_receiver(e);
@@ -1909,7 +1955,7 @@ static void ref_content(const omplens_event *ev, uint32_t t, expected *x) {
     expect(x, OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER, t, latest);
   else if (holders > 0)
     expect(x, OMPLENS_CAT_DUPLICATE_OTHER_BUFFER, t, since);
-  else if (e->kind == OMPLENS_EV_H2D && ref_seen(ev, t, r))
+  else if (e->kind == OMPLENS_EV_H2D && ref_seen(ev, t, r) && ref_set_back(ev, t, r, since))
     expect(x, OMPLENS_CAT_REINIT, t, since);
 }
 
@@ -2633,6 +2679,7 @@ int main(void) {
       cmocka_unit_test(test_host_receives_what_it_holds_elsewhere),
       cmocka_unit_test(test_counter_reset),
       cmocka_unit_test(test_reduction_start_value),
+    cmocka_unit_test(test_reset_of_another_variable),
       cmocka_unit_test(test_loop_flag),
       cmocka_unit_test(test_returned_copy_resent),
       cmocka_unit_test(test_pointer_swap_one_finding),
