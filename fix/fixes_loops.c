@@ -1637,6 +1637,7 @@ static bool host_uses(omplens_fix__ctx *c, size_t begin, size_t end, const range
 #define ALIAS_DEPTH 3 /* pointers into a buffer followed (`int *p = &v[i];`) */
 
 static bool callee_reads_only(omplens_fix__ctx *c, uint32_t call, uint32_t ref);
+static bool reads_only_through(const omplens_fix__ctx *c, uint32_t d, size_t stars);
 
 /* Fails when subject (the host, a kernel, a region's code) changes var in
  * the code of [begin, end), the excluded ranges left out: writes it, passes
@@ -1885,18 +1886,25 @@ static bool callee_reads_only(omplens_fix__ctx *c, uint32_t call, uint32_t ref) 
   char *name;
   uint32_t parm = callee_parameter(c, call, ref, &other, &in, &fn, &name);
   free(name);
-  if (parm == NONE)
+  return parm != NONE && reads_only_through(in, parm, 1);
+}
+
+/* Whether what declaration d gives (a parameter or variable of c's tree)
+ * cannot be changed through it, short of a cast: with stars pointers in
+ * its type (0: an object or a reference), `const` before the first (`const
+ * T *p`, `const T &r`, `const T x`; not `T *const p`, nor `const T **p`,
+ * whose p[0] can be stored). */
+static bool reads_only_through(const omplens_fix__ctx *c, uint32_t d, size_t stars) {
+  const omplens_fix__node *p = &c->ast->nodes[d];
+  if (p->loc <= p->begin || p->loc > c->src->size)
     return false;
-  const omplens_fix__node *p = &in->ast->nodes[parm];
-  if (p->loc <= p->begin || p->loc > in->src->size)
-    return false;
-  const char *t = in->src->text + p->begin, *star = NULL;
-  size_t n = p->loc - p->begin, stars = 0;
+  const char *t = c->src->text + p->begin, *star = t + (p->loc - p->begin);
+  size_t n = p->loc - p->begin, found = 0;
   for (size_t i = 0; i < n; i++)
-    if (t[i] == '*')
-      stars++, star = t + i;
-  if (stars != 1)
-    return false; /* `const T **p` lets p[0] be stored */
+    if (t[i] == '*' && found++ == 0)
+      star = t + i;
+  if (found != stars)
+    return false;
   for (const char *q = t; q + 5 <= star; q++)
     if (!strncmp(q, "const", 5) && (q == t || !omplens_fix__ident_char(q[-1])) &&
         !omplens_fix__ident_char(q[5]))
@@ -2963,25 +2971,64 @@ static bool may_reach(const wrap *w, uint32_t j) {
   return false;
 }
 
+/* Whether the code of node n (its subtree) holds nothing that may reach
+ * w's buffers (may_reach). */
+static bool reaches_nothing(const wrap *w, uint32_t n) {
+  for (uint32_t i = n; i < omplens_fix__ast_end(w->at->ast, n); i++)
+    if (may_reach(w, i))
+      return false;
+  return true;
+}
+
+/* The statement before which the update for a read in statement st goes:
+ * st, or the outermost host loop around it inside the wrapped loop whose
+ * code reaches none of the buffers, so that a loop summing a field makes
+ * one update, not one per element. */
+static uint32_t out_of_host_loops(const wrap *w, uint32_t st, uint32_t loop) {
+  const omplens_fix__ast *a = w->at->ast;
+  uint32_t best = st;
+  for (uint32_t p = a->nodes[st].parent; p != NONE && p != loop; p = a->nodes[p].parent) {
+    if (a->nodes[p].kind == OMPLENS_FIX__N_FUNCTION)
+      break;
+    if (!omplens_fix__ast_is_loop(a->nodes[p].kind))
+      continue;
+    if (!reaches_nothing(w, p))
+      break;
+    best = omplens_fix__statement_of(a, p);
+  }
+  return best;
+}
+
 /* Whether each host read noted from reads[from] on may follow a `target
  * update from` of its item: the read's base is an item kept resident, and
- * its statement, in the region, has its lines to itself and holds no
- * kernel and nothing that may reach the buffers (may_reach), so that
- * nothing writes the item on the device between the update and the read. */
-static bool read_updates(omplens_fix__ctx *c, const wrap *w, size_t from, size_t begin,
+ * its statement (out_of_host_loops), in the region, has its lines to
+ * itself and holds no kernel and nothing that may reach the buffers
+ * (may_reach), so that nothing writes the item on the device between the
+ * update and the read. */
+static bool read_updates(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t from, size_t begin,
                          size_t end, const range *ex, size_t nex) {
   omplens_fix__ctx *at = w->at;
   const omplens_fix__ast *a = at->ast;
   for (size_t k = from; k < w->reads.n; k++) {
-    uint32_t st = w->reads.stmt[k], d = w->reads.base[k];
+    uint32_t st = w->reads.stmt[k] = out_of_host_loops(w, w->reads.stmt[k], loop),
+             d = w->reads.base[k];
+    bool again = false; /* two reads of one loop: one update before it */
+    for (size_t j = 0; j < k && !again; j++)
+      again = w->reads.stmt[j] == st && w->reads.base[j] == d;
+    if (again) {
+      memmove(&w->reads.stmt[k], &w->reads.stmt[k + 1], (w->reads.n - k - 1) * sizeof *w->reads.stmt);
+      memmove(&w->reads.base[k], &w->reads.base[k + 1], (w->reads.n - k - 1) * sizeof *w->reads.base);
+      w->reads.n--;
+      k--;
+      continue;
+    }
     const omplens_fix__node *n = &a->nodes[st];
     unsigned first, last, line = omplens_fix__ctx_line(at, n->begin);
     bool ok = resident_item_of(w, d) != SIZE_MAX && n->begin >= begin && n->end <= end &&
               omplens_fix__own_lines(at, st, &first, &last);
     for (size_t e = 0; ok && e < nex; e++)
       ok = ex[e].end <= n->begin || ex[e].begin >= n->end;
-    for (uint32_t i = st; ok && i < omplens_fix__ast_end(a, st); i++)
-      ok = !may_reach(w, i);
+    ok = ok && reaches_nothing(w, st);
     if (!ok) {
       at->blamed = d;
       return omplens_fix__fail(c, "the host reads %s at line %u, %s", omplens_fix__ast_name(a, d),
@@ -3018,7 +3065,7 @@ static bool wrap_host_checks(omplens_fix__ctx *c, wrap *w, uint32_t loop) {
   bool ok = host_uses(at, from, l->end, ex, nex, &w->set, &w->swapped,
                       w->from == loop ? "inside the loop" : "in the region", 0);
   at->reads = NULL;
-  ok = ok && read_updates(c, w, seeded, from, l->end, ex, nex) && callees_leave_params(c, w, ex) &&
+  ok = ok && read_updates(c, w, loop, seeded, from, l->end, ex, nex) && callees_leave_params(c, w, ex) &&
        unchanged(at, from, l->end, w->others, w->nothers);
   free(ex);
   return ok;

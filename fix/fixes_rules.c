@@ -2952,15 +2952,21 @@ static group_key *group_keys(omplens_fixer *fx, size_t *n) {
   for (size_t i = 0; i < fx->num_groups; i++)
     if (fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT ||
         fx->groups[i].kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER)
-      cap += fx->groups[i].num_sites;
+      cap += fx->groups[i].num_findings;
   group_key *v = malloc(cap * sizeof *v);
   for (size_t i = 0; v && i < fx->num_groups; i++) {
     const omplens_fix__group *w = &fx->groups[i];
     if (w->kind != OMPLENS_FIX_KEEP_RESIDENT && w->kind != OMPLENS_FIX_KEEP_RESIDENT_CALLER)
       continue;
-    for (size_t k = 0; k < w->num_sites; k++)
-      if (w->sites[k].dir && !keeps_allocated_only(w, &w->sites[k]))
-        v[(*n)++] = (group_key){w->sites[k].dir, w->sites[k].item, w->sites[k].implicit, i};
+    /* the sites of the findings it holds: those of the items that left
+     * it went with their findings to groups of their own */
+    const omplens_fix__site *last = NULL;
+    for (size_t k = 0; k < w->num_findings; k++) {
+      const omplens_fix__site *s = omplens_fix__site_at(w, k);
+      if (s != last && s->dir && !keeps_allocated_only(w, s))
+        v[(*n)++] = (group_key){s->dir, s->item, s->implicit, i};
+      last = s;
+    }
   }
   if (v)
     qsort(v, *n, sizeof *v, cmp_wrapped);
