@@ -1647,6 +1647,11 @@ static bool leaves_var_at(omplens_fix__ctx *c, const char *subject, size_t begin
                           const range *ex, size_t nex, uint32_t var, const char *it,
                           const char *consequence, int depth) {
   const omplens_fix__ast *a = c->ast;
+  /* a const object or a reference to const (`const Plane &plane`) */
+  if (var < a->num_nodes && (a->nodes[var].kind == OMPLENS_FIX__N_VAR ||
+                             a->nodes[var].kind == OMPLENS_FIX__N_PARM) &&
+      reads_only_through(c, var, 0))
+    return true;
   for (size_t i = 0; i < a->num_nodes; i++) {
     const omplens_fix__node *n = &a->nodes[i];
     if (n->kind != OMPLENS_FIX__N_DECLREF || n->ref != var || n->begin < begin || n->begin >= end ||

@@ -9,7 +9,8 @@
 #    to SOURCE's directory), checks it with `git apply --check` and
 #    `patch --dry-run` (and that it adds no pragma line twice in a row),
 #    and applies it to a copy of SOURCE;
-# 3. builds the copy with CC (clang-19 host offload, -g -O0), no new warnings;
+# 3. builds the copy with CC (clang-19 host offload, -g -O0; a .cpp SOURCE as
+#    C++, linked with its library), no new warnings;
 # 4. runs both programs: the patched one's stdout must equal the original's;
 # 5. records the patched program: no finding and no leftover mapping may
 #    remain.
@@ -21,7 +22,10 @@ if [ $# -ne 7 ]; then
   exit 64
 fi
 omplens=$1 driver=$2 cc=$3 llvm=$4 src=$5 bin=$6 work=$7
-name=$(basename "$src" .c)
+file=$(basename "$src")
+name=${file%.*}
+lang= libs= # a .cpp source is C++, linked with its library
+case $file in *.cpp) lang="-x c++" libs=-lstdc++ ;; esac
 cflags="-fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -g -O0 -Wall -Wl,-rpath,$llvm/lib"
 
 fail() {
@@ -33,11 +37,11 @@ rm -rf "$work"
 mkdir -p "$work/orig" "$work/patched"
 srcdir=$(cd "$(dirname "$src")" && pwd)
 if [ "$bin" = - ]; then # a fixture: build it where its source is copied
-  cp "$src" "$work/orig/$name.c"
+  cp "$src" "$work/orig/$file"
   srcdir=$work/orig
   bin=$work/orig/$name
   # shellcheck disable=SC2086 # flag lists are meant to be split
-  "$cc" $cflags "$srcdir/$name.c" -o "$bin" -lm 2>"$work/orig.warnings" ||
+  "$cc" $cflags $lang "$srcdir/$file" -o "$bin" $libs -lm 2>"$work/orig.warnings" ||
     fail "the original does not build"
 else
   # shellcheck disable=SC2086
@@ -64,7 +68,7 @@ fi
 cat "$work/fix.patch"
 twice=$(awk '/^\+#pragma/ && $0 == prev { print; exit } { prev = $0 }' "$work/fix.patch")
 [ -z "$twice" ] || fail "the patch adds a line twice in a row: $twice"
-cp "$srcdir/$name.c" "$work/patched/$name.c"
+cp "$srcdir/$file" "$work/patched/$file"
 if command -v git >/dev/null 2>&1; then
   (cd "$work/patched" && git apply --check "$work/fix.patch") || fail "git apply --check rejects the patch"
 fi
@@ -75,7 +79,7 @@ patch -d "$work/patched" -p1 --fuzz=0 --no-backup-if-mismatch <"$work/fix.patch"
 
 # 3. build the patched copy
 # shellcheck disable=SC2086
-"$cc" $cflags "$work/patched/$name.c" -o "$work/patched/$name" -lm 2>"$work/patched.warnings" ||
+"$cc" $cflags $lang "$work/patched/$file" -o "$work/patched/$name" $libs -lm 2>"$work/patched.warnings" ||
   { cat "$work/patched.warnings" >&2; fail "the patched program does not build"; }
 before=$(grep -c 'warning:' "$work/orig.warnings" || true)
 after=$(grep -c 'warning:' "$work/patched.warnings" || true)
