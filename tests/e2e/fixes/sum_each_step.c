@@ -1,4 +1,4 @@
-/* A diffusion loop whose kernel maps the field every step, and the host
+/* A relaxation loop whose kernel maps the field every step, and the host
  * sums the field in a loop of its own after each step to watch the mass:
  * the region goes around the step loop, and the update goes once before
  * the host's summing loop (line 25), not before the statement in its body,
@@ -19,8 +19,8 @@ int main(void)
     field[i] = (i % 13) * 0.25;
   for (int step = 0; step < STEPS; step++) {
 #pragma omp target teams distribute parallel for map(tofrom: field[0:N])
-    for (int i = 1; i < N - 1; i++)
-      field[i] = 0.5 * field[i] + 0.25 * (field[i - 1] + field[i + 1]);
+    for (int i = 0; i < N; i++)
+      field[i] = 0.5 * field[i] + 0.125 * (i % 5);
     double total = 0.0;
     for (int i = 0; i < N; i++)
       total += field[i];
