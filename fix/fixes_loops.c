@@ -1430,6 +1430,18 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
     }
     if (d == NONE && arg != NONE && first)
       d = offset_base(at, arg, call, loop_at, shift);
+    uint32_t op = arg == NONE ? NONE : omplens_fix__ast_operand(ca, arg);
+    uint32_t of = op != NONE && ca->nodes[op].kind == OMPLENS_FIX__N_UNARY &&
+                          ca->nodes[op].op == OMPLENS_FIX__OP_ADDROF
+                      ? omplens_fix__ast_plain_var(ca, omplens_fix__ast_child(ca, op, 0))
+                      : NONE;
+    if (d == NONE && of != NONE) /* `&r`: the caller's variable itself */
+      return omplens_fix__fail(at,
+                               "the argument for %s at the call on line %u is the address of "
+                               "%s: a region in the caller would map %s itself, which the fix "
+                               "does not write from %s",
+                               name, omplens_fix__ctx_line(at, ca->nodes[call].begin),
+                               omplens_fix__ast_name(ca, of), omplens_fix__ast_name(ca, of), item);
     if (d == NONE)
       return omplens_fix__fail(at,
                                "the argument for %s at the call on line %u is neither a plain "
