@@ -544,6 +544,9 @@ typedef struct omplens_fix__kept {
 #define OMPLENS_FIX__READS 8
 typedef struct omplens_fix__reads {
   uint32_t stmt[OMPLENS_FIX__READS], base[OMPLENS_FIX__READS];
+  uint32_t cond[OMPLENS_FIX__READS]; /* the condition of the braceless `if`
+                                        that stmt is and whose branch reads,
+                                        which the update repeats; or NONE */
   size_t n;
 } omplens_fix__reads;
 

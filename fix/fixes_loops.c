@@ -1994,6 +1994,27 @@ static bool passes_to_kernels(omplens_fix__ctx *c, uint32_t call, uint32_t ref, 
   return ok;
 }
 
+/* The condition of statement st when st is an `if` with no `else` whose
+ * branch, a statement without braces, holds node i, and the condition has
+ * no side effect (no call, assignment, ++ or --), so that an update can
+ * repeat it (`target update from(...) if(COND)` before the `if`); else
+ * NONE. */
+static uint32_t read_condition(const omplens_fix__ast *a, uint32_t st, uint32_t i) {
+  if (a->nodes[st].kind != OMPLENS_FIX__N_IF || omplens_fix__ast_child(a, st, 2) != NONE)
+    return NONE;
+  uint32_t cond = omplens_fix__ast_child(a, st, 0), then = omplens_fix__ast_child(a, st, 1);
+  if (cond == NONE || then == NONE || i < then || i >= omplens_fix__ast_end(a, then))
+    return NONE;
+  for (uint32_t k = cond; k < omplens_fix__ast_end(a, cond); k++) {
+    const omplens_fix__node *n = &a->nodes[k];
+    if (n->kind == OMPLENS_FIX__N_CALL || n->op == OMPLENS_FIX__OP_ASSIGN ||
+        n->op == OMPLENS_FIX__OP_UPDATE || n->op == OMPLENS_FIX__OP_INCDEC ||
+        n->kind == OMPLENS_FIX__N_DECLSTMT || n->kind == OMPLENS_FIX__N_VAR)
+      return NONE;
+  }
+  return cond;
+}
+
 /* Notes the host's read of declaration reference i in c->reads, when set
  * (false otherwise, or with no room): the statement holding it, which a
  * `target update from` will precede (read_updates checks the statement). */
@@ -2014,12 +2035,17 @@ static bool note_read(omplens_fix__ctx *c, uint32_t i) {
   }
   if (st == NONE || a->nodes[st].parent == NONE)
     return false;
+  uint32_t cond = read_condition(a, st, i);
   for (size_t k = 0; k < r->n; k++)
-    if (r->stmt[k] == st && r->base[k] == a->nodes[i].ref)
+    if (r->stmt[k] == st && r->base[k] == a->nodes[i].ref) {
+      if (r->cond[k] != cond) /* read both in and out of the branch */
+        r->cond[k] = NONE;
       return true;
+    }
   if (r->n == OMPLENS_FIX__READS)
     return false;
   r->stmt[r->n] = st;
+  r->cond[r->n] = cond;
   r->base[r->n++] = a->nodes[i].ref;
   return true;
 }
@@ -3027,14 +3053,20 @@ static bool read_updates(omplens_fix__ctx *c, wrap *w, uint32_t loop, size_t fro
   omplens_fix__ctx *at = w->at;
   const omplens_fix__ast *a = at->ast;
   for (size_t k = from; k < w->reads.n; k++) {
-    uint32_t st = w->reads.stmt[k] = out_of_host_loops(w, w->reads.stmt[k], loop),
-             d = w->reads.base[k];
-    bool again = false; /* two reads of one loop: one update before it */
-    for (size_t j = 0; j < k && !again; j++)
-      again = w->reads.stmt[j] == st && w->reads.base[j] == d;
-    if (again) {
-      memmove(&w->reads.stmt[k], &w->reads.stmt[k + 1], (w->reads.n - k - 1) * sizeof *w->reads.stmt);
-      memmove(&w->reads.base[k], &w->reads.base[k + 1], (w->reads.n - k - 1) * sizeof *w->reads.base);
+    uint32_t st = out_of_host_loops(w, w->reads.stmt[k], loop), d = w->reads.base[k];
+    if (st != w->reads.stmt[k]) /* before a loop: whatever the branch */
+      w->reads.cond[k] = NONE;
+    w->reads.stmt[k] = st;
+    size_t again = SIZE_MAX; /* two reads of one loop: one update before it */
+    for (size_t j = 0; j < k && again == SIZE_MAX; j++)
+      again = w->reads.stmt[j] == st && w->reads.base[j] == d ? j : SIZE_MAX;
+    if (again != SIZE_MAX) {
+      if (w->reads.cond[again] != w->reads.cond[k])
+        w->reads.cond[again] = NONE;
+      size_t rest = w->reads.n - k - 1;
+      memmove(&w->reads.stmt[k], &w->reads.stmt[k + 1], rest * sizeof *w->reads.stmt);
+      memmove(&w->reads.base[k], &w->reads.base[k + 1], rest * sizeof *w->reads.base);
+      memmove(&w->reads.cond[k], &w->reads.cond[k + 1], rest * sizeof *w->reads.cond);
       w->reads.n--;
       k--;
       continue;
@@ -3171,13 +3203,17 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
                             which);
   for (size_t k = 0; k < w->reads.n; k++) {
     size_t i = resident_item_of(w, w->reads.base[k]);
+    uint32_t cond = w->reads.cond[k];
+    char *test = cond != NONE ? omplens_fix__ast_text(at->ast, at->src, cond) : NULL;
     if (i != SIZE_MAX)
       omplens_fix__buf_printf(&g->summary, "; the host reads %s at line %u: `#pragma omp target "
-                                           "update from(%s)` before it brings it back (a copy the "
-                                           "predicted savings do not count)",
+                                           "update from(%s)%s%s%s` before it brings it back (a "
+                                           "copy the predicted savings do not count)",
                               omplens_fix__ast_name(at->ast, w->reads.base[k]),
                               omplens_fix__ctx_line(at, at->ast->nodes[w->reads.stmt[k]].begin),
-                              w->items[i].text);
+                              w->items[i].text, test ? " if(" : "", test ? test : "",
+                              test ? ")" : "");
+    free(test);
   }
   if (!omplens_fix__runs_once(at->ast, loop))
     omplens_fix__buf_printf(&g->summary, "; the loop may run more than once (it is nested, or "
@@ -3227,7 +3263,8 @@ static bool updated_last(const wrap *w, uint32_t loop, size_t i) {
   }
   for (size_t k = 0; k < w->reads.n; k++) {
     uint32_t st = w->reads.stmt[k], body = a->nodes[st].parent;
-    if (resident_item_of(w, w->reads.base[k]) != i || body == NONE || a->nodes[body].parent != loop)
+    if (resident_item_of(w, w->reads.base[k]) != i || body == NONE ||
+        a->nodes[body].parent != loop || w->reads.cond[k] != NONE) /* not at every step */
       continue;
     bool quiet = true;
     for (uint32_t j = omplens_fix__ast_end(a, st); quiet && j < omplens_fix__ast_end(a, body); j++)
@@ -3253,14 +3290,19 @@ static bool emit_updates(omplens_fix__ctx *c, const wrap *w) {
     omplens_fix__buf b = {0};
     omplens_fix__buf_str(&b, "#pragma omp target update from(");
     size_t n = 0;
+    uint32_t cond = w->reads.cond[k];
     for (size_t j = k; j < w->reads.n; j++) {
       size_t i = w->reads.stmt[j] == st ? resident_item_of(w, w->reads.base[j]) : SIZE_MAX;
       if (i != SIZE_MAX && !named[i]) {
         omplens_fix__buf_printf(&b, "%s%s", n++ ? ", " : "", w->items[i].text);
         named[i] = true;
       }
+      if (w->reads.stmt[j] == st && w->reads.cond[j] != cond)
+        cond = NONE;
     }
-    omplens_fix__buf_str(&b, ")\n");
+    char *test = cond != NONE ? omplens_fix__ast_text(at->ast, at->src, cond) : NULL;
+    omplens_fix__buf_printf(&b, ")%s%s%s\n", test ? " if(" : "", test ? test : "", test ? ")" : "");
+    free(test);
     unsigned line = statement_line(at, st);
     size_t start, ind = omplens_fix__indent(at->src, line, &start);
     if (!b.failed && n)
@@ -3487,6 +3529,7 @@ static bool seed(wrap *w, const omplens_fix__group *g) {
   for (size_t k = 0; k < g->kept_reads.n; k++) /* its updates go with its items */
     if (w->reads.n < OMPLENS_FIX__READS) {
       w->reads.stmt[w->reads.n] = g->kept_reads.stmt[k];
+      w->reads.cond[w->reads.n] = g->kept_reads.cond[k];
       w->reads.base[w->reads.n++] = g->kept_reads.base[k];
     }
   return w->n - before == g->num_kept;
