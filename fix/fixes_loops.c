@@ -1420,6 +1420,15 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
   if (a->nodes[d].kind == OMPLENS_FIX__N_ENUM_CONST)
     return same_constant(c, at, name, item, loop_at);
   if (call != NONE && a->nodes[d].kind == OMPLENS_FIX__N_PARM && a->nodes[d].parent == fn) {
+    /* a parameter passed by value, mapped whole: the kernel maps the
+     * callee's copy, wherever the caller's variable is */
+    const omplens_fix__node *p = &a->nodes[d];
+    bool reference = c->src && p->loc > p->begin && p->loc <= c->src->size &&
+                     memchr(c->src->text + p->begin, '&', p->loc - p->begin);
+    if (first && p->elem == OMPLENS_FIX__ELEM_UNKNOWN && !reference)
+      return omplens_fix__fail(c, "%s is a parameter of %s(), a copy of each call's argument: "
+                                  "no region in a caller can hold it",
+                               name, omplens_fix__ast_name(a, fn));
     /* a parameter: the argument of the call, if it is a plain variable, or
      * a constant (a size: not the item's buffer) */
     uint32_t arg = omplens_fix__call_arg(ca, call, omplens_fix__param_index(a, fn, d));

@@ -417,14 +417,62 @@ static bool local_variable_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r
   return true;
 }
 
-/* The recipe's end for a scalar whose value each run sends anew. */
-static void as_firstprivate(omplens_fix__buf *r, const char *var) {
-  omplens_fix__buf_printf(
-      r,
-      "Pass it as the kernel's own copy instead: write `firstprivate(%s)` in place of its map "
-      "(a scalar is firstprivate by default, so dropping it from the map does the same); its "
-      "value then travels with the kernel's launch, with no allocation or copy of its own.",
-      var);
+/* Whether declaration d of a's file (src) has an arithmetic type, as its
+ * words say (`const double`, `unsigned long`, `std::size_t`): a typedef's
+ * or a structure's name is not known to be one. */
+static bool arithmetic_type(const omplens_fix__ast *a, const omplens_fix__source *src,
+                            uint32_t d) {
+  static const char *const words[] = {
+      "const",    "volatile", "register", "static",   "unsigned", "signed",   "short",
+      "long",     "int",      "char",     "float",    "double",   "bool",     "_Bool",
+      "size_t",   "ssize_t",  "ptrdiff_t", "std",     "int8_t",   "int16_t",  "int32_t",
+      "int64_t",  "uint8_t",  "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t"};
+  const omplens_fix__node *p = &a->nodes[d];
+  if (!src || p->loc <= p->begin || p->loc > src->size)
+    return false;
+  const char *t = src->text + p->begin, *end = src->text + p->loc;
+  bool any = false;
+  while (t < end) {
+    if (!omplens_fix__ident_char(*t)) {
+      if (*t != ' ' && *t != '\t' && *t != ':')
+        return false; /* `*`, `&`, `<`: not a plain arithmetic type */
+      t++;
+      continue;
+    }
+    const char *w = t;
+    while (t < end && omplens_fix__ident_char(*t))
+      t++;
+    bool known = false;
+    for (size_t k = 0; k < sizeof words / sizeof *words && !known; k++)
+      known = strlen(words[k]) == (size_t)(t - w) && !strncmp(words[k], w, (size_t)(t - w));
+    if (!known)
+      return false;
+    any = true;
+  }
+  return any;
+}
+
+/* The recipe's end for a value each run sends anew, declared by d (of a,
+ * the site's file): LLVM passes a firstprivate scalar in the kernel's
+ * launch, but allocates and copies a firstprivate structure at each launch
+ * as a map would. */
+static void as_firstprivate(const omplens_fix__ctx *c, const omplens_fix__ast *a, uint32_t d,
+                            omplens_fix__buf *r, const char *var) {
+  if (arithmetic_type(a, c->src, d))
+    omplens_fix__buf_printf(
+        r,
+        "Pass it as the kernel's own copy instead: write `firstprivate(%s)` in place of its map "
+        "(a scalar is firstprivate by default, so dropping it from the map does the same); its "
+        "value then travels with the kernel's launch, with no allocation or copy of its own.",
+        var);
+  else
+    omplens_fix__buf_printf(
+        r,
+        "Writing `firstprivate(%s)` in place of its map does not help unless it is a scalar: "
+        "LLVM's runtime allocates and copies a firstprivate structure at each launch, as the map "
+        "does. Pass the kernel the values it reads from %s as scalars instead (locals set from "
+        "it before the construct), which travel with the launch.",
+        var, var);
 }
 
 /* Writes to r the recipe for an item that is a parameter of the
@@ -448,12 +496,14 @@ static bool value_parameter_recipe(const omplens_fix__ctx *c, omplens_fix__buf *
   if (c->src && p->loc > p->begin && p->loc <= c->src->size &&
       memchr(c->src->text + p->begin, '&', p->loc - p->begin))
     return false;
-  omplens_fix__buf_printf(r,
-                          "%s is a parameter of %s%s, a copy of each call's argument, so no "
-                          "directive outside it can keep it on the device. ",
-                          s->var, s->dir->function ? s->dir->function : "its function",
-                          s->dir->function ? "()" : "");
-  as_firstprivate(r, s->var);
+  /* the reason may have said it already (a caller's wrap that failed) */
+  if (!c->g->reason.data || !strstr(c->g->reason.data, "a copy of each call's argument"))
+    omplens_fix__buf_printf(r,
+                            "%s is a parameter of %s%s, a copy of each call's argument, so no "
+                            "directive outside it can keep it on the device. ",
+                            s->var, s->dir->function ? s->dir->function : "its function",
+                            s->dir->function ? "()" : "");
+  as_firstprivate(c, a, var, r, s->var);
   return true;
 }
 
@@ -525,7 +575,7 @@ static bool loop_value_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r, un
                           "around the loop can keep it on the device, as it would keep the "
                           "first value. ",
                           s->var, loop_line, decl_line);
-  as_firstprivate(r, s->var);
+  as_firstprivate(c, a, var, r, s->var);
   return true;
 }
 
