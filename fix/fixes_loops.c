@@ -1420,12 +1420,13 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
   if (a->nodes[d].kind == OMPLENS_FIX__N_ENUM_CONST)
     return same_constant(c, at, name, item, loop_at);
   if (call != NONE && a->nodes[d].kind == OMPLENS_FIX__N_PARM && a->nodes[d].parent == fn) {
-    /* a parameter passed by value, mapped whole: the kernel maps the
-     * callee's copy, wherever the caller's variable is */
+    /* a parameter passed by value, mapped whole (not a section through a
+     * pointer member of it): the kernel maps the callee's copy, wherever
+     * the caller's variable is */
     const omplens_fix__node *p = &a->nodes[d];
     bool reference = c->src && p->loc > p->begin && p->loc <= c->src->size &&
                      memchr(c->src->text + p->begin, '&', p->loc - p->begin);
-    if (first && p->elem == OMPLENS_FIX__ELEM_UNKNOWN && !reference)
+    if (first && p->elem == OMPLENS_FIX__ELEM_UNKNOWN && !reference && !strcmp(item, name))
       return omplens_fix__fail(c, "%s is a parameter of %s(), a copy of each call's argument: "
                                   "no region in a caller can hold it",
                                name, omplens_fix__ast_name(a, fn));
@@ -1668,10 +1669,12 @@ static bool leaves_var_at(omplens_fix__ctx *c, const char *subject, size_t begin
                           const range *ex, size_t nex, uint32_t var, const char *it,
                           const char *consequence, int depth) {
   const omplens_fix__ast *a = c->ast;
-  /* a const object or a reference to const (`const Plane &plane`) */
+  /* a const object or a reference to const (`const Plane &plane`),
+   * mapped whole: a section through a pointer member of it (`s.data[0:n]`)
+   * is not const with it */
   if (var < a->num_nodes && (a->nodes[var].kind == OMPLENS_FIX__N_VAR ||
                              a->nodes[var].kind == OMPLENS_FIX__N_PARM) &&
-      reads_only_through(c, var, 0))
+      it && !strcmp(it, omplens_fix__ast_name(a, var)) && reads_only_through(c, var, 0))
     return true;
   for (size_t i = 0; i < a->num_nodes; i++) {
     const omplens_fix__node *n = &a->nodes[i];
