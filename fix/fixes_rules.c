@@ -458,6 +458,7 @@ static bool arithmetic_type(const omplens_fix__ast *a, const omplens_fix__source
  * as a map would. */
 static void as_firstprivate(const omplens_fix__ctx *c, const omplens_fix__ast *a, uint32_t d,
                             omplens_fix__buf *r, const char *var) {
+  size_t start = r->len; /* the recipe's first words: lower case after "Recipe:" */
   if (arithmetic_type(a, c->src, d))
     omplens_fix__buf_printf(
         r,
@@ -473,6 +474,8 @@ static void as_firstprivate(const omplens_fix__ctx *c, const omplens_fix__ast *a
         "does. Pass the kernel the values it reads from %s as scalars instead (locals set from "
         "it before the construct), which travel with the launch.",
         var, var);
+  if (!start && r->data && r->len)
+    r->data[0] = (char)tolower((unsigned char)r->data[0]);
 }
 
 /* Writes to r the recipe for an item that is a parameter of the
