@@ -1049,6 +1049,15 @@ static inline bool omplens_fix__ident_char(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
          ch == '_';
 }
+/* The text of declaration d's type as written before its name (`const
+ * double *`, `Plane &`) in src, *len bytes; NULL when not known. */
+static inline const char *omplens_fix__declared_type(const omplens_fix__source *src,
+                                                     const omplens_fix__node *d, size_t *len) {
+  if (!src || d->loc <= d->begin || d->loc > src->size)
+    return NULL;
+  *len = d->loc - d->begin;
+  return src->text + d->begin;
+}
 /* The next identifier of expression text from *p on, into word (cut to
  * size bytes); numbers are skipped whole, with their suffixes and
  * exponents ("20u", "1e5", "0x1fUL"). Moves *p past it; false when none

@@ -1423,10 +1423,11 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
     /* a parameter passed by value, mapped whole (not a section through a
      * pointer member of it): the kernel maps the callee's copy, wherever
      * the caller's variable is */
-    const omplens_fix__node *p = &a->nodes[d];
-    bool reference = c->src && p->loc > p->begin && p->loc <= c->src->size &&
-                     memchr(c->src->text + p->begin, '&', p->loc - p->begin);
-    if (first && p->elem == OMPLENS_FIX__ELEM_UNKNOWN && !reference && !strcmp(item, name))
+    size_t len;
+    const char *type = omplens_fix__declared_type(c->src, &a->nodes[d], &len);
+    bool reference = type && memchr(type, '&', len);
+    if (first && a->nodes[d].elem == OMPLENS_FIX__ELEM_UNKNOWN && !reference &&
+        !strcmp(item, name))
       return omplens_fix__fail(c, "%s is a parameter of %s(), a copy of each call's argument: "
                                   "no region in a caller can hold it",
                                name, omplens_fix__ast_name(a, fn));
@@ -1440,12 +1441,12 @@ static bool place_name(omplens_fix__ctx *c, omplens_fix__ctx *at, const char *na
     }
     if (d == NONE && arg != NONE && first)
       d = offset_base(at, arg, call, loop_at, shift);
-    uint32_t op = arg == NONE ? NONE : omplens_fix__ast_operand(ca, arg);
+    uint32_t op = d == NONE && arg != NONE ? omplens_fix__ast_operand(ca, arg) : NONE;
     uint32_t of = op != NONE && ca->nodes[op].kind == OMPLENS_FIX__N_UNARY &&
                           ca->nodes[op].op == OMPLENS_FIX__OP_ADDROF
                       ? omplens_fix__ast_plain_var(ca, omplens_fix__ast_child(ca, op, 0))
                       : NONE;
-    if (d == NONE && of != NONE) /* `&r`: the caller's variable itself */
+    if (of != NONE) /* `&r`: the caller's variable itself */
       return omplens_fix__fail(at,
                                "the argument for %s at the call on line %u is the address of "
                                "%s: a region in the caller would map %s itself, which the fix "
@@ -1924,11 +1925,11 @@ static bool callee_reads_only(omplens_fix__ctx *c, uint32_t call, uint32_t ref) 
  * T *p`, `const T &r`, `const T x`; not `T *const p`, nor `const T **p`,
  * whose p[0] can be stored). */
 static bool reads_only_through(const omplens_fix__ctx *c, uint32_t d, size_t stars) {
-  const omplens_fix__node *p = &c->ast->nodes[d];
-  if (p->loc <= p->begin || p->loc > c->src->size)
+  size_t n, found = 0;
+  const char *t = omplens_fix__declared_type(c->src, &c->ast->nodes[d], &n);
+  if (!t)
     return false;
-  const char *t = c->src->text + p->begin, *star = t + (p->loc - p->begin);
-  size_t n = p->loc - p->begin, found = 0;
+  const char *star = t + n;
   for (size_t i = 0; i < n; i++)
     if (t[i] == '*' && found++ == 0)
       star = t + i;
@@ -3026,6 +3027,18 @@ static bool may_reach(const wrap *w, uint32_t j) {
   return false;
 }
 
+/* " if(COND)" for an update that repeats condition cond (read_condition),
+ * "" for NONE; caller frees; NULL without memory. */
+static char *if_clause(const omplens_fix__ctx *at, uint32_t cond) {
+  char *test = cond != NONE ? omplens_fix__ast_text(at->ast, at->src, cond) : NULL, *out = NULL;
+  if (cond != NONE && !test)
+    return NULL;
+  if (asprintf(&out, "%s%s%s", test ? " if(" : "", test ? test : "", test ? ")" : "") < 0)
+    out = NULL;
+  free(test);
+  return out;
+}
+
 /* Whether the code of node n (its subtree) holds nothing that may reach
  * w's buffers (may_reach). */
 static bool reaches_nothing(const wrap *w, uint32_t n) {
@@ -3215,16 +3228,14 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
                             which);
   for (size_t k = 0; k < w->reads.n; k++) {
     size_t i = resident_item_of(w, w->reads.base[k]);
-    uint32_t cond = w->reads.cond[k];
-    char *test = cond != NONE ? omplens_fix__ast_text(at->ast, at->src, cond) : NULL;
-    if (i != SIZE_MAX)
+    char *test = i != SIZE_MAX ? if_clause(at, w->reads.cond[k]) : NULL;
+    if (test)
       omplens_fix__buf_printf(&g->summary, "; the host reads %s at line %u: `#pragma omp target "
-                                           "update from(%s)%s%s%s` before it brings it back (a "
-                                           "copy the predicted savings do not count)",
+                                           "update from(%s)%s` before it brings it back (a copy "
+                                           "the predicted savings do not count)",
                               omplens_fix__ast_name(at->ast, w->reads.base[k]),
                               omplens_fix__ctx_line(at, at->ast->nodes[w->reads.stmt[k]].begin),
-                              w->items[i].text, test ? " if(" : "", test ? test : "",
-                              test ? ")" : "");
+                              w->items[i].text, test);
     free(test);
   }
   if (!omplens_fix__runs_once(at->ast, loop))
@@ -3312,8 +3323,9 @@ static bool emit_updates(omplens_fix__ctx *c, const wrap *w) {
       if (w->reads.stmt[j] == st && w->reads.cond[j] != cond)
         cond = NONE;
     }
-    char *test = cond != NONE ? omplens_fix__ast_text(at->ast, at->src, cond) : NULL;
-    omplens_fix__buf_printf(&b, ")%s%s%s\n", test ? " if(" : "", test ? test : "", test ? ")" : "");
+    char *test = if_clause(at, cond);
+    omplens_fix__buf_printf(&b, ")%s\n", test ? test : "");
+    b.failed |= !test;
     free(test);
     unsigned line = statement_line(at, st);
     size_t start, ind = omplens_fix__indent(at->src, line, &start);

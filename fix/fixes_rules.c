@@ -427,10 +427,11 @@ static bool arithmetic_type(const omplens_fix__ast *a, const omplens_fix__source
       "long",     "int",      "char",     "float",    "double",   "bool",     "_Bool",
       "size_t",   "ssize_t",  "ptrdiff_t", "std",     "int8_t",   "int16_t",  "int32_t",
       "int64_t",  "uint8_t",  "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t"};
-  const omplens_fix__node *p = &a->nodes[d];
-  if (!src || p->loc <= p->begin || p->loc > src->size)
+  size_t len;
+  const char *t = omplens_fix__declared_type(src, &a->nodes[d], &len);
+  if (!t)
     return false;
-  const char *t = src->text + p->begin, *end = src->text + p->loc;
+  const char *end = t + len;
   bool any = false;
   while (t < end) {
     if (!omplens_fix__ident_char(*t)) {
@@ -495,9 +496,9 @@ static bool value_parameter_recipe(const omplens_fix__ctx *c, omplens_fix__buf *
       a->nodes[var].elem != OMPLENS_FIX__ELEM_UNKNOWN || strcmp(omplens_fix__item_text(s), s->var))
     return false;
   /* A C++ reference (`double &v`) is the caller's variable, not a copy. */
-  const omplens_fix__node *p = &a->nodes[var];
-  if (c->src && p->loc > p->begin && p->loc <= c->src->size &&
-      memchr(c->src->text + p->begin, '&', p->loc - p->begin))
+  size_t len;
+  const char *type = omplens_fix__declared_type(c->src, &a->nodes[var], &len);
+  if (type && memchr(type, '&', len))
     return false;
   /* the reason may have said it already (a caller's wrap that failed) */
   if (!c->g->reason.data || !strstr(c->g->reason.data, "a copy of each call's argument"))

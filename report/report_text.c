@@ -160,10 +160,14 @@ static void print_leftovers(FILE *out, const omplens_report_input *in, size_t p)
     return;
   fprintf(out, "\n  note: %zu mapping%s still present when the program ended:\n", n,
           n == 1 ? " was" : "s were");
-  for (size_t i = 0; i < n && i < OMPLENS_REPORT__LEFTOVERS_SHOWN; i++) {
+  size_t kept = 0; /* the runtime's copies of pointers */
+  for (size_t i = 0; i < n; i++) {
     char loc[4096], what[512], bytes[32];
     omplens_variable v;
     bool named = omplens_report__leftover_variable(in, p, &l[i], &v);
+    kept += !named && v.pointer_storage;
+    if (i >= OMPLENS_REPORT__LEFTOVERS_SHOWN)
+      continue;
     if (v.pointer)
       snprintf(what, sizeof what, "the device's copy of the pointer %s", v.pointer);
     else
@@ -175,14 +179,10 @@ static void print_leftovers(FILE *out, const omplens_report_input *in, size_t p)
   if (n > OMPLENS_REPORT__LEFTOVERS_SHOWN)
     fprintf(out, "    ... and %zu more (see findings.json, mappings_at_exit)\n",
             n - OMPLENS_REPORT__LEFTOVERS_SHOWN);
-  size_t ended = 0, kept = 0; /* by a change of fixes.patch; the runtime's pointers */
+  size_t ended = 0; /* by a change of fixes.patch */
   const omplens_fix *fx;
   for (size_t i = 0; in->procs[p].fixer && i < n; i++)
     ended += !omplens_fix_for_leftover(in->procs[p].fixer, i, &fx) && fx->diff;
-  for (size_t i = 0; i < n; i++) {
-    omplens_variable v;
-    kept += !omplens_report__leftover_variable(in, p, &l[i], &v) && v.pointer_storage;
-  }
   if (kept == 1)
     fprintf(out, "    %s the device's copy of a pointer that a section goes through, which the "
             "runtime keeps: nothing to change\n", n == 1 ? "it is" : "one of them is");
