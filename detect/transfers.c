@@ -231,10 +231,13 @@ static int is_zeros(omplens_detect__ctx *c, const omplens_event *e) {
  * holds (seen: since when it last held it, for a content no copy holds);
  * *related receives the event that makes it wasteful. Only a device takes
  * back its own result through another buffer (the host copied it), and
- * not zeros nor a single value; the host receiving into one buffer what it
- * holds in another is a duplicate. Zeros and single values are set back
- * (re-initialized) only in a buffer that held them: the last to, or one
- * whose first content they were. */
+ * not zeros nor a single value. A receiver that gets into one buffer what
+ * it holds in another has a duplicate, but for a single value (two
+ * scalars that happen to be equal, two pointers the runtime attaches to
+ * one device address): that is no data sent twice. Zeros and single
+ * values are set back (re-initialized) only in a buffer that held them:
+ * the last to, or one whose first content they were (two reductions'
+ * start values, both 0: each is its own reset, whichever went first). */
 static int judge_receipt(omplens_detect__ctx *c, const omplens_event *e, uint32_t cp,
                          uint32_t ct, uint32_t seen, uint32_t *related) {
   const omplens_detect__scan *s = &c->scan;
@@ -250,9 +253,13 @@ static int judge_receipt(omplens_detect__ctx *c, const omplens_event *e, uint32_
     *related = x->sent;
     return OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER;
   }
-  if (x->holders > 0) {
+  if (x->holders > 0 && e->bytes > SCALAR_BYTES) {
     *related = x->since;
     return OMPLENS_CAT_DUPLICATE_OTHER_BUFFER;
+  }
+  if (x->holders > 0) { /* a single value another buffer holds too */
+    *related = x->since;
+    return is_h2d(e) && k->held && k->first_hash == e->hash ? OMPLENS_CAT_REINIT : -1;
   }
   /* zeros and single values are set back only where they were (this
    * buffer last held them, or held them first): another buffer that held

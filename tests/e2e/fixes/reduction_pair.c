@@ -1,9 +1,9 @@
 // reduction_pair.c: a summary kernel that reduces into several scalars,
 // each zeroed by the host before each call and mapped tofrom (the shape
 // of CloverLeaf's field_summary). The scalars' start values are the same
-// bytes, so each copy in repeats another buffer's content; but a
-// reduction's start value is what the kernel needs: no recipe may tell to
-// map it `from` and fill it from the other scalar on the device.
+// bytes, but two scalars that hold one value are equal by chance: each
+// copy in is its own scalar's reset (a re-initialization, e as well as
+// m), never a duplicate of the other's content to fill on the device.
 #include <stdio.h>
 
 #define N 4096
