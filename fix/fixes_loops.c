@@ -494,15 +494,20 @@ static int one_run(const omplens_fixer *fx, uint32_t e1, uint32_t e2) {
     uint32_t t = r1;
     r1 = r2, r2 = t;
   }
-  const omplens_region *a = &fx->regions[r1];
-  if (a->thread != fx->regions[r2].thread || !a->call_path || !fx->regions[r2].call_path)
+  const omplens_region *a = &fx->regions[r1], *b = &fx->regions[r2];
+  if (a->thread != b->thread || !a->call_path || !b->call_path)
     return -1;
-  if (a->call_path != fx->regions[r2].call_path) /* two calls, from two places */
-    return 0;
-  size_t n;
+  size_t n, m;
   const uint64_t *path = omplens_trace_call_path(fx->trace, a->call_path, &n);
-  if (!path)
+  const uint64_t *other = omplens_trace_call_path(fx->trace, b->call_path, &m);
+  if (!path || !other)
     return -1;
+  /* Two directives of one function (a step's two kernels) differ in their
+   * own sites only; other callers are two calls, from two places. */
+  if (a->call_path != b->call_path &&
+      (n != m || !n || n >= OMPLENS_CALL_PATH_MAX ||
+       memcmp(path + 1, other + 1, (n - 1) * sizeof *path)))
+    return 0;
   for (uint32_t r = r1 + 1; r < r2; r++)
     if (fx->regions[r].thread == a->thread && outside_call(fx, &fx->regions[r], path, n))
       return 0;
