@@ -579,6 +579,7 @@ typedef struct omplens_fix__group {
   size_t *item_next;      /* ... and its item's next one, or SIZE_MAX */
   omplens_fix__buf reason;  /* manual: why                              */
   omplens_fix__buf recipe;  /* manual: what to do                       */
+  bool settled;             /* manual: the recipe finds nothing to change */
   omplens_fix__buf summary;
   omplens_fix__buf note;
   omplens_fix__buf account; /* what the source shows of its duplicates

@@ -650,6 +650,49 @@ static bool names_member(const char *item) {
 }
 
 /* The recipe for the group's rule, for when no diff can be made. */
+/* Writes to r the recipe for copies back of which some brought what the
+ * device changed (the evidence that stopped the diff), and says whether
+ * there were any: those copies are how the host gets the results, so the
+ * recipe never says to drop them all. Where most runs change it, the
+ * copies that came back unchanged are runs whose kernels left it as it
+ * was (a loop's last step with no work, a flag already set): nothing to
+ * change; else only the runs that change it need their copy back. */
+static bool changed_copies_recipe(omplens_fix__ctx *c, omplens_fix__buf *r, const char *it,
+                                  const char *where) {
+  const omplens_fix__site *s = &c->g->site;
+  omplens_fix__evidence ev;
+  omplens_fix__evidence_of(c->fx, c->g, s, &ev);
+  bool update = s->dir && s->dir->kind == OMPLENS_DIRECTIVE_TARGET_UPDATE;
+  uint32_t same = update ? ev.d2h_flagged : ev.d2h_unchanged;
+  if (!ev.d2h || same >= ev.d2h)
+    return false;
+  uint32_t changed = ev.d2h - same;
+  c->g->settled = 2 * changed >= ev.d2h;
+  if (c->g->settled)
+    omplens_fix__buf_printf(r,
+                            "nothing to change: the device changed %s before %u of its %u "
+                            "copies back at %s, and the host gets those values through them; "
+                            "%s that brought back what the host held %s whose kernel%s left "
+                            "it as it was (such as a loop's last step with no work left, or a "
+                            "flag already set).",
+                            it, changed, ev.d2h, where, same == 1 ? "the one" : "those",
+                            same == 1 ? "is a run" : "are runs", same == 1 ? "" : "s");
+  else if (update)
+    omplens_fix__buf_printf(r,
+                            "the device changed %s before %u of its %u copies back at %s: guard "
+                            "the update with an if(...) clause so that it copies only after the "
+                            "runs that change it.",
+                            it, changed, ev.d2h, where);
+  else
+    omplens_fix__buf_printf(r,
+                            "the device changed %s before %u of its %u copies back at %s: to "
+                            "copy it back only after the runs that change it, map it `to` "
+                            "instead of `tofrom` (`release` instead of `from` on an exit data) "
+                            "and add `#pragma omp target update from(%s)` after those runs.",
+                            it, changed, ev.d2h, where, it);
+  return true;
+}
+
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
@@ -837,6 +880,8 @@ static void recipe(omplens_fix__ctx *c) {
     break;
   }
   case OMPLENS_FIX_DROP_COPY_BACK:
+    if (changed_copies_recipe(c, r, it, where))
+      break;
     if (s->implicit)
       omplens_fix__buf_printf(r,
                               "%s has no map clause at %s, so it is mapped `tofrom`: if the "
@@ -2680,10 +2725,11 @@ static void generic_summary(omplens_fixer *fx, omplens_fix__group *g) {
     one &= fx->findings[g->findings[k]].category == f->category;
   unsigned line = g->site.dir ? g->site.dir->pragma.line : g->site.api ? g->site.api_line : 0;
   omplens_fix__buf_printf(
-      &g->summary, "%s of %s%s%s%s: no safe diff, change it by hand",
+      &g->summary, "%s of %s%s%s%s: %s",
       f && one ? omplens_category_title(f->category) : "Findings", group_items(fx, g, false),
       g->site.file ? " at " : "", g->site.file ? omplens_fix__short_name(g->site.file->path) : "",
-      g->site.file && line ? omplens_fix__ownf(fx, ":%u", line) : "");
+      g->site.file && line ? omplens_fix__ownf(fx, ":%u", line) : "",
+      g->settled ? "nothing to change" : "no safe diff, change it by hand");
 }
 
 static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
