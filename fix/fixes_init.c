@@ -283,10 +283,38 @@ void omplens_fix__recipe_init(omplens_fix__ctx *c, const char *where) {
         it, it);
     return;
   }
-  /* The kernel's own map sends it: it must be mapped before the kernel. */
-  bool local = g->reset_decl || omplens_fix__local_variable(c, s);
+  /* The kernel's own map sends it: it must be mapped before the kernel. A
+   * map that says `always` copies it in even where a region around keeps
+   * it mapped (as the wrap of a loop leaves it): only its `to` half goes. */
+  if (omplens_fix__maps_always(s)) {
+    bool tofrom = s->dir->items[s->item].map_type == OMPLENS_MAP_TOFROM;
+    omplens_fix__buf_printf(
+        r,
+        "the `always` of its map copies it in at each launch, even while a region around the "
+        "kernel keeps it mapped: to set it on the device instead, keep %s mapped across the "
+        "loop if no region does yet, map it %s, and set it before the kernel "
+        "with `#pragma omp target map(alloc: %s)` followed by the assignment of the start "
+        "value. That trades the copy for a kernel launch: worth it where a copy costs more "
+        "than a launch.",
+        it, tofrom ? "`always, from` at the kernel rather than `always, tofrom` (the result "
+                     "still comes back)"
+                   : "`alloc` at the kernel rather than `always, to`",
+        it);
+    return;
+  }
+  unsigned loop_line, decl_line;
+  bool in_loop = omplens_fix__declared_in_loop(c, s, &loop_line, &decl_line);
+  bool local = !in_loop && (g->reset_decl || omplens_fix__local_variable(c, s));
   const char *var = local ? "VAR" : it;
-  if (local)
+  if (in_loop)
+    omplens_fix__buf_printf(r,
+                            "to set it on the device instead, declare %s before the loop at line "
+                            "%u rather than in it (line %u: each run of the loop maps a new "
+                            "variable), keep it mapped across the loop (`#pragma omp target enter "
+                            "data map(alloc: %s)` before it, `#pragma omp target exit data "
+                            "map(delete: %s)` after it)",
+                            s->var, loop_line, decl_line, it, it);
+  else if (local)
     omplens_fix__buf_printf(r,
                             "to set it on the device instead, reduce into a variable VAR that "
                             "stays mapped across the calls (`#pragma omp target enter data "
@@ -354,6 +382,11 @@ bool omplens_fix__build_init(omplens_fix__ctx *c) {
   if (!rs.text)
     omplens_fix__fail(c, "no statement right before line %u sets %s to a constant",
                       s->dir->pragma.line, it);
+  else if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET && omplens_fix__maps_always(s))
+    omplens_fix__fail(c,
+                      "the `always` of its map at `%s` sends it at each launch: setting it on "
+                      "the device instead costs a kernel launch of its own (not derived)",
+                      s->dir->name);
   else if (s->dir->kind == OMPLENS_DIRECTIVE_TARGET)
     omplens_fix__fail(c,
                       "`%s` sends it with its own map: the device can only set it first if it "

@@ -1124,6 +1124,11 @@ bool omplens_fix__overwritten_next(omplens_fixer *fx, const omplens_finding *f,
  * directive. Parses
  * the file if no rule did; false where it cannot be parsed. */
 bool omplens_fix__local_variable(const omplens_fix__ctx *c, const omplens_fix__site *s);
+/* Whether site s's variable is declared inside the innermost loop around
+ * its directive (*loop_line, *decl_line): each run of the loop maps a new
+ * variable, which no wrap of the loop can name. */
+bool omplens_fix__declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site *s,
+                                   unsigned *loop_line, unsigned *decl_line);
 
 /* fixes_loops.c: keep-resident (both kinds) and hoist-alloc. */
 bool omplens_fix__build_resident(omplens_fix__ctx *c);

@@ -511,9 +511,6 @@ static bool value_parameter_recipe(const omplens_fix__ctx *c, omplens_fix__buf *
   return true;
 }
 
-/* Whether site s's variable is declared inside the innermost loop around
- * its directive (*loop_line, *decl_line): each run of the loop maps a new
- * variable, which no wrap of the loop can name. */
 /* The parse of site s's file with the innermost loop around its directive
  * (*loop) and the declaration of its variable seen there (*var); NULL when
  * either is unknown. */
@@ -527,8 +524,8 @@ static const omplens_fix__ast *loop_and_var(const omplens_fix__ctx *c, const omp
   return *var == NONE ? NULL : a;
 }
 
-static bool declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site *s,
-                             unsigned *loop_line, unsigned *decl_line) {
+bool omplens_fix__declared_in_loop(const omplens_fix__ctx *c, const omplens_fix__site *s,
+                                   unsigned *loop_line, unsigned *decl_line) {
   uint32_t loop, var;
   const omplens_fix__ast *a = loop_and_var(c, s, &loop, &var);
   if (!a || a->nodes[var].kind != OMPLENS_FIX__N_VAR || !omplens_fix__ast_within(a, var, loop))
@@ -581,6 +578,20 @@ static bool loop_value_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r, un
                           s->var, loop_line, decl_line);
   as_firstprivate(c, a, var, r, s->var);
   return true;
+}
+
+/* Writes to r the recipe for a variable declared inside the loop around
+ * its directive (omplens_fix__declared_in_loop): each run of the loop
+ * maps a new variable, so it must be declared before the loop first. */
+static void loop_local_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r, unsigned loop_line,
+                              unsigned decl_line) {
+  omplens_fix__buf_printf(
+      r,
+      "%s is declared inside the loop at line %u (line %u), so each run of the loop maps a "
+      "new variable. To keep it on the device, declare it before the loop and wrap the loop "
+      "in `#pragma omp target data` with it; a reduction's variable, set to its start value "
+      "in each run, still needs that value sent then (or set on the device).",
+      c->g->site.var, loop_line, decl_line);
 }
 
 /* The other construct of the group's first finding (the one that made its
@@ -794,7 +805,7 @@ static void recipe(omplens_fix__ctx *c) {
     if (own_buffer_recipe(c, r) || value_parameter_recipe(c, r) || local_variable_recipe(c, r))
       break;
     unsigned loop_line, decl_line, assign_line;
-    bool in_loop = declared_in_loop(c, s, &loop_line, &decl_line);
+    bool in_loop = omplens_fix__declared_in_loop(c, s, &loop_line, &decl_line);
     if (!in_loop && assigned_in_loop(c, s, &loop_line, &assign_line)) {
       omplens_fix__buf_printf(
           r,
@@ -808,13 +819,7 @@ static void recipe(omplens_fix__ctx *c) {
     if (in_loop && loop_value_recipe(c, r, loop_line, decl_line))
       break;
     if (in_loop) {
-      omplens_fix__buf_printf(
-          r,
-          "%s is declared inside the loop at line %u (line %u), so each run of the loop maps a "
-          "new variable. To keep it on the device, declare it before the loop and wrap the loop "
-          "in `#pragma omp target data` with it; a reduction's variable, set to its start value "
-          "in each run, still needs that value sent then (or set on the device).",
-          s->var, loop_line, decl_line);
+      loop_local_recipe(c, r, loop_line, decl_line);
       break;
     }
     if (rule == OMPLENS_FIX_HOIST_ALLOC) {
@@ -1035,9 +1040,14 @@ static void recipe(omplens_fix__ctx *c) {
         "directly), and copy to the host only what the host reads.",
         it, where);
     break;
-  default:
+  default: {
+    unsigned loop_line, decl_line;
     if (local_variable_recipe(c, r))
       break;
+    if (omplens_fix__declared_in_loop(c, s, &loop_line, &decl_line)) {
+      loop_local_recipe(c, r, loop_line, decl_line);
+      break;
+    }
     if (s->implicit)
       omplens_fix__buf_printf(
           r,
@@ -1053,6 +1063,7 @@ static void recipe(omplens_fix__ctx *c) {
           it);
     else
       recipe_moved(c, r, it, where);
+  }
   }
 }
 
