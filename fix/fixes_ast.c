@@ -121,6 +121,11 @@ static uint32_t offset_of(const omplens_libclang *lc, CXSourceLocation loc) {
   return off;
 }
 
+static bool arithmetic(CXType t) {
+  return (t.kind >= CXType_Bool && t.kind <= CXType_LongDouble) ||
+         (t.kind >= CXType_Float128 && t.kind <= CXType_Ibm128) || t.kind == CXType_Enum;
+}
+
 static int classify_type(const omplens_libclang *lc, CXType t) {
   t = lc->getCanonicalType(t);
   if (t.kind == CXType_Pointer)
@@ -130,8 +135,7 @@ static int classify_type(const omplens_libclang *lc, CXType t) {
     t = lc->getCanonicalType(lc->getArrayElementType(t));
   else
     return OMPLENS_FIX__ELEM_UNKNOWN;
-  if ((t.kind >= CXType_Bool && t.kind <= CXType_LongDouble) ||
-      (t.kind >= CXType_Float128 && t.kind <= CXType_Ibm128) || t.kind == CXType_Enum)
+  if (arithmetic(t))
     return OMPLENS_FIX__ELEM_ARITH;
   if (t.kind == CXType_Pointer)
     return OMPLENS_FIX__ELEM_POINTER;
@@ -194,11 +198,13 @@ static void kind_of(const omplens_libclang *lc, CXCursor c, omplens_fix__node *n
   case CXCursor_VarDecl:
     n->kind = OMPLENS_FIX__N_VAR;
     n->elem = (uint8_t)classify_type(lc, lc->getCursorType(c));
+    n->arith = arithmetic(lc->getCanonicalType(lc->getCursorType(c)));
     n->global = at_namespace_scope(lc, c) || lc->Cursor_getStorageClass(c) == CX_SC_Static;
     return;
   case CXCursor_ParmDecl:
     n->kind = OMPLENS_FIX__N_PARM;
     n->elem = (uint8_t)classify_type(lc, lc->getCursorType(c));
+    n->arith = arithmetic(lc->getCanonicalType(lc->getCursorType(c)));
     return;
   case CXCursor_EnumConstantDecl:
     n->kind = OMPLENS_FIX__N_ENUM_CONST;
@@ -533,7 +539,7 @@ static int parse_unit(const omplens_libclang *lc, CXIndex cx, const parse_job *j
  * A node table is kept whole: a later report of the same sources, flags
  * and libclang reads it back instead of parsing. */
 
-#define AST_TAG "fix-ast-v4"
+#define AST_TAG "fix-ast-v5"
 #define ERRORS_TAG "fix-openmp-errors-v2"
 
 /* Bumped when the walk records more of a node than before (cached trees

@@ -284,7 +284,10 @@ typedef struct omplens_fix__node {
   uint8_t kind;        /* enum omplens_fix__node_kind */
   uint8_t op;          /* enum omplens_fix__op */
   uint8_t elem;        /* VAR and PARM: enum omplens_fix__elem */
-  uint8_t global;      /* VAR: file scope or static storage */
+  uint8_t global : 1;  /* VAR: file scope or static storage */
+  uint8_t arith : 1;   /* VAR and PARM: its own type is arithmetic (a
+                          number, bool or enum, through typedefs and
+                          macros: libclang's canonical type) */
   uint32_t begin, end; /* offsets in the file (macro uses: the expansion) */
   uint32_t loc;        /* the name's offset (declarations, references) */
   uint32_t parent;     /* node index, NONE at the top */

@@ -417,42 +417,6 @@ static bool local_variable_recipe(const omplens_fix__ctx *c, omplens_fix__buf *r
   return true;
 }
 
-/* Whether declaration d of a's file (src) has an arithmetic type, as its
- * words say (`const double`, `unsigned long`, `std::size_t`): a typedef's
- * or a structure's name is not known to be one. */
-static bool arithmetic_type(const omplens_fix__ast *a, const omplens_fix__source *src,
-                            uint32_t d) {
-  static const char *const words[] = {
-      "const",    "volatile", "register", "static",   "unsigned", "signed",   "short",
-      "long",     "int",      "char",     "float",    "double",   "bool",     "_Bool",
-      "size_t",   "ssize_t",  "ptrdiff_t", "std",     "int8_t",   "int16_t",  "int32_t",
-      "int64_t",  "uint8_t",  "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t"};
-  size_t len;
-  const char *t = omplens_fix__declared_type(src, &a->nodes[d], &len);
-  if (!t)
-    return false;
-  const char *end = t + len;
-  bool any = false;
-  while (t < end) {
-    if (!omplens_fix__ident_char(*t)) {
-      if (*t != ' ' && *t != '\t' && *t != ':')
-        return false; /* `*`, `&`, `<`: not a plain arithmetic type */
-      t++;
-      continue;
-    }
-    const char *w = t;
-    while (t < end && omplens_fix__ident_char(*t))
-      t++;
-    bool known = false;
-    for (size_t k = 0; k < sizeof words / sizeof *words && !known; k++)
-      known = strlen(words[k]) == (size_t)(t - w) && !strncmp(words[k], w, (size_t)(t - w));
-    if (!known)
-      return false;
-    any = true;
-  }
-  return any;
-}
-
 /* The recipe's end for a value each run sends anew, declared by d (of a,
  * the site's file): LLVM passes a firstprivate scalar in the kernel's
  * launch, but allocates and copies a firstprivate structure at each launch
@@ -460,7 +424,7 @@ static bool arithmetic_type(const omplens_fix__ast *a, const omplens_fix__source
 static void as_firstprivate(const omplens_fix__ctx *c, const omplens_fix__ast *a, uint32_t d,
                             omplens_fix__buf *r, const char *var) {
   size_t start = r->len; /* the recipe's first words: lower case after "Recipe:" */
-  if (arithmetic_type(a, c->src, d))
+  if (a->nodes[d].arith)
     omplens_fix__buf_printf(
         r,
         "Pass it as the kernel's own copy instead: write `firstprivate(%s)` in place of its map "
