@@ -259,10 +259,38 @@ static bool only_call_here(omplens_fixer *fx, const omplens_fix__file *f, const 
   return false;
 }
 
+/* Whether the text of call node i, up to its argument list, ends with a
+ * member's name (`stream->dot`, `s.f<T>`, `Base::g`): the call a template
+ * leaves unresolved, through a dependent object (BabelStream's virtual
+ * `stream->dot()` in a function template). */
+static bool member_call_named(const omplens_fix__file *f, uint32_t i, const char *name) {
+  const char *b = f->src.text + f->ast.nodes[i].begin, *e = f->src.text + f->ast.nodes[i].end;
+  const char *p = memchr(b, '(', (size_t)(e - b));
+  if (!p)
+    return false;
+  while (p > b && (p[-1] == ' ' || p[-1] == '\t'))
+    p--;
+  for (int depth = 0; p > b && (p[-1] == '>' || depth);) { /* template arguments */
+    depth += (p[-1] == '>') - (p[-1] == '<');
+    p--;
+  }
+  const char *id = p;
+  while (id > b && omplens_fix__ident_char(id[-1]))
+    id--;
+  size_t n = strlen(name);
+  if ((size_t)(p - id) != n || strncmp(id, name, n))
+    return false;
+  while (id > b && (id[-1] == ' ' || id[-1] == '\t'))
+    id--;
+  size_t before = (size_t)(id - b);
+  return (before >= 1 && id[-1] == '.') ||
+         (before >= 2 && ((id[-1] == '>' && id[-2] == '-') || (id[-1] == ':' && id[-2] == ':')));
+}
+
 /* Whether call node i calls the function named name: by the name the parse
  * gives the call; in a template, where a dependent call has none, by its
- * text ("dot(Ap, p)"); for operator(), a call of an object ("matvec(A, p,
- * Ap)"). */
+ * text ("dot(Ap, p)", "stream->dot()"); for operator(), a call of an
+ * object ("matvec(A, p, Ap)"). */
 static bool calls_function(const omplens_fix__file *f, uint32_t i, const char *name) {
   const omplens_fix__ast *a = &f->ast;
   const char *called = omplens_fix__ast_name(a, i), *text = f->src.text + a->nodes[i].begin;
@@ -270,7 +298,8 @@ static bool calls_function(const omplens_fix__file *f, uint32_t i, const char *n
   if (!strcmp(called, name))
     return true;
   if (!*called)
-    return !strncmp(text, name, n) && !omplens_fix__ident_char(text[n]);
+    return (!strncmp(text, name, n) && !omplens_fix__ident_char(text[n])) ||
+           member_call_named(f, i, name);
   uint32_t callee = omplens_fix__ast_child(a, i, 0);
   return !strcmp(name, "operator()") && callee != NONE &&
          a->nodes[callee].kind == OMPLENS_FIX__N_DECLREF && !strcmp(omplens_fix__ast_name(a, callee), called);
