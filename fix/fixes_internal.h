@@ -1178,8 +1178,17 @@ bool omplens_fix__read_canonical(const omplens_fix__ctx *c, uint32_t loop, omple
  * loop, a canonical one (then *loop and *k are set; free k). */
 bool omplens_fix__once_per_iteration(omplens_fix__ctx *c, const omplens_fix__site *s,
                                      uint32_t *loop, omplens_fix__canon *k);
-/* Whether the loop runs once per program run: not nested, in main or in
- * a function called once from outside any loop. */
+/* How often a loop runs per program run, as its file shows. */
+enum {
+  OMPLENS_FIX__RUNS_ONCE,    /* not nested, in main or in a function called
+                                once from outside any loop */
+  OMPLENS_FIX__RUNS_NESTED,  /* inside another loop */
+  OMPLENS_FIX__RUNS_AGAIN,   /* its function is called from a loop or from
+                                several places */
+  OMPLENS_FIX__RUNS_UNKNOWN, /* its function's calls are in other files */
+};
+int omplens_fix__loop_runs(const omplens_fix__ast *a, uint32_t loop);
+/* Whether the loop runs once per program run (OMPLENS_FIX__RUNS_ONCE). */
 bool omplens_fix__runs_once(const omplens_fix__ast *a, uint32_t loop);
 /* The same; false makes the group manual, saying why. */
 bool omplens_fix__loop_runs_once(omplens_fix__ctx *c, uint32_t loop);

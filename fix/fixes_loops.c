@@ -3272,13 +3272,18 @@ static void resident_summary(omplens_fix__ctx *c, const wrap *w, const char *pra
                               w->items[i].text, test);
     free(test);
   }
-  if (!omplens_fix__runs_once(at->ast, loop))
-    omplens_fix__buf_printf(&g->summary, "; the loop may run more than once (it is nested, or "
-                                         "its function is called from a loop or several "
-                                         "places): the region then copies these items in and "
-                                         "back at each of its runs, and the predicted savings "
-                                         "count only the first copy in and the last copy back "
-                                         "of the whole recorded run");
+  static const char *const runs[] = {
+      [OMPLENS_FIX__RUNS_NESTED] = "the loop is nested in another, so",
+      [OMPLENS_FIX__RUNS_AGAIN] = "its function is called from a loop or from several places, so",
+      [OMPLENS_FIX__RUNS_UNKNOWN] = "if its function runs more than once (its calls are in other "
+                                    "files),"};
+  int how = omplens_fix__loop_runs(at->ast, loop);
+  if (how != OMPLENS_FIX__RUNS_ONCE)
+    omplens_fix__buf_printf(&g->summary, "; %s the region copies these items in and back at "
+                                         "each of its runs, and the predicted savings count "
+                                         "only the first copy in and the last copy back of the "
+                                         "whole recorded run",
+                            runs[how]);
 }
 
 /* Adds `always` to the map of each allocation-only item in its directive,
@@ -4227,12 +4232,15 @@ bool omplens_fix__build_hoist_api(omplens_fix__ctx *c) {
   return true;
 }
 
-/* Whether function fn runs once per program run: main, or a function called
- * from one place that is in no loop of a function that runs once. */
-static bool function_runs_once(const omplens_fix__ast *a, uint32_t fn, int depth) {
+/* How often function fn runs per program run, as its file shows: once
+ * (main, or a function called from one place that is in no loop of a
+ * function that runs once), again (called from a loop or from several
+ * places), or unknown (no call of it in the file: its callers are in
+ * other files). */
+static int function_runs(const omplens_fix__ast *a, uint32_t fn, int depth) {
   const char *name = omplens_fix__ast_name(a, fn);
   if (!strcmp(name, "main"))
-    return true;
+    return OMPLENS_FIX__RUNS_ONCE;
   uint32_t call = NONE;
   size_t refs = 0;
   for (size_t i = 0; i < a->num_nodes; i++)
@@ -4246,16 +4254,27 @@ static bool function_runs_once(const omplens_fix__ast *a, uint32_t fn, int depth
         refs += !(p != NONE && a->nodes[p].kind == OMPLENS_FIX__N_CALL && a->nodes[ch].nth == 0);
       }
     }
-  if (refs != 1 || call == NONE || depth > 4)
-    return false;
+  if (refs > 1)
+    return OMPLENS_FIX__RUNS_AGAIN;
+  if (!refs || call == NONE || depth > 4)
+    return OMPLENS_FIX__RUNS_UNKNOWN;
   uint32_t caller = omplens_fix__ast_function_at(a, a->nodes[call].begin);
-  return caller != NONE && omplens_fix__ast_loop_at(a, caller, a->nodes[call].begin) == NONE &&
-         function_runs_once(a, caller, depth + 1);
+  if (caller == NONE)
+    return OMPLENS_FIX__RUNS_UNKNOWN;
+  if (omplens_fix__ast_loop_at(a, caller, a->nodes[call].begin) != NONE)
+    return OMPLENS_FIX__RUNS_AGAIN;
+  return function_runs(a, caller, depth + 1);
+}
+
+int omplens_fix__loop_runs(const omplens_fix__ast *a, uint32_t loop) {
+  uint32_t fn = omplens_fix__ast_function_at(a, a->nodes[loop].begin), outer;
+  if (loops_around(a, loop, &outer, 1))
+    return OMPLENS_FIX__RUNS_NESTED;
+  return fn == NONE ? OMPLENS_FIX__RUNS_UNKNOWN : function_runs(a, fn, 0);
 }
 
 bool omplens_fix__runs_once(const omplens_fix__ast *a, uint32_t loop) {
-  uint32_t fn = omplens_fix__ast_function_at(a, a->nodes[loop].begin), outer;
-  return !loops_around(a, loop, &outer, 1) && fn != NONE && function_runs_once(a, fn, 0);
+  return omplens_fix__loop_runs(a, loop) == OMPLENS_FIX__RUNS_ONCE;
 }
 
 bool omplens_fix__loop_runs_once(omplens_fix__ctx *c, uint32_t loop) {
