@@ -139,7 +139,11 @@ static void print_directives(FILE *out, const omplens_report_input *in, size_t p
     fprintf(out, "\n  no wasted data movement found\n");
     return;
   }
-  fprintf(out, "\n  top directives by predicted savings\n");
+  bool setup = false; /* listed after the rest, whatever they save */
+  for (size_t i = 0; i < n && i < top; i++)
+    setup |= d[i].setup;
+  fprintf(out, "\n  top directives by predicted savings%s\n",
+          setup ? " (the program's set-up last)" : "");
   for (size_t i = 0; i < n && i < top; i++) {
     char loc[4096], counts[256], s[32];
     omplens_format_location(in, p, d[i].codeptr, loc, sizeof loc);

@@ -50,6 +50,8 @@ grep -q "setup.c:$setup_line .* set-up$" run/summary.txt || fail "summary.txt: t
 ! grep -q "setup.c:$loop_line .* set-up$" run/summary.txt || fail "summary.txt: the loop is marked set-up"
 awk '/top directives/ { on = 1; next } on && /^ +[0-9]+\./ { last = $0 } END { exit !(last ~ / set-up$/) }' \
   run/summary.txt || fail "summary.txt: the set-up directive is not ranked last"
+grep -q "top directives by predicted savings (the program's set-up last)$" run/summary.txt ||
+  fail "summary.txt: the list's title does not say that the set-up comes last"
 
 # findings.sarif: the set-up finding is a note with properties.setup, the
 # others warnings without.
