@@ -33,7 +33,7 @@ const char *omplens_fix_kind_name(int kind) {
                                       "drop-copy-back", "remove-item",   "remove-directive",
                                       "guard",          "hoist-alloc",   "map-alloc",
                                       "zero-on-device", "add-exit-data", "init-on-device",
-                                      "fill-on-device"};
+                                      "fill-on-device", "firstprivate"};
   return kind >= 0 && (size_t)kind < sizeof names / sizeof *names ? names[kind] : "unknown";
 }
 

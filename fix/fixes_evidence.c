@@ -944,6 +944,7 @@ int omplens_fix__removed(omplens_fixer *fx, const omplens_fix__group *g, uint32_
                g->kind == OMPLENS_FIX_KEEP_RESIDENT_CALLER ||
                g->kind == OMPLENS_FIX_REMOVE_DIRECTIVE || g->unreferenced ||
                g->kind == OMPLENS_FIX_INIT_ON_DEVICE || /* every copy, the first too */
+               g->kind == OMPLENS_FIX_FIRSTPRIVATE ||   /* every allocation and copy */
                (g->kind == OMPLENS_FIX_REMOVE_ITEM && g->num_findings &&
                 fx->findings[g->findings[0]].category == OMPLENS_CAT_UNUSED_ALLOC);
   if (own)

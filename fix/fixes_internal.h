@@ -20,6 +20,9 @@
 #include "omplens_names.h"
 
 #define OMPLENS_FIX__NONE UINT32_MAX
+/* An item edit's type that takes the item out of its map into a
+ * `firstprivate(...)` clause of the directive (rule firstprivate). */
+#define OMPLENS_FIX__FIRSTPRIVATE "firstprivate"
 #define OMPLENS_FIX__CONTEXT 3 /* lines of context around a hunk */
 
 /* ---- growable strings (fixes_text.c) ---- */
@@ -1127,6 +1130,9 @@ bool omplens_fix__overwritten_next(omplens_fixer *fx, const omplens_finding *f,
  * directive. Parses
  * the file if no rule did; false where it cannot be parsed. */
 bool omplens_fix__local_variable(const omplens_fix__ctx *c, const omplens_fix__site *s);
+/* Rule firstprivate for manual group g, whose findings are of one item:
+ * the group gets its diff where the rule applies, else stays as it is. */
+void omplens_fix__try_firstprivate(omplens_fixer *fx, omplens_fix__group *g);
 /* Whether site s's variable is declared inside the innermost loop around
  * its directive (*loop_line, *decl_line): each run of the loop maps a new
  * variable, which no wrap of the loop can name. */

@@ -932,8 +932,10 @@ static int split_left(omplens_fixer *fx, size_t gi) {
    * items: when some left, they named items it no longer holds. */
   if (kept && !omplens_fix__same_item(&g->site, omplens_fix__site_at(g, 0)))
     g->site = *omplens_fix__site_at(g, 0);
-  if (kept && kept < n && g->kind == OMPLENS_FIX_MANUAL)
+  if (kept && kept < n && g->kind == OMPLENS_FIX_MANUAL) {
     omplens_fix__retext_manual(fx, g);
+    omplens_fix__try_firstprivate(fx, g); /* its items that stay may be one number */
+  }
   return 0;
 }
 

@@ -640,19 +640,24 @@ static const char *change_of(const omplens_fix__item_edit *changes, size_t n, si
 }
 
 /* Appends " map(MODIFIERS type: items...)" for the items of clause c that
- * changes give type (lead: no space before it). */
+ * changes give type, or " firstprivate(items...)" for that type (lead: no
+ * space before it). */
 static void add_typed_clause(omplens_fix__buf *b, const omplens_fix__pragma *p,
                              const omplens_fix__pclause *c, const omplens_fix__item_edit *changes,
                              size_t n, const char *type, bool lead) {
-  char *mods = modifiers_for(c, type);
-  omplens_fix__buf_printf(b, "%smap(%s%s%s:", lead ? "" : " ", mods ? mods : "",
-                          mods && *mods ? ", " : "", type);
+  bool fp = !strcmp(type, OMPLENS_FIX__FIRSTPRIVATE); /* a clause of its own */
+  char *mods = fp ? NULL : modifiers_for(c, type);
+  if (fp)
+    omplens_fix__buf_printf(b, "%sfirstprivate(", lead ? "" : " ");
+  else
+    omplens_fix__buf_printf(b, "%smap(%s%s%s:", lead ? "" : " ", mods ? mods : "",
+                            mods && *mods ? ", " : "", type);
   free(mods);
   bool first = true;
   for (size_t i = c->first_item; i < c->first_item + c->num_items; i++) {
     const char *t = change_of(changes, n, i, "");
     if (t && *t && !strcmp(t, type)) {
-      omplens_fix__buf_printf(b, "%s %s", first ? "" : ",", p->items[i].text);
+      omplens_fix__buf_printf(b, "%s%s", first ? (fp ? "" : " ") : ", ", p->items[i].text);
       first = false;
     }
   }
@@ -697,7 +702,8 @@ const char *omplens_fix__pragma_change(const omplens_fix__source *s, const omple
       }
       continue;
     }
-    if (!stay && !go && types == 1) { /* the clause's own type changes */
+    if (!stay && !go && types == 1 && strcmp(type, OMPLENS_FIX__FIRSTPRIVATE)) {
+      /* the clause's own type changes */
       retype_clause(s, c, type, e);
       continue;
     }

@@ -2688,6 +2688,67 @@ static bool build_zero(omplens_fix__ctx *c) {
   return ok;
 }
 
+/* ---- firstprivate ---- */
+
+/* Rule firstprivate (docs/fixes.md): a number that a kernel construct
+ * maps `to` by its name, a parameter or a local of the directive's
+ * function, in a group no region took (each call's argument, each run's
+ * value, a value the host changes between runs), is written
+ * `firstprivate` instead: LLVM passes it with the kernel's launch, with no
+ * allocation or copy of its own. The kernel must not write it (a mapped
+ * copy is one for all threads, a firstprivate one is each thread's). */
+static bool build_firstprivate(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const omplens_fix__site *s = &g->site;
+  if (!s->dir || !s->file || s->dir->kind != OMPLENS_DIRECTIVE_TARGET || s->implicit ||
+      !s->var || s->item >= s->dir->num_items ||
+      s->dir->items[s->item].map_type != OMPLENS_MAP_TO ||
+      strcmp(omplens_fix__item_text(s), s->var) || g->edit_file != s->file)
+    return false;
+  for (size_t k = 0; k < g->num_findings; k++)
+    if (!omplens_fix__same_item(omplens_fix__site_at(g, k), s))
+      return false;
+  omplens_fix__buf probe = {0};
+  c->probe = &probe; /* a failure leaves the group as it is */
+  bool ok = omplens_fix__need_ast(c);
+  size_t at = ok ? omplens_fix__pragma_at(c, s->dir) : SIZE_MAX;
+  uint32_t fn = at != SIZE_MAX ? omplens_fix__ast_function_at(c->ast, at) : NONE;
+  uint32_t var = fn != NONE ? omplens_fix__ast_lookup(c->ast, s->var, at) : NONE;
+  const omplens_fix__node *n = var != NONE ? &c->ast->nodes[var] : NULL;
+  ok = n && (n->kind == OMPLENS_FIX__N_PARM || n->kind == OMPLENS_FIX__N_VAR) && !n->global &&
+       n->arith && omplens_fix__ast_within(c->ast, var, fn) && kernel_reads_only(c);
+  omplens_fix__pragma p;
+  omplens_fix__edits e = {0};
+  if (ok && (ok = omplens_fix__scan_site(c, s, &p))) {
+    const omplens_fix__item_edit ch = {s->item, OMPLENS_FIX__FIRSTPRIVATE};
+    ok = !omplens_fix__pragma_change(c->src, &p, &ch, 1, &e) && !e.failed;
+    omplens_fix__pragma_free(&p);
+  }
+  c->probe = NULL;
+  omplens_fix__buf_free(&probe);
+  if (!ok || !omplens_fix__note_changes(g, &s->item, 1, OMPLENS_FIX__FIRSTPRIVATE)) {
+    omplens_fix__edits_free(&e);
+    return false;
+  }
+  omplens_fix__edits_free(&g->edits);
+  g->edits = e;
+  g->kind = OMPLENS_FIX_FIRSTPRIVATE;
+  g->confidence = OMPLENS_FIXC_CHECKED;
+  g->settled = false;
+  omplens_fix__buf_free(&g->reason);
+  omplens_fix__buf_free(&g->recipe);
+  omplens_fix__buf_free(&g->summary);
+  const char *what = n->kind == OMPLENS_FIX__N_PARM ? "a parameter of" : "a local of";
+  const char *fname = omplens_fix__ast_name(c->ast, fn);
+  omplens_fix__buf_printf(&g->summary,
+                          "%s, a number (%s %s()), is mapped `to` at %s:%u and sent anew with "
+                          "each launch: write it `firstprivate` instead, and it travels with "
+                          "the kernel's launch, with no allocation or copy of its own",
+                          s->var, what, fname, omplens_fix__short_name(c->file->path),
+                          s->dir->pragma.line);
+  return true;
+}
+
 /* ---- dispatch ---- */
 
 /* The summary of a change that has no diff. It names the item, not a
@@ -2709,6 +2770,23 @@ static void generic_summary(omplens_fixer *fx, omplens_fix__group *g) {
 
 static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
                       const char **why, bool compile);
+
+/* What follows a group's build: its edits checked to fit its file, the
+ * compile check queued, the summary of a change without a diff. */
+static void built(omplens_fix__ctx *c) {
+  omplens_fix__group *g = c->g;
+  const char *why;
+  /* The parse that proves the change compiles waits for the file's other
+   * changes: omplens_fix__check_compiles. */
+  /* the edits are in the file they change: a lifted wrap's is the caller's */
+  if (g->kind != OMPLENS_FIX_MANUAL &&
+      !edits_fit(c->fx, g->edit_file ? g->edit_file : c->file, &g->edits, &why, false))
+    omplens_fix__fail(c, "%s", why);
+  g->compile_pending = g->kind != OMPLENS_FIX_MANUAL;
+  omplens_fix__edits_sort(&g->edits); /* checked above: they do not overlap */
+  if (!g->summary.len)
+    generic_summary(c->fx, g);
+}
 
 void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
   omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
@@ -2753,17 +2831,18 @@ void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
       omplens_fix__fail(&c, "no rule for this change");
     }
   }
-  const char *why;
-  /* The parse that proves the change compiles waits for the file's other
-   * changes: omplens_fix__check_compiles. */
-  /* the edits are in the file they change: a lifted wrap's is the caller's */
-  if (g->kind != OMPLENS_FIX_MANUAL &&
-      !edits_fit(fx, g->edit_file ? g->edit_file : c.file, &g->edits, &why, false))
-    omplens_fix__fail(&c, "%s", why);
-  g->compile_pending = g->kind != OMPLENS_FIX_MANUAL;
-  omplens_fix__edits_sort(&g->edits); /* checked above: they do not overlap */
-  if (!g->summary.len)
-    generic_summary(fx, g);
+  /* No rule gave a diff: a number sent anew with each launch can travel
+   * with it instead. */
+  if (g->kind == OMPLENS_FIX_MANUAL && g->leftover == SIZE_MAX)
+    build_firstprivate(&c);
+  built(&c);
+}
+
+void omplens_fix__try_firstprivate(omplens_fixer *fx, omplens_fix__group *g) {
+  omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
+                        .src = g->site.file ? &g->site.file->src : NULL, .blamed = NONE};
+  if (g->kind == OMPLENS_FIX_MANUAL && g->leftover == SIZE_MAX && build_firstprivate(&c))
+    built(&c);
 }
 
 /* ---- the items of one construct that one rule changes alike: one change ---- */

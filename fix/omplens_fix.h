@@ -60,6 +60,9 @@ enum omplens_fix_kind {
                                        sets the same value on the device          */
   OMPLENS_FIX_FILL_ON_DEVICE,       /* alloc + a kernel that fills the array with the
                                        one value every element holds (not zero)   */
+  OMPLENS_FIX_FIRSTPRIVATE,         /* a number mapped `to` by its name that no
+                                       region can keep becomes firstprivate: it
+                                       travels with the kernel's launch          */
 };
 
 enum omplens_fix_confidence {
@@ -120,7 +123,8 @@ typedef struct omplens_fixer omplens_fixer;
 const char *omplens_fix_strerror(int err);
 /* "manual", "keep-resident", "keep-resident-caller", "drop-copy-back",
  * "remove-item", "remove-directive", "guard", "hoist-alloc", "map-alloc",
- * "zero-on-device", "add-exit-data", "init-on-device", "fill-on-device". */
+ * "zero-on-device", "add-exit-data", "init-on-device", "fill-on-device",
+ * "firstprivate". */
 const char *omplens_fix_kind_name(int kind);
 /* "manual", "checked", "assumed". */
 const char *omplens_fix_confidence_name(int confidence);

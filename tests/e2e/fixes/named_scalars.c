@@ -1,7 +1,7 @@
 /* named_scalars.c - fixture of the fix proof tests: scalar parameters
  * whose types are named by a macro and a typedef (miniFE's MINIFE_SCALAR,
  * set with -D), mapped `to` by name at each call. Both are numbers: the
- * recipe offers firstprivate, which LLVM passes with the launch. */
+ * fix writes them firstprivate, which LLVM passes with the launch. */
 #include <stdio.h>
 
 #define SCALAR double

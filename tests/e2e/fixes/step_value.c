@@ -1,7 +1,7 @@
 /* A time-step loop whose kernel reads the step number, mapped `to` by
  * name: each step allocates and sends a new value. No region around the
- * loop can keep it (it would keep the first step's value); the recipe is
- * to pass it firstprivate. */
+ * loop can keep it (it would keep the first step's value); the fix
+ * passes it firstprivate. */
 #include <stdio.h>
 
 #define N 4096

@@ -2,7 +2,7 @@
  * its by-value scalar parameters `to` (HeCBench idivide's shape), called
  * in a loop: every call allocates and copies each scalar again. A region
  * around the caller's loop cannot keep them (the caller passes literals);
- * the recipe says to let them be firstprivate instead. */
+ * the fix writes them firstprivate instead. */
 #include <stdio.h>
 
 enum { N = 1 << 12 };
