@@ -48,9 +48,10 @@ static const char *const generic_explanation[OMPLENS_RENDER_CATEGORIES] = {
         "into the input array of the next step.",
     [OMPLENS_CAT_REINIT] =
         "Each of these copies re-initializes data on %s: %s held this content before, but "
-        "its copy changed since (a kernel's result, or other content sent in between), so "
-        "this is not a duplicate. The host sets the data back to an earlier value, such as a "
-        "reduction's start value (sum = 0), a loop flag, a counter or an input it sets again.",
+        "its copy changed since (a kernel's result, other content sent in between, or its "
+        "buffer freed and allocated again), so this is not a duplicate. The host sets the data "
+        "back to an earlier value, such as a reduction's start value (sum = 0), a loop flag, a "
+        "counter or an input it sets again.",
     [OMPLENS_CAT_REPEATED_ALLOC] =
         "The same host buffer was allocated again on %s with the same size: it is freed "
         "and allocated again instead of staying allocated.",

@@ -93,7 +93,8 @@ static const sarif_rule rules[] = {
    "A copy sets data back to content its receiver held before (sum = 0, a loop flag, a "
    "counter).",
    "A transfer sends content that the receiver held before, but its copy changed since (a copy "
-   "with other content came back, or went in, in between): the data is re-initialized, for "
+   "with other content came back, or went in, in between, or the buffer was freed and "
+   "allocated again): the data is re-initialized, for "
    "example a reduction's start value, a loop flag, a counter or an input the host sets "
    "again. It is not a duplicate: the receiver no longer holds this content.",
    "Initialize the data on the device instead of copying it there: set it in the kernel, or in "
