@@ -253,12 +253,11 @@ static int judge_receipt(omplens_detect__ctx *c, const omplens_event *e, uint32_
     *related = x->sent;
     return OMPLENS_CAT_ROUND_TRIP_OTHER_BUFFER;
   }
-  if (x->holders > 0 && e->bytes > SCALAR_BYTES) {
+  if (x->holders > 0) {
     *related = x->since;
-    return OMPLENS_CAT_DUPLICATE_OTHER_BUFFER;
-  }
-  if (x->holders > 0) { /* a single value another buffer holds too */
-    *related = x->since;
+    if (e->bytes > SCALAR_BYTES)
+      return OMPLENS_CAT_DUPLICATE_OTHER_BUFFER;
+    /* a single value another buffer holds too: a reset of this one's own */
     return is_h2d(e) && k->held && k->first_hash == e->hash ? OMPLENS_CAT_REINIT : -1;
   }
   /* zeros and single values are set back only where they were (this

@@ -144,6 +144,14 @@ static int classify_type(const omplens_libclang *lc, CXType t) {
   return OMPLENS_FIX__ELEM_OTHER;
 }
 
+/* What a variable's or parameter's type says of it: its elements', and
+ * whether it is a number itself. */
+static void classify_declaration(const omplens_libclang *lc, CXCursor c, omplens_fix__node *n) {
+  CXType t = lc->getCursorType(c);
+  n->elem = (uint8_t)classify_type(lc, t);
+  n->arith = arithmetic(lc->getCanonicalType(t));
+}
+
 static int binary_op(const omplens_libclang *lc, CXCursor c) {
   enum CXBinaryOperatorKind k = lc->getCursorBinaryOperatorKind(c);
   if (k == CXBinaryOperator_Assign)
@@ -197,14 +205,12 @@ static void kind_of(const omplens_libclang *lc, CXCursor c, omplens_fix__node *n
     return;
   case CXCursor_VarDecl:
     n->kind = OMPLENS_FIX__N_VAR;
-    n->elem = (uint8_t)classify_type(lc, lc->getCursorType(c));
-    n->arith = arithmetic(lc->getCanonicalType(lc->getCursorType(c)));
+    classify_declaration(lc, c, n);
     n->global = at_namespace_scope(lc, c) || lc->Cursor_getStorageClass(c) == CX_SC_Static;
     return;
   case CXCursor_ParmDecl:
     n->kind = OMPLENS_FIX__N_PARM;
-    n->elem = (uint8_t)classify_type(lc, lc->getCursorType(c));
-    n->arith = arithmetic(lc->getCanonicalType(lc->getCursorType(c)));
+    classify_declaration(lc, c, n);
     return;
   case CXCursor_EnumConstantDecl:
     n->kind = OMPLENS_FIX__N_ENUM_CONST;

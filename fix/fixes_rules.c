@@ -624,7 +624,6 @@ static bool names_member(const char *item) {
   return dot || (arrow && (size_t)(arrow - item) < base);
 }
 
-/* The recipe for the group's rule, for when no diff can be made. */
 /* Writes to r the recipe for copies back of which some brought what the
  * device changed (the evidence that stopped the diff), and says whether
  * there were any: those copies are how the host gets the results, so the
@@ -668,6 +667,7 @@ static bool changed_copies_recipe(omplens_fix__ctx *c, omplens_fix__buf *r, cons
   return true;
 }
 
+/* The recipe for the group's rule, for when no diff can be made. */
 static void recipe(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
@@ -2700,23 +2700,23 @@ static bool build_zero(omplens_fix__ctx *c) {
 static bool build_firstprivate(omplens_fix__ctx *c) {
   omplens_fix__group *g = c->g;
   const omplens_fix__site *s = &g->site;
-  if (!s->dir || !s->file || s->dir->kind != OMPLENS_DIRECTIVE_TARGET || s->implicit ||
-      !s->var || s->item >= s->dir->num_items ||
-      s->dir->items[s->item].map_type != OMPLENS_MAP_TO ||
-      strcmp(omplens_fix__item_text(s), s->var) || g->edit_file != s->file)
+  if (g->kind != OMPLENS_FIX_MANUAL || g->leftover != SIZE_MAX || !s->dir || !s->file ||
+      s->dir->kind != OMPLENS_DIRECTIVE_TARGET || s->implicit || !s->var ||
+      site_map_type(s) != OMPLENS_MAP_TO || strcmp(omplens_fix__item_text(s), s->var) ||
+      g->edit_file != s->file)
     return false;
   for (size_t k = 0; k < g->num_findings; k++)
     if (!omplens_fix__same_item(omplens_fix__site_at(g, k), s))
       return false;
   omplens_fix__buf probe = {0};
   c->probe = &probe; /* a failure leaves the group as it is */
-  bool ok = omplens_fix__need_ast(c);
-  size_t at = ok ? omplens_fix__pragma_at(c, s->dir) : SIZE_MAX;
-  uint32_t fn = at != SIZE_MAX ? omplens_fix__ast_function_at(c->ast, at) : NONE;
-  uint32_t var = fn != NONE ? omplens_fix__ast_lookup(c->ast, s->var, at) : NONE;
-  const omplens_fix__node *n = var != NONE ? &c->ast->nodes[var] : NULL;
-  ok = n && (n->kind == OMPLENS_FIX__N_PARM || n->kind == OMPLENS_FIX__N_VAR) && !n->global &&
-       n->arith && omplens_fix__ast_within(c->ast, var, fn) && kernel_reads_only(c);
+  size_t at;
+  uint32_t fn;
+  const omplens_fix__ast *a = omplens_fix__need_ast(c) ? parsed_site(c, s, &at, &fn) : NULL;
+  uint32_t var = a ? omplens_fix__ast_lookup(a, s->var, at) : NONE;
+  const omplens_fix__node *n = var != NONE ? &a->nodes[var] : NULL;
+  bool ok = n && (n->kind == OMPLENS_FIX__N_PARM || n->kind == OMPLENS_FIX__N_VAR) &&
+            !n->global && n->arith && omplens_fix__ast_within(a, var, fn) && kernel_reads_only(c);
   omplens_fix__pragma p;
   omplens_fix__edits e = {0};
   if (ok && (ok = omplens_fix__scan_site(c, s, &p))) {
@@ -2739,7 +2739,7 @@ static bool build_firstprivate(omplens_fix__ctx *c) {
   omplens_fix__buf_free(&g->recipe);
   omplens_fix__buf_free(&g->summary);
   const char *what = n->kind == OMPLENS_FIX__N_PARM ? "a parameter of" : "a local of";
-  const char *fname = omplens_fix__ast_name(c->ast, fn);
+  const char *fname = omplens_fix__ast_name(a, fn);
   omplens_fix__buf_printf(&g->summary,
                           "%s, a number (%s %s()), is mapped `to` at %s:%u and sent anew with "
                           "each launch: write it `firstprivate` instead, and it travels with "
@@ -2771,6 +2771,13 @@ static void generic_summary(omplens_fixer *fx, omplens_fix__group *g) {
 static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix__edits *e,
                       const char **why, bool compile);
 
+/* The context of group g's change: its site's file and source. */
+static omplens_fix__ctx group_ctx(omplens_fixer *fx, omplens_fix__group *g) {
+  return (omplens_fix__ctx){.fx = fx, .g = g, .file = g->site.file,
+                            .src = g->site.file ? &g->site.file->src : NULL,
+                            .blamed = OMPLENS_FIX__NONE};
+}
+
 /* What follows a group's build: its edits checked to fit its file, the
  * compile check queued, the summary of a change without a diff. */
 static void built(omplens_fix__ctx *c) {
@@ -2789,8 +2796,7 @@ static void built(omplens_fix__ctx *c) {
 }
 
 void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
-  omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
-                        .src = g->site.file ? &g->site.file->src : NULL, .blamed = OMPLENS_FIX__NONE};
+  omplens_fix__ctx c = group_ctx(fx, g);
   if (g->kind == OMPLENS_FIX_HOIST_ALLOC && g->site.api) {
     omplens_fix__build_hoist_api(&c);
   } else if (g->kind == OMPLENS_FIX_MANUAL || !g->site.dir) {
@@ -2833,15 +2839,13 @@ void omplens_fix__build(omplens_fixer *fx, omplens_fix__group *g) {
   }
   /* No rule gave a diff: a number sent anew with each launch can travel
    * with it instead. */
-  if (g->kind == OMPLENS_FIX_MANUAL && g->leftover == SIZE_MAX)
-    build_firstprivate(&c);
+  build_firstprivate(&c);
   built(&c);
 }
 
 void omplens_fix__try_firstprivate(omplens_fixer *fx, omplens_fix__group *g) {
-  omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
-                        .src = g->site.file ? &g->site.file->src : NULL, .blamed = NONE};
-  if (g->kind == OMPLENS_FIX_MANUAL && g->leftover == SIZE_MAX && build_firstprivate(&c))
+  omplens_fix__ctx c = group_ctx(fx, g);
+  if (build_firstprivate(&c))
     built(&c);
 }
 
@@ -3679,8 +3683,7 @@ static bool edits_fit(omplens_fixer *fx, omplens_fix__file *f, const omplens_fix
 }
 
 void omplens_fix__retext_manual(omplens_fixer *fx, omplens_fix__group *g) {
-  omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
-                        .src = g->site.file ? &g->site.file->src : NULL, .blamed = OMPLENS_FIX__NONE};
+  omplens_fix__ctx c = group_ctx(fx, g);
   omplens_fix__buf_free(&g->recipe);
   omplens_fix__buf_free(&g->summary);
   recipe(&c);
@@ -3698,8 +3701,7 @@ bool omplens_fix__edits_ok(omplens_fixer *fx, omplens_fix__file *f, const omplen
  * change that fails becomes manual, with its reason, recipe and a summary
  * that says so. */
 static void compile_failed(omplens_fixer *fx, omplens_fix__group *g, const char *why) {
-  omplens_fix__ctx c = {.fx = fx, .g = g, .file = g->site.file,
-                        .src = g->site.file ? &g->site.file->src : NULL, .blamed = OMPLENS_FIX__NONE};
+  omplens_fix__ctx c = group_ctx(fx, g);
   omplens_fix__fail(&c, "%s", why);
   omplens_fix__buf_free(&g->summary);
   generic_summary(fx, g);
